@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { AccountForm } from "@/components/auth/account-form";
+import { getOpenInvite } from "@/lib/auth/invites";
+import { AppError } from "@/lib/errors";
+import { pageContext } from "@/lib/server/page-auth";
+
+export const metadata: Metadata = { title: "Accept invite" };
+
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const { db, actor } = await pageContext();
+  const invite = await getOpenInvite(db, actor, token).catch((error: unknown) => {
+    if (error instanceof AppError) return error;
+    throw error;
+  });
+  return (
+    <main className="narrow">
+      <h1>Join KILT Provenance Studio</h1>
+      <div className="card">
+        {invite instanceof AppError ? (
+          <p className="error" role="alert">
+            {invite.message}
+          </p>
+        ) : (
+          <>
+            <p>
+              You are invited as <strong>{invite.role}</strong>. Choose your password
+              {invite.username ? "" : " and username"}.
+            </p>
+            <AccountForm action="/api/invites/accept" extra={{ token }} fixedUsername={invite.username} submitLabel="Create my account" />
+          </>
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,13 @@
+import { signInSchema } from "@/lib/auth/schemas";
+import { signIn } from "@/lib/auth/sessions";
+import { clientAddress, json, readJson, requestContext, route, sessionCookie } from "@/lib/http";
+
+// POST /api/auth/sign-in — checks {username, password} and sets the session cookie
+export const POST = route(async (req) => {
+  const { db, actor } = await requestContext(req);
+  const input = await readJson(req, signInSchema);
+  const result = await signIn(db, actor, { ...input, address: clientAddress(req), userAgent: req.headers.get("user-agent") });
+  return json({ user: result.user, expiresAt: result.expiresAt }, 200, {
+    "set-cookie": sessionCookie(result.sessionToken, result.expiresAt),
+  });
+});

@@ -1,0 +1,12 @@
+import { sql } from "drizzle-orm";
+import { getDatabase } from "@/db/client";
+import { json, route } from "@/lib/http";
+
+export const dynamic = "force-dynamic";
+
+// GET /api/health — liveness and database reachability (no sign-in needed)
+export const GET = route(async () => {
+  const { db, kind } = await getDatabase();
+  await db.execute(sql`select 1`);
+  return json({ status: "ok", database: kind });
+});

@@ -1,0 +1,13 @@
+import { createInvite } from "@/lib/auth/invites";
+import { createInviteSchema } from "@/lib/auth/schemas";
+import { env } from "@/lib/env";
+import { json, publicOrigin, readJson, requestContext, route } from "@/lib/http";
+
+// POST /api/invites — creates a single-use, expiring invite link for a new account (coordinators)
+export const POST = route(async (req) => {
+  const { db, actor } = await requestContext(req);
+  const input = await readJson(req, createInviteSchema);
+  const invite = await createInvite(db, actor, input);
+  const url = `${publicOrigin(req, env().KPS_PUBLIC_URL)}/invite/${invite.token}`;
+  return json({ invite: { url, role: invite.role, expiresAt: invite.expiresAt } }, 201);
+});

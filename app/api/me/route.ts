@@ -1,0 +1,9 @@
+import { requireUser } from "@/lib/auth/actor";
+import { json, requestContext, route } from "@/lib/http";
+
+// GET /api/me — who the caller is
+export const GET = route(async (req) => {
+  const { actor } = await requestContext(req);
+  const user = requireUser(actor);
+  return json({ user: { id: user.id, username: user.username, role: user.role }, via: user.via });
+});

@@ -1,0 +1,19 @@
+import { createUserSchema } from "@/lib/auth/schemas";
+import { createUser, listUsers } from "@/lib/auth/users";
+import { env } from "@/lib/env";
+import { json, publicOrigin, readJson, requestContext, route } from "@/lib/http";
+
+// GET /api/users — lists accounts (coordinators)
+export const GET = route(async (req) => {
+  const { db, actor } = await requestContext(req);
+  return json({ users: await listUsers(db, actor) });
+});
+
+// POST /api/users — creates an account; without a password the answer carries an invite link
+export const POST = route(async (req) => {
+  const { db, actor } = await requestContext(req);
+  const input = await readJson(req, createUserSchema);
+  const { user, invite } = await createUser(db, actor, input);
+  const inviteUrl = invite ? `${publicOrigin(req, env().KPS_PUBLIC_URL)}/invite/${invite.token}` : undefined;
+  return json({ user, ...(invite ? { invite: { url: inviteUrl, expiresAt: invite.expiresAt } } : {}) }, 201);
+});

@@ -1,0 +1,70 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { postJson } from "./api";
+
+/** Chooses a password (and a username unless fixed): the setup page and invite links use it. */
+export function AccountForm({
+  action,
+  extra,
+  fixedUsername,
+  submitLabel,
+}: {
+  action: string;
+  extra?: Record<string, unknown>;
+  fixedUsername?: string | null;
+  submitLabel: string;
+}) {
+  const [username, setUsername] = useState(fixedUsername ?? "");
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const save = useMutation({
+    mutationFn: () => {
+      if (password !== confirm) throw new Error("The two passwords differ.");
+      return postJson(action, { ...extra, ...(fixedUsername ? {} : { username }), password });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  if (save.isSuccess) {
+    return (
+      <p role="status">
+        Your account is ready. <a href="/">Sign in</a> as <strong>{fixedUsername ?? username}</strong>.
+      </p>
+    );
+  }
+  return (
+    <form className="stack" onSubmit={submit}>
+      <label>
+        Username
+        <input
+          name="username"
+          autoComplete="username"
+          required
+          value={username}
+          readOnly={!!fixedUsername}
+          onChange={(e) => setUsername(e.target.value)}
+        />
+      </label>
+      <label>
+        Password <span className="hint">(at least 8 characters)</span>
+        <input name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <label>
+        Repeat the password
+        <input name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+      </label>
+      {save.isError && (
+        <p className="error" role="alert">
+          {save.error.message}
+        </p>
+      )}
+      <button type="submit" disabled={save.isPending}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

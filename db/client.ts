@@ -1,0 +1,88 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { env } from "@/lib/env";
+import { acquireDirLock } from "./lock";
+import { migrateDatabase } from "./migrate";
+import * as schema from "./schema";
+
+/** The database, on either driver. `db` may also be a transaction of it. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: DatabaseKind;
+  /** Where the data lives, for messages: a directory, "memory", or the server address. */
+  location: string;
+  /** The postgres.js client, on PostgreSQL (for COPY and session-level locks). */
+  postgresClient?: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export type OpenOptions = { url: string } | { dataDir: string } | { memory: true };
+
+/** Opens a database without migrating it. The app uses `getDatabase()`; tests and tools use this. */
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if ("url" in options) {
+    const client = postgres(options.url, { max: 20, onnotice: () => {} });
+    const db = drizzlePostgres({ client, schema }) as unknown as Db;
+    const u = new URL(options.url);
+    return {
+      db,
+      kind: "postgres",
+      location: `${u.hostname}:${u.port || 5432}${u.pathname}`,
+      postgresClient: client,
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if ("memory" in options) {
+    const client = await PGlite.create();
+    return { db: drizzlePglite({ client, schema }) as unknown as Db, kind: "pglite", location: "memory", close: () => client.close() };
+  }
+  const lock = acquireDirLock(options.dataDir);
+  try {
+    const client = await PGlite.create(path.resolve(options.dataDir));
+    return {
+      db: drizzlePglite({ client, schema }) as unknown as Db,
+      kind: "pglite",
+      location: options.dataDir,
+      close: async () => {
+        await client.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+const globalForDb = globalThis as unknown as { kpsDatabase?: Promise<DatabaseHandle> };
+
+/**
+ * The app's one database, opened from the environment and migrated on first use.
+ * Cached on globalThis so that Next.js bundles and hot reloads share one connection (and one lock).
+ */
+export function getDatabase(): Promise<DatabaseHandle> {
+  globalForDb.kpsDatabase ??= (async () => {
+    const { DATABASE_URL, KPS_DATA_DIR } = env();
+    const handle = await openDatabase(DATABASE_URL ? { url: DATABASE_URL } : { dataDir: KPS_DATA_DIR });
+    await migrateDatabase(handle);
+    return handle;
+  })();
+  globalForDb.kpsDatabase.catch(() => {
+    globalForDb.kpsDatabase = undefined;
+  });
+  return globalForDb.kpsDatabase;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+export { schema };

@@ -1,0 +1,392 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+// ── Enums ────────────────────────────────────────────────────────────────────
+
+export const userRole = pgEnum("user_role", ["coordinator", "annotator"]);
+export const batchStatus = pgEnum("batch_status", ["draft", "launched", "paused", "closed"]);
+export const verdict = pgEnum("verdict", ["sufficient", "insufficient"]);
+export const standingStatus = pgEnum("standing_status", ["active", "paused"]);
+export const pauseReason = pgEnum("pause_reason", ["coordinator", "gold_rule"]);
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
+const ref = (name: string) => bigint(name, { mode: "number" });
+
+// ── Accounts ─────────────────────────────────────────────────────────────────
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    username: text("username").notNull(),
+    role: userRole("role").notNull(),
+    /** argon2id hash; null until an invited user sets a password. */
+    passwordHash: text("password_hash"),
+    /** Stable pseudonymous id written in exports instead of the username. */
+    pseudonym: text("pseudonym").notNull(),
+    createdBy: ref("created_by"),
+    createdAt: createdAt(),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_pseudonym_key").on(t.pseudonym),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    /** SHA-256 of the cookie value; the cookie value itself is never stored. */
+    id: text("id").primaryKey(),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: id(),
+    /** The token acts as this user. */
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the token; the token is shown once at creation. */
+    tokenHash: text("token_hash").notNull(),
+    /** First characters of the token, to recognise it in a list. */
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+);
+
+export const invites = pgTable(
+  "invites",
+  {
+    id: id(),
+    tokenHash: text("token_hash").notNull(),
+    role: userRole("role").notNull(),
+    /** Set when the invite completes an existing account that has no password yet. */
+    userId: ref("user_id").references(() => users.id, { onDelete: "cascade" }),
+    createdBy: ref("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    usedBy: ref("used_by").references(() => users.id),
+  },
+  (t) => [uniqueIndex("invites_token_hash_key").on(t.tokenHash)],
+);
+
+/** Failed sign-in attempts, for rate limiting per account and per address. */
+export const signInAttempts = pgTable(
+  "sign_in_attempts",
+  {
+    id: id(),
+    username: text("username").notNull(),
+    address: text("address").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("sign_in_attempts_username_idx").on(sql`lower(${t.username})`, t.createdAt),
+    index("sign_in_attempts_address_idx").on(t.address, t.createdAt),
+  ],
+);
+
+// ── Campaigns ────────────────────────────────────────────────────────────────
+
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    /** R: judgments per passage. */
+    judgmentsPerPassage: smallint("judgments_per_passage").notNull().default(3),
+    /** T: sufficient judgments that endorse a passage. */
+    endorsementThreshold: smallint("endorsement_threshold").notNull().default(2),
+    showAnswers: boolean("show_answers").notNull().default(false),
+    goldMinJudgments: integer("gold_min_judgments").notNull().default(5),
+    goldAccuracyThreshold: real("gold_accuracy_threshold").notNull().default(0.7),
+    leaseSeconds: integer("lease_seconds").notNull().default(600),
+    earlyStop: boolean("early_stop").notNull().default(false),
+    instructions: text("instructions").notNull().default(""),
+    /** Membership: every annotator, present and future, unless turned off. */
+    allAnnotators: boolean("all_annotators").notNull().default(true),
+    createdBy: ref("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("campaigns_r_range", sql`${t.judgmentsPerPassage} between 1 and 9`),
+    check("campaigns_t_range", sql`${t.endorsementThreshold} between 1 and ${t.judgmentsPerPassage}`),
+    check("campaigns_gold_threshold_range", sql`${t.goldAccuracyThreshold} between 0 and 1`),
+    check("campaigns_gold_min_positive", sql`${t.goldMinJudgments} >= 0`),
+    check("campaigns_lease_range", sql`${t.leaseSeconds} between 30 and 86400`),
+  ],
+);
+
+export const campaignMembers = pgTable(
+  "campaign_members",
+  {
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.userId] }), index("campaign_members_user_idx").on(t.userId)],
+);
+
+export const batches = pgTable(
+  "batches",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: batchStatus("status").notNull().default("draft"),
+    createdBy: ref("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    launchedAt: timestamp("launched_at", { withTimezone: true }),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (t) => [index("batches_campaign_idx").on(t.campaignId)],
+);
+
+// ── Knowledge source, queries, passages ─────────────────────────────────────
+
+export const pages = pgTable("pages", {
+  wikipediaId: text("wikipedia_id").primaryKey(),
+  title: text("title").notNull(),
+  /** KILT `text` verbatim: [0] is the title, every element ends in "\n". */
+  paragraphs: text("paragraphs").array().notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const queries = pgTable(
+  "queries",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    batchId: ref("batch_id")
+      .notNull()
+      .references(() => batches.id, { onDelete: "cascade" }),
+    /** The KILT id, always a string, byte-for-byte as imported. */
+    kiltId: text("kilt_id").notNull(),
+    input: text("input").notNull(),
+    answers: text("answers").array().notNull().default(sql`'{}'::text[]`),
+    /** The original task line, verbatim, for export. */
+    originalLine: text("original_line").notNull(),
+    /** Line number in the imported file, for error messages and audits. */
+    lineNumber: integer("line_number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("queries_campaign_kilt_id_key").on(t.campaignId, t.kiltId), index("queries_batch_idx").on(t.batchId)],
+);
+
+export type PassageOrigin = { kind: "gold" } | { kind: "retriever"; retriever: string; rank: number };
+
+export const passages = pgTable(
+  "passages",
+  {
+    id: id(),
+    queryId: ref("query_id")
+      .notNull()
+      .references(() => queries.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    batchId: ref("batch_id")
+      .notNull()
+      .references(() => batches.id, { onDelete: "cascade" }),
+    wikipediaId: text("wikipedia_id")
+      .notNull()
+      .references(() => pages.wikipediaId),
+    startParagraphId: integer("start_paragraph_id").notNull(),
+    endParagraphId: integer("end_paragraph_id").notNull(),
+    origins: jsonb("origins").$type<PassageOrigin[]>().notNull(),
+    isGold: boolean("is_gold").notNull().default(false),
+    /** Gold only: the verdict a careful annotator gives. */
+    expectedVerdict: verdict("expected_verdict"),
+    /** Gold only, optional: the expected span (code points, end exclusive). */
+    expectedStartParagraphId: integer("expected_start_paragraph_id"),
+    expectedStartCharacter: integer("expected_start_character"),
+    expectedEndParagraphId: integer("expected_end_paragraph_id"),
+    expectedEndCharacter: integer("expected_end_character"),
+    /** Counted judgments (by annotators in good standing). */
+    judgmentCount: smallint("judgment_count").notNull().default(0),
+    /** Counted judgments whose verdict is sufficient. */
+    sufficientCount: smallint("sufficient_count").notNull().default(0),
+    /** Live claims. */
+    claimCount: smallint("claim_count").notNull().default(0),
+    /** Slots still open: R − judgments − live claims (0 when decided early). */
+    openSlots: smallint("open_slots").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("passages_location_key").on(t.queryId, t.wikipediaId, t.startParagraphId, t.endParagraphId),
+    index("passages_query_idx").on(t.queryId),
+    // The open-passage lookup of assignment: only rows with a free slot are indexed.
+    index("passages_open_idx").on(t.campaignId, t.queryId).where(sql`${t.openSlots} > 0`),
+    check("passages_paragraph_range", sql`0 <= ${t.startParagraphId} and ${t.startParagraphId} <= ${t.endParagraphId}`),
+    check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
+    check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
+  ],
+);
+
+// ── Annotation ───────────────────────────────────────────────────────────────
+
+export const claims = pgTable(
+  "claims",
+  {
+    id: id(),
+    passageId: ref("passage_id")
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Set when the claim ends: judged, released, or reclaimed after expiry. */
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+  },
+  (t) => [
+    // One annotator never holds two claims on one passage.
+    uniqueIndex("claims_passage_user_key").on(t.passageId, t.userId),
+    index("claims_live_idx").on(t.expiresAt).where(sql`${t.endedAt} is null`),
+    index("claims_user_live_idx").on(t.userId, t.campaignId).where(sql`${t.endedAt} is null`),
+  ],
+);
+
+export const judgments = pgTable(
+  "judgments",
+  {
+    id: id(),
+    passageId: ref("passage_id")
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    claimId: ref("claim_id").references(() => claims.id, { onDelete: "set null" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    batchId: ref("batch_id")
+      .notNull()
+      .references(() => batches.id, { onDelete: "cascade" }),
+    verdict: verdict("verdict").notNull(),
+    unreadable: boolean("unreadable").notNull().default(false),
+    startParagraphId: integer("start_paragraph_id"),
+    startCharacter: integer("start_character"),
+    endParagraphId: integer("end_paragraph_id"),
+    endCharacter: integer("end_character"),
+    spanText: text("span_text"),
+    durationMs: integer("duration_ms").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** Hash of the submitted body: a replay with another body is a conflict. */
+    requestHash: text("request_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Never two judgments by one annotator on one passage.
+    uniqueIndex("judgments_passage_user_key").on(t.passageId, t.userId),
+    uniqueIndex("judgments_user_idempotency_key").on(t.userId, t.idempotencyKey),
+    index("judgments_campaign_idx").on(t.campaignId, t.createdAt),
+    check(
+      "judgments_span_iff_sufficient",
+      sql`(${t.verdict} = 'sufficient') = (${t.spanText} is not null
+        and ${t.startParagraphId} is not null and ${t.startCharacter} is not null
+        and ${t.endParagraphId} is not null and ${t.endCharacter} is not null)`,
+    ),
+    check("judgments_unreadable_insufficient", sql`not ${t.unreadable} or ${t.verdict} = 'insufficient'`),
+    check("judgments_duration_nonnegative", sql`${t.durationMs} >= 0`),
+  ],
+);
+
+export const annotatorStandings = pgTable(
+  "annotator_standings",
+  {
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: standingStatus("status").notNull().default("active"),
+    pauseReason: pauseReason("pause_reason"),
+    pausedAt: timestamp("paused_at", { withTimezone: true }),
+    pausedBy: ref("paused_by").references(() => users.id),
+    goldJudged: integer("gold_judged").notNull().default(0),
+    goldCorrect: integer("gold_correct").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.userId] }),
+    check("annotator_standings_pause_reason", sql`(${t.status} = 'paused') = (${t.pauseReason} is not null)`),
+  ],
+);
+
+/** Small key/value facts about this installation (e.g. whether the demo was seeded). */
+export const appMeta = pgTable("app_meta", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  createdAt: createdAt(),
+});
+
+// ── Types ────────────────────────────────────────────────────────────────────
+
+export type User = typeof users.$inferSelect;
+export type UserRole = (typeof userRole.enumValues)[number];
+export type Session = typeof sessions.$inferSelect;
+export type ApiToken = typeof apiTokens.$inferSelect;
+export type Invite = typeof invites.$inferSelect;
+export type Campaign = typeof campaigns.$inferSelect;
+export type NewCampaign = typeof campaigns.$inferInsert;
+export type Batch = typeof batches.$inferSelect;
+export type BatchStatus = (typeof batchStatus.enumValues)[number];
+export type Page = typeof pages.$inferSelect;
+export type Query = typeof queries.$inferSelect;
+export type Passage = typeof passages.$inferSelect;
+export type Claim = typeof claims.$inferSelect;
+export type Judgment = typeof judgments.$inferSelect;
+export type Verdict = (typeof verdict.enumValues)[number];
+export type AnnotatorStanding = typeof annotatorStandings.$inferSelect;

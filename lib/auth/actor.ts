@@ -1,0 +1,35 @@
+import { AppError } from "@/lib/errors";
+import type { UserRole } from "@/db/schema";
+
+/** Who is asking. Every domain function takes one; it is never optional. */
+export type Actor =
+  | { kind: "anonymous" }
+  /** The app itself: start-up bootstrap and demo seeding. */
+  | { kind: "system" }
+  | UserActor;
+
+export interface UserActor {
+  kind: "user";
+  id: number;
+  username: string;
+  role: UserRole;
+  via: "session" | "token";
+  sessionId?: string;
+  tokenId?: number;
+}
+
+export const anonymous: Actor = { kind: "anonymous" };
+export const system: Actor = { kind: "system" };
+
+export function requireUser(actor: Actor): UserActor {
+  if (actor.kind !== "user") throw new AppError("unauthorized", "Sign in first (or send an API token as 'Authorization: Bearer <token>').");
+  return actor;
+}
+
+/** A coordinator, or the app itself. Returns the user id to record as creator (null for the system). */
+export function requireCoordinator(actor: Actor): { userId: number | null } {
+  if (actor.kind === "system") return { userId: null };
+  const user = requireUser(actor);
+  if (user.role !== "coordinator") throw new AppError("forbidden", "Only coordinators may do this.");
+  return { userId: user.id };
+}

@@ -1,0 +1,111 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { apiTokens, sessions, signInAttempts, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { anonymous, type Actor } from "./actor";
+import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
+import type { SignInInput } from "./schemas";
+
+export const SESSION_COOKIE = "kps_session";
+export const SESSION_DAYS = 14;
+export const TOKEN_PREFIX = "kps_";
+
+/** Sign-in failures allowed in the window, per account and per address. */
+export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 50, windowMinutes: 15 } as const;
+
+export interface SignInResult {
+  /** The cookie value; only its hash is stored. */
+  sessionToken: string;
+  expiresAt: Date;
+  user: { id: number; username: string; role: "coordinator" | "annotator" };
+}
+
+/** Checks a password and opens a server-side session. Rate-limited per account and address. */
+export async function signIn(
+  db: Db,
+  _actor: Actor,
+  input: SignInInput & { address: string; userAgent?: string | null },
+): Promise<SignInResult> {
+  await assertNotRateLimited(db, input.username, input.address);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${input.username})`)
+    .limit(1);
+  const ok =
+    user && user.passwordHash && !user.disabledAt
+      ? await verifyPassword(user.passwordHash, input.password)
+      : await verifyAgainstDummy(input.password);
+  if (!ok || !user) {
+    await db.insert(signInAttempts).values({ username: input.username, address: input.address });
+    throw new AppError("unauthorized", "Wrong username or password.");
+  }
+  const sessionToken = randomSecret();
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
+  await db.insert(sessions).values({
+    id: sha256(sessionToken),
+    userId: user.id,
+    expiresAt,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+  });
+  return { sessionToken, expiresAt, user: { id: user.id, username: user.username, role: user.role } };
+}
+
+async function assertNotRateLimited(db: Db, username: string, address: string): Promise<void> {
+  const since = new Date(Date.now() - SIGN_IN_LIMITS.windowMinutes * 60_000);
+  const [row] = await db
+    .select({
+      account: sql<number>`count(*) filter (where lower(${signInAttempts.username}) = lower(${username}))::int`,
+      address: sql<number>`count(*) filter (where ${signInAttempts.address} = ${address})::int`,
+    })
+    .from(signInAttempts)
+    .where(
+      and(
+        gt(signInAttempts.createdAt, since),
+        sql`(lower(${signInAttempts.username}) = lower(${username}) or ${signInAttempts.address} = ${address})`,
+      ),
+    );
+  if ((row?.account ?? 0) >= SIGN_IN_LIMITS.perAccount || (row?.address ?? 0) >= SIGN_IN_LIMITS.perAddress) {
+    throw new AppError(
+      "rate_limited",
+      `Too many failed sign-in attempts. Wait ${SIGN_IN_LIMITS.windowMinutes} minutes and try again.`,
+    );
+  }
+}
+
+/** Ends the caller's session (a no-op for tokens and anonymous callers). */
+export async function signOut(db: Db, actor: Actor): Promise<void> {
+  if (actor.kind === "user" && actor.sessionId) {
+    await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, actor.sessionId));
+  }
+}
+
+/** Resolves the caller from a bearer token or a session cookie; anonymous when neither is valid. */
+export async function resolveActor(
+  db: Db,
+  credentials: { bearerToken?: string | null; sessionToken?: string | null },
+): Promise<Actor> {
+  const now = new Date();
+  if (credentials.bearerToken) {
+    const [row] = await db
+      .select({ tokenId: apiTokens.id, id: users.id, username: users.username, role: users.role })
+      .from(apiTokens)
+      .innerJoin(users, eq(users.id, apiTokens.userId))
+      .where(and(eq(apiTokens.tokenHash, sha256(credentials.bearerToken)), isNull(apiTokens.revokedAt), isNull(users.disabledAt)))
+      .limit(1);
+    if (!row) throw new AppError("unauthorized", "The API token is unknown or revoked.");
+    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.tokenId));
+    return { kind: "user", id: row.id, username: row.username, role: row.role, via: "token", tokenId: row.tokenId };
+  }
+  if (credentials.sessionToken) {
+    const sessionId = sha256(credentials.sessionToken);
+    const [row] = await db
+      .select({ id: users.id, username: users.username, role: users.role })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
+      .limit(1);
+    if (row) return { kind: "user", ...row, via: "session", sessionId };
+  }
+  return anonymous;
+}

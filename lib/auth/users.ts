@@ -1,0 +1,104 @@
+import { asc, count, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users, type UserRole } from "@/db/schema";
+import { AppError, isUniqueViolation } from "@/lib/errors";
+import { requireCoordinator, type Actor } from "./actor";
+import { hashPassword, newPseudonym } from "./crypto";
+import { createInvite, type CreatedInvite } from "./invites";
+import type { CreateUserInput } from "./schemas";
+
+export interface PublicUser {
+  id: number;
+  username: string;
+  role: UserRole;
+  hasPassword: boolean;
+  createdAt: Date;
+}
+
+const publicColumns = {
+  id: users.id,
+  username: users.username,
+  role: users.role,
+  hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+  createdAt: users.createdAt,
+};
+
+/** Creates an account. Without a password, the result carries an invite link to set one. */
+export async function createUser(
+  db: Db,
+  actor: Actor,
+  input: CreateUserInput,
+): Promise<{ user: PublicUser; invite?: CreatedInvite }> {
+  const { userId: createdBy } = requireCoordinator(actor);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.transaction(async (tx) => {
+    const inserted = await insertUser(tx, { username: input.username, role: input.role, passwordHash, createdBy });
+    const invite = passwordHash ? undefined : await createInvite(tx, actor, { role: input.role, expiresInHours: 72 }, inserted.id);
+    return { user: inserted, invite };
+  });
+}
+
+export async function listUsers(db: Db, actor: Actor): Promise<PublicUser[]> {
+  requireCoordinator(actor);
+  return db.select(publicColumns).from(users).orderBy(asc(users.username));
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users);
+  return row?.n ?? 0;
+}
+
+/** The setup page: creates the first coordinator, only while there is no user at all. */
+export async function createFirstCoordinator(
+  db: Db,
+  _actor: Actor,
+  input: { username: string; password: string },
+): Promise<PublicUser> {
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    // Serialise concurrent set-ups: only the first one finds the table empty.
+    await tx.execute(sql`lock table ${users} in exclusive mode`);
+    const [existing] = await tx.select({ n: count() }).from(users);
+    if ((existing?.n ?? 0) > 0) throw new AppError("conflict", "Set-up is done: a user exists already. Sign in instead.");
+    return insertUser(tx, { username: input.username, role: "coordinator", passwordHash });
+  });
+}
+
+/** Start-up: makes sure the coordinator named by KPS_ADMIN_USERNAME exists (never overwrites it). */
+export async function ensureAdmin(db: Db, input: { username: string; password: string }): Promise<boolean> {
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${input.username})`);
+  if (existing) return false;
+  const passwordHash = await hashPassword(input.password);
+  const inserted = await db
+    .insert(users)
+    .values({ username: input.username, role: "coordinator", passwordHash, pseudonym: newPseudonym() })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  return inserted.length > 0;
+}
+
+export async function getUserById(db: Db, id: number): Promise<PublicUser | undefined> {
+  const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id));
+  return user;
+}
+
+/** Inserts one account; a taken username (in any letter case) is a conflict on `username`. */
+export async function insertUser(
+  db: Db,
+  values: { username: string; role: UserRole; passwordHash: string | null; createdBy?: number | null },
+): Promise<PublicUser> {
+  try {
+    const [user] = await db
+      .insert(users)
+      .values({ ...values, pseudonym: newPseudonym() })
+      .returning(publicColumns);
+    if (!user) throw new Error("insert returned no row");
+    return user;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("conflict", `The username '${values.username}' is taken.`, { field: "username" });
+    throw error;
+  }
+}

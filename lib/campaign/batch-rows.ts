@@ -1,0 +1,95 @@
+import type { PassageOrigin } from "@/db/schema";
+import type { ProvenanceItem, TaskLine } from "@/lib/kilt/schemas";
+
+/** A passage to store: one location of one page for one query, with every origin that proposed it. */
+export interface PassageDraft {
+  wikipediaId: string;
+  startParagraphId: number;
+  endParagraphId: number;
+  origins: PassageOrigin[];
+  isGold: boolean;
+  expectedSpan: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null;
+}
+
+export interface QueryDraft {
+  kiltId: string;
+  input: string;
+  answers: string[];
+  originalLine: string;
+  lineNumber: number;
+  passages: PassageDraft[];
+}
+
+/** The answers of a task line, in order, without repeats. */
+export function answersOf(line: TaskLine): string[] {
+  return [...new Set(line.output.flatMap((o) => (o.answer === undefined ? [] : [o.answer])))];
+}
+
+/**
+ * The gold passages of a task line: each provenance item becomes a gold passage over its
+ * paragraph range, expecting `sufficient`, with the item's span when it gives character offsets.
+ */
+export function goldPassagesOf(line: TaskLine): PassageDraft[] {
+  const drafts: PassageDraft[] = [];
+  for (const entry of line.output) {
+    for (const item of entry.provenance ?? []) {
+      const start = item.start_paragraph_id ?? 1;
+      const end = item.end_paragraph_id ?? start;
+      const hasSpan =
+        item.start_paragraph_id !== undefined &&
+        item.end_paragraph_id !== undefined &&
+        (item.start_character ?? -1) >= 0 &&
+        (item.end_character ?? -1) >= 0;
+      drafts.push({
+        wikipediaId: item.wikipedia_id,
+        startParagraphId: start,
+        endParagraphId: end,
+        origins: [{ kind: "gold" }],
+        isGold: true,
+        expectedSpan: hasSpan
+          ? { startParagraphId: start, startCharacter: item.start_character!, endParagraphId: end, endCharacter: item.end_character! }
+          : null,
+      });
+    }
+  }
+  return drafts;
+}
+
+/**
+ * Candidate passages from a retrieval-output ranking, top-k. An item without paragraph ids
+ * (a page-level retriever) takes the page's first content paragraph, as the KILT campaign did.
+ */
+export function candidatePassagesOf(ranking: readonly ProvenanceItem[], topK: number, defaultRetriever = "retriever"): PassageDraft[] {
+  return ranking.slice(0, topK).map((item, index) => {
+    const start = item.start_paragraph_id ?? 1;
+    const end = item.end_paragraph_id ?? start;
+    const retriever = typeof item.meta?.retriever === "string" ? item.meta.retriever : defaultRetriever;
+    return {
+      wikipediaId: item.wikipedia_id,
+      startParagraphId: start,
+      endParagraphId: end,
+      origins: [{ kind: "retriever", retriever, rank: index + 1 }],
+      isGold: false,
+      expectedSpan: null,
+    };
+  });
+}
+
+/** Merges passages proposed more than once (same page and range): one passage, all its origins. */
+export function mergePassages(drafts: readonly PassageDraft[]): PassageDraft[] {
+  const byLocation = new Map<string, PassageDraft>();
+  for (const d of drafts) {
+    const key = `${d.wikipediaId}\u0000${d.startParagraphId}\u0000${d.endParagraphId}`;
+    const seen = byLocation.get(key);
+    if (!seen) {
+      byLocation.set(key, { ...d, origins: [...d.origins] });
+      continue;
+    }
+    seen.origins.push(...d.origins);
+    if (d.isGold) {
+      seen.isGold = true;
+      seen.expectedSpan ??= d.expectedSpan;
+    }
+  }
+  return [...byLocation.values()];
+}

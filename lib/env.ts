@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** The one place that reads process.env. Every variable is validated here. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** PostgreSQL connection string; unset means the embedded PGlite database. */
+  DATABASE_URL: z.url().optional(),
+  /** Where the embedded database keeps its files. */
+  KPS_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  /** The first coordinator, created on start-up when no user of that name exists. */
+  KPS_ADMIN_USERNAME: z.string().min(1).optional(),
+  KPS_ADMIN_PASSWORD: z.string().min(1).optional(),
+  /** Seed the demo campaign on first start with the embedded database ("0" turns it off). */
+  KPS_DEMO: z.enum(["0", "1"]).optional(),
+  /** Public base URL for links the app prints (invites); defaults to the request's origin. */
+  KPS_PUBLIC_URL: z.url().optional(),
+  /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
+  KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(emptyAsUndefined(process.env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid environment variables:\n${problems}`);
+  }
+  if (parsed.data.KPS_ADMIN_USERNAME && !parsed.data.KPS_ADMIN_PASSWORD) {
+    throw new Error("Invalid environment variables:\n  KPS_ADMIN_PASSWORD: required when KPS_ADMIN_USERNAME is set");
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+function emptyAsUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(source).map(([k, v]) => [k, v === "" ? undefined : v]));
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+export type ErrorCode =
+  | "bad_request"
+  | "invalid"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "gone"
+  | "too_large"
+  | "rate_limited"
+  | "unavailable";
+
+const statusByCode: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** An expected error: its message is shown to the user as it is. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return statusByCode[this.code];
+  }
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Turns a zod error into field problems, e.g. `{field: "password", message: "…"}`. */
+export function fieldProblems(error: z.ZodError): FieldProblem[] {
+  return error.issues.map((issue) => ({
+    field: issue.path.length ? issue.path.join(".") : "(body)",
+    message: issue.message,
+  }));
+}
+
+/** Parses `input` with `schema` or throws an `invalid` AppError naming each bad field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "request body"): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = fieldProblems(result.error);
+  const summary = problems.map((p) => `${p.field}: ${p.message}`).join("; ");
+  throw new AppError("invalid", `Invalid ${what}: ${summary}`, { problems });
+}
+
+/** A PostgreSQL unique violation (SQLSTATE 23505), on either driver. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = findPgError(error);
+  return !!e && e.code === "23505" && (!constraint || e.constraint === constraint || e.constraint_name === constraint);
+}
+
+function findPgError(error: unknown): { code?: string; constraint?: string; constraint_name?: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const c = current as { code?: unknown; cause?: unknown };
+    if (typeof c.code === "string" && /^[0-9A-Z]{5}$/.test(c.code)) return c as { code: string };
+    current = c.cause;
+  }
+  return undefined;
+}

@@ -1,0 +1,146 @@
+import type { z } from "zod";
+import { getDb, type Db } from "@/db/client";
+import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
+import type { Actor } from "@/lib/auth/actor";
+import { AppError, parseInput } from "@/lib/errors";
+import { env } from "@/lib/env";
+
+/**
+ * The edge between HTTP and the domain: route handlers are `route(async (req, ctx) => …)`.
+ * It maps AppError to `{"error": {code, message, details?}}` with its status, and anything
+ * unexpected to a logged 500 (or 503 when the database is out of reach).
+ */
+export function route<C>(handler: (req: Request, ctx: C) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      return await handler(req, ctx);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    const body = { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+    return Response.json(body, { status: error.status });
+  }
+  if (isConnectionError(error)) {
+    console.error("database unavailable:", error);
+    return Response.json({ error: { code: "unavailable", message: "The database is unavailable; try again shortly." } }, { status: 503 });
+  }
+  console.error("unexpected error:", error);
+  return Response.json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, { status: 500 });
+}
+
+function isConnectionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "57P01", "57P03"].includes(code);
+}
+
+export function json(data: unknown, status = 200, headers?: HeadersInit): Response {
+  return Response.json(data, { status, headers });
+}
+
+/** Largest JSON body accepted by ordinary API routes (imports stream and have their own limits). */
+export const MAX_JSON_BYTES = 1_000_000;
+
+/** Reads a JSON body (400 when it is not JSON, 413 when too large) and parses it with `schema` (422). */
+export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_JSON_BYTES) throw tooLarge();
+  const text = await req.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw tooLarge();
+  let body: unknown;
+  try {
+    body = text === "" ? undefined : JSON.parse(text);
+  } catch (error) {
+    throw new AppError("bad_request", `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (body === undefined) throw new AppError("bad_request", "The request body is empty; send a JSON object.");
+  return parseInput(schema, body);
+}
+
+function tooLarge(): AppError {
+  return new AppError("too_large", `The request body is larger than ${MAX_JSON_BYTES} bytes.`);
+}
+
+export function readCookie(req: Request, name: string): string | undefined {
+  const header = req.headers.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The database and the caller of a request. A cookie-authenticated unsafe request must come from
+ * this site (Origin or Sec-Fetch-Site): cross-site POSTs are refused even where SameSite is not honoured.
+ */
+export async function requestContext(req: Request): Promise<{ db: Db; actor: Actor }> {
+  const db = await getDb();
+  const authorization = req.headers.get("authorization");
+  let bearerToken: string | undefined;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    if (!match) throw new AppError("unauthorized", "The Authorization header must be 'Bearer <token>'.");
+    bearerToken = match[1];
+  }
+  const sessionToken = bearerToken ? undefined : readCookie(req, SESSION_COOKIE);
+  if (sessionToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
+  const actor = await resolveActor(db, { bearerToken, sessionToken });
+  return { db, actor };
+}
+
+export function assertSameOrigin(req: Request): void {
+  const site = req.headers.get("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") {
+    throw new AppError("forbidden", "Cross-site requests are not accepted.");
+  }
+  const origin = req.headers.get("origin");
+  if (origin && origin !== "null") {
+    const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new AppError("forbidden", "Cross-site requests are not accepted.");
+    }
+    if (host && originHost !== host) throw new AppError("forbidden", "Cross-site requests are not accepted.");
+  } else if (origin === "null") {
+    throw new AppError("forbidden", "Cross-site requests are not accepted.");
+  }
+}
+
+/** The client's address for rate limiting: the first X-Forwarded-For hop, else "local". */
+export function clientAddress(req: Request): string {
+  const forwarded = req.headers.get("x-forwarded-for");
+  return forwarded?.split(",")[0]?.trim() || req.headers.get("x-real-ip") || "local";
+}
+
+/** The public origin for links the app prints (invites). */
+export function publicOrigin(req: Request, configured?: string): string {
+  if (configured) return configured.replace(/\/+$/, "");
+  const url = new URL(req.url);
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? url.host;
+  const proto = req.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+/** Secure cookies in production unless KPS_SECURE_COOKIES=0 (browsers accept them on localhost too). */
+function secureCookies(): boolean {
+  const { NODE_ENV, KPS_SECURE_COOKIES } = env();
+  return KPS_SECURE_COOKIES ? KPS_SECURE_COOKIES === "1" : NODE_ENV === "production";
+}
+
+/** The session cookie: httpOnly, SameSite=Lax, Secure in production; `null` expiry clears it. */
+export function sessionCookie(value: string, expiresAt: Date | null, secure = secureCookies()): string {
+  const parts = [`${SESSION_COOKIE}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+  parts.push(expiresAt ? `Expires=${expiresAt.toUTCString()}` : "Max-Age=0");
+  if (secure) parts.push("Secure");
+  return parts.join("; ");
+}

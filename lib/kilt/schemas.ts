@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** KILT ids are strings; a JSON number is accepted only while it is a safe integer. */
+export const kiltIdSchema = z.union([
+  z.string().min(1, "must not be empty"),
+  z
+    .number()
+    .int("must be a string or an integer")
+    .refine(Number.isSafeInteger, "is a number larger than 2^53, which JSON parsers round; write the id as a string"),
+]).transform(String);
+
+const paragraphId = z.number().int().nonnegative();
+const character = z.number().int().min(-1);
+
+/** One item of a KILT provenance list. */
+export const provenanceItemSchema = z.object({
+  wikipedia_id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String),
+  title: z.string().optional(),
+  section: z.string().optional(),
+  start_paragraph_id: paragraphId.optional(),
+  start_character: character.optional(),
+  end_paragraph_id: paragraphId.optional(),
+  end_character: character.optional(),
+  bleu_score: z.number().optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const outputEntrySchema = z.object({
+  answer: z.string().optional(),
+  provenance: z.array(provenanceItemSchema).optional(),
+});
+
+/** A line of a KILT task file (`*-kilt.jsonl`). */
+export const taskLineSchema = z.object({
+  id: kiltIdSchema,
+  input: z.string().min(1, "must not be empty"),
+  output: z.array(outputEntrySchema).default([]),
+  meta: z.unknown().optional(),
+});
+
+/** A line of the KILT knowledge source (`kilt_knowledgesource.json`). */
+export const knowledgeRecordSchema = z.object({
+  wikipedia_id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String),
+  wikipedia_title: z.string(),
+  text: z.array(z.string()).min(1, "must hold at least the title paragraph"),
+});
+
+export type ProvenanceItem = z.infer<typeof provenanceItemSchema>;
+export type TaskLine = z.infer<typeof taskLineSchema>;
+export type KnowledgeRecord = z.infer<typeof knowledgeRecordSchema>;
