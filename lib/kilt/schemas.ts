@@ -3,10 +3,12 @@ import { z } from "zod";
 /** KILT ids are strings; a JSON number is accepted only while it is a safe integer. */
 export const kiltIdSchema = z.union([
   z.string().min(1, "must not be empty"),
-  z
-    .number()
-    .int("must be a string or an integer")
-    .refine(Number.isSafeInteger, "is a number larger than 2^53, which JSON parsers round; write the id as a string"),
+  z.number().superRefine((n, ctx) => {
+    if (!Number.isInteger(n)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
+    else if (!Number.isSafeInteger(n)) {
+      ctx.addIssue({ code: "custom", message: "is a number larger than 2^53, which JSON parsers round; write the id as a string" });
+    }
+  }),
 ]).transform(String);
 
 const paragraphId = z.number().int().nonnegative();

@@ -1,0 +1,64 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { env } from "@/lib/env";
+import { openDatabase, type DatabaseHandle } from "./client";
+import { migrateDatabase } from "./migrate";
+
+const expectedTables = [
+  "annotator_standings",
+  "api_tokens",
+  "app_meta",
+  "batches",
+  "campaign_members",
+  "campaigns",
+  "claims",
+  "invites",
+  "judgments",
+  "pages",
+  "passages",
+  "queries",
+  "sessions",
+  "sign_in_attempts",
+  "users",
+];
+
+async function tableNames(handle: DatabaseHandle): Promise<string[]> {
+  const result = await handle.db.execute<{ table_name: string }>(
+    sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
+  );
+  const rows = Array.isArray(result) ? result : (result as unknown as { rows: { table_name: string }[] }).rows;
+  return rows.map((r) => r.table_name);
+}
+
+describe("migrations", () => {
+  it("apply to an empty PGlite, twice without error", async () => {
+    const handle = await openDatabase({ memory: true });
+    try {
+      await migrateDatabase(handle);
+      await migrateDatabase(handle);
+      expect(await tableNames(handle)).toEqual(expectedTables);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  const url = env().DATABASE_URL;
+  it.runIf(url)("apply to an empty PostgreSQL database, from several processes at once", async () => {
+    const name = `kps_migrate_${randomBytes(4).toString("hex")}`;
+    const admin = postgres(url!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name}`);
+    const target = new URL(url!);
+    target.pathname = `/${name}`;
+    const handles = await Promise.all([openDatabase({ url: target.toString() }), openDatabase({ url: target.toString() })]);
+    try {
+      await Promise.all(handles.map((h) => migrateDatabase(h)));
+      expect(await tableNames(handles[0]!)).toEqual(expectedTables);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+      await admin.unsafe(`drop database ${name}`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@/db/client";
+import { pages, passages, queries } from "@/db/schema";
+import { anonymous, system } from "@/lib/auth/actor";
+import { signIn } from "@/lib/auth/sessions";
+import { AppError } from "@/lib/errors";
+import { sliceLocation } from "@/lib/kilt/codepoints";
+import { openTestDatabase } from "@/test/databases";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "./demo";
+import fs from "node:fs";
+import path from "node:path";
+
+// The demo is seeded into an empty embedded database, as on first start.
+describe("demo seed [pglite]", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("pglite");
+  });
+  afterAll(() => handle.close());
+
+  it("is only for coordinators and the app itself", async () => {
+    await expect(seedDemo(handle.db, anonymous)).rejects.toBeInstanceOf(AppError);
+  });
+
+  it("seeds pages, a launched campaign, questions with one gold passage each, and sign-ins", async () => {
+    expect(await isDemoSeeded(handle.db)).toBe(false);
+    const summary = await seedDemo(handle.db, system);
+    expect(await isDemoSeeded(handle.db)).toBe(true);
+
+    for (const account of DEMO_ACCOUNTS) {
+      const session = await signIn(handle.db, anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      expect(session.user.role).toBe(account.role);
+    }
+
+    const qs = await handle.db.select().from(queries).where(eq(queries.campaignId, summary.campaignId));
+    const ps = await handle.db.select().from(passages).where(eq(passages.campaignId, summary.campaignId));
+    expect(qs.length).toBeGreaterThanOrEqual(5);
+    for (const q of qs) {
+      const own = ps.filter((p) => p.queryId === q.id);
+      expect(own.filter((p) => p.isGold)).toHaveLength(1);
+      expect(own.length).toBeGreaterThanOrEqual(3);
+      expect(own.every((p) => p.openSlots === 3 && p.judgmentCount === 0)).toBe(true);
+    }
+
+    // Original lines verbatim: the big integer keeps every digit.
+    const sourceLines = fs
+      .readFileSync(path.join(process.cwd(), "db/demo/queries.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
+    expect(qs.map((q) => q.originalLine).sort()).toEqual([...sourceLines].sort());
+    expect(qs.some((q) => q.originalLine.includes("13805127637452916481"))).toBe(true);
+
+    // A candidate that is also the gold passage is stored once with both origins.
+    expect(ps.some((p) => p.isGold && p.origins.some((o) => o.kind === "retriever"))).toBe(true);
+
+    // Every gold span slices to text in the stored page (code points).
+    const allPages = await handle.db.select().from(pages);
+    const byId = new Map(allPages.map((p) => [p.wikipediaId, p.paragraphs]));
+    for (const p of ps.filter((x) => x.isGold && x.expectedStartCharacter !== null)) {
+      const text = sliceLocation(byId.get(p.wikipediaId)!, {
+        startParagraphId: p.expectedStartParagraphId!,
+        startCharacter: p.expectedStartCharacter!,
+        endParagraphId: p.expectedEndParagraphId!,
+        endCharacter: p.expectedEndCharacter!,
+      });
+      expect(text?.length).toBeGreaterThan(0);
+    }
+    expect(allPages.some((p) => p.paragraphs.some((para) => /[\u{10000}-\u{10FFFF}]/u.test(para)))).toBe(true);
+  });
+});

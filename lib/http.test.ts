@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AppError } from "./errors";
+import { assertSameOrigin, errorResponse, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
+
+const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });
+
+function post(body: string, headers: Record<string, string> = {}) {
+  return new Request("http://localhost:3000/api/users", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+}
+
+async function codeOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error instanceof AppError ? [error.code, error.status] : ["unexpected", 0];
+  }
+  return ["ok", 200];
+}
+
+describe("readJson", () => {
+  it("parses a valid body", async () => {
+    expect(await readJson(post('{"username":"ann","role":"annotator"}'), schema)).toEqual({ username: "ann", role: "annotator" });
+  });
+  it("answers 400 for malformed or empty JSON", async () => {
+    expect(await codeOf(readJson(post("{bad"), schema))).toEqual(["bad_request", 400]);
+    expect(await codeOf(readJson(post(""), schema))).toEqual(["bad_request", 400]);
+  });
+  it("answers 422 naming each bad field", async () => {
+    try {
+      await readJson(post('{"username":"a","role":"boss"}'), schema);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      const e = error as AppError;
+      expect(e.status).toBe(422);
+      expect(e.message).toContain("username");
+      expect(e.message).toContain("role");
+      expect((e.details as { problems: { field: string }[] }).problems.map((p) => p.field)).toEqual(["username", "role"]);
+    }
+  });
+  it("answers 413 for a body over the limit", async () => {
+    const big = JSON.stringify({ username: "x".repeat(MAX_JSON_BYTES), role: "annotator" });
+    expect(await codeOf(readJson(post(big), schema))).toEqual(["too_large", 413]);
+  });
+});
+
+describe("errorResponse", () => {
+  it("has the error shape and status of an AppError", async () => {
+    const res = errorResponse(new AppError("conflict", "taken", { field: "username" }));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ error: { code: "conflict", message: "taken", details: { field: "username" } } });
+  });
+  it("hides unexpected errors behind a generic 500", async () => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      const res = errorResponse(new Error("secret internals"));
+      expect(res.status).toBe(500);
+      expect(JSON.stringify(await res.json())).not.toContain("secret internals");
+    } finally {
+      console.error = original;
+    }
+  });
+});
+
+describe("cross-site protection", () => {
+  it("accepts same-origin requests and refuses other origins", () => {
+    expect(() => assertSameOrigin(post("{}", { origin: "http://localhost:3000", host: "localhost:3000" }))).not.toThrow();
+    expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "localhost:3000" }))).toThrow(AppError);
+    expect(() => assertSameOrigin(post("{}", { "sec-fetch-site": "cross-site" }))).toThrow(AppError);
+    expect(() => assertSameOrigin(post("{}", { origin: "null" }))).toThrow(AppError);
+  });
+});
+
+describe("session cookie", () => {
+  it("is httpOnly and SameSite=Lax, Secure when asked, and clears with Max-Age=0", () => {
+    const c = sessionCookie("abc", new Date("2030-01-01T00:00:00Z"), true);
+    expect(c).toContain("kps_session=abc");
+    expect(c).toContain("HttpOnly");
+    expect(c).toContain("SameSite=Lax");
+    expect(c).toContain("Secure");
+    expect(sessionCookie("", null, false)).toContain("Max-Age=0");
+    expect(sessionCookie("", null, false)).not.toContain("Secure");
+  });
+  it("is read back from a Cookie header", () => {
+    expect(readCookie(new Request("http://x/", { headers: { cookie: "a=1; kps_session=tok%3D; b=2" } }), "kps_session")).toBe("tok=");
+  });
+});

@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe } from "vitest";
+import { openDatabase, type DatabaseHandle, type Db } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { env } from "@/lib/env";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+/** The databases integration suites run on: always PGlite; PostgreSQL too when DATABASE_URL is set. */
+export function testDatabaseKinds(): DatabaseKind[] {
+  return env().DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+  const url = env().DATABASE_URL;
+  const handle = kind === "postgres" && url ? await openDatabase({ url }) : await openDatabase({ memory: true });
+  await migrateDatabase(handle);
+  return handle;
+}
+
+/**
+ * Runs `body` once per test database. PGlite is a fresh in-memory database per file; PostgreSQL is
+ * the shared server, so tests make their own data with unique values (`unique()`).
+ */
+export function describeEachDatabase(title: string, body: (ctx: { db: () => Db; kind: DatabaseKind }) => void): void {
+  for (const kind of testDatabaseKinds()) {
+    describe(`${title} [${kind}]`, () => {
+      let handle: DatabaseHandle | undefined;
+      beforeAll(async () => {
+        handle = await openTestDatabase(kind);
+      });
+      afterAll(async () => {
+        await handle?.close();
+      });
+      body({
+        kind,
+        db: () => {
+          if (!handle) throw new Error("database not open yet");
+          return handle.db;
+        },
+      });
+    });
+  }
+}
+
+/** A value no other test (or earlier run on the shared server) has used: `prefix-3fa9c2…`. */
+export function unique(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString("hex")}`;
+}

@@ -1,0 +1,15 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["{lib,db,bin,test}/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration suites open PGlite (wasm) per file; two forks fit this 2-core machine.
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
