@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+/** Chromium: KPS_CHROMIUM (or CHROMIUM_PATH), else Debian's /usr/bin/chromium, else Playwright's own. */
+function chromiumPath(): string | undefined {
+  const fromEnv = process.env.KPS_CHROMIUM || process.env.CHROMIUM_PATH;
+  if (fromEnv) return fromEnv;
+  return fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
+}
+
+export const E2E_PORT = Number(process.env.KPS_E2E_PORT || 3100);
+const baseURL = `http://localhost:${E2E_PORT}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromiumPath(),
+      // This machine has no network but the registries: keep Chromium from calling home.
+      args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /.*\.setup\.ts/ },
+    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+  ],
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PORT: String(E2E_PORT), KPS_ADMIN_USERNAME: "e2e-admin", KPS_ADMIN_PASSWORD: "e2e-admin-password" },
+  },
+});

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// npm test — every suite: unit and integration (vitest; PGlite, plus PostgreSQL when DATABASE_URL
+// is set), then end-to-end in Chromium against the production build (Playwright).
+// Ends with one summary line: "tests: N passed, N failed, N skipped".
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const resultsDir = path.join(root, "test-results");
+fs.mkdirSync(resultsDir, { recursive: true });
+
+function run(title, command, args, env = process.env) {
+  console.log(`\n━━ ${title} ━━`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  return result.status ?? 1;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let failedSteps = [];
+
+const vitestJson = path.join(resultsDir, "vitest.json");
+fs.rmSync(vitestJson, { force: true });
+if (run("unit and integration tests (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]) !== 0) {
+  failedSteps.push("vitest");
+}
+const v = readJson(vitestJson);
+if (v) {
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests;
+  totals.skipped += v.numPendingTests + v.numTodoTests;
+} else totals.failed += 1;
+
+const extra = process.argv.slice(2);
+const skipE2e = extra.includes("--unit-only");
+if (!skipE2e) {
+  if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0) failedSteps.push("browser");
+  else if (run("production build (next build)", bin("next"), ["build"]) !== 0) failedSteps.push("build");
+  else {
+    const pwJson = path.join(resultsDir, "playwright.json");
+    fs.rmSync(pwJson, { force: true });
+    if (run("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"]) !== 0) failedSteps.push("playwright");
+    const p = readJson(pwJson);
+    if (p?.stats) {
+      totals.passed += p.stats.expected + p.stats.flaky;
+      totals.failed += p.stats.unexpected;
+      totals.skipped += p.stats.skipped;
+    } else totals.failed += 1;
+  }
+  if (failedSteps.some((s) => s === "browser" || s === "build")) totals.failed += 1;
+}
+
+const database = process.env.DATABASE_URL ? "PostgreSQL and PGlite" : "PGlite";
+console.log(`\nDatabases: ${database}${failedSteps.length ? ` · failed steps: ${failedSteps.join(", ")}` : ""}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length || totals.failed ? 1 : 0);
