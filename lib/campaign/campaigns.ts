@@ -1,6 +1,10 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries } from "@/db/schema";
+
+// Drizzle writes a column of the selected table without its table name, which a correlated
+// subquery would read as its own column: name the outer row explicitly.
+const outerCampaignId = sql.raw(`"campaigns"."id"`);
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 
 export interface CampaignSummary {
@@ -20,10 +24,10 @@ export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSumma
     .select({
       id: campaigns.id,
       name: campaigns.name,
-      batches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${campaigns.id})`,
-      launchedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${campaigns.id} and ${batches.status} = 'launched')`,
-      queries: sql<number>`(select count(*)::int from ${queries} where ${queries.campaignId} = ${campaigns.id})`,
-      passages: sql<number>`(select count(*)::int from ${passages} where ${passages.campaignId} = ${campaigns.id})`,
+      batches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
+      launchedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'launched')`,
+      queries: sql<number>`(select count(*)::int from ${queries} where ${queries.campaignId} = ${outerCampaignId})`,
+      passages: sql<number>`(select count(*)::int from ${passages} where ${passages.campaignId} = ${outerCampaignId})`,
       createdAt: campaigns.createdAt,
     })
     .from(campaigns)
@@ -37,7 +41,7 @@ export async function listMyCampaigns(db: Db, actor: Actor): Promise<{ id: numbe
     .select({
       id: campaigns.id,
       name: campaigns.name,
-      hasLaunchedBatch: sql<boolean>`exists (select 1 from ${batches} where ${batches.campaignId} = ${campaigns.id} and ${batches.status} = 'launched')`,
+      hasLaunchedBatch: sql<boolean>`exists (select 1 from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'launched')`,
     })
     .from(campaigns)
     .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
