@@ -6,6 +6,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "KILT Provenance Studio", template: "%s · KILT Provenance Studio" },
   description: "Provenance annotation campaigns for knowledge-intensive question answering.",
+  icons: { icon: "/icon.svg" },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { request, type APIRequestContext } from "@playwright/test";
@@ -49,4 +51,48 @@ export async function createAccount(admin: APIRequestContext, role: Role, prefix
   const res = await admin.post("/api/users", { data: { username, role, password: PASSWORD } });
   if (res.status() !== 201) throw new Error(`creating ${username} failed: ${res.status()} ${await res.text()}`);
   return username;
+}
+
+export interface AppProcess {
+  url: string;
+  output(): string;
+  exited(): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Starts another app process (the production build) on its own port and embedded data directory. */
+export function startApp(port: number, dataDir: string, env: Record<string, string> = {}): AppProcess {
+  const next = path.join(process.cwd(), "node_modules", ".bin", "next");
+  const child = spawn(next, ["start", "-p", String(port)], {
+    env: { ...process.env, DATABASE_URL: "", KPS_ADMIN_USERNAME: "", KPS_ADMIN_PASSWORD: "", KPS_DATA_DIR: dataDir, ...env },
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = () =>
+    new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on("exit", (code) => resolve(code))));
+  return {
+    url: `http://localhost:${port}`,
+    output: () => output,
+    exited,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited();
+    },
+  };
+}
+
+/** Waits until an app answers its health route. */
+export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const status = await fetch(`${url}/api/health`).then((r) => r.status).catch(() => 0);
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
+}
+
+export function tempDataDir(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-e2e-")), "pglite");
 }

@@ -11,6 +11,8 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const resultsDir = path.join(root, "test-results");
 fs.mkdirSync(resultsDir, { recursive: true });
 
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+
 function run(title, command, args, env = process.env) {
   console.log(`\n━━ ${title} ━━`);
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
