@@ -26,11 +26,28 @@ export interface DatabaseHandle {
 
 export type OpenOptions = { url: string } | { dataDir: string } | { memory: true };
 
+/** The driver client behind a drizzle database, for what drizzle does not do (COPY). */
+export type RawClient = { kind: "postgres"; client: postgres.Sql } | { kind: "pglite"; client: PGlite };
+// A global symbol, not a module-level WeakMap: Next.js bundles may load this module more than once.
+const RAW = Symbol.for("kps.rawClient");
+
+/** The driver client of a database opened by `openDatabase` (not of a transaction). */
+export function rawClientOf(db: Db): RawClient {
+  const raw = (db as unknown as { [RAW]?: RawClient })[RAW];
+  if (!raw) throw new Error("rawClientOf: not a database opened by openDatabase (a transaction?)");
+  return raw;
+}
+
+function register(db: Db, raw: RawClient): Db {
+  Object.defineProperty(db, RAW, { value: raw, enumerable: false });
+  return db;
+}
+
 /** Opens a database without migrating it. The app uses `getDatabase()`; tests and tools use this. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if ("url" in options) {
     const client = postgres(options.url, { max: 20, onnotice: () => {} });
-    const db = drizzlePostgres({ client, schema }) as unknown as Db;
+    const db = register(drizzlePostgres({ client, schema }) as unknown as Db, { kind: "postgres", client });
     const u = new URL(options.url);
     return {
       db,
@@ -42,13 +59,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   }
   if ("memory" in options) {
     const client = await PGlite.create();
-    return { db: drizzlePglite({ client, schema }) as unknown as Db, kind: "pglite", location: "memory", close: () => client.close() };
+    const db = register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client });
+    return { db, kind: "pglite", location: "memory", close: () => client.close() };
   }
   const lock = acquireDirLock(options.dataDir);
   try {
     const client = await PGlite.create(path.resolve(options.dataDir));
     return {
-      db: drizzlePglite({ client, schema }) as unknown as Db,
+      db: register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client }),
       kind: "pglite",
       location: options.dataDir,
       close: async () => {
@@ -79,6 +97,11 @@ export function getDatabase(): Promise<DatabaseHandle> {
     globalForDb.kpsDatabase = undefined;
   });
   return globalForDb.kpsDatabase;
+}
+
+/** Rows of `db.execute`, on either driver (an array on postgres.js, `{rows}` on PGlite). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
 export async function getDb(): Promise<Db> {

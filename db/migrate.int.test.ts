@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import postgres from "postgres";
 import { env } from "@/lib/env";
-import { openDatabase, type DatabaseHandle } from "./client";
+import { openDatabase, rowsOf, type DatabaseHandle } from "./client";
 import { migrateDatabase } from "./migrate";
 
 const expectedTables = [
@@ -28,8 +28,7 @@ async function tableNames(handle: DatabaseHandle): Promise<string[]> {
   const result = await handle.db.execute<{ table_name: string }>(
     sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
   );
-  const rows = Array.isArray(result) ? result : (result as unknown as { rows: { table_name: string }[] }).rows;
-  return rows.map((r) => r.table_name);
+  return rowsOf<{ table_name: string }>(result).map((r) => r.table_name);
 }
 
 describe("migrations", () => {

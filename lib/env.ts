@@ -14,6 +14,10 @@ const envSchema = z.object({
   KPS_DEMO: z.enum(["0", "1"]).optional(),
   /** Public base URL for links the app prints (invites); defaults to the request's origin. */
   KPS_PUBLIC_URL: z.url().optional(),
+  /** Largest knowledge-source upload, in bytes (the full KILT file is 35 GB). */
+  KPS_MAX_KNOWLEDGE_BYTES: z.coerce.number().int().positive().default(64 * 1024 ** 3),
+  /** Largest batch upload (questions + candidates), in bytes. */
+  KPS_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(512 * 1024 ** 2),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
 });

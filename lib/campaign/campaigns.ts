@@ -1,11 +1,130 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, passages, queries } from "@/db/schema";
+import { batches, campaignMembers, campaigns, passages, queries, users, type Campaign } from "@/db/schema";
+import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
 // subquery would read as its own column: name the outer row explicitly.
 const outerCampaignId = sql.raw(`"campaigns"."id"`);
-import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
+
+export interface CampaignView {
+  id: number;
+  name: string;
+  judgmentsPerPassage: number;
+  endorsementThreshold: number;
+  showAnswers: boolean;
+  goldMinJudgments: number;
+  goldAccuracyThreshold: number;
+  leaseMinutes: number;
+  earlyStop: boolean;
+  instructions: string;
+  allAnnotators: boolean;
+  memberIds: number[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toView(c: Campaign, memberIds: number[]): CampaignView {
+  return {
+    id: c.id,
+    name: c.name,
+    judgmentsPerPassage: c.judgmentsPerPassage,
+    endorsementThreshold: c.endorsementThreshold,
+    showAnswers: c.showAnswers,
+    goldMinJudgments: c.goldMinJudgments,
+    goldAccuracyThreshold: c.goldAccuracyThreshold,
+    leaseMinutes: Math.round(c.leaseSeconds / 60),
+    earlyStop: c.earlyStop,
+    instructions: c.instructions,
+    allAnnotators: c.allAnnotators,
+    memberIds,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+  };
+}
+
+function columnsOf<T extends Partial<CreateCampaignInput>>(input: T): Omit<T, "leaseMinutes"> & { leaseSeconds?: number } {
+  const { leaseMinutes, ...rest } = input;
+  return { ...rest, ...(leaseMinutes === undefined ? {} : { leaseSeconds: leaseMinutes * 60 }) };
+}
+
+export async function createCampaign(db: Db, actor: Actor, input: CreateCampaignInput): Promise<CampaignView> {
+  const { userId } = requireCoordinator(actor);
+  const [row] = await db
+    .insert(campaigns)
+    .values({ ...columnsOf(input), createdBy: userId })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return toView(row, []);
+}
+
+export async function getCampaign(db: Db, actor: Actor, id: number): Promise<CampaignView> {
+  requireCoordinator(actor);
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
+  if (!row) throw new AppError("not_found", `No campaign with id ${id}.`);
+  const members = await db.select({ userId: campaignMembers.userId }).from(campaignMembers).where(eq(campaignMembers.campaignId, id));
+  return toView(row, members.map((m) => m.userId).sort((a, b) => a - b));
+}
+
+/** Changes settings. R is fixed once annotation has started (open slots are counted from it); T and the rest may change. */
+export async function updateCampaign(db: Db, actor: Actor, id: number, input: UpdateCampaignInput): Promise<CampaignView> {
+  requireCoordinator(actor);
+  const current = await getCampaign(db, actor, id);
+  const r = input.judgmentsPerPassage ?? current.judgmentsPerPassage;
+  const t = input.endorsementThreshold ?? current.endorsementThreshold;
+  if (t > r) {
+    throw new AppError("invalid", `Invalid request body: endorsementThreshold: ${t} exceeds judgmentsPerPassage ${r}`, {
+      problems: [{ field: "endorsementThreshold", message: `must not exceed judgmentsPerPassage (${r})` }],
+    });
+  }
+  if (input.judgmentsPerPassage !== undefined && input.judgmentsPerPassage !== current.judgmentsPerPassage) {
+    const [started] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(passages)
+      .where(and(eq(passages.campaignId, id), sql`${passages.judgmentCount} + ${passages.claimCount} > 0`));
+    if ((started?.n ?? 0) > 0) {
+      throw new AppError("conflict", "Judgments per passage cannot change once annotation has started in this campaign.", {
+        field: "judgmentsPerPassage",
+      });
+    }
+  }
+  await db.transaction(async (tx) => {
+    await tx
+      .update(campaigns)
+      .set({ ...columnsOf(input), updatedAt: new Date() })
+      .where(eq(campaigns.id, id));
+    if (input.judgmentsPerPassage !== undefined) {
+      // Nothing is judged or claimed yet (checked above): every passage has R open slots.
+      await tx.update(passages).set({ openSlots: input.judgmentsPerPassage }).where(eq(passages.campaignId, id));
+    }
+  });
+  return getCampaign(db, actor, id);
+}
+
+/** Who works on a campaign: every annotator (present and future), or the listed ones. */
+export async function setCampaignMembers(db: Db, actor: Actor, id: number, input: MembersInput): Promise<CampaignView> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, id);
+  const ids = [...new Set(input.userIds)];
+  if (ids.length) {
+    const found = await db.select({ id: users.id, role: users.role }).from(users).where(inArray(users.id, ids));
+    const annotators = new Set(found.filter((u) => u.role === "annotator").map((u) => u.id));
+    const bad = ids.filter((u) => !annotators.has(u));
+    if (bad.length) {
+      throw new AppError("invalid", `Invalid request body: userIds: ${bad.join(", ")} ${bad.length > 1 ? "are not annotators" : "is not an annotator"}`, {
+        problems: [{ field: "userIds", message: `not annotators: ${bad.join(", ")}` }],
+      });
+    }
+  }
+  await db.transaction(async (tx) => {
+    await tx.update(campaigns).set({ allAnnotators: input.allAnnotators, updatedAt: new Date() }).where(eq(campaigns.id, id));
+    await tx.delete(campaignMembers).where(eq(campaignMembers.campaignId, id));
+    if (ids.length) await tx.insert(campaignMembers).values(ids.map((userId) => ({ campaignId: id, userId })));
+  });
+  return getCampaign(db, actor, id);
+}
 
 export interface CampaignSummary {
   id: number;

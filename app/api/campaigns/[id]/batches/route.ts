@@ -1,0 +1,22 @@
+import { requireCoordinator } from "@/lib/auth/actor";
+import { listBatches } from "@/lib/campaign/batches";
+import { importBatch } from "@/lib/campaign/import-batch";
+import { readBatchUpload } from "@/lib/campaign/uploads";
+import { env } from "@/lib/env";
+import { json, requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+
+// GET /api/campaigns/:id/batches — the campaign's batches with their counts
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  return json({ batches: await listBatches(db, actor, await idParam(ctx)) });
+});
+
+// POST /api/campaigns/:id/batches — imports a batch: multipart `queries` file, optional `candidates` file, `topK`, `name`
+export const POST = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  const campaignId = await idParam(ctx);
+  requireCoordinator(actor); // before reading the upload
+  const upload = await readBatchUpload(req, env().KPS_MAX_BATCH_BYTES);
+  return json(await importBatch(db, actor, { campaignId, ...upload }), 201);
+});

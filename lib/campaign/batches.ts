@@ -1,0 +1,79 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { batches, passages, queries, type BatchStatus } from "@/db/schema";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+
+export type BatchAction = "launch" | "pause" | "close";
+
+/** The lifecycle: draft → launched ⇄ paused → closed (a draft may also be closed unlaunched). */
+const transitions: Record<BatchAction, { from: BatchStatus[]; to: BatchStatus }> = {
+  launch: { from: ["draft", "paused"], to: "launched" },
+  pause: { from: ["launched"], to: "paused" },
+  close: { from: ["draft", "launched", "paused"], to: "closed" },
+};
+
+export interface BatchView {
+  id: number;
+  campaignId: number;
+  name: string;
+  status: BatchStatus;
+  queries: number;
+  passages: number;
+  goldPassages: number;
+  pages: number;
+  createdAt: Date;
+  launchedAt: Date | null;
+  closedAt: Date | null;
+}
+
+const outerBatchId = sql.raw(`"batches"."id"`);
+const batchColumns = {
+  id: batches.id,
+  campaignId: batches.campaignId,
+  name: batches.name,
+  status: batches.status,
+  queries: sql<number>`(select count(*)::int from ${queries} where ${queries.batchId} = ${outerBatchId})`,
+  passages: sql<number>`(select count(*)::int from ${passages} where ${passages.batchId} = ${outerBatchId})`,
+  goldPassages: sql<number>`(select count(*)::int from ${passages} where ${passages.batchId} = ${outerBatchId} and ${passages.isGold})`,
+  pages: sql<number>`(select count(distinct ${passages.wikipediaId})::int from ${passages} where ${passages.batchId} = ${outerBatchId})`,
+  createdAt: batches.createdAt,
+  launchedAt: batches.launchedAt,
+  closedAt: batches.closedAt,
+};
+
+export async function listBatches(db: Db, actor: Actor, campaignId: number): Promise<BatchView[]> {
+  requireCoordinator(actor);
+  return db.select(batchColumns).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id));
+}
+
+export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {
+  requireCoordinator(actor);
+  const [row] = await db.select(batchColumns).from(batches).where(eq(batches.id, id));
+  if (!row) throw new AppError("not_found", `No batch with id ${id}.`);
+  return row;
+}
+
+/** Launches, pauses or closes a batch; a move the lifecycle does not allow is a conflict. */
+export async function changeBatchStatus(db: Db, actor: Actor, id: number, action: BatchAction): Promise<BatchView> {
+  requireCoordinator(actor);
+  const { from, to } = transitions[action];
+  const now = new Date();
+  const updated = await db
+    .update(batches)
+    .set({
+      status: to,
+      ...(to === "launched" ? { launchedAt: sql`coalesce(${batches.launchedAt}, ${now})` } : {}),
+      ...(to === "closed" ? { closedAt: now } : {}),
+    })
+    .where(and(eq(batches.id, id), inArray(batches.status, from)))
+    .returning({ id: batches.id });
+  if (!updated.length) {
+    const current = await getBatch(db, actor, id);
+    throw new AppError("conflict", `Batch ${id} is ${current.status}: only a ${from.join(" or ")} batch can be ${to}.`, {
+      status: current.status,
+      allowedFrom: from,
+    });
+  }
+  return getBatch(db, actor, id);
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+
+/** Campaign settings as coordinators give them (UI, API and CLI share this schema). */
+export const campaignSettingsShape = {
+  name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+  /** R: judgments per passage. */
+  judgmentsPerPassage: z.number().int().min(1, "must be at least 1").max(9, "must be at most 9"),
+  /** T: sufficient judgments that endorse a passage. */
+  endorsementThreshold: z.number().int().min(1, "must be at least 1").max(9, "must be at most 9"),
+  showAnswers: z.boolean(),
+  goldMinJudgments: z.number().int().min(0, "must be 0 or more").max(10_000),
+  goldAccuracyThreshold: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+  leaseMinutes: z.number().int().min(1, "must be at least 1 minute").max(24 * 60, "must be at most 24 hours"),
+  earlyStop: z.boolean(),
+  instructions: z.string().max(50_000, "must be at most 50,000 characters"),
+  allAnnotators: z.boolean(),
+};
+
+export const CAMPAIGN_DEFAULTS = {
+  judgmentsPerPassage: 3,
+  endorsementThreshold: 2,
+  showAnswers: false,
+  goldMinJudgments: 5,
+  goldAccuracyThreshold: 0.7,
+  leaseMinutes: 10,
+  earlyStop: false,
+  instructions: "",
+  allAnnotators: true,
+} as const;
+
+const thresholdWithinR = (s: { judgmentsPerPassage?: number; endorsementThreshold?: number }) =>
+  s.judgmentsPerPassage === undefined || s.endorsementThreshold === undefined || s.endorsementThreshold <= s.judgmentsPerPassage;
+const thresholdMessage = { message: "must not exceed judgmentsPerPassage", path: ["endorsementThreshold"] };
+
+export const createCampaignSchema = z
+  .object({
+    name: campaignSettingsShape.name,
+    judgmentsPerPassage: campaignSettingsShape.judgmentsPerPassage.default(CAMPAIGN_DEFAULTS.judgmentsPerPassage),
+    endorsementThreshold: campaignSettingsShape.endorsementThreshold.default(CAMPAIGN_DEFAULTS.endorsementThreshold),
+    showAnswers: campaignSettingsShape.showAnswers.default(CAMPAIGN_DEFAULTS.showAnswers),
+    goldMinJudgments: campaignSettingsShape.goldMinJudgments.default(CAMPAIGN_DEFAULTS.goldMinJudgments),
+    goldAccuracyThreshold: campaignSettingsShape.goldAccuracyThreshold.default(CAMPAIGN_DEFAULTS.goldAccuracyThreshold),
+    leaseMinutes: campaignSettingsShape.leaseMinutes.default(CAMPAIGN_DEFAULTS.leaseMinutes),
+    earlyStop: campaignSettingsShape.earlyStop.default(CAMPAIGN_DEFAULTS.earlyStop),
+    instructions: campaignSettingsShape.instructions.default(CAMPAIGN_DEFAULTS.instructions),
+    allAnnotators: campaignSettingsShape.allAnnotators.default(CAMPAIGN_DEFAULTS.allAnnotators),
+  })
+  .strict()
+  .refine(thresholdWithinR, thresholdMessage);
+
+export const updateCampaignSchema = z.object(campaignSettingsShape).partial().strict().refine(thresholdWithinR, thresholdMessage);
+
+export const membersSchema = z.object({
+  allAnnotators: z.boolean(),
+  /** Annotators added by hand (kept when allAnnotators is on, used when it is off). */
+  userIds: z.array(z.number().int().positive()).max(10_000).default([]),
+});
+
+export type CreateCampaignInput = z.infer<typeof createCampaignSchema>;
+export type UpdateCampaignInput = z.infer<typeof updateCampaignSchema>;
+export type MembersInput = z.infer<typeof membersSchema>;

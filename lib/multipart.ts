@@ -1,0 +1,95 @@
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import { AppError } from "@/lib/errors";
+
+export type Part =
+  | { kind: "field"; name: string; value: string }
+  | { kind: "file"; name: string; fileName: string; stream: AsyncIterable<Uint8Array> };
+
+/**
+ * The parts of a multipart/form-data request, in order, with file parts streamed: a file part's
+ * stream must be read (or drained) before the next part arrives. Uses busboy.
+ */
+export async function* multipartParts(req: Request, limits: { maxBytes: number; maxFieldBytes?: number }): AsyncGenerator<Part> {
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!req.body) throw new AppError("bad_request", "The request has no body.");
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: { "content-type": contentType }, limits: { fieldSize: limits.maxFieldBytes ?? 100_000 } });
+  } catch (error) {
+    throw new AppError("bad_request", `The request is not multipart/form-data: ${(error as Error).message}`);
+  }
+  const queue: (Part | { kind: "end" } | { kind: "error"; error: Error })[] = [];
+  let wake: (() => void) | undefined;
+  const push = (item: (typeof queue)[number]) => {
+    queue.push(item);
+    wake?.();
+  };
+  parser.on("field", (name, value) => push({ kind: "field", name, value }));
+  parser.on("file", (name, stream, info) => push({ kind: "file", name, fileName: info.filename || name, stream }));
+  parser.on("close", () => push({ kind: "end" }));
+  parser.on("error", (error) => push({ kind: "error", error: error as Error }));
+  const body = limitedBody(req, limits.maxBytes);
+  body.on("error", (error) => push({ kind: "error", error }));
+  body.pipe(parser);
+
+  try {
+    for (;;) {
+      if (!queue.length) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      const item = queue.shift()!;
+      if (item.kind === "end") return;
+      if (item.kind === "error") {
+        if (item.error instanceof AppError) throw item.error;
+        throw new AppError("bad_request", `The multipart body is malformed: ${item.error.message}`);
+      }
+      yield item;
+      if (item.kind === "file") {
+        // Drain whatever the consumer left unread, so busboy can move on.
+        const s = item.stream as Readable;
+        if (!s.readableEnded) s.resume();
+      }
+    }
+  } finally {
+    body.unpipe(parser);
+    body.destroy();
+  }
+}
+
+export function isMultipart(req: Request): boolean {
+  return (req.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data");
+}
+
+/** The request body as a Node stream that fails with 413 past `maxBytes` (checked on Content-Length too). */
+export function limitedBody(req: Request, maxBytes: number): Readable {
+  const tooLarge = () => new AppError("too_large", `The upload is larger than the limit of ${formatBytes(maxBytes)}.`);
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge();
+  if (!req.body) throw new AppError("bad_request", "The request has no body.");
+  const source = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  let seen = 0;
+  const out = new Readable({ read: () => source.resume() });
+  source.on("data", (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > maxBytes) {
+      source.destroy();
+      out.destroy(tooLarge());
+      return;
+    }
+    if (!out.push(chunk)) source.pause();
+  });
+  source.on("end", () => out.push(null));
+  source.on("error", (error) => out.destroy(error));
+  return out;
+}
+
+export function formatBytes(n: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(v >= 10 ? 0 : 1)} ${units[i]}`;
+}

@@ -1,0 +1,11 @@
+import { z } from "zod";
+import { parseInput } from "@/lib/errors";
+
+const idParams = z.object({ id: z.coerce.number().int().positive("must be a positive integer") });
+
+/** The numeric `[id]` of a dynamic route, or 422 naming the bad segment. */
+export async function idParam(ctx: { params: Promise<{ id: string }> }): Promise<number> {
+  return parseInput(idParams, await ctx.params, "path").id;
+}
+
+export type IdContext = { params: Promise<{ id: string }> };
