@@ -1,3 +1,7 @@
+import { createReadStream, statSync } from "node:fs";
+import { basename } from "node:path";
+import { Readable } from "node:stream";
+
 /** A small HTTP client for the app's API, used by the CLI. */
 export class ApiError extends Error {
   constructor(
@@ -9,6 +13,8 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+export type UploadPart = { name: string; file: string } | { name: string; value: string };
 
 export interface ClientOptions {
   url: string;
@@ -23,12 +29,56 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ data: T; headers: Headers }> {
+    const headers: Record<string, string> = { ...extraHeaders };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    return this.send<T>(method, path, body === undefined ? undefined : JSON.stringify(body), headers);
+  }
+
+  /**
+   * Uploads files as multipart/form-data, streamed from disk (a 35 GB file never sits in memory),
+   * reporting the bytes sent so far.
+   */
+  async upload<T>(path: string, parts: UploadPart[], onProgress?: (sent: number, total: number) => void): Promise<T> {
+    const boundary = `----kps${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
+    const encoder = new TextEncoder();
+    const heads = parts.map((p) =>
+      encoder.encode(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"` +
+          ("file" in p ? `; filename="${basename(p.file).replace(/"/g, "")}"\r\nContent-Type: application/octet-stream\r\n\r\n` : "\r\n\r\n"),
+      ),
+    );
+    const tail = encoder.encode(`--${boundary}--\r\n`);
+    const sizes = parts.map((p) => ("file" in p ? statSync(p.file).size : Buffer.byteLength(p.value)));
+    const total = heads.reduce((n, h) => n + h.length, 0) + sizes.reduce((n, s) => n + s + 2, 0) + tail.length;
+    let sent = 0;
+    const source = async function* (): AsyncGenerator<Uint8Array> {
+      for (const [i, p] of parts.entries()) {
+        yield heads[i]!;
+        if ("file" in p) {
+          for await (const chunk of createReadStream(p.file, { highWaterMark: 1 << 20 })) {
+            sent += (chunk as Buffer).length;
+            onProgress?.(sent, total);
+            yield chunk as Buffer;
+          }
+        } else yield encoder.encode(p.value);
+        yield encoder.encode("\r\n");
+      }
+      yield tail;
+    };
+    const body = Readable.toWeb(Readable.from(source())) as ReadableStream<Uint8Array>;
+    const { data } = await this.send<T>("POST", path, body, {
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      "content-length": String(total),
+    });
+    return data;
+  }
+
+  private async send<T>(method: string, path: string, body: BodyInit | undefined, extraHeaders: Record<string, string>): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { accept: "application/json", ...extraHeaders };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
     let res: Response;
     try {
-      res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(this.baseUrl + path, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
     } catch (error) {
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new ApiError(`Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`, 0, "unreachable");

@@ -1,7 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { z } from "zod";
+import { readFileSync, statSync } from "node:fs";
 import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/schemas";
+import { createCampaignSchema } from "@/lib/campaign/settings";
 import { fieldProblems } from "@/lib/errors";
+import { formatBytes } from "@/lib/format";
 import { ApiClient, ApiError } from "./api-client";
 
 const cliEnvSchema = z.object({
@@ -15,10 +18,10 @@ interface GlobalOptions {
 }
 
 /** Parses command arguments with a shared zod schema, naming the bad option on failure. */
-function parseArgs<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+function parseArgs<S extends z.ZodType>(schema: S, value: unknown, optionNames: Record<string, string> = {}): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const lines = fieldProblems(result.error).map((p) => `  --${p.field}: ${p.message}`);
+  const lines = fieldProblems(result.error).map((p) => `  --${optionNames[p.field] ?? p.field}: ${p.message}`);
   throw new ApiError(`Invalid arguments:\n${lines.join("\n")}`, 0, "invalid");
 }
 
@@ -150,6 +153,141 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       note(`Revoked token ${id}.`);
     });
 
+  const number = (name: string) => (v: string) => {
+    const n = Number(v);
+    if (v.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
+    return n;
+  };
+  const existingFile = (v: string) => {
+    const st = statSync(v, { throwIfNoEntry: false });
+    if (!st?.isFile()) throw new InvalidArgumentError(`no such file: ${v}`);
+    return v;
+  };
+
+  const knowledge = program.command("knowledge").description("the knowledge source: Wikipedia pages in KILT format");
+  knowledge
+    .command("import")
+    .description("import KILT knowledge-source pages (JSONL, plain or .gz), streamed; pages are upserted by wikipedia_id")
+    .argument("<file>", "kilt_knowledgesource.json or a part of it", existingFile)
+    .option("--only-for <files...>", "keep only the pages these queries/candidates files cite")
+    .action(async (file: string, opts: { onlyFor?: string[] }) => {
+      needToken();
+      for (const f of opts.onlyFor ?? []) existingFile(f);
+      const parts = [...(opts.onlyFor ?? []).map((f) => ({ name: "references", file: f })), { name: "file", file }];
+      const progress = progressPrinter(`Uploading ${file}`);
+      const result = await client().upload<{ pages: number; inserted: number; updated: number; skipped: number; lines: number }>(
+        "/api/knowledge",
+        parts,
+        progress,
+      );
+      progress.done();
+      out(String(result.pages));
+      note(`Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.skipped ? `, ${result.skipped} not cited and left out` : ""}).`);
+    });
+
+  const campaign = program.command("campaign").description("campaigns (coordinators)");
+  campaign
+    .command("create")
+    .description("create a campaign; prints its id")
+    .requiredOption("--name <name>", "the campaign's name")
+    .option("--judgments <n>", "judgments per passage, R (default 3)", number("--judgments"))
+    .option("--threshold <n>", "sufficient judgments that endorse a passage, T (default 2)", number("--threshold"))
+    .option("--show-answers", "show the questions' answers to annotators (default off)")
+    .option("--gold-min <n>", "gold judgments before the gold rule applies (default 5)", number("--gold-min"))
+    .option("--gold-threshold <x>", "smoothed gold accuracy below which an annotator is paused (default 0.7)", number("--gold-threshold"))
+    .option("--lease-minutes <n>", "how long a claim lasts without renewal (default 10)", number("--lease-minutes"))
+    .option("--early-stop", "stop assigning a passage once its outcome is decided (default off)")
+    .option("--instructions-file <file>", "annotator instructions in Markdown", existingFile)
+    .option("--members-only", "only annotators added to the campaign work on it (default: all annotators)")
+    .action(async (opts: Record<string, unknown>) => {
+      needToken();
+      const input = parseArgs(
+        createCampaignSchema,
+        {
+          name: opts.name,
+          judgmentsPerPassage: opts.judgments,
+          endorsementThreshold: opts.threshold,
+          showAnswers: opts.showAnswers === true ? true : undefined,
+          goldMinJudgments: opts.goldMin,
+          goldAccuracyThreshold: opts.goldThreshold,
+          leaseMinutes: opts.leaseMinutes,
+          earlyStop: opts.earlyStop === true ? true : undefined,
+          instructions: typeof opts.instructionsFile === "string" ? readFileSync(opts.instructionsFile, "utf8") : undefined,
+          allAnnotators: opts.membersOnly === true ? false : undefined,
+        },
+        campaignOptionNames,
+      );
+      const { data } = await client().request<{ campaign: { id: number; name: string } }>("POST", "/api/campaigns", input);
+      out(String(data.campaign.id));
+      note(`Created campaign '${data.campaign.name}' (id ${data.campaign.id}).`);
+    });
+  campaign
+    .command("list")
+    .description("list campaigns with their size")
+    .action(async () => {
+      needToken();
+      const { data } = await client().request<{ campaigns: { id: number; name: string; batches: number; queries: number; passages: number }[] }>(
+        "GET",
+        "/api/campaigns",
+      );
+      for (const c of data.campaigns) out(`${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`);
+    });
+
+  const batch = program.command("batch").description("batches: import, launch, pause, close (coordinators)");
+  batch
+    .command("import")
+    .description("import questions (and candidates) into a campaign as a draft batch; prints the batch id")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .requiredOption("--queries <file>", "a KILT task JSONL file; its provenance becomes gold passages", existingFile)
+    .option("--candidates <file>", "a KILT retrieval-output JSONL file; without it the batch holds the queries' own provenance passages", existingFile)
+    .option("--top-k <k>", "candidates taken per question (default 4)", number("--top-k"))
+    .option("--name <name>", "the batch's name (default: the queries file's name)")
+    .action(async (opts: { campaign: string; queries: string; candidates?: string; topK?: number; name?: string }) => {
+      needToken();
+      const parts = [
+        { name: "queries", file: opts.queries },
+        ...(opts.candidates ? [{ name: "candidates", file: opts.candidates }] : []),
+        ...(opts.topK !== undefined ? [{ name: "topK", value: String(opts.topK) }] : []),
+        ...(opts.name ? [{ name: "name", value: opts.name }] : []),
+      ];
+      const progress = progressPrinter("Uploading the batch");
+      const result = await client().upload<{ batch: { id: number; name: string }; queries: number; passages: number; goldPassages: number; candidatePassages: number; pages: number }>(
+        `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
+        parts,
+        progress,
+      );
+      progress.done();
+      out(String(result.batch.id));
+      note(
+        `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
+          `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages. Launch it with 'kps batch launch ${result.batch.id}'.`,
+      );
+    });
+  batch
+    .command("list")
+    .description("list a campaign's batches")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .action(async (opts: { campaign: string }) => {
+      needToken();
+      const { data } = await client().request<{ batches: { id: number; name: string; status: string; queries: number; passages: number; goldPassages: number }[] }>(
+        "GET",
+        `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
+      );
+      for (const b of data.batches) out(`${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`);
+    });
+  for (const action of ["launch", "pause", "close"] as const) {
+    batch
+      .command(action)
+      .description(`${action} a batch (draft → launched ⇄ paused → closed)`)
+      .argument("<id>", "the batch's id")
+      .action(async (id: string) => {
+        needToken();
+        const { data } = await client().request<{ batch: { id: number; status: string } }>("POST", `/api/batches/${encodeURIComponent(id)}/${action}`, {});
+        out(data.batch.status);
+        note(`Batch ${data.batch.id} is ${data.batch.status}.`);
+      });
+  }
+
   program
     .command("health")
     .description("check that the app answers and its database is up")
@@ -163,6 +301,36 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     cmd.showHelpAfterError();
   }
   return program;
+}
+
+const campaignOptionNames: Record<string, string> = {
+  judgmentsPerPassage: "judgments",
+  endorsementThreshold: "threshold",
+  goldMinJudgments: "gold-min",
+  goldAccuracyThreshold: "gold-threshold",
+  leaseMinutes: "lease-minutes",
+  instructions: "instructions-file",
+};
+
+/** Upload progress on stderr: a redrawn line on a terminal, a line per 10% otherwise. */
+function progressPrinter(label: string) {
+  let lastTenth = -1;
+  let shown = false;
+  const print = (sent: number, total: number) => {
+    const pct = total ? Math.min(100, Math.floor((sent / total) * 100)) : 100;
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r${label}: ${formatBytes(sent)} of ${formatBytes(total)} (${pct}%)   `);
+      shown = true;
+    } else if (Math.floor(pct / 10) > lastTenth) {
+      lastTenth = Math.floor(pct / 10);
+      note(`${label}: ${formatBytes(sent)} of ${formatBytes(total)} (${pct}%)`);
+    }
+  };
+  return Object.assign(print, {
+    done() {
+      if (shown) process.stderr.write("\n");
+    },
+  });
 }
 
 /** Runs the CLI; returns the exit code. */
@@ -181,8 +349,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof ApiError) {
       note(`kps: ${error.message}`);
-      const problems = (error.details as { problems?: { field: string; message: string }[] } | undefined)?.problems;
-      for (const p of problems ?? []) note(`  ${p.field}: ${p.message}`);
+      const problems = (error.details as { problems?: { file?: string; line?: number; field: string; message: string }[] } | undefined)?.problems;
+      for (const p of problems ?? []) {
+        note(p.file ? `  ${p.file}:${p.line}: ${p.field}: ${p.message}` : `  ${p.field}: ${p.message}`);
+      }
       return error.status === 0 && error.code === "invalid" ? 2 : 1;
     }
     note(`kps: ${error instanceof Error ? error.message : String(error)}`);

@@ -14,7 +14,38 @@ interface Case {
   /** The concrete path; `[id]`-style segments are filled by the case. */
   path?: (s: Setup) => Promise<string> | string;
   body?: (s: Setup) => Promise<unknown> | unknown;
+  /** A multipart body instead of JSON. */
+  multipart?: (s: Setup) => Promise<Record<string, { name: string; mimeType: string; buffer: Buffer } | string>>;
+  /** A raw body (sent as application/x-ndjson). */
+  raw?: (s: Setup) => Promise<Buffer> | Buffer;
   expect: Record<Caller, number>;
+}
+
+/** A campaign made by the admin, for routes under /api/campaigns/:id. */
+async function newCampaign({ admin }: Setup): Promise<number> {
+  const res = await admin.post("/api/campaigns", { data: { name: unique("matrix campaign") } });
+  return (await res.json()).campaign.id;
+}
+
+/** A one-page knowledge file with a page id no other run used. */
+function pageLine(wikipediaId: string): Buffer {
+  return Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Matrix page", text: ["Matrix page\n", "It has one paragraph.\n"] }) + "\n");
+}
+
+/** A batch upload whose pages exist: imports a page first, then returns the questions file. */
+async function batchFiles({ admin }: Setup) {
+  const wikipediaId = unique("matrix-page");
+  expect((await admin.post("/api/knowledge?name=matrix.jsonl", { data: pageLine(wikipediaId), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
+  const line = { id: unique("q"), input: "what does the matrix page say", output: [{ answer: "one paragraph", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] };
+  return { queries: { name: "queries.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(line) + "\n") } };
+}
+
+/** A draft batch in a new campaign. */
+async function draftBatch(setup: Setup): Promise<number> {
+  const campaignId = await newCampaign(setup);
+  const res = await setup.admin.post(`/api/campaigns/${campaignId}/batches`, { multipart: await batchFiles(setup) });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).batch.id;
 }
 
 /**
@@ -46,6 +77,43 @@ const matrix: Record<string, Case> = {
       return `/api/tokens/${(await res.json()).token.id}`;
     },
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns": { expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
+  "POST /api/campaigns": { body: () => ({ name: unique("matrix") }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
+  "GET /api/campaigns/[id]": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "PATCH /api/campaigns/[id]": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}`,
+    body: () => ({ showAnswers: true }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "PUT /api/campaigns/[id]/members": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/members`,
+    body: () => ({ allAnnotators: false, userIds: [] }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/batches": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/campaigns/[id]/batches": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches`,
+    multipart: batchFiles,
+    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+  },
+  "GET /api/batches/[id]": {
+    path: async (s) => `/api/batches/${await draftBatch(s)}`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/batches/[id]/[action]": {
+    path: async (s) => `/api/batches/${await draftBatch(s)}/launch`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/knowledge": {
+    raw: () => pageLine(unique("matrix-page")),
+    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
   },
   "POST /api/invites": { body: () => ({ role: "annotator" }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
   "POST /api/invites/accept": {
@@ -94,7 +162,11 @@ for (const [route, spec] of Object.entries(matrix)) {
       // Each case signs in afresh, so a sign-out case never ends a session another case uses.
       const api =
         caller === "anonymous" ? await playwright.request.newContext({ baseURL }) : await signedInApi(baseURL!, accounts()[caller]);
-      const res = await api.fetch(target, { method, data: body });
+      const res = spec.multipart
+        ? await api.fetch(target, { method, multipart: await spec.multipart(setup) })
+        : spec.raw
+          ? await api.fetch(target, { method, data: await spec.raw(setup), headers: { "content-type": "application/x-ndjson" } })
+          : await api.fetch(target, { method, data: body });
       expect(res.status(), `${route} as ${caller}: ${await res.text()}`).toBe(spec.expect[caller]);
       if (res.status() >= 400) {
         const json = await res.json();

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { AppError } from "@/lib/errors";
+import { formatBytes } from "@/lib/format";
 
 export type Part =
   | { kind: "field"; name: string; value: string }
@@ -81,15 +82,4 @@ export function limitedBody(req: Request, maxBytes: number): Readable {
   source.on("end", () => out.push(null));
   source.on("error", (error) => out.destroy(error));
   return out;
-}
-
-export function formatBytes(n: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let i = 0;
-  let v = n;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toFixed(v >= 10 ? 0 : 1)} ${units[i]}`;
 }

@@ -63,7 +63,7 @@ export async function changeBatchStatus(db: Db, actor: Actor, id: number, action
     .update(batches)
     .set({
       status: to,
-      ...(to === "launched" ? { launchedAt: sql`coalesce(${batches.launchedAt}, ${now})` } : {}),
+      ...(to === "launched" ? { launchedAt: sql`coalesce(${batches.launchedAt}, now())` } : {}),
       ...(to === "closed" ? { closedAt: now } : {}),
     })
     .where(and(eq(batches.id, id), inArray(batches.status, from)))
