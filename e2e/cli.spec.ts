@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
@@ -59,9 +61,56 @@ test("kps explains bad input, wrong passwords and missing tokens", async ({ base
 });
 
 test("every kps command has --help", async () => {
-  for (const command of [[], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"], ["health"]]) {
+  const commands = [
+    [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
+    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"],
+    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["health"],
+  ];
+  for (const command of commands) {
     const res = await cli([...command, "--help"]);
     expect(res.code, command.join(" ")).toBe(0);
     expect(res.stdout).toContain("Usage: kps");
   }
+});
+
+test("kps imports the demo sample into a new campaign and launches the batch", async ({ baseURL }) => {
+  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+  const demo = (f: string) => path.join(process.cwd(), "db", "demo", f);
+
+  const created = await cli(["campaign", "create", "--name", unique("cli campaign"), "--judgments", "3", "--threshold", "2"], env);
+  expect(created.code, created.stderr).toBe(0);
+  const campaignId = created.stdout.trim();
+  expect(campaignId).toMatch(/^\d+$/);
+
+  const pages = await cli(["knowledge", "import", demo("knowledge.jsonl"), "--only-for", demo("queries.jsonl"), demo("candidates.jsonl")], env);
+  expect(pages.code, pages.stderr).toBe(0);
+  expect(pages.stdout.trim()).toBe("5");
+
+  const imported = await cli(["batch", "import", "--campaign", campaignId, "--queries", demo("queries.jsonl"), "--candidates", demo("candidates.jsonl")], env);
+  expect(imported.code, imported.stderr).toBe(0);
+  const batchId = imported.stdout.trim();
+  expect(imported.stderr).toContain("5 questions");
+
+  expect((await cli(["batch", "launch", batchId], env)).stdout.trim()).toBe("launched");
+  const again = await cli(["batch", "launch", batchId], env);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain("only a draft or paused batch can be launched");
+  expect((await cli(["batch", "list", "--campaign", campaignId], env)).stdout).toMatch(new RegExp(`^${batchId}\tlaunched\t`, "m"));
+});
+
+test("kps shows every problem of a rejected file with its line and field", async ({ baseURL }) => {
+  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+  const campaignId = (await cli(["campaign", "create", "--name", unique("cli bad")], env)).stdout.trim();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-cli-"));
+  const bad = path.join(dir, "bad-queries.jsonl");
+  fs.writeFileSync(bad, '{"id": "1", "input": "ok"}\n{not json\n{"id": "2"}\n');
+  const res = await cli(["batch", "import", "--campaign", campaignId, "--queries", bad], env);
+  expect(res.code).toBe(1);
+  expect(res.stderr).toContain("Nothing was imported.");
+  expect(res.stderr).toContain("bad-queries.jsonl:2: (line): is not valid JSON");
+  expect(res.stderr).toContain("bad-queries.jsonl:3: input:");
+  expect((await cli(["batch", "list", "--campaign", campaignId], env)).stdout.trim()).toBe("");
+  fs.rmSync(dir, { recursive: true, force: true });
 });
