@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { countUsers, ensureAdmin } from "@/lib/auth/users";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "@/lib/campaign/demo";
+import { dropStaleStagingTables } from "@/lib/campaign/import-knowledge";
 import { env } from "@/lib/env";
 
 /** Start-up work after migrations: the admin from the environment, and the demo on first start. */
@@ -9,6 +10,8 @@ export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
   const { db, kind } = handle;
   const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD, KPS_DEMO } = env();
   const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`];
+  const stale = await dropStaleStagingTables(db);
+  if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
   if (KPS_ADMIN_USERNAME && KPS_ADMIN_PASSWORD) {
     const created = await ensureAdmin(db, { username: KPS_ADMIN_USERNAME, password: KPS_ADMIN_PASSWORD });
     if (created) lines.push(`Created coordinator '${KPS_ADMIN_USERNAME}' from KPS_ADMIN_USERNAME.`);

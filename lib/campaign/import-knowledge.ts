@@ -10,6 +10,27 @@ import { importFailed, MAX_PROBLEMS } from "./import-common";
 /** A knowledge-source line may be long (a whole Wikipedia page), but not unbounded. */
 export const MAX_KNOWLEDGE_LINE_BYTES = 16 * 1024 * 1024;
 
+const STAGING_PREFIX = "kps_stage_pages_";
+
+/**
+ * Drops staging tables that an import left behind when its process died (older than a day, so an
+ * import still running in another app instance keeps its own). Returns how many were dropped.
+ */
+export async function dropStaleStagingTables(db: Db, olderThanMs = 24 * 3600 * 1000): Promise<number> {
+  const tables = rowsOf<{ tablename: string }>(
+    await db.execute(sql`select tablename from pg_tables where schemaname = 'public' and tablename like ${`${STAGING_PREFIX}%`}`),
+  );
+  let dropped = 0;
+  for (const { tablename } of tables) {
+    const started = Number(tablename.slice(STAGING_PREFIX.length).split("_")[0]);
+    if (Number.isFinite(started) && Date.now() - started > olderThanMs) {
+      await db.execute(sql.raw(`drop table if exists ${quoteIdent(tablename)}`));
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
 export interface KnowledgeImportInput {
   fileName: string;
   source: AsyncIterable<Uint8Array>;
@@ -37,7 +58,7 @@ export interface KnowledgeImportResult {
  */
 export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImportInput): Promise<KnowledgeImportResult> {
   requireCoordinator(actor);
-  const staging = `kps_stage_pages_${randomBytes(6).toString("hex")}`;
+  const staging = `${STAGING_PREFIX}${Date.now()}_${randomBytes(4).toString("hex")}`;
   await db.execute(
     sql.raw(`create unlogged table ${quoteIdent(staging)} (line_number integer not null, wikipedia_id text not null, title text not null, paragraphs text[] not null)`),
   );

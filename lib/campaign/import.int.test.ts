@@ -1,4 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
+import { rowsOf } from "@/db/client";
 import { expect, it } from "vitest";
 import { gzipSync } from "node:zlib";
 import { batches, judgments, pages, passages, queries } from "@/db/schema";
@@ -9,7 +10,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { changeBatchStatus, getBatch } from "./batches";
 import { createCampaign, getCampaign, updateCampaign } from "./campaigns";
 import { importBatch } from "./import-batch";
-import { importKnowledge } from "./import-knowledge";
+import { dropStaleStagingTables, importKnowledge } from "./import-knowledge";
 import { createCampaignSchema } from "./settings";
 
 function source(text: string | Buffer) {
@@ -222,5 +223,19 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const refused = await updateCampaign(db(), system, c.id, { judgmentsPerPassage: 3 }).catch((e: unknown) => e);
     expect((refused as AppError).code).toBe("conflict");
     expect((await getCampaign(db(), system, c.id)).judgmentsPerPassage).toBe(5);
+  });
+});
+
+describeEachDatabase("staging tables", ({ db }) => {
+  it("drops only staging tables older than a day", async () => {
+    const old = `kps_stage_pages_${Date.now() - 2 * 24 * 3600 * 1000}_${unique("t").slice(2, 10)}`;
+    const fresh = `kps_stage_pages_${Date.now()}_${unique("t").slice(2, 10)}`;
+    for (const t of [old, fresh]) await db().execute(sql.raw(`create table "${t}" (x int)`));
+    await dropStaleStagingTables(db());
+    const left = rowsOf<{ tablename: string }>(
+      await db().execute(sql`select tablename from pg_tables where tablename in (${old}, ${fresh})`),
+    ).map((r) => r.tablename);
+    expect(left).toEqual([fresh]);
+    await db().execute(sql.raw(`drop table "${fresh}"`));
   });
 });
