@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { listCampaigns } from "@/lib/campaign/campaigns";
 import { requireSignedIn } from "@/lib/server/page-auth";
+import "./campaigns.css";
 
 export const metadata: Metadata = { title: "Campaigns" };
 
@@ -9,7 +11,12 @@ export default async function CoordinatorHome() {
   const campaigns = await listCampaigns(db, actor);
   return (
     <main className="page">
-      <h1>Campaigns</h1>
+      <div className="page-head">
+        <h1>Campaigns</h1>
+        <Link className="button" href="/campaigns/new">
+          New campaign
+        </Link>
+      </div>
       {campaigns.length === 0 ? (
         <p className="muted">No campaign yet.</p>
       ) : (
@@ -26,7 +33,9 @@ export default async function CoordinatorHome() {
           <tbody>
             {campaigns.map((c) => (
               <tr key={c.id}>
-                <td>{c.name}</td>
+                <td>
+                  <Link href={`/campaigns/${c.id}`}>{c.name}</Link>
+                </td>
                 <td className="num">{c.batches}</td>
                 <td className="num">{c.launchedBatches}</td>
                 <td className="num">{c.queries}</td>
