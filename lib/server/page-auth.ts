@@ -1,11 +1,13 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb, type Db } from "@/db/client";
 import type { UserRole } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
+import { getCampaign } from "@/lib/campaign/campaigns";
+import { AppError } from "@/lib/errors";
 
 /** The caller of a page, from the session cookie; resolved once per request (layouts and pages share it). */
 export const pageContext = cache(async (): Promise<{ db: Db; actor: Actor }> => {
@@ -24,3 +26,26 @@ export async function requireSignedIn(): Promise<{ db: Db; actor: UserActor }> {
 export function homeFor(role: UserRole): string {
   return role === "coordinator" ? "/campaigns" : "/annotate";
 }
+
+/**
+ * A coordinator page's caller, or null for other roles: the layout shows them "Not allowed", and
+ * since pages render alongside their layout, the page must not run its coordinator queries.
+ */
+export async function coordinatorPage(): Promise<{ db: Db; actor: UserActor } | null> {
+  const ctx = await requireSignedIn();
+  return ctx.actor.role === "coordinator" ? ctx : null;
+}
+
+/** The campaign of a `[id]` route segment for a coordinator page; not found for a bad or unknown id. */
+export const campaignPage = cache(async (idText: string) => {
+  const ctx = await coordinatorPage();
+  if (!ctx) return null;
+  const id = /^[1-9][0-9]{0,14}$/.test(idText) ? Number(idText) : NaN;
+  if (!Number.isSafeInteger(id)) notFound();
+  try {
+    return { ...ctx, campaign: await getCampaign(ctx.db, ctx.actor, id) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+});

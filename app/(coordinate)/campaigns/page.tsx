@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listCampaigns } from "@/lib/campaign/campaigns";
-import { requireSignedIn } from "@/lib/server/page-auth";
+import { coordinatorPage } from "@/lib/server/page-auth";
 import "./campaigns.css";
 
 export const metadata: Metadata = { title: "Campaigns" };
 
 export default async function CoordinatorHome() {
-  const { db, actor } = await requireSignedIn();
+  const ctx = await coordinatorPage();
+  if (!ctx) return null;
+  const { db, actor } = ctx;
   const campaigns = await listCampaigns(db, actor);
   return (
     <main className="page">

@@ -1,0 +1,92 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { BatchTable } from "@/components/campaigns/batch-table";
+import { listBatches } from "@/lib/campaign/batches";
+import { campaignPage } from "@/lib/server/page-auth";
+import "../campaigns.css";
+
+type Props = { params: Promise<{ id: string }> };
+
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const loaded = await campaignPage((await params).id);
+  return { title: loaded?.campaign.name ?? "Not allowed" };
+}
+
+const onOff = (v: boolean) => (v ? "on" : "off");
+
+export default async function CampaignPage({ params }: Props) {
+  const loaded = await campaignPage((await params).id);
+  if (!loaded) return null;
+  const { db, actor, campaign } = loaded;
+  const batches = await listBatches(db, actor, campaign.id);
+  const settings: [string, string][] = [
+    ["Judgments per passage (R)", String(campaign.judgmentsPerPassage)],
+    ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
+    ["Show answers to annotators", onOff(campaign.showAnswers)],
+    ["Stop early once decided", onOff(campaign.earlyStop)],
+    ["Lease", `${campaign.leaseMinutes} min`],
+    ["Minimum gold judgments", String(campaign.goldMinJudgments)],
+    ["Gold accuracy threshold", String(campaign.goldAccuracyThreshold)],
+    [
+      "Annotators",
+      campaign.allAnnotators
+        ? "all annotators"
+        : `${campaign.memberIds.length} added annotator${campaign.memberIds.length === 1 ? "" : "s"}`,
+    ],
+  ];
+
+  return (
+    <main className="page">
+      <p className="breadcrumb">
+        <Link href="/campaigns">← Campaigns</Link>
+      </p>
+      <div className="page-head">
+        <h1>{campaign.name}</h1>
+        <div className="actions">
+          <Link className="button" href={`/campaigns/${campaign.id}/import`}>
+            Import a batch
+          </Link>
+          <Link href={`/campaigns/${campaign.id}/settings`}>Settings</Link>
+        </div>
+      </div>
+
+      <section className="card" aria-labelledby="settings-heading">
+        <h2 id="settings-heading" className="card-title">
+          Settings
+        </h2>
+        <dl className="settings-summary">
+          {settings.map(([term, value]) => (
+            <div key={term}>
+              <dt>{term}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {campaign.instructions.trim() ? (
+          <details className="instructions-box">
+            <summary>Instructions</summary>
+            <pre className="instructions">{campaign.instructions}</pre>
+          </details>
+        ) : (
+          <p className="hint instructions-box">No instructions yet.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="batches-heading">
+        <h2 id="batches-heading">Batches</h2>
+        <BatchTable
+          batches={batches.map((b) => ({
+            id: b.id,
+            name: b.name,
+            status: b.status,
+            queries: b.queries,
+            passages: b.passages,
+            goldPassages: b.goldPassages,
+            pages: b.pages,
+          }))}
+        />
+      </section>
+    </main>
+  );
+}
