@@ -19,7 +19,7 @@ export interface CopyStream {
   /** Finishes the COPY; resolves when every row is stored. */
   end(): Promise<void>;
   /** Abandons the COPY (the rows written may or may not be stored: use a staging table). */
-  abort(error: Error): Promise<void>;
+  abort(): Promise<void>;
 }
 
 const PGLITE_CHUNK_BYTES = 8 * 1024 * 1024;
@@ -29,38 +29,67 @@ const PGLITE_CHUNK_BYTES = 8 * 1024 * 1024;
  * PostgreSQL: one streaming COPY with backpressure. PGlite: one COPY per 8 MiB chunk.
  * Not inside a drizzle transaction: copy into a staging table, then move the rows in one statement.
  */
-export async function openCopyStream(db: Db, table: string, columns: readonly string[]): Promise<CopyStream> {
+export async function openCopyStream(
+  db: Db,
+  table: string,
+  columns: readonly string[],
+  options: { finishTimeoutMs?: number } = {},
+): Promise<CopyStream> {
   const raw = rawClientOf(db);
   const target = `${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")})`;
 
   if (raw.kind === "postgres") {
-    const stream: Writable = await raw.client.unsafe(`copy ${target} from stdin`).writable();
+    const query = raw.client.unsafe(`copy ${target} from stdin`);
+    const stream: Writable = await query.writable();
+    // The stream finishes when the server has taken every row. A refusal by the server rejects the
+    // query without always reaching the stream: it is watched too, and closes the stream.
     let failure: Error | undefined;
-    stream.on("error", (e) => (failure = e));
-    const finished = new Promise<void>((resolve, reject) => {
-      stream.on("finish", resolve);
-      stream.on("close", resolve);
-      stream.on("error", reject);
+    query.catch((e: Error) => {
+      failure ??= e;
+      stream.destroy();
     });
-    finished.catch(() => {});
+    stream.on("error", (e) => (failure ??= e));
+    const done = new Promise<void>((resolve) => {
+      stream.once("finish", resolve);
+      stream.once("close", resolve);
+    });
     return {
       async writeRow(values) {
-        if (failure) throw failure;
-        if (!stream.write(values.join("\t") + "\n")) {
-          await new Promise<void>((resolve, reject) => {
-            stream.once("drain", resolve);
-            stream.once("error", reject);
+        if (failure || stream.destroyed) throw failure ?? new Error("The COPY stream closed early.");
+        if (!stream.write(values.join("\t") + "\n") && !stream.destroyed) {
+          await new Promise<void>((resolve) => {
+            const settle = () => {
+              stream.off("drain", settle);
+              stream.off("close", settle);
+              resolve();
+            };
+            stream.once("drain", settle);
+            stream.once("close", settle);
           });
+          if (failure || stream.destroyed) throw failure ?? new Error("The COPY stream closed early.");
         }
       },
       async end() {
         stream.end();
-        await finished;
+        // postgres.js loses a server error that arrives after end(): the stream then never
+        // finishes. Rows are validated before they are written, so this is a last guard, not a path.
+        const timeoutMs = options.finishTimeoutMs ?? 120_000;
+        let timer: NodeJS.Timeout | undefined;
+        const finished = await Promise.race([
+          done.then(() => true),
+          new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+        ]);
+        clearTimeout(timer);
+        if (!finished) {
+          stream.destroy();
+          throw failure ?? new Error(`The server did not complete the COPY into ${table} within ${timeoutMs / 1000} s.`);
+        }
         if (failure) throw failure;
       },
-      async abort(error) {
-        stream.destroy(error);
-        await finished.catch(() => {});
+      async abort() {
+        // Finish the COPY rather than cut it: the rows land in a staging table that is dropped.
+        if (!stream.destroyed) stream.end();
+        await done;
       },
     };
   }

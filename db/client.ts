@@ -43,6 +43,12 @@ function register(db: Db, raw: RawClient): Db {
   return db;
 }
 
+/**
+ * The embedded server keeps its buffer pool inside the process: 16 MB instead of 128 MB saves
+ * ~125 MB of memory at the same import speed (bench/import).
+ */
+const PGLITE_CONF = ["shared_buffers = 16MB"];
+
 /** Opens a database without migrating it. The app uses `getDatabase()`; tests and tools use this. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if ("url" in options) {
@@ -58,13 +64,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   if ("memory" in options) {
-    const client = await PGlite.create();
+    const client = await PGlite.create({ postgresqlconf: PGLITE_CONF });
     const db = register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client });
     return { db, kind: "pglite", location: "memory", close: () => client.close() };
   }
   const lock = acquireDirLock(options.dataDir);
   try {
-    const client = await PGlite.create(path.resolve(options.dataDir));
+    const client = await PGlite.create(path.resolve(options.dataDir), { postgresqlconf: PGLITE_CONF });
     return {
       db: register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client }),
       kind: "pglite",

@@ -4,7 +4,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { batches, campaigns, passages, queries, type Batch } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { FatalImportError, fieldPath, readLines } from "@/lib/kilt/jsonl";
+import { FatalImportError, fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
 import { answersOf, candidatePassagesOf, goldPassagesOf, mergePassages, type PassageDraft } from "./batch-rows";
 import { importFailed, Problems } from "./import-common";
@@ -63,15 +63,13 @@ const retrievalLineSchema = z.object({
 
 async function* jsonLines(file: ImportFile, problems: Problems) {
   for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_TASK_LINE_BYTES })) {
-    let json: unknown;
-    try {
-      json = JSON.parse(line.text);
-    } catch (error) {
-      problems.add(file.fileName, line.lineNumber, "(line)", `is not valid JSON: ${(error as Error).message}`);
+    const json = parseJsonLine(line.text);
+    if (!json.ok) {
+      problems.add(file.fileName, line.lineNumber, json.field, json.message);
       if (problems.full) return;
       continue;
     }
-    yield { json, text: line.text, lineNumber: line.lineNumber };
+    yield { json: json.value, text: line.text, lineNumber: line.lineNumber };
     if (problems.full) return;
   }
 }

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { copyValue, openCopyStream, quoteIdent, textArrayLiteral, type CopyStream } from "@/db/bulk";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { FatalImportError, fieldPath, readLines, type ImportProblem } from "@/lib/kilt/jsonl";
+import { FatalImportError, fieldPath, parseJsonLine, readLines, type ImportProblem } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
 import { importFailed, MAX_PROBLEMS } from "./import-common";
 
@@ -29,6 +29,13 @@ export async function dropStaleStagingTables(db: Db, olderThanMs = 24 * 3600 * 1
     }
   }
   return dropped;
+}
+
+async function supportsLz4(db: Db): Promise<boolean> {
+  const [row] = rowsOf<{ lz4: boolean }>(
+    await db.execute(sql`select coalesce(bool_or('lz4' = any(enumvals)), false) as lz4 from pg_settings where name = 'default_toast_compression'`),
+  );
+  return !!row?.lz4;
 }
 
 export interface KnowledgeImportInput {
@@ -59,8 +66,13 @@ export interface KnowledgeImportResult {
 export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImportInput): Promise<KnowledgeImportResult> {
   requireCoordinator(actor);
   const staging = `${STAGING_PREFIX}${Date.now()}_${randomBytes(4).toString("hex")}`;
+  // lz4 compresses about twice as fast as the default pglz, and the upsert keeps the values as they
+  // are (bench/import: the import takes half the time on PostgreSQL).
+  const compression = (await supportsLz4(db)) ? " compression lz4" : "";
   await db.execute(
-    sql.raw(`create unlogged table ${quoteIdent(staging)} (line_number integer not null, wikipedia_id text not null, title text not null, paragraphs text[] not null)`),
+    sql.raw(
+      `create unlogged table ${quoteIdent(staging)} (line_number integer not null, wikipedia_id text not null, title text not null, paragraphs text[]${compression} not null)`,
+    ),
   );
   let copy: CopyStream | undefined;
   try {
@@ -76,15 +88,13 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
     for await (const line of readLines(input.source, { file, maxLineBytes: MAX_KNOWLEDGE_LINE_BYTES, onBytes: (b) => (bytes = b) })) {
       lines++;
       if (lines % 5000 === 0) input.onProgress?.({ bytes, lines, pages: staged });
-      let json: unknown;
-      try {
-        json = JSON.parse(line.text);
-      } catch (error) {
-        problem(line.lineNumber, "(line)", `is not valid JSON: ${(error as Error).message}`);
+      const json = parseJsonLine(line.text);
+      if (!json.ok) {
+        problem(line.lineNumber, json.field, json.message);
         if (problems.length >= MAX_PROBLEMS) break;
         continue;
       }
-      const parsed = knowledgeRecordSchema.safeParse(json);
+      const parsed = knowledgeRecordSchema.safeParse(json.value);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) problem(line.lineNumber, fieldPath(issue.path), issue.message);
         if (problems.length >= MAX_PROBLEMS) break;
@@ -93,11 +103,6 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
       const record = parsed.data;
       if (input.onlyPageIds && !input.onlyPageIds.has(record.wikipedia_id)) {
         skipped++;
-        continue;
-      }
-      const nul = record.text.findIndex((p) => p.includes("\u0000"));
-      if (nul !== -1 || record.wikipedia_title.includes("\u0000")) {
-        problem(line.lineNumber, nul !== -1 ? `text[${nul}]` : "wikipedia_title", "contains a NUL character, which cannot be stored");
         continue;
       }
       if (problems.length) continue; // keep validating, stop staging
@@ -110,7 +115,7 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
       staged++;
     }
     if (problems.length) {
-      await copy.abort(new Error("invalid file"));
+      await copy.abort();
       copy = undefined;
       throw importFailed(problems);
     }
@@ -150,7 +155,7 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
     const updated = counts?.updated ?? 0;
     return { file, lines, pages: inserted + updated, inserted, updated, skipped, bytes };
   } catch (error) {
-    if (copy) await copy.abort(error as Error);
+    if (copy) await copy.abort();
     if (error instanceof FatalImportError) throw importFailed([error.problem]);
     throw error;
   } finally {

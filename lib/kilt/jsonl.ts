@@ -37,6 +37,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 async function* maybeGunzip(source: AsyncIterable<Uint8Array>, file: string, onBytes?: (n: number) => void): AsyncGenerator<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   let first = await iterator.next();
+  // Chunks kept past the next read are copied: a source may reuse its buffer.
+  if (!first.done) first = { done: false, value: Buffer.from(first.value) };
   while (!first.done && first.value.length < 2) {
     const next = await iterator.next();
     if (next.done) break;
@@ -44,6 +46,7 @@ async function* maybeGunzip(source: AsyncIterable<Uint8Array>, file: string, onB
   }
   if (first.done) return;
   let read = 0;
+  const isGzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
   const counted = async function* () {
     read += first.value.length;
     onBytes?.(read);
@@ -51,10 +54,10 @@ async function* maybeGunzip(source: AsyncIterable<Uint8Array>, file: string, onB
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) {
       read += r.value.length;
       onBytes?.(read);
-      yield r.value;
+      // zlib may hold on to its input past the next read: give it a copy.
+      yield isGzip ? Buffer.from(r.value) : r.value;
     }
   };
-  const isGzip = first.value[0] === 0x1f && first.value[1] === 0x8b;
   if (!isGzip) {
     yield* counted();
     return;
@@ -78,9 +81,10 @@ export async function* readLines(source: AsyncIterable<Uint8Array>, options: Rea
   let lineNumber = 0;
 
   const emit = (bytes: Buffer): JsonlLine | undefined => {
-    lineNumber++;
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === CR) end--;
+    if (end > maxLineBytes) tooLong();
+    lineNumber++;
     let start = 0;
     if (lineNumber === 1 && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     let text: string;
@@ -141,4 +145,40 @@ export function fieldPath(path: readonly PropertyKey[]): string {
     else out += out ? `.${String(key)}` : String(key);
   }
   return out || "(line)";
+}
+
+export type ParsedLine = { ok: true; value: unknown } | { ok: false; field: string; message: string };
+
+/**
+ * Parses one JSONL line. PostgreSQL text cannot hold NUL, so a string holding `\u0000` is a
+ * problem of its own, named by its field (checked only when the escape appears in the line).
+ */
+export function parseJsonLine(text: string): ParsedLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, field: "(line)", message: `is not valid JSON: ${(error as Error).message}` };
+  }
+  if (text.includes("\\u0000")) {
+    const path = nulPath(value, []);
+    if (path) return { ok: false, field: fieldPath(path), message: "contains a NUL character (\\u0000), which cannot be stored" };
+  }
+  return { ok: true, value };
+}
+
+function nulPath(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], [...path, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const found = k.includes("\u0000") ? [...path, k] : nulPath(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }

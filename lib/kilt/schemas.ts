@@ -2,7 +2,10 @@ import { z } from "zod";
 
 /** KILT ids are strings; a JSON number is accepted only while it is a safe integer. */
 export const kiltIdSchema = z.union([
-  z.string().min(1, "must not be empty"),
+  z
+    .string()
+    .min(1, "must not be empty")
+    .refine((s) => s.trim() === s, "has leading or trailing spaces, which KILT's evaluator strips (two ids could collide)"),
   z.number().superRefine((n, ctx) => {
     if (!Number.isInteger(n)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
     else if (!Number.isSafeInteger(n)) {
@@ -11,12 +14,25 @@ export const kiltIdSchema = z.union([
   }),
 ]).transform(String);
 
+/** Page ids: strings, or integers small enough to survive a JSON parser. */
+const wikipediaIdSchema = z
+  .union([
+    z.string().min(1, "must not be empty"),
+    z.number().superRefine((n, ctx) => {
+      if (!Number.isInteger(n) || n < 0) ctx.addIssue({ code: "custom", message: "must be a string or a non-negative integer" });
+      else if (!Number.isSafeInteger(n)) {
+        ctx.addIssue({ code: "custom", message: "is a number larger than 2^53, which JSON parsers round; write the id as a string" });
+      }
+    }),
+  ])
+  .transform(String);
+
 const paragraphId = z.number().int().nonnegative();
 const character = z.number().int().min(-1);
 
 /** One item of a KILT provenance list. */
 export const provenanceItemSchema = z.object({
-  wikipedia_id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String),
+  wikipedia_id: wikipediaIdSchema,
   title: z.string().optional(),
   section: z.string().optional(),
   start_paragraph_id: paragraphId.optional(),
@@ -42,7 +58,7 @@ export const taskLineSchema = z.object({
 
 /** A line of the KILT knowledge source (`kilt_knowledgesource.json`). */
 export const knowledgeRecordSchema = z.object({
-  wikipedia_id: z.union([z.string().min(1), z.number().int().nonnegative()]).transform(String),
+  wikipedia_id: wikipediaIdSchema,
   wikipedia_title: z.string(),
   text: z.array(z.string()).min(1, "must hold at least the title paragraph"),
 });

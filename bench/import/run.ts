@@ -1,0 +1,401 @@
+// Knowledge-source import benchmark: the app's import path against psql \copy.
+//
+//   tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1]
+//                           [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof]
+//                           [--toast-compression lz4] [--pglite-shared-buffers 16MB]
+//
+// See bench/README.md. PostgreSQL is always needed (the psql baseline runs on it): DATABASE_URL or
+// postgres://postgres@127.0.0.1:5432/postgres. A throwaway database kps_bench_<random> is created,
+// migrated and dropped; PGlite lives in a temporary directory.
+import { spawn } from "node:child_process";
+import { randomBytes, randomInt } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import type { ChildReport } from "./import-child";
+import { postgresCpuSeconds } from "./proc";
+import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
+const GNU_TIME = "/usr/bin/time";
+const MB = 1e6;
+
+interface Row {
+  database: string;
+  pages: number;
+  bytes: number;
+  seconds: number;
+  peakRssBytes?: number;
+  ratio?: number;
+  notes: string[];
+}
+
+interface Timed {
+  seconds: number;
+  /** Peak RSS from GNU time -v, in bytes, when /usr/bin/time is present. */
+  timeRssBytes?: number;
+  stdout: string;
+  stderr: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: "string", default: "100000" },
+      database: { type: "string", default: "both" },
+      seed: { type: "string", default: "1" },
+      sample: { type: "string", default: "100" },
+      gzip: { type: "boolean", default: false },
+      "no-parse-pass": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      "toast-compression": { type: "string" },
+      "pglite-shared-buffers": { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]");
+    process.exit(0);
+  }
+  const pages = Number(values.pages);
+  const seed = Number(values.seed);
+  const sample = Number(values.sample);
+  if (!Number.isInteger(pages) || pages < 1) throw new Error(`--pages must be a positive integer, not '${values.pages}'`);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
+  if (!Number.isInteger(sample) || sample < 0) throw new Error(`--sample must be a non-negative integer, not '${values.sample}'`);
+  const database = values.database;
+  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  const targets: ("postgres" | "pglite")[] = database === "both" ? ["postgres", "pglite"] : [database];
+  const toastCompression = values["toast-compression"];
+  if (toastCompression !== undefined && toastCompression !== "lz4" && toastCompression !== "pglz") throw new Error(`--toast-compression must be lz4 or pglz, not '${toastCompression}'`);
+  const sharedBuffers = values["pglite-shared-buffers"];
+  if (sharedBuffers !== undefined && !/^\d+(kB|MB|GB)$/.test(sharedBuffers)) throw new Error(`--pglite-shared-buffers must look like 16MB, not '${sharedBuffers}'`);
+  return {
+    pages,
+    seed,
+    sample,
+    targets,
+    gzip: values.gzip,
+    parsePass: !values["no-parse-pass"],
+    cpuProf: values["cpu-prof"],
+    /** Not the product's defaults: experiments with settings an operator could change. */
+    toastCompression,
+    sharedBuffers,
+  };
+}
+
+/** Runs a command (under GNU time -v when present) and times it from spawn to exit. */
+function timedRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
+  const useTime = fs.existsSync(GNU_TIME);
+  const [cmd, argv] = useTime ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(cmd, argv, { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      if (code !== 0) {
+        reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${stdout}\n${stderr}`));
+        return;
+      }
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      resolve({ seconds, timeRssBytes: m ? Number(m[1]) * 1024 : undefined, stdout, stderr });
+    });
+  });
+}
+
+function childReport(run: Timed): ChildReport {
+  const line = run.stdout.split("\n").find((l) => l.startsWith("KPS_BENCH_RESULT "));
+  if (!line) throw new Error(`the import child printed no result\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line.slice("KPS_BENCH_RESULT ".length)) as ChildReport;
+}
+
+function childArgs(extra: string[], cpuProfDir?: string): string[] {
+  return [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "--import", "tsx", CHILD, ...extra];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Correctness: the count, and a sample of pages regenerated from the seed.
+
+function sampleIndexes(pages: number, size: number, seed: number): number[] {
+  const chosen = new Set<number>();
+  if (size >= pages) {
+    for (let i = 0; i < pages; i++) chosen.add(i);
+    return [...chosen];
+  }
+  // Make sure the awkward pages are in: some with a character outside the BMP, one with a backslash.
+  const want = [
+    { test: (t: string) => /[\u{10000}-\u{10FFFF}]/u.test(t), left: Math.min(5, Math.ceil(size / 20)) },
+    { test: (t: string) => t.includes("\\"), left: 1 },
+  ];
+  for (let i = randomInt(pages), scanned = 0; scanned < Math.min(pages, 5000) && want.some((w) => w.left > 0); scanned++, i = (i + 1) % pages) {
+    const text = syntheticPage(seed, i).text.join("");
+    for (const w of want) {
+      if (w.left > 0 && w.test(text)) {
+        chosen.add(i);
+        w.left--;
+        break;
+      }
+    }
+  }
+  while (chosen.size < size) chosen.add(randomInt(pages));
+  return [...chosen];
+}
+
+async function verify(db: Db, table: string, pages: number, indexes: number[], seed: number): Promise<{ ok: boolean; message: string }> {
+  const [count] = rowsOf<{ n: number }>(await db.execute(sql.raw(`select count(*)::int as n from ${table}`)));
+  const problems: string[] = [];
+  if (count?.n !== pages) problems.push(`count(*) is ${count?.n}, expected ${pages}`);
+  const ids = indexes.map((i) => String(FIRST_WIKIPEDIA_ID + i));
+  const stored = new Map<string, { title: string; paragraphs: string[] }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = rowsOf<{ wikipedia_id: string; title: string; paragraphs: string[] }>(
+      await db.execute(sql`select wikipedia_id, title, paragraphs from ${sql.raw(table)} where wikipedia_id in (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)})`),
+    );
+    for (const r of rows) stored.set(r.wikipedia_id, r);
+  }
+  let equal = 0;
+  let astral = 0;
+  for (const i of indexes) {
+    const expected = syntheticPage(seed, i);
+    const got = stored.get(expected.wikipedia_id);
+    if (/[\u{10000}-\u{10FFFF}]/u.test(expected.text.join(""))) astral++;
+    if (!got) {
+      problems.push(`page ${expected.wikipedia_id} is missing`);
+      continue;
+    }
+    const same = got.title === expected.wikipedia_title && got.paragraphs.length === expected.text.length && got.paragraphs.every((p, k) => p === expected.text[k]);
+    if (same) equal++;
+    else {
+      const k = got.paragraphs.findIndex((p, k) => p !== expected.text[k]);
+      problems.push(`page ${expected.wikipedia_id} differs (title ${got.title === expected.wikipedia_title ? "equal" : "differs"}, ${got.paragraphs.length}/${expected.text.length} paragraphs, first difference at [${k}])`);
+    }
+  }
+  const compression = rowsOf<{ method: string | null; n: number }>(
+    await db.execute(sql.raw(`select pg_column_compression(paragraphs) as method, count(*)::int as n from ${table} group by 1 order by 2 desc`)),
+  );
+  const methods = compression.map((c) => `${c.method ?? "uncompressed"} ${c.n}`).join(", ");
+  const message = `count(*) = ${count?.n} (expected ${pages}); sample: ${equal}/${indexes.length} pages equal to the generated ones (${astral} with a character outside the BMP); paragraphs stored: ${methods}`;
+  return problems.length ? { ok: false, message: `${message}\n    FAILED: ${problems.slice(0, 5).join("; ")}` } : { ok: true, message };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function fmt(n: number, digits = 1): string {
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function printTable(rows: Row[]) {
+  const header = ["database", "pages", "MB", "seconds", "pages/s", "MB/s", "peak RSS MB", "app/psql (speed)"];
+  const lines = rows.map((r) => [
+    r.database,
+    r.pages.toLocaleString("en-US"),
+    fmt(r.bytes / MB),
+    fmt(r.seconds),
+    fmt(r.pages / r.seconds, 0),
+    fmt(r.bytes / MB / r.seconds),
+    r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0),
+    r.ratio === undefined ? "1.00 (reference)" : fmt(r.ratio, 2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(row(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const l of lines) console.log(row(l));
+}
+
+async function main() {
+  const opts = parseOptions();
+  process.chdir(REPO); // migrations are found from the working directory
+  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+  const benchDb = `kps_bench_${randomBytes(4).toString("hex")}`;
+  const benchUrlObject = new URL(baseUrl);
+  benchUrlObject.pathname = `/${benchDb}`;
+  const benchUrl = benchUrlObject.toString();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-"));
+  const cpuProfDir = opts.cpuProf ? path.join(REPO, "bench", "out", "cpu-prof") : undefined;
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+
+  let admin: DatabaseHandle | undefined;
+  let bench: DatabaseHandle | undefined;
+  let created = false;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await bench?.close().catch(() => {});
+    if (admin && created) {
+      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
+    }
+    await admin?.close().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => {
+    console.error("\ninterrupted: cleaning up");
+    void cleanup().finally(() => process.exit(130));
+  });
+
+  const rows: Row[] = [];
+  const verdicts: string[] = [];
+  const notes: string[] = [];
+  let allOk = true;
+  try {
+    console.log(`KILT knowledge-source import benchmark — ${opts.pages.toLocaleString("en-US")} pages, seed ${opts.seed}`);
+    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+
+    // 1. The file, once (and the same rows as a COPY text file for the baseline; not timed).
+    const file = path.join(tmp, opts.gzip ? "knowledge.jsonl.gz" : "knowledge.jsonl");
+    const copyFile = path.join(tmp, "pages.copy");
+    const t = performance.now();
+    const written = await writeKnowledgeFile({ pages: opts.pages, out: file, seed: opts.seed, gzip: opts.gzip, copyOut: copyFile });
+    console.log(
+      `generated ${path.basename(file)}: ${fmt(written.bytes / MB)} MB${opts.gzip ? ` (${fmt(written.jsonlBytes / MB)} MB of JSONL)` : ""}, ` +
+        `and ${path.basename(copyFile)} (COPY text format): ${fmt((written.copyBytes ?? 0) / MB)} MB, in ${fmt((performance.now() - t) / 1000)} s (not timed)`,
+    );
+
+    // 2. The throwaway PostgreSQL database.
+    admin = await openDatabase({ url: baseUrl });
+    await admin.db.execute(sql.raw(`create database "${benchDb}"`));
+    created = true;
+    bench = await openDatabase({ url: benchUrl });
+    await migrateDatabase(bench);
+    if (opts.toastCompression) {
+      // A database-level setting: new sessions (the import's and psql's) compress TOAST with it.
+      await bench.db.execute(sql.raw(`alter database "${benchDb}" set default_toast_compression = '${opts.toastCompression}'`));
+      await bench.close();
+      bench = await openDatabase({ url: benchUrl });
+    }
+    console.log(`PostgreSQL: ${bench.location} (created and migrated)${opts.toastCompression ? `; EXPERIMENT: default_toast_compression = ${opts.toastCompression} for this database` : ""}`);
+    const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
+    const indexes = sampleIndexes(opts.pages, opts.sample, opts.seed);
+
+    // 3. Baseline: psql \copy of the same rows into a plain table (the psql run only is timed).
+    await bench.db.execute(sql.raw(`create table bench_pages_plain (wikipedia_id text primary key, title text, paragraphs text[])`));
+    await bench.db.execute(sql.raw(`checkpoint`));
+    const u = new URL(benchUrl);
+    const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
+    const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
+    const server0 = postgresCpuSeconds();
+    const psql = await timedRun("psql", [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`], psqlEnv);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // let the postmaster reap the backend
+    const server1 = postgresCpuSeconds();
+    const baseline: Row = {
+      database: `PostgreSQL ${version?.v ?? ""} — psql \\copy (baseline)${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`,
+      pages: opts.pages,
+      bytes: written.bytes,
+      seconds: psql.seconds,
+      peakRssBytes: psql.timeRssBytes,
+      notes: [
+        `psql \\copy of a ${fmt((written.copyBytes ?? 0) / MB)} MB COPY file into a plain table (text primary key, title, text[]); only the psql run is timed (converting JSONL to COPY is not); MB/s uses the JSONL file's size, like the app rows`,
+        server0 !== undefined && server1 !== undefined ? `server CPU ${fmt(server1 - server0)} s` : "",
+      ],
+    };
+    let check = await verify(bench.db, "bench_pages_plain", opts.pages, indexes, opts.seed);
+    allOk &&= check.ok;
+    verdicts.push(`psql baseline (bench_pages_plain): ${check.ok ? "OK" : "FAILED"} — ${check.message}`);
+    await bench.db.execute(sql.raw(`drop table bench_pages_plain`));
+
+    // 4. The app's import, in a child process per database.
+    const appRows: Row[] = [];
+    for (const target of opts.targets) {
+      const where = target === "postgres" ? ["--url", benchUrl] : ["--data-dir", path.join(tmp, "pglite")];
+      if (target === "pglite") {
+        const pg = await openDatabase({ dataDir: path.join(tmp, "pglite") });
+        await migrateDatabase(pg);
+        if (opts.sharedBuffers) await pg.db.execute(sql.raw(`alter system set shared_buffers = '${opts.sharedBuffers}'`));
+        await pg.close();
+      }
+      // The memory floor: the same process opening the database and running one query.
+      const floor = await timedRun(process.execPath, childArgs([...where, "--open-only"]));
+      const floorBytes = floor.timeRssBytes ?? childReport(floor).maxRssKiB * 1024;
+      if (target === "postgres") await bench.db.execute(sql.raw(`checkpoint`));
+      const run = await timedRun(process.execPath, childArgs(["--file", file, ...where], cpuProfDir));
+      const r = childReport(run);
+      const peak = run.timeRssBytes ?? r.maxRssKiB * 1024;
+      const row: Row = {
+        database:
+          target === "postgres"
+            ? `PostgreSQL ${version?.v ?? ""} — app importKnowledge${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`
+            : `PGlite (temp dir) — app importKnowledge${opts.sharedBuffers ? ` (shared_buffers ${opts.sharedBuffers})` : ""}`,
+        pages: r.pages,
+        bytes: written.bytes,
+        seconds: r.seconds,
+        peakRssBytes: peak,
+        notes: [
+          `read + validate + COPY into staging ${fmt(r.stageSeconds ?? 0)} s, then duplicate check + upsert into pages + drop staging ${fmt(r.seconds - (r.stageSeconds ?? 0))} s`,
+          `import process CPU ${fmt(r.cpuSeconds)} s` + (r.serverCpuSeconds !== undefined ? `, server CPU ${fmt(r.serverCpuSeconds)} s` : ""),
+          `peak RSS ${run.timeRssBytes !== undefined ? `${fmt(run.timeRssBytes / MB, 0)} MB from /usr/bin/time -v, ` : ""}${fmt((r.maxRssKiB * 1024) / MB, 0)} MB from the child's own resourceUsage().maxRSS` +
+            ` (${fmt(((r.stageMaxRssKiB ?? 0) * 1024) / MB, 0)} MB by the end of the staging COPY); floor — the same process only opening the database: ${fmt(floorBytes / MB, 0)} MB`,
+          r.stageMemory
+            ? `memory at the end of the staging COPY: V8 heap ${fmt(r.stageMemory.heapTotal / MB, 0)} MB, array buffers (incl. a WebAssembly memory) ${fmt(r.stageMemory.arrayBuffers / MB, 0)} MB, other external ${fmt((r.stageMemory.external - r.stageMemory.arrayBuffers) / MB, 0)} MB, RSS ${fmt(r.stageMemory.rss / MB, 0)} MB`
+            : "",
+          `child process wall time incl. start-up ${fmt(run.seconds)} s`,
+        ],
+      };
+      appRows.push(row);
+      if (target === "postgres") {
+        check = await verify(bench.db, "pages", opts.pages, indexes, opts.seed);
+      } else {
+        const pg = await openDatabase({ dataDir: path.join(tmp, "pglite") });
+        try {
+          check = await verify(pg.db, "pages", opts.pages, indexes, opts.seed);
+        } finally {
+          await pg.close();
+        }
+      }
+      allOk &&= check.ok;
+      verdicts.push(`${target} app import (pages): ${check.ok ? "OK" : "FAILED"} — ${check.message}`);
+    }
+    for (const row of appRows) row.ratio = row.pages / row.seconds / (baseline.pages / baseline.seconds);
+    rows.push(...appRows, baseline);
+
+    // 5. The import's JavaScript side alone, without a database.
+    if (opts.parsePass) {
+      const run = await timedRun(process.execPath, childArgs(["--file", file, "--parse-only"]));
+      const r = childReport(run);
+      notes.push(
+        `JS side alone (readLines + JSON.parse + zod + COPY escaping, no database): ${fmt(r.seconds)} s, ${fmt(r.pages / r.seconds, 0)} pages/s, ${fmt(r.bytes / MB / r.seconds)} MB/s, CPU ${fmt(r.cpuSeconds)} s`,
+      );
+    }
+
+    // 6. Report.
+    console.log("");
+    printTable(rows);
+    console.log("");
+    for (const r of rows) {
+      const n = r.notes.filter(Boolean);
+      if (n.length) console.log(`${r.database}:\n  - ${n.join("\n  - ")}`);
+    }
+    for (const n of notes) console.log(n);
+    if (opts.targets.includes("pglite")) console.log("The pglite row's ratio compares with psql \\copy on the PostgreSQL server: the server's reference speed (psql cannot reach PGlite).");
+    console.log("");
+    console.log(`targets: peak RSS < 300 MB: ${appRows.map((r) => `${r.database.split(" ")[0]} ${r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0)} MB ${(r.peakRssBytes ?? Infinity) < 300 * MB ? "met" : "NOT met"}`).join(", ")}`);
+    console.log(`         app speed ≥ 0.5 × psql \\copy: ${appRows.map((r) => `${r.database.split(" ")[0]} ${fmt(r.ratio ?? 0, 2)} ${(r.ratio ?? 0) >= 0.5 ? "met" : "NOT met"}`).join(", ")}`);
+    console.log("");
+    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log("correctness:");
+    for (const v of verdicts) console.log(`  ${v}`);
+    if (opts.pages < 100_000) console.log(`\n(--pages ${opts.pages}: the targets are stated for 100,000 pages)`);
+  } finally {
+    await cleanup();
+  }
+  if (!allOk) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
