@@ -252,15 +252,19 @@ export const passages = pgTable(
     sufficientCount: smallint("sufficient_count").notNull().default(0),
     /** Live claims. */
     claimCount: smallint("claim_count").notNull().default(0),
-    /** Slots still open: R − judgments − live claims (0 when decided early). */
+    /** Slots still open: R − judgments − live claims, or 0 once decided (early stop). */
     openSlots: smallint("open_slots").notNull(),
+    /** Early stop: the outcome can no longer change, so the passage takes no more claims. */
+    isDecided: boolean("is_decided").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("passages_location_key").on(t.queryId, t.wikipediaId, t.startParagraphId, t.endParagraphId),
     index("passages_query_idx").on(t.queryId),
-    // The open-passage lookup of assignment: only rows with a free slot are indexed.
-    index("passages_open_idx").on(t.campaignId, t.queryId).where(sql`${t.openSlots} > 0`),
+    // The open-passage lookup of assignment walks this in order (closest to completion first):
+    // only rows with a free slot are indexed, so its cost does not grow with finished work.
+    index("passages_open_idx").on(t.campaignId, t.openSlots, t.queryId, t.id).where(sql`${t.openSlots} > 0`),
+    index("passages_batch_idx").on(t.batchId),
     check("passages_paragraph_range", sql`0 <= ${t.startParagraphId} and ${t.startParagraphId} <= ${t.endParagraphId}`),
     check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
     check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
@@ -292,6 +296,7 @@ export const claims = pgTable(
     uniqueIndex("claims_passage_user_key").on(t.passageId, t.userId),
     index("claims_live_idx").on(t.expiresAt).where(sql`${t.endedAt} is null`),
     index("claims_user_live_idx").on(t.userId, t.campaignId).where(sql`${t.endedAt} is null`),
+    index("claims_user_campaign_idx").on(t.userId, t.campaignId, t.id),
   ],
 );
 
@@ -330,6 +335,7 @@ export const judgments = pgTable(
     uniqueIndex("judgments_passage_user_key").on(t.passageId, t.userId),
     uniqueIndex("judgments_user_idempotency_key").on(t.userId, t.idempotencyKey),
     index("judgments_campaign_idx").on(t.campaignId, t.createdAt),
+    index("judgments_user_idx").on(t.userId, t.campaignId, t.createdAt),
     check(
       "judgments_span_iff_sufficient",
       sql`(${t.verdict} = 'sufficient') = (${t.spanText} is not null

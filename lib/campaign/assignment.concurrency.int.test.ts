@@ -1,0 +1,78 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf, type DatabaseHandle } from "@/db/client";
+import { claims, passages } from "@/db/schema";
+import type { UserActor } from "@/lib/auth/actor";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { openTestDatabase, testDatabaseKinds, unique } from "@/test/databases";
+import { nextTask } from "./assignment";
+import { submitJudgment } from "./judgments";
+
+/**
+ * Many annotators drain a batch at once, some abandoning claims at random (their lease is then
+ * made to run out): every passage must end with exactly R judgments by R distinct annotators.
+ */
+for (const kind of testDatabaseKinds()) {
+  const size = kind === "postgres" ? { annotators: 50, queries: 100, candidates: 2 } : { annotators: 8, queries: 20, candidates: 2 };
+  describe(`concurrent annotators drain a batch [${kind}]`, () => {
+    let handle: DatabaseHandle;
+    beforeAll(async () => {
+      handle = await openTestDatabase(kind);
+    });
+    afterAll(() => handle.close());
+
+    it(`${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims`, { timeout: 180_000 }, async () => {
+      const db = handle.db;
+      const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates });
+      const annotators: UserActor[] = [];
+      for (let i = 0; i < size.annotators; i++) annotators.push(await makeAnnotator(db));
+      let abandoned = 0;
+      let random = 12345;
+      const rand = () => ((random = (random * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+
+      const work = async (a: UserActor) => {
+        let idle = 0;
+        while (idle < 3) {
+          const task = await nextTask(db, a, { campaignId: c.campaignId });
+          if (!task) {
+            idle++;
+            await new Promise((r) => setTimeout(r, 20));
+            continue;
+          }
+          idle = 0;
+          if (rand() < 0.1) {
+            // Walk away: the lease runs out, and the slot must reopen for someone else.
+            await db.update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, task.claim.id));
+            abandoned++;
+            continue;
+          }
+          await submitJudgment(db, a, task.claim.id, {
+            verdict: "insufficient",
+            span: null,
+            unreadable: false,
+            durationMs: Math.floor(rand() * 5000),
+            idempotencyKey: unique("k"),
+          });
+        }
+      };
+      // Rounds until nobody finds work: a slot reopened by a late abandonment is picked up.
+      for (let round = 0; round < 5; round++) await Promise.all(annotators.map(work));
+
+      const ps = await db.select().from(passages).where(eq(passages.campaignId, c.campaignId));
+      expect(ps).toHaveLength(size.queries * (size.candidates + 1));
+      const counts = rowsOf<{ passage_id: number; n: number; distinct_users: number }>(
+        await db.execute(sql`
+          select p.id as passage_id, count(j.id)::int as n, count(distinct j.user_id)::int as distinct_users
+          from passages p left join judgments j on j.passage_id = p.id
+          where p.campaign_id = ${c.campaignId} group by p.id`),
+      );
+      expect(counts.filter((r) => r.n !== 3 || r.distinct_users !== 3)).toEqual([]);
+      expect(ps.every((p) => p.judgmentCount === 3 && p.claimCount === 0 && p.openSlots === 0)).toBe(true);
+      const liveClaims = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from claims where campaign_id = ${c.campaignId} and ended_at is null and expires_at > now()`),
+      );
+      expect(liveClaims[0]!.n).toBe(0);
+      expect(abandoned).toBeGreaterThan(0);
+    });
+  });
+}

@@ -1,0 +1,207 @@
+import { eq, sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { annotatorStandings, campaignMembers, claims, judgments, passages, queries } from "@/db/schema";
+import { system } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+import { sliceCodePoints } from "@/lib/kilt/codepoints";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { nextTask, renewClaim, type Task } from "./assignment";
+import { changeBatchStatus } from "./batches";
+import { updateCampaign } from "./campaigns";
+import { submitJudgment, type JudgmentInput } from "./judgments";
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return "ok";
+  } catch (error) {
+    if (error instanceof AppError) return `${error.status} ${error.code}`;
+    throw error;
+  }
+}
+
+const insufficient = (): JudgmentInput => ({ verdict: "insufficient", span: null, unreadable: false, durationMs: 1500, idempotencyKey: unique("key") });
+
+/** A sufficient judgment highlighting `word` in the task's first paragraph, offsets in code points. */
+function sufficient(task: Task, word: string): JudgmentInput {
+  const p = task.passage.paragraphs[0]!;
+  const utf16 = p.text.indexOf(word);
+  const start = Array.from(p.text.slice(0, utf16)).length;
+  const end = start + Array.from(word).length;
+  return { verdict: "sufficient", span: { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: end, text: word }, unreadable: false, durationMs: 2500, idempotencyKey: unique("key") };
+}
+
+describeEachDatabase("assignment and judgments", ({ db }) => {
+  it("resumes the live claim, prefetches a second one, and finishes a question before the next", async () => {
+    const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
+    const a = await makeAnnotator(db());
+    const first = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    expect((await nextTask(db(), a, { campaignId: c.campaignId }))!.claim.id).toBe(first.claim.id);
+    const prefetched = (await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.id }))!;
+    expect(prefetched.claim.id).not.toBe(first.claim.id);
+    expect(prefetched.query.id).toBe(first.query.id); // same question: its passages come in a row
+    expect((await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.id }))!.claim.id).toBe(prefetched.claim.id);
+
+    const seen: Task[] = [first, prefetched];
+    await submitJudgment(db(), a, first.claim.id, insufficient());
+    await submitJudgment(db(), a, prefetched.claim.id, insufficient());
+    for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId })) {
+      seen.push(t);
+      await submitJudgment(db(), a, t.claim.id, insufficient());
+    }
+    expect(seen).toHaveLength(9); // 3 questions × (1 gold + 2 candidates)
+    const order = seen.map((t) => t.query.id);
+    // Each question's three passages are consecutive.
+    for (let i = 0; i < 9; i += 3) expect(new Set(order.slice(i, i + 3)).size).toBe(1);
+    expect(new Set(order).size).toBe(3);
+    expect(seen[2]!.progress.judgedToday).toBe(2);
+  });
+
+  it("gives a passage to R distinct annotators, never more", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 0 });
+    const annotators = await Promise.all([1, 2, 3, 4].map(() => makeAnnotator(db())));
+    const tasks: (Task | null)[] = [];
+    for (const a of annotators) tasks.push(await nextTask(db(), a, { campaignId: c.campaignId }));
+    expect(tasks.slice(0, 3).every((t) => t?.passage.id === tasks[0]!.passage.id)).toBe(true);
+    expect(tasks[3]).toBeNull();
+    const [p] = await db().select().from(passages).where(eq(passages.id, tasks[0]!.passage.id));
+    expect(p).toMatchObject({ claimCount: 3, openSlots: 0, judgmentCount: 0 });
+  });
+
+  it("reopens expired claims; a late judgment counts while the slot is free and is refused (410) once taken", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { judgmentsPerPassage: 1, endorsementThreshold: 1 } });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    const late = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    expect(await nextTask(db(), b, { campaignId: c.campaignId })).toBeNull();
+
+    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, late.claim.id));
+    expect(await code(renewClaim(db(), a, late.claim.id))).toBe("410 gone");
+    const taken = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
+    expect(taken.passage.id).toBe(late.passage.id);
+    expect(await code(submitJudgment(db(), a, late.claim.id, insufficient()))).toBe("410 gone");
+    await submitJudgment(db(), b, taken.claim.id, insufficient());
+
+    // A late judgment whose slot is still free is kept.
+    const c2 = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { judgmentsPerPassage: 1, endorsementThreshold: 1 } });
+    const slow = (await nextTask(db(), a, { campaignId: c2.campaignId }))!;
+    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, slow.claim.id));
+    expect(await code(submitJudgment(db(), a, slow.claim.id, insufficient()))).toBe("ok");
+    const [p] = await db().select().from(passages).where(eq(passages.id, slow.passage.id));
+    expect(p).toMatchObject({ judgmentCount: 1, claimCount: 0, openSlots: 0 });
+  });
+
+  it("renews a live claim by the lease", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { leaseMinutes: 5 } });
+    const a = await makeAnnotator(db());
+    const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    await db().update(claims).set({ expiresAt: sql`now() + interval '10 seconds'` }).where(eq(claims.id, t.claim.id));
+    const renewed = await renewClaim(db(), a, t.claim.id);
+    expect(renewed.expiresAt.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
+    const other = await makeAnnotator(db());
+    expect(await code(renewClaim(db(), other, t.claim.id))).toBe("403 forbidden");
+  });
+
+  it("assigns only from launched batches of campaigns the annotator is on, and nothing to a paused annotator", async () => {
+    const draft = await makeCampaign(db(), { queries: 1, candidates: 1, launch: false });
+    const a = await makeAnnotator(db());
+    expect(await nextTask(db(), a, { campaignId: draft.campaignId })).toBeNull();
+    await changeBatchStatus(db(), system, draft.batchId, "launch");
+    await changeBatchStatus(db(), system, draft.batchId, "pause");
+    expect(await nextTask(db(), a, { campaignId: draft.campaignId })).toBeNull();
+    await changeBatchStatus(db(), system, draft.batchId, "launch");
+    expect(await nextTask(db(), a, { campaignId: draft.campaignId })).not.toBeNull();
+
+    const closed = await makeCampaign(db(), { queries: 1, candidates: 1, settings: { allAnnotators: false } });
+    expect(await code(nextTask(db(), a, { campaignId: closed.campaignId }))).toBe("404 not_found");
+    await db().insert(campaignMembers).values({ campaignId: closed.campaignId, userId: a.id });
+    expect(await nextTask(db(), a, { campaignId: closed.campaignId })).not.toBeNull();
+
+    await db().insert(annotatorStandings).values({ campaignId: closed.campaignId, userId: a.id, status: "paused", pauseReason: "coordinator" });
+    expect(await code(nextTask(db(), a, { campaignId: closed.campaignId }))).toBe("403 forbidden");
+    expect(await code(nextTask(db(), system, { campaignId: closed.campaignId }))).toBe("401 unauthorized");
+  });
+
+  it("stores a judgment once: replays answer the same, another body with the key is a conflict", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const a = await makeAnnotator(db());
+    const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const input = insufficient();
+    const first = await submitJudgment(db(), a, t.claim.id, input);
+    const again = await submitJudgment(db(), a, t.claim.id, input);
+    expect(first.replayed).toBe(false);
+    expect(again.replayed).toBe(true);
+    expect(again.judgment).toEqual(first.judgment);
+    expect(await code(submitJudgment(db(), a, t.claim.id, { ...input, durationMs: 9 }))).toBe("409 conflict");
+    expect(await code(submitJudgment(db(), a, t.claim.id, insufficient()))).toBe("409 conflict");
+    const stored = await db().select().from(judgments).where(eq(judgments.passageId, t.passage.id));
+    expect(stored).toHaveLength(1);
+
+    const concurrent = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const same = insufficient();
+    const results = await Promise.all([1, 2, 3].map(() => submitJudgment(db(), a, concurrent.claim.id, same)));
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(await db().select().from(judgments).where(eq(judgments.passageId, concurrent.passage.id))).toHaveLength(1);
+  });
+
+  it("refuses another annotator's claim (403) and spans that do not match the page (422)", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 2 });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    let t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    while (t.passage.paragraphs[0]!.id !== 2) {
+      await submitJudgment(db(), a, t.claim.id, insufficient());
+      t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    }
+    expect(await code(submitJudgment(db(), b, t.claim.id, insufficient()))).toBe("403 forbidden");
+
+    const good = sufficient(t, "1871");
+    const span = good.span!;
+    // Paragraph 2 holds 𐌅𐌄𐌋 before 1871: UTF-16 offsets read something else.
+    const utf16Start = t.passage.paragraphs[0]!.text.indexOf("1871");
+    expect(utf16Start).toBe(span.startCharacter + 3);
+    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, startCharacter: utf16Start, endCharacter: utf16Start + 4 } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, text: "1872" } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, startParagraphId: 1, endParagraphId: 1 } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, endCharacter: 9999 } }))).toBe("422 invalid");
+
+    const ok = await submitJudgment(db(), a, t.claim.id, good);
+    expect(ok.judgment.span).toMatchObject({ startCharacter: span.startCharacter, text: "1871" });
+    expect(sliceCodePoints(t.passage.paragraphs[0]!.text, span.startCharacter, span.endCharacter)).toBe("1871");
+  });
+
+  it("sends annotators no gold flag, no counts and nobody else's work", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 2, settings: { showAnswers: false } });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    const payloads: string[] = [];
+    for (const who of [a, b]) {
+      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+        payloads.push(JSON.stringify(t));
+        const r = await submitJudgment(db(), who, t.claim.id, sufficient(t, t.passage.paragraphs[0]!.text.split(" ")[0]!));
+        payloads.push(JSON.stringify(r));
+      }
+    }
+    expect(payloads.length).toBe(24);
+    for (const p of payloads) {
+      expect(p).not.toMatch(/gold|isGold|expected|origin|judgmentCount|sufficientCount|claimCount|openSlots|retriever|"answers"/i);
+      expect(p).not.toContain(b.username);
+      expect(p).not.toContain(a.username);
+    }
+    await updateCampaign(db(), system, c.campaignId, { showAnswers: true });
+    const c2 = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { showAnswers: true } });
+    expect((await nextTask(db(), a, { campaignId: c2.campaignId }))!.query.answers).toEqual(["1871"]);
+  });
+
+  it("stops early once two agree (R 3, T 2) when the campaign asks", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { earlyStop: true } });
+    const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    const ta = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const tb = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
+    await submitJudgment(db(), a, ta.claim.id, insufficient());
+    await submitJudgment(db(), b, tb.claim.id, insufficient());
+    expect(await nextTask(db(), d, { campaignId: c.campaignId })).toBeNull();
+    const [p] = await db().select().from(passages).where(eq(passages.id, ta.passage.id));
+    expect(p).toMatchObject({ isDecided: true, openSlots: 0, judgmentCount: 2 });
+    const [q] = await db().select().from(queries).where(eq(queries.batchId, c.batchId));
+    expect(q).toBeDefined();
+  });
+});

@@ -1,0 +1,213 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { claims, judgments, pages, passages, type Judgment } from "@/db/schema";
+import { sha256 } from "@/lib/auth/crypto";
+import { requireUser, type Actor } from "@/lib/auth/actor";
+import { AppError, isUniqueViolation } from "@/lib/errors";
+import { sliceLocation } from "@/lib/kilt/codepoints";
+import { annotatorCampaign } from "./assignment";
+
+const offset = z.number().int().min(0, "must be 0 or more");
+
+export const spanSchema = z.object({
+  startParagraphId: offset,
+  /** Code points, like Python string indexes. */
+  startCharacter: offset,
+  endParagraphId: offset,
+  /** Code points, end exclusive. */
+  endCharacter: offset,
+  text: z.string().min(1, "must not be empty").max(100_000),
+});
+
+export const judgmentInputSchema = z
+  .object({
+    verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
+    span: spanSchema.nullable(),
+    unreadable: z.boolean().default(false),
+    durationMs: z.number().int().min(0, "must be 0 or more").max(24 * 3600 * 1000, "must be under a day"),
+    idempotencyKey: z.string().min(8, "must be at least 8 characters").max(200),
+  })
+  .superRefine((j, ctx) => {
+    if (j.verdict === "sufficient" && !j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
+    if (j.verdict === "insufficient" && j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
+    if (j.unreadable && j.verdict !== "insufficient") ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
+    const s = j.span;
+    if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
+      ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
+    }
+  });
+
+export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
+
+export interface JudgmentView {
+  id: number;
+  claimId: number;
+  passageId: number;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  span: z.infer<typeof spanSchema> | null;
+  durationMs: number;
+  createdAt: Date;
+}
+
+function view(j: Judgment, claimId: number): JudgmentView {
+  return {
+    id: j.id,
+    claimId,
+    passageId: j.passageId,
+    verdict: j.verdict,
+    unreadable: j.unreadable,
+    span:
+      j.spanText === null
+        ? null
+        : { startParagraphId: j.startParagraphId!, startCharacter: j.startCharacter!, endParagraphId: j.endParagraphId!, endCharacter: j.endCharacter!, text: j.spanText },
+    durationMs: j.durationMs,
+    createdAt: j.createdAt,
+  };
+}
+
+/** The body's fingerprint: a replay must carry the same body as the first submission. */
+function requestHash(claimId: number, input: JudgmentInput): string {
+  const { idempotencyKey: _key, ...rest } = input;
+  return sha256(JSON.stringify({ claimId, ...rest, span: rest.span && { ...rest.span } }));
+}
+
+/**
+ * Records an annotator's judgment on their claim, once. Acknowledged only after commit; a retry with
+ * the same idempotency key returns the stored judgment (`replayed`), with another body it is a
+ * conflict. The span is checked against the stored page, by code points. An expired claim still
+ * counts if its slot is free; if another annotator took the slot, the answer is 410.
+ */
+export async function submitJudgment(
+  db: Db,
+  actor: Actor,
+  claimId: number,
+  input: JudgmentInput,
+): Promise<{ judgment: JudgmentView; replayed: boolean }> {
+  const user = requireUser(actor);
+  const hash = requestHash(claimId, input);
+  const replay = await findReplay(db, user.id, input.idempotencyKey, hash);
+  if (replay) return replay;
+
+  try {
+    return await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
+      const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("update");
+      if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
+      if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
+      // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
+      const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash);
+      if (replayed) return replayed;
+      const { campaign } = await annotatorCampaign(tx, actor, claim.campaignId);
+
+      const [passage] = await tx.select().from(passages).where(eq(passages.id, claim.passageId)).for("update");
+      if (!passage) throw new AppError("not_found", "The passage of this claim no longer exists.");
+      const [already] = await tx
+        .select({ id: judgments.id })
+        .from(judgments)
+        .where(and(eq(judgments.passageId, passage.id), eq(judgments.userId, user.id)));
+      if (already) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
+
+      const now = new Date();
+      const live = claim.endedAt === null && claim.expiresAt > now;
+      let claimCount = passage.claimCount;
+      let openSlots = passage.openSlots;
+      if (!live) {
+        if (claim.endedAt === null) {
+          // Expired but not yet reaped: free its slot first.
+          claimCount -= 1;
+          if (!passage.isDecided) openSlots += 1;
+        }
+        if (openSlots <= 0) {
+          throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
+        }
+        openSlots -= 1; // the late judgment takes the free slot
+      } else {
+        claimCount -= 1; // the claim's slot becomes the judgment's
+      }
+
+      if (input.span) await checkSpan(tx, passage, input.span);
+
+      const [stored] = await tx
+        .insert(judgments)
+        .values({
+          passageId: passage.id,
+          userId: user.id,
+          claimId: claim.id,
+          campaignId: passage.campaignId,
+          batchId: passage.batchId,
+          verdict: input.verdict,
+          unreadable: input.unreadable,
+          startParagraphId: input.span?.startParagraphId ?? null,
+          startCharacter: input.span?.startCharacter ?? null,
+          endParagraphId: input.span?.endParagraphId ?? null,
+          endCharacter: input.span?.endCharacter ?? null,
+          spanText: input.span?.text ?? null,
+          durationMs: input.durationMs,
+          idempotencyKey: input.idempotencyKey,
+          requestHash: hash,
+        })
+        .returning();
+
+      const judgmentCount = passage.judgmentCount + 1;
+      const sufficientCount = passage.sufficientCount + (input.verdict === "sufficient" ? 1 : 0);
+      const decided =
+        campaign.earlyStop &&
+        (sufficientCount >= campaign.endorsementThreshold || judgmentCount - sufficientCount > campaign.judgmentsPerPassage - campaign.endorsementThreshold);
+      await tx
+        .update(passages)
+        .set({ judgmentCount, sufficientCount, claimCount, openSlots: decided ? 0 : openSlots, isDecided: passage.isDecided || decided })
+        .where(eq(passages.id, passage.id));
+      await tx.update(claims).set({ endedAt: now }).where(eq(claims.id, claim.id));
+      return { judgment: view(stored!, claim.id), replayed: false };
+    });
+  } catch (error) {
+    // Two submissions with one key raced: the loser finds the winner's row.
+    if (isUniqueViolation(error)) {
+      const again = await findReplay(db, user.id, input.idempotencyKey, hash);
+      if (again) return again;
+      throw new AppError("conflict", "You have already judged this passage.");
+    }
+    throw error;
+  }
+}
+
+async function findReplay(db: Db | Tx, userId: number, key: string, hash: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
+  const [previous] = await db
+    .select()
+    .from(judgments)
+    .where(and(eq(judgments.userId, userId), eq(judgments.idempotencyKey, key)));
+  if (!previous) return undefined;
+  if (previous.requestHash !== hash) {
+    throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
+  }
+  return { judgment: view(previous, previous.claimId ?? 0), replayed: true };
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
+async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphId: number; endParagraphId: number }, span: z.infer<typeof spanSchema>) {
+  if (span.startParagraphId < passage.startParagraphId || span.endParagraphId > passage.endParagraphId) {
+    throw new AppError(
+      "invalid",
+      `Invalid request body: span: paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.startParagraphId}–${passage.endParagraphId})`,
+      { problems: [{ field: "span", message: "lies outside the passage" }] },
+    );
+  }
+  const [page] = await tx
+    .select({ paragraphs: pages.paragraphs })
+    .from(pages)
+    .where(eq(pages.wikipediaId, passage.wikipediaId));
+  const text = page ? sliceLocation(page.paragraphs, span) : undefined;
+  if (text === undefined) {
+    throw new AppError("invalid", "Invalid request body: span: the character offsets lie outside their paragraphs", {
+      problems: [{ field: "span", message: "character offsets out of range (code points)" }],
+    });
+  }
+  if (text !== span.text) {
+    throw new AppError("invalid", "Invalid request body: span.text: does not match the passage at these offsets (counted in code points)", {
+      problems: [{ field: "span.text", message: `the passage reads ${JSON.stringify(text.slice(0, 200))} there` }],
+    });
+  }
+}

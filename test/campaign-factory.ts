@@ -1,0 +1,74 @@
+import type { Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { createUser } from "@/lib/auth/users";
+import { changeBatchStatus } from "@/lib/campaign/batches";
+import { createCampaign } from "@/lib/campaign/campaigns";
+import { importBatch } from "@/lib/campaign/import-batch";
+import { importKnowledge } from "@/lib/campaign/import-knowledge";
+import { createCampaignSchema } from "@/lib/campaign/settings";
+import { unique } from "./databases";
+
+function source(text: string) {
+  return (async function* () {
+    yield Buffer.from(text);
+  })();
+}
+
+/** Paragraph texts of a made-up page: plain prose, one paragraph with characters outside the BMP. */
+export function pageParagraphs(title: string, paragraphs: number): string[] {
+  const text = [`${title}\n`];
+  for (let i = 1; i <= paragraphs; i++) {
+    text.push(i === 2 ? `The 𐌅𐌄𐌋 inscription on ${title} dates from 1871, as the records say.\n` : `Paragraph ${i} of ${title} tells a plain story about harbours.\n`);
+  }
+  return text;
+}
+
+export interface TestCampaign {
+  campaignId: number;
+  batchId: number;
+  pageIds: string[];
+  queryIds: string[];
+}
+
+/**
+ * A launched campaign made through the real import path: `queries` questions, each with one gold
+ * passage (paragraph 1 of its own page) and `candidates` more candidate passages (paragraphs 2…).
+ */
+export async function makeCampaign(
+  db: Db,
+  options: { queries: number; candidates: number; settings?: Record<string, unknown>; launch?: boolean },
+): Promise<TestCampaign> {
+  const pageIds = Array.from({ length: options.queries }, () => unique("page"));
+  await importKnowledge(db, system, {
+    fileName: "pages.jsonl",
+    source: source(
+      pageIds
+        .map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: pageParagraphs(`Page ${id}`, options.candidates + 2) }))
+        .join("\n"),
+    ),
+  });
+  const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("campaign"), ...options.settings }));
+  const queryIds = pageIds.map(() => unique("q"));
+  const tasks = queryIds.map((id, i) =>
+    JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: 1, end_paragraph_id: 1 }] }] }),
+  );
+  const rankings = queryIds.map((id, i) =>
+    JSON.stringify({
+      id,
+      output: [{ provenance: Array.from({ length: options.candidates }, (_, k) => ({ wikipedia_id: pageIds[i], start_paragraph_id: k + 2, end_paragraph_id: k + 2 })) }],
+    }),
+  );
+  const { batch } = await importBatch(db, system, {
+    campaignId: campaign.id,
+    topK: options.candidates,
+    queries: { fileName: "queries.jsonl", source: source(tasks.join("\n")) },
+    candidates: options.candidates ? { fileName: "candidates.jsonl", source: source(rankings.join("\n")) } : undefined,
+  });
+  if (options.launch !== false) await changeBatchStatus(db, system, batch.id, "launch");
+  return { campaignId: campaign.id, batchId: batch.id, pageIds, queryIds };
+}
+
+export async function makeAnnotator(db: Db): Promise<UserActor> {
+  const { user } = await createUser(db, system, { username: unique("annotator"), role: "annotator", password: "password-123" });
+  return { kind: "user", id: user.id, username: user.username, role: "annotator", via: "session" };
+}
