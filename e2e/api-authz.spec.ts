@@ -8,6 +8,7 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 interface Setup {
   admin: APIRequestContext;
+  baseURL: string;
 }
 
 interface Case {
@@ -38,6 +39,19 @@ async function batchFiles({ admin }: Setup) {
   expect((await admin.post("/api/knowledge?name=matrix.jsonl", { data: pageLine(wikipediaId), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
   const line = { id: unique("q"), input: "what does the matrix page say", output: [{ answer: "one paragraph", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] };
   return { queries: { name: "queries.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(line) + "\n") } };
+}
+
+/** A claim held by a fresh annotator in a launched campaign (so the callers below are not its owner). */
+async function someoneElsesClaim(setup: Setup): Promise<number> {
+  const batchId = await draftBatch(setup);
+  expect((await setup.admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
+  const campaignId = (await (await setup.admin.get(`/api/batches/${batchId}`)).json()).batch.campaignId;
+  const owner = await signedInApi(setup.baseURL, await createAccount(setup.admin, "annotator", "owner"));
+  const res = await owner.post(`/api/campaigns/${campaignId}/next`);
+  expect(res.status(), await res.text()).toBe(200);
+  const claimId: number = (await res.json()).claim.id;
+  await owner.dispose();
+  return claimId;
 }
 
 /** A draft batch in a new campaign. */
@@ -111,6 +125,23 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/batches/${await draftBatch(s)}/launch`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
+  "GET /api/campaigns/[id]/judgments": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/judgments`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/campaigns/[id]/next": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/next`,
+    expect: { anonymous: 401, annotator: 204, coordinator: 403 },
+  },
+  "POST /api/claims/[id]/renew": {
+    path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/renew`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 403 },
+  },
+  "POST /api/claims/[id]/judgment": {
+    path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,
+    body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key") }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 403 },
+  },
   "POST /api/knowledge": {
     raw: () => pageLine(unique("matrix-page")),
     expect: { anonymous: 401, annotator: 403, coordinator: 201 },
@@ -155,7 +186,7 @@ for (const [route, spec] of Object.entries(matrix)) {
   for (const caller of ["anonymous", "annotator", "coordinator"] as const) {
     test(`${route} as ${caller} → ${spec.expect[caller]}`, async ({ baseURL, playwright }) => {
       const admin = await adminApi(baseURL!);
-      const setup = { admin };
+      const setup = { admin, baseURL: baseURL! };
       const [method, template] = route.split(" ") as [Method, string];
       const target = spec.path ? await spec.path(setup) : template;
       const body = spec.body ? await spec.body(setup) : undefined;

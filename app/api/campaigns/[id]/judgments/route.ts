@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { exportJudgments } from "@/lib/campaign/export-judgments";
+import { parseInput } from "@/lib/errors";
+import { requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+import { linesResponse, primed } from "@/lib/stream";
+
+const querySchema = z.object({ batch: z.coerce.number().int().positive("must be a batch id").optional() });
+
+// GET /api/campaigns/:id/judgments — every judgment as JSONL (streamed; annotators by pseudonym) (coordinators)
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  const campaignId = await idParam(ctx);
+  const { batch } = parseInput(querySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
+  const lines = await primed(exportJudgments(db, actor, campaignId, { batchId: batch }));
+  return linesResponse(lines, `campaign-${campaignId}-judgments.jsonl`);
+});

@@ -1,0 +1,88 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { getCampaign } from "./campaigns";
+
+/** Rows read per round trip: memory stays flat whatever the campaign's size. */
+const PAGE_ROWS = 5000;
+
+interface JudgmentRow {
+  id: number;
+  query_id: string;
+  passage_id: number;
+  wikipedia_id: string;
+  passage_start: number;
+  passage_end: number;
+  annotator: string;
+  verdict: string;
+  unreadable: boolean;
+  start_paragraph_id: number | null;
+  start_character: number | null;
+  end_paragraph_id: number | null;
+  end_character: number | null;
+  span_text: string | null;
+  is_gold: boolean;
+  counted: boolean;
+  batch_id: number;
+  duration_ms: number;
+  created_at: Date | string;
+}
+
+/**
+ * Every judgment of a campaign as JSONL lines (snake_case), for audit and re-analysis: keyset pages
+ * over the judgments in id order, so memory stays flat. Annotators appear by pseudonym only.
+ */
+export async function* exportJudgments(db: Db, actor: Actor, campaignId: number, options: { batchId?: number } = {}): AsyncGenerator<string> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  let after = 0;
+  for (;;) {
+    const rows = rowsOf<JudgmentRow>(
+      await db.execute(sql`
+        select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+               p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+               u.pseudonym as annotator, j.verdict, j.unreadable,
+               j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+               p.is_gold, coalesce(s.status, 'active') = 'active' as counted,
+               j.batch_id, j.duration_ms, j.created_at
+        from judgments j
+        join passages p on p.id = j.passage_id
+        join queries q on q.id = p.query_id
+        join users u on u.id = j.user_id
+        left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+        where j.campaign_id = ${campaignId} and j.id > ${after}
+          ${options.batchId === undefined ? sql`` : sql`and j.batch_id = ${options.batchId}`}
+        order by j.id
+        limit ${PAGE_ROWS}`),
+    );
+    for (const r of rows) {
+      yield JSON.stringify({
+        query_id: r.query_id,
+        passage_id: Number(r.passage_id),
+        wikipedia_id: r.wikipedia_id,
+        start_paragraph_id: r.passage_start,
+        end_paragraph_id: r.passage_end,
+        annotator: r.annotator,
+        verdict: r.verdict,
+        unreadable: r.unreadable,
+        span:
+          r.span_text === null
+            ? null
+            : {
+                start_paragraph_id: r.start_paragraph_id,
+                start_character: r.start_character,
+                end_paragraph_id: r.end_paragraph_id,
+                end_character: r.end_character,
+                text: r.span_text,
+              },
+        is_gold: r.is_gold,
+        counted: r.counted,
+        batch_id: Number(r.batch_id),
+        duration_ms: r.duration_ms,
+        created_at: new Date(r.created_at).toISOString(),
+      }) + "\n";
+    }
+    if (rows.length < PAGE_ROWS) return;
+    after = Number(rows[rows.length - 1]!.id);
+  }
+}
