@@ -5,26 +5,10 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { postJson } from "@/components/auth/api";
 
-export type BatchStatus = "draft" | "launched" | "paused" | "closed";
-type BatchAction = "launch" | "pause" | "close";
+import type { BatchView } from "@/lib/campaign/batches";
+import { allowedActions, type BatchAction } from "@/lib/campaign/lifecycle";
 
-export interface BatchRow {
-  id: number;
-  name: string;
-  status: BatchStatus;
-  queries: number;
-  passages: number;
-  goldPassages: number;
-  pages: number;
-}
-
-/** The lifecycle as the server enforces it (lib/campaign/batches.ts): draft → launched ⇄ paused → closed. */
-const allowed: Record<BatchStatus, BatchAction[]> = {
-  draft: ["launch", "close"],
-  launched: ["pause", "close"],
-  paused: ["launch", "close"],
-  closed: [],
-};
+export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };
 
@@ -95,7 +79,7 @@ export function BatchTable({ batches }: { batches: BatchRow[] }) {
                       </button>
                     </>
                   ) : (
-                    allowed[b.status].map((action) => (
+                    allowedActions(b.status).map((action) => (
                       <button
                         key={action}
                         type="button"

@@ -4,34 +4,13 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent, type ReactNode } from "react";
+import { CAMPAIGN_DEFAULTS, type CreateCampaignInput } from "@/lib/campaign/settings";
 
 /** The settings a coordinator edits (the shape of POST /api/campaigns and PATCH /api/campaigns/:id). */
-export interface CampaignSettings {
-  name: string;
-  judgmentsPerPassage: number;
-  endorsementThreshold: number;
-  showAnswers: boolean;
-  goldMinJudgments: number;
-  goldAccuracyThreshold: number;
-  leaseMinutes: number;
-  earlyStop: boolean;
-  instructions: string;
-  allAnnotators: boolean;
-}
+export type CampaignSettings = CreateCampaignInput;
 
-/** The defaults of a new campaign (the server applies the same ones: lib/campaign/settings.ts). */
-export const DEFAULT_SETTINGS: CampaignSettings = {
-  name: "",
-  judgmentsPerPassage: 3,
-  endorsementThreshold: 2,
-  showAnswers: false,
-  goldMinJudgments: 5,
-  goldAccuracyThreshold: 0.7,
-  leaseMinutes: 10,
-  earlyStop: false,
-  instructions: "",
-  allAnnotators: true,
-};
+/** The defaults of a new campaign: the server's own (lib/campaign/settings.ts). */
+export const DEFAULT_SETTINGS: CampaignSettings = { name: "", ...CAMPAIGN_DEFAULTS };
 
 type NumberField = "judgmentsPerPassage" | "endorsementThreshold" | "goldMinJudgments" | "goldAccuracyThreshold" | "leaseMinutes";
 type BooleanField = "showAnswers" | "earlyStop" | "allAnnotators";

@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, type FormEvent } from "react";
+import type { BatchImportResult } from "@/lib/campaign/import-batch";
+import type { KnowledgeImportResult } from "@/lib/campaign/import-knowledge";
 
 interface ImportProblem {
   file?: string;
@@ -10,24 +12,8 @@ interface ImportProblem {
   message: string;
 }
 
-interface KnowledgeResult {
-  file: string;
-  lines: number;
-  pages: number;
-  inserted: number;
-  updated: number;
-  skipped: number;
-  bytes: number;
-}
-
-interface BatchResult {
-  batch: { id: number; name: string; status: string; campaignId: number };
-  queries: number;
-  passages: number;
-  goldPassages: number;
-  candidatePassages: number;
-  pages: number;
-}
+type KnowledgeResult = KnowledgeImportResult;
+type BatchResult = BatchImportResult;
 
 type StepKey = "knowledge" | "batch";
 type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";

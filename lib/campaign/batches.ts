@@ -4,14 +4,9 @@ import { batches, passages, queries, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 
-export type BatchAction = "launch" | "pause" | "close";
+import { transitions, type BatchAction } from "./lifecycle";
 
-/** The lifecycle: draft → launched ⇄ paused → closed (a draft may also be closed unlaunched). */
-const transitions: Record<BatchAction, { from: BatchStatus[]; to: BatchStatus }> = {
-  launch: { from: ["draft", "paused"], to: "launched" },
-  pause: { from: ["launched"], to: "paused" },
-  close: { from: ["draft", "launched", "paused"], to: "closed" },
-};
+export type { BatchAction };
 
 export interface BatchView {
   id: number;
