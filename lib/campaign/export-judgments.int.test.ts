@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { annotatorStandings, users } from "@/db/schema";
+import { users } from "@/db/schema";
 import { eq } from "drizzle-orm";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -8,6 +8,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask } from "./assignment";
 import { exportJudgments } from "./export-judgments";
 import { submitJudgment } from "./judgments";
+import { pauseAnnotator } from "./standings";
 
 async function collect(lines: AsyncGenerator<string>): Promise<string[]> {
   const out: string[] = [];
@@ -33,7 +34,7 @@ describeEachDatabase("judgments export", ({ db }) => {
         });
       }
     }
-    await db().insert(annotatorStandings).values({ campaignId: c.campaignId, userId: b.id, status: "paused", pauseReason: "coordinator" });
+    await pauseAnnotator(db(), system, c.campaignId, b.id);
 
     const lines = await collect(exportJudgments(db(), system, c.campaignId));
     expect(lines).toHaveLength(8); // 2 annotators × 2 questions × 2 passages

@@ -43,12 +43,19 @@ export async function* exportJudgments(db: Db, actor: Actor, campaignId: number,
                p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
                u.pseudonym as annotator, j.verdict, j.unreadable,
                j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-               p.is_gold, coalesce(s.status, 'active') = 'active' as counted,
+               p.is_gold,
+               coalesce(s.status, 'active') = 'active' and (
+                 select count(*) from judgments j2
+                 left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
+                 where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
+                   and (j2.created_at, j2.id) < (j.created_at, j.id)
+               ) < c.judgments_per_passage as counted,
                j.batch_id, j.duration_ms, j.created_at
         from judgments j
         join passages p on p.id = j.passage_id
         join queries q on q.id = p.query_id
         join users u on u.id = j.user_id
+        join campaigns c on c.id = j.campaign_id
         left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
         where j.campaign_id = ${campaignId} and j.id > ${after}
           ${options.batchId === undefined ? sql`` : sql`and j.batch_id = ${options.batchId}`}

@@ -1,12 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { claims, judgments, pages, passages, type Judgment } from "@/db/schema";
+import { claims, judgments, pages, passages, type Campaign, type Judgment } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { annotatorCampaign } from "./assignment";
+import { isGoldCorrect, recordGoldJudgment, setStanding } from "./standings";
 
 const offset = z.number().int().min(0, "must be 0 or more");
 
@@ -90,8 +91,9 @@ export async function submitJudgment(
   const replay = await findReplay(db, user.id, input.idempotencyKey, hash);
   if (replay) return replay;
 
+  let pauseBy: Campaign | undefined;
   try {
-    return await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
+    const result = await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
       const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("update");
       if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
       if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
@@ -159,8 +161,12 @@ export async function submitJudgment(
         .set({ judgmentCount, sufficientCount, claimCount, openSlots: decided ? 0 : openSlots, isDecided: passage.isDecided || decided })
         .where(eq(passages.id, passage.id));
       await tx.update(claims).set({ endedAt: now }).where(eq(claims.id, claim.id));
+      if (passage.isGold && (await recordGoldJudgment(tx, campaign, user.id, isGoldCorrect(passage, input)))) pauseBy = campaign;
       return { judgment: view(stored!, claim.id), replayed: false };
     });
+    // The gold rule pauses after the judgment is committed: the judgment is acknowledged either way.
+    if (pauseBy) await setStanding(db, pauseBy, user.id, { status: "paused", reason: "gold_rule", by: null });
+    return result;
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
     if (isUniqueViolation(error)) {

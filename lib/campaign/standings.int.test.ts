@@ -1,0 +1,76 @@
+import { eq, inArray } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { annotatorStandings, passages } from "@/db/schema";
+import { system } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { nextTask, type Task } from "./assignment";
+import { submitJudgment } from "./judgments";
+import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
+import type { UserActor } from "@/lib/auth/actor";
+
+const judge = (verdict: "sufficient" | "insufficient", t: Task) => {
+  const p = t.passage.paragraphs[0]!;
+  const word = p.text.split(" ")[0]!;
+  return {
+    verdict,
+    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+    unreadable: false,
+    durationMs: 1000,
+    idempotencyKey: unique("k"),
+  };
+};
+
+async function drain(db: Parameters<typeof nextTask>[0], a: UserActor, campaignId: number, verdict: (t: Task) => "sufficient" | "insufficient") {
+  for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
+    await submitJudgment(db, a, t.claim.id, judge(verdict(t), t));
+  }
+}
+
+describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
+  it("a paused annotator's judgments stop counting and their slots reopen; resuming restores them up to R", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const [a, b, d, e] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    for (const who of [a, b, d]) await drain(db(), who, c.campaignId, () => "sufficient");
+    const ids = (await db().select({ id: passages.id }).from(passages).where(eq(passages.campaignId, c.campaignId))).map((p) => p.id);
+    const counts = async () => db().select().from(passages).where(inArray(passages.id, ids));
+    expect((await counts()).every((p) => p.judgmentCount === 3 && p.sufficientCount === 3 && p.openSlots === 0)).toBe(true);
+    expect(await nextTask(db(), e, { campaignId: c.campaignId })).toBeNull();
+
+    await pauseAnnotator(db(), system, c.campaignId, a.id);
+    expect((await counts()).every((p) => p.judgmentCount === 2 && p.sufficientCount === 2 && p.openSlots === 1)).toBe(true);
+    await expect(nextTask(db(), a, { campaignId: c.campaignId })).rejects.toBeInstanceOf(AppError);
+
+    // The reopened slots go to e; resuming a then finds R counted already: a's older judgments count, e's newest not.
+    await drain(db(), e, c.campaignId, () => "insufficient");
+    expect((await counts()).every((p) => p.judgmentCount === 3 && p.sufficientCount === 2 && p.openSlots === 0)).toBe(true);
+    await resumeAnnotator(db(), system, c.campaignId, a.id);
+    expect((await counts()).every((p) => p.judgmentCount === 3 && p.sufficientCount === 3 && p.openSlots === 0)).toBe(true);
+
+    const standings = await listStandings(db(), system, c.campaignId);
+    expect(standings.find((s) => s.userId === a.id)).toMatchObject({ status: "active", judgments: 2 });
+  });
+
+  it("pauses an annotator automatically when smoothed gold accuracy falls below the threshold", async () => {
+    // Every question has one gold passage (expected: sufficient). Judging all "insufficient" fails gold.
+    const c = await makeCampaign(db(), { queries: 4, candidates: 0, settings: { goldMinJudgments: 3, goldAccuracyThreshold: 0.5 } });
+    const careless = await makeAnnotator(db());
+    let judged = 0;
+    for (let t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null); t; t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null)) {
+      await submitJudgment(db(), careless, t.claim.id, judge("insufficient", t));
+      judged++;
+    }
+    // After 3 wrong gold judgments: (0.5 + 0) / (1 + 3) = 0.125 < 0.5 → paused; the fourth is never served.
+    expect(judged).toBe(3);
+    const [standing] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, careless.id));
+    expect(standing).toMatchObject({ status: "paused", pauseReason: "gold_rule", goldJudged: 3, goldCorrect: 0 });
+    const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
+    expect(ps.every((p) => p.judgmentCount === 0 && p.openSlots === 3)).toBe(true);
+
+    const careful = await makeAnnotator(db());
+    await drain(db(), careful, c.campaignId, () => "sufficient");
+    const [good] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, careful.id));
+    expect(good).toMatchObject({ status: "active", goldJudged: 4, goldCorrect: 4 });
+  });
+});

@@ -1,0 +1,195 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+import { getCampaign } from "./campaigns";
+import { smoothedAccuracy } from "./consensus";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Recomputes the counters of passages from the judgments themselves: a judgment counts when its
+ * annotator is in good standing and it is among the first R such judgments of the passage (so a
+ * resumed annotator never pushes a passage past R). Early stop is re-decided from the counts.
+ * Rows are locked in id order, so concurrent recounts cannot deadlock.
+ */
+export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageIds: number[]): Promise<void> {
+  if (!passageIds.length) return;
+  const ids = [...new Set(passageIds)].sort((a, b) => a - b);
+  const r = campaign.judgmentsPerPassage;
+  const t = campaign.endorsementThreshold;
+  await tx.execute(sql`select id from passages where id = any(${sql.param(ids)}::bigint[]) order by id for update`);
+  await tx.execute(sql`
+    with counted as (
+      select j.passage_id, j.verdict,
+             row_number() over (partition by j.passage_id order by j.created_at, j.id) as rn
+      from judgments j
+      left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+      where j.passage_id = any(${sql.param(ids)}::bigint[]) and coalesce(s.status, 'active') = 'active'
+    ), totals as (
+      select p.id,
+        (select count(*) from counted c where c.passage_id = p.id and c.rn <= ${r})::int as jc,
+        (select count(*) from counted c where c.passage_id = p.id and c.rn <= ${r} and c.verdict = 'sufficient')::int as sc,
+        (select count(*) from claims c where c.passage_id = p.id and c.ended_at is null)::int as cc
+      from passages p where p.id = any(${sql.param(ids)}::bigint[])
+    ), decided as (
+      select id, jc, sc, cc, (${campaign.earlyStop} and (sc >= ${t} or jc - sc > ${r - t})) as d from totals
+    )
+    update passages p set
+      judgment_count = decided.jc,
+      sufficient_count = decided.sc,
+      claim_count = decided.cc,
+      is_decided = decided.d,
+      open_slots = case when decided.d then 0 else greatest(0, ${r} - decided.jc - decided.cc) end
+    from decided where p.id = decided.id`);
+}
+
+/** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
+export function isGoldCorrect(
+  passage: { expectedVerdict: "sufficient" | "insufficient" | null; expectedStartParagraphId: number | null; expectedStartCharacter: number | null; expectedEndParagraphId: number | null; expectedEndCharacter: number | null },
+  judgment: { verdict: "sufficient" | "insufficient"; span: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null },
+): boolean {
+  if (judgment.verdict !== passage.expectedVerdict) return false;
+  if (passage.expectedStartParagraphId === null || !judgment.span) return true;
+  // Compare (paragraph, character) pairs: the spans overlap when each starts before the other ends.
+  const before = (p1: number, c1: number, p2: number, c2: number) => p1 < p2 || (p1 === p2 && c1 < c2);
+  const s = judgment.span;
+  return (
+    before(s.startParagraphId, s.startCharacter, passage.expectedEndParagraphId!, passage.expectedEndCharacter!) &&
+    before(passage.expectedStartParagraphId, passage.expectedStartCharacter!, s.endParagraphId, s.endCharacter)
+  );
+}
+
+/** Records one gold judgment in the annotator's standing; returns whether the gold rule now pauses them. */
+export async function recordGoldJudgment(tx: Tx, campaign: Campaign, userId: number, correct: boolean): Promise<boolean> {
+  const [row] = await tx
+    .insert(annotatorStandings)
+    .values({ campaignId: campaign.id, userId, goldJudged: 1, goldCorrect: correct ? 1 : 0 })
+    .onConflictDoUpdate({
+      target: [annotatorStandings.campaignId, annotatorStandings.userId],
+      set: {
+        goldJudged: sql`${annotatorStandings.goldJudged} + 1`,
+        goldCorrect: sql`${annotatorStandings.goldCorrect} + ${correct ? 1 : 0}`,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning();
+  return (
+    !!row &&
+    row.status === "active" &&
+    row.goldJudged >= campaign.goldMinJudgments &&
+    smoothedAccuracy(row.goldCorrect, row.goldJudged) < campaign.goldAccuracyThreshold
+  );
+}
+
+/**
+ * Pauses an annotator in a campaign: they get no more passages, their live claims end, and their
+ * judgments stop counting (their slots reopen) until resumed. `by` null: the gold rule.
+ */
+export async function setStanding(
+  db: Db,
+  campaign: Campaign,
+  userId: number,
+  change: { status: "paused"; reason: "coordinator" | "gold_rule"; by: number | null } | { status: "active" },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const values =
+      change.status === "paused"
+        ? { status: "paused" as const, pauseReason: change.reason, pausedAt: new Date(), pausedBy: change.by }
+        : { status: "active" as const, pauseReason: null, pausedAt: null, pausedBy: null };
+    await tx
+      .insert(annotatorStandings)
+      .values({ campaignId: campaign.id, userId, ...values })
+      .onConflictDoUpdate({ target: [annotatorStandings.campaignId, annotatorStandings.userId], set: { ...values, updatedAt: new Date() } });
+    const ended =
+      change.status === "paused"
+        ? await tx
+            .update(claims)
+            .set({ endedAt: new Date() })
+            .where(and(eq(claims.campaignId, campaign.id), eq(claims.userId, userId), isNull(claims.endedAt)))
+            .returning({ passageId: claims.passageId })
+        : [];
+    const judged = await tx
+      .select({ passageId: judgments.passageId })
+      .from(judgments)
+      .where(and(eq(judgments.campaignId, campaign.id), eq(judgments.userId, userId)));
+    await recountPassages(tx, campaign, [...ended, ...judged].map((r) => r.passageId));
+  });
+}
+
+async function campaignRow(db: Db, campaignId: number): Promise<Campaign> {
+  const [row] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+  if (!row) throw new AppError("not_found", `No campaign with id ${campaignId}.`);
+  return row;
+}
+
+async function annotatorOf(db: Db, userId: number): Promise<void> {
+  const [u] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  if (!u || u.role !== "annotator") throw new AppError("not_found", `No annotator with id ${userId}.`);
+}
+
+/** A coordinator pauses an annotator in a campaign. */
+export async function pauseAnnotator(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
+  const { userId: by } = requireCoordinator(actor);
+  const campaign = await campaignRow(db, campaignId);
+  await annotatorOf(db, userId);
+  await setStanding(db, campaign, userId, { status: "paused", reason: "coordinator", by });
+  return getStanding(db, actor, campaignId, userId);
+}
+
+/** A coordinator resumes an annotator: their judgments count again (up to R per passage). */
+export async function resumeAnnotator(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
+  requireCoordinator(actor);
+  const campaign = await campaignRow(db, campaignId);
+  await annotatorOf(db, userId);
+  await setStanding(db, campaign, userId, { status: "active" });
+  return getStanding(db, actor, campaignId, userId);
+}
+
+export interface AnnotatorStanding {
+  userId: number;
+  username: string;
+  status: "active" | "paused";
+  pauseReason: "coordinator" | "gold_rule" | null;
+  judgments: number;
+  goldJudged: number;
+  goldCorrect: number;
+  /** (0.5 + correct) / (1 + judged) */
+  goldAccuracy: number;
+}
+
+/** The annotators who judged in a campaign (or have a standing there), with their gold figures. */
+export async function listStandings(db: Db, actor: Actor, campaignId: number): Promise<AnnotatorStanding[]> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  const rows = rowsOf<{ user_id: number; username: string; status: string | null; pause_reason: string | null; judgments: number; gold_judged: number | null; gold_correct: number | null }>(
+    await db.execute(sql`
+      with who as (
+        select user_id from judgments where campaign_id = ${campaignId}
+        union select user_id from annotator_standings where campaign_id = ${campaignId}
+      )
+      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct,
+             (select count(*)::int from judgments j where j.campaign_id = ${campaignId} and j.user_id = u.id) as judgments
+      from who join users u on u.id = who.user_id
+      left join annotator_standings s on s.campaign_id = ${campaignId} and s.user_id = u.id
+      order by u.username`),
+  );
+  return rows.map((r) => ({
+    userId: Number(r.user_id),
+    username: r.username,
+    status: (r.status ?? "active") as "active" | "paused",
+    pauseReason: (r.pause_reason ?? null) as "coordinator" | "gold_rule" | null,
+    judgments: r.judgments,
+    goldJudged: r.gold_judged ?? 0,
+    goldCorrect: r.gold_correct ?? 0,
+    goldAccuracy: smoothedAccuracy(r.gold_correct ?? 0, r.gold_judged ?? 0),
+  }));
+}
+
+export async function getStanding(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
+  const found = (await listStandings(db, actor, campaignId)).find((s) => s.userId === userId);
+  if (found) return found;
+  const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
+  return { userId, username: u?.username ?? "?", status: "active", pauseReason: null, judgments: 0, goldJudged: 0, goldCorrect: 0, goldAccuracy: 0.5 };
+}
