@@ -1,0 +1,128 @@
+/**
+ * The judging screen's styles. React 19 hoists a <style href precedence> into the document head
+ * once, however many components render it, on the server and on the client.
+ */
+const css = `
+/* Only the passage is selectable on the judging screen: the app's top bar neither. */
+body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
+.judging { --bar-space: 8.5rem; user-select: none; -webkit-user-select: none; min-height: calc(100vh - 3rem); padding-bottom: var(--bar-space); }
+.judging kbd, .judging-calm kbd {
+  font: 600 0.78em/1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  display: inline-block; min-width: 1.5em; padding: 0.2em 0.35em; text-align: center;
+  border: 1px solid #c9c5bc; border-bottom-width: 2px; border-radius: 4px; background: #faf9f6; color: #2d3239;
+}
+.judging .link-button { background: transparent; border: 0; color: var(--accent); padding: 0.25rem 0.4rem; font-weight: 500; }
+.judging .link-button:hover { text-decoration: underline; }
+
+.judging-top {
+  display: flex; align-items: center; gap: 1.1rem; flex-wrap: wrap;
+  padding: 0.45rem 1.25rem; font-size: 0.9rem; color: var(--muted);
+  background: #fbfaf8; border-bottom: 1px solid var(--border);
+}
+.judging-top .campaign-name { color: var(--text); font-weight: 600; }
+.judging-top .spacer { flex: 1; }
+.judging-top .back-link { font-weight: 500; }
+
+.judging-body { display: flex; align-items: flex-start; }
+.judging-main { flex: 1; min-width: 0; padding: 2rem 1.5rem 1rem; }
+.judging-main > * { max-width: 46rem; margin-left: auto; margin-right: auto; }
+
+.question-block { margin-bottom: 1.75rem; }
+.question-label { margin: 0 0 0.3rem; font-size: 0.78rem; font-weight: 600; letter-spacing: 0.06em; text-transform: uppercase; color: var(--muted); }
+.question { font-size: 1.75rem; line-height: 1.3; font-weight: 600; margin: 0; letter-spacing: -0.01em; }
+.question:focus { outline: none; }
+.answers { margin: 0.6rem 0 0; color: var(--muted); }
+.answers .answers-label { font-weight: 500; }
+.answers .answer { display: inline-block; margin: 0 0.35rem 0.2rem 0; padding: 0.05rem 0.55rem; border-radius: 999px; background: #ebf1fa; color: #1a4d99; font-size: 0.92rem; }
+
+.passage { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 1.4rem 2.25rem 1.6rem; }
+.passage-meta { border-bottom: 1px solid #ece9e3; margin-bottom: 1rem; padding-bottom: 0.6rem; }
+.passage-meta h2 { margin: 0; font-size: 1.05rem; font-weight: 600; }
+.passage-where { margin: 0.1rem 0 0; font-size: 0.85rem; color: var(--muted); }
+.passage-body {
+  max-width: 70ch; font-family: Charter, "Bitstream Charter", "Sitka Text", Cambria, "Noto Serif", Georgia, serif;
+  font-size: 1.14rem; line-height: 1.75; color: #1c1f23;
+}
+.passage-body p, .passage-body li { user-select: text; -webkit-user-select: text; margin: 0 0 0.9em; overflow-wrap: anywhere; }
+.passage-body p:last-child { margin-bottom: 0; }
+.passage-body ul { margin: 0 0 0.9em; padding-left: 1.4em; }
+.passage-body li::marker { color: var(--muted); }
+.passage-body .passage-section {
+  font-family: ui-sans-serif, system-ui, sans-serif; font-size: 0.8rem; font-weight: 600; letter-spacing: 0.05em;
+  text-transform: uppercase; color: var(--muted); margin: 1.3em 0 0.5em; user-select: none; -webkit-user-select: none;
+}
+.passage-body .passage-section:first-child { margin-top: 0; }
+.passage-body mark { background: #fde58a; color: inherit; border-radius: 2px; box-shadow: 0 0 0 1px #f2cf52; scroll-margin: 5rem 0 calc(var(--bar-space) + 1rem); }
+.passage-body ::selection { background: #cfe0fb; }
+
+.loading { color: var(--muted); padding: 3rem 0; text-align: center; }
+
+.instructions-panel {
+  flex: 0 0 22rem; position: sticky; top: 0; max-height: calc(100vh - var(--bar-space)); overflow: auto;
+  padding: 1.25rem 1.4rem 2rem; background: var(--surface); border-left: 1px solid var(--border); font-size: 0.95rem;
+  user-select: text; -webkit-user-select: text;
+}
+.instructions-head { display: flex; align-items: baseline; justify-content: space-between; }
+.instructions-head h2 { margin: 0 0 0.5rem; font-size: 1.05rem; }
+.instructions-panel h3 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); margin: 1.5rem 0 0.5rem; }
+.instructions-body { line-height: 1.6; }
+.instructions-body > :first-child { margin-top: 0; }
+.instructions-body h1, .instructions-body h2, .instructions-body h3 { font-size: 1rem; text-transform: none; letter-spacing: 0; color: var(--text); margin: 1rem 0 0.4rem; }
+.key-list { margin: 0; display: grid; grid-template-columns: max-content 1fr; gap: 0.45rem 0.75rem; align-items: baseline; }
+.key-list > div { display: contents; }
+.key-list dt { white-space: nowrap; }
+.key-list dd { margin: 0; color: #3b4149; font-size: 0.9rem; }
+
+.verdict-bar {
+  position: fixed; left: 0; right: 0; bottom: 0; z-index: 10;
+  background: rgba(255, 255, 255, 0.97); border-top: 1px solid var(--border); box-shadow: 0 -4px 16px rgba(31, 35, 40, 0.06);
+  padding: 0.7rem 1.25rem 0.5rem;
+}
+.verdict-inner { display: flex; align-items: center; gap: 1.25rem; max-width: 78rem; margin: 0 auto; }
+.verdict-quote { flex: 1; min-width: 0; display: flex; align-items: baseline; gap: 0.6rem; }
+.quote-label { font-size: 0.75rem; font-weight: 600; letter-spacing: 0.05em; text-transform: uppercase; color: var(--muted); flex: none; }
+.quote-text {
+  font-family: Charter, "Bitstream Charter", Cambria, Georgia, serif; font-size: 1.02rem; min-width: 0;
+  overflow: hidden; text-overflow: ellipsis; white-space: nowrap; background: #fdf3c4; padding: 0.1rem 0.35rem; border-radius: 3px;
+}
+.quote-empty { color: var(--muted); font-size: 0.92rem; }
+.verdict-choices { display: flex; gap: 0.5rem; flex: none; }
+.verdict-choices button { display: inline-flex; align-items: center; gap: 0.45rem; padding: 0.5rem 0.85rem; white-space: nowrap; }
+.verdict-choices .choice { background: var(--surface); color: var(--text); border: 1px solid #bdb8ae; }
+.verdict-choices .choice:hover { border-color: var(--text); }
+.verdict-choices .choice[aria-pressed="true"] { color: #fff; }
+.verdict-choices .choice-yes[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); }
+.verdict-choices .choice-no[aria-pressed="true"] { background: #8a3a14; border-color: #8a3a14; }
+.verdict-choices .choice-unreadable[aria-pressed="true"] { background: #4a5260; border-color: #4a5260; }
+.verdict-choices .choice[aria-pressed="true"] kbd { background: rgba(255, 255, 255, 0.92); border-color: transparent; }
+.verdict-choices .submit { margin-left: 0.35rem; }
+.verdict-choices .submit kbd { background: rgba(255, 255, 255, 0.92); border-color: transparent; }
+.verdict-foot { display: flex; align-items: baseline; gap: 1rem; max-width: 78rem; margin: 0.35rem auto 0; min-height: 1.5rem; font-size: 0.85rem; }
+.bar-status { margin: 0; flex: 1; min-width: 0; }
+.bar-status.tone-ok { color: var(--ok); font-weight: 500; }
+.bar-status.tone-warn { color: #7a4a00; font-weight: 500; }
+.bar-status.tone-error { color: var(--danger); font-weight: 500; }
+.bar-status.tone-busy, .bar-status.tone-info { color: var(--muted); }
+.bar-keys { margin: 0; color: var(--muted); flex: none; }
+.bar-keys kbd { font-size: 0.72em; }
+
+.judging-calm { max-width: 34rem; margin: 5rem auto; padding: 0 1rem; }
+.judging-calm h1 { font-size: 1.4rem; }
+.judging-calm h1:focus { outline: none; }
+
+@media (max-width: 1100px) {
+  .verdict-inner { flex-wrap: wrap; gap: 0.6rem; }
+  .verdict-quote { flex-basis: 100%; }
+  .judging { --bar-space: 10.5rem; }
+  .bar-keys { display: none; }
+  .instructions-panel { flex-basis: 18rem; }
+}
+`;
+
+export function JudgingStyles() {
+  return (
+    <style href="kps-judging" precedence="default">
+      {css}
+    </style>
+  );
+}

@@ -1,0 +1,652 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { accounts, adminApi, createAccount, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+
+const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+/** The demo knowledge source, read by the test itself: spans are checked against it by code points. */
+const demoPages = new Map(
+  fs
+    .readFileSync(demoFile("knowledge.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as { wikipedia_id: string; text: string[] })
+    .map((p) => [p.wikipedia_id, p.text] as const),
+);
+
+interface Location {
+  startParagraphId: number;
+  startCharacter: number;
+  endParagraphId: number;
+  endCharacter: number;
+}
+
+/** KILT's slice: code points (Array.from), end exclusive; across paragraphs tail + middles + head. */
+function kiltSlice(wikipediaId: string, loc: Location): string {
+  const text = demoPages.get(wikipediaId);
+  if (!text) throw new Error(`no demo page ${wikipediaId}`);
+  const cps = (i: number) => Array.from(text[i] ?? "");
+  if (loc.startParagraphId === loc.endParagraphId) return cps(loc.startParagraphId).slice(loc.startCharacter, loc.endCharacter).join("");
+  return [
+    cps(loc.startParagraphId).slice(loc.startCharacter).join(""),
+    ...text.slice(loc.startParagraphId + 1, loc.endParagraphId),
+    cps(loc.endParagraphId).slice(0, loc.endCharacter).join(""),
+  ].join("");
+}
+
+const upload = (name: string) => ({ name, mimeType: "application/x-ndjson", buffer: fs.readFileSync(demoFile(name)) });
+
+/** A coordinator's campaign with the demo batch (top-1 candidate per question) imported and launched, all through the API. */
+async function launchDemoCampaign(
+  api: APIRequestContext,
+  settings: { instructions?: string; showAnswers?: boolean; leaseMinutes?: number; goldMinJudgments?: number; goldAccuracyThreshold?: number } = {},
+  only?: { queryId: string },
+): Promise<{ campaignId: number; passages: number; name: string }> {
+  const name = unique("e2e-annotate");
+  // These annotators judge by rhythm, not by reading: the gold rule would pause them (unless a test wants it).
+  const created = await api.post("/api/campaigns", { data: { name, goldAccuracyThreshold: 0, ...settings } });
+  expect(created.status(), await created.text()).toBe(201);
+  const campaignId: number = (await created.json()).campaign.id;
+  const knowledge = await api.post("/api/knowledge", { multipart: { file: upload("knowledge.jsonl") } });
+  expect(knowledge.status(), await knowledge.text()).toBe(201);
+  // `only`: one question and its gold passage alone (no candidates), for a passage known in advance.
+  const queries = only
+    ? {
+        name: "one-query.jsonl",
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(
+          fs
+            .readFileSync(demoFile("queries.jsonl"), "utf8")
+            .split("\n")
+            .filter((l) => l.includes(`"id":"${only.queryId}"`))
+            .join("\n") + "\n",
+        ),
+      }
+    : upload("queries.jsonl");
+  const batch = await api.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: only ? { queries, name: "annotate e2e" } : { queries, candidates: upload("candidates.jsonl"), topK: "1", name: "annotate e2e" },
+  });
+  expect(batch.status(), await batch.text()).toBe(201);
+  const imported = (await batch.json()) as { batch: { id: number }; queries: number; passages: number };
+  expect(imported.queries).toBe(only ? 1 : 5);
+  const launched = await api.post(`/api/batches/${imported.batch.id}/launch`);
+  expect(launched.status(), await launched.text()).toBe(200);
+  return { campaignId, passages: imported.passages, name };
+}
+
+/** A new annotator account, signed in through the sign-in form (keyboard) in its own browser context. */
+async function annotator(browser: Browser, admin: APIRequestContext, viewport = { width: 1280, height: 800 }): Promise<{ username: string; context: BrowserContext; page: Page }> {
+  const username = await createAccount(admin, "annotator");
+  // Not the coordinator's session that test.use gives this file's contexts.
+  const context = await browser.newContext({ viewport, storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto("/");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/annotate$/);
+  return { username, context, page };
+}
+
+interface SeenTask {
+  claim: { id: number };
+  query: { id: string; input: string };
+  passage: { id: number; wikipediaId: string; paragraphs: { id: number; text: string }[] };
+}
+interface StoredJudgment {
+  id: number;
+  passageId: number;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  span: (Location & { text: string }) | null;
+  durationMs: number;
+}
+
+/** Records the tasks and the acknowledged judgments a page receives. */
+function recordApi(page: Page) {
+  const tasks = new Map<number, SeenTask>(); // by claim id
+  const judgments: { claimId: number; status: number; judgment: StoredJudgment; requestBody: Record<string, unknown> }[] = [];
+  page.on("response", async (res) => {
+    const url = new URL(res.url());
+    if (res.request().method() !== "POST") return;
+    // A reload can drop a body before it is read (a prefetch cut off): those are not recorded.
+    const body = await res.json().catch(() => undefined);
+    if (body === undefined) return;
+    if (/^\/api\/campaigns\/\d+\/next$/.test(url.pathname) && res.status() === 200) {
+      const task = body as SeenTask;
+      tasks.set(task.claim.id, task);
+    }
+    const judged = /^\/api\/claims\/(\d+)\/judgment$/.exec(url.pathname);
+    if (judged && (res.status() === 201 || res.status() === 200)) {
+      judgments.push({
+        claimId: Number(judged[1]),
+        status: res.status(),
+        judgment: (body as { judgment: StoredJudgment }).judgment,
+        requestBody: res.request().postDataJSON() as Record<string, unknown>,
+      });
+    }
+  });
+  return { tasks, judgments };
+}
+
+const passageOn = (page: Page) => page.locator("article.passage");
+const nothingLeft = (page: Page) => page.getByRole("heading", { name: "Nothing left for you in this campaign" });
+
+async function claimOnScreen(page: Page): Promise<string> {
+  await expect(passageOn(page)).toBeVisible();
+  return (await passageOn(page).getAttribute("data-claim"))!;
+}
+
+/** Waits until the passage on screen is another one than `claim`, or nothing is left. */
+async function nextAfter(page: Page, claim: string): Promise<"task" | "done"> {
+  const other = page.locator(`article.passage:not([data-claim="${claim}"])`);
+  await expect(other.or(nothingLeft(page))).toBeVisible();
+  return (await nothingLeft(page).isVisible()) ? "done" : "task";
+}
+
+type Choice = "sufficient" | "insufficient" | "unreadable";
+
+/** Judges one passage with the keyboard only. */
+async function judgeByKeyboard(page: Page, choice: Choice, words: number): Promise<void> {
+  if (choice === "sufficient") {
+    for (let i = 0; i < words; i++) await page.keyboard.press("Shift+ArrowRight");
+    await expect(page.locator(".passage-body mark").first()).toBeVisible();
+    await page.keyboard.press("1");
+  } else {
+    await page.keyboard.press(choice === "unreadable" ? "u" : "2");
+  }
+  await page.keyboard.press("Enter");
+}
+
+/** Works the whole queue with the keyboard; returns how many passages were judged. */
+async function workQueue(page: Page, pick: (i: number) => Choice): Promise<number> {
+  await expect(passageOn(page).or(nothingLeft(page))).toBeVisible();
+  for (let i = 0; ; i++) {
+    if (await nothingLeft(page).isVisible()) return i;
+    const claim = await claimOnScreen(page);
+    await judgeByKeyboard(page, pick(i), 1 + (i % 4));
+    if ((await nextAfter(page, claim)) === "done") return i + 1;
+    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  }
+}
+
+interface ExportLine {
+  passage_id: number;
+  wikipedia_id?: string;
+  annotator: string;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  span: { start_paragraph_id: number; start_character: number; end_paragraph_id: number; end_character: number; text: string } | null;
+}
+
+test.describe("the judging screen", () => {
+  test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 800 } });
+
+  test("three annotators complete a batch with the keyboard only, concurrently: three judgments per passage, spans exact by code points", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    const { campaignId, passages } = await launchDemoCampaign(page.request, { instructions: "Highlight the **shortest** span that answers the question." });
+    const admin = await adminApi(baseURL!);
+    const people = await Promise.all([0, 1, 2].map(() => annotator(browser, admin)));
+    await admin.dispose();
+    const records = people.map((p) => recordApi(p.page));
+
+    // Different rhythms per annotator; every one gives sufficient verdicts with keyboard highlights.
+    const rhythms: ((i: number) => Choice)[] = [
+      (i) => (i % 2 === 0 ? "sufficient" : "insufficient"),
+      (i) => (i % 3 === 2 ? "unreadable" : "sufficient"),
+      (i) => (i % 3 === 0 ? "insufficient" : "sufficient"),
+    ];
+    const counts = await Promise.all(
+      people.map(async (p, n) => {
+        await p.page.goto(`/annotate/${campaignId}`);
+        // First visit: the instructions open beside the passage (rendered Markdown); `?` hides them.
+        const instructions = p.page.getByRole("complementary", { name: "Instructions" });
+        await expect(instructions.locator("strong")).toHaveText("shortest");
+        await p.page.keyboard.press("?");
+        await expect(instructions).toHaveCount(0);
+        return workQueue(p.page, rhythms[n]!);
+      }),
+    );
+
+    // Everyone judged every passage and reached the calm end screen.
+    expect(counts).toEqual([passages, passages, passages]);
+    for (const p of people) {
+      await expect(nothingLeft(p.page)).toBeVisible();
+      await expect(p.page.getByRole("link", { name: "Back to your queue" })).toBeVisible();
+    }
+
+    // What each browser was told: every acknowledged span reads back from the page by code points.
+    for (const r of records) {
+      await expect.poll(() => r.judgments.length).toBe(passages);
+      expect(new Set(r.judgments.map((j) => j.judgment.passageId)).size).toBe(passages);
+      expect(r.judgments.filter((j) => j.judgment.verdict === "sufficient").length).toBeGreaterThan(0);
+      for (const { claimId, judgment } of r.judgments) {
+        const task = r.tasks.get(claimId)!;
+        expect(task.passage.id).toBe(judgment.passageId);
+        expect(judgment.span === null).toBe(judgment.verdict === "insufficient");
+        if (judgment.span) {
+          expect(judgment.span.text.length).toBeGreaterThan(0);
+          expect(judgment.span.text).toBe(kiltSlice(task.passage.wikipediaId, judgment.span));
+        }
+      }
+    }
+
+    // One fresh idempotency key per judgment, and the time spent on each.
+    const sentBodies = records.flatMap((r) => r.judgments.map((j) => j.requestBody));
+    expect(new Set(sentBodies.map((b) => b.idempotencyKey)).size).toBe(3 * passages);
+    for (const b of sentBodies) expect(b.durationMs).toBeGreaterThan(0);
+
+    // The coordinator's audit export: exactly three judgments per passage, by three distinct annotators.
+    const exported = await page.request.get(`/api/campaigns/${campaignId}/judgments`);
+    expect(exported.status(), await exported.text()).toBe(200);
+    const lines = (await exported.text())
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as ExportLine);
+    expect(lines).toHaveLength(3 * passages);
+    const byPassage = new Map<number, ExportLine[]>();
+    for (const line of lines) byPassage.set(line.passage_id, [...(byPassage.get(line.passage_id) ?? []), line]);
+    expect(byPassage.size).toBe(passages);
+    const wikipediaIdOf = new Map<number, string>();
+    for (const r of records) for (const t of r.tasks.values()) wikipediaIdOf.set(t.passage.id, t.passage.wikipediaId);
+    for (const [passageId, judged] of byPassage) {
+      expect(judged).toHaveLength(3);
+      expect(new Set(judged.map((j) => j.annotator)).size).toBe(3);
+      for (const j of judged) {
+        expect(j.span === null).toBe(j.verdict === "insufficient");
+        if (!j.span) continue;
+        const wikipediaId = j.wikipedia_id ?? wikipediaIdOf.get(passageId)!;
+        const loc = {
+          startParagraphId: j.span.start_paragraph_id,
+          startCharacter: j.span.start_character,
+          endParagraphId: j.span.end_paragraph_id,
+          endCharacter: j.span.end_character,
+        };
+        expect(j.span.text).toBe(kiltSlice(wikipediaId, loc));
+      }
+    }
+    await Promise.all(people.map((p) => p.context.close()));
+  });
+
+  test("a reload keeps the claim and its draft: same passage, same highlight, same verdict", async ({ page, browser, baseURL }) => {
+    const { campaignId } = await launchDemoCampaign(page.request);
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const record = recordApi(a.page);
+
+    await a.page.goto(`/annotate/${campaignId}`);
+    const claim = await claimOnScreen(a.page);
+    const question = await a.page.locator("h1.question").textContent();
+    for (let i = 0; i < 3; i++) await a.page.keyboard.press("Shift+ArrowRight");
+    await a.page.keyboard.press("1");
+    const marked = await a.page.locator(".passage-body mark").allTextContents();
+    expect(marked.join("").split(/\s+/).filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    await expect(a.page.getByRole("button", { name: "1 Sufficient" })).toHaveAttribute("aria-pressed", "true");
+    const quoted = await a.page.locator(".verdict-bar q").textContent();
+
+    await a.page.reload();
+    expect(await claimOnScreen(a.page)).toBe(claim);
+    await expect(a.page.locator("h1.question")).toHaveText(question!);
+    expect(await a.page.locator(".passage-body mark").allTextContents()).toEqual(marked);
+    await expect(a.page.locator(".verdict-bar q")).toHaveText(quoted!);
+    await expect(a.page.getByRole("button", { name: "1 Sufficient" })).toHaveAttribute("aria-pressed", "true");
+
+    // Shift+← shrinks the restored highlight by a word, Shift+→ grows it back; Alt+→ / Alt+← move its
+    // start (and Alt+← is not the browser's Back).
+    const url = a.page.url();
+    await a.page.keyboard.press("Shift+ArrowLeft");
+    await expect(a.page.locator(".verdict-bar q")).not.toHaveText(quoted!);
+    await a.page.keyboard.press("Shift+ArrowRight");
+    await expect(a.page.locator(".verdict-bar q")).toHaveText(quoted!);
+    await a.page.keyboard.press("Alt+ArrowRight");
+    await expect(a.page.locator(".verdict-bar q")).not.toHaveText(quoted!);
+    await a.page.keyboard.press("Alt+ArrowLeft");
+    await expect(a.page.locator(".verdict-bar q")).toHaveText(quoted!);
+    expect(a.page.url()).toBe(url);
+
+    // The next passage is already here (prefetched after the one on screen): it shows at once.
+    await expect.poll(() => [...record.tasks.keys()].filter((c) => c !== Number(claim)).length).toBe(1);
+    const prefetched = [...record.tasks.keys()].find((c) => c !== Number(claim))!;
+    const nextRequests: string[] = [];
+    a.page.on("request", (req) => {
+      if (/\/next/.test(req.url())) nextRequests.push(new URL(req.url()).search);
+    });
+    await a.page.keyboard.press("Enter");
+    await nextAfter(a.page, claim);
+    expect(await claimOnScreen(a.page)).toBe(String(prefetched));
+    // After the submit, only the prefetch of the one after it.
+    await expect.poll(() => nextRequests).toEqual([`?after=${prefetched}`]);
+    await expect(a.page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect.poll(() => record.judgments.length).toBe(1);
+    const [saved] = record.judgments;
+    expect(saved!.claimId).toBe(Number(claim));
+    expect(saved!.status).toBe(201);
+    expect(saved!.judgment.verdict).toBe("sufficient");
+    expect(saved!.judgment.span!.text.replace(/\s+/g, " ")).toBe(quoted!.replace(/\s+/g, " "));
+    expect(saved!.judgment.durationMs).toBeGreaterThan(0);
+    // The draft is gone once acknowledged.
+    expect(await a.page.evaluate(([c, k]) => localStorage.getItem(`kps:draft:${c}:${k}`), [campaignId, saved!.claimId])).toBeNull();
+    await a.context.close();
+  });
+
+  test("a judgment whose answer is lost is sent again with the same key and stored once; Esc, 2 and U clear the highlight", async ({ page, browser, baseURL }) => {
+    const { campaignId } = await launchDemoCampaign(page.request);
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const record = recordApi(a.page);
+    const sent: { key: string; body: string }[] = [];
+    let attempts = 0;
+    await a.page.route("**/api/claims/*/judgment", async (route) => {
+      const body = route.request().postData() ?? "";
+      sent.push({ key: (JSON.parse(body) as { idempotencyKey: string }).idempotencyKey, body });
+      attempts++;
+      if (attempts === 1) {
+        // The server stores it, but the answer never reaches the browser.
+        await route.fetch();
+        await route.abort("connectionreset");
+      } else if (attempts === 2) {
+        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "try again" } }) });
+      } else {
+        await route.continue();
+      }
+    });
+
+    await a.page.goto(`/annotate/${campaignId}`);
+    const claim = await claimOnScreen(a.page);
+    const mark = a.page.locator(".passage-body mark");
+    // Esc clears a highlight; 2 and U clear it too.
+    await a.page.keyboard.press("Shift+ArrowRight");
+    await expect(mark).toHaveCount(1);
+    await a.page.keyboard.press("Escape");
+    await expect(mark).toHaveCount(0);
+    await a.page.keyboard.press("]"); // the start edge: begins a highlight at the first word too
+    await expect(mark).toHaveCount(1);
+    await a.page.keyboard.press("u");
+    await expect(mark).toHaveCount(0);
+    await expect(a.page.getByRole("button", { name: "U Unreadable" })).toHaveAttribute("aria-pressed", "true");
+    // 1 with no highlight asks for one instead of submitting.
+    await a.page.keyboard.press("1");
+    await a.page.keyboard.press("Enter");
+    await expect(a.page.getByRole("status")).toContainText("Highlight the words that answer the question");
+    expect(sent).toHaveLength(0);
+    for (let i = 0; i < 2; i++) await a.page.keyboard.press("Shift+ArrowRight");
+    await a.page.keyboard.press("Enter");
+
+    await expect(a.page.getByRole("status")).toContainText("Not saved — retrying");
+    expect(await nextAfter(a.page, claim)).toBe("task");
+    await expect(a.page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    expect(sent.length).toBe(3);
+    expect(new Set(sent.map((s) => s.key)).size).toBe(1);
+    expect(new Set(sent.map((s) => s.body)).size).toBe(1);
+    // The third attempt found the first one's judgment: a replay (200), one judgment stored.
+    await expect.poll(() => record.judgments.map((j) => j.status)).toEqual([200]);
+    const exported = await page.request.get(`/api/campaigns/${campaignId}/judgments`);
+    expect(exported.status()).toBe(200);
+    const lines = (await exported.text()).split("\n").filter(Boolean);
+    expect(lines).toHaveLength(1);
+    await a.context.close();
+  });
+
+  test("a mouse drag snaps to whole words; offsets are code points past letters outside the BMP", async ({ page, browser, baseURL }) => {
+    // Velmora Lighthouse ¶1: three Old Italic letters (two UTF-16 units each) come before "first lit in 1871".
+    const { campaignId } = await launchDemoCampaign(page.request, {}, { queryId: "-3290814144789249484" });
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const record = recordApi(a.page);
+    await a.page.goto(`/annotate/${campaignId}`);
+    await claimOnScreen(a.page);
+    const paragraph = a.page.locator('.passage-body [data-paragraph="1"]');
+    await expect(paragraph).toContainText("first lit in 1871");
+
+    // From inside "first" to inside "1871", by the characters' boxes on screen.
+    const box = (needle: string, from: number, to: number) =>
+      paragraph.evaluate(
+        (el, [n, f, t]) => {
+          const node = el.querySelector("[data-cp]")!.firstChild as Text;
+          const at = node.data.indexOf(n as string);
+          const range = document.createRange();
+          range.setStart(node, at + (f as number));
+          range.setEnd(node, at + (t as number));
+          const r = range.getBoundingClientRect();
+          return { x: r.left, y: r.top + r.height / 2, right: r.right };
+        },
+        [needle, from, to] as const,
+      );
+    const start = await box("first lit", 2, 3); // the "r" of "first"
+    const end = await box("1871", 1, 2); // the "8" of "1871"
+    await a.page.mouse.move(start.x + 1, start.y);
+    await a.page.mouse.down();
+    await a.page.mouse.move(end.right - 1, end.y, { steps: 8 });
+    await a.page.mouse.up();
+
+    await expect(a.page.locator(".passage-body mark")).toHaveText("first lit in 1871");
+
+    // Only the passage can be selected: select-all holds none of the question, the buttons or the bars.
+    await a.page.keyboard.press("Control+A");
+    const selected = await a.page.evaluate(() => window.getSelection()?.toString() ?? "");
+    expect(selected).toContain("decommissioned lighthouse");
+    for (const chrome of ["when was velmora", "Sufficient", "Instructions", "Highlight", "Question", "judged today", "Sign out"]) expect(selected).not.toContain(chrome);
+    await a.page.evaluate(() => window.getSelection()?.removeAllRanges());
+    await expect(a.page.locator(".passage-body mark")).toHaveText("first lit in 1871");
+    await expect(a.page.locator(".verdict-bar q")).toHaveText("first lit in 1871");
+    await a.page.keyboard.press("1");
+    await a.page.keyboard.press("Enter");
+    await expect(nothingLeft(a.page)).toBeVisible();
+    await expect.poll(() => record.judgments.length).toBe(1);
+    expect(record.judgments[0]!.status).toBe(201);
+    // 1871 ends at code point 180 (UTF-16 unit 183): the span the server accepted is in code points.
+    expect(record.judgments[0]!.judgment.span).toEqual({ startParagraphId: 1, startCharacter: 163, endParagraphId: 1, endCharacter: 180, text: "first lit in 1871" });
+    expect(kiltSlice("61237001", record.judgments[0]!.judgment.span!)).toBe("first lit in 1871");
+    await a.context.close();
+  });
+
+  test("a claim that expired and went to someone else (410) is said so, and the next passage comes", async ({ page, browser, baseURL }) => {
+    const { campaignId } = await launchDemoCampaign(page.request);
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    // The server's answer when the lease ran out and another annotator took the slot.
+    await a.page.route("**/api/claims/*/judgment", (route) =>
+      route.fulfill({
+        status: 410,
+        contentType: "application/json",
+        body: JSON.stringify({ error: { code: "gone", message: "Your claim on this passage expired and its slot went to another annotator." } }),
+      }),
+    );
+    await a.page.goto(`/annotate/${campaignId}`);
+    const claim = await claimOnScreen(a.page);
+    await a.page.keyboard.press("2");
+    await a.page.keyboard.press("Enter");
+    expect(await nextAfter(a.page, claim)).toBe("task");
+    await expect(a.page.getByRole("status")).toContainText("expired");
+    expect(await a.page.evaluate(([c, k]) => localStorage.getItem(`kps:draft:${c}:${k}`), [campaignId, claim])).toBeNull();
+    await a.context.close();
+  });
+
+  test("claims on screen are renewed every lease/3", async ({ page, browser, baseURL }) => {
+    const { campaignId } = await launchDemoCampaign(page.request, { leaseMinutes: 1 });
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const record = recordApi(a.page);
+    const renewed: number[] = [];
+    a.page.on("request", (req) => {
+      const m = /\/api\/claims\/(\d+)\/renew$/.exec(new URL(req.url()).pathname);
+      if (m) renewed.push(Number(m[1]));
+    });
+    await a.page.clock.install();
+    await a.page.goto(`/annotate/${campaignId}`);
+    const claim = Number(await claimOnScreen(a.page));
+    await expect.poll(() => record.tasks.size).toBe(2); // the passage on screen and the prefetched one
+    await a.page.clock.fastForward(21_000);
+    await expect.poll(() => new Set(renewed).size).toBe(2);
+    expect(renewed).toContain(claim);
+    await a.context.close();
+  });
+
+  test("blind: nothing the browser receives holds gold flags, judgment counts or another annotator's name", async ({ page, browser, baseURL }) => {
+    const { campaignId } = await launchDemoCampaign(page.request, { showAnswers: true });
+    const admin = await adminApi(baseURL!);
+    // Another annotator judges first, so there are others' judgments the server could leak.
+    const otherName = await createAccount(admin, "annotator", "other");
+    const other = await signedInApi(baseURL!, otherName);
+    for (let i = 0; i < 3; i++) {
+      const next = await other.post(`/api/campaigns/${campaignId}/next`);
+      expect(next.status()).toBe(200);
+      const task = (await next.json()) as SeenTask;
+      const judged = await other.post(`/api/claims/${task.claim.id}/judgment`, {
+        data: { verdict: "insufficient", span: null, unreadable: false, durationMs: 1000, idempotencyKey: unique("other-key") },
+      });
+      expect(judged.status()).toBe(201);
+    }
+    await other.dispose();
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+
+    const bodies: { url: string; body: string }[] = [];
+    a.page.on("response", async (res) => {
+      const url = new URL(res.url());
+      // Build assets are the same files for everyone and carry no data.
+      if (url.pathname.startsWith("/_next/static/") || res.status() === 204 || (res.status() >= 300 && res.status() < 400)) return;
+      bodies.push({ url: url.pathname + url.search, body: await res.text().catch(() => "") });
+    });
+    await a.page.goto("/annotate");
+    await a.page.goto(`/annotate/${campaignId}`);
+    // Answers are shown in this campaign; gold status never is.
+    await expect(a.page.locator(".answers")).toBeVisible();
+    await workQueue(a.page, (i) => (i % 2 ? "sufficient" : "insufficient"));
+    await a.page.reload();
+    await expect(nothingLeft(a.page)).toBeVisible();
+
+    expect(bodies.some((b) => /\/api\/campaigns\/\d+\/next/.test(b.url))).toBe(true);
+    expect(bodies.some((b) => /\/judgment$/.test(b.url))).toBe(true);
+    expect(bodies.some((b) => b.url === `/annotate/${campaignId}` && b.body.includes("<html"))).toBe(true);
+    const forbidden = [/\bgold\b/i, /isGold/i, /is_gold/i, /\bexpected/i, /judgmentCount/i, /judgment_count/i, /sufficientCount/i, /openSlots/i, /claimCount/i];
+    for (const { url, body } of bodies) {
+      for (const pattern of forbidden) expect(body, `${url} matches ${pattern}`).not.toMatch(pattern);
+      expect(body, `${url} names another annotator`).not.toContain(otherName);
+      expect(body, `${url} names the coordinator`).not.toContain(accounts().coordinator);
+    }
+    await a.context.close();
+  });
+
+  test("accessibility: no serious or critical axe violation on the judging page (with a highlight) and on the queue; screenshots", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const { campaignId, name } = await launchDemoCampaign(page.request, {
+      showAnswers: true,
+      instructions:
+        "Judge whether the passage **alone** lets you answer the question.\n\n- Highlight the *shortest* span that does.\n- A list or table you cannot read is **Unreadable**.\n\nSee the [KILT paper](https://arxiv.org/abs/2009.02252). <b>Raw HTML</b> is not rendered.",
+    });
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const serious = async () =>
+      (await new AxeBuilder({ page: a.page }).analyze()).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+
+    await a.page.goto("/annotate");
+    const start = a.page.getByRole("link", { name: `Start ${name}` });
+    await expect(start).toBeVisible();
+    expect(await serious()).toEqual([]);
+
+    await start.focus();
+    await a.page.keyboard.press("Enter");
+    await expect(a.page).toHaveURL(new RegExp(`/annotate/${campaignId}$`));
+    await claimOnScreen(a.page);
+    // The instructions open on a first visit: Markdown rendered, links kept.
+    const instructions = a.page.getByRole("complementary", { name: "Instructions" });
+    await expect(instructions.getByRole("link", { name: "KILT paper" })).toHaveAttribute("href", "https://arxiv.org/abs/2009.02252");
+    await expect(instructions.locator("strong").first()).toHaveText("alone");
+    await expect(instructions.locator("b")).toHaveCount(0);
+    await a.page.keyboard.press("Shift+ArrowRight");
+    await a.page.keyboard.press("Shift+ArrowRight");
+    await a.page.keyboard.press("Shift+ArrowRight");
+    await a.page.keyboard.press("1");
+    await expect(a.page.locator(".passage-body mark").first()).toBeVisible();
+    expect(await serious()).toEqual([]);
+    await a.page.screenshot({ path: path.join(screenshotDir, "judging-instructions.png") });
+
+    await a.page.keyboard.press("?");
+    await expect(instructions).toHaveCount(0);
+    await a.page.keyboard.press("Tab"); // a visible focus ring on the first control
+    expect(await serious()).toEqual([]);
+    await a.page.screenshot({ path: path.join(screenshotDir, "judging-focus.png") });
+    await a.page.locator("h1.question").focus();
+    await a.page.screenshot({ path: path.join(screenshotDir, "judging.png") });
+
+    await a.page.setViewportSize({ width: 1440, height: 900 });
+    await a.page.screenshot({ path: path.join(screenshotDir, "judging-1440.png") });
+    // The controls stay inside the window at both sizes.
+    const bar = await a.page.locator(".verdict-bar").boundingBox();
+    expect(bar!.y + bar!.height).toBeLessThanOrEqual(900);
+    await expect(a.page.getByRole("button", { name: "Enter Submit" })).toBeInViewport();
+
+    // And the end screen.
+    await a.page.setViewportSize({ width: 1280, height: 800 });
+    await workQueue(a.page, () => "insufficient");
+    expect(await serious()).toEqual([]);
+    await a.page.screenshot({ path: path.join(screenshotDir, "judging-nothing-left.png") });
+    await a.context.close();
+  });
+});
+
+test.describe("paused", () => {
+  test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 800 } });
+
+  test("an annotator paused by the gold rule sees that their work is paused, also after a reload", async ({ page, browser, baseURL }) => {
+    // Gold passages expect "sufficient"; judging everything "not sufficient" fails the first gold one.
+    const { campaignId } = await launchDemoCampaign(page.request, { goldMinJudgments: 1, goldAccuracyThreshold: 0.9 });
+    const admin = await adminApi(baseURL!);
+    const a = await annotator(browser, admin);
+    await admin.dispose();
+    const paused = a.page.getByRole("heading", { name: "Your work on this campaign is paused" });
+    await a.page.goto(`/annotate/${campaignId}`);
+    for (let i = 0; i < 12 && !(await paused.isVisible()); i++) {
+      const claim = await claimOnScreen(a.page);
+      await a.page.keyboard.press("2");
+      await a.page.keyboard.press("Enter");
+      await expect(a.page.locator(`article.passage:not([data-claim="${claim}"])`).or(paused)).toBeVisible();
+    }
+    await expect(paused).toBeVisible();
+    await expect(a.page.getByRole("link", { name: "Back to your queue" })).toBeVisible();
+    await a.page.reload();
+    await expect(paused).toBeVisible();
+    await expect(a.page.locator("article.passage")).toHaveCount(0);
+    await a.context.close();
+  });
+});
+
+test.describe("as a coordinator", () => {
+  test.use({ storageState: storageStatePath("coordinator") });
+
+  test("the judging page is for annotators only", async ({ page }) => {
+    const { campaignId } = await launchDemoCampaign(page.request);
+    await page.goto(`/annotate/${campaignId}`);
+    await expect(page.getByText("This page is for annotators only.")).toBeVisible();
+    await expect(page.locator("article.passage")).toHaveCount(0);
+  });
+});
+
+test.describe("as an annotator", () => {
+  test.use({ storageState: storageStatePath("annotator") });
+
+  test("an unknown campaign is not found", async ({ page }) => {
+    await page.goto("/annotate/999999999");
+    await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  });
+});
+
