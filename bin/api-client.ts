@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 
 /** A small HTTP client for the app's API, used by the CLI. */
 export class ApiError extends Error {
@@ -71,6 +72,27 @@ export class ApiClient {
       "content-length": String(total),
     });
     return data;
+  }
+
+  /** Streams a download into `out` (a file or stdout) without holding it in memory; returns bytes written. */
+  async download(path: string, out: NodeJS.WritableStream): Promise<number> {
+    const headers: Record<string, string> = {};
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    let res: Response;
+    try {
+      res = await fetch(this.baseUrl + path, { headers });
+    } catch (error) {
+      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new ApiError(`Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`, 0, "unreachable");
+    }
+    if (!res.ok || !res.body) {
+      const data = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string; details?: unknown } } | undefined;
+      throw new ApiError(data?.error?.message ?? `The app answered ${res.status}.`, res.status, data?.error?.code ?? "http_error", data?.error?.details);
+    }
+    let bytes = 0;
+    const counted = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>).on("data", (c: Buffer) => (bytes += c.length));
+    await pipeline(counted, out, { end: out !== process.stdout });
+    return bytes;
   }
 
   private async send<T>(method: string, path: string, body: BodyInit | undefined, extraHeaders: Record<string, string>): Promise<{ data: T; headers: Headers }> {

@@ -1,7 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { z } from "zod";
-import { readFileSync, statSync } from "node:fs";
+import { createWriteStream, readFileSync, statSync } from "node:fs";
 import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/schemas";
+import { exportQuerySchema } from "@/lib/campaign/export-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
@@ -287,6 +288,44 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         note(`Batch ${data.batch.id} is ${data.batch.status}.`);
       });
   }
+
+  const outputOf = (file?: string) => (file && file !== "-" ? createWriteStream(file) : process.stdout);
+  program
+    .command("export")
+    .description("download the campaign's KILT provenance JSONL (streamed), then print the export report")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .option("--batch <id>", "only this batch's questions")
+    .option("--location <where>", "span (consensus span offsets) or passage (paragraph range, -1 characters)", "span")
+    .option("-o, --output <file>", "write to this file instead of standard output")
+    .action(async (opts: { campaign: string; batch?: string; location: string; output?: string }) => {
+      needToken();
+      const parsed = parseArgs(exportQuerySchema, { batch: opts.batch, location: opts.location });
+      const query = new URLSearchParams({ location: parsed.location, ...(parsed.batch ? { batch: String(parsed.batch) } : {}) });
+      const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
+      const bytes = await client().download(`${base}/export?${query}`, outputOf(opts.output));
+      const { data } = await client().request<{ report: { queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number } }>(
+        "GET",
+        `${base}/export/report?${query}`,
+      );
+      const r = data.report;
+      note(
+        `Exported ${r.queriesExported} of ${r.queries} questions (${formatBytes(bytes)}), ${r.passagesEndorsed} endorsed passages; ` +
+          `${r.unanswerable.length} unanswerable from the snapshot, ${r.withoutEndorsement} without an endorsed passage.`,
+      );
+      if (r.unanswerable.length) note(`Unanswerable: ${r.unanswerable.slice(0, 50).join(", ")}${r.unanswerable.length > 50 ? ", …" : ""}`);
+    });
+  program
+    .command("judgments")
+    .description("download every judgment of a campaign as JSONL (streamed; annotators by pseudonym)")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .option("--batch <id>", "only this batch's judgments")
+    .option("-o, --output <file>", "write to this file instead of standard output")
+    .action(async (opts: { campaign: string; batch?: string; output?: string }) => {
+      needToken();
+      const query = opts.batch ? `?batch=${encodeURIComponent(opts.batch)}` : "";
+      const bytes = await client().download(`/api/campaigns/${encodeURIComponent(opts.campaign)}/judgments${query}`, outputOf(opts.output));
+      note(`Wrote ${formatBytes(bytes)} of judgments.`);
+    });
 
   program
     .command("health")

@@ -142,6 +142,25 @@ const matrix: Record<string, Case> = {
     body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key") }),
     expect: { anonymous: 401, annotator: 403, coordinator: 403 },
   },
+  "GET /api/campaigns/[id]/export": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/export?location=passage`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/export/report": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/export/report`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/annotators": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/campaigns/[id]/annotators/[userId]/[action]": {
+    path: async (s) => {
+      const res = await s.admin.post("/api/users", { data: { username: unique("paused"), role: "annotator", password: PASSWORD } });
+      return `/api/campaigns/${await newCampaign(s)}/annotators/${(await res.json()).user.id}/pause`;
+    },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
   "POST /api/knowledge": {
     raw: () => pageLine(unique("matrix-page")),
     expect: { anonymous: 401, annotator: 403, coordinator: 201 },

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { pages, passages, queries } from "@/db/schema";
 import { anonymous, system } from "@/lib/auth/actor";
-import { signIn } from "@/lib/auth/sessions";
+import { resolveActor, signIn } from "@/lib/auth/sessions";
+import { nextTask } from "./assignment";
+import { updateCampaign } from "./campaigns";
+import { exportKilt, type ExportReport } from "./export-kilt";
+import { submitJudgment } from "./judgments";
+import { expectValidKiltFile } from "@/test/kilt-checks";
 import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { openTestDatabase } from "@/test/databases";
@@ -67,5 +72,41 @@ describe("demo seed [pglite]", () => {
       expect(text?.length).toBeGreaterThan(0);
     }
     expect(allPages.some((p) => p.paragraphs.some((para) => /[\u{10000}-\u{10FFFF}]/u.test(para)))).toBe(true);
+  });
+
+  it("fully judged, exports a KILT file that passes the evaluator's input checks", async () => {
+    const campaignId = (await handle.db.select({ id: queries.campaignId }).from(queries).limit(1))[0]!.id;
+    // The three demo annotators find every passage sufficient, each highlighting its first words
+    // (which misses the gold spans: the gold rule is turned off for this).
+    await updateCampaign(handle.db, system, campaignId, { goldAccuracyThreshold: 0 });
+    for (const account of DEMO_ACCOUNTS.filter((a) => a.role === "annotator")) {
+      const session = await signIn(handle.db, anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      const actor = await resolveActor(handle.db, { sessionToken: session.sessionToken });
+      for (let t = await nextTask(handle.db, actor, { campaignId }); t; t = await nextTask(handle.db, actor, { campaignId })) {
+        const p = t.passage.paragraphs.find((x) => !x.text.startsWith("Section::::"))!;
+        const text = p.text.split(" ").slice(0, 2).join(" ");
+        await submitJudgment(handle.db, actor, t.claim.id, {
+          verdict: "sufficient",
+          span: { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text },
+          unreadable: false,
+          durationMs: 2000,
+          idempotencyKey: `demo-${account.username}-${t.claim.id}`,
+        });
+      }
+    }
+    let text = "";
+    let report: ExportReport | undefined;
+    for await (const line of exportKilt(handle.db, system, campaignId, { location: "span" }, (r) => (report = r))) text += line;
+    const rows = expectValidKiltFile(text);
+    const demoLines = fs.readFileSync(path.join(process.cwd(), "db/demo/queries.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+    expect(rows).toHaveLength(demoLines.length);
+    expect(report).toMatchObject({ queriesExported: 5, unanswerable: [], withoutEndorsement: 0 });
+    // Each exported line begins with its original line minus the closing "]}" tail, byte for byte.
+    for (const [i, line] of text.trimEnd().split("\n").entries()) {
+      const original = demoLines.find((l) => l.includes(`"id":"${rows[i]!.id}"`))!;
+      const cut = original.lastIndexOf("]");
+      expect(line.startsWith(original.slice(0, cut))).toBe(true);
+    }
+    expect(text).toContain("13805127637452916481");
   });
 });

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AnnotatorTable } from "@/components/campaigns/annotator-table";
 import { BatchTable } from "@/components/campaigns/batch-table";
+import { listStandings } from "@/lib/campaign/standings";
 import { listBatches } from "@/lib/campaign/batches";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../campaigns.css";
@@ -19,7 +21,7 @@ export default async function CampaignPage({ params }: Props) {
   const loaded = await campaignPage((await params).id);
   if (!loaded) return null;
   const { db, actor, campaign } = loaded;
-  const batches = await listBatches(db, actor, campaign.id);
+  const [batches, annotators] = await Promise.all([listBatches(db, actor, campaign.id), listStandings(db, actor, campaign.id)]);
   const settings: [string, string][] = [
     ["Judgments per passage (R)", String(campaign.judgmentsPerPassage)],
     ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
@@ -86,6 +88,32 @@ export default async function CampaignPage({ params }: Props) {
             pages: b.pages,
           }))}
         />
+      </section>
+
+      <section aria-labelledby="annotators-heading">
+        <h2 id="annotators-heading">Annotators</h2>
+        <AnnotatorTable campaignId={campaign.id} annotators={annotators} />
+      </section>
+
+      <section aria-labelledby="export-heading">
+        <h2 id="export-heading">Export</h2>
+        <ul className="downloads">
+          <li>
+            <a href={`/api/campaigns/${campaign.id}/export?location=span`} download>
+              KILT provenance (consensus spans)
+            </a>
+          </li>
+          <li>
+            <a href={`/api/campaigns/${campaign.id}/export?location=passage`} download>
+              KILT provenance (whole passages, -1 characters)
+            </a>
+          </li>
+          <li>
+            <a href={`/api/campaigns/${campaign.id}/judgments`} download>
+              Every judgment (JSONL)
+            </a>
+          </li>
+        </ul>
       </section>
     </main>
   );

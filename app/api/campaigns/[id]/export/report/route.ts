@@ -1,0 +1,13 @@
+import { exportReport } from "@/lib/campaign/export-kilt";
+import { exportQuerySchema } from "@/lib/campaign/export-options";
+import { parseInput } from "@/lib/errors";
+import { json, requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+
+// GET /api/campaigns/:id/export/report?batch= — the export's counts: exported, endorsed, unanswerable, without endorsement
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  const campaignId = await idParam(ctx);
+  const { batch, location } = parseInput(exportQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
+  return json({ report: await exportReport(db, actor, campaignId, { batchId: batch, location }) });
+});

@@ -1,0 +1,15 @@
+import { exportKilt } from "@/lib/campaign/export-kilt";
+import { exportQuerySchema } from "@/lib/campaign/export-options";
+import { parseInput } from "@/lib/errors";
+import { requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+import { linesResponse, primed } from "@/lib/stream";
+
+// GET /api/campaigns/:id/export?batch=&location=span|passage — KILT provenance JSONL, streamed (coordinators)
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  const campaignId = await idParam(ctx);
+  const { batch, location } = parseInput(exportQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
+  const lines = await primed(exportKilt(db, actor, campaignId, { batchId: batch, location }));
+  return linesResponse(lines, `campaign-${campaignId}${batch ? `-batch-${batch}` : ""}-provenance.jsonl`);
+});

@@ -1,0 +1,81 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
+
+test.use({ storageState: storageStatePath("coordinator") });
+
+/** One annotator's pass over the campaign: sufficient (first three words) where `sufficient` says so. */
+async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (paragraphId: number) => boolean) {
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) return;
+    expect(res.status()).toBe(200);
+    const task = await res.json();
+    const p = task.passage.paragraphs[0];
+    const yes = sufficient(p.id);
+    const text = p.text.split(" ").slice(0, 3).join(" ");
+    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+      data: {
+        verdict: yes ? "sufficient" : "insufficient",
+        span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
+        durationMs: 1200,
+        idempotencyKey: unique("key"),
+      },
+    });
+    expect(submit.status(), await submit.text()).toBe(201);
+  }
+}
+
+test("a coordinator pauses an annotator and the exported provenance changes; resuming restores it", async ({ page, baseURL }) => {
+  const admin = await adminApi(baseURL!);
+  const wikipediaId = unique("export-page");
+  const text = ["Export Page\n", "The first paragraph says the tower was lit in 1871.\n", "The second paragraph says it was relit in 2005.\n"];
+  expect((await page.request.post("/api/knowledge?name=p.jsonl", { data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Export Page", text }) + "\n"), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
+  const campaign = (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-export"), goldAccuracyThreshold: 0 } })).json()).campaign;
+  const queryId = unique("q");
+  const line = JSON.stringify({ id: queryId, input: "when was the tower lit", output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
+  const candidates = JSON.stringify({ id: queryId, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
+  const imported = await page.request.post(`/api/campaigns/${campaign.id}/batches`, {
+    multipart: {
+      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
+      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates + "\n") },
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  expect((await page.request.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+
+  // Three annotators: all endorse the gold paragraph; two of three the candidate paragraph.
+  const names = [await createAccount(admin, "annotator"), await createAccount(admin, "annotator"), await createAccount(admin, "annotator")];
+  for (const [i, name] of names.entries()) {
+    const api = await signedInApi(baseURL!, name);
+    await judgeAll(api, campaign.id, (pid) => pid === 1 || i < 2);
+    await api.dispose();
+  }
+
+  const exported = async () => {
+    const res = await page.request.get(`/api/campaigns/${campaign.id}/export?location=span`);
+    expect(res.status()).toBe(200);
+    const body = await res.text();
+    expect(body.endsWith("\n")).toBe(true);
+    expect(body.includes("\n\n")).toBe(false);
+    const rows = body.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].id).toBe(queryId);
+    return (rows[0].output as { provenance?: { start_paragraph_id: number }[] }[]).slice(1).map((e) => e.provenance![0]!.start_paragraph_id).sort();
+  };
+  expect(await exported()).toEqual([1, 2]);
+
+  await page.goto(`/campaigns/${campaign.id}`);
+  const row = page.getByRole("row", { name: new RegExp(names[0]!) });
+  await expect(row).toContainText("active");
+  await row.getByRole("button", { name: `Pause ${names[0]}` }).click();
+  await expect(row).toContainText("paused");
+  expect(await exported()).toEqual([1]); // paragraph 2 is left with one sufficient vote of two counted
+
+  const report = (await (await page.request.get(`/api/campaigns/${campaign.id}/export/report`)).json()).report;
+  expect(report).toMatchObject({ queriesExported: 1, passagesEndorsed: 1, unanswerable: [] });
+
+  await row.getByRole("button", { name: `Resume ${names[0]}` }).click();
+  await expect(row).toContainText("active");
+  expect(await exported()).toEqual([1, 2]);
+  await admin.dispose();
+});
