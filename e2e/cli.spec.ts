@@ -64,7 +64,7 @@ test("every kps command has --help", async () => {
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
     ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"],
-    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["health"],
+    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
   ];
   for (const command of commands) {
     const res = await cli([...command, "--help"]);
@@ -97,6 +97,20 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("only a draft or paused batch can be launched");
   expect((await cli(["batch", "list", "--campaign", campaignId], env)).stdout).toMatch(new RegExp(`^${batchId}\tlaunched\t`, "m"));
+
+  // Nothing is judged yet: the export is empty, and its report says why.
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-export-")), "provenance.jsonl");
+  const exported = await cli(["export", "--campaign", campaignId, "--location", "passage", "-o", out], env);
+  expect(exported.code, exported.stderr).toBe(0);
+  expect(fs.readFileSync(out, "utf8")).toBe("");
+  expect(exported.stderr).toContain("Exported 0 of 5 questions");
+  expect(exported.stderr).toContain("5 without an endorsed passage");
+  const badLocation = await cli(["export", "--campaign", campaignId, "--location", "page"], env);
+  expect(badLocation.code).toBe(2);
+  expect(badLocation.stderr).toContain("--location: must be 'span' or 'passage'");
+  const judgments = await cli(["judgments", "--campaign", campaignId], env);
+  expect(judgments.code, judgments.stderr).toBe(0);
+  expect(judgments.stdout).toBe("");
 });
 
 test("kps shows every problem of a rejected file with its line and field", async ({ baseURL }) => {
