@@ -39,11 +39,16 @@ export async function annotatorCampaign(db: Db | Tx, actor: Actor, campaignId: n
   return { user, campaign: row.campaign };
 }
 
+/** When this process last reaped each campaign: reaping on every request would cost a statement each. */
+const lastReap = new Map<number, number>();
+const REAP_EVERY_MS = 2000;
+
 /**
  * Frees the slots of expired claims in a campaign. Each expired claim is ended exactly once, even
  * when several requests reap at the same time (the UPDATE … RETURNING takes the row lock).
  */
 export async function reapExpiredClaims(tx: Db | Tx, campaignId: number): Promise<number> {
+  lastReap.set(campaignId, Date.now());
   const ended = await tx
     .update(claims)
     .set({ endedAt: sql`now()` })
@@ -75,7 +80,10 @@ export async function reapExpiredClaims(tx: Db | Tx, campaignId: number): Promis
 export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: number }): Promise<Task | null> {
   const { user, campaign } = await annotatorCampaign(db, actor, input.campaignId);
   const claimId = await db.transaction(async (tx) => {
-    await reapExpiredClaims(tx, campaign.id);
+    // Expired claims are reaped at most every 2 s per campaign and process (and whenever nothing
+    // else is open): a claim that has just expired keeps its slot a little longer, never doubles it.
+    const reaped = Date.now() - (lastReap.get(campaign.id) ?? 0) >= REAP_EVERY_MS;
+    if (reaped) await reapExpiredClaims(tx, campaign.id);
     const [live] = await tx
       .select({ id: claims.id })
       .from(claims)
@@ -84,6 +92,7 @@ export async function nextTask(db: Db, actor: Actor, input: { campaignId: number
           eq(claims.userId, user.id),
           eq(claims.campaignId, campaign.id),
           isNull(claims.endedAt),
+          sql`${claims.expiresAt} > now()`,
           input.after ? sql`${claims.id} <> ${input.after}` : undefined,
         ),
       )
@@ -95,7 +104,13 @@ export async function nextTask(db: Db, actor: Actor, input: { campaignId: number
       (b) => b.id,
     );
     if (!launched.length) return null;
-    const passageId = (await openPassageInCurrentQuery(tx, user.id, campaign.id, launched)) ?? (await openPassageAnywhere(tx, user.id, campaign.id, launched));
+    const find = async () =>
+      (await openPassageInCurrentQuery(tx, user.id, campaign.id, launched)) ?? (await openPassageAnywhere(tx, user.id, campaign.id, launched));
+    let passageId = await find();
+    if (passageId === null && !reaped) {
+      // Nothing open: slots held by claims that expired since the last reaping may be free.
+      if (await reapExpiredClaims(tx, campaign.id)) passageId = await find();
+    }
     if (passageId === null) return null;
 
     const taken = await tx
@@ -129,7 +144,7 @@ async function openPassageInCurrentQuery(tx: Tx, userId: number, campaignId: num
         and not exists (select 1 from ${claims} c where c.passage_id = p.id and c.user_id = ${userId})
       order by md5(p.id::text || ':' || ${userId}::text)
       limit 1
-      for update of p skip locked`),
+      for no key update of p skip locked`),
   );
   return rows[0] ? Number(rows[0].id) : null;
 }
@@ -144,7 +159,7 @@ async function openPassageAnywhere(tx: Tx, userId: number, campaignId: number, l
         and not exists (select 1 from ${claims} c where c.passage_id = p.id and c.user_id = ${userId})
       order by p.open_slots, p.query_id, p.id
       limit 1
-      for update of p skip locked`),
+      for no key update of p skip locked`),
   );
   return rows[0] ? Number(rows[0].id) : null;
 }

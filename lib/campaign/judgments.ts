@@ -88,13 +88,10 @@ export async function submitJudgment(
 ): Promise<{ judgment: JudgmentView; replayed: boolean }> {
   const user = requireUser(actor);
   const hash = requestHash(claimId, input);
-  const replay = await findReplay(db, user.id, input.idempotencyKey, hash);
-  if (replay) return replay;
-
   let pauseBy: Campaign | undefined;
   try {
     const result = await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
-      const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("update");
+      const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("no key update");
       if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
       if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
       // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
@@ -102,7 +99,8 @@ export async function submitJudgment(
       if (replayed) return replayed;
       const { campaign } = await annotatorCampaign(tx, actor, claim.campaignId);
 
-      const [passage] = await tx.select().from(passages).where(eq(passages.id, claim.passageId)).for("update");
+      // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
+      const [passage] = await tx.select().from(passages).where(eq(passages.id, claim.passageId)).for("no key update");
       if (!passage) throw new AppError("not_found", "The passage of this claim no longer exists.");
       const [already] = await tx
         .select({ id: judgments.id })

@@ -19,7 +19,7 @@ export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageId
   const ids = [...new Set(passageIds)].sort((a, b) => a - b);
   const r = campaign.judgmentsPerPassage;
   const t = campaign.endorsementThreshold;
-  await tx.execute(sql`select id from passages where id = any(${sql.param(ids)}::bigint[]) order by id for update`);
+  await tx.execute(sql`select id from passages where id = any(${sql.param(ids)}::bigint[]) order by id for no key update`);
   await tx.execute(sql`
     with counted as (
       select j.passage_id, j.verdict,

@@ -1,0 +1,191 @@
+// The simulated annotators: each loops next → submit with no think time, on its own session cookie,
+// over keep-alive sockets. Latencies are measured per request (write to last byte of the answer).
+import type { Client } from "./http";
+import type { Annotator } from "./seed";
+
+interface Task {
+  claim: { id: number };
+  query: { id: string };
+  passage: { id: number; wikipediaId: string; paragraphs: { id: number; text: string }[] };
+}
+
+type Phase = "warmup" | "measure" | "stop";
+
+export interface PhaseStats {
+  seconds: number;
+  judgments: number;
+  sufficient: number;
+  next: number[];
+  submit: number[];
+  /** "next 500", "submit 409", "next ECONNRESET" … */
+  errors: Map<string, number>;
+}
+
+export interface LoadResult {
+  warmup: PhaseStats;
+  measured: PhaseStats;
+  /** Every 201 the annotators received, warm-up and the tail after the window included. */
+  acknowledged: number;
+  /** Annotators that got 204 (nothing left): the batch was too small for the run. */
+  drained: number;
+  /** Claims still held when the run stopped (a next answered, its submit not sent). */
+  openClaims: number;
+  firstErrors: string[];
+}
+
+function emptyStats(): PhaseStats {
+  return { seconds: 0, judgments: 0, sufficient: 0, next: [], submit: [], errors: new Map() };
+}
+
+/** A word of 3+ letters near the start of the text, with its offsets in CODE POINTS. */
+export function spanIn(text: string): { startCharacter: number; endCharacter: number; text: string } | undefined {
+  const m = /\p{L}{3,}/u.exec(text);
+  if (!m) return undefined;
+  const start = Array.from(text.slice(0, m.index)).length;
+  return { startCharacter: start, endCharacter: start + Array.from(m[0]).length, text: m[0] };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export async function runLoad(
+  client: Client,
+  annotators: Annotator[],
+  campaignId: number,
+  options: {
+    warmupSeconds: number;
+    seconds: number;
+    thinkMs?: number;
+    /** Gold passages are judged sufficient; the others sufficient one time in four (about half in all). */
+    isGold: (kiltId: string, wikipediaId: string, startParagraphId: number) => boolean;
+    onMeasureStart?: () => void;
+    onMeasureEnd?: () => void;
+  },
+): Promise<LoadResult> {
+  const stats: Record<Exclude<Phase, "stop">, PhaseStats> = { warmup: emptyStats(), measure: emptyStats() };
+  let phase: Phase = options.warmupSeconds > 0 ? "warmup" : "measure";
+  // Read through a function: the phase changes under the annotators' feet (TypeScript would narrow a plain read).
+  const now = (): Phase => phase;
+  let acknowledged = 0;
+  let drained = 0;
+  let openClaims = 0;
+  const firstErrors: string[] = [];
+  const error = (at: Phase, key: string, detail: string) => {
+    if (at !== "stop") stats[at].errors.set(key, (stats[at].errors.get(key) ?? 0) + 1);
+    if (firstErrors.length < 5) firstErrors.push(`${key}: ${detail.slice(0, 300)}`);
+  };
+
+  const annotator = async (a: Annotator, index: number) => {
+    const headers = { cookie: `kps_session=${a.cookie}`, "content-type": "application/json" };
+    let n = index;
+    while (now() !== "stop") {
+      const nextPhase = now();
+      let t0 = performance.now();
+      let task: Task;
+      try {
+        const res = await client.request("POST", `/api/campaigns/${campaignId}/next`, { headers, body: "{}" });
+        if (nextPhase !== "stop") stats[nextPhase].next.push(performance.now() - t0);
+        if (res.status === 204) {
+          drained++;
+          return;
+        }
+        if (res.status !== 200) {
+          error(nextPhase, `next ${res.status}`, res.body.toString("utf8"));
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        task = JSON.parse(res.body.toString("utf8")) as Task;
+      } catch (e) {
+        error(nextPhase, `next ${(e as { code?: string }).code ?? "error"}`, String(e));
+        await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+
+      if (options.thinkMs) await new Promise((r) => setTimeout(r, options.thinkMs! * (0.5 + Math.random())));
+      const first = task.passage.paragraphs[0]!;
+      const gold = options.isGold(task.query.id, task.passage.wikipediaId, first.id);
+      const span = gold || n++ % 4 === 0 ? spanIn(first.text) : undefined;
+      const body = JSON.stringify({
+        verdict: span ? "sufficient" : "insufficient",
+        span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
+        unreadable: false,
+        durationMs: 1000 + (n % 5000),
+        idempotencyKey: `bench-${a.username}-${task.claim.id}`,
+      });
+      const submitPhase = now();
+      t0 = performance.now();
+      try {
+        const res = await client.request("POST", `/api/claims/${task.claim.id}/judgment`, { headers, body });
+        const t1 = performance.now();
+        if (submitPhase !== "stop") stats[submitPhase].submit.push(t1 - t0);
+        if (res.status === 201) {
+          acknowledged++;
+          // Counted in the phase it completed in.
+          const completed = now();
+          if (completed !== "stop") {
+            stats[completed].judgments++;
+            if (span) stats[completed].sufficient++;
+          }
+        } else {
+          error(submitPhase, `submit ${res.status}`, res.body.toString("utf8"));
+          if (res.status >= 500) openClaims++;
+        }
+      } catch (e) {
+        error(submitPhase, `submit ${(e as { code?: string }).code ?? "error"}`, String(e));
+        openClaims++;
+      }
+    }
+  };
+
+  const started = performance.now();
+  const running = annotators.map((a, i) => annotator(a, i));
+  let measureStart = started;
+  if (options.warmupSeconds > 0) {
+    await new Promise((r) => setTimeout(r, options.warmupSeconds * 1000));
+    measureStart = performance.now();
+    stats.warmup.seconds = (measureStart - started) / 1000;
+    phase = "measure";
+  }
+  options.onMeasureStart?.();
+  await new Promise((r) => setTimeout(r, options.seconds * 1000));
+  phase = "stop";
+  stats.measure.seconds = (performance.now() - measureStart) / 1000;
+  options.onMeasureEnd?.();
+  await Promise.all(running);
+  for (const s of [stats.warmup, stats.measure]) {
+    s.next.sort((x, y) => x - y);
+    s.submit.sort((x, y) => x - y);
+  }
+  return { warmup: stats.warmup, measured: stats.measure, acknowledged, drained, openClaims, firstErrors };
+}
+
+/**
+ * The framework's floor: `clients` loops of GET /api/health (Next.js routing + one `select 1`) for
+ * `seconds`; requests per second and latencies, to compare with the annotation requests.
+ */
+export async function hammerHealth(client: Client, clients: number, seconds: number): Promise<{ requests: number; seconds: number; latencies: number[]; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let stop = false;
+  const t0 = performance.now();
+  const loops = Array.from({ length: clients }, async () => {
+    while (!stop) {
+      const t = performance.now();
+      try {
+        const res = await client.request("GET", "/api/health");
+        if (res.status === 200) latencies.push(performance.now() - t);
+        else errors++;
+      } catch {
+        errors++;
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  stop = true;
+  const elapsed = (performance.now() - t0) / 1000;
+  await Promise.all(loops);
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, seconds: elapsed, latencies, errors };
+}

@@ -1,0 +1,476 @@
+// Annotation load benchmark: N simulated annotators loop POST /next → POST /judgment against the
+// production server, on PostgreSQL and/or the embedded PGlite; the reference is pgbench -N on the
+// same PostgreSQL server for the same duration.
+//
+//   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
+//                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
+//                             [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
+//
+// See bench/annotate/README.md. Needs a PostgreSQL server whose user may create databases
+// (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres) and pgbench. Throwaway databases
+// kps_bench_annotate_<random> and kps_bench_pgbench_<random> are created and dropped; the PGlite
+// data directory lives in a temporary directory; the servers are killed by pid, also on Ctrl-C.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { sql as drizzleSql } from "drizzle-orm";
+import postgres from "postgres";
+import { openDatabase, rowsOf } from "../../db/client";
+import { createClient } from "./http";
+import { checkInvariants, type InvariantReport, type Query } from "./invariants";
+import { hammerHealth, percentile, runLoad, type LoadResult } from "./load";
+import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
+import { ActivitySampler, backendCpu, backendCpuReport, cpuReport, cpuSnapshot, defaultLogFile, explainAssignment, fileSize, monotonicMicros, statementLog, summarizeCpuProfile, type CpuSnapshot } from "./profile";
+import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
+import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+type Target = "postgres" | "pglite";
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      annotators: { type: "string", default: "200" },
+      "pglite-annotators": { type: "string", default: "10" },
+      seconds: { type: "string", default: "30" },
+      warmup: { type: "string", default: "5" },
+      "think-ms": { type: "string", default: "0" },
+      database: { type: "string", default: "both" },
+      passages: { type: "string", default: "30000" },
+      port: { type: "string", default: "3150" },
+      "no-build": { type: "boolean", default: false },
+      snapshot: { type: "boolean", default: false },
+      analyze: { type: "boolean", default: false },
+      profile: { type: "boolean", default: false },
+      "log-sample-rate": { type: "string", default: "0.02" },
+      "cpu-prof": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
+        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
+    );
+    process.exit(0);
+  }
+  const int = (name: string, v: string | undefined, min: number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${v}'`);
+    return n;
+  };
+  const database = values.database;
+  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  const rate = Number(values["log-sample-rate"]);
+  if (!(rate > 0 && rate <= 1)) throw new Error(`--log-sample-rate must be in (0, 1], not '${values["log-sample-rate"]}'`);
+  return {
+    annotators: int("annotators", values.annotators, 1),
+    pgliteAnnotators: int("pglite-annotators", values["pglite-annotators"], 1),
+    seconds: int("seconds", values.seconds, 1),
+    warmup: int("warmup", values.warmup, 0),
+    thinkMs: int("think-ms", values["think-ms"], 0),
+    passages: int("passages", values.passages, 3),
+    port: int("port", values.port, 1),
+    targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
+    build: !values["no-build"],
+    snapshot: values.snapshot,
+    analyze: values.analyze,
+    profile: values.profile,
+    logSampleRate: rate,
+    cpuProf: values["cpu-prof"],
+  };
+}
+
+interface TargetResult {
+  target: Target;
+  label: string;
+  annotators: number;
+  seeded: Seeded;
+  setupSeconds: { server: number; annotators: number };
+  load: LoadResult;
+  invariants: InvariantReport;
+  notes: string[];
+  pgbench?: PgbenchResult;
+}
+
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "–");
+
+function errorsOf(load: LoadResult): string {
+  const all = new Map<string, number>();
+  for (const m of [load.measured.errors]) for (const [k, n] of m) all.set(k, (all.get(k) ?? 0) + n);
+  return all.size ? [...all].map(([k, n]) => `${n} × ${k}`).join(", ") : "0";
+}
+
+function printTable(rows: TargetResult[]) {
+  const header = ["database", "annotators", "seconds", "judgments", "judgments/s", "next p50/p95/p99 ms", "submit p50/p95/p99 ms", "errors", "pgbench -N tps (clients)", "judgments/s ÷ tps"];
+  const pcts = (a: number[]) => [50, 95, 99].map((p) => fmt(percentile(a, p))).join(" / ");
+  const lines = rows.map((r) => {
+    const m = r.load.measured;
+    const jps = m.judgments / m.seconds;
+    return [
+      r.label,
+      String(r.annotators),
+      fmt(m.seconds),
+      m.judgments.toLocaleString("en-US"),
+      fmt(jps),
+      pcts(m.next),
+      pcts(m.submit),
+      errorsOf(r.load),
+      r.pgbench ? `${fmt(r.pgbench.tps, 0)} (${r.pgbench.clients})` : "–",
+      r.pgbench ? fmt(jps / r.pgbench.tps, 3) : "–",
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(row(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const l of lines) console.log(row(l));
+}
+
+function gitState(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "app", "lib", "db", "components"], { cwd: REPO, encoding: "utf8" }).trim();
+    return `commit ${head}${dirty ? `, with uncommitted changes in ${dirty.split("\n").length} files under app/ lib/ db/ components/ (other work in progress: measured as built)` : ", clean"}`;
+  } catch {
+    return "commit ?";
+  }
+}
+
+async function main() {
+  const opts = parseOptions();
+  process.chdir(REPO);
+  const adminUrl = new URL(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
+  const suffix = randomBytes(4).toString("hex");
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-annotate-"));
+  const outDir = path.join(REPO, "bench", "out");
+  const cleanups: (() => Promise<void>)[] = [];
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    for (const c of cleanups.reverse()) await c().catch((e: unknown) => console.error(`cleanup: ${String(e)}`));
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: cleaning up`);
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  const admin = postgres(adminUrl.toString(), { max: 2, onnotice: () => {} });
+  cleanups.push(() => admin.end({ timeout: 5 }));
+  const results: TargetResult[] = [];
+  let allOk = true;
+  try {
+    console.log(`KILT Provenance Studio — annotation load benchmark, ${new Date().toISOString()}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}; ` +
+        `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}; ${gitState()}`,
+    );
+    const [version] = await admin<{ v: string; major: string }[]>`select split_part(current_setting('server_version'), ' ', 1) as v, current_setting('server_version_num')::int / 10000 as major`;
+    console.log(`PostgreSQL ${version?.v} at ${adminUrl.hostname}:${adminUrl.port || 5432} (the pgbench baseline runs there for every row)`);
+
+    // 1. The production build: of the checkout, or (--snapshot) of a private copy of HEAD.
+    let appDir = REPO;
+    if (opts.snapshot) {
+      const snap = await snapshotOfHead(REPO);
+      appDir = snap.dir;
+      if (snap.built) console.log(`--snapshot: commit ${snap.commit} (git HEAD, without uncommitted work), already built in ${appDir}`);
+      else {
+        console.log(`--snapshot: building commit ${snap.commit} (git HEAD, without uncommitted work) in ${appDir} …`);
+        const seconds = await build(appDir, path.join(tmp, "build.log"));
+        console.log(`built in ${fmt(seconds)} s`);
+      }
+    } else {
+      const why = buildNeeded(REPO);
+      if (why && opts.build) {
+        console.log(`building: ${why} → npx next build …`);
+        const seconds = await build(REPO, path.join(tmp, "build.log"));
+        console.log(`built in ${fmt(seconds)} s`);
+      } else if (why) console.log(`NOT rebuilding (--no-build) although ${why}`);
+      else console.log(".next is up to date");
+    }
+
+    for (const target of opts.targets) {
+      const annotators = target === "postgres" ? opts.annotators : opts.pgliteAnnotators;
+      const port = target === "postgres" ? opts.port : opts.port + 1;
+      console.log(
+        `\n── ${target}: ${annotators} annotators${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between next and submit)` : ", no think time"}, ` +
+          `${opts.warmup} s warm-up + ${opts.seconds} s measured, ${opts.passages.toLocaleString("en-US")} passages ──`,
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`, KPS_DEMO: "0" };
+      delete env.DATABASE_URL;
+      delete env.KPS_DATA_DIR;
+      delete env.PORT;
+      let benchDb: string | undefined;
+      let benchSql: postgres.Sql | undefined;
+      let logFile: string | undefined;
+      if (target === "postgres") {
+        benchDb = `kps_bench_annotate_${suffix}`;
+        await admin.unsafe(`create database "${benchDb}"`);
+        const name = benchDb;
+        cleanups.push(async () => {
+          await admin.unsafe(`drop database if exists "${name}" with (force)`);
+        });
+        const u = new URL(adminUrl);
+        u.pathname = `/${benchDb}`;
+        env.DATABASE_URL = u.toString();
+        if (opts.profile) {
+          logFile = defaultLogFile(String(version?.major));
+          if (logFile) {
+            // Sampled statement durations, for this database only; new sessions (the server's) pick it up.
+            await admin.unsafe(`alter database "${benchDb}" set log_min_duration_sample = 0`);
+            await admin.unsafe(`alter database "${benchDb}" set log_statement_sample_rate = ${opts.logSampleRate}`);
+          } else console.log("--profile: no readable PostgreSQL log file: no statement durations");
+        }
+      } else {
+        env.KPS_DATA_DIR = path.join(tmp, "pglite");
+      }
+
+      const cpuProfDir = opts.cpuProf ? path.join(outDir, "cpu-prof-annotate", target) : undefined;
+      if (cpuProfDir) {
+        fs.rmSync(cpuProfDir, { recursive: true, force: true });
+        fs.mkdirSync(cpuProfDir, { recursive: true });
+      }
+      let t = performance.now();
+      const serverLog = path.join(tmp, `server-${target}.log`);
+      let server: Server = await startServer({ repo: appDir, port, env, logFile: serverLog, cpuProfDir });
+      cleanups.push(() => server.stop());
+      const serverSeconds = (performance.now() - t) / 1000;
+      let client = createClient(server.url, annotators + 16);
+      cleanups.push(async () => client.close());
+      const notes: string[] = [];
+      try {
+        // 2. Seed through the API.
+        const token = await coordinatorToken(client, env.KPS_ADMIN_USERNAME!, env.KPS_ADMIN_PASSWORD!);
+        const seeded = await seedCampaign(client, token, opts.passages, `bench annotate ${suffix}`);
+        console.log(
+          `server up in ${fmt(serverSeconds)} s (pid ${server.pid}); seeded ${seeded.pages.toLocaleString("en-US")} pages (${fmt(seeded.seconds.knowledge)} s), ` +
+            `${seeded.questions.toLocaleString("en-US")} questions × 3 = ${seeded.passages.toLocaleString("en-US")} passages (${fmt(seeded.seconds.batch)} s), R = 3, launched`,
+        );
+        t = performance.now();
+        const accounts = await createAnnotators(client, token, annotators, `bench-${suffix}`);
+        const annotatorSeconds = (performance.now() - t) / 1000;
+        console.log(`${annotators} annotators created and signed in in ${fmt(annotatorSeconds)} s`);
+        if (opts.analyze) {
+          // Planner statistics for the freshly imported rows, as autovacuum would gather within a
+          // minute or so on PostgreSQL (PGlite runs no autovacuum: there only an explicit ANALYZE does).
+          t = performance.now();
+          if (target === "postgres") {
+            const one = postgres(env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+            await one`analyze`.finally(() => one.end({ timeout: 5 }));
+          } else {
+            await server.stop();
+            client.close();
+            const handle = await openDatabase({ dataDir: env.KPS_DATA_DIR! });
+            await handle.db.execute(drizzleSql`analyze`).finally(() => handle.close());
+            fs.appendFileSync(serverLog, "\n--- restarted after ANALYZE ---\n");
+            server = await startServer({ repo: appDir, port, env, logFile: `${serverLog}.2`, cpuProfDir });
+            client = createClient(server.url, annotators + 16);
+          }
+          console.log(`--analyze: ANALYZE of the whole database in ${fmt((performance.now() - t) / 1000)} s${target === "pglite" ? " (server stopped and restarted around it)" : ""}`);
+        }
+
+        // 3. The load.
+        let sampler: ActivitySampler | undefined;
+        let logFrom = 0;
+        let logTo = 0;
+        let cpu0: CpuSnapshot | undefined;
+        let cpu1: CpuSnapshot | undefined;
+        const window = { from: 0, to: 0 };
+        let backends0: Promise<Map<number, number>> | undefined;
+        let backends1: Promise<Map<number, number>> | undefined;
+        const load = await runLoad(client, accounts, seeded.campaignId, {
+          warmupSeconds: opts.warmup,
+          thinkMs: opts.thinkMs,
+          isGold: goldOracle(seeded.questions),
+          seconds: opts.seconds,
+          onMeasureStart: () => {
+            cpu0 = cpuSnapshot(() => server.cpuSeconds(), target === "postgres");
+            window.from = monotonicMicros();
+            if (benchDb) backends0 = backendCpu(admin, benchDb);
+            if (benchDb) {
+              sampler = new ActivitySampler(admin, benchDb);
+              sampler.start();
+            }
+            if (logFile) logFrom = fileSize(logFile);
+          },
+          onMeasureEnd: () => {
+            cpu1 = cpuSnapshot(() => server.cpuSeconds(), target === "postgres");
+            window.to = monotonicMicros();
+            if (benchDb) backends1 = backendCpu(admin, benchDb);
+            if (logFile) logTo = fileSize(logFile);
+          },
+        });
+        const activity = sampler?.stop() ?? [];
+        const m = load.measured;
+        console.log(
+          `measured ${fmt(m.seconds)} s: ${m.judgments.toLocaleString("en-US")} judgments (${m.sufficient} sufficient), ${fmt(m.judgments / m.seconds)} judgments/s; ` +
+            `warm-up ${fmt(load.warmup.seconds)} s: ${load.warmup.judgments} judgments`,
+        );
+        if (load.drained) notes.push(`WARNING: ${load.drained} annotators got 204 (nothing left): raise --passages`);
+        if (load.firstErrors.length) notes.push(`first errors: ${load.firstErrors.join(" | ")}`);
+        if (load.warmup.errors.size) notes.push(`errors during the warm-up: ${[...load.warmup.errors].map(([k, n]) => `${n} × ${k}`).join(", ")}`);
+        if (load.openClaims) notes.push(`${load.openClaims} claims left open by failed submissions`);
+        const capacity = seeded.passages * 3;
+        if (load.acknowledged > capacity * 0.8) notes.push(`WARNING: ${load.acknowledged} judgments used ${fmt((load.acknowledged / capacity) * 100, 0)}% of the batch's ${capacity} slots`);
+        if (cpu0 && cpu1) {
+          notes.push(cpuReport(cpu0, cpu1, os.cpus().length));
+          const serverCpu = cpu1.server !== undefined && cpu0.server !== undefined ? cpu1.server - cpu0.server : NaN;
+          notes.push(
+            `per judgment: app server ${fmt((serverCpu * 1000) / Math.max(1, m.judgments), 2)} ms CPU, load generator ${fmt(((cpu1.bench - cpu0.bench) * 1000) / Math.max(1, m.judgments), 2)} ms` +
+              (target === "pglite" ? " (the app server's CPU includes PGlite, which runs inside it)" : ""),
+          );
+        }
+        if (backends0 && backends1) {
+          const b0 = await backends0;
+          const b1 = await backends1;
+          notes.push(backendCpuReport(b0, b1, m.seconds, m.judgments));
+          if (cpu0?.server !== undefined && cpu1?.server !== undefined) {
+            let pgCpu = 0;
+            for (const [pid, c] of b1) pgCpu += c - (b0.get(pid) ?? 0);
+            const perJudgment = (x: number) => (x * 1000) / Math.max(1, m.judgments);
+            const nodeMs = perJudgment(cpu1.server - cpu0.server);
+            const allMs = nodeMs + perJudgment(pgCpu) + perJudgment(cpu1.bench - cpu0.bench);
+            notes.push(
+              `capacity from CPU per judgment (robust to other load on the machine): the app server's one thread caps at ≈ ${fmt(1000 / nodeMs, 0)} judgments/s; ` +
+                `${os.cpus().length} cores shared by server + PostgreSQL backends + load generator (${fmt(allMs, 1)} ms per judgment) cap at ≈ ${fmt((os.cpus().length * 1000) / allMs, 0)} judgments/s; ` +
+                `500 judgments/s on ${os.cpus().length} cores needs ≤ ${fmt((os.cpus().length * 1000) / 500, 1)} ms per judgment in all`,
+            );
+          }
+        }
+        notes.push(...activity);
+        const serverErrors = fs
+          .readFileSync(server.logFile, "utf8")
+          .split("\n")
+          .filter((l) => /unexpected error|request failed|database unavailable/.test(l));
+        if (serverErrors.length) notes.push(`server log: ${serverErrors.length} error lines, first: ${serverErrors[0]}`);
+
+        if (opts.profile) {
+          // The framework's floor on the same server: GET /api/health (routing + `select 1`).
+          const c0 = server.cpuSeconds();
+          const h = await hammerHealth(client, Math.min(annotators, 50), 5);
+          const c1 = server.cpuSeconds();
+          const cpuMs = c0 !== undefined && c1 !== undefined ? ((c1 - c0) * 1000) / Math.max(1, h.requests) : NaN;
+          const reqs = m.judgments * 2;
+          const appCpuMs = cpu0?.server !== undefined && cpu1?.server !== undefined ? ((cpu1.server - cpu0.server) * 1000) / Math.max(1, reqs) : NaN;
+          notes.push(
+            `framework floor: GET /api/health × ${Math.min(annotators, 50)} clients for 5 s: ${fmt(h.requests / h.seconds, 0)} requests/s, p50 ${fmt(percentile(h.latencies, 50))} ms, ` +
+              `server CPU ${fmt(cpuMs, 2)} ms per request${h.errors ? `, ${h.errors} errors` : ""} — vs ${fmt(appCpuMs, 2)} ms per annotation request (next or submit) during the load`,
+          );
+        }
+
+        // 4. Stop the server (frees the CPU, writes the CPU profile, releases PGlite), then check.
+        await server.stop();
+        client.close();
+        if (logFile && logTo > logFrom) notes.push(...statementLog(logFile, logFrom, logTo, benchDb!, opts.logSampleRate, m.seconds, m.judgments));
+        if (cpuProfDir) {
+          const files = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith(".cpuprofile"));
+          for (const f of files) notes.push(...summarizeCpuProfile(path.join(cpuProfDir, f), window));
+          if (!files.length) notes.push(`--cpu-prof: no profile written in ${cpuProfDir}\n${tail(server.logFile, 10)}`);
+          else notes.push(`(CPU profiles kept in ${path.relative(REPO, cpuProfDir)}/, for Chrome DevTools or speedscope)`);
+        }
+
+        let invariants: InvariantReport;
+        if (target === "postgres") {
+          // One connection: the EXPLAINs run between begin and rollback on the same session.
+          benchSql = postgres(env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+          const q: Query = async (text) => (await benchSql!.unsafe(text)) as unknown as Record<string, unknown>[];
+          invariants = await checkInvariants(q, seeded.campaignId, load.acknowledged);
+          notes.push(...(await explainAssignment(q, seeded.campaignId, accounts[0]!.username, "postgres")));
+          await benchSql.end({ timeout: 5 });
+        } else {
+          const handle = await openDatabase({ dataDir: env.KPS_DATA_DIR! });
+          try {
+            const q: Query = async (text) => rowsOf<Record<string, unknown>>(await handle.db.execute(drizzleSql.raw(text)));
+            invariants = await checkInvariants(q, seeded.campaignId, load.acknowledged);
+            notes.push(...(await explainAssignment(q, seeded.campaignId, accounts[0]!.username, "pglite")));
+          } finally {
+            await handle.close();
+          }
+        }
+        allOk &&= invariants.ok;
+        results.push({
+          target,
+          label: (target === "postgres" ? `PostgreSQL ${version?.v}` : "PGlite (embedded, temp dir)") + (opts.analyze ? ", ANALYZE before the load" : "") + (opts.thinkMs ? `, think ${opts.thinkMs} ms` : ""),
+          annotators,
+          seeded,
+          setupSeconds: { server: serverSeconds, annotators: annotatorSeconds },
+          load,
+          invariants,
+          notes,
+        });
+      } catch (error) {
+        console.error(`server log (tail):\n${tail(server.logFile, 30)}`);
+        throw error;
+      } finally {
+        await server.stop();
+        await benchSql?.end({ timeout: 5 }).catch(() => {});
+      }
+    }
+
+    // 5. The baseline: pgbench -N on the same server, same duration, min(annotators, 50) clients.
+    const pgbenchDb = `kps_bench_pgbench_${suffix}`;
+    await admin.unsafe(`create database "${pgbenchDb}"`);
+    cleanups.push(async () => {
+      await admin.unsafe(`drop database if exists "${pgbenchDb}" with (force)`);
+    });
+    const initSeconds = await pgbenchInit(adminUrl, pgbenchDb, 10);
+    console.log(`\npgbench -i -s 10 ${pgbenchDb}: ${fmt(initSeconds)} s`);
+    const byClients = new Map<number, PgbenchResult>();
+    for (const r of results) {
+      const clients = Math.min(r.annotators, 50);
+      if (!byClients.has(clients)) {
+        await admin`checkpoint`;
+        const p = await pgbenchRun(adminUrl, pgbenchDb, clients, opts.seconds);
+        byClients.set(clients, p);
+        console.log(`pgbench -N -c ${clients} -j 2 -T ${opts.seconds}: ${fmt(p.tps)} tps, latency average ${fmt(p.latencyMs ?? NaN, 2)} ms, ${p.transactions ?? "?"} transactions`);
+      }
+      r.pgbench = byClients.get(clients);
+    }
+
+    // 6. Report.
+    console.log("");
+    printTable(results);
+    console.log("");
+    console.log(
+      "judgments/s ÷ tps: one judgment is two HTTP requests through Next.js and ~27 SQL statements, begin/commit included (14 for POST /next: session, " +
+        "campaign, begin, reap expired claims, live claim, launched batches, current question, open passage in it, open passage anywhere, passage update, " +
+        "claim insert, commit, task view, progress counts; 13 for POST /judgment: session, idempotency look-up, begin, claim FOR UPDATE, idempotency look-up, " +
+        "campaign, passage FOR UPDATE, duplicate check, page for the span, insert, passage update, claim update, gold standing, commit); a pgbench -N " +
+        "transaction is 5. At pgbench's cost per statement the ratio would be ~0.19 (5 ÷ 27); the distance to that is what Node.js, Next.js, drizzle and " +
+        "lock waits add.",
+    );
+    if (results.some((r) => r.target === "pglite")) console.log("The PGlite row's baseline is pgbench on the PostgreSQL server (pgbench cannot reach PGlite): the server's reference, not PGlite's.");
+    for (const r of results) {
+      console.log(`\n${r.label} — ${r.annotators} annotators:`);
+      for (const l of r.invariants.lines) console.log(`  invariant ${l}`);
+      for (const n of r.notes) console.log(`  ${n}`);
+    }
+    const pg = results.find((r) => r.target === "postgres");
+    if (pg) {
+      const jps = pg.load.measured.judgments / pg.load.measured.seconds;
+      const p99 = percentile(pg.load.measured.next, 99);
+      console.log(
+        `\ntargets (PostgreSQL, 200 annotators, 2 cores): ≥ 500 judgments/s: ${fmt(jps)} ${jps >= 500 ? "met" : "NOT met"}; ` +
+          `next p99 < 50 ms: ${fmt(p99)} ms ${p99 < 50 ? "met" : "NOT met"}${pg.annotators !== 200 ? ` (measured with ${pg.annotators} annotators)` : ""}`,
+      );
+    }
+    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log(`invariants: ${allOk ? "OK" : "VIOLATED (see above)"}`);
+  } finally {
+    await cleanup();
+  }
+  if (!allOk) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
