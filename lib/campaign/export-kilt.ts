@@ -48,7 +48,7 @@ interface PassageRow {
   sufficient_count: number;
   is_decided: boolean;
   title: string;
-  /** The passage's paragraphs, and the section header above it (null for the lead). */
+  /** The passage's paragraphs (read as JSON: the driver's text[] parser is slow), and the section header above it (null for the lead). */
   paragraphs: string[];
   header_above: string | null;
 }
@@ -110,7 +110,7 @@ export async function* exportKilt(
       await db.execute(sql`
         select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
                p.expected_verdict, p.judgment_count, p.sufficient_count, p.is_decided, pg.title,
-               pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1] as paragraphs,
+               array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
                (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
                 where e like 'Section::::%' order by i desc limit 1) as header_above
         from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
@@ -133,9 +133,11 @@ export async function* exportKilt(
         )
       : [];
 
+    const passagesOf = groupBy(ps, (p) => Number(p.query_id));
+    const highlightsOf = groupBy(highlights, (h) => Number(h.passage_id));
     for (const q of qs) {
       counts.queries++;
-      const own = ps.filter((p) => Number(p.query_id) === Number(q.id));
+      const own = passagesOf.get(Number(q.id)) ?? [];
       const goldMissed = own.some(
         (p) => p.is_gold && p.expected_verdict === "sufficient" && (p.judgment_count >= r || p.is_decided) && p.sufficient_count < t,
       );
@@ -149,7 +151,7 @@ export async function* exportKilt(
         continue;
       }
       const entries = mine.map((p) =>
-        provenanceEntry(p, highlights.filter((h) => Number(h.passage_id) === Number(p.id)), { campaignId, r, t, location: options.location }),
+        provenanceEntry(p, highlightsOf.get(Number(p.id)) ?? [], { campaignId, r, t, location: options.location }),
       );
       counts.queriesExported++;
       counts.passagesEndorsed += mine.length;
@@ -158,6 +160,17 @@ export async function* exportKilt(
     if (qs.length < PAGE_QUERIES) break;
   }
   report?.(counts);
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = groups.get(k);
+    if (list) list.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
 }
 
 function provenanceEntry(

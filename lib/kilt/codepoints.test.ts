@@ -52,3 +52,11 @@ describe("sectionOf", () => {
     expect(sectionOf(page, 5)).toBe("Section::::History.:Restoration.");
   });
 });
+
+describe("codePointLength", () => {
+  it("agrees with Array.from on pairs, lone surrogates and plain text", () => {
+    for (const s of ["", "abc", "𐌅𐌄𐌋", "a\ud800b", "\udc00\ud800", "e\u0301 白 🏛️ שלום", "\ud83c\udfdb\ufe0f"]) {
+      expect(codePointLength(s)).toBe(Array.from(s).length);
+    }
+  });
+});

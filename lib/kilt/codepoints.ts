@@ -1,7 +1,17 @@
 /** KILT offsets count Unicode code points (Python string indexes), not UTF-16 units. */
 export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
+  // UTF-16 length minus one per surrogate pair (a lone surrogate counts as one code point, as in Array.from).
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
   return n;
 }
 

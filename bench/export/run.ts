@@ -1,0 +1,538 @@
+// Export benchmark: the KILT provenance export and the judgments export of a campaign of N
+// judgments, each in a child process (own peak RSS), against psql `COPY (SELECT …) TO STDOUT` of
+// the same judgment rows on the same server.
+//
+//   tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both]
+//                           [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]
+//
+// See bench/README.md. Needs a PostgreSQL server whose user may create databases (DATABASE_URL,
+// else postgres://postgres@127.0.0.1:5432/postgres) and psql. A throwaway database
+// kps_bench_export_<random> is created, filled in SQL, and dropped at the end (also on Ctrl-C);
+// output files live in a temporary directory that is removed.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { sql } from "drizzle-orm";
+import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { postgresCpuSeconds } from "../import/proc";
+import { summarizeCpuProfile } from "./cpu-profile";
+import type { ChildReport } from "./export-child";
+import { buildCampaign, type BuiltCampaign } from "./synthetic";
+import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
+const GNU_TIME = "/usr/bin/time";
+const MB = 1e6;
+const RSS_TARGET_MB = 300;
+const RATIO_TARGET = 2;
+
+type Target = "postgres" | "pglite";
+
+interface Row {
+  label: string;
+  lines: number;
+  bytes: number;
+  seconds: number;
+  peakRssBytes?: number;
+  /** seconds ÷ the baseline's seconds */
+  ratio?: number;
+  notes: string[];
+}
+
+interface Timed {
+  seconds: number;
+  timeRssBytes?: number;
+  stdout: string;
+  stderr: string;
+}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      judgments: { type: "string", default: "1000000" },
+      database: { type: "string", default: "postgres" },
+      "pglite-judgments": { type: "string", default: "100000" },
+      annotators: { type: "string", default: "300" },
+      "cpu-prof": { type: "boolean", default: false },
+      "no-diagnostics": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(
+      "usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]",
+    );
+    process.exit(0);
+  }
+  const int = (name: string, v: string | undefined, min: number) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${v}'`);
+    return n;
+  };
+  const database = values.database;
+  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  return {
+    judgments: int("judgments", values.judgments, 9),
+    pgliteJudgments: int("pglite-judgments", values["pglite-judgments"], 9),
+    annotators: int("annotators", values.annotators, 3),
+    targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
+    cpuProf: values["cpu-prof"],
+    diagnostics: !values["no-diagnostics"],
+  };
+}
+
+/** Runs a command (under GNU time -v when present), timed from spawn to exit; stdout to a file if given. */
+function timedRun(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdoutFile?: string } = {}): Promise<Timed> {
+  const useTime = fs.existsSync(GNU_TIME);
+  const [cmd, argv] = useTime ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => {
+    const fd = options.stdoutFile ? fs.openSync(options.stdoutFile, "w") : undefined;
+    const t0 = performance.now();
+    const child = spawn(cmd, argv, { cwd: REPO, env: options.env ?? process.env, stdio: ["ignore", fd ?? "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      if (fd !== undefined) fs.closeSync(fd);
+      if (code !== 0) {
+        reject(new Error(`${command} ${args.join(" ").slice(0, 300)} exited with ${code}\n${stdout}\n${stderr}`));
+        return;
+      }
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      resolve({ seconds, timeRssBytes: m ? Number(m[1]) * 1024 : undefined, stdout, stderr });
+    });
+  });
+}
+
+function childReport(run: Timed): ChildReport {
+  const line = run.stdout.split("\n").find((l) => l.startsWith("KPS_BENCH_RESULT "));
+  if (!line) throw new Error(`the export child printed no result\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line.slice("KPS_BENCH_RESULT ".length)) as ChildReport;
+}
+
+async function runChild(args: string[], cpuProfDir?: string): Promise<{ run: Timed; r: ChildReport; peak: number; profile?: string }> {
+  const before = cpuProfDir ? new Set(fs.readdirSync(cpuProfDir)) : undefined;
+  const run = await timedRun(process.execPath, [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "--import", "tsx", CHILD, ...args]);
+  const r = childReport(run);
+  const profile = cpuProfDir ? fs.readdirSync(cpuProfDir).find((f) => !before!.has(f)) : undefined;
+  return { run, r, peak: run.timeRssBytes ?? r.maxRssKiB * 1024, profile: profile ? path.join(cpuProfDir!, profile) : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The baseline: the judgment rows with the judgments export's columns, in the export's order.
+// `counted` (first R judgments of the passage by annotators in good standing) as a window function.
+
+function baselineSelect(campaignId: number): string {
+  return `select q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+       p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+       u.pseudonym as annotator, j.verdict, j.unreadable,
+       j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+       p.is_gold,
+       coalesce(s.status, 'active') = 'active'
+         and count(*) filter (where coalesce(s.status, 'active') = 'active') over earlier < c.judgments_per_passage as counted,
+       j.batch_id, j.duration_ms, j.created_at
+from judgments j
+join passages p on p.id = j.passage_id
+join queries q on q.id = p.query_id
+join users u on u.id = j.user_id
+join campaigns c on c.id = j.campaign_id
+left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+where j.campaign_id = ${campaignId}
+window earlier as (partition by j.passage_id order by j.created_at, j.id rows between unbounded preceding and 1 preceding)
+order by j.id`;
+}
+
+/**
+ * The app's own statement (lib/campaign/export-judgments.ts, copied): without `page`, one statement
+ * for all rows (no keyset paging); with it, one page as the app runs it.
+ */
+function appSelect(campaignId: number, page?: { after: number; limit: number }): string {
+  return `select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+       p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+       u.pseudonym as annotator, j.verdict, j.unreadable,
+       j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+       p.is_gold,
+       coalesce(s.status, 'active') = 'active' and (
+         select count(*) from judgments j2
+         left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
+         where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
+           and (j2.created_at, j2.id) < (j.created_at, j.id)
+       ) < c.judgments_per_passage as counted,
+       j.batch_id, j.duration_ms, j.created_at
+from judgments j
+join passages p on p.id = j.passage_id
+join queries q on q.id = p.query_id
+join users u on u.id = j.user_id
+join campaigns c on c.id = j.campaign_id
+left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+where j.campaign_id = ${campaignId}${page ? ` and j.id > ${page.after}` : ""}
+order by j.id${page ? ` limit ${page.limit}` : ""}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function fmt(n: number, digits = 1): string {
+  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+const int = (n: number) => n.toLocaleString("en-US");
+
+function printTable(rows: Row[]) {
+  const header = ["export", "lines", "MB", "seconds", "MB/s", "lines/s", "peak RSS MB", "time ÷ psql COPY"];
+  const lines = rows.map((r) => [
+    r.label,
+    int(r.lines),
+    fmt(r.bytes / MB),
+    fmt(r.seconds, 2),
+    fmt(r.bytes / MB / r.seconds),
+    int(Math.round(r.lines / r.seconds)),
+    r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0),
+    r.ratio === undefined ? "1.00 (reference)" : fmt(r.ratio, 2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(row(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const l of lines) console.log(row(l));
+}
+
+function sqlNotes(r: ChildReport): string {
+  if (!r.sql) return "";
+  const total = Object.values(r.sql).reduce((n, s) => n + s.seconds, 0);
+  const parts = Object.entries(r.sql)
+    .sort((a, b) => b[1].seconds - a[1].seconds)
+    .map(([k, s]) => `${k} ${fmt(s.seconds, 2)} s (${int(s.calls)} calls, ${int(s.rows)} rows)`);
+  return `awaiting SQL (round trip + driver decoding) ${fmt(total, 2)} s = ${fmt((100 * total) / r.seconds, 0)}% [${parts.join("; ")}]; the rest, ${fmt(r.seconds - total, 2)} s, is JavaScript (building lines, streaming, writing)`;
+}
+
+function memoryNotes(r: ChildReport, floorBytes: number, run: Timed): string {
+  const m = r.maxMemory;
+  return (
+    `peak RSS ${run.timeRssBytes !== undefined ? `${fmt(run.timeRssBytes / MB, 0)} MB (/usr/bin/time -v), ` : ""}${fmt((r.maxRssKiB * 1024) / MB, 0)} MB (resourceUsage().maxRSS); ` +
+    `floor (same process, open + one query) ${fmt(floorBytes / MB, 0)} MB` +
+    (m ? `; highest sampled: V8 heap used ${fmt(m.heapUsed / MB, 0)} MB of ${fmt(m.heapTotal / MB, 0)} MB, external ${fmt(m.external / MB, 0)} MB (array buffers ${fmt(m.arrayBuffers / MB, 0)} MB)` : "")
+  );
+}
+
+interface ExplainJson {
+  Plan: { "Total Cost": number };
+  "Planning Time": number;
+  "Execution Time": number;
+  JIT?: { Functions?: number; Timing?: { Total?: number } };
+}
+
+interface Outcome {
+  rows: Row[];
+  verdicts: [string, Verdict][];
+  notes: string[];
+  targets: string[];
+  allOk: boolean;
+}
+
+async function measure(
+  target: Target,
+  where: string[],
+  built: BuiltCampaign,
+  tmp: string,
+  opts: ReturnType<typeof parseOptions>,
+  baseline: (file: string) => Promise<Row>,
+  diagnostics: (() => Promise<{ rows: Row[]; notes: string[] }>) | undefined,
+  verifyDb: () => Promise<DatabaseHandle>,
+  checkpoint: () => Promise<void>,
+): Promise<Outcome> {
+  const cpuProfDir = opts.cpuProf ? path.join(os.tmpdir(), "kps-bench-export-cpu-prof") : undefined; // kept after the run
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+  const name = target === "postgres" ? "PostgreSQL" : "PGlite";
+  const notes: string[] = [];
+  const floor = await runChild(["--kind", "open-only", ...where]);
+
+  // Baseline first, then the two app exports (each after a CHECKPOINT: none pays for another's writes).
+  await checkpoint();
+  const baselineFile = path.join(tmp, `${target}-baseline.copy`);
+  const base = await baseline(baselineFile);
+
+  await checkpoint();
+  const judgmentsFile = path.join(tmp, `${target}-judgments.jsonl`);
+  const j = await runChild(["--kind", "judgments", "--campaign", String(built.campaignId), "--out", judgmentsFile, ...where], cpuProfDir);
+  await checkpoint();
+  const kiltFile = path.join(tmp, `${target}-kilt.jsonl`);
+  const k = await runChild(["--kind", "kilt", "--campaign", String(built.campaignId), "--out", kiltFile, ...where], cpuProfDir);
+
+  const appRow = (label: string, c: typeof j): Row => ({
+    label,
+    lines: c.r.lines,
+    bytes: c.r.bytes,
+    seconds: c.r.seconds,
+    peakRssBytes: c.peak,
+    ratio: c.r.seconds / base.seconds,
+    notes: [
+      sqlNotes(c.r),
+      `CPU: export process ${fmt(c.r.cpuSeconds)} s` + (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s (all postgres processes)` : ""),
+      memoryNotes(c.r, floor.peak, c.run),
+      c.r.report
+        ? `report: ${int(c.r.report.queries)} questions, ${int(c.r.report.queriesExported)} exported, ${int(c.r.report.passagesEndorsed)} passages endorsed, ${int(c.r.report.unanswerable)} unanswerable, ${int(c.r.report.withoutEndorsement)} without endorsement`
+        : "",
+      `child wall time incl. Node start-up and opening the database ${fmt(c.run.seconds)} s`,
+      c.profile ? `CPU profile ${c.profile}:\n      ${summarizeCpuProfile(c.profile).join("\n      ")}` : "",
+    ],
+  });
+  const judgmentsRow = appRow(`${name} — app exportJudgments`, j);
+  const kiltRow = appRow(`${name} — app exportKilt (span)`, k);
+  kiltRow.notes.push(`ratio vs the judgment-rows baseline, for reference only: the KILT export writes ${int(k.r.lines)} question lines, not the judgment rows`);
+  const rows = [judgmentsRow, kiltRow, base];
+  if (diagnostics) {
+    const d = await diagnostics();
+    rows.push(...d.rows.map((r) => ({ ...r, ratio: r.seconds / base.seconds })));
+    notes.push(...d.notes);
+  }
+
+  // Verification (not timed).
+  const verdicts: [string, Verdict][] = [];
+  const handle = await verifyDb();
+  try {
+    verdicts.push([`${name} KILT file`, await verifyKiltFile(handle.db, kiltFile, built, k.r.report)]);
+    verdicts.push([`${name} judgments file`, await verifyJudgmentsFile(handle.db, judgmentsFile, built)]);
+  } finally {
+    await handle.close();
+  }
+  const baseLines = await countLines(baselineFile);
+  verdicts.push([`${name} baseline file`, baseLines === built.judgments ? { ok: true, message: `${int(baseLines)} rows` } : { ok: false, message: `${int(baseLines)} rows, expected ${int(built.judgments)}` }]);
+  for (const f of [baselineFile, judgmentsFile, kiltFile]) fs.rmSync(f, { force: true });
+
+  const rssOk = (r: Row) => (r.peakRssBytes ?? Infinity) < RSS_TARGET_MB * MB;
+  const targets = [
+    `${name}, ${int(built.judgments)} judgments: peak RSS < ${RSS_TARGET_MB} MB — exportJudgments ${fmt((judgmentsRow.peakRssBytes ?? 0) / MB, 0)} MB ${rssOk(judgmentsRow) ? "met" : "NOT met"}, ` +
+      `exportKilt ${fmt((kiltRow.peakRssBytes ?? 0) / MB, 0)} MB ${rssOk(kiltRow) ? "met" : "NOT met"}`,
+    `${name}, ${int(built.judgments)} judgments: exportJudgments ≤ ${RATIO_TARGET}× ${base.label.split(" — ")[1]} — ${fmt(judgmentsRow.ratio!, 2)}× ${judgmentsRow.ratio! <= RATIO_TARGET ? "met" : "NOT met"}` +
+      ` (exportKilt, for reference: ${fmt(kiltRow.ratio!, 2)}×)`,
+  ];
+  return { rows, verdicts, notes, targets, allOk: verdicts.every(([, v]) => v.ok) };
+}
+
+function printBuild(name: string, built: BuiltCampaign, seconds: number) {
+  console.log(
+    `${name}: built in ${fmt(seconds)} s (not measured): ${int(built.judgments)} judgments, ${int(built.passages)} passages, ${int(built.questions)} questions, ` +
+      `${int(built.pages)} pages, ${int(built.annotators)} annotators; ${int(built.expected.passagesEndorsedTotal)} passages endorsed ` +
+      `(${fmt((100 * built.expected.passagesEndorsedTotal) / built.passages, 0)}%), ${int(built.expected.unanswerable)} questions unanswerable, ` +
+      `${int(built.expected.withoutEndorsement)} without endorsement, ${int(built.expected.sufficientJudgments)} sufficient judgments`,
+  );
+  console.log(`  steps: ${built.steps.map(([s, t]) => `${s} ${fmt(t)} s`).join(", ")}`);
+  console.log(`  stored: ${Object.entries(built.sizes).map(([t, b]) => `${t} ${fmt(b / MB, 0)} MB`).join(", ")}`);
+}
+
+async function main() {
+  const opts = parseOptions();
+  process.chdir(REPO); // migrations are found from the working directory
+  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+  const benchDb = `kps_bench_export_${randomBytes(4).toString("hex")}`;
+  const benchUrlObject = new URL(baseUrl);
+  benchUrlObject.pathname = `/${benchDb}`;
+  const benchUrl = benchUrlObject.toString();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-export-"));
+
+  let admin: DatabaseHandle | undefined;
+  let bench: DatabaseHandle | undefined;
+  let created = false;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await bench?.close().catch(() => {});
+    if (admin && created) {
+      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
+    }
+    await admin?.close().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => {
+    console.error("\ninterrupted: cleaning up");
+    void cleanup().finally(() => process.exit(130));
+  });
+
+  const outcomes: Outcome[] = [];
+  try {
+    console.log(`KILT export benchmark — ${opts.targets.map((t) => `${t} ${int(t === "postgres" ? opts.judgments : opts.pgliteJudgments)} judgments`).join(", ")}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
+        `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`,
+    );
+
+    admin = await openDatabase({ url: baseUrl });
+    const u = new URL(benchUrl);
+    const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
+    const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
+
+    if (opts.targets.includes("postgres")) {
+      await admin.db.execute(sql.raw(`create database "${benchDb}"`));
+      created = true;
+      bench = await openDatabase({ url: benchUrl });
+      await migrateDatabase(bench);
+      const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
+      const pg = `PostgreSQL ${version?.v ?? ""}`.trim();
+      console.log(`${pg}: ${bench.location} (created and migrated)`);
+      const t0 = performance.now();
+      const built = await buildCampaign(bench.db, { judgments: opts.judgments, annotators: opts.annotators });
+      printBuild(pg, built, (performance.now() - t0) / 1000);
+      const b = bench;
+      const checkpoint = async () => {
+        await b.db.execute(sql.raw(`checkpoint`));
+      };
+      const psqlCopy = async (label: string, select: string, file: string): Promise<Row> => {
+        const s0 = postgresCpuSeconds();
+        const run = await timedRun("psql", [...psqlArgs, "-c", `copy (${select}) to stdout`], { env: psqlEnv, stdoutFile: file });
+        await new Promise((resolve) => setTimeout(resolve, 300)); // let the postmaster reap the backend
+        const s1 = postgresCpuSeconds();
+        const lines = await countLines(file);
+        return {
+          label,
+          lines,
+          bytes: fs.statSync(file).size,
+          seconds: run.seconds,
+          peakRssBytes: run.timeRssBytes,
+          notes: [`psql spawn to exit; COPY text format` + (s0 !== undefined && s1 !== undefined ? `; server CPU ${fmt(s1 - s0)} s` : "")],
+        };
+      };
+      const outcome = await measure(
+        "postgres",
+        ["--url", benchUrl],
+        built,
+        tmp,
+        opts,
+        (file) => psqlCopy(`${pg} — psql COPY (SELECT …) TO STDOUT (baseline)`, baselineSelect(built.campaignId), file),
+        opts.diagnostics
+          ? async () => {
+              const rows: Row[] = [];
+              const notes: string[] = [];
+              // 1. The app's statement, unpaged, through psql: what the SQL costs without paging and JavaScript.
+              const file = path.join(tmp, "postgres-app-sql.copy");
+              await checkpoint();
+              rows.push(await psqlCopy(`${pg} — psql COPY of the app's judgments SQL, unpaged (diagnostic)`, appSelect(built.campaignId), file));
+              fs.rmSync(file, { force: true });
+              // 2. One page of the app's statement, as the export runs it (EXPLAIN ANALYZE, twice: the second is reported).
+              const mid = Math.floor(built.judgments / 2);
+              let plan: ExplainJson | undefined;
+              for (let i = 0; i < 2; i++) {
+                const [r] = rowsOf<{ "QUERY PLAN": ExplainJson[] }>(
+                  await b.db.execute(sql.raw(`explain (analyze, format json) ${appSelect(built.campaignId, { after: mid, limit: 5000 })}`)),
+                );
+                plan = r?.["QUERY PLAN"]?.[0];
+              }
+              const [jit] = rowsOf<{ jit: string; cost: string }>(await b.db.execute(sql.raw(`select current_setting('jit') as jit, current_setting('jit_above_cost') as cost`)));
+              if (plan) {
+                const jitMs = plan.JIT?.Timing?.Total;
+                notes.push(
+                  `one page of exportJudgments' statement (EXPLAIN ANALYZE, 5,000 rows after id ${int(mid)}): planning ${fmt(plan["Planning Time"], 1)} ms, ` +
+                    `execution ${fmt(plan["Execution Time"], 1)} ms` +
+                    (jitMs !== undefined ? `, of which JIT compilation ${fmt(jitMs, 1)} ms (${plan.JIT?.Functions ?? "?"} functions; estimated cost ${fmt(plan.Plan["Total Cost"], 0)} > jit_above_cost ${jit?.cost})` : `, no JIT (jit = ${jit?.jit})`) +
+                    `; the export runs this statement ${int(Math.floor(built.judgments / 5000) + 1)} times`,
+                );
+              }
+              // 3. EXPERIMENT: the same app export with JIT off for the database (a setting, not a code change).
+              await b.db.execute(sql.raw(`alter database "${benchDb}" set jit = off`));
+              try {
+                await checkpoint();
+                const out = path.join(tmp, "postgres-judgments-jit-off.jsonl");
+                const c = await runChild(["--kind", "judgments", "--campaign", String(built.campaignId), "--out", out, "--url", benchUrl]);
+                const lines = await countLines(out);
+                fs.rmSync(out, { force: true });
+                rows.push({
+                  label: `${pg} — app exportJudgments, jit = off (experiment)`,
+                  lines: c.r.lines,
+                  bytes: c.r.bytes,
+                  seconds: c.r.seconds,
+                  peakRssBytes: c.peak,
+                  notes: [
+                    `EXPERIMENT: ALTER DATABASE … SET jit = off, then the same child; ${int(lines)} lines written${lines === built.judgments ? "" : ` (EXPECTED ${int(built.judgments)})`}`,
+                    sqlNotes(c.r),
+                    `CPU: export process ${fmt(c.r.cpuSeconds)} s` + (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s` : ""),
+                  ],
+                });
+              } finally {
+                await b.db.execute(sql.raw(`alter database "${benchDb}" reset jit`));
+              }
+              return { rows, notes };
+            }
+          : undefined,
+        () => openDatabase({ url: benchUrl }),
+        checkpoint,
+      );
+      outcomes.push(outcome);
+      await bench.close();
+      bench = undefined;
+      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`));
+      created = false;
+    }
+
+    if (opts.targets.includes("pglite")) {
+      const dataDir = path.join(tmp, "pglite");
+      const pgl = await openDatabase({ dataDir });
+      let built: BuiltCampaign;
+      try {
+        await migrateDatabase(pgl);
+        const t0 = performance.now();
+        built = await buildCampaign(pgl.db, { judgments: opts.pgliteJudgments, annotators: opts.annotators });
+        printBuild("PGlite", built, (performance.now() - t0) / 1000);
+      } finally {
+        await pgl.close();
+      }
+      const selectFile = path.join(tmp, "baseline.sql");
+      fs.writeFileSync(selectFile, baselineSelect(built.campaignId));
+      const outcome = await measure(
+        "pglite",
+        ["--data-dir", dataDir],
+        built,
+        tmp,
+        opts,
+        async (file) => {
+          const c = await runChild(["--kind", "pglite-copy", "--sql-file", selectFile, "--out", file, "--data-dir", dataDir]);
+          return {
+            label: "PGlite — COPY (SELECT …) TO '/dev/blob' (baseline)",
+            lines: c.r.lines,
+            bytes: c.r.bytes,
+            seconds: c.r.seconds,
+            peakRssBytes: c.peak,
+            notes: [`PGlite's own COPY of the same SELECT into a Blob, then written to the file (psql cannot reach PGlite); process CPU ${fmt(c.r.cpuSeconds)} s`],
+          };
+        },
+        undefined,
+        () => openDatabase({ dataDir }),
+        async () => {},
+      );
+      outcomes.push(outcome);
+    }
+
+    console.log("");
+    printTable(outcomes.flatMap((o) => o.rows));
+    console.log("");
+    for (const r of outcomes.flatMap((o) => o.rows)) {
+      const n = r.notes.filter(Boolean);
+      if (n.length) console.log(`${r.label}:\n  - ${n.join("\n  - ")}`);
+    }
+    for (const n of outcomes.flatMap((o) => o.notes)) console.log(n);
+    console.log("");
+    console.log("targets:");
+    for (const t of outcomes.flatMap((o) => o.targets)) console.log(`  ${t}`);
+    if (opts.targets.includes("postgres") && opts.judgments < 1_000_000) console.log(`  (the targets are stated for 1,000,000 judgments on PostgreSQL)`);
+    if (opts.targets.includes("pglite")) console.log(`  (PGlite ran ${int(opts.pgliteJudgments)} judgments; its baseline is PGlite's own COPY, not psql)`);
+    console.log("");
+    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log("correctness:");
+    for (const [what, v] of outcomes.flatMap((o) => o.verdicts)) console.log(`  ${what}: ${v.ok ? "OK" : "FAILED"} — ${v.message}`);
+  } finally {
+    await cleanup();
+  }
+  if (!outcomes.every((o) => o.allOk)) process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});
