@@ -1,23 +1,14 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import type { Task as ServerTask } from "@/lib/campaign/assignment";
 import type { Span } from "@/lib/kilt/words";
 
 // The judging screen's talk with the API (lib/campaign/assignment.ts, lib/campaign/judgments.ts),
 // its drafts in localStorage, and claim renewal. Components are in the other files of this folder.
 
-/** One passage to judge, as the API sends it (`Task` in lib/campaign/assignment.ts, dates as text). */
-export interface Task {
-  claim: { id: number; expiresAt: string };
-  query: { id: string; input: string; answers?: string[] };
-  passage: {
-    id: number;
-    wikipediaId: string;
-    title: string;
-    paragraphs: { id: number; text: string; section: string }[];
-  };
-  progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
-}
+/** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
+export type Task = Omit<ServerTask, "claim"> & { claim: { id: number; expiresAt: string } };
 
 export type Verdict = "sufficient" | "insufficient";
 
