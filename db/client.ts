@@ -12,6 +12,9 @@ import * as schema from "./schema";
 /** The database, on either driver. `db` may also be a transaction of it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** A transaction of `Db` (what `db.transaction(tx => …)` hands in). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export type DatabaseKind = "pglite" | "postgres";
 
 export interface DatabaseHandle {

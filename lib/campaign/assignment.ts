@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import { rowsOf, type Db, type Tx } from "@/db/client";
 import { annotatorStandings, batches, campaignMembers, campaigns, claims, judgments, pages, passages, queries, type Campaign } from "@/db/schema";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -17,8 +17,6 @@ export interface Task {
   };
   progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal. */
 export async function annotatorCampaign(db: Db | Tx, actor: Actor, campaignId: number): Promise<{ user: UserActor; campaign: Campaign }> {

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/db/client";
+import type { Db, Tx } from "@/db/client";
 import { claims, judgments, pages, passages, type Campaign, type Judgment } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
@@ -187,8 +187,6 @@ async function findReplay(db: Db | Tx, userId: number, key: string, hash: string
   }
   return { judgment: view(previous, previous.claimId ?? 0), replayed: true };
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
 async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphId: number; endParagraphId: number }, span: z.infer<typeof spanSchema>) {

@@ -1,12 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import { rowsOf, type Db, type Tx } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "./campaigns";
 import { smoothedAccuracy } from "./consensus";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Recomputes the counters of passages from the judgments themselves: a judgment counts when its
