@@ -325,6 +325,12 @@ export const judgments = pgTable(
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
     durationMs: integer("duration_ms").notNull(),
+    /**
+     * Whether the verdict matches the passage's outcome (endorsed ⇒ sufficient), set by the
+     * passage trigger once the passage is finished; null while it is not. Feeds "agreement with
+     * the majority" in the annotator tallies.
+     */
+    agrees: boolean("agrees"),
     idempotencyKey: text("idempotency_key").notNull(),
     /** Hash of the submitted body: a replay with another body is a conflict. */
     requestHash: text("request_hash").notNull(),
@@ -368,6 +374,85 @@ export const annotatorStandings = pgTable(
   (t) => [
     primaryKey({ columns: [t.campaignId, t.userId] }),
     check("annotator_standings_pause_reason", sql`(${t.status} = 'paused') = (${t.pauseReason} is not null)`),
+  ],
+);
+
+// ── Dashboard tallies ────────────────────────────────────────────────────────
+// Kept by triggers (db/migrations/0002_dashboard_tallies.sql), so every path that changes passages
+// or adds judgments keeps them right. Hot counters are append-only deltas that readers fold in
+// (lib/campaign/tallies.ts), so concurrent annotators never wait on one counter row.
+// No foreign keys: triggers write them while cascades delete their owners.
+
+const tallyPassageColumns = () => ({
+  campaignId: ref("campaign_id").notNull(),
+  batchId: ref("batch_id").notNull(),
+  judgmentCount: smallint("judgment_count").notNull(),
+  sufficientCount: smallint("sufficient_count").notNull(),
+  passages: bigint("passages", { mode: "number" }).notNull(),
+  claimed: bigint("claimed", { mode: "number" }).notNull(),
+  open: bigint("open", { mode: "number" }).notNull(),
+  decided: bigint("decided", { mode: "number" }).notNull(),
+});
+
+/** Per batch: how many passages have each (counted judgments, sufficient) pair, with their claims and open slots. */
+export const passageTallies = pgTable("passage_tallies", tallyPassageColumns(), (t) => [
+  primaryKey({ columns: [t.batchId, t.judgmentCount, t.sufficientCount] }),
+  index("passage_tallies_campaign_idx").on(t.campaignId),
+]);
+export const passageTallyDeltas = pgTable("passage_tally_deltas", tallyPassageColumns());
+
+const tallyAnnotatorColumns = () => ({
+  campaignId: ref("campaign_id").notNull(),
+  userId: ref("user_id").notNull(),
+  /** least(duration_ms / 500, 240): half-second buckets, the last one holding 120 s and more. */
+  durationBucket: smallint("duration_bucket").notNull(),
+  judgments: integer("judgments").notNull(),
+  /** Judgments on finished passages (compared with the outcome) and those agreeing with it. */
+  compared: integer("compared").notNull(),
+  agreed: integer("agreed").notNull(),
+});
+
+/** Per annotator and duration bucket: judgments and agreement with the majority. */
+export const annotatorTallies = pgTable("annotator_tallies", tallyAnnotatorColumns(), (t) => [
+  primaryKey({ columns: [t.campaignId, t.userId, t.durationBucket] }),
+]);
+export const annotatorTallyDeltas = pgTable("annotator_tally_deltas", tallyAnnotatorColumns());
+
+const tallyMinuteColumns = () => ({
+  campaignId: ref("campaign_id").notNull(),
+  batchId: ref("batch_id").notNull(),
+  minute: timestamp("minute", { withTimezone: true }).notNull(),
+  judgments: integer("judgments").notNull(),
+});
+
+/** Judgments per batch and minute, for the activity chart and the projected finish. */
+export const judgmentMinutes = pgTable("judgment_minutes", tallyMinuteColumns(), (t) => [
+  primaryKey({ columns: [t.batchId, t.minute] }),
+  index("judgment_minutes_campaign_idx").on(t.campaignId, t.minute),
+]);
+export const judgmentMinuteDeltas = pgTable("judgment_minute_deltas", tallyMinuteColumns());
+
+/**
+ * Per question: passages, finished ones (decided or R counted judgments), endorsed ones and
+ * disputed ones (both verdicts among the counted). Changes only when a passage's state flips.
+ */
+export const queryTallies = pgTable(
+  "query_tallies",
+  {
+    queryId: ref("query_id")
+      .primaryKey()
+      .references(() => queries.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id").notNull(),
+    batchId: ref("batch_id").notNull(),
+    passages: integer("passages").notNull(),
+    finished: integer("finished").notNull(),
+    endorsed: integer("endorsed").notNull(),
+    disputed: integer("disputed").notNull(),
+  },
+  (t) => [
+    index("query_tallies_unanswerable_idx").on(t.campaignId).where(sql`${t.finished} = ${t.passages} and ${t.endorsed} = 0`),
+    index("query_tallies_answered_idx").on(t.campaignId).where(sql`${t.endorsed} > 0`),
+    index("query_tallies_disputed_idx").on(t.campaignId, t.disputed, t.queryId).where(sql`${t.disputed} > 0`),
   ],
 );
 

@@ -150,6 +150,10 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/export/report`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
+  "GET /api/campaigns/[id]/dashboard": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/dashboard`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
   "GET /api/campaigns/[id]/annotators": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries, users, type Campaign } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
+import { rebuildTallies } from "./tallies";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
@@ -99,6 +100,8 @@ export async function updateCampaign(db: Db, actor: Actor, id: number, input: Up
       // Nothing is judged or claimed yet (checked above): every passage has R open slots.
       await tx.update(passages).set({ openSlots: input.judgmentsPerPassage }).where(eq(passages.campaignId, id));
     }
+    // Finished and endorsed passages (and so agreement with the majority) are counted with R and T.
+    if (r !== current.judgmentsPerPassage || t !== current.endorsementThreshold) await rebuildTallies(tx, id);
   });
   return getCampaign(db, actor, id);
 }
@@ -126,31 +129,54 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
   return getCampaign(db, actor, id);
 }
 
+export type CampaignStatus = "empty" | "draft" | "running" | "paused" | "closed";
+
 export interface CampaignSummary {
   id: number;
   name: string;
   batches: number;
   launchedBatches: number;
+  /** running: a batch is launched; paused: none launched but one paused; closed: all closed; draft: only drafts left. */
+  status: CampaignStatus;
   queries: number;
   passages: number;
+  /** Slots (passages × R) and counted judgments, from the tallies. */
+  slots: number;
+  filled: number;
   createdAt: Date;
 }
 
-/** Every campaign with its size (coordinators). */
+/** Every campaign with its size, status and progress (coordinators). */
 export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSummary[]> {
   requireCoordinator(actor);
-  return db
+  const rows = await db
     .select({
       id: campaigns.id,
       name: campaigns.name,
+      r: campaigns.judgmentsPerPassage,
       batches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
       launchedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'launched')`,
+      pausedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'paused')`,
+      draftBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'draft')`,
       queries: sql<number>`(select count(*)::int from ${queries} where ${queries.campaignId} = ${outerCampaignId})`,
-      passages: sql<number>`(select count(*)::int from ${passages} where ${passages.campaignId} = ${outerCampaignId})`,
+      passages: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        select passages as n from passage_tallies where campaign_id = ${outerCampaignId}
+        union all select passages from passage_tally_deltas where campaign_id = ${outerCampaignId}) p)`,
+      filled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        select passages * judgment_count as n from passage_tallies where campaign_id = ${outerCampaignId}
+        union all select passages * judgment_count from passage_tally_deltas where campaign_id = ${outerCampaignId}) f)`,
       createdAt: campaigns.createdAt,
     })
     .from(campaigns)
     .orderBy(asc(campaigns.name));
+  return rows.map(({ r, pausedBatches, draftBatches, ...c }) => ({
+    ...c,
+    passages: Number(c.passages),
+    filled: Number(c.filled),
+    slots: Number(c.passages) * r,
+    status:
+      c.batches === 0 ? "empty" : c.launchedBatches > 0 ? "running" : pausedBatches > 0 ? "paused" : draftBatches > 0 ? "draft" : "closed",
+  }));
 }
 
 /** The campaigns an annotator works on: all-annotator campaigns and those they were added to. */

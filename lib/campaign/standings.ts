@@ -4,6 +4,7 @@ import { annotatorStandings, campaigns, claims, judgments, users, type Campaign 
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "./campaigns";
+import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "./dashboard";
 import { smoothedAccuracy } from "./consensus";
 
 /**
@@ -145,49 +146,18 @@ export async function resumeAnnotator(db: Db, actor: Actor, campaignId: number, 
   return getStanding(db, actor, campaignId, userId);
 }
 
-export interface AnnotatorStanding {
-  userId: number;
-  username: string;
-  status: "active" | "paused";
-  pauseReason: "coordinator" | "gold_rule" | null;
-  judgments: number;
-  goldJudged: number;
-  goldCorrect: number;
-  /** (0.5 + correct) / (1 + judged) */
-  goldAccuracy: number;
-}
+export type AnnotatorStanding = AnnotatorRow;
 
-/** The annotators who judged in a campaign (or have a standing there), with their gold figures. */
+/** The annotators who judged in a campaign (or have a standing there), with their figures. */
 export async function listStandings(db: Db, actor: Actor, campaignId: number): Promise<AnnotatorStanding[]> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  const rows = rowsOf<{ user_id: number; username: string; status: string | null; pause_reason: string | null; judgments: number; gold_judged: number | null; gold_correct: number | null }>(
-    await db.execute(sql`
-      with who as (
-        select user_id from judgments where campaign_id = ${campaignId}
-        union select user_id from annotator_standings where campaign_id = ${campaignId}
-      )
-      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct,
-             (select count(*)::int from judgments j where j.campaign_id = ${campaignId} and j.user_id = u.id) as judgments
-      from who join users u on u.id = who.user_id
-      left join annotator_standings s on s.campaign_id = ${campaignId} and s.user_id = u.id
-      order by u.username`),
-  );
-  return rows.map((r) => ({
-    userId: Number(r.user_id),
-    username: r.username,
-    status: (r.status ?? "active") as "active" | "paused",
-    pauseReason: (r.pause_reason ?? null) as "coordinator" | "gold_rule" | null,
-    judgments: r.judgments,
-    goldJudged: r.gold_judged ?? 0,
-    goldCorrect: r.gold_correct ?? 0,
-    goldAccuracy: smoothedAccuracy(r.gold_correct ?? 0, r.gold_judged ?? 0),
-  }));
+  return annotatorRows(db, campaignId);
 }
 
 export async function getStanding(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
   const found = (await listStandings(db, actor, campaignId)).find((s) => s.userId === userId);
   if (found) return found;
   const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
-  return { userId, username: u?.username ?? "?", status: "active", pauseReason: null, judgments: 0, goldJudged: 0, goldCorrect: 0, goldAccuracy: 0.5 };
+  return annotatorRowsOf([], [{ userId, username: u?.username ?? "?", status: null, pauseReason: null, goldJudged: null, goldCorrect: null }])[0]!;
 }

@@ -1,0 +1,9 @@
+import { getDashboard } from "@/lib/campaign/dashboard";
+import { json, requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+
+// GET /api/campaigns/:id/dashboard — progress, activity, agreement, questions and annotators (coordinators)
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  return json({ dashboard: await getDashboard(db, actor, await idParam(ctx)) });
+});

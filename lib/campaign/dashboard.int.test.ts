@@ -1,0 +1,166 @@
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { rowsOf, type Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { nextTask, type Task } from "./assignment";
+import { updateCampaign } from "./campaigns";
+import { getDashboard } from "./dashboard";
+import { submitJudgment } from "./judgments";
+import { pauseAnnotator, resumeAnnotator } from "./standings";
+import { compactTallies } from "./tallies";
+
+const judgment = (t: Task, verdict: "sufficient" | "insufficient", durationMs: number) => {
+  const p = t.passage.paragraphs[0]!;
+  const word = p.text.split(" ")[0]!;
+  return {
+    verdict,
+    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+    unreadable: false,
+    durationMs,
+    idempotencyKey: unique("k"),
+  };
+};
+
+/** A small seeded generator, so a failing run can be replayed. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** The tallies as the triggers keep them (tallies + pending deltas), and as a recount from scratch gives them. */
+async function talliesBothWays(db: Db, campaignId: number) {
+  const kept = async (table: string, deltas: string, key: string, values: string) =>
+    rowsOf<Record<string, unknown>>(
+      await db.execute(
+        sql.raw(`select ${key}, ${values} from (select * from ${table} where campaign_id = ${campaignId} union all select * from ${deltas} where campaign_id = ${campaignId}) x group by ${key} having ${values.split(",").map((v) => `${v.trim().split(" as ")[0]} <> 0`).join(" or ")} order by ${key}`),
+      ),
+    );
+  return {
+    passages: {
+      kept: await kept("passage_tallies", "passage_tally_deltas", "batch_id, judgment_count, sufficient_count", "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided"),
+      recount: rowsOf(
+        await db.execute(sql`
+          select batch_id, judgment_count, sufficient_count, count(*)::int as passages, sum(claim_count)::int as claimed, sum(open_slots)::int as open, (count(*) filter (where is_decided))::int as decided
+          from passages where campaign_id = ${campaignId} group by 1, 2, 3 order by 1, 2, 3`),
+      ),
+    },
+    annotators: {
+      kept: await kept("annotator_tallies", "annotator_tally_deltas", "user_id, duration_bucket", "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed"),
+      recount: rowsOf(
+        await db.execute(sql`
+          select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
+            (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as compared,
+            (count(*) filter (where (p.is_decided or p.judgment_count >= c.judgments_per_passage)
+                              and (j.verdict = 'sufficient') = (p.sufficient_count >= c.endorsement_threshold)))::int as agreed
+          from judgments j join passages p on p.id = j.passage_id join campaigns c on c.id = j.campaign_id
+          where j.campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
+      ),
+    },
+    questions: {
+      kept: rowsOf(await db.execute(sql`select query_id, passages, finished, endorsed, disputed from query_tallies where campaign_id = ${campaignId} order by 1`)),
+      recount: rowsOf(
+        await db.execute(sql`
+          select p.query_id, count(*)::int as passages,
+            (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as finished,
+            (count(*) filter (where p.sufficient_count >= c.endorsement_threshold))::int as endorsed,
+            (count(*) filter (where p.sufficient_count > 0 and p.sufficient_count < p.judgment_count))::int as disputed
+          from passages p join campaigns c on c.id = p.campaign_id where p.campaign_id = ${campaignId} group by 1 order by 1`),
+      ),
+    },
+    minutes: {
+      kept: await kept("judgment_minutes", "judgment_minute_deltas", "batch_id", "sum(judgments)::int as judgments"),
+      recount: rowsOf(await db.execute(sql`select batch_id, count(*)::int as judgments from judgments where campaign_id = ${campaignId} group by 1 order by 1`)),
+    },
+  };
+}
+
+function expectTalliesAgree(t: Awaited<ReturnType<typeof talliesBothWays>>) {
+  const norm = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
+  for (const [name, pair] of Object.entries(t)) {
+    expect(norm(pair.kept), name).toEqual(norm(pair.recount));
+  }
+}
+
+describeEachDatabase("dashboard tallies", ({ db }) => {
+  it("stay equal to a recount from scratch through claims, judgments, early stop, pauses, resumes and a threshold change", async () => {
+    const next = random(20261129);
+    const c = await makeCampaign(db(), { queries: 6, candidates: 3, settings: { goldMinJudgments: 10_000, earlyStop: false } });
+    const team: UserActor[] = [];
+    for (let i = 0; i < 5; i++) team.push(await makeAnnotator(db()));
+    const round = async (steps: number) => {
+      for (let i = 0; i < steps; i++) {
+        const who = team[Math.floor(next() * team.length)]!;
+        const task = await nextTask(db(), who, { campaignId: c.campaignId }).catch(() => null);
+        if (!task) continue;
+        if (next() < 0.15) continue; // keep the claim open: it shows as claimed
+        await submitJudgment(db(), who, task.claim.id, judgment(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
+      }
+    };
+    await round(40);
+    expectTalliesAgree(await talliesBothWays(db(), c.campaignId));
+
+    await pauseAnnotator(db(), system, c.campaignId, team[0]!.id);
+    await round(30);
+    expectTalliesAgree(await talliesBothWays(db(), c.campaignId));
+
+    await compactTallies(db(), { force: true });
+    expectTalliesAgree(await talliesBothWays(db(), c.campaignId));
+
+    await resumeAnnotator(db(), system, c.campaignId, team[0]!.id);
+    await updateCampaign(db(), system, c.campaignId, { endorsementThreshold: 3, earlyStop: true });
+    await round(60);
+    expectTalliesAgree(await talliesBothWays(db(), c.campaignId));
+    await compactTallies(db(), { force: true });
+    expectTalliesAgree(await talliesBothWays(db(), c.campaignId));
+  });
+
+  it("shows the right progress, agreement, questions and annotator figures", async () => {
+    // 2 questions × (1 gold + 1 candidate) = 4 passages, R = 3, T = 2.
+    const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { goldMinJudgments: 10_000 } });
+    const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    // a and b call everything sufficient, d everything insufficient; d is slow, a and b fast.
+    for (const [who, verdict, ms] of [
+      [a, "sufficient", 1_000],
+      [b, "sufficient", 1_500],
+      [d, "insufficient", 9_000],
+    ] as const) {
+      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+        await submitJudgment(db(), who, t.claim.id, judgment(t, verdict, ms));
+      }
+    }
+    const dash = await getDashboard(db(), system, c.campaignId);
+    expect(dash.totals).toMatchObject({ passages: 4, slots: 12, filled: 12, claimed: 0, open: 0, notNeeded: 0, finishedPassages: 4, endorsedPassages: 4 });
+    // Every passage: 2 sufficient, 1 insufficient. Coincidences: o_si = o_is = 4 × 2·1/2 = 4; n_s = 8, n_i = 4, n = 12.
+    // alpha = 1 − (n − 1)·(o_si + o_is)/(2·n_s·n_i) = 1 − 11·8/64 = −0.375.
+    expect(dash.totals.alpha).toBeCloseTo(-0.375, 10);
+    // Fleiss: P_i = (4 + 1 − 3)/6 = 1/3; p = (2/3, 1/3), P_e = 5/9; kappa = (1/3 − 5/9)/(4/9) = −0.5.
+    expect(dash.totals.kappa).toBeCloseTo(-0.5, 10);
+    expect(dash.batches).toHaveLength(1);
+    expect(dash.batches[0]).toMatchObject({ passages: 4, filled: 12, endorsedPassages: 4 });
+    expect(dash.questions).toEqual({ unanswerable: 0, answered: 2 });
+    expect(dash.disputed.map((q) => q.disputed)).toEqual([2, 2]);
+    expect(dash.activity.points.reduce((s, p) => s + p.judgments, 0)).toBe(12);
+    expect(dash.projection).toMatchObject({ remainingSlots: 0, judgmentsInWindow: 12, secondsLeft: 0 });
+
+    const row = (who: UserActor) => dash.annotators.find((r) => r.userId === who.id)!;
+    expect(row(a)).toMatchObject({ judgments: 4, compared: 4, agreement: 1, shareUnder2s: 1 });
+    expect(row(d)).toMatchObject({ judgments: 4, compared: 4, agreement: 0, shareUnder2s: 0 });
+    expect(row(a).medianSeconds).toBeGreaterThanOrEqual(1);
+    expect(row(a).medianSeconds).toBeLessThan(1.5);
+    expect(row(d).medianSeconds).toBeGreaterThanOrEqual(9);
+    expect(row(d).medianSeconds).toBeLessThan(9.5);
+
+    // Raising T to 3 leaves every passage unendorsed: both questions become unanswerable and d now agrees.
+    await updateCampaign(db(), system, c.campaignId, { endorsementThreshold: 3 });
+    const after = await getDashboard(db(), system, c.campaignId);
+    expect(after.questions).toEqual({ unanswerable: 2, answered: 0 });
+    expect(after.totals.endorsedPassages).toBe(0);
+    expect(after.annotators.find((r) => r.userId === d.id)).toMatchObject({ agreement: 1 });
+    expect(after.annotators.find((r) => r.userId === a.id)).toMatchObject({ agreement: 0 });
+  });
+});

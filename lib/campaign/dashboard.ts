@@ -1,0 +1,225 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { batches, type BatchStatus } from "@/db/schema";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
+import { medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
+import { projectFinish } from "@/lib/metrics/progress";
+import { getCampaign } from "./campaigns";
+import { smoothedAccuracy } from "./consensus";
+import {
+  activitySpan,
+  annotatorBuckets,
+  compactTallies,
+  disputedQuestions,
+  judgmentsOverTime,
+  passageCells,
+  questionCounts,
+  type DisputedQuestion,
+  type PassageCell,
+} from "./tallies";
+
+/** Slots and agreement of a batch, or of the whole campaign. */
+export interface Progress {
+  passages: number;
+  /** passages × R */
+  slots: number;
+  /** counted judgments */
+  filled: number;
+  /** live claims */
+  claimed: number;
+  /** free slots that can be claimed now */
+  open: number;
+  /** slots no one needs to fill: early stop, or judgments that stopped counting and were not reopened yet */
+  notNeeded: number;
+  /** passages decided or with R counted judgments */
+  finishedPassages: number;
+  endorsedPassages: number;
+  /** Krippendorff's alpha (nominal) and Fleiss' kappa on the counted verdicts; null while undefined. */
+  alpha: number | null;
+  kappa: number | null;
+}
+
+export interface BatchProgress extends Progress {
+  id: number;
+  name: string;
+  status: BatchStatus;
+}
+
+export interface AnnotatorRow {
+  userId: number;
+  username: string;
+  status: "active" | "paused";
+  pauseReason: "coordinator" | "gold_rule" | null;
+  judgments: number;
+  goldJudged: number;
+  goldCorrect: number;
+  /** (0.5 + correct) / (1 + judged) */
+  goldAccuracy: number;
+  /** Share of judgments on finished passages whose verdict matches the outcome; null before any. */
+  agreement: number | null;
+  compared: number;
+  medianSeconds: number | null;
+  shareUnder2s: number | null;
+}
+
+export interface Dashboard {
+  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number };
+  generatedAt: string;
+  totals: Progress;
+  batches: BatchProgress[];
+  questions: { unanswerable: number; answered: number };
+  activity: { binMinutes: number; points: { at: string; judgments: number }[] };
+  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null };
+  disputed: DisputedQuestion[];
+  annotators: AnnotatorRow[];
+}
+
+const WINDOW_MINUTES = 60;
+const MAX_POINTS = 120;
+const BIN_CHOICES = [1, 5, 15, 30, 60, 180, 360, 720, 1440, 10080];
+
+/** The smallest bin (in minutes) that shows `spanMinutes` in at most 120 points. */
+export function chartBinMinutes(spanMinutes: number): number {
+  return BIN_CHOICES.find((b) => spanMinutes / b < MAX_POINTS) ?? BIN_CHOICES[BIN_CHOICES.length - 1]!;
+}
+
+/** Sums cells into slots, finished and endorsed passages, and agreement on the counted verdicts. */
+export function progressOf(cells: readonly PassageCell[], r: number, t: number): Progress {
+  let passages = 0;
+  let filled = 0;
+  let claimed = 0;
+  let open = 0;
+  let finished = 0;
+  let endorsed = 0;
+  for (const c of cells) {
+    passages += c.passages;
+    filled += c.judgments * c.passages;
+    claimed += c.claimed;
+    open += c.open;
+    finished += c.judgments >= r ? c.passages : c.decided;
+    if (c.sufficient >= t) endorsed += c.passages;
+  }
+  const slots = passages * r;
+  const profiles = verdictProfiles(cells.map((c) => ({ judgments: c.judgments, sufficient: c.sufficient, passages: c.passages })));
+  return {
+    passages,
+    slots,
+    filled,
+    claimed,
+    open,
+    notNeeded: Math.max(0, slots - filled - claimed - open),
+    finishedPassages: finished,
+    endorsedPassages: endorsed,
+    alpha: krippendorffAlphaNominal(profiles),
+    kappa: fleissKappa(profiles),
+  };
+}
+
+/** Builds annotator rows from their duration buckets and standings. */
+export function annotatorRowsOf(
+  buckets: readonly { userId: number; durationBucket: number; judgments: number; compared: number; agreed: number }[],
+  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null }[],
+): AnnotatorRow[] {
+  const byUser = new Map<number, typeof buckets extends readonly (infer B)[] ? B[] : never>();
+  for (const b of buckets) {
+    const list = byUser.get(b.userId) ?? [];
+    list.push(b);
+    byUser.set(b.userId, list);
+  }
+  return people.map((p) => {
+    const mine = byUser.get(p.userId) ?? [];
+    const counts = mine.map((b) => ({ bucket: b.durationBucket, count: b.judgments }));
+    const compared = mine.reduce((s, b) => s + b.compared, 0);
+    const agreed = mine.reduce((s, b) => s + b.agreed, 0);
+    return {
+      userId: p.userId,
+      username: p.username,
+      status: (p.status ?? "active") as "active" | "paused",
+      pauseReason: (p.pauseReason ?? null) as "coordinator" | "gold_rule" | null,
+      judgments: mine.reduce((s, b) => s + b.judgments, 0),
+      goldJudged: p.goldJudged ?? 0,
+      goldCorrect: p.goldCorrect ?? 0,
+      goldAccuracy: smoothedAccuracy(p.goldCorrect ?? 0, p.goldJudged ?? 0),
+      agreement: compared > 0 ? agreed / compared : null,
+      compared,
+      medianSeconds: medianSecondsFromBuckets(counts),
+      shareUnder2s: shareUnder(counts, 2_000),
+    };
+  });
+}
+
+/** The annotators who judged in a campaign or have a standing there, with their figures (from the tallies). */
+export async function annotatorRows(db: Db, campaignId: number): Promise<AnnotatorRow[]> {
+  const buckets = await annotatorBuckets(db, campaignId);
+  const ids = [...new Set(buckets.map((b) => b.userId))];
+  const people = rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null }>(
+    await db.execute(sql`
+      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct
+      from users u
+      left join annotator_standings s on s.campaign_id = ${campaignId} and s.user_id = u.id
+      where u.id = any(${sql.param(ids)}::bigint[]) or s.user_id is not null
+      order by u.username`),
+  );
+  return annotatorRowsOf(
+    buckets,
+    people.map((p) => ({
+      userId: Number(p.user_id),
+      username: p.username,
+      status: p.status,
+      pauseReason: p.pause_reason,
+      goldJudged: p.gold_judged,
+      goldCorrect: p.gold_correct,
+    })),
+  );
+}
+
+/** Everything the live dashboard shows, read from the tallies (cost independent of the number of passages). */
+export async function getDashboard(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<Dashboard> {
+  requireCoordinator(actor);
+  const campaign = await getCampaign(db, actor, campaignId);
+  await compactTallies(db);
+  const r = campaign.judgmentsPerPassage;
+  const t = campaign.endorsementThreshold;
+  const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
+  const [batchRows, cells, questions, span, disputed, annotators] = await Promise.all([
+    db.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
+    passageCells(db, campaignId),
+    questionCounts(db, campaignId),
+    activitySpan(db, campaignId, since),
+    disputedQuestions(db, campaignId, 20),
+    annotatorRows(db, campaignId),
+  ]);
+
+  const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
+  const live = new Set(batchRows.filter((b) => b.status !== "closed").map((b) => b.id));
+  const remainingSlots = batchProgress.filter((b) => live.has(b.id)).reduce((s, b) => s + b.open + b.claimed, 0);
+  const projected = projectFinish({ remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
+
+  const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
+  const points = span.first ? await judgmentsOverTime(db, campaignId, binMinutes) : [];
+
+  return {
+    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t },
+    generatedAt: now.toISOString(),
+    totals: progressOf(cells, r, t),
+    batches: batchProgress,
+    questions,
+    activity: { binMinutes, points: fillBins(points, binMinutes) },
+    projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft },
+    disputed,
+    annotators,
+  };
+}
+
+/** Adds the empty bins between the first and last so the chart's time axis is even. */
+export function fillBins(points: readonly { at: Date; judgments: number }[], binMinutes: number): { at: string; judgments: number }[] {
+  if (!points.length) return [];
+  const step = binMinutes * 60_000;
+  const byTime = new Map(points.map((p) => [p.at.getTime(), p.judgments]));
+  const out: { at: string; judgments: number }[] = [];
+  for (let at = points[0]!.at.getTime(); at <= points[points.length - 1]!.at.getTime(); at += step) {
+    out.push({ at: new Date(at).toISOString(), judgments: byTime.get(at) ?? 0 });
+  }
+  return out;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, projectFinish } from "./progress";
+
+describe("projectFinish", () => {
+  it("projects from the rate in the window", () => {
+    // 30 judgments in 15 min = 120/h; 600 slots left = 5 h.
+    expect(projectFinish({ remainingSlots: 600, judgmentsInWindow: 30, windowMinutes: 15 })).toEqual({ perHour: 120, secondsLeft: 18_000 });
+  });
+
+  it("rounds the time left up to a whole second", () => {
+    // 7 per minute: one slot takes 60/7 = 8.57 s → 9 s.
+    expect(projectFinish({ remainingSlots: 1, judgmentsInWindow: 7, windowMinutes: 1 })).toEqual({ perHour: 420, secondsLeft: 9 });
+  });
+
+  it("is 0 when nothing remains, whatever the rate", () => {
+    expect(projectFinish({ remainingSlots: 0, judgmentsInWindow: 0, windowMinutes: 60 })).toEqual({ perHour: 0, secondsLeft: 0 });
+    expect(projectFinish({ remainingSlots: 0, judgmentsInWindow: 12, windowMinutes: 60 })).toEqual({ perHour: 12, secondsLeft: 0 });
+  });
+
+  it("is null when something remains and nobody is judging", () => {
+    expect(projectFinish({ remainingSlots: 5, judgmentsInWindow: 0, windowMinutes: 60 })).toEqual({ perHour: 0, secondsLeft: null });
+  });
+
+  it("rejects a window that is not positive and negative counts", () => {
+    expect(() => projectFinish({ remainingSlots: 5, judgmentsInWindow: 1, windowMinutes: 0 })).toThrow(RangeError);
+    expect(() => projectFinish({ remainingSlots: -1, judgmentsInWindow: 1, windowMinutes: 10 })).toThrow(RangeError);
+    expect(() => projectFinish({ remainingSlots: 1, judgmentsInWindow: -1, windowMinutes: 10 })).toThrow(RangeError);
+  });
+});
+
+describe("formatDuration", () => {
+  it("shows seconds under a minute", () => {
+    expect(formatDuration(0)).toBe("0 s");
+    expect(formatDuration(45)).toBe("45 s");
+    expect(formatDuration(59.4)).toBe("59 s");
+  });
+
+  it("shows minutes under an hour", () => {
+    expect(formatDuration(59.6)).toBe("1 min");
+    expect(formatDuration(89)).toBe("1 min");
+    expect(formatDuration(720)).toBe("12 min");
+  });
+
+  it("shows hours and minutes under a day", () => {
+    expect(formatDuration(3_599)).toBe("1 h");
+    expect(formatDuration(3_600)).toBe("1 h");
+    expect(formatDuration(5_400)).toBe("1 h 30 min");
+    expect(formatDuration(12_000)).toBe("3 h 20 min");
+  });
+
+  it("shows days and hours beyond", () => {
+    expect(formatDuration(86_399)).toBe("1 d");
+    expect(formatDuration(172_800)).toBe("2 d");
+    expect(formatDuration(187_200)).toBe("2 d 4 h");
+  });
+
+  it("rejects negative and non-finite input", () => {
+    expect(() => formatDuration(-1)).toThrow(RangeError);
+    expect(() => formatDuration(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
