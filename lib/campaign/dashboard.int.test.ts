@@ -43,7 +43,7 @@ async function talliesBothWays(db: Db, campaignId: number) {
   return {
     passages: {
       kept: await kept("passage_tallies", "passage_tally_deltas", "batch_id, judgment_count, sufficient_count", "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided"),
-      recount: rowsOf(
+      recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select batch_id, judgment_count, sufficient_count, count(*)::int as passages, sum(claim_count)::int as claimed, sum(open_slots)::int as open, (count(*) filter (where is_decided))::int as decided
           from passages where campaign_id = ${campaignId} group by 1, 2, 3 order by 1, 2, 3`),
@@ -51,7 +51,7 @@ async function talliesBothWays(db: Db, campaignId: number) {
     },
     annotators: {
       kept: await kept("annotator_tallies", "annotator_tally_deltas", "user_id, duration_bucket", "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed"),
-      recount: rowsOf(
+      recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
             (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as compared,
@@ -62,8 +62,8 @@ async function talliesBothWays(db: Db, campaignId: number) {
       ),
     },
     questions: {
-      kept: rowsOf(await db.execute(sql`select query_id, passages, finished, endorsed, disputed from query_tallies where campaign_id = ${campaignId} order by 1`)),
-      recount: rowsOf(
+      kept: rowsOf<Record<string, unknown>>(await db.execute(sql`select query_id, passages, finished, endorsed, disputed from query_tallies where campaign_id = ${campaignId} order by 1`)),
+      recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select p.query_id, count(*)::int as passages,
             (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as finished,
@@ -74,7 +74,7 @@ async function talliesBothWays(db: Db, campaignId: number) {
     },
     minutes: {
       kept: await kept("judgment_minutes", "judgment_minute_deltas", "batch_id", "sum(judgments)::int as judgments"),
-      recount: rowsOf(await db.execute(sql`select batch_id, count(*)::int as judgments from judgments where campaign_id = ${campaignId} group by 1 order by 1`)),
+      recount: rowsOf<Record<string, unknown>>(await db.execute(sql`select batch_id, count(*)::int as judgments from judgments where campaign_id = ${campaignId} group by 1 order by 1`)),
     },
   };
 }
