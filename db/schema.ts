@@ -433,8 +433,10 @@ export const judgmentMinutes = pgTable("judgment_minutes", tallyMinuteColumns(),
 export const judgmentMinuteDeltas = pgTable("judgment_minute_deltas", tallyMinuteColumns());
 
 /**
- * Per question: passages, finished ones (decided or R counted judgments), endorsed ones and
- * disputed ones (both verdicts among the counted). Changes only when a passage's state flips.
+ * Per question: passages, finished ones (decided or R counted judgments), endorsed ones, disputed
+ * ones (both verdicts among the counted) and missed gold ones (a gold passage expected sufficient,
+ * finished, not endorsed: the question is unanswerable from the snapshot, DESIGN.md). Changes only
+ * when a passage's state flips.
  */
 export const queryTallies = pgTable(
   "query_tallies",
@@ -448,9 +450,11 @@ export const queryTallies = pgTable(
     finished: integer("finished").notNull(),
     endorsed: integer("endorsed").notNull(),
     disputed: integer("disputed").notNull(),
+    /** Gold passages expected sufficient, finished and not endorsed: the question is unanswerable from the snapshot. */
+    goldMissed: integer("gold_missed").notNull(),
   },
   (t) => [
-    index("query_tallies_unanswerable_idx").on(t.campaignId).where(sql`${t.finished} = ${t.passages} and ${t.endorsed} = 0`),
+    index("query_tallies_unanswerable_idx").on(t.campaignId).where(sql`${t.goldMissed} > 0`),
     index("query_tallies_answered_idx").on(t.campaignId).where(sql`${t.endorsed} > 0`),
     index("query_tallies_disputed_idx").on(t.campaignId, t.disputed, t.queryId).where(sql`${t.disputed} > 0`),
   ],

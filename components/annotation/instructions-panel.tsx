@@ -1,11 +1,8 @@
 "use client";
 
-import Markdown from "react-markdown";
+import { Markdown } from "@/components/ui/markdown";
 
-/**
- * The campaign's instructions (the coordinator's Markdown) beside the passage. react-markdown's
- * defaults: no raw HTML is rendered (no rehype-raw) and unsafe link protocols are dropped.
- */
+/** The campaign's instructions (the coordinator's Markdown, rendered safely) beside the passage. */
 export function InstructionsPanel({ id, instructions, onClose }: { id: string; instructions: string; onClose: () => void }) {
   return (
     <aside id={id} className="instructions-panel" aria-labelledby={`${id}-title`}>
@@ -16,9 +13,7 @@ export function InstructionsPanel({ id, instructions, onClose }: { id: string; i
         </button>
       </div>
       {instructions.trim() ? (
-        <div className="instructions-body">
-          <Markdown>{instructions}</Markdown>
-        </div>
+        <Markdown className="instructions-body">{instructions}</Markdown>
       ) : (
         <p className="muted">Your coordinator has not written instructions for this campaign.</p>
       )}

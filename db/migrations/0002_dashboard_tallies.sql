@@ -62,14 +62,15 @@ CREATE TABLE "query_tallies" (
 	"passages" integer NOT NULL,
 	"finished" integer NOT NULL,
 	"endorsed" integer NOT NULL,
-	"disputed" integer NOT NULL
+	"disputed" integer NOT NULL,
+	"gold_missed" integer NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "judgments" ADD COLUMN "agrees" boolean;--> statement-breakpoint
 ALTER TABLE "query_tallies" ADD CONSTRAINT "query_tallies_query_id_queries_id_fk" FOREIGN KEY ("query_id") REFERENCES "public"."queries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "judgment_minutes_campaign_idx" ON "judgment_minutes" USING btree ("campaign_id","minute");--> statement-breakpoint
 CREATE INDEX "passage_tallies_campaign_idx" ON "passage_tallies" USING btree ("campaign_id");--> statement-breakpoint
-CREATE INDEX "query_tallies_unanswerable_idx" ON "query_tallies" USING btree ("campaign_id") WHERE "query_tallies"."finished" = "query_tallies"."passages" and "query_tallies"."endorsed" = 0;--> statement-breakpoint
+CREATE INDEX "query_tallies_unanswerable_idx" ON "query_tallies" USING btree ("campaign_id") WHERE "query_tallies"."gold_missed" > 0;--> statement-breakpoint
 CREATE INDEX "query_tallies_answered_idx" ON "query_tallies" USING btree ("campaign_id") WHERE "query_tallies"."endorsed" > 0;--> statement-breakpoint
 CREATE INDEX "query_tallies_disputed_idx" ON "query_tallies" USING btree ("campaign_id","disputed","query_id") WHERE "query_tallies"."disputed" > 0;--> statement-breakpoint
 -- ── Triggers that keep the dashboard tallies (see db/schema.ts, "Dashboard tallies") ──
@@ -86,16 +87,19 @@ BEGIN
   SELECT campaign_id, batch_id, judgment_count, sufficient_count, count(*), sum(claim_count), sum(open_slots), count(*) FILTER (WHERE is_decided)
   FROM new_rows GROUP BY 1, 2, 3, 4;
 
-  INSERT INTO query_tallies AS t (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed)
+  INSERT INTO query_tallies AS t (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed, gold_missed)
   SELECT n.query_id, min(n.campaign_id), min(n.batch_id), count(*),
     count(*) FILTER (WHERE n.is_decided OR n.judgment_count >= c.judgments_per_passage),
     count(*) FILTER (WHERE n.sufficient_count >= c.endorsement_threshold),
-    count(*) FILTER (WHERE n.sufficient_count > 0 AND n.sufficient_count < n.judgment_count)
+    count(*) FILTER (WHERE n.sufficient_count > 0 AND n.sufficient_count < n.judgment_count),
+    count(*) FILTER (WHERE n.is_gold AND n.expected_verdict = 'sufficient'
+                       AND (n.is_decided OR n.judgment_count >= c.judgments_per_passage) AND n.sufficient_count < c.endorsement_threshold)
   FROM new_rows n JOIN campaigns c ON c.id = n.campaign_id
   GROUP BY n.query_id ORDER BY n.query_id
   ON CONFLICT (query_id) DO UPDATE SET
     passages = t.passages + excluded.passages, finished = t.finished + excluded.finished,
-    endorsed = t.endorsed + excluded.endorsed, disputed = t.disputed + excluded.disputed;
+    endorsed = t.endorsed + excluded.endorsed, disputed = t.disputed + excluded.disputed,
+    gold_missed = t.gold_missed + excluded.gold_missed;
   RETURN NULL;
 END
 $$;
@@ -120,18 +124,21 @@ BEGIN
       o.sufficient_count >= c.endorsement_threshold AS was_endorsed,
       n.sufficient_count >= c.endorsement_threshold AS is_endorsed,
       o.sufficient_count > 0 AND o.sufficient_count < o.judgment_count AS was_disputed,
-      n.sufficient_count > 0 AND n.sufficient_count < n.judgment_count AS is_disputed
+      n.sufficient_count > 0 AND n.sufficient_count < n.judgment_count AS is_disputed,
+      n.is_gold AND n.expected_verdict = 'sufficient' AS sufficient_gold
     FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN campaigns c ON c.id = n.campaign_id
     WHERE o.judgment_count <> n.judgment_count OR o.sufficient_count <> n.sufficient_count OR o.is_decided <> n.is_decided
   ), questions AS (
-    INSERT INTO query_tallies AS t (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed)
+    INSERT INTO query_tallies AS t (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed, gold_missed)
     SELECT query_id, min(campaign_id), min(batch_id), 0,
-      sum(is_finished::int - was_finished::int), sum(is_endorsed::int - was_endorsed::int), sum(is_disputed::int - was_disputed::int)
+      sum(is_finished::int - was_finished::int), sum(is_endorsed::int - was_endorsed::int), sum(is_disputed::int - was_disputed::int),
+      sum((sufficient_gold AND is_finished AND NOT is_endorsed)::int - (sufficient_gold AND was_finished AND NOT was_endorsed)::int)
     FROM states
     WHERE was_finished <> is_finished OR was_endorsed <> is_endorsed OR was_disputed <> is_disputed
     GROUP BY query_id ORDER BY query_id
     ON CONFLICT (query_id) DO UPDATE SET
-      finished = t.finished + excluded.finished, endorsed = t.endorsed + excluded.endorsed, disputed = t.disputed + excluded.disputed
+      finished = t.finished + excluded.finished, endorsed = t.endorsed + excluded.endorsed,
+      disputed = t.disputed + excluded.disputed, gold_missed = t.gold_missed + excluded.gold_missed
     RETURNING 1
   ), target AS (
     -- Agreement with the majority: every judgment of a finished passage is compared with its outcome.
@@ -243,11 +250,13 @@ BEGIN
   FROM judgments WHERE campaign_id = cid GROUP BY 2, 3;
 
   DELETE FROM query_tallies WHERE campaign_id = cid;
-  INSERT INTO query_tallies (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed)
+  INSERT INTO query_tallies (query_id, campaign_id, batch_id, passages, finished, endorsed, disputed, gold_missed)
   SELECT p.query_id, cid, min(p.batch_id), count(*),
     count(*) FILTER (WHERE p.is_decided OR p.judgment_count >= c.judgments_per_passage),
     count(*) FILTER (WHERE p.sufficient_count >= c.endorsement_threshold),
-    count(*) FILTER (WHERE p.sufficient_count > 0 AND p.sufficient_count < p.judgment_count)
+    count(*) FILTER (WHERE p.sufficient_count > 0 AND p.sufficient_count < p.judgment_count),
+    count(*) FILTER (WHERE p.is_gold AND p.expected_verdict = 'sufficient'
+                       AND (p.is_decided OR p.judgment_count >= c.judgments_per_passage) AND p.sufficient_count < c.endorsement_threshold)
   FROM passages p JOIN campaigns c ON c.id = p.campaign_id
   WHERE p.campaign_id = cid GROUP BY p.query_id;
 END

@@ -62,13 +62,15 @@ async function talliesBothWays(db: Db, campaignId: number) {
       ),
     },
     questions: {
-      kept: rowsOf<Record<string, unknown>>(await db.execute(sql`select query_id, passages, finished, endorsed, disputed from query_tallies where campaign_id = ${campaignId} order by 1`)),
+      kept: rowsOf<Record<string, unknown>>(await db.execute(sql`select query_id, passages, finished, endorsed, disputed, gold_missed from query_tallies where campaign_id = ${campaignId} order by 1`)),
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select p.query_id, count(*)::int as passages,
             (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as finished,
             (count(*) filter (where p.sufficient_count >= c.endorsement_threshold))::int as endorsed,
-            (count(*) filter (where p.sufficient_count > 0 and p.sufficient_count < p.judgment_count))::int as disputed
+            (count(*) filter (where p.sufficient_count > 0 and p.sufficient_count < p.judgment_count))::int as disputed,
+            (count(*) filter (where p.is_gold and p.expected_verdict = 'sufficient' and (p.is_decided or p.judgment_count >= c.judgments_per_passage)
+                              and p.sufficient_count < c.endorsement_threshold))::int as gold_missed
           from passages p join campaigns c on c.id = p.campaign_id where p.campaign_id = ${campaignId} group by 1 order by 1`),
       ),
     },

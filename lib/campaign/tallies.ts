@@ -115,12 +115,12 @@ export async function activitySpan(db: Db, campaignId: number, since: Date): Pro
   };
 }
 
-/** Questions whose passages are all finished without an endorsed one, and questions with an endorsed passage. */
+/** Questions unanswerable from the snapshot (a sufficient gold passage finished unendorsed), and questions with an endorsed passage. */
 export async function questionCounts(db: Db, campaignId: number): Promise<{ unanswerable: number; answered: number }> {
   const [row] = rowsOf<{ unanswerable: number; answered: number }>(
     await db.execute(sql`
       select
-        (select count(*)::int from query_tallies where campaign_id = ${campaignId} and finished = passages and endorsed = 0) as unanswerable,
+        (select count(*)::int from query_tallies where campaign_id = ${campaignId} and gold_missed > 0) as unanswerable,
         (select count(*)::int from query_tallies where campaign_id = ${campaignId} and endorsed > 0) as answered`),
   );
   return { unanswerable: row?.unanswerable ?? 0, answered: row?.answered ?? 0 };

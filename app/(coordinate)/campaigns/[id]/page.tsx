@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AnnotatorTable } from "@/components/campaigns/annotator-table";
 import { BatchTable } from "@/components/campaigns/batch-table";
-import { listStandings } from "@/lib/campaign/standings";
+import { Dashboard } from "@/components/campaigns/dashboard";
+import { Markdown } from "@/components/ui/markdown";
+import { getDashboard } from "@/lib/campaign/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../campaigns.css";
 
 type Props = { params: Promise<{ id: string }> };
-
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const loaded = await campaignPage((await params).id);
@@ -21,7 +21,7 @@ export default async function CampaignPage({ params }: Props) {
   const loaded = await campaignPage((await params).id);
   if (!loaded) return null;
   const { db, actor, campaign } = loaded;
-  const [batches, annotators] = await Promise.all([listBatches(db, actor, campaign.id), listStandings(db, actor, campaign.id)]);
+  const [batches, dashboard] = await Promise.all([listBatches(db, actor, campaign.id), getDashboard(db, actor, campaign.id)]);
   const settings: [string, string][] = [
     ["Judgments per passage (R)", String(campaign.judgmentsPerPassage)],
     ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
@@ -68,11 +68,16 @@ export default async function CampaignPage({ params }: Props) {
         {campaign.instructions.trim() ? (
           <details className="instructions-box">
             <summary>Instructions</summary>
-            <pre className="instructions">{campaign.instructions}</pre>
+            <Markdown className="markdown-body">{campaign.instructions}</Markdown>
           </details>
         ) : (
           <p className="hint instructions-box">No instructions yet.</p>
         )}
+      </section>
+
+      <section aria-labelledby="dashboard-heading">
+        <h2 id="dashboard-heading">Dashboard</h2>
+        <Dashboard initial={dashboard} />
       </section>
 
       <section aria-labelledby="batches-heading">
@@ -88,11 +93,6 @@ export default async function CampaignPage({ params }: Props) {
             pages: b.pages,
           }))}
         />
-      </section>
-
-      <section aria-labelledby="annotators-heading">
-        <h2 id="annotators-heading">Annotators</h2>
-        <AnnotatorTable campaignId={campaign.id} annotators={annotators} />
       </section>
 
       <section aria-labelledby="export-heading">
