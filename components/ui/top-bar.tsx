@@ -7,6 +7,12 @@ export function TopBar({ username, role }: { username: string; role: string }) {
       <Link className="brand" href="/">
         KILT Provenance Studio
       </Link>
+      {role === "coordinator" && (
+        <nav aria-label="Main" style={{ display: "flex", gap: "1rem" }}>
+          <Link href="/campaigns">Campaigns</Link>
+          <Link href="/people">People</Link>
+        </nav>
+      )}
       <span className="spacer" />
       <span className="who">
         {username} · {role}

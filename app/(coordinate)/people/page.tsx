@@ -1,0 +1,55 @@
+import type { Metadata } from "next";
+import { InviteSection } from "@/components/people/invite-section";
+import { MembershipSection } from "@/components/people/membership-section";
+import type { CampaignOption, TokenRow, UserRow } from "@/components/people/people-api";
+import { TokensSection } from "@/components/people/tokens-section";
+import { UsersSection } from "@/components/people/users-section";
+import { listApiTokens } from "@/lib/auth/api-tokens";
+import { listUsers } from "@/lib/auth/users";
+import { listCampaigns } from "@/lib/campaign/campaigns";
+import { coordinatorPage } from "@/lib/server/page-auth";
+import "../campaigns/campaigns.css";
+import "./people.css";
+
+export const metadata: Metadata = { title: "People" };
+
+// Reads the database on every request.
+export const dynamic = "force-dynamic";
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** Accounts, invite links, campaign membership and API tokens (coordinators). */
+export default async function PeoplePage() {
+  const ctx = await coordinatorPage();
+  if (!ctx) return null;
+  const { db, actor } = ctx;
+  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor), listApiTokens(db, actor), listCampaigns(db, actor)]);
+
+  // The client components see what the API answers: dates as ISO strings.
+  const userRows: UserRow[] = users.map((u) => ({ id: u.id, username: u.username, role: u.role, hasPassword: u.hasPassword, createdAt: u.createdAt.toISOString() }));
+  const tokenRows: TokenRow[] = tokens.map((t) => ({
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    owner: t.owner,
+    createdAt: t.createdAt.toISOString(),
+    lastUsedAt: iso(t.lastUsedAt),
+    revokedAt: iso(t.revokedAt),
+  }));
+  const campaignOptions: CampaignOption[] = campaigns.map((c) => ({ id: c.id, name: c.name }));
+
+  return (
+    <main className="page">
+      <div className="page-head">
+        <h1>People</h1>
+      </div>
+      <p className="intro">Accounts of coordinators and annotators, invite links, who works on which campaign, and API tokens for scripts.</p>
+      <div className="people-sections">
+        <UsersSection initialUsers={userRows} />
+        <InviteSection />
+        <MembershipSection initialCampaigns={campaignOptions} initialUsers={userRows} />
+        <TokensSection initialTokens={tokenRows} />
+      </div>
+    </main>
+  );
+}
