@@ -79,10 +79,12 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
     allAnnotators: true,
     instructions: "Judge the passage, then highlight the **answer** <b>span</b>.",
   });
-  // Instructions are shown as text, never as markup.
+  // Instructions are rendered from Markdown; raw HTML in them is never interpreted.
   await page.getByText("Instructions", { exact: true }).click();
-  await expect(page.locator("pre.instructions")).toHaveText("Judge the passage, then highlight the **answer** <b>span</b>.");
-  await expect(page.locator("pre.instructions b")).toHaveCount(0);
+  const instructions = page.locator(".markdown-body");
+  await expect(instructions.locator("strong")).toHaveText("answer");
+  await expect(instructions.locator("b")).toHaveCount(0);
+  await expect(instructions).not.toContainText("**");
   await expect(page.getByText("No batch yet.")).toBeVisible();
 
   // The import screen.

@@ -67,7 +67,7 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
 
       <h3>Per batch</h3>
       {d.batches.length === 0 ? (
-        <p className="muted">No batch yet.</p>
+        <p className="muted">Import a batch to see its progress here.</p>
       ) : (
         <table className="data" data-testid="batch-progress">
           <thead>

@@ -1,0 +1,122 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
+import { getQuestionView, type QuestionPassage } from "@/lib/campaign/question-view";
+import { AppError } from "@/lib/errors";
+import { campaignPage } from "@/lib/server/page-auth";
+import "../../../campaigns.css";
+
+type Props = { params: Promise<{ id: string; queryId: string }> };
+
+export const dynamic = "force-dynamic";
+
+async function load(params: Props["params"]) {
+  const { id, queryId } = await params;
+  const loaded = await campaignPage(id);
+  if (!loaded) return null;
+  if (!/^[1-9][0-9]{0,14}$/.test(queryId)) notFound();
+  try {
+    return await getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, Number(queryId));
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const view = await load(params);
+  return { title: view ? `Question ${view.query.kiltId}` : "Not allowed" };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function outcome(p: QuestionPassage): string {
+  if (p.endorsed) return "endorsed";
+  if (p.finished) return "not endorsed";
+  return `open (${p.judgmentCount} of ${p.judgmentCount + p.openSlots + p.claimCount} judged)`;
+}
+
+export default async function QuestionPage({ params }: Props) {
+  const view = await load(params);
+  if (!view) return null;
+  const { campaign, query } = view;
+  return (
+    <main className="page question-view">
+      <p className="breadcrumb">
+        <Link href={`/campaigns/${campaign.id}`}>← {campaign.name}</Link>
+      </p>
+      <h1>{query.input}</h1>
+      <dl className="settings-summary question-facts">
+        <div>
+          <dt>KILT id</dt>
+          <dd>
+            <code>{query.kiltId}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Answers</dt>
+          <dd>{query.answers.length ? query.answers.join(" · ") : "—"}</dd>
+        </div>
+        <div>
+          <dt>Line in the imported file</dt>
+          <dd>{query.lineNumber}</dd>
+        </div>
+        <div>
+          <dt>Outcome</dt>
+          <dd data-testid="question-outcome">
+            {view.unanswerable
+              ? "unanswerable from the snapshot (a sufficient gold passage was not endorsed)"
+              : `${view.passages.filter((p) => p.endorsed).length} of ${view.passages.length} passages endorsed`}
+          </dd>
+        </div>
+      </dl>
+      <p className="hint legend">
+        <mark className="mark-highlight">annotator highlight</mark> <mark className="mark-consensus">consensus span</mark>{" "}
+        <mark className="mark-gold">expected gold span</mark> · T = {campaign.endorsementThreshold} of R = {campaign.judgmentsPerPassage}
+      </p>
+
+      {view.passages.map((p) => (
+        <section key={p.id} className="card passage-card" aria-labelledby={`passage-${p.id}`} data-testid="passage">
+          <h2 id={`passage-${p.id}`} className="card-title">
+            {p.title} <span className="muted">· paragraphs {p.startParagraphId}–{p.endParagraphId}</span>{" "}
+            {p.isGold && <span className="status status-gold">gold: expects {p.expectedVerdict}</span>}{" "}
+            <span className={`status ${p.endorsed ? "status-launched" : ""}`}>{outcome(p)}</span>
+          </h2>
+          <div className="judgment-columns">
+            {p.judgments.map((j) => (
+              <article key={j.id} className="judgment-column" aria-label={`${j.username}: ${j.verdict}`}>
+                <header>
+                  <strong>{j.username}</strong>{" "}
+                  <span className={`verdict-chip verdict-${j.verdict}`}>{j.unreadable ? "unreadable" : j.verdict}</span>
+                  <span className="muted">
+                    {" "}
+                    · {seconds(j.durationMs)}
+                    {j.counted ? "" : j.paused ? " · not counted (annotator paused)" : " · not counted (beyond R)"}
+                  </span>
+                </header>
+                <HighlightedPassage paragraphs={p.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
+              </article>
+            ))}
+            {(p.consensus || p.expectedSpan) && (
+              <article className="judgment-column consensus-column" aria-label="Consensus and gold">
+                <header>
+                  <strong>{p.consensus ? "Consensus" : "Gold"}</strong>
+                  {p.consensus && p.expectedSpan ? <span className="muted"> and gold</span> : null}
+                </header>
+                <HighlightedPassage
+                  paragraphs={p.paragraphs}
+                  marks={[
+                    ...(p.consensus ? [{ location: p.consensus, kind: "consensus" as const }] : []),
+                    ...(p.expectedSpan ? [{ location: p.expectedSpan, kind: "gold" as const }] : []),
+                  ]}
+                />
+              </article>
+            )}
+            {p.judgments.length === 0 && <p className="muted">No judgment yet.</p>}
+          </div>
+        </section>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,184 @@
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
+import { adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
+
+const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
+
+/** One annotator's pass over every passage through the API; returns the passage ids judged sufficient. */
+async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (passageId: number) => boolean, durationMs: number) {
+  const judged: number[] = [];
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) return judged;
+    expect(res.status(), await res.text()).toBe(200);
+    const task = await res.json();
+    const p = task.passage.paragraphs[0];
+    const yes = sufficient(task.passage.id);
+    const text = p.text.split(" ").slice(0, 3).join(" ");
+    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+      data: {
+        verdict: yes ? "sufficient" : "insufficient",
+        span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
+        durationMs,
+        idempotencyKey: unique("key"),
+      },
+    });
+    expect(submit.status(), await submit.text()).toBe(201);
+    judged.push(task.passage.id);
+  }
+}
+
+const figure = (page: Page, testId: string) => page.getByTestId("dashboard").getByTestId(testId);
+
+test("coordinator journey: create, import, launch, three annotators judge, live dashboard, question view, pause, export", async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const admin = await adminApi(baseURL!);
+  const name = unique("e2e-journey");
+
+  // Create the campaign in the UI (gold rule out of the way: these annotators judge by a fixed rule).
+  await page.goto("/campaigns");
+  await page.getByRole("link", { name: "New campaign" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Minimum gold judgments").fill("1000");
+  await page.getByLabel("Instructions (Markdown)").fill("# Rules\n\nHighlight the **answer**. <img src=x onerror=alert(1)>");
+  await page.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/\d+$/);
+  // The instructions are rendered from Markdown; the raw HTML in them is not.
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await expect(page.locator(".markdown-body h1")).toHaveText("Rules");
+  await expect(page.locator(".markdown-body strong")).toHaveText("answer");
+  await expect(page.locator(".markdown-body img")).toHaveCount(0);
+  const campaignId = Number(/\/campaigns\/(\d+)$/.exec(new URL(page.url()).pathname)![1]);
+
+  // Import the demo files through the import screen, then launch the batch from the campaign page.
+  await page.getByRole("link", { name: "Import a batch" }).click();
+  await page.getByLabel("Knowledge source (JSONL or .gz)").setInputFiles(demoFile("knowledge.jsonl"));
+  await page.getByLabel("Questions (KILT task JSONL)").setInputFiles(demoFile("queries.jsonl"));
+  await page.getByLabel("Candidates (retrieval output JSONL)").setInputFiles(demoFile("candidates.jsonl"));
+  await page.getByLabel("Batch name").fill("journey batch");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await page.getByRole("status").getByRole("link", { name: "Back to the campaign" }).click();
+  const batchRow = page.getByRole("table", { name: "Batches" }).getByRole("row").filter({ hasText: "journey batch" });
+  await batchRow.getByRole("button", { name: "Launch" }).click();
+  await expect(batchRow.getByRole("cell").nth(1)).toHaveText("launched");
+
+  // The campaign list shows it running, at 0 %.
+  const listed = (await (await page.request.get("/api/campaigns")).json()).campaigns.find((c: { id: number }) => c.id === campaignId);
+  expect(listed).toMatchObject({ status: "running", filled: 0 });
+  const passages: number = listed.passages;
+  expect(passages).toBeGreaterThan(5);
+  await expect(figure(page, "slots-filled")).toHaveText(`0 / ${3 * passages}`);
+  await expect(figure(page, "slots-open")).toHaveText(String(3 * passages));
+
+  // Three annotators judge every passage (the page stays open: the dashboard must refresh by itself).
+  // fast: all sufficient in 1 s; careful: sufficient on even passage ids in 3 s; slow: nothing sufficient, 9 s.
+  const [fast, careful, slow] = [await createAccount(admin, "annotator", "fast"), await createAccount(admin, "annotator", "careful"), await createAccount(admin, "annotator", "slow")];
+  const even = (id: number) => id % 2 === 0;
+  let ids: number[] = [];
+  for (const [who, rule, ms] of [
+    [fast, () => true, 1_000],
+    [careful, even, 3_000],
+    [slow, () => false, 9_000],
+  ] as const) {
+    const api = await signedInApi(baseURL!, who);
+    ids = await judgeAll(api, campaignId, rule, ms);
+    expect(ids).toHaveLength(passages);
+    await api.dispose();
+  }
+
+  // Expected figures from the rule: even passages 2 of 3 sufficient (endorsed), odd ones 1 of 3.
+  const evens = ids.filter(even).length;
+  const odds = passages - evens;
+  const cells = [
+    { judgments: 3, sufficient: 2, passages: evens },
+    { judgments: 3, sufficient: 1, passages: odds },
+  ];
+  const alpha = krippendorffAlphaNominal(verdictProfiles(cells))!;
+  const kappa = fleissKappa(verdictProfiles(cells))!;
+  // Which questions end up unanswerable (their gold passage, expected sufficient, not endorsed): from the judgments export.
+  const judgmentLines = (await (await page.request.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(judgmentLines).toHaveLength(3 * passages);
+  const goldOf = new Map<string, number>(judgmentLines.filter((j) => j.is_gold).map((j) => [j.query_id, j.passage_id]));
+  const unanswerable = [...goldOf.values()].filter((id) => !even(id)).length;
+  const questionsWithEven = new Set(judgmentLines.filter((j) => even(j.passage_id)).map((j) => j.query_id));
+  const answered = questionsWithEven.size;
+
+  await expect(figure(page, "slots-filled")).toHaveText(`${3 * passages} / ${3 * passages}`, { timeout: 15_000 });
+  await expect(figure(page, "slots-open")).toHaveText("0");
+  await expect(figure(page, "slots-claimed")).toHaveText("0");
+  await expect(figure(page, "endorsed")).toHaveText(String(evens));
+  await expect(figure(page, "answered")).toHaveText(String(answered));
+  await expect(figure(page, "unanswerable")).toHaveText(String(unanswerable));
+  await expect(figure(page, "alpha")).toHaveText(alpha.toFixed(3));
+  await expect(figure(page, "kappa")).toHaveText(kappa.toFixed(3));
+  await expect(figure(page, "eta")).toHaveText("done");
+  await expect(page.getByTestId("batch-progress").getByRole("row").filter({ hasText: "journey batch" })).toContainText(alpha.toFixed(3));
+  await expect(page.locator(".chart")).toBeVisible();
+
+  // The annotators table: agreement with the majority, median seconds, share under 2 s; sortable.
+  const annotators = page.getByTestId("annotators");
+  const rowOf = (who: string) => annotators.locator(`tr[data-username="${who}"]`);
+  const pct = (n: number) => `${Math.round((100 * n) / passages)} %`;
+  await expect(rowOf(fast).getByRole("cell").nth(4)).toHaveText(pct(evens)); // agrees on the endorsed (even) passages
+  await expect(rowOf(careful).getByRole("cell").nth(4)).toHaveText("100 %");
+  await expect(rowOf(slow).getByRole("cell").nth(4)).toHaveText(pct(odds));
+  // Medians come from half-second buckets: 1,000 ms reads within [1.0, 1.5) s, 9,000 ms within [9.0, 9.5) s.
+  const median = async (who: string) => Number(await rowOf(who).getByRole("cell").nth(5).textContent());
+  expect(await median(fast)).toBeGreaterThanOrEqual(1.0);
+  expect(await median(fast)).toBeLessThanOrEqual(1.5);
+  expect(await median(slow)).toBeGreaterThanOrEqual(9.0);
+  expect(await median(slow)).toBeLessThanOrEqual(9.5);
+  await expect(rowOf(fast).getByRole("cell").nth(6)).toHaveText("100 %");
+  await expect(rowOf(slow).getByRole("cell").nth(6)).toHaveText("0 %");
+  await annotators.getByRole("button", { name: "Median s / judgment" }).click(); // numbers sort largest first
+  await expect(annotators.locator("tbody tr").first()).toHaveAttribute("data-username", slow);
+  await annotators.getByRole("button", { name: "Median s / judgment" }).click();
+  await expect(annotators.locator("tbody tr").first()).toHaveAttribute("data-username", fast);
+  await page.screenshot({ path: path.join(screenshotDir, "dashboard.png"), fullPage: true });
+
+  // Every passage is split, so every question is listed as disputed; open one.
+  const disputed = page.getByTestId("disputed").getByRole("link");
+  await expect(disputed).toHaveCount(goldOf.size);
+  await disputed.first().click();
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/questions/\\d+$`));
+  const cards = page.getByTestId("passage");
+  expect(await cards.count()).toBeGreaterThan(0);
+  for (const card of await cards.all()) {
+    await expect(card.getByRole("article", { name: new RegExp(`^${fast}: sufficient`) })).toHaveCount(1);
+    await expect(card.getByRole("article", { name: new RegExp(`^${slow}: insufficient`) })).toHaveCount(1);
+    // fast's highlight is drawn over the text; slow highlighted nothing.
+    await expect(card.getByRole("article", { name: new RegExp(`^${fast}:`) }).locator("mark.mark-highlight")).not.toHaveCount(0);
+    await expect(card.getByRole("article", { name: new RegExp(`^${slow}:`) }).locator("mark")).toHaveCount(0);
+  }
+  await expect(page.locator(".status-gold")).toHaveCount(1);
+  for (const card of await cards.all()) {
+    const endorsed = (await card.locator(".status").last().textContent()) === "endorsed";
+    await expect(card.locator(".consensus-column mark.mark-consensus")).toHaveCount(endorsed ? 1 : 0);
+  }
+  await page.screenshot({ path: path.join(screenshotDir, "question-view.png"), fullPage: true });
+
+  // Pause the slow annotator: their judgments stop counting and their slots reopen, live.
+  await page.goto(`/campaigns/${campaignId}`);
+  await rowOf(slow).getByRole("button", { name: `Pause ${slow}` }).click();
+  await expect(rowOf(slow)).toContainText("paused");
+  await expect(figure(page, "slots-filled")).toHaveText(`${2 * passages} / ${3 * passages}`);
+  await expect(figure(page, "slots-open")).toHaveText(String(passages));
+  await expect(figure(page, "unanswerable")).toHaveText("0"); // no passage is finished any more
+
+  // Export: one line per question with an endorsed (even) passage, one provenance entry per such passage.
+  await expect(page.getByRole("link", { name: "KILT provenance (consensus spans)" })).toBeVisible();
+  const exported = await page.request.get(`/api/campaigns/${campaignId}/export?location=span`);
+  expect(exported.status()).toBe(200);
+  expect(dialogs).toEqual([]);
+  const lines = (await exported.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+  expect(lines.map((l) => l.id).sort()).toEqual([...questionsWithEven].sort());
+  await admin.dispose();
+});

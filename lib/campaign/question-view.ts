@@ -1,0 +1,185 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
+import { codePointLength, type Location } from "@/lib/kilt/codepoints";
+import { getCampaign } from "./campaigns";
+import { consensusSpan } from "./consensus";
+
+export interface QuestionJudgment {
+  id: number;
+  username: string;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  span: Location | null;
+  spanText: string | null;
+  durationMs: number;
+  createdAt: string;
+  /** Counted: the annotator is in good standing and this is among the passage's first R such judgments. */
+  counted: boolean;
+  paused: boolean;
+}
+
+export interface QuestionPassage {
+  id: number;
+  wikipediaId: string;
+  title: string;
+  startParagraphId: number;
+  endParagraphId: number;
+  /** The passage's paragraphs, verbatim (code-point offsets index into these). */
+  paragraphs: { id: number; text: string }[];
+  isGold: boolean;
+  expectedVerdict: "sufficient" | "insufficient" | null;
+  expectedSpan: Location | null;
+  judgmentCount: number;
+  sufficientCount: number;
+  claimCount: number;
+  openSlots: number;
+  isDecided: boolean;
+  finished: boolean;
+  endorsed: boolean;
+  /** The consensus span of the counted sufficient highlights (what the export writes), when endorsed. */
+  consensus: Location | null;
+  judgments: QuestionJudgment[];
+}
+
+export interface QuestionView {
+  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number };
+  query: { id: number; kiltId: string; input: string; answers: string[]; batchId: number; lineNumber: number };
+  /** A sufficient gold passage finished without endorsement: unanswerable from the snapshot. */
+  unanswerable: boolean;
+  passages: QuestionPassage[];
+}
+
+type PassageRow = {
+  id: string | number;
+  wikipedia_id: string;
+  title: string;
+  start_paragraph_id: number;
+  end_paragraph_id: number;
+  paragraphs: string[];
+  is_gold: boolean;
+  expected_verdict: "sufficient" | "insufficient" | null;
+  expected_start_paragraph_id: number | null;
+  expected_start_character: number | null;
+  expected_end_paragraph_id: number | null;
+  expected_end_character: number | null;
+  judgment_count: number;
+  sufficient_count: number;
+  claim_count: number;
+  open_slots: number;
+  is_decided: boolean;
+};
+
+type JudgmentRow = {
+  id: string | number;
+  passage_id: string | number;
+  username: string;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  start_paragraph_id: number | null;
+  start_character: number | null;
+  end_paragraph_id: number | null;
+  end_character: number | null;
+  span_text: string | null;
+  duration_ms: number;
+  created_at: string | Date;
+  paused: boolean;
+};
+
+/** Every passage of one question with its judgments, highlights, consensus span and gold (coordinators). */
+export async function getQuestionView(db: Db, actor: Actor, campaignId: number, queryId: number): Promise<QuestionView> {
+  requireCoordinator(actor);
+  const campaign = await getCampaign(db, actor, campaignId);
+  const [q] = rowsOf<{ id: string | number; kilt_id: string; input: string; answers: string[]; batch_id: string | number; line_number: number }>(
+    await db.execute(sql`select id, kilt_id, input, answers, batch_id, line_number from queries where id = ${queryId} and campaign_id = ${campaignId}`),
+  );
+  if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
+  const r = campaign.judgmentsPerPassage;
+  const t = campaign.endorsementThreshold;
+
+  const passageRows = rowsOf<PassageRow>(
+    await db.execute(sql`
+      select p.id, p.wikipedia_id, pg.title, p.start_paragraph_id, p.end_paragraph_id,
+             array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
+             p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
+             p.expected_end_paragraph_id, p.expected_end_character,
+             p.judgment_count, p.sufficient_count, p.claim_count, p.open_slots, p.is_decided
+      from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
+      where p.query_id = ${queryId}
+      order by p.is_gold desc, p.id`),
+  );
+  const judgmentRows = rowsOf<JudgmentRow>(
+    await db.execute(sql`
+      select j.id, j.passage_id, u.username, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character,
+             j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at,
+             coalesce(s.status, 'active') = 'paused' as paused
+      from judgments j join passages p on p.id = j.passage_id join users u on u.id = j.user_id
+      left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+      where p.query_id = ${queryId}
+      order by j.passage_id, j.created_at, j.id`),
+  );
+
+  const passages = passageRows.map((p): QuestionPassage => {
+    let countedSoFar = 0;
+    const judgments = judgmentRows
+      .filter((j) => Number(j.passage_id) === Number(p.id))
+      .map((j): QuestionJudgment => {
+        const counted = !j.paused && countedSoFar < r;
+        if (counted) countedSoFar++;
+        return {
+          id: Number(j.id),
+          username: j.username,
+          verdict: j.verdict,
+          unreadable: j.unreadable,
+          span:
+            j.start_paragraph_id === null
+              ? null
+              : { startParagraphId: j.start_paragraph_id, startCharacter: j.start_character!, endParagraphId: j.end_paragraph_id!, endCharacter: j.end_character! },
+          spanText: j.span_text,
+          durationMs: j.duration_ms,
+          createdAt: new Date(j.created_at).toISOString(),
+          counted,
+          paused: j.paused,
+        };
+      });
+    const endorsed = p.sufficient_count >= t;
+    const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
+    const shape = { startParagraphId: p.start_paragraph_id, paragraphLengths: p.paragraphs.map(codePointLength) };
+    return {
+      id: Number(p.id),
+      wikipediaId: p.wikipedia_id,
+      title: p.title,
+      startParagraphId: p.start_paragraph_id,
+      endParagraphId: p.end_paragraph_id,
+      paragraphs: p.paragraphs.map((text, i) => ({ id: p.start_paragraph_id + i, text })),
+      isGold: p.is_gold,
+      expectedVerdict: p.expected_verdict,
+      expectedSpan:
+        p.expected_start_paragraph_id === null
+          ? null
+          : {
+              startParagraphId: p.expected_start_paragraph_id,
+              startCharacter: p.expected_start_character!,
+              endParagraphId: p.expected_end_paragraph_id!,
+              endCharacter: p.expected_end_character!,
+            },
+      judgmentCount: p.judgment_count,
+      sufficientCount: p.sufficient_count,
+      claimCount: p.claim_count,
+      openSlots: p.open_slots,
+      isDecided: p.is_decided,
+      finished: p.is_decided || p.judgment_count >= r,
+      endorsed,
+      consensus: endorsed ? (consensusSpan(shape, highlights, t) ?? null) : null,
+      judgments,
+    };
+  });
+
+  return {
+    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t },
+    query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
+    unanswerable: passages.some((p) => p.isGold && p.expectedVerdict === "sufficient" && p.finished && !p.endorsed),
+    passages,
+  };
+}
