@@ -4,6 +4,8 @@ import { createWriteStream, readFileSync, statSync } from "node:fs";
 import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/schemas";
 import { exportQuerySchema } from "@/lib/campaign/export-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
+import type { Dashboard } from "@/lib/campaign/dashboard";
+import { formatDuration } from "@/lib/metrics/progress";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
 import { ApiClient, ApiError } from "./api-client";
@@ -232,6 +234,30 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         "/api/campaigns",
       );
       for (const c of data.campaigns) out(`${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`);
+    });
+  campaign
+    .command("status")
+    .description("print a campaign's progress, agreement and annotators (the dashboard's figures)")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .action(async (opts: { campaign: string }) => {
+      needToken();
+      const { data } = await client().request<{ dashboard: Dashboard }>("GET", `/api/campaigns/${encodeURIComponent(opts.campaign)}/dashboard`);
+      const d = data.dashboard;
+      const coefficient = (v: number | null) => (v === null ? "-" : v.toFixed(3));
+      const eta = d.projection.remainingSlots === 0 ? "done" : d.projection.secondsLeft === null ? "no recent activity" : `in ${formatDuration(d.projection.secondsLeft)}`;
+      out(`campaign\t${d.campaign.id}\t${d.campaign.name}`);
+      out(`slots\t${d.totals.filled} filled\t${d.totals.claimed} claimed\t${d.totals.open} open\tof ${d.totals.slots}`);
+      out(`passages\t${d.totals.passages}\t${d.totals.finishedPassages} finished\t${d.totals.endorsedPassages} endorsed`);
+      out(`questions\t${d.questions.answered} answered\t${d.questions.unanswerable} unanswerable`);
+      out(`agreement\talpha ${coefficient(d.totals.alpha)}\tkappa ${coefficient(d.totals.kappa)}`);
+      out(`pace\t${Math.round(d.projection.perHour)} judgments/hour\tfinish ${eta}`);
+      for (const b of d.batches) {
+        out(`batch\t${b.id}\t${b.name}\t${b.status}\t${b.filled}/${b.slots} filled\t${b.endorsedPassages} endorsed\talpha ${coefficient(b.alpha)}\tkappa ${coefficient(b.kappa)}`);
+      }
+      for (const a of d.annotators) {
+        const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
+        out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
+      }
     });
 
   const batch = program.command("batch").description("batches: import, launch, pause, close (coordinators)");

@@ -63,7 +63,7 @@ test("kps explains bad input, wrong passwords and missing tokens", async ({ base
 test("every kps command has --help", async () => {
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
-    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"],
+    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"],
     ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
   ];
   for (const command of commands) {
@@ -97,6 +97,11 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   expect(again.code).toBe(1);
   expect(again.stderr).toContain("only a draft or paused batch can be launched");
   expect((await cli(["batch", "list", "--campaign", campaignId], env)).stdout).toMatch(new RegExp(`^${batchId}\tlaunched\t`, "m"));
+  const status = await cli(["campaign", "status", "--campaign", campaignId], env);
+  expect(status.code, status.stderr).toBe(0);
+  expect(status.stdout).toMatch(/^slots\t0 filled\t0 claimed\t\d+ open\tof \d+$/m);
+  expect(status.stdout).toMatch(/^questions\t0 answered\t0 unanswerable$/m);
+  expect(status.stdout).toMatch(new RegExp(`^batch\t${batchId}\t.*\tlaunched\t0/\d+ filled`, "m"));
 
   // Nothing is judged yet: the export is empty, and its report says why.
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-export-")), "provenance.jsonl");
