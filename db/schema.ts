@@ -179,6 +179,11 @@ export const batches = pgTable(
     createdAt: createdAt(),
     launchedAt: timestamp("launched_at", { withTimezone: true }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** Sizes counted at import (a batch never changes afterwards), so listing batches scans nothing. */
+    queryCount: integer("query_count").notNull().default(0),
+    passageCount: integer("passage_count").notNull().default(0),
+    goldPassageCount: integer("gold_passage_count").notNull().default(0),
+    pageCount: integer("page_count").notNull().default(0),
   },
   (t) => [index("batches_campaign_idx").on(t.campaignId)],
 );

@@ -66,6 +66,10 @@ CREATE TABLE "query_tallies" (
 	"gold_missed" integer NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "batches" ADD COLUMN "query_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "batches" ADD COLUMN "passage_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "batches" ADD COLUMN "gold_passage_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "batches" ADD COLUMN "page_count" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "judgments" ADD COLUMN "agrees" boolean;--> statement-breakpoint
 ALTER TABLE "query_tallies" ADD CONSTRAINT "query_tallies_query_id_queries_id_fk" FOREIGN KEY ("query_id") REFERENCES "public"."queries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "judgment_minutes_campaign_idx" ON "judgment_minutes" USING btree ("campaign_id","minute");--> statement-breakpoint
@@ -263,3 +267,10 @@ END
 $$;
 --> statement-breakpoint
 SELECT kps_rebuild_tallies(id) FROM campaigns;
+--> statement-breakpoint
+-- Batch sizes, counted once at import from now on.
+UPDATE batches b SET
+  query_count = (SELECT count(*) FROM queries q WHERE q.batch_id = b.id),
+  passage_count = (SELECT count(*) FROM passages p WHERE p.batch_id = b.id),
+  gold_passage_count = (SELECT count(*) FROM passages p WHERE p.batch_id = b.id AND p.is_gold),
+  page_count = (SELECT count(DISTINCT p.wikipedia_id) FROM passages p WHERE p.batch_id = b.id);

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, passages, queries, type BatchStatus } from "@/db/schema";
+import { batches, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 
@@ -22,16 +22,15 @@ export interface BatchView {
   closedAt: Date | null;
 }
 
-const outerBatchId = sql.raw(`"batches"."id"`);
 const batchColumns = {
   id: batches.id,
   campaignId: batches.campaignId,
   name: batches.name,
   status: batches.status,
-  queries: sql<number>`(select count(*)::int from ${queries} where ${queries.batchId} = ${outerBatchId})`,
-  passages: sql<number>`(select count(*)::int from ${passages} where ${passages.batchId} = ${outerBatchId})`,
-  goldPassages: sql<number>`(select count(*)::int from ${passages} where ${passages.batchId} = ${outerBatchId} and ${passages.isGold})`,
-  pages: sql<number>`(select count(distinct ${passages.wikipediaId})::int from ${passages} where ${passages.batchId} = ${outerBatchId})`,
+  queries: batches.queryCount,
+  passages: batches.passageCount,
+  goldPassages: batches.goldPassageCount,
+  pages: batches.pageCount,
   createdAt: batches.createdAt,
   launchedAt: batches.launchedAt,
   closedAt: batches.closedAt,

@@ -252,6 +252,10 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput)
       passageCount += rows.length;
       goldCount += rows.filter((r) => r.isGold).length;
     }
+    await tx
+      .update(batches)
+      .set({ queryCount: parsedQueries.length, passageCount, goldPassageCount: goldCount, pageCount })
+      .where(eq(batches.id, batch.id));
     return {
       batch,
       queries: parsedQueries.length,
