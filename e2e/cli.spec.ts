@@ -101,7 +101,7 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   expect(status.code, status.stderr).toBe(0);
   expect(status.stdout).toMatch(/^slots\t0 filled\t0 claimed\t\d+ open\tof \d+$/m);
   expect(status.stdout).toMatch(/^questions\t0 answered\t0 unanswerable$/m);
-  expect(status.stdout).toMatch(new RegExp(`^batch\t${batchId}\t.*\tlaunched\t0/\d+ filled`, "m"));
+  expect(status.stdout).toMatch(new RegExp(`^batch\t${batchId}\t.*\tlaunched\t0/\\d+ filled`, "m"));
 
   // Nothing is judged yet: the export is empty, and its report says why.
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-export-")), "provenance.jsonl");

@@ -121,6 +121,12 @@ BEGIN
   HAVING sum(n) <> 0 OR sum(c) <> 0 OR sum(o) <> 0 OR sum(d) <> 0;
 
   -- Questions and agreement change only when a passage's counted judgments or decision change.
+  -- Those depend on R and T: hold the campaign's shared lock, so a change of R or T
+  -- (kps_retally_outcomes, exclusive) waits for this transaction, and this one for it.
+  PERFORM pg_advisory_xact_lock_shared(72440317, (campaign_id % 2147483647)::int)
+  FROM (SELECT DISTINCT n.campaign_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE o.judgment_count <> n.judgment_count OR o.sufficient_count <> n.sufficient_count OR o.is_decided <> n.is_decided
+        ORDER BY 1) changed;
   WITH states AS (
     SELECT n.id, n.query_id, n.campaign_id, n.batch_id,
       o.is_decided OR o.judgment_count >= c.judgments_per_passage AS was_finished,
@@ -221,8 +227,44 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Recomputes every tally of one campaign from the passages and judgments (after T changes, and to
--- fill the tallies of campaigns that existed before this migration). Writers wait meanwhile.
+-- After R or T changes: recomputes what depends on them (agreement with the outcome, finished,
+-- endorsed and missed-gold counts of questions) for one campaign. The exclusive lock waits for the
+-- transactions that changed passage outcomes with the old values and holds off new ones.
+CREATE FUNCTION kps_retally_outcomes(cid bigint) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(72440317, (cid % 2147483647)::int);
+  WITH target AS (
+    SELECT j.id, j.user_id, j.duration_ms, j.agrees AS agrees_was,
+      CASE WHEN p.is_decided OR p.judgment_count >= c.judgments_per_passage
+           THEN (j.verdict = 'sufficient') = (p.sufficient_count >= c.endorsement_threshold) END AS agrees_now
+    FROM judgments j JOIN passages p ON p.id = j.passage_id JOIN campaigns c ON c.id = p.campaign_id
+    WHERE j.campaign_id = cid
+  ), changed AS (
+    UPDATE judgments j SET agrees = target.agrees_now FROM target
+    WHERE j.id = target.id AND j.agrees IS DISTINCT FROM target.agrees_now
+    RETURNING target.user_id, target.duration_ms, target.agrees_was, target.agrees_now
+  )
+  INSERT INTO annotator_tally_deltas (campaign_id, user_id, duration_bucket, judgments, compared, agreed)
+  SELECT cid, user_id, kps_duration_bucket(duration_ms), 0,
+    sum((agrees_now IS NOT NULL)::int - (agrees_was IS NOT NULL)::int), sum(coalesce(agrees_now::int, 0) - coalesce(agrees_was::int, 0))
+  FROM changed GROUP BY 2, 3;
+
+  UPDATE query_tallies t SET finished = x.finished, endorsed = x.endorsed, gold_missed = x.gold_missed
+  FROM (
+    SELECT p.query_id,
+      count(*) FILTER (WHERE p.is_decided OR p.judgment_count >= c.judgments_per_passage) AS finished,
+      count(*) FILTER (WHERE p.sufficient_count >= c.endorsement_threshold) AS endorsed,
+      count(*) FILTER (WHERE p.is_gold AND p.expected_verdict = 'sufficient'
+                         AND (p.is_decided OR p.judgment_count >= c.judgments_per_passage) AND p.sufficient_count < c.endorsement_threshold) AS gold_missed
+    FROM passages p JOIN campaigns c ON c.id = p.campaign_id
+    WHERE p.campaign_id = cid GROUP BY p.query_id
+  ) x
+  WHERE t.query_id = x.query_id AND (t.finished, t.endorsed, t.gold_missed) IS DISTINCT FROM (x.finished, x.endorsed, x.gold_missed);
+END
+$$;
+--> statement-breakpoint
+-- Recomputes every tally of one campaign from the passages and judgments: fills the tallies of
+-- campaigns that existed before this migration (run once, below; writers wait meanwhile).
 CREATE FUNCTION kps_rebuild_tallies(cid bigint) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   LOCK TABLE passages, judgments IN SHARE MODE;

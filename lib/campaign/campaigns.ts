@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries, users, type Campaign } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { rebuildTallies } from "./tallies";
+import { retallyOutcomes } from "./tallies";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
@@ -101,7 +101,7 @@ export async function updateCampaign(db: Db, actor: Actor, id: number, input: Up
       await tx.update(passages).set({ openSlots: input.judgmentsPerPassage }).where(eq(passages.campaignId, id));
     }
     // Finished and endorsed passages (and so agreement with the majority) are counted with R and T.
-    if (r !== current.judgmentsPerPassage || t !== current.endorsementThreshold) await rebuildTallies(tx, id);
+    if (r !== current.judgmentsPerPassage || t !== current.endorsementThreshold) await retallyOutcomes(tx, id);
   });
   return getCampaign(db, actor, id);
 }

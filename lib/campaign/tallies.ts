@@ -18,9 +18,9 @@ export async function compactTallies(db: Db, options: { force?: boolean } = {}):
   await db.execute(sql`select kps_compact_tallies()`);
 }
 
-/** Recomputes a campaign's tallies from its passages and judgments (after T or R changes). */
-export async function rebuildTallies(tx: Tx, campaignId: number): Promise<void> {
-  await tx.execute(sql`select kps_rebuild_tallies(${campaignId})`);
+/** Recomputes what depends on R and T (agreement with the outcome, finished/endorsed questions) after either changes. */
+export async function retallyOutcomes(tx: Tx, campaignId: number): Promise<void> {
+  await tx.execute(sql`select kps_retally_outcomes(${campaignId})`);
 }
 
 export interface PassageCell {
