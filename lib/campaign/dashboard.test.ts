@@ -33,12 +33,9 @@ describe("progressOf", () => {
 });
 
 describe("annotatorRowsOf", () => {
-  it("folds duration buckets into judgments, agreement, median and the share under 2 s", () => {
+  it("turns tallies into judgments, agreement, median and the share under 2 s", () => {
     const rows = annotatorRowsOf(
-      [
-        { userId: 7, durationBucket: 1, judgments: 3, compared: 2, agreed: 1 }, // 0.5–1 s
-        { userId: 7, durationBucket: 10, judgments: 1, compared: 1, agreed: 1 }, // 5–5.5 s
-      ],
+      [{ userId: 7, judgments: 4, compared: 3, agreed: 2, buckets: [{ bucket: 1, count: 3 }, { bucket: 10, count: 1 }] }], // 0.5–1 s ×3, 5–5.5 s ×1
       [
         { userId: 7, username: "ann", status: "paused", pauseReason: "gold_rule", goldJudged: 4, goldCorrect: 1 },
         { userId: 8, username: "bob", status: null, pauseReason: null, goldJudged: null, goldCorrect: null },

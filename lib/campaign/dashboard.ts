@@ -9,12 +9,13 @@ import { getCampaign } from "./campaigns";
 import { smoothedAccuracy } from "./consensus";
 import {
   activitySpan,
-  annotatorBuckets,
+  annotatorSummaries,
   compactTallies,
   disputedQuestions,
   judgmentsOverTime,
   passageCells,
   questionCounts,
+  type AnnotatorSummary,
   type DisputedQuestion,
   type PassageCell,
 } from "./tallies";
@@ -116,54 +117,48 @@ export function progressOf(cells: readonly PassageCell[], r: number, t: number):
   };
 }
 
-/** Builds annotator rows from their duration buckets and standings. */
+/** Builds annotator rows from their tallies and standings. */
 export function annotatorRowsOf(
-  buckets: readonly { userId: number; durationBucket: number; judgments: number; compared: number; agreed: number }[],
+  summaries: readonly AnnotatorSummary[],
   people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null }[],
 ): AnnotatorRow[] {
-  const byUser = new Map<number, typeof buckets extends readonly (infer B)[] ? B[] : never>();
-  for (const b of buckets) {
-    const list = byUser.get(b.userId) ?? [];
-    list.push(b);
-    byUser.set(b.userId, list);
-  }
+  const byUser = new Map(summaries.map((s) => [s.userId, s]));
   return people.map((p) => {
-    const mine = byUser.get(p.userId) ?? [];
-    const counts = mine.map((b) => ({ bucket: b.durationBucket, count: b.judgments }));
-    const compared = mine.reduce((s, b) => s + b.compared, 0);
-    const agreed = mine.reduce((s, b) => s + b.agreed, 0);
+    const mine = byUser.get(p.userId);
     return {
       userId: p.userId,
       username: p.username,
       status: (p.status ?? "active") as "active" | "paused",
       pauseReason: (p.pauseReason ?? null) as "coordinator" | "gold_rule" | null,
-      judgments: mine.reduce((s, b) => s + b.judgments, 0),
+      judgments: mine?.judgments ?? 0,
       goldJudged: p.goldJudged ?? 0,
       goldCorrect: p.goldCorrect ?? 0,
       goldAccuracy: smoothedAccuracy(p.goldCorrect ?? 0, p.goldJudged ?? 0),
-      agreement: compared > 0 ? agreed / compared : null,
-      compared,
-      medianSeconds: medianSecondsFromBuckets(counts),
-      shareUnder2s: shareUnder(counts, 2_000),
+      agreement: mine && mine.compared > 0 ? mine.agreed / mine.compared : null,
+      compared: mine?.compared ?? 0,
+      medianSeconds: medianSecondsFromBuckets(mine?.buckets ?? []),
+      shareUnder2s: shareUnder(mine?.buckets ?? [], 2_000),
     };
   });
 }
 
 /** The annotators who judged in a campaign or have a standing there, with their figures (from the tallies). */
 export async function annotatorRows(db: Db, campaignId: number): Promise<AnnotatorRow[]> {
-  const buckets = await annotatorBuckets(db, campaignId);
-  const ids = [...new Set(buckets.map((b) => b.userId))];
-  const people = rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null }>(
-    await db.execute(sql`
+  // Both at once: who has tallies is read by the people query itself.
+  const [summaries, people] = await Promise.all([
+    annotatorSummaries(db, campaignId),
+    db.execute(sql`
       select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct
       from users u
       left join annotator_standings s on s.campaign_id = ${campaignId} and s.user_id = u.id
-      where u.id = any(${sql.param(ids)}::bigint[]) or s.user_id is not null
+      where s.user_id is not null
+         or u.id in (select user_id from annotator_tallies where campaign_id = ${campaignId}
+                     union select user_id from annotator_tally_deltas where campaign_id = ${campaignId})
       order by u.username`),
-  );
+  ]);
   return annotatorRowsOf(
-    buckets,
-    people.map((p) => ({
+    summaries,
+    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null }>(people).map((p) => ({
       userId: Number(p.user_id),
       username: p.username,
       status: p.status,

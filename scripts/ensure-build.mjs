@@ -1,0 +1,30 @@
+// Builds the app (next build) when the build is missing or older than the sources.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+
+function newestSource() {
+  let newest = 0;
+  const walk = (p) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) {
+      if (["node_modules", ".next", ".data", "e2e", "bench", "test-results"].includes(path.basename(p))) return;
+      for (const entry of fs.readdirSync(p)) walk(path.join(p, entry));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const entry of ["app", "components", "lib", "db", "public", "instrumentation.ts", "next.config.ts", "package.json", "package-lock.json"]) {
+    walk(path.join(root, entry));
+  }
+  return newest;
+}
+
+export function ensureBuild() {
+  const built = fs.statSync(path.join(root, ".next", "BUILD_ID"), { throwIfNoEntry: false });
+  if (built && built.mtimeMs >= newestSource()) return;
+  console.log("Building the app (next build)…");
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
