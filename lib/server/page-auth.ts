@@ -11,8 +11,10 @@ import { AppError } from "@/lib/errors";
 
 /** The caller of a page, from the session cookie; resolved once per request (layouts and pages share it). */
 export const pageContext = cache(async (): Promise<{ db: Db; actor: Actor }> => {
-  const db = await getDb();
+  // cookies() first: it marks the page dynamic, so `next build` bails out of prerendering here
+  // instead of opening (and creating) the database.
   const sessionToken = (await cookies()).get(SESSION_COOKIE)?.value;
+  const db = await getDb();
   return { db, actor: await resolveActor(db, { sessionToken }) };
 });
 
