@@ -253,10 +253,31 @@ test("a cookie-authenticated POST from another site is refused", async ({ baseUR
   await api.dispose();
 });
 
-test("malformed JSON is a 400 with the error shape", async ({ baseURL }) => {
+// Malformed JSON on every route that takes a body (or must take none), sent by a caller the route
+// accepts: a 400 with the error shape, never a 500 and never silently ignored. The two import routes
+// read JSONL files and answer bad lines with 422 and their line numbers (the bad-file corpus).
+for (const [route, spec] of Object.entries(matrix)) {
+  const [method] = route.split(" ") as [Method, string];
+  if (method === "GET" || spec.multipart || spec.raw) continue;
+  test(`${route} with malformed JSON → 400`, async ({ baseURL, playwright }) => {
+    const admin = await adminApi(baseURL!);
+    const setup = { admin, baseURL: baseURL! };
+    const caller = (["coordinator", "annotator", "anonymous"] as const).find((c) => spec.expect[c] < 300) ?? "coordinator";
+    const target = spec.path ? await spec.path(setup) : route.split(" ")[1]!;
+    const api = caller === "anonymous" ? await playwright.request.newContext({ baseURL }) : await signedInApi(baseURL!, accounts()[caller]);
+    const res = await api.fetch(target, { method, data: Buffer.from('{"not": json'), headers: { "content-type": "application/json" } });
+    const answer = await res.text();
+    expect(res.status(), `${route} as ${caller}: ${answer}`).toBe(400);
+    expect(JSON.parse(answer).error).toMatchObject({ code: "bad_request", message: expect.stringContaining("not valid JSON") });
+    await api.dispose();
+    await admin.dispose();
+  });
+}
+
+test("an oversized JSON body is a 413 with a message", async ({ baseURL }) => {
   const api = await signedInApi(baseURL!, accounts().coordinator);
-  const res = await api.post("/api/users", { data: Buffer.from("{not json"), headers: { "content-type": "application/json" } });
-  expect(res.status()).toBe(400);
-  expect((await res.json()).error.code).toBe("bad_request");
+  const res = await api.post("/api/campaigns", { data: { name: "big", instructions: "x".repeat(1_100_000) } });
+  expect(res.status()).toBe(413);
+  expect((await res.json()).error).toMatchObject({ code: "too_large", message: expect.stringContaining("larger than") });
   await api.dispose();
 });

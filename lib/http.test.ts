@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "./errors";
-import { assertSameOrigin, errorResponse, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
+import { assertSameOrigin, errorResponse, isConnectionError, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
 
 const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });
 
@@ -58,6 +58,27 @@ describe("errorResponse", () => {
       const res = errorResponse(new Error("secret internals"));
       expect(res.status).toBe(500);
       expect(JSON.stringify(await res.json())).not.toContain("secret internals");
+    } finally {
+      console.error = original;
+    }
+  });
+  it("answers 503 for a lost database, also when drizzle wraps the driver's error", async () => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      const wrapped = (cause: object) => Object.assign(new Error("Failed query: select 1"), { cause });
+      for (const error of [
+        Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+        wrapped(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })),
+        wrapped(Object.assign(new Error("the database system is starting up"), { code: "57P03" })),
+        wrapped(Object.assign(new Error("write CONNECTION_CLOSED"), { code: "CONNECTION_CLOSED" })),
+        wrapped(Object.assign(new Error("connection failure"), { code: "08006" })),
+      ]) {
+        const res = errorResponse(error);
+        expect(res.status, error.message).toBe(503);
+        expect((await res.json()).error.code).toBe("unavailable");
+      }
+      expect(isConnectionError(wrapped(Object.assign(new Error("duplicate key"), { code: "23505" })))).toBe(false);
     } finally {
       console.error = original;
     }

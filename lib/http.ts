@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
 import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
 import type { Actor } from "@/lib/auth/actor";
@@ -33,9 +33,29 @@ export function errorResponse(error: unknown): Response {
   return Response.json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, { status: 500 });
 }
 
-function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && ["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED", "CONNECTION_ENDED", "57P01", "57P03"].includes(code);
+/**
+ * Socket errors, postgres.js's connection errors, and PostgreSQL's "connection exception" (08…)
+ * and "operator intervention" (57P…: shut down, restarting) classes, also when wrapped as the
+ * `cause` of drizzle's query error.
+ */
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+]);
+
+export function isConnectionError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08") || code.startsWith("57P"))) return true;
+  }
+  return false;
 }
 
 export function json(data: unknown, status = 200, headers?: HeadersInit): Response {
@@ -47,18 +67,37 @@ export const MAX_JSON_BYTES = 1_000_000;
 
 /** Reads a JSON body (400 when it is not JSON, 413 when too large) and parses it with `schema` (422). */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.infer<S>> {
+  const text = await readBodyText(req);
+  if (text === "") throw new AppError("bad_request", "The request body is empty; send a JSON object.");
+  return parseInput(schema, parseJsonText(text));
+}
+
+const noFields = z.object({}).strict();
+
+/**
+ * For routes that take no input: no body, or `{}`. Malformed JSON is a 400 as on every other route
+ * (never silently ignored), fields are a 422, and a body past the limit a 413.
+ */
+export async function readEmptyBody(req: Request): Promise<void> {
+  const text = await readBodyText(req);
+  if (text.trim() === "") return;
+  parseInput(noFields, parseJsonText(text));
+}
+
+async function readBodyText(req: Request): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_JSON_BYTES) throw tooLarge();
   const text = await req.text();
   if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw tooLarge();
-  let body: unknown;
+  return text;
+}
+
+function parseJsonText(text: string): unknown {
   try {
-    body = text === "" ? undefined : JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw new AppError("bad_request", `The request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (body === undefined) throw new AppError("bad_request", "The request body is empty; send a JSON object.");
-  return parseInput(schema, body);
 }
 
 function tooLarge(): AppError {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/http";
+import { json, readEmptyBody, requestContext, route } from "@/lib/http";
 
 const paramsSchema = z.object({
   id: z.coerce.number().int().positive("must be a positive integer"),
@@ -11,6 +11,7 @@ const paramsSchema = z.object({
 // POST /api/batches/:id/launch|pause|close — moves a batch through draft → launched ⇄ paused → closed
 export const POST = route(async (req, ctx: { params: Promise<{ id: string; action: string }> }) => {
   const { db, actor } = await requestContext(req);
+  await readEmptyBody(req);
   const { id, action } = parseInput(paramsSchema, await ctx.params, "path");
   return json({ batch: await changeBatchStatus(db, actor, id, action) });
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nextTask } from "@/lib/campaign/assignment";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/http";
+import { json, readEmptyBody, requestContext, route } from "@/lib/http";
 import { idParam, type IdContext } from "@/lib/route-params";
 
 const querySchema = z.object({ after: z.coerce.number().int().positive("must be a claim id").optional() });
@@ -10,6 +10,7 @@ const querySchema = z.object({ after: z.coerce.number().int().positive("must be 
 // ?after=<claimId> prefetches: a task other than the one on screen.
 export const POST = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
+  await readEmptyBody(req);
   const campaignId = await idParam(ctx);
   const { after } = parseInput(querySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
   const task = await nextTask(db, actor, { campaignId, after });

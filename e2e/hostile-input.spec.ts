@@ -1,0 +1,161 @@
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { adminApi, createAccount, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
+
+// Each payload, if interpreted, would set window.__xss or add an element marked data-xss.
+const XSS = [
+  `<script>window.__xss = "script"</script>`,
+  `<img src=x data-xss onerror="window.__xss='img'">`,
+  `"><svg data-xss onload="window.__xss='svg'"></svg>`,
+  `<iframe data-xss src="javascript:window.parent.__xss='iframe'"></iframe>`,
+];
+const SQL = [`'); DROP TABLE judgments; --`, `' OR '1'='1`, `"; DELETE FROM passages WHERE ''='`];
+const hostile = (label: string) => `${label} ${XSS.join(" ")} ${SQL.join(" ")}`;
+
+/** Nothing ran and nothing was interpreted: no global set, no injected element, no dialog. */
+async function expectInert(page: Page, dialogs: string[]) {
+  expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
+  await expect(page.locator("[data-xss]")).toHaveCount(0);
+  await expect(page.locator("main script, main iframe, main img[src='x']")).toHaveCount(0);
+  expect(dialogs).toEqual([]);
+}
+
+function watchDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}
+
+test("hostile text in pages, questions, answers, instructions and names is shown as text and stored verbatim", async ({ page, baseURL, browser }) => {
+  test.setTimeout(120_000);
+  const admin = await adminApi(baseURL!);
+  const dialogs = watchDialogs(page);
+  const tag = unique("hostile");
+  const title = hostile("Title");
+  const paragraph = `${hostile("Paragraph")} The tower was lit in 1871.\n`;
+  const question = hostile("when was the tower lit");
+  const answer = hostile("1871");
+  const instructions = `# Rules\n\n${hostile("Read")}\n\n[click me](javascript:window.__xss='link')`;
+  const campaignName = `Campaign ${XSS[1]} ${SQL[0]}`; // names are at most 200 characters
+
+  // Usernames are restricted to letters, digits, '.', '_' and '-': markup never becomes a name.
+  const badUser = await admin.post("/api/users", { data: { username: `<img src=x onerror=alert(1)>`, role: "annotator", password: PASSWORD } });
+  expect(badUser.status()).toBe(422);
+  expect((await badUser.json()).error.details.problems[0].field).toBe("username");
+
+  const knowledge = await page.request.post(`/api/knowledge?name=${tag}.jsonl`, {
+    data: Buffer.from(JSON.stringify({ wikipedia_id: `${tag}-page`, wikipedia_title: title, text: [`${title}\n`, paragraph, "Second paragraph.\n"] }) + "\n"),
+    headers: { "content-type": "application/x-ndjson" },
+  });
+  expect(knowledge.status(), await knowledge.text()).toBe(201);
+  const created = await page.request.post("/api/campaigns", { data: { name: campaignName, instructions, showAnswers: true, goldMinJudgments: 1000, judgmentsPerPassage: 2, endorsementThreshold: 1 } });
+  expect(created.status(), await created.text()).toBe(201);
+  const campaignId: number = (await created.json()).campaign.id;
+  const line = JSON.stringify({ id: `${tag}-q`, input: question, output: [{ answer, provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
+  const candidates = JSON.stringify({ id: `${tag}-q`, output: [{ provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
+  const imported = await page.request.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: {
+      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
+      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates + "\n") },
+      name: `Batch ${XSS[0]} ${SQL[1]}`,
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  expect((await page.request.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+
+  // Stored verbatim: the SQL-looking strings are data, and every table is still there.
+  const stored = (await (await page.request.get(`/api/campaigns/${campaignId}`)).json()).campaign;
+  expect(stored.name).toBe(campaignName);
+  expect(stored.instructions).toBe(instructions);
+
+  // An annotator judges the first passage in the browser: the question, answers, title and text render as text.
+  const name = await createAccount(admin, "annotator");
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 1280, height: 900 } });
+  const annotatorPage = await context.newPage();
+  const annotatorDialogs = watchDialogs(annotatorPage);
+  await annotatorPage.goto("/");
+  await annotatorPage.getByLabel("Username").fill(name);
+  await annotatorPage.getByLabel("Password").fill(PASSWORD);
+  await annotatorPage.keyboard.press("Enter");
+  await expect(annotatorPage).toHaveURL(/\/annotate$/);
+  await annotatorPage.goto(`/annotate/${campaignId}`);
+  const passage = annotatorPage.locator("article.passage");
+  await expect(passage).toBeVisible();
+  await expect(annotatorPage.getByText(question, { exact: true })).toBeVisible();
+  await expect(annotatorPage.getByText(answer).first()).toBeVisible();
+  // First visit: the instructions are open. Markdown formats them; the raw HTML in them stays text.
+  const panel = annotatorPage.getByRole("complementary", { name: "Instructions" });
+  await expect(panel.getByRole("heading", { name: "Rules" })).toBeVisible();
+  for (const literal of ["<script>window.", "<iframe data-xss src=", "DROP TABLE judgments"]) await expect(panel).toContainText(literal);
+  // The javascript: link is not a link to script.
+  for (const href of await annotatorPage.locator(".instructions-body a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""))) {
+    expect(href.toLowerCase()).not.toContain("javascript:");
+  }
+  await expectInert(annotatorPage, annotatorDialogs);
+  await annotatorPage.screenshot({ path: path.join(screenshotDir, "hostile-judging.png"), fullPage: true });
+  // Judge both passages through the API: the gold one (paragraph 1) sufficient with a highlight, the other not.
+  await context.close();
+  const api = await signedInApi(baseURL!, name);
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) break;
+    const task = await res.json();
+    const p = task.passage.paragraphs[0];
+    const words = Array.from(p.text as string).slice(0, 20).join("");
+    const sufficient = p.id === 1;
+    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+      data: {
+        verdict: sufficient ? "sufficient" : "insufficient",
+        span: sufficient ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: 20, text: words } : null,
+        durationMs: 2500,
+        idempotencyKey: unique("k"),
+      },
+    });
+    expect(submit.status(), await submit.text()).toBe(201);
+  }
+  // A second annotator disagrees, so the question shows up as disputed on the dashboard.
+  const other = await createAccount(admin, "annotator");
+  const otherApi = await signedInApi(baseURL!, other);
+  for (;;) {
+    const res = await otherApi.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) break;
+    const task = await res.json();
+    expect((await otherApi.post(`/api/claims/${task.claim.id}/judgment`, { data: { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") } })).status()).toBe(201);
+  }
+
+  // The coordinator's screens: campaign list, campaign page with instructions and dashboard, question view.
+  await page.goto("/campaigns");
+  await expect(page.getByRole("link", { name: campaignName })).toBeVisible();
+  await expectInert(page, dialogs);
+  await page.goto(`/campaigns/${campaignId}`);
+  await expect(page.getByRole("heading", { name: campaignName, level: 1 })).toBeVisible();
+  await page.getByText("Instructions", { exact: true }).click();
+  for (const literal of ["<script>window.", "<iframe data-xss src=", "DROP TABLE judgments"]) await expect(page.locator(".markdown-body")).toContainText(literal);
+  const disputed = page.getByTestId("disputed").getByRole("link", { name: question });
+  await expect(disputed).toBeVisible();
+  await expectInert(page, dialogs);
+  await disputed.click();
+  await expect(page.getByRole("heading", { name: question, level: 1 })).toBeVisible();
+  await expect(page.getByText(answer)).toBeVisible();
+  await expect(page.getByRole("heading", { name: new RegExp(title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).first()).toBeVisible();
+  await expect(page.getByTestId("passage").first().locator("mark.mark-highlight").first()).toHaveText(Array.from(paragraph).slice(0, 20).join(""));
+  await expectInert(page, dialogs);
+  await page.screenshot({ path: path.join(screenshotDir, "hostile-question-view.png"), fullPage: true });
+
+  // The exports carry the strings byte for byte, and the judgments are all there.
+  const exported = (await (await page.request.get(`/api/campaigns/${campaignId}/export?location=passage`)).text()).trim();
+  expect(JSON.parse(exported).input).toBe(question);
+  expect(exported).toContain(JSON.stringify(question).slice(1, -1));
+  const judgments = (await (await page.request.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n");
+  expect(judgments).toHaveLength(4);
+  await api.dispose();
+  await otherApi.dispose();
+  await admin.dispose();
+});
