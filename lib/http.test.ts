@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "./errors";
-import { assertSameOrigin, errorResponse, isConnectionError, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
+import { assertSameOrigin, clientAddress, errorResponse, isConnectionError, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
 
 const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });
 
@@ -106,5 +106,12 @@ describe("session cookie", () => {
   });
   it("is read back from a Cookie header", () => {
     expect(readCookie(new Request("http://x/", { headers: { cookie: "a=1; kps_session=tok%3D; b=2" } }), "kps_session")).toBe("tok=");
+  });
+});
+
+describe("clientAddress", () => {
+  it("is the address the server read from the socket, never a forwarded header the client chose", () => {
+    expect(clientAddress(post("{}", { "x-kps-client-address": "203.0.113.9", "x-forwarded-for": "10.0.0.1" }))).toBe("203.0.113.9");
+    expect(clientAddress(post("{}", { "x-forwarded-for": "10.0.0.1", "x-real-ip": "10.0.0.2" }))).toBe("unknown");
   });
 });

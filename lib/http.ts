@@ -156,9 +156,14 @@ export function assertSameOrigin(req: Request): void {
 }
 
 /** The client's address for rate limiting: the first X-Forwarded-For hop, else "local". */
+/**
+ * The caller's address, as the production server (scripts/server.mjs) read it from the socket (or,
+ * with KPS_TRUST_PROXY=1, from the proxy's X-Forwarded-For). Never a header the client chose: a
+ * forged X-Forwarded-For does not escape the per-address sign-in limit. Without that server (next
+ * dev) every caller shares one address.
+ */
 export function clientAddress(req: Request): string {
-  const forwarded = req.headers.get("x-forwarded-for");
-  return forwarded?.split(",")[0]?.trim() || req.headers.get("x-real-ip") || "local";
+  return req.headers.get("x-kps-client-address") || "unknown";
 }
 
 /** The public origin for links the app prints (invites). */

@@ -17,7 +17,14 @@ const app = next({ dev: false, dir: root, port, hostname: "localhost" });
 await app.prepare();
 const handle = app.getRequestHandler();
 
+// The caller's address for per-address limits (sign-in), set here from the socket so that a client
+// cannot choose it: any incoming x-kps-client-address is overwritten. Behind a reverse proxy,
+// KPS_TRUST_PROXY=1 takes the first X-Forwarded-For entry instead (only then is that header believed).
+const trustProxy = process.env.KPS_TRUST_PROXY === "1";
+
 const server = http.createServer({ requestTimeout: 0 }, (req, res) => {
+  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0].trim() : "";
+  req.headers["x-kps-client-address"] = forwarded || req.socket.remoteAddress || "unknown";
   handle(req, res).catch((error) => {
     console.error("request failed:", error);
     if (!res.headersSent) res.writeHead(500).end();
