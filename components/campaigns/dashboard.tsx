@@ -39,9 +39,13 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
     <div className="dashboard" data-testid="dashboard">
       <p className="hint live-note" aria-live="polite">
         {query.isError ? (
-          <span className="error-text">Could not refresh: {query.error.message} (showing figures from {new Date(d.generatedAt).toLocaleTimeString()})</span>
+          <span className="error-text">
+            Could not refresh: {query.error.message} (showing figures from <LocalTime iso={d.generatedAt} />)
+          </span>
         ) : (
-          <>Live: refreshed {new Date(d.generatedAt).toLocaleTimeString()}, every {REFRESH_MS / 1000} s</>
+          <>
+            Live: refreshed <LocalTime iso={d.generatedAt} />, every {REFRESH_MS / 1000} s
+          </>
         )}
       </p>
       <dl className="summary-counts dashboard-counts">
@@ -126,6 +130,15 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
       <h3 id="annotators-heading">Annotators</h3>
       <AnnotatorTable campaignId={campaignId} annotators={d.annotators} />
     </div>
+  );
+}
+
+/** A time in the viewer's time zone (the server's rendering may differ: the browser's wins). */
+function LocalTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} suppressHydrationWarning>
+      {new Date(iso).toLocaleTimeString()}
+    </time>
   );
 }
 
