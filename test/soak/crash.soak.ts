@@ -24,7 +24,7 @@ async function drainAfterLeases(url: string, campaignId: number, annotators: Awa
 describe("kill -9 of the app under concurrent submissions", () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
-    for (const c of cleanups) await c().catch(() => {});
+    for (const c of cleanups.reverse()) await c().catch(() => {}); // last made, first undone
   });
 
   // Both databases at once (their own servers, ports and data): the minute of lease each waits out overlaps.
@@ -37,7 +37,8 @@ describe("kill -9 of the app under concurrent submissions", () => {
       env = { DATABASE_URL: db.url };
       open = () => openDatabase({ url: db.url });
     } else {
-      const dir = tempDataDir();
+      const { dir, remove } = tempDataDir();
+      cleanups.push(remove);
       env = { KPS_DATA_DIR: dir };
       open = () => openDatabase({ dataDir: dir });
     }

@@ -232,6 +232,8 @@ export async function freshPostgresDatabase(): Promise<{ url: string; drop: () =
   };
 }
 
-export function tempDataDir(): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-soak-")), "pglite");
+/** A data directory under a new temporary folder, and a function that removes that folder (and its lock file). */
+export function tempDataDir(): { dir: string; remove: () => Promise<void> } {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "kps-soak-"));
+  return { dir: path.join(parent, "pglite"), remove: () => fs.promises.rm(parent, { recursive: true, force: true }) };
 }

@@ -37,7 +37,7 @@ describe.runIf(fs.existsSync("/etc/postgresql"))("PostgreSQL restarted under loa
       pgCluster("start");
       await untilReady(30_000);
     }
-    for (const c of cleanups) await c().catch(() => {});
+    for (const c of cleanups.reverse()) await c().catch(() => {}); // last made, first undone
   });
 
   it("answers 503 during the outage, writes nothing half, and recovers by itself", async () => {

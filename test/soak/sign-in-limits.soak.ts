@@ -5,8 +5,12 @@ const PORT = Number(process.env.KPS_SOAK_PORT ?? 3700) + 3;
 
 // Its own server and database: the limits it trips last 15 minutes for the address it tries from.
 describe("sign-in rate limits over HTTP", () => {
-  const server = startServer(PORT, { KPS_DATA_DIR: tempDataDir() });
-  afterAll(() => server.stop());
+  const data = tempDataDir();
+  const server = startServer(PORT, { KPS_DATA_DIR: data.dir });
+  afterAll(async () => {
+    await server.stop();
+    await data.remove();
+  });
 
   const signIn = (username: string, password: string, forwardedFor?: string) =>
     fetch(`${server.url}/api/auth/sign-in`, {
