@@ -45,6 +45,9 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Minimum gold judgments").fill("1000");
   await page.getByLabel("Instructions (Markdown)").fill("# Rules\n\nHighlight the **answer**. <img src=x onerror=alert(1)>");
+  await page.getByText("Preview as annotators see it").click();
+  await expect(page.locator("form .markdown-body h1")).toHaveText("Rules");
+  await expect(page.locator("form .markdown-body img")).toHaveCount(0);
   await page.getByRole("button", { name: "Create campaign" }).click();
   await expect(page).toHaveURL(/\/campaigns\/\d+$/);
   // The instructions are rendered from Markdown; the raw HTML in them is not.

@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent, type ReactNode } from "react";
+import { Markdown } from "@/components/ui/markdown";
 import { CAMPAIGN_DEFAULTS, type CreateCampaignInput } from "@/lib/campaign/settings";
 
 /** The settings a coordinator edits (the shape of POST /api/campaigns and PATCH /api/campaigns/:id). */
@@ -243,9 +244,15 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
             onChange={(e) => set("instructions", e.target.value)}
           />
           <span className="hint" id={`${fieldId("instructions")}-hint`}>
-            Annotators can open them while judging. Shown as plain text for now.
+            Markdown (headings, lists, **bold**, links); raw HTML is shown as text. Annotators see them beside the passage.
           </span>
           {fieldError("instructions")}
+          {draft.instructions.trim() && (
+            <details className="instructions-box">
+              <summary>Preview as annotators see it</summary>
+              <Markdown className="markdown-body">{draft.instructions}</Markdown>
+            </details>
+          )}
         </div>
       </fieldset>
 
