@@ -177,7 +177,10 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
       answers: queries.answers,
       wikipediaId: pages.wikipediaId,
       title: pages.title,
-      paragraphs: pages.paragraphs,
+      // Only the passage's paragraphs and the section header above them, not the whole page.
+      paragraphs: sql<string[]>`array_to_json(${pages.paragraphs}[${passages.startParagraphId} + 1 : ${passages.endParagraphId} + 1])`,
+      headerAbove: sql<string | null>`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
+        where e like 'Section::::%' order by i desc limit 1)`,
     })
     .from(claims)
     .innerJoin(passages, eq(passages.id, claims.passageId))
@@ -193,10 +196,9 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
         (select count(*)::int from ${judgments} j join ${passages} p on p.id = j.passage_id where j.user_id = ${user.id} and p.query_id = ${row.queryId}) as done,
         (select count(*)::int from ${passages} p where p.query_id = ${row.queryId}) as total`),
   );
-  const paragraphs = [];
-  for (let id = row.start; id <= row.end; id++) {
-    paragraphs.push({ id, text: row.paragraphs[id] ?? "", section: sectionOf(row.paragraphs, id) });
-  }
+  // sectionOf over ["", header above, …passage]: paragraph `id` sits at index id − start + 2.
+  const local = ["", row.headerAbove ?? "", ...row.paragraphs];
+  const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
   return {
     claim: { id: row.claimId, expiresAt: row.expiresAt },
     query: { id: row.kiltId, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },

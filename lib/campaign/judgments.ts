@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
 import { claims, judgments, pages, passages, type Campaign, type Judgment } from "@/db/schema";
@@ -197,11 +197,14 @@ async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphI
       { problems: [{ field: "span", message: "lies outside the passage" }] },
     );
   }
+  // Only the passage's paragraphs, placed at their ids (the span lies within them, checked above).
   const [page] = await tx
-    .select({ paragraphs: pages.paragraphs })
+    .select({ slice: sql<string[]>`array_to_json(${pages.paragraphs}[${passage.startParagraphId + 1} : ${passage.endParagraphId + 1}])` })
     .from(pages)
     .where(eq(pages.wikipediaId, passage.wikipediaId));
-  const text = page ? sliceLocation(page.paragraphs, span) : undefined;
+  const paragraphs: string[] = [];
+  page?.slice.forEach((text, i) => (paragraphs[passage.startParagraphId + i] = text));
+  const text = page ? sliceLocation(paragraphs, span) : undefined;
   if (text === undefined) {
     throw new AppError("invalid", "Invalid request body: span: the character offsets lie outside their paragraphs", {
       problems: [{ field: "span", message: "character offsets out of range (code points)" }],
