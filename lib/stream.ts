@@ -1,12 +1,26 @@
-/** A streamed HTTP download of text lines, pulled one at a time (backpressure from the client). */
+/** Lines are gathered into chunks of about this many characters: one write per chunk, not per line. */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * A streamed HTTP download of text lines, pulled a chunk at a time (backpressure from the client).
+ * bench/export: one chunk per line cost 1 M pulls, encodes and socket writes at 1 M lines (−6 s).
+ */
 export function linesResponse(lines: AsyncGenerator<string>, fileName: string, contentType = "application/x-ndjson; charset=utf-8"): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { value, done } = await lines.next();
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
+        let chunk = "";
+        while (chunk.length < CHUNK_CHARS) {
+          const { value, done } = await lines.next();
+          if (done) {
+            if (chunk) controller.enqueue(encoder.encode(chunk));
+            controller.close();
+            return;
+          }
+          chunk += value;
+        }
+        controller.enqueue(encoder.encode(chunk));
       } catch (error) {
         console.error("export failed mid-stream:", error);
         controller.error(error);

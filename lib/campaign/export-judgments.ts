@@ -35,33 +35,53 @@ interface JudgmentRow {
 export async function* exportJudgments(db: Db, actor: Actor, campaignId: number, options: { batchId?: number } = {}): AsyncGenerator<string> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  let after = 0;
-  for (;;) {
-    const rows = rowsOf<JudgmentRow>(
-      await db.execute(sql`
-        select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-               p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-               u.pseudonym as annotator, j.verdict, j.unreadable,
-               j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-               p.is_gold,
-               coalesce(s.status, 'active') = 'active' and (
-                 select count(*) from judgments j2
-                 left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
-                 where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
-                   and (j2.created_at, j2.id) < (j.created_at, j.id)
-               ) < c.judgments_per_passage as counted,
-               j.batch_id, j.duration_ms, j.created_at
-        from judgments j
-        join passages p on p.id = j.passage_id
-        join queries q on q.id = p.query_id
-        join users u on u.id = j.user_id
-        join campaigns c on c.id = j.campaign_id
-        left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-        where j.campaign_id = ${campaignId} and j.id > ${after}
-          ${options.batchId === undefined ? sql`` : sql`and j.batch_id = ${options.batchId}`}
-        order by j.id
-        limit ${PAGE_ROWS}`),
+  // One page per READ ONLY transaction with JIT off: the page statement's estimated cost crosses
+  // jit_above_cost, and compiling it on every page cost more than it saved (bench/export).
+  // The next page is asked for before this one is turned into lines, so the server and the
+  // JavaScript work at the same time (on PGlite they simply take turns).
+  const page = (after: number) =>
+    db.transaction(
+      async (tx) => {
+        await tx.execute(sql`set local jit = off`);
+        return rowsOf<JudgmentRow>(
+          await tx.execute(sql`
+            select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+                   p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+                   u.pseudonym as annotator, j.verdict, j.unreadable,
+                   j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+                   p.is_gold,
+                   coalesce(s.status, 'active') = 'active' and (
+                     select count(*) from judgments j2
+                     left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
+                     where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
+                       and (j2.created_at, j2.id) < (j.created_at, j.id)
+                   ) < c.judgments_per_passage as counted,
+                   j.batch_id, j.duration_ms, j.created_at
+            from judgments j
+            join passages p on p.id = j.passage_id
+            join queries q on q.id = p.query_id
+            join users u on u.id = j.user_id
+            join campaigns c on c.id = j.campaign_id
+            left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+            where j.campaign_id = ${campaignId} and j.id > ${after}
+              ${options.batchId === undefined ? sql`` : sql`and j.batch_id = ${options.batchId}`}
+            order by j.id
+            limit ${PAGE_ROWS}`),
+        );
+      },
+      { accessMode: "read only" },
     );
+  // A page asked for ahead and never awaited (the download was cancelled) must not be an unhandled rejection.
+  const ahead = (after: number) => {
+    const p = page(after);
+    p.catch(() => {});
+    return p;
+  };
+  let pending = ahead(0);
+  for (;;) {
+    const rows = await pending;
+    const last = rows.length === PAGE_ROWS ? Number(rows[rows.length - 1]!.id) : null;
+    if (last !== null) pending = ahead(last);
     for (const r of rows) {
       yield JSON.stringify({
         query_id: r.query_id,
@@ -89,7 +109,6 @@ export async function* exportJudgments(db: Db, actor: Actor, campaignId: number,
         created_at: new Date(r.created_at).toISOString(),
       }) + "\n";
     }
-    if (rows.length < PAGE_ROWS) return;
-    after = Number(rows[rows.length - 1]!.id);
+    if (last === null) return;
   }
 }
