@@ -1,5 +1,9 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
+import { compactTallies } from "@/lib/campaign/tallies";
+
+/** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
+const COMPACT_INTERVAL_MS = 10_000;
 
 /** Migrates, bootstraps and prints the sign-in details; a locked or unreachable database stops the process. */
 export async function startUp(): Promise<void> {
@@ -7,6 +11,12 @@ export async function startUp(): Promise<void> {
     const handle = await getDatabase();
     const lines = await bootstrap(handle);
     console.log(lines.join("\n"));
+    // Readers fold deltas too, but with no dashboard open for days they would pile up (a few rows
+    // per judgment). One instance at a time does the work (an advisory try-lock); an outage only
+    // skips a round.
+    setInterval(() => {
+      compactTallies(handle.db, { force: true }).catch(() => {});
+    }, COMPACT_INTERVAL_MS).unref();
   } catch (error) {
     console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
