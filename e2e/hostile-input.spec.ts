@@ -43,7 +43,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   const question = hostile("when was the tower lit");
   const answer = hostile("1871");
   const instructions = `# Rules\n\n${hostile("Read")}\n\n[click me](javascript:window.__xss='link')`;
-  const campaignName = `Campaign ${XSS[1]} ${SQL[0]}`; // names are at most 200 characters
+  const campaignName = `Campaign ${tag} ${XSS[1]} ${SQL[0]}`; // unique on a shared database; names are at most 200 characters
 
   // Usernames are restricted to letters, digits, '.', '_' and '-': markup never becomes a name.
   const badUser = await admin.post("/api/users", { data: { username: `<img src=x onerror=alert(1)>`, role: "annotator", password: PASSWORD } });
