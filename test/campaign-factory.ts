@@ -3,6 +3,7 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
+import type { Task } from "@/lib/campaign/assignment";
 import { importBatch } from "@/lib/campaign/import-batch";
 import { importKnowledge } from "@/lib/campaign/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
@@ -71,4 +72,17 @@ export async function makeCampaign(
 export async function makeAnnotator(db: Db): Promise<UserActor> {
   const { user } = await createUser(db, system, { username: unique("annotator"), role: "annotator", password: "password-123" });
   return { kind: "user", id: user.id, username: user.username, role: "annotator", via: "session" };
+}
+
+/** A judgment body for a task: sufficient highlights the first word of its first paragraph (code points). */
+export function judgmentOf(t: Task, verdict: "sufficient" | "insufficient", durationMs = 1000) {
+  const p = t.passage.paragraphs[0]!;
+  const word = p.text.split(" ")[0]!;
+  return {
+    verdict,
+    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+    unreadable: false,
+    durationMs,
+    idempotencyKey: unique("k"),
+  };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, passages, queries, users, type Campaign } from "@/db/schema";
+import { batches, campaignMembers, campaigns, passages, queries, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { retallyOutcomes } from "./tallies";
@@ -154,10 +154,9 @@ export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSumma
       id: campaigns.id,
       name: campaigns.name,
       r: campaigns.judgmentsPerPassage,
-      batches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
-      launchedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'launched')`,
-      pausedBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'paused')`,
-      draftBatches: sql<number>`(select count(*)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'draft')`,
+      /** Batches per status, e.g. {"launched": 2, "closed": 1}. */
+      statuses: sql<Record<string, number> | null>`(select json_object_agg(status, n) from (
+        select ${batches.status} as status, count(*)::int as n from ${batches} where ${batches.campaignId} = ${outerCampaignId} group by 1) b)`,
       queries: sql<number>`(select count(*)::int from ${queries} where ${queries.campaignId} = ${outerCampaignId})`,
       passages: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select passages as n from passage_tallies where campaign_id = ${outerCampaignId}
@@ -169,14 +168,19 @@ export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSumma
     })
     .from(campaigns)
     .orderBy(asc(campaigns.name));
-  return rows.map(({ r, pausedBatches, draftBatches, ...c }) => ({
-    ...c,
-    passages: Number(c.passages),
-    filled: Number(c.filled),
-    slots: Number(c.passages) * r,
-    status:
-      c.batches === 0 ? "empty" : c.launchedBatches > 0 ? "running" : pausedBatches > 0 ? "paused" : draftBatches > 0 ? "draft" : "closed",
-  }));
+  return rows.map(({ r, statuses, ...c }) => {
+    const of = (status: BatchStatus) => statuses?.[status] ?? 0;
+    const count = Object.values(statuses ?? {}).reduce((a, b) => a + b, 0);
+    return {
+      ...c,
+      batches: count,
+      launchedBatches: of("launched"),
+      passages: Number(c.passages),
+      filled: Number(c.filled),
+      slots: Number(c.passages) * r,
+      status: count === 0 ? "empty" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed",
+    };
+  });
 }
 
 /** The campaigns an annotator works on: all-annotator campaigns and those they were added to. */

@@ -2,26 +2,14 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, type Task } from "./assignment";
+import { nextTask } from "./assignment";
 import { updateCampaign } from "./campaigns";
 import { getDashboard } from "./dashboard";
 import { submitJudgment } from "./judgments";
 import { pauseAnnotator, resumeAnnotator } from "./standings";
 import { compactTallies } from "./tallies";
-
-const judgment = (t: Task, verdict: "sufficient" | "insufficient", durationMs: number) => {
-  const p = t.passage.paragraphs[0]!;
-  const word = p.text.split(" ")[0]!;
-  return {
-    verdict,
-    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
-    unreadable: false,
-    durationMs,
-    idempotencyKey: unique("k"),
-  };
-};
 
 /** A small seeded generator, so a failing run can be replayed. */
 function random(seed: number): () => number {
@@ -100,7 +88,7 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
         const task = await nextTask(db(), who, { campaignId: c.campaignId }).catch(() => null);
         if (!task) continue;
         if (next() < 0.15) continue; // keep the claim open: it shows as claimed
-        await submitJudgment(db(), who, task.claim.id, judgment(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
+        await submitJudgment(db(), who, task.claim.id, judgmentOf(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
       }
     };
     await round(40);
@@ -132,7 +120,7 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
       [d, "insufficient", 9_000],
     ] as const) {
       for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
-        await submitJudgment(db(), who, t.claim.id, judgment(t, verdict, ms));
+        await submitJudgment(db(), who, t.claim.id, judgmentOf(t, verdict, ms));
       }
     }
     const dash = await getDashboard(db(), system, c.campaignId);

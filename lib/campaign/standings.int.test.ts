@@ -3,28 +3,16 @@ import { expect, it } from "vitest";
 import { annotatorStandings, passages } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask, type Task } from "./assignment";
 import { submitJudgment } from "./judgments";
 import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
 import type { UserActor } from "@/lib/auth/actor";
 
-const judge = (verdict: "sufficient" | "insufficient", t: Task) => {
-  const p = t.passage.paragraphs[0]!;
-  const word = p.text.split(" ")[0]!;
-  return {
-    verdict,
-    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
-    unreadable: false,
-    durationMs: 1000,
-    idempotencyKey: unique("k"),
-  };
-};
-
 async function drain(db: Parameters<typeof nextTask>[0], a: UserActor, campaignId: number, verdict: (t: Task) => "sufficient" | "insufficient") {
   for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
-    await submitJudgment(db, a, t.claim.id, judge(verdict(t), t));
+    await submitJudgment(db, a, t.claim.id, judgmentOf(t, verdict(t)));
   }
 }
 
@@ -58,7 +46,7 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const careless = await makeAnnotator(db());
     let judged = 0;
     for (let t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null); t; t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null)) {
-      await submitJudgment(db(), careless, t.claim.id, judge("insufficient", t));
+      await submitJudgment(db(), careless, t.claim.id, judgmentOf(t, "insufficient"));
       judged++;
     }
     // After 3 wrong gold judgments: (0.5 + 0) / (1 + 3) = 0.125 < 0.5 → paused; the fourth is never served.
