@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureBuild } from "./ensure-build.mjs";
+import { printFailures, vitestFailures } from "./test-report.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 ensureBuild();
@@ -23,5 +24,6 @@ try {
 } catch {
   summary.numFailedTests = 1;
 }
+printFailures(summary.testResults ? vitestFailures(summary, root) : []);
 console.log(`soak: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests + summary.numTodoTests} skipped`);
 process.exit(run.status === 0 && summary.numFailedTests === 0 ? 0 : 1);

@@ -3,6 +3,7 @@
 // is set), then end-to-end in Chromium against the production build (Playwright).
 // Ends with one summary line: "tests: N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
+import { playwrightFailures, printFailures, vitestFailures } from "./test-report.mjs";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -29,6 +30,9 @@ function readJson(file) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
+/** "file › title: first line of the error" for each failed test (and each flaky one), printed last. */
+const failures = [];
+const flaky = [];
 
 const vitestJson = path.join(resultsDir, "vitest.json");
 fs.rmSync(vitestJson, { force: true });
@@ -40,6 +44,7 @@ if (v) {
   totals.passed += v.numPassedTests;
   totals.failed += v.numFailedTests;
   totals.skipped += v.numPendingTests + v.numTodoTests;
+  failures.push(...vitestFailures(v, root));
 } else totals.failed += 1;
 
 const extra = process.argv.slice(2);
@@ -56,11 +61,16 @@ if (!skipE2e) {
       totals.passed += p.stats.expected + p.stats.flaky;
       totals.failed += p.stats.unexpected;
       totals.skipped += p.stats.skipped;
+      const pw = playwrightFailures(p);
+      failures.push(...pw.failures);
+      flaky.push(...pw.flaky);
     } else totals.failed += 1;
   }
   if (failedSteps.some((s) => s === "browser" || s === "build")) totals.failed += 1;
 }
 
+// Last, so that the tail of a CI log names what failed.
+printFailures(failures, flaky);
 const database = process.env.DATABASE_URL ? "PostgreSQL and PGlite" : "PGlite";
 console.log(`\nDatabases: ${database}${failedSteps.length ? ` · failed steps: ${failedSteps.join(", ")}` : ""}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
