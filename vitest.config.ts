@@ -11,5 +11,8 @@ export default defineConfig({
     // Integration suites open PGlite (wasm) per file; two forks fit this 2-core machine.
     pool: "forks",
     maxWorkers: 2,
+    // In CI one retry; scripts/test.mjs prints a test that passed only on its retry as flaky.
+    retry: process.env.CI ? 1 : 0,
+    includeTaskLocation: true,
   },
 });

@@ -24,6 +24,9 @@ try {
 } catch {
   summary.numFailedTests = 1;
 }
-printFailures(summary.testResults ? vitestFailures(summary, root) : []);
+if (summary.testResults) {
+  const { failures, flaky } = vitestFailures(summary, root);
+  printFailures(failures, flaky);
+}
 console.log(`soak: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests + summary.numTodoTests} skipped`);
 process.exit(run.status === 0 && summary.numFailedTests === 0 ? 0 : 1);

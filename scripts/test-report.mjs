@@ -8,16 +8,24 @@ const firstLine = (text) =>
     .split("\n")
     .find((l) => l.trim()) ?? "";
 
-/** Failed tests of a vitest JSON report (and files that failed before any test ran). */
+/**
+ * Failed tests of a vitest JSON report (and files that failed before any test ran), and flaky ones:
+ * passed on a retry, the earlier attempt's error kept in failureMessages.
+ */
 export function vitestFailures(report, root) {
   const failures = [];
+  const flaky = [];
   for (const file of report.testResults ?? []) {
     const where = path.relative(root, file.name);
-    const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-    for (const t of failed) failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
-    if (file.status === "failed" && failed.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+    const tests = file.assertionResults ?? [];
+    for (const t of tests) {
+      const line = `${where}${t.location ? `:${t.location.line}` : ""} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`;
+      if (t.status === "failed") failures.push(line);
+      else if (t.status === "passed" && t.failureMessages?.length) flaky.push(line);
+    }
+    if (file.status === "failed" && !tests.some((t) => t.status === "failed")) failures.push(`${where}: ${firstLine(file.message)}`);
   }
-  return failures;
+  return { failures, flaky };
 }
 
 /** Failed and flaky (failed, then passed on a retry) tests of a Playwright JSON report. */

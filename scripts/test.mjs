@@ -44,7 +44,9 @@ if (v) {
   totals.passed += v.numPassedTests;
   totals.failed += v.numFailedTests;
   totals.skipped += v.numPendingTests + v.numTodoTests;
-  failures.push(...vitestFailures(v, root));
+  const vt = vitestFailures(v, root);
+  failures.push(...vt.failures);
+  flaky.push(...vt.flaky);
 } else totals.failed += 1;
 
 const extra = process.argv.slice(2);
