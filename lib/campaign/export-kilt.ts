@@ -6,6 +6,7 @@ import { codePointLength, sectionOf, type Location } from "@/lib/kilt/codepoints
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
 import { getCampaign } from "./campaigns";
 import { consensusSpan } from "./consensus";
+import { countedJudgmentsOf } from "./counted";
 
 /** Questions read per round trip: memory stays flat whatever the campaign's size. */
 const PAGE_QUERIES = 500;
@@ -118,17 +119,13 @@ export async function* exportKilt(
         order by p.query_id, p.id`),
     );
     const endorsed = ps.filter((p) => p.sufficient_count >= t);
-    // The endorsing highlights: sufficient judgments that count (annotator in good standing, among the first R).
+    // The endorsing highlights: the sufficient judgments that count.
     const highlights = endorsed.length
       ? rowsOf<HighlightRow>(
           await db.execute(sql`
-            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text from (
-              select j.*, row_number() over (partition by j.passage_id order by j.created_at, j.id) as rn
-              from judgments j
-              left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-              where j.passage_id = any(${sql.param(endorsed.map((p) => Number(p.id)))}::bigint[]) and coalesce(s.status, 'active') = 'active'
-            ) counted
-            where rn <= ${r} and verdict = 'sufficient'
+            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+            from ${countedJudgmentsOf(endorsed.map((p) => Number(p.id)), r)}
+            where verdict = 'sufficient'
             order by passage_id, created_at, id`),
         )
       : [];

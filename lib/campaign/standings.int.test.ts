@@ -1,12 +1,14 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { annotatorStandings, passages } from "@/db/schema";
+import { annotatorStandings, passages, users } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask, type Task } from "./assignment";
 import { submitJudgment } from "./judgments";
+import { exportJudgments } from "./export-judgments";
+import { getQuestionView } from "./question-view";
 import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
 import type { UserActor } from "@/lib/auth/actor";
 
@@ -38,6 +40,39 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
 
     const standings = await listStandings(db(), system, c.campaignId);
     expect(standings.find((s) => s.userId === a.id)).toMatchObject({ status: "active", judgments: 2 });
+  });
+
+  it("the recount, the judgments export and the question view agree on which judgments count", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
+    const [a, b, d, e] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    for (const who of [a, b, d]) await drain(db(), who, c.campaignId, () => "sufficient");
+    await pauseAnnotator(db(), system, c.campaignId, a.id);
+    await drain(db(), e, c.campaignId, () => "insufficient");
+    await resumeAnnotator(db(), system, c.campaignId, a.id);
+    await pauseAnnotator(db(), system, c.campaignId, b.id);
+    // Active now: a, d (first judgments) and e (fourth); b paused. Counted: a, d, e.
+    const expected = new Set([a.username, d.username, e.username]);
+
+    const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
+    const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
+    const exported = new Map<string, boolean>();
+    for await (const line of exportJudgments(db(), system, c.campaignId)) {
+      const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean };
+      exported.set(`${row.passage_id}:${names.get(row.annotator)}`, row.counted);
+    }
+    const viewed = new Map<string, boolean>();
+    for (const queryId of new Set(ps.map((p) => p.queryId))) {
+      const view = await getQuestionView(db(), system, c.campaignId, queryId);
+      for (const p of view.passages) for (const j of p.judgments) viewed.set(`${p.id}:${j.username}`, j.counted);
+    }
+    expect(exported.size).toBe(ps.length * 4);
+    expect(viewed).toEqual(exported);
+    for (const p of ps) {
+      const counted = [a, b, d, e].filter((u) => exported.get(`${p.id}:${u.username}`)).map((u) => u.username);
+      expect(new Set(counted)).toEqual(expected);
+      expect(p.judgmentCount).toBe(counted.length);
+      expect(p.sufficientCount).toBe(2);
+    }
   });
 
   it("pauses an annotator automatically when smoothed gold accuracy falls below the threshold", async () => {

@@ -4,13 +4,13 @@ import { annotatorStandings, campaigns, claims, judgments, users, type Campaign 
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "./campaigns";
+import { countedJudgmentsOf } from "./counted";
 import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "./dashboard";
 import { smoothedAccuracy } from "./consensus";
 
 /**
- * Recomputes the counters of passages from the judgments themselves: a judgment counts when its
- * annotator is in good standing and it is among the first R such judgments of the passage (so a
- * resumed annotator never pushes a passage past R). Early stop is re-decided from the counts.
+ * Recomputes the counters of passages from the judgments themselves (the judgments that count:
+ * `countedJudgmentsOf`). Early stop is re-decided from the counts.
  * Rows are locked in id order, so concurrent recounts cannot deadlock.
  */
 export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageIds: number[]): Promise<void> {
@@ -20,16 +20,11 @@ export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageId
   const t = campaign.endorsementThreshold;
   await tx.execute(sql`select id from passages where id = any(${sql.param(ids)}::bigint[]) order by id for no key update`);
   await tx.execute(sql`
-    with counted as (
-      select j.passage_id, j.verdict,
-             row_number() over (partition by j.passage_id order by j.created_at, j.id) as rn
-      from judgments j
-      left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-      where j.passage_id = any(${sql.param(ids)}::bigint[]) and coalesce(s.status, 'active') = 'active'
+    with counted as (select passage_id, verdict from ${countedJudgmentsOf(ids, r)}
     ), totals as (
       select p.id,
-        (select count(*) from counted c where c.passage_id = p.id and c.rn <= ${r})::int as jc,
-        (select count(*) from counted c where c.passage_id = p.id and c.rn <= ${r} and c.verdict = 'sufficient')::int as sc,
+        (select count(*) from counted c where c.passage_id = p.id)::int as jc,
+        (select count(*) from counted c where c.passage_id = p.id and c.verdict = 'sufficient')::int as sc,
         (select count(*) from claims c where c.passage_id = p.id and c.ended_at is null)::int as cc
       from passages p where p.id = any(${sql.param(ids)}::bigint[])
     ), decided as (
