@@ -17,6 +17,7 @@ const expectedTables = [
   "campaigns",
   "claims",
   "invites",
+  "judgment_hours",
   "judgment_minute_deltas",
   "judgment_minutes",
   "judgments",

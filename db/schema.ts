@@ -438,6 +438,21 @@ export const judgmentMinutes = pgTable("judgment_minutes", tallyMinuteColumns(),
 export const judgmentMinuteDeltas = pgTable("judgment_minute_deltas", tallyMinuteColumns());
 
 /**
+ * Judgments per batch and hour: the same figures as `judgment_minutes`, folded from the same deltas
+ * (kps_compact_tallies, migration 0003), so a chart with bins of an hour or more reads 60× fewer rows.
+ */
+export const judgmentHours = pgTable(
+  "judgment_hours",
+  {
+    campaignId: ref("campaign_id").notNull(),
+    batchId: ref("batch_id").notNull(),
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    judgments: integer("judgments").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.hour] }), index("judgment_hours_campaign_idx").on(t.campaignId, t.hour)],
+);
+
+/**
  * Per question: passages, finished ones (decided or R counted judgments), endorsed ones, disputed
  * ones (both verdicts among the counted) and missed gold ones (a gold passage expected sufficient,
  * finished, not endorsed: the question is unanswerable from the snapshot, DESIGN.md). Changes only

@@ -166,14 +166,16 @@ function tallyStatements(campaignId: number, binMinutes: number): [string, strin
     ],
     [
       "activitySpan",
-      `select min(minute), max(minute), coalesce(sum(judgments) filter (where minute >= now() - interval '1 hour'), 0)::int
-       from (select minute, judgments from judgment_minutes where campaign_id = ${c}
-             union all select minute, judgments from judgment_minute_deltas where campaign_id = ${c}) m`,
+      `select least((select min(minute) from judgment_minutes where campaign_id = ${c}), (select min(minute) from judgment_minute_deltas where campaign_id = ${c})),
+              greatest((select max(minute) from judgment_minutes where campaign_id = ${c}), (select max(minute) from judgment_minute_deltas where campaign_id = ${c})),
+              (select coalesce(sum(judgments), 0)::int from (
+                 select judgments from judgment_minutes where campaign_id = ${c} and minute >= now() - interval '1 hour'
+                 union all select judgments from judgment_minute_deltas where campaign_id = ${c} and minute >= now() - interval '1 hour') r)`,
     ],
     [
       "judgmentsOverTime",
       `select date_bin(make_interval(mins => ${binMinutes}), minute, timestamptz '2000-01-01 00:00:00+00') as at, sum(judgments)::int
-       from (select minute, judgments from judgment_minutes where campaign_id = ${c}
+       from (${binMinutes % 60 === 0 ? `select hour as minute, judgments from judgment_hours` : `select minute, judgments from judgment_minutes`} where campaign_id = ${c}
              union all select minute, judgments from judgment_minute_deltas where campaign_id = ${c}) m
        group by 1 having sum(judgments) <> 0 order by 1`,
     ],
@@ -461,6 +463,7 @@ async function main() {
         sql.raw(`select (select count(*) from passage_tallies where campaign_id = ${cid})::int as passage_tallies,
                         (select count(*) from annotator_tallies where campaign_id = ${cid})::int as annotator_tallies,
                         (select count(*) from judgment_minutes where campaign_id = ${cid})::int as judgment_minutes,
+                        (select count(*) from judgment_hours where campaign_id = ${cid})::int as judgment_hours,
                         (select count(*) from query_tallies where campaign_id = ${cid})::int as query_tallies`),
       ),
     );

@@ -226,12 +226,13 @@ export async function seedCampaign(db: Db, opts: SeedOptions): Promise<Seeded> {
   }
 
   await db.execute(sql.raw(`select kps_rebuild_tallies(${campaignId})`));
+  await db.execute(sql.raw(`select kps_rebuild_judgment_hours(${campaignId})`));
   step("kps_rebuild_tallies");
   // Steady state for every reader: hint bits set, visibility map and statistics current.
   await db.execute(
     sql.raw(
       `vacuum analyze pages, users, campaigns, batches, annotator_standings, queries, passages, judgments, ` +
-        `passage_tallies, passage_tally_deltas, annotator_tallies, annotator_tally_deltas, judgment_minutes, judgment_minute_deltas, query_tallies`,
+        `passage_tallies, passage_tally_deltas, annotator_tallies, annotator_tally_deltas, judgment_minutes, judgment_minute_deltas, judgment_hours, query_tallies`,
     ),
   );
   step("vacuum analyze");

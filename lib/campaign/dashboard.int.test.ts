@@ -9,7 +9,7 @@ import { updateCampaign } from "./campaigns";
 import { getDashboard } from "./dashboard";
 import { submitJudgment } from "./judgments";
 import { pauseAnnotator, resumeAnnotator } from "./standings";
-import { compactTallies } from "./tallies";
+import { activitySpan, compactTallies, judgmentsOverTime } from "./tallies";
 
 /** A small seeded generator, so a failing run can be replayed. */
 function random(seed: number): () => number {
@@ -63,8 +63,27 @@ async function talliesBothWays(db: Db, campaignId: number) {
       ),
     },
     minutes: {
-      kept: await kept("judgment_minutes", "judgment_minute_deltas", "batch_id", "sum(judgments)::int as judgments"),
-      recount: rowsOf<Record<string, unknown>>(await db.execute(sql`select batch_id, count(*)::int as judgments from judgments where campaign_id = ${campaignId} group by 1 order by 1`)),
+      kept: await kept("judgment_minutes", "judgment_minute_deltas", "batch_id, minute", "sum(judgments)::int as judgments"),
+      recount: rowsOf<Record<string, unknown>>(
+        await db.execute(sql`
+          select batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute, count(*)::int as judgments
+          from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
+      ),
+    },
+    hours: {
+      kept: rowsOf<Record<string, unknown>>(
+        await db.execute(sql`
+          select batch_id, extract(epoch from hour) as at, sum(judgments)::int as judgments from (
+            select batch_id, hour, judgments from judgment_hours where campaign_id = ${campaignId}
+            union all
+            select batch_id, date_bin('1 hour', minute, timestamptz '2000-01-01 00:00:00+00'), judgments from judgment_minute_deltas where campaign_id = ${campaignId}
+          ) x group by 1, 2 having sum(judgments) <> 0 order by 1, 2`),
+      ),
+      recount: rowsOf<Record<string, unknown>>(
+        await db.execute(sql`
+          select batch_id, extract(epoch from date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00')) as at, count(*)::int as judgments
+          from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
+      ),
     },
   };
 }
@@ -152,5 +171,39 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
     expect(after.totals.endorsedPassages).toBe(0);
     expect(after.annotators.find((r) => r.userId === d.id)).toMatchObject({ agreement: 1 });
     expect(after.annotators.find((r) => r.userId === a.id)).toMatchObject({ agreement: 0 });
+  });
+
+  it("bins judgments over days the same from the minutes and from the hours, folded or pending", async () => {
+    const next = random(20261130);
+    const c = await makeCampaign(db(), { queries: 1, candidates: 0 });
+    const origin = Date.UTC(2000, 0, 1);
+    const start = Date.UTC(2031, 4, 6, 21, 37); // an odd minute, three days before the last
+    const rows = Array.from({ length: 400 }, () => ({ at: start + Math.floor(next() * 3 * 1440) * 60_000, judgments: 1 + Math.floor(next() * 5) }));
+    const insert = async (part: typeof rows) => {
+      for (const r of part) {
+        await db().execute(sql`insert into judgment_minute_deltas (campaign_id, batch_id, minute, judgments)
+                               values (${c.campaignId}, ${c.batchId}, ${new Date(r.at).toISOString()}::timestamptz, ${r.judgments})`);
+      }
+    };
+    await insert(rows.slice(0, 250));
+    await compactTallies(db(), { force: true });
+    await insert(rows.slice(250)); // pending, some in minutes and hours already folded
+
+    for (const bin of [1, 15, 60, 180, 1440]) {
+      const expected = new Map<number, number>();
+      for (const r of rows) {
+        const at = origin + Math.floor((r.at - origin) / (bin * 60_000)) * bin * 60_000;
+        expected.set(at, (expected.get(at) ?? 0) + r.judgments);
+      }
+      const points = await judgmentsOverTime(db(), c.campaignId, bin);
+      expect(points.map((p) => [p.at.getTime(), p.judgments]), `bins of ${bin} minutes`).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+    }
+
+    const times = rows.map((r) => r.at);
+    const since = start + 2 * 1440 * 60_000;
+    const span = await activitySpan(db(), c.campaignId, new Date(since));
+    expect(span.first?.getTime()).toBe(Math.min(...times));
+    expect(span.last?.getTime()).toBe(Math.max(...times));
+    expect(span.recent).toBe(rows.filter((r) => r.at >= since).reduce((s, r) => s + r.judgments, 0));
   });
 });

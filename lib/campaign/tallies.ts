@@ -106,11 +106,17 @@ export async function annotatorSummaries(db: Db, campaignId: number): Promise<An
 
 /** Judgments per time bin of `binMinutes` (bins aligned to 2000-01-01 UTC), oldest first. */
 export async function judgmentsOverTime(db: Db, campaignId: number, binMinutes: number): Promise<{ at: Date; judgments: number }[]> {
+  // Bins of whole hours read the hourly tallies (hours and bins share the origin, so an hour never
+  // straddles two bins); the pending deltas are per minute either way.
+  const folded =
+    binMinutes % 60 === 0
+      ? sql`select hour as minute, judgments from judgment_hours where campaign_id = ${campaignId}`
+      : sql`select minute, judgments from judgment_minutes where campaign_id = ${campaignId}`;
   const rows = rowsOf<{ at: string | Date; judgments: number }>(
     await db.execute(sql`
       select date_bin(make_interval(mins => ${binMinutes}::int), minute, timestamptz '2000-01-01 00:00:00+00') as at, sum(judgments)::int as judgments
       from (
-        select minute, judgments from judgment_minutes where campaign_id = ${campaignId}
+        ${folded}
         union all
         select minute, judgments from judgment_minute_deltas where campaign_id = ${campaignId}
       ) m
@@ -119,16 +125,25 @@ export async function judgmentsOverTime(db: Db, campaignId: number, binMinutes: 
   return rows.map((r) => ({ at: new Date(r.at), judgments: r.judgments }));
 }
 
-/** The first and last minute with a judgment, and the judgments since `since`. */
+/**
+ * The first and last minute with a judgment, and the judgments since `since`. Ends and the recent
+ * window are read through the (campaign, minute) index, so the cost does not grow with the
+ * campaign's age (a year of minutes in 4 batches, 2.1 M rows: 222 ms as one scan, 0.8 ms so).
+ */
 export async function activitySpan(db: Db, campaignId: number, since: Date): Promise<{ first: Date | null; last: Date | null; recent: number }> {
+  const at = since.toISOString();
   const [row] = rowsOf<{ first: string | Date | null; last: string | Date | null; recent: number }>(
     await db.execute(sql`
-      select min(minute) as first, max(minute) as last, coalesce(sum(judgments) filter (where minute >= ${since.toISOString()}::timestamptz), 0)::int as recent
-      from (
-        select minute, judgments from judgment_minutes where campaign_id = ${campaignId}
-        union all
-        select minute, judgments from judgment_minute_deltas where campaign_id = ${campaignId}
-      ) m`),
+      select
+        least((select min(minute) from judgment_minutes where campaign_id = ${campaignId}),
+              (select min(minute) from judgment_minute_deltas where campaign_id = ${campaignId})) as first,
+        greatest((select max(minute) from judgment_minutes where campaign_id = ${campaignId}),
+                 (select max(minute) from judgment_minute_deltas where campaign_id = ${campaignId})) as last,
+        (select coalesce(sum(judgments), 0)::int from (
+          select judgments from judgment_minutes where campaign_id = ${campaignId} and minute >= ${at}::timestamptz
+          union all
+          select judgments from judgment_minute_deltas where campaign_id = ${campaignId} and minute >= ${at}::timestamptz
+        ) r) as recent`),
   );
   return {
     first: row?.first ? new Date(row.first) : null,
