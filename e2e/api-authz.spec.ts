@@ -154,6 +154,10 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/dashboard`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
+  "GET /api/campaigns/[id]/questions": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/questions?show=unanswerable&q=a`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
   "GET /api/campaigns/[id]/annotators": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },

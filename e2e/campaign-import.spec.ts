@@ -263,11 +263,11 @@ test("settings reuse the form, show the server's field problems, and save", asyn
 test.describe("as an annotator", () => {
   test.use({ storageState: storageStatePath("annotator") });
 
-  test("the campaign, import, settings and question pages are refused", async ({ page, baseURL }) => {
+  test("the campaign, import, settings, questions and question pages are refused", async ({ page, baseURL }) => {
     const coordinator = await signedInApi(baseURL!, accounts().coordinator);
     const campaignId = await createCampaign(coordinator, unique("e2e-not-for-annotators"));
     await coordinator.dispose();
-    for (const url of [`/campaigns/${campaignId}`, `/campaigns/${campaignId}/import`, `/campaigns/${campaignId}/settings`, `/campaigns/${campaignId}/questions/1`, "/campaigns/new"]) {
+    for (const url of [`/campaigns/${campaignId}`, `/campaigns/${campaignId}/import`, `/campaigns/${campaignId}/settings`, `/campaigns/${campaignId}/questions/1`, `/campaigns/${campaignId}/questions?show=disputed`, "/campaigns/new"]) {
       await page.goto(url);
       await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Import", exact: true })).toHaveCount(0);

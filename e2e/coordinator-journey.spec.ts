@@ -1,4 +1,5 @@
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
 import { adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
@@ -167,6 +168,31 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
     await expect(card.locator(".consensus-column mark.mark-consensus")).toHaveCount(endorsed ? 1 : 0);
   }
   await page.screenshot({ path: path.join(screenshotDir, "question-view.png"), fullPage: true });
+
+  // From the dashboard's "Unanswerable so far" to the list of those questions, searched, and on to one of them.
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByRole("link", { name: "Unanswerable so far" }).click();
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/questions\\?show=unanswerable$`));
+  const tabs = page.getByRole("navigation", { name: "Show questions" });
+  await expect(tabs.locator('[aria-current="page"]')).toHaveText(`Unanswerable ${unanswerable}`);
+  await expect(tabs.getByRole("link", { name: /^All / })).toHaveText(`All ${goldOf.size}`);
+  const violations = (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(violations).toEqual([]);
+  const unanswerableIds = [...goldOf].filter(([, id]) => !even(id)).map(([kiltId]) => kiltId);
+  const rows = page.getByTestId("questions").locator("tbody tr");
+  if (unanswerableIds.length === 0) await expect(page.getByTestId("no-questions")).toBeVisible();
+  else {
+    await expect(rows).toHaveCount(unanswerableIds.length);
+    for (const kiltId of unanswerableIds) await expect(rows.filter({ hasText: kiltId })).toContainText("unanswerable");
+    await page.getByLabel("Search questions").fill(unanswerableIds[0]!);
+    await page.keyboard.press("Enter");
+    await expect(rows).toHaveCount(1);
+    await page.screenshot({ path: path.join(screenshotDir, "questions.png"), fullPage: true });
+    await rows.first().getByRole("link").click();
+    await expect(page.getByTestId("question-outcome")).toContainText("unanswerable");
+  }
 
   // Pause the slow annotator: their judgments stop counting and their slots reopen, live.
   await page.goto(`/campaigns/${campaignId}`);

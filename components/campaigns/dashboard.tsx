@@ -53,8 +53,13 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
         <Figure label="Claimed now" value={number(t.claimed)} testId="slots-claimed" />
         <Figure label="Open slots" value={number(t.open)} testId="slots-open" />
         <Figure label="Endorsed passages" value={number(t.endorsedPassages)} testId="endorsed" />
-        <Figure label="Answered questions" value={number(d.questions.answered)} testId="answered" />
-        <Figure label="Unanswerable so far" value={number(d.questions.unanswerable)} testId="unanswerable" />
+        <Figure label="Answered questions" value={number(d.questions.answered)} testId="answered" href={`/campaigns/${campaignId}/questions?show=answered`} />
+        <Figure
+          label="Unanswerable so far"
+          value={number(d.questions.unanswerable)}
+          testId="unanswerable"
+          href={`/campaigns/${campaignId}/questions?show=unanswerable`}
+        />
         <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
         <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
         <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
@@ -126,6 +131,10 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
           ))}
         </ul>
       )}
+      <p className="hint">
+        <Link href={`/campaigns/${campaignId}/questions?show=disputed`}>Every question with split verdicts</Link> ·{" "}
+        <Link href={`/campaigns/${campaignId}/questions`}>All questions</Link>
+      </p>
 
       <h3 id="annotators-heading">Annotators</h3>
       <AnnotatorTable campaignId={campaignId} annotators={d.annotators} />
@@ -142,10 +151,10 @@ function LocalTime({ iso }: { iso: string }) {
   );
 }
 
-function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Figure({ label, value, testId, href }: { label: string; value: string; testId: string; href?: string }) {
   return (
     <div>
-      <dt>{label}</dt>
+      <dt>{href ? <Link href={href}>{label}</Link> : label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
   );

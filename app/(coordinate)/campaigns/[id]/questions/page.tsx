@@ -1,0 +1,133 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { listQuestions, questionListQuerySchema, QUESTION_FILTERS, type QuestionFilter, type QuestionListRow } from "@/lib/campaign/question-list";
+import { fieldProblems } from "@/lib/errors";
+import { campaignPage } from "@/lib/server/page-auth";
+import "../../campaigns.css";
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const loaded = await campaignPage((await params).id);
+  return { title: loaded ? `Questions · ${loaded.campaign.name}` : "Not allowed" };
+}
+
+const filterLabel: Record<QuestionFilter, string> = {
+  all: "All",
+  disputed: "With split verdicts",
+  unanswerable: "Unanswerable",
+  answered: "Answered",
+  open: "Still open",
+};
+
+function outcome(q: QuestionListRow): { text: string; className: string } {
+  if (q.unanswerable) return { text: "unanswerable", className: "status status-paused" };
+  if (q.endorsed > 0) return { text: "answered", className: "status status-launched" };
+  if (q.passages > 0 && q.finished === q.passages) return { text: "no passage endorsed", className: "status status-closed" };
+  return { text: "open", className: "status" };
+}
+
+/** Every question of a campaign, by outcome so far, searchable, a page at a time; each links to its question view. */
+export default async function QuestionsPage({ params, searchParams }: Props) {
+  const loaded = await campaignPage((await params).id);
+  if (!loaded) return null;
+  const { db, actor, campaign } = loaded;
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  const parsed = questionListQuerySchema.safeParse(raw);
+  const query = parsed.success ? parsed.data : questionListQuerySchema.parse({});
+  const problems = parsed.success ? [] : fieldProblems(parsed.error);
+  const list = await listQuestions(db, actor, campaign.id, query);
+  const base = `/campaigns/${campaign.id}/questions`;
+  const href = (changes: Record<string, string | number | undefined>) => {
+    const p = new URLSearchParams();
+    const merged = { show: query.show, q: query.q, ...changes };
+    for (const [k, v] of Object.entries(merged)) if (v !== undefined && v !== "" && !(k === "show" && v === "all")) p.set(k, String(v));
+    const s = p.toString();
+    return s ? `${base}?${s}` : base;
+  };
+
+  return (
+    <main className="page">
+      <p className="breadcrumb">
+        <Link href={`/campaigns/${campaign.id}`}>← {campaign.name}</Link>
+      </p>
+      <h1>Questions</h1>
+      {problems.length > 0 && (
+        <p className="error" role="alert">
+          Ignored a bad address: {problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.
+        </p>
+      )}
+      <nav aria-label="Show questions" className="filter-tabs">
+        {QUESTION_FILTERS.map((f) => (
+          <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show ? "page" : undefined}>
+            {filterLabel[f]} <span className="count">{list.counts[f].toLocaleString("en-US")}</span>
+          </Link>
+        ))}
+      </nav>
+      <form method="get" action={base} className="search-form" role="search">
+        {query.show !== "all" && <input type="hidden" name="show" value={query.show} />}
+        <label htmlFor="question-search">Search questions</label>
+        <input id="question-search" name="q" type="search" defaultValue={query.q ?? ""} placeholder="words in the question, or a KILT id" maxLength={200} />
+        <button type="submit">Search</button>
+        {query.q && <Link href={href({ q: undefined, after: undefined })}>Clear</Link>}
+      </form>
+
+      {list.questions.length === 0 ? (
+        <p className="muted" data-testid="no-questions">
+          {query.after ? "No more questions." : "No question matches."}
+        </p>
+      ) : (
+        <table className="data" data-testid="questions">
+          <caption className="visually-hidden">{filterLabel[query.show]} questions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Question</th>
+              <th scope="col">KILT id</th>
+              <th scope="col">Batch · line</th>
+              <th scope="col" className="num">Passages</th>
+              <th scope="col" className="num">Finished</th>
+              <th scope="col" className="num">Endorsed</th>
+              <th scope="col" className="num">Split</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.questions.map((q) => {
+              const o = outcome(q);
+              return (
+                <tr key={q.id}>
+                  <td>
+                    <Link href={`/campaigns/${campaign.id}/questions/${q.id}`}>{q.input}</Link>
+                  </td>
+                  <td>
+                    <code>{q.kiltId}</code>
+                  </td>
+                  <td>
+                    {q.batchName} · {q.lineNumber}
+                  </td>
+                  <td className="num">{q.passages}</td>
+                  <td className="num">{q.finished}</td>
+                  <td className="num">{q.endorsed}</td>
+                  <td className="num">{q.disputed}</td>
+                  <td>
+                    <span className={o.className}>{o.text}</span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <p className="pager">
+        {query.after !== undefined && <Link href={href({ after: undefined })}>← First page</Link>}
+        {list.next !== null && (
+          <Link href={href({ after: list.next })} rel="next">
+            Next page →
+          </Link>
+        )}
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,12 @@
+import { listQuestions, questionListQuerySchema } from "@/lib/campaign/question-list";
+import { parseInput } from "@/lib/errors";
+import { json, requestContext, route } from "@/lib/http";
+import { idParam, type IdContext } from "@/lib/route-params";
+
+// GET /api/campaigns/:id/questions — questions by outcome so far (?show=, ?q=, ?after=, ?limit=) (coordinators)
+export const GET = route(async (req, ctx: IdContext) => {
+  const { db, actor } = await requestContext(req);
+  const campaignId = await idParam(ctx);
+  const query = parseInput(questionListQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
+  return json(await listQuestions(db, actor, campaignId, query));
+});

@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { rowsOf, type Db } from "@/db/client";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { getCampaign } from "./campaigns";
+
+/** Which questions a list shows; each is one condition on the question's tallies. */
+export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open"] as const;
+export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
+
+/** The list's options, as they arrive in a query string (`?show=disputed&q=lighthouse&after=120`). */
+export const questionListQuerySchema = z.object({
+  show: z.enum(QUESTION_FILTERS, { error: `must be one of ${QUESTION_FILTERS.join(", ")}` }).default("all"),
+  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  after: z.coerce.number().int().positive("must be a question id").optional(),
+  limit: z.coerce.number().int().min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
+});
+export type QuestionListQuery = z.infer<typeof questionListQuerySchema>;
+
+export interface QuestionListRow {
+  id: number;
+  kiltId: string;
+  input: string;
+  batchName: string;
+  lineNumber: number;
+  passages: number;
+  finished: number;
+  endorsed: number;
+  disputed: number;
+  /** A gold passage expected sufficient finished unendorsed: the question leaves the export. */
+  unanswerable: boolean;
+}
+
+export interface QuestionList {
+  questions: QuestionListRow[];
+  /** The `after` of the next page, or null on the last one. */
+  next: number | null;
+  /** Questions per filter in the whole campaign (the search left aside). */
+  counts: Record<QuestionFilter, number>;
+}
+
+const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {
+  all: sql`true`,
+  disputed: sql`coalesce(t.disputed, 0) > 0`,
+  unanswerable: sql`coalesce(t.gold_missed, 0) > 0`,
+  answered: sql`coalesce(t.endorsed, 0) > 0`,
+  open: sql`coalesce(t.finished, 0) < coalesce(t.passages, 0)`,
+};
+
+/** `%`, `_` and `\` stand for themselves in the search text. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A campaign's questions, filtered by their outcome so far and searched by text or KILT id, in id
+ * order, a page at a time (keyset: `after` is the last id of the page before). From the per-question
+ * tallies the triggers keep, so a page costs the same whatever the campaign's size.
+ */
+export async function listQuestions(db: Db, actor: Actor, campaignId: number, query: QuestionListQuery): Promise<QuestionList> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  const search = query.q ? sql`and (q.input ilike ${likePattern(query.q)} or q.kilt_id = ${query.q})` : sql``;
+  const [rows, counts] = await Promise.all([
+    db.execute(sql`
+      select q.id, q.kilt_id, q.input, q.line_number, b.name as batch_name,
+             coalesce(t.passages, 0)::int as passages, coalesce(t.finished, 0)::int as finished,
+             coalesce(t.endorsed, 0)::int as endorsed, coalesce(t.disputed, 0)::int as disputed,
+             coalesce(t.gold_missed, 0) > 0 as unanswerable
+      from queries q
+      join batches b on b.id = q.batch_id
+      left join query_tallies t on t.query_id = q.id
+      where q.campaign_id = ${campaignId} and ${condition[query.show]} ${search}
+        ${query.after === undefined ? sql`` : sql`and q.id > ${query.after}`}
+      order by q.id
+      limit ${query.limit + 1}`),
+    db.execute(sql`
+      select (select coalesce(sum(query_count), 0) from batches where campaign_id = ${campaignId})::int as "all",
+             (count(*) filter (where disputed > 0))::int as disputed,
+             (count(*) filter (where gold_missed > 0))::int as unanswerable,
+             (count(*) filter (where endorsed > 0))::int as answered,
+             (count(*) filter (where finished < passages))::int as open
+      from query_tallies where campaign_id = ${campaignId}`),
+  ]);
+  const page = rowsOf<{
+    id: string | number;
+    kilt_id: string;
+    input: string;
+    line_number: number;
+    batch_name: string;
+    passages: number;
+    finished: number;
+    endorsed: number;
+    disputed: number;
+    unanswerable: boolean;
+  }>(rows);
+  const [c] = rowsOf<Record<QuestionFilter, number>>(counts);
+  const questions = page.slice(0, query.limit).map((r) => ({
+    id: Number(r.id),
+    kiltId: r.kilt_id,
+    input: r.input,
+    batchName: r.batch_name,
+    lineNumber: r.line_number,
+    passages: r.passages,
+    finished: r.finished,
+    endorsed: r.endorsed,
+    disputed: r.disputed,
+    unanswerable: r.unanswerable,
+  }));
+  return {
+    questions,
+    next: page.length > query.limit ? questions[questions.length - 1]!.id : null,
+    counts: c ?? { all: 0, disputed: 0, unanswerable: 0, answered: 0, open: 0 },
+  };
+}
