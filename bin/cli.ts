@@ -5,6 +5,7 @@ import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/sc
 import { exportQuerySchema } from "@/lib/campaign/export-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import type { Dashboard } from "@/lib/campaign/dashboard";
+import { QUESTION_FILTERS, questionListQuerySchema, type QuestionList } from "@/lib/campaign/question-list-options";
 import { formatDuration } from "@/lib/metrics/progress";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
@@ -258,6 +259,31 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
         out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
       }
+    });
+
+  campaign
+    .command("questions")
+    .description("list a campaign's questions by outcome so far, one per line: id, KILT id, outcome, passages, finished, endorsed, split, question")
+    .requiredOption("--campaign <id>", "the campaign's id")
+    .option("--show <which>", `one of ${QUESTION_FILTERS.join(", ")}`, "all")
+    .option("--search <text>", "words in the question, or its exact KILT id")
+    .action(async (opts: { campaign: string; show: string; search?: string }) => {
+      needToken();
+      const parsed = parseArgs(questionListQuerySchema, { show: opts.show, q: opts.search, limit: 200 }, { q: "search" });
+      let after: number | null | undefined;
+      let total = 0;
+      do {
+        const query = new URLSearchParams({ show: parsed.show, limit: String(parsed.limit), ...(parsed.q ? { q: parsed.q } : {}), ...(after ? { after: String(after) } : {}) });
+        const { data } = await client().request<QuestionList>("GET", `/api/campaigns/${encodeURIComponent(opts.campaign)}/questions?${query}`);
+        for (const q of data.questions) {
+          const outcome = q.unanswerable ? "unanswerable" : q.endorsed > 0 ? "answered" : q.passages > 0 && q.finished === q.passages ? "none-endorsed" : "open";
+          out(`${q.id}\t${q.kiltId}\t${outcome}\t${q.passages}\t${q.finished}\t${q.endorsed}\t${q.disputed}\t${q.input.replace(/\s+/g, " ")}`);
+        }
+        total += data.questions.length;
+        if (after === undefined) note(`Questions: ${QUESTION_FILTERS.map((f) => `${data.counts[f]} ${f}`).join(", ")}.`);
+        after = data.next;
+      } while (after);
+      note(`Listed ${total} question${total === 1 ? "" : "s"} (${parsed.show}${parsed.q ? `, matching "${parsed.q}"` : ""}).`);
     });
 
   const batch = program.command("batch").description("batches: import, launch, pause, close (coordinators)");

@@ -63,7 +63,7 @@ test("kps explains bad input, wrong passwords and missing tokens", async ({ base
 test("every kps command has --help", async () => {
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
-    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"],
+    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"],
     ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
   ];
   for (const command of commands) {
@@ -102,6 +102,18 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   expect(status.stdout).toMatch(/^slots\t0 filled\t0 claimed\t\d+ open\tof \d+$/m);
   expect(status.stdout).toMatch(/^questions\t0 answered\t0 unanswerable$/m);
   expect(status.stdout).toMatch(new RegExp(`^batch\t${batchId}\t.*\tlaunched\t0/\\d+ filled`, "m"));
+  const open = await cli(["campaign", "questions", "--campaign", campaignId, "--show", "open"], env);
+  expect(open.code, open.stderr).toBe(0);
+  const openLines = open.stdout.trim().split("\n");
+  expect(openLines).toHaveLength(5);
+  expect(openLines.every((l) => /^\d+\t\S+\topen\t\d+\t0\t0\t0\t.+$/.test(l))).toBe(true);
+  expect(open.stderr).toContain("Questions: 5 all, 0 disputed, 0 unanswerable, 0 answered, 5 open.");
+  const kiltId = openLines[0]!.split("\t")[1]!;
+  const found = await cli(["campaign", "questions", "--campaign", campaignId, "--search", kiltId], env);
+  expect(found.stdout.trim().split("\n").map((l) => l.split("\t")[1])).toEqual([kiltId]);
+  const badShow = await cli(["campaign", "questions", "--campaign", campaignId, "--show", "everything"], env);
+  expect(badShow.code).toBe(2);
+  expect(badShow.stderr).toContain("--show: must be one of all, disputed, unanswerable, answered, open");
 
   // Nothing is judged yet: the export is empty, and its report says why.
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-export-")), "provenance.jsonl");

@@ -7,7 +7,8 @@ import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory
 import { describeEachDatabase } from "@/test/databases";
 import { nextTask } from "./assignment";
 import { submitJudgment } from "./judgments";
-import { listQuestions, questionListQuerySchema, type QuestionListQuery } from "./question-list";
+import { listQuestions } from "./question-list";
+import { questionListQuerySchema, type QuestionListQuery } from "./question-list-options";
 
 describeEachDatabase("question list", ({ db }) => {
   it("filters questions by outcome, searches them, pages through them and counts each filter", async () => {

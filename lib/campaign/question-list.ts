@@ -1,43 +1,8 @@
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "./campaigns";
-
-/** Which questions a list shows; each is one condition on the question's tallies. */
-export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open"] as const;
-export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
-
-/** The list's options, as they arrive in a query string (`?show=disputed&q=lighthouse&after=120`). */
-export const questionListQuerySchema = z.object({
-  show: z.enum(QUESTION_FILTERS, { error: `must be one of ${QUESTION_FILTERS.join(", ")}` }).default("all"),
-  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
-  after: z.coerce.number().int().positive("must be a question id").optional(),
-  limit: z.coerce.number().int().min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
-});
-export type QuestionListQuery = z.infer<typeof questionListQuerySchema>;
-
-export interface QuestionListRow {
-  id: number;
-  kiltId: string;
-  input: string;
-  batchName: string;
-  lineNumber: number;
-  passages: number;
-  finished: number;
-  endorsed: number;
-  disputed: number;
-  /** A gold passage expected sufficient finished unendorsed: the question leaves the export. */
-  unanswerable: boolean;
-}
-
-export interface QuestionList {
-  questions: QuestionListRow[];
-  /** The `after` of the next page, or null on the last one. */
-  next: number | null;
-  /** Questions per filter in the whole campaign (the search left aside). */
-  counts: Record<QuestionFilter, number>;
-}
+import type { QuestionFilter, QuestionList, QuestionListQuery } from "./question-list-options";
 
 const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {
   all: sql`true`,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listQuestions, questionListQuerySchema, QUESTION_FILTERS, type QuestionFilter, type QuestionListRow } from "@/lib/campaign/question-list";
+import { listQuestions } from "@/lib/campaign/question-list";
+import { questionListQuerySchema, QUESTION_FILTERS, type QuestionFilter, type QuestionListRow } from "@/lib/campaign/question-list-options";
 import { fieldProblems } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";

@@ -1,4 +1,5 @@
-import { listQuestions, questionListQuerySchema } from "@/lib/campaign/question-list";
+import { listQuestions } from "@/lib/campaign/question-list";
+import { questionListQuerySchema } from "@/lib/campaign/question-list-options";
 import { parseInput } from "@/lib/errors";
 import { json, requestContext, route } from "@/lib/http";
 import { idParam, type IdContext } from "@/lib/route-params";
