@@ -39,6 +39,8 @@ describeEachDatabase("judgments export", ({ db }) => {
     const lines = await collect(exportJudgments(db(), system, c.campaignId));
     expect(lines).toHaveLength(8); // 2 annotators × 2 questions × 2 passages
     expect(lines.every((l) => l.endsWith("\n") && !l.slice(0, -1).includes("\n"))).toBe(true);
+    // Compact JSON with the keys in the documented order (the server builds the lines), times in UTC to the millisecond.
+    expect(lines.every((l) => l === JSON.stringify(JSON.parse(l)) + "\n")).toBe(true);
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0]!).sort()).toEqual(
       ["annotator", "batch_id", "counted", "created_at", "duration_ms", "end_paragraph_id", "is_gold", "passage_id", "query_id", "span", "start_paragraph_id", "unreadable", "verdict", "wikipedia_id"].sort(),
@@ -53,6 +55,8 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(spans[0]).toMatchObject({ start_paragraph_id: 2, end_paragraph_id: 2, text: "1871" });
     expect((spans[0]!.end_character as number) - (spans[0]!.start_character as number)).toBe(4);
     expect(new Set(rows.map((r) => r.query_id))).toEqual(new Set(c.queryIds));
+    expect(rows.every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.created_at as string))).toBe(true);
+    expect(Object.keys(rows[0]!)).toEqual(["query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted", "batch_id", "duration_ms", "created_at"]);
 
     const anon = await makeAnnotator(db());
     await expect(collect(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);

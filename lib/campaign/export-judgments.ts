@@ -3,6 +3,8 @@ import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "./campaigns";
 
+const json = JSON.stringify;
+
 /** Rows read per round trip: memory stays flat whatever the campaign's size. */
 const PAGE_ROWS = 5000;
 
@@ -83,31 +85,18 @@ export async function* exportJudgments(db: Db, actor: Actor, campaignId: number,
     const last = rows.length === PAGE_ROWS ? Number(rows[rows.length - 1]!.id) : null;
     if (last !== null) pending = ahead(last);
     for (const r of rows) {
-      yield JSON.stringify({
-        query_id: r.query_id,
-        passage_id: Number(r.passage_id),
-        wikipedia_id: r.wikipedia_id,
-        start_paragraph_id: r.passage_start,
-        end_paragraph_id: r.passage_end,
-        annotator: r.annotator,
-        verdict: r.verdict,
-        unreadable: r.unreadable,
-        span:
-          r.span_text === null
-            ? null
-            : {
-                start_paragraph_id: r.start_paragraph_id,
-                start_character: r.start_character,
-                end_paragraph_id: r.end_paragraph_id,
-                end_character: r.end_character,
-                text: r.span_text,
-              },
-        is_gold: r.is_gold,
-        counted: r.counted,
-        batch_id: Number(r.batch_id),
-        duration_ms: r.duration_ms,
-        created_at: new Date(r.created_at).toISOString(),
-      }) + "\n";
+      // The line is written out field by field (strings through JSON.stringify, for their escapes):
+      // the same bytes as stringifying an object, without building one per row (bench/export).
+      const span =
+        r.span_text === null
+          ? "null"
+          : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
+      yield (
+        `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
+        `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
+        `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
+        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"}\n`
+      );
     }
     if (last === null) return;
   }
