@@ -5,7 +5,7 @@ import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/sc
 import { exportQuerySchema } from "@/lib/campaign/export-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import type { Dashboard } from "@/lib/campaign/dashboard";
-import { QUESTION_FILTERS, questionListQuerySchema, type QuestionList } from "@/lib/campaign/question-list-options";
+import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/question-list-options";
 import { formatDuration } from "@/lib/metrics/progress";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
@@ -276,8 +276,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         const query = new URLSearchParams({ show: parsed.show, limit: String(parsed.limit), ...(parsed.q ? { q: parsed.q } : {}), ...(after ? { after: String(after) } : {}) });
         const { data } = await client().request<QuestionList>("GET", `/api/campaigns/${encodeURIComponent(opts.campaign)}/questions?${query}`);
         for (const q of data.questions) {
-          const outcome = q.unanswerable ? "unanswerable" : q.endorsed > 0 ? "answered" : q.passages > 0 && q.finished === q.passages ? "none-endorsed" : "open";
-          out(`${q.id}\t${q.kiltId}\t${outcome}\t${q.passages}\t${q.finished}\t${q.endorsed}\t${q.disputed}\t${q.input.replace(/\s+/g, " ")}`);
+          out(`${q.id}\t${q.kiltId}\t${questionOutcome(q)}\t${q.passages}\t${q.finished}\t${q.endorsed}\t${q.disputed}\t${q.input.replace(/\s+/g, " ")}`);
         }
         total += data.questions.length;
         if (after === undefined) note(`Questions: ${QUESTION_FILTERS.map((f) => `${data.counts[f]} ${f}`).join(", ")}.`);

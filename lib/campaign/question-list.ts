@@ -17,8 +17,9 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /**
  * A campaign's questions, filtered by their outcome so far and searched by text or KILT id, in id
- * order, a page at a time (keyset: `after` is the last id of the page before). From the per-question
- * tallies the triggers keep, so a page costs the same whatever the campaign's size.
+ * order, a page at a time (keyset: `after` is the last id of the page before, so a late page costs
+ * what the first does). Outcomes come from the per-question tallies the triggers keep; a page reads
+ * questions from `after` until `limit` match, and the counts read one tally row per question.
  */
 export async function listQuestions(db: Db, actor: Actor, campaignId: number, query: QuestionListQuery): Promise<QuestionList> {
   requireCoordinator(actor);

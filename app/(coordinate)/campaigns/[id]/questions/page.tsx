@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listQuestions } from "@/lib/campaign/question-list";
-import { questionListQuerySchema, QUESTION_FILTERS, type QuestionFilter, type QuestionListRow } from "@/lib/campaign/question-list-options";
+import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/question-list-options";
 import { fieldProblems } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";
@@ -23,12 +23,12 @@ const filterLabel: Record<QuestionFilter, string> = {
   open: "Still open",
 };
 
-function outcome(q: QuestionListRow): { text: string; className: string } {
-  if (q.unanswerable) return { text: "unanswerable", className: "status status-paused" };
-  if (q.endorsed > 0) return { text: "answered", className: "status status-launched" };
-  if (q.passages > 0 && q.finished === q.passages) return { text: "no passage endorsed", className: "status status-closed" };
-  return { text: "open", className: "status" };
-}
+const outcomeBadge: Record<QuestionOutcome, { text: string; className: string }> = {
+  unanswerable: { text: "unanswerable", className: "status status-paused" },
+  answered: { text: "answered", className: "status status-launched" },
+  "none-endorsed": { text: "no passage endorsed", className: "status status-closed" },
+  open: { text: "open", className: "status" },
+};
 
 /** Every question of a campaign, by outcome so far, searchable, a page at a time; each links to its question view. */
 export default async function QuestionsPage({ params, searchParams }: Props) {
@@ -96,7 +96,7 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
           </thead>
           <tbody>
             {list.questions.map((q) => {
-              const o = outcome(q);
+              const o = outcomeBadge[questionOutcome(q)];
               return (
                 <tr key={q.id}>
                   <td>
