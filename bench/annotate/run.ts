@@ -27,6 +27,7 @@ import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
 import { ActivitySampler, backendCpu, backendCpuReport, cpuReport, cpuSnapshot, defaultLogFile, explainAssignment, fileSize, monotonicMicros, statementLog, summarizeCpuProfile, type CpuSnapshot } from "./profile";
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
 import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
+import { fmt, integerOption, runMain } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 type Target = "postgres" | "pglite";
@@ -58,23 +59,18 @@ function parseOptions() {
     );
     process.exit(0);
   }
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${v}'`);
-    return n;
-  };
   const database = values.database;
   if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   const rate = Number(values["log-sample-rate"]);
   if (!(rate > 0 && rate <= 1)) throw new Error(`--log-sample-rate must be in (0, 1], not '${values["log-sample-rate"]}'`);
   return {
-    annotators: int("annotators", values.annotators, 1),
-    pgliteAnnotators: int("pglite-annotators", values["pglite-annotators"], 1),
-    seconds: int("seconds", values.seconds, 1),
-    warmup: int("warmup", values.warmup, 0),
-    thinkMs: int("think-ms", values["think-ms"], 0),
-    passages: int("passages", values.passages, 3),
-    port: int("port", values.port, 1),
+    annotators: integerOption("annotators", values.annotators, 1),
+    pgliteAnnotators: integerOption("pglite-annotators", values["pglite-annotators"], 1),
+    seconds: integerOption("seconds", values.seconds, 1),
+    warmup: integerOption("warmup", values.warmup, 0),
+    thinkMs: integerOption("think-ms", values["think-ms"], 0),
+    passages: integerOption("passages", values.passages, 3),
+    port: integerOption("port", values.port, 1),
     targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
     build: !values["no-build"],
     snapshot: values.snapshot,
@@ -97,7 +93,6 @@ interface TargetResult {
   pgbench?: PgbenchResult;
 }
 
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "–");
 
 function errorsOf(load: LoadResult): string {
   const all = new Map<string, number>();
@@ -470,7 +465,4 @@ async function main() {
   if (!allOk) process.exit(1);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

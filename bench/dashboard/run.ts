@@ -30,6 +30,7 @@ import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";
 import { seedCampaign, type Seeded, type SeedOptions } from "./seed";
 import { startWriters, type WriteLoad, type WriteStats } from "./writers";
+import { fmt, int, integerOption, runMain } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "dashboard", "writer-child.ts");
@@ -67,11 +68,6 @@ function parseOptions() {
     );
     process.exit(0);
   }
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${v}'`);
-    return n;
-  };
   const database = values.database;
   if (database !== "postgres" && database !== "pglite") throw new Error(`--database must be postgres or pglite, not '${database}'`);
   const share = Number(values["judged-share"]);
@@ -79,16 +75,16 @@ function parseOptions() {
   const target = database as Target;
   return {
     target,
-    passages: int("passages", values.passages ?? (target === "postgres" ? "1000000" : "200000"), 10),
+    passages: integerOption("passages", values.passages ?? (target === "postgres" ? "1000000" : "200000"), 10),
     judgedShare: share,
-    calls: int("calls", values.calls, 1),
-    warmup: int("warmup", values.warmup, 0),
-    baselineCalls: int("baseline-calls", values["baseline-calls"], 1),
-    writers: int("writers", values.writers ?? (target === "postgres" ? "6" : "2"), 0),
-    writeWarmup: int("write-warmup", values["write-warmup"], 0),
-    intervalMs: int("interval-ms", values["interval-ms"], 0),
-    annotators: int("annotators", values.annotators, 3),
-    batches: int("batches", values.batches, 1),
+    calls: integerOption("calls", values.calls, 1),
+    warmup: integerOption("warmup", values.warmup, 0),
+    baselineCalls: integerOption("baseline-calls", values["baseline-calls"], 1),
+    writers: integerOption("writers", values.writers ?? (target === "postgres" ? "6" : "2"), 0),
+    writeWarmup: integerOption("write-warmup", values["write-warmup"], 0),
+    intervalMs: integerOption("interval-ms", values["interval-ms"], 0),
+    annotators: integerOption("annotators", values.annotators, 3),
+    batches: integerOption("batches", values.batches, 1),
     keep: values.keep,
     reuse: values.reuse,
     explain: !values["no-explain"],
@@ -96,8 +92,6 @@ function parseOptions() {
 }
 type Options = ReturnType<typeof parseOptions>;
 
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "–");
-const int = (n: number) => n.toLocaleString("en-US");
 
 interface Series {
   label: string;
@@ -608,7 +602,4 @@ async function main() {
   if (!allOk) process.exit(1);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

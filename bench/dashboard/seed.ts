@@ -24,6 +24,7 @@
 // when not a superuser); `kps_rebuild_tallies` then fills the tallies once.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { stepTimer } from "../common";
 
 export const PASSAGES_PER_QUESTION = 10;
 /** Paragraphs after the title on every page: passages sit on paragraph 1..4. */
@@ -84,13 +85,7 @@ export async function seedCampaign(db: Db, opts: SeedOptions): Promise<Seeded> {
   const one = Math.round((a + b) * 1e6);
   const stride = Math.floor(A / SLOTS);
 
-  const steps: [string, number][] = [];
-  let t = performance.now();
-  const step = (name: string) => {
-    const now = performance.now();
-    steps.push([name, (now - t) / 1000]);
-    t = now;
-  };
+  const { steps, step } = stepTimer();
 
   const [su] = rowsOf<{ s: boolean }>(await db.execute(sql.raw(`select rolsuper as s from pg_roles where rolname = current_user`)));
   const superuser = !!su?.s;

@@ -17,13 +17,16 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { judgmentRowsQuery } from "@/lib/campaign/export-judgments";
 import { postgresCpuSeconds } from "../import/proc";
 import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
+import { fmt, int, integerOption, runMain } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
@@ -70,17 +73,12 @@ function parseOptions() {
     );
     process.exit(0);
   }
-  const int = (name: string, v: string | undefined, min: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${v}'`);
-    return n;
-  };
   const database = values.database;
   if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   return {
-    judgments: int("judgments", values.judgments, 9),
-    pgliteJudgments: int("pglite-judgments", values["pglite-judgments"], 9),
-    annotators: int("annotators", values.annotators, 3),
+    judgments: integerOption("judgments", values.judgments, 9),
+    pgliteJudgments: integerOption("pglite-judgments", values["pglite-judgments"], 9),
+    annotators: integerOption("annotators", values.annotators, 3),
     targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
     cpuProf: values["cpu-prof"],
     diagnostics: !values["no-diagnostics"],
@@ -152,38 +150,15 @@ order by j.id`;
 }
 
 /**
- * The app's own statement (lib/campaign/export-judgments.ts, copied): without `page`, one statement
- * for all rows (no keyset paging); with it, one page as the app runs it.
+ * The app's own statement (`judgmentRowsQuery`, lib/campaign/export-judgments.ts) as SQL text with
+ * its values inline: without `page`, one statement for all rows; with it, one page as the app runs it.
  */
 function appSelect(campaignId: number, page?: { after: number; limit: number }): string {
-  return `select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-       p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-       u.pseudonym as annotator, j.verdict, j.unreadable,
-       j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-       p.is_gold,
-       coalesce(s.status, 'active') = 'active' and (
-         select count(*) from judgments j2
-         left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
-         where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
-           and (j2.created_at, j2.id) < (j.created_at, j.id)
-       ) < c.judgments_per_passage as counted,
-       j.batch_id, j.duration_ms, j.created_at
-from judgments j
-join passages p on p.id = j.passage_id
-join queries q on q.id = p.query_id
-join users u on u.id = j.user_id
-join campaigns c on c.id = j.campaign_id
-left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-where j.campaign_id = ${campaignId}${page ? ` and j.id > ${page.after}` : ""}
-order by j.id${page ? ` limit ${page.limit}` : ""}`;
+  return new PgDialect().sqlToQuery(judgmentRowsQuery(campaignId, page ?? {}).inlineParams()).sql;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function fmt(n: number, digits = 1): string {
-  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-const int = (n: number) => n.toLocaleString("en-US");
 
 function printTable(rows: Row[]) {
   const header = ["export", "lines", "MB", "seconds", "MB/s", "lines/s", "peak RSS MB", "time ÷ psql COPY"];
@@ -532,7 +507,4 @@ async function main() {
   if (!outcomes.every((o) => o.allOk)) process.exit(1);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

@@ -23,6 +23,7 @@
 //     UTF-8 database); the three highlights of a passage overlap, so a consensus exists.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { stepTimer } from "../common";
 
 export const FIRST_WIKIPEDIA_ID = 93_000_000;
 
@@ -76,13 +77,7 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
   const P = Math.ceil(N / 3);
   const Q = Math.ceil(P / 3);
   const W = Math.max(16, Math.ceil(P / 8));
-  const steps: [string, number][] = [];
-  let t = performance.now();
-  const step = (name: string) => {
-    const now = performance.now();
-    steps.push([name, (now - t) / 1000]);
-    t = now;
-  };
+  const { steps, step } = stepTimer();
 
   const [superuser] = rowsOf<{ s: boolean }>(await db.execute(sql.raw(`select rolsuper as s from pg_roles where rolname = current_user`)));
   let campaignId = 0;

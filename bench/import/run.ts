@@ -20,6 +20,7 @@ import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
+import { fmt, runMain } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
@@ -194,9 +195,6 @@ async function verify(db: Db, table: string, pages: number, indexes: number[], s
 
 // ---------------------------------------------------------------------------------------------
 
-function fmt(n: number, digits = 1): string {
-  return n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
 
 function printTable(rows: Row[]) {
   const header = ["database", "pages", "MB", "seconds", "pages/s", "MB/s", "peak RSS MB", "app/psql (speed)"];
@@ -395,7 +393,4 @@ async function main() {
   if (!allOk) process.exit(1);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "./campaigns";
@@ -31,6 +31,38 @@ interface JudgmentRow {
 }
 
 /**
+ * The export's statement: the judgments after `after` in id order, with what a line needs and
+ * whether each counts (the rule of `countedJudgmentsOf`, applied row by row). Without `limit`, every
+ * row at once (bench/export runs it so, for its diagnostics).
+ */
+export function judgmentRowsQuery(campaignId: number, page: { after?: number; limit?: number; batchId?: number } = {}): SQL {
+  return sql`
+    select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+           p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+           u.pseudonym as annotator, j.verdict, j.unreadable,
+           j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+           p.is_gold,
+           coalesce(s.status, 'active') = 'active' and (
+             select count(*) from judgments j2
+             left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
+             where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
+               and (j2.created_at, j2.id) < (j.created_at, j.id)
+           ) < c.judgments_per_passage as counted,
+           j.batch_id, j.duration_ms, j.created_at
+    from judgments j
+    join passages p on p.id = j.passage_id
+    join queries q on q.id = p.query_id
+    join users u on u.id = j.user_id
+    join campaigns c on c.id = j.campaign_id
+    left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+    where j.campaign_id = ${campaignId}
+      ${page.after === undefined ? sql`` : sql`and j.id > ${page.after}`}
+      ${page.batchId === undefined ? sql`` : sql`and j.batch_id = ${page.batchId}`}
+    order by j.id
+    ${page.limit === undefined ? sql`` : sql`limit ${page.limit}`}`;
+}
+
+/**
  * Every judgment of a campaign as JSONL lines (snake_case), for audit and re-analysis: keyset pages
  * over the judgments in id order, so memory stays flat. Annotators appear by pseudonym only.
  */
@@ -45,31 +77,7 @@ export async function* exportJudgments(db: Db, actor: Actor, campaignId: number,
     db.transaction(
       async (tx) => {
         await tx.execute(sql`set local jit = off`);
-        return rowsOf<JudgmentRow>(
-          await tx.execute(sql`
-            select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-                   p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-                   u.pseudonym as annotator, j.verdict, j.unreadable,
-                   j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-                   p.is_gold,
-                   coalesce(s.status, 'active') = 'active' and (
-                     select count(*) from judgments j2
-                     left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
-                     where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
-                       and (j2.created_at, j2.id) < (j.created_at, j.id)
-                   ) < c.judgments_per_passage as counted,
-                   j.batch_id, j.duration_ms, j.created_at
-            from judgments j
-            join passages p on p.id = j.passage_id
-            join queries q on q.id = p.query_id
-            join users u on u.id = j.user_id
-            join campaigns c on c.id = j.campaign_id
-            left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-            where j.campaign_id = ${campaignId} and j.id > ${after}
-              ${options.batchId === undefined ? sql`` : sql`and j.batch_id = ${options.batchId}`}
-            order by j.id
-            limit ${PAGE_ROWS}`),
-        );
+        return rowsOf<JudgmentRow>(await tx.execute(judgmentRowsQuery(campaignId, { after, limit: PAGE_ROWS, batchId: options.batchId })));
       },
       { accessMode: "read only" },
     );
