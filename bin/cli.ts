@@ -2,10 +2,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { z } from "zod";
 import { createWriteStream, readFileSync, statSync } from "node:fs";
 import { createTokenSchema, createUserSchema, signInSchema } from "@/lib/auth/schemas";
-import { exportQuerySchema } from "@/lib/campaign/export-options";
+import { exportQuerySchema } from "@/lib/campaign/report/export-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
-import type { Dashboard } from "@/lib/campaign/dashboard";
-import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/question-list-options";
+import type { Dashboard } from "@/lib/campaign/report/dashboard";
+import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
 import { formatDuration } from "@/lib/metrics/progress";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";

@@ -62,7 +62,7 @@ export interface AppProcess {
 
 /** Starts another app process (the production build) on its own port and embedded data directory. */
 export function startApp(port: number, dataDir: string, env: Record<string, string> = {}): AppProcess {
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts", "server.mjs"), "--port", String(port)], {
+  const child = spawn(process.execPath, [path.join(process.cwd(), "server", "production-server.mjs"), "--port", String(port)], {
     env: { ...process.env, DATABASE_URL: "", KPS_ADMIN_USERNAME: "", KPS_ADMIN_PASSWORD: "", KPS_DATA_DIR: dataDir, ...env },
   });
   let output = "";

@@ -2,7 +2,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { countUsers, ensureAdmin } from "@/lib/auth/users";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "@/lib/campaign/demo";
-import { dropStaleStagingTables } from "@/lib/campaign/import-knowledge";
+import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
 import { env } from "@/lib/env";
 
 /** Start-up work after migrations: the admin from the environment, and the demo on first start. */

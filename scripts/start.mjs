@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm start — builds the app when the build is missing or older than the sources, then serves it
-// (scripts/server.mjs: Next.js on Node's http server without the 5-minute request timeout).
+// (server/production-server.mjs: Next.js on Node's http server without the 5-minute request timeout).
 // With no DATABASE_URL the app uses the embedded database under .data/ and seeds the demo.
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -9,6 +9,6 @@ import { ensureBuild } from "./ensure-build.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 ensureBuild();
 
-const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs"), ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, [path.join(root, "server", "production-server.mjs"), ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -3,9 +3,9 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import type { Task } from "@/lib/campaign/assignment";
-import { importBatch } from "@/lib/campaign/import-batch";
-import { importKnowledge } from "@/lib/campaign/import-knowledge";
+import type { Task } from "@/lib/campaign/annotate/assignment";
+import { importBatch } from "@/lib/campaign/import/import-batch";
+import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { unique } from "./databases";
 

@@ -241,7 +241,7 @@ export async function explainAssignment(query: SessionQuery, campaignId: number,
   const arr = `'{${launched.join(",")}}'::bigint[]`;
   const queries: [string, string][] = [
     [
-      "annotatorCampaign (campaign + membership + standing)",
+      "requireActiveAnnotator (campaign + membership + standing)",
       `select * from campaigns left join campaign_members m on m.campaign_id = campaigns.id and m.user_id = ${u} left join annotator_standings s on s.campaign_id = campaigns.id and s.user_id = ${u} where campaigns.id = ${c}`,
     ],
     ["reapExpiredClaims", `update claims set ended_at = now() where campaign_id = ${c} and ended_at is null and expires_at < now() returning passage_id`],

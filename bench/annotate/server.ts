@@ -1,5 +1,5 @@
 // The production build and server: `npx next build` when .next is missing or older than the
-// sources, then `node scripts/server.mjs --port N` in a child process, killed by its pid at the end.
+// sources, then `node server/production-server.mjs --port N` in a child process, killed by its pid at the end.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -85,7 +85,7 @@ export interface Server {
 export async function startServer(opts: { repo: string; port: number; env: NodeJS.ProcessEnv; logFile: string; cpuProfDir?: string }): Promise<Server> {
   if (await portInUse(opts.port)) throw new Error(`port ${opts.port} is in use: stop whatever listens there (or pick another with --port)`);
   const log = fs.openSync(opts.logFile, "w");
-  const args = [...(opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir] : []), "scripts/server.mjs", "--port", String(opts.port)];
+  const args = [...(opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir] : []), "server/production-server.mjs", "--port", String(opts.port)];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.repo,
     stdio: ["ignore", log, log],

@@ -4,7 +4,7 @@
 // activity chart once its bin is known.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { chartBinMinutes } from "@/lib/campaign/dashboard";
+import { chartBinMinutes } from "@/lib/campaign/report/dashboard";
 
 export interface NaiveDashboard {
   cells: { batchId: number; judgments: number; sufficient: number; passages: number; claimed: number; open: number; decided: number }[];

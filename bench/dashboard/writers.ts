@@ -4,8 +4,8 @@
 // time in three. Used in-process on PGlite and from writer-child.ts on PostgreSQL.
 import type { Db } from "@/db/client";
 import type { UserActor } from "@/lib/auth/actor";
-import { nextTask } from "@/lib/campaign/assignment";
-import { submitJudgment } from "@/lib/campaign/judgments";
+import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { spanIn } from "../annotate/load";
 import { isGoldPassage } from "./seed";

@@ -22,9 +22,9 @@ import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, rawClientOf, type Db } from "@/db/client";
 import { system } from "@/lib/auth/actor";
-import { exportJudgments } from "@/lib/campaign/export-judgments";
-import { exportKilt, type ExportReport } from "@/lib/campaign/export-kilt";
-import { linesResponse, primed } from "@/lib/stream";
+import { exportJudgments } from "@/lib/campaign/report/export-judgments";
+import { exportKilt, type ExportReport } from "@/lib/campaign/report/export-kilt";
+import { linesResponse, primed } from "@/lib/server/downloads";
 import { postgresCpuSeconds } from "../import/proc";
 
 export interface SqlStat {

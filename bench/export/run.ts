@@ -20,7 +20,7 @@ import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { judgmentRowsQuery } from "@/lib/campaign/export-judgments";
+import { judgmentRowsQuery } from "@/lib/campaign/report/export-judgments";
 import { postgresCpuSeconds } from "../import/proc";
 import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";

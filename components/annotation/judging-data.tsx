@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { Task as ServerTask } from "@/lib/campaign/assignment";
+import type { Task as ServerTask } from "@/lib/campaign/annotate/assignment";
 import type { Span } from "@/lib/kilt/words";
 
 // The judging screen's talk with the API (lib/campaign/assignment.ts, lib/campaign/judgments.ts),

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import type { AnnotatorCampaignView } from "@/lib/campaign/annotator-view";
+import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
 import { moveHighlight, passageWords, spanOfWords, wordRangeOfSpan, type HighlightMove, type WordRange } from "@/lib/kilt/words";
 import { InstructionsPanel } from "./instructions-panel";
 import {

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { postJson } from "@/components/auth/api";
-import type { AnnotatorRow } from "@/lib/campaign/dashboard";
+import type { AnnotatorRow } from "@/lib/campaign/report/dashboard";
 
 type SortKey = "username" | "judgments" | "goldJudged" | "goldAccuracy" | "agreement" | "medianSeconds" | "shareUnder2s" | "status";
 

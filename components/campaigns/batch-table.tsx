@@ -6,7 +6,7 @@ import { useState } from "react";
 import { postJson } from "@/components/auth/api";
 
 import type { BatchView } from "@/lib/campaign/batches";
-import { allowedActions, type BatchAction } from "@/lib/campaign/lifecycle";
+import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
 
 export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
 

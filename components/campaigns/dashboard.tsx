@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { Dashboard as DashboardData, Progress } from "@/lib/campaign/dashboard";
+import type { Dashboard as DashboardData, Progress } from "@/lib/campaign/report/dashboard";
 import { formatDuration } from "@/lib/metrics/progress";
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";

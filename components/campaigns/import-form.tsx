@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import type { BatchImportResult } from "@/lib/campaign/import-batch";
-import type { KnowledgeImportResult } from "@/lib/campaign/import-knowledge";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
+import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
 
 interface ImportProblem {
   file?: string;

@@ -4,7 +4,7 @@ import { batches, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 
-import { transitions, type BatchAction } from "./lifecycle";
+import { transitions, type BatchAction } from "./batch-lifecycle";
 
 export type { BatchAction };
 

@@ -27,7 +27,7 @@ export interface Server {
 }
 
 export function startServer(port: number, env: Record<string, string>): Server {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "scripts", "server.mjs"), "--port", String(port)], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "server", "production-server.mjs"), "--port", String(port)], {
     cwd: ROOT,
     env: { ...process.env, KPS_DEMO: "0", KPS_ADMIN_USERNAME: ADMIN.username, KPS_ADMIN_PASSWORD: ADMIN.password, DATABASE_URL: "", KPS_DATA_DIR: "", ...env },
   });

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listMyStartedCampaignIds } from "@/lib/campaign/annotator-view";
+import { listMyStartedCampaignIds } from "@/lib/campaign/annotate/annotator-view";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
 import { requireSignedIn } from "@/lib/server/page-auth";
 

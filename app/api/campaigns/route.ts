@@ -1,6 +1,6 @@
 import { createCampaign, listCampaigns } from "@/lib/campaign/campaigns";
 import { createCampaignSchema } from "@/lib/campaign/settings";
-import { json, readJson, requestContext, route } from "@/lib/http";
+import { json, readJson, requestContext, route } from "@/lib/server/http";
 
 // GET /api/campaigns — every campaign with its size (coordinators)
 export const GET = route(async (req) => {

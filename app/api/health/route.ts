@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDatabase } from "@/db/client";
-import { json, route } from "@/lib/http";
+import { json, route } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
 

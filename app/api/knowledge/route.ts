@@ -1,7 +1,7 @@
 import { requireCoordinator } from "@/lib/auth/actor";
-import { importKnowledgeUpload } from "@/lib/campaign/uploads";
+import { importKnowledgeUpload } from "@/lib/server/uploads";
 import { env } from "@/lib/env";
-import { json, requestContext, route } from "@/lib/http";
+import { json, requestContext, route } from "@/lib/server/http";
 
 // POST /api/knowledge — imports KILT knowledge-source pages: a streamed JSONL body (plain or gzip),
 // or multipart with optional `references` files (queries/candidates: keep only their pages) before `file`

@@ -1,6 +1,6 @@
 import { setupSchema } from "@/lib/auth/schemas";
 import { createFirstCoordinator } from "@/lib/auth/users";
-import { json, readJson, requestContext, route } from "@/lib/http";
+import { json, readJson, requestContext, route } from "@/lib/server/http";
 
 // POST /api/setup — creates the first coordinator; 409 once any user exists
 export const POST = route(async (req) => {

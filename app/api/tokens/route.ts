@@ -1,6 +1,6 @@
 import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
 import { createTokenSchema } from "@/lib/auth/schemas";
-import { json, readJson, requestContext, route } from "@/lib/http";
+import { json, readJson, requestContext, route } from "@/lib/server/http";
 
 // GET /api/tokens — lists API tokens, never their secrets (coordinators)
 export const GET = route(async (req) => {

@@ -1,7 +1,7 @@
 import { createUserSchema } from "@/lib/auth/schemas";
 import { createUser, listUsers } from "@/lib/auth/users";
 import { env } from "@/lib/env";
-import { json, publicOrigin, readJson, requestContext, route } from "@/lib/http";
+import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
 
 // GET /api/users — lists accounts (coordinators)
 export const GET = route(async (req) => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { JudgingScreen } from "@/components/annotation/judging-screen";
 import { PausedScreen } from "@/components/annotation/status-screens";
-import { getAnnotatorCampaign } from "@/lib/campaign/annotator-view";
+import { getAnnotatorCampaign } from "@/lib/campaign/annotate/annotator-view";
 import { AppError } from "@/lib/errors";
 import { requireSignedIn } from "@/lib/server/page-auth";
 

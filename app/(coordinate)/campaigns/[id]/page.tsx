@@ -3,7 +3,7 @@ import Link from "next/link";
 import { BatchTable } from "@/components/campaigns/batch-table";
 import { Dashboard } from "@/components/campaigns/dashboard";
 import { Markdown } from "@/components/ui/markdown";
-import { getDashboard } from "@/lib/campaign/dashboard";
+import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../campaigns.css";

@@ -1,6 +1,6 @@
 import { signInSchema } from "@/lib/auth/schemas";
 import { signIn } from "@/lib/auth/sessions";
-import { clientAddress, json, readJson, requestContext, route, sessionCookie } from "@/lib/http";
+import { clientAddress, json, readJson, requestContext, route, sessionCookie } from "@/lib/server/http";
 
 // POST /api/auth/sign-in — checks {username, password} and sets the session cookie
 export const POST = route(async (req) => {

@@ -1,6 +1,6 @@
 import { acceptInvite } from "@/lib/auth/invites";
 import { acceptInviteSchema } from "@/lib/auth/schemas";
-import { json, readJson, requestContext, route } from "@/lib/http";
+import { json, readJson, requestContext, route } from "@/lib/server/http";
 
 // POST /api/invites/accept — uses an invite link once: sets the password (and username for an open invite)
 export const POST = route(async (req) => {

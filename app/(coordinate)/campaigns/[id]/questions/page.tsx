@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listQuestions } from "@/lib/campaign/question-list";
-import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/question-list-options";
+import { listQuestions } from "@/lib/campaign/report/question-list";
+import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";

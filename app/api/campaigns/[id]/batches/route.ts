@@ -1,10 +1,10 @@
 import { requireCoordinator } from "@/lib/auth/actor";
 import { listBatches } from "@/lib/campaign/batches";
-import { importBatch } from "@/lib/campaign/import-batch";
-import { readBatchUpload } from "@/lib/campaign/uploads";
+import { importBatch } from "@/lib/campaign/import/import-batch";
+import { readBatchUpload } from "@/lib/server/uploads";
 import { env } from "@/lib/env";
-import { json, requestContext, route } from "@/lib/http";
-import { idParam, type IdContext } from "@/lib/route-params";
+import { json, requestContext, route } from "@/lib/server/http";
+import { idParam, type IdContext } from "@/lib/server/route-params";
 
 // GET /api/campaigns/:id/batches — the campaign's batches with their counts
 export const GET = route(async (req, ctx: IdContext) => {

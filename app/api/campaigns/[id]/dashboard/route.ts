@@ -1,6 +1,6 @@
-import { getDashboard } from "@/lib/campaign/dashboard";
-import { json, requestContext, route } from "@/lib/http";
-import { idParam, type IdContext } from "@/lib/route-params";
+import { getDashboard } from "@/lib/campaign/report/dashboard";
+import { json, requestContext, route } from "@/lib/server/http";
+import { idParam, type IdContext } from "@/lib/server/route-params";
 
 // GET /api/campaigns/:id/dashboard — progress, activity, agreement, questions and annotators (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { exportJudgments } from "@/lib/campaign/export-judgments";
+import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { parseInput } from "@/lib/errors";
-import { requestContext, route } from "@/lib/http";
-import { idParam, type IdContext } from "@/lib/route-params";
-import { linesResponse, primed } from "@/lib/stream";
+import { requestContext, route } from "@/lib/server/http";
+import { idParam, type IdContext } from "@/lib/server/route-params";
+import { linesResponse, primed } from "@/lib/server/downloads";
 
 const querySchema = z.object({ batch: z.coerce.number().int().positive("must be a batch id").optional() });
 

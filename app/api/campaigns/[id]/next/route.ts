@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { nextTask } from "@/lib/campaign/assignment";
+import { nextTask } from "@/lib/campaign/annotate/assignment";
 import { parseInput } from "@/lib/errors";
-import { json, readEmptyBody, requestContext, route } from "@/lib/http";
-import { idParam, type IdContext } from "@/lib/route-params";
+import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
+import { idParam, type IdContext } from "@/lib/server/route-params";
 
 const querySchema = z.object({ after: z.coerce.number().int().positive("must be a claim id").optional() });
 

@@ -1,6 +1,6 @@
-import { judgmentInputSchema, submitJudgment } from "@/lib/campaign/judgments";
-import { json, readJson, requestContext, route } from "@/lib/http";
-import { idParam, type IdContext } from "@/lib/route-params";
+import { judgmentInputSchema, submitJudgment } from "@/lib/campaign/annotate/judgments";
+import { json, readJson, requestContext, route } from "@/lib/server/http";
+import { idParam, type IdContext } from "@/lib/server/route-params";
 
 // POST /api/claims/:id/judgment — records the verdict (and span) once: 201, or 200 with the same body on a replay
 export const POST = route(async (req, ctx: IdContext) => {

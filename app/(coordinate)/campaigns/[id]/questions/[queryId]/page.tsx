@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
-import { getQuestionView, type QuestionPassage } from "@/lib/campaign/question-view";
+import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import { AppError } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../../campaigns.css";

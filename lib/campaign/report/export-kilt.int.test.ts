@@ -6,10 +6,10 @@ import { sliceLocation } from "@/lib/kilt/codepoints";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { expectValidKiltFile } from "@/test/kilt-checks";
-import { nextTask, type Task } from "./assignment";
+import { nextTask, type Task } from "../annotate/assignment";
 import { exportKilt, exportReport, type ExportReport } from "./export-kilt";
-import { submitJudgment } from "./judgments";
-import { pauseAnnotator, resumeAnnotator } from "./standings";
+import { submitJudgment } from "../annotate/judgments";
+import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 
 type Plan = (t: Task, who: number) => "sufficient" | "insufficient";
 

@@ -11,13 +11,13 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { createCampaign } from "./campaigns";
+import { createCampaign } from "../campaigns";
 import { importBatch, MAX_TASK_LINE_BYTES } from "./import-batch";
 import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "./import-knowledge";
-import { createCampaignSchema } from "./settings";
+import { createCampaignSchema } from "../settings";
 
 // The corpus of bad files and what each must produce: test/fixtures/bad-imports/cases.json.
-const FIXTURES = path.resolve(import.meta.dirname, "../../test/fixtures/bad-imports");
+const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bad-imports");
 
 const importerSchema = z.enum(["knowledge", "queries", "candidates"]);
 type Importer = z.infer<typeof importerSchema>;

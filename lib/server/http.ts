@@ -157,7 +157,7 @@ export function assertSameOrigin(req: Request): void {
 
 /** The client's address for rate limiting: the first X-Forwarded-For hop, else "local". */
 /**
- * The caller's address, as the production server (scripts/server.mjs) read it from the socket (or,
+ * The caller's address, as the production server (server/production-server.mjs) read it from the socket (or,
  * with KPS_TRUST_PROXY=1, from the proxy's X-Forwarded-For). Never a header the client chose: a
  * forged X-Forwarded-For does not escape the per-address sign-in limit. Without that server (next
  * dev) every caller shares one address.

@@ -3,8 +3,8 @@ import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
-import { getCampaign } from "./campaigns";
-import { consensusSpan } from "./consensus";
+import { getCampaign } from "../campaigns";
+import { consensusSpan } from "../quality/consensus";
 
 export interface QuestionJudgment {
   id: number;

@@ -3,9 +3,9 @@ import { rowsOf, type Db, type Tx } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { getCampaign } from "./campaigns";
-import { countedJudgmentsOf } from "./counted";
-import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "./dashboard";
+import { getCampaign } from "../campaigns";
+import { countedJudgmentsOf } from "./counted-judgments";
+import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/dashboard";
 import { smoothedAccuracy } from "./consensus";
 
 /**
@@ -118,7 +118,7 @@ async function campaignRow(db: Db, campaignId: number): Promise<Campaign> {
   return row;
 }
 
-async function annotatorOf(db: Db, userId: number): Promise<void> {
+async function assertAnnotator(db: Db, userId: number): Promise<void> {
   const [u] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
   if (!u || u.role !== "annotator") throw new AppError("not_found", `No annotator with id ${userId}.`);
 }
@@ -127,7 +127,7 @@ async function annotatorOf(db: Db, userId: number): Promise<void> {
 export async function pauseAnnotator(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
   const { userId: by } = requireCoordinator(actor);
   const campaign = await campaignRow(db, campaignId);
-  await annotatorOf(db, userId);
+  await assertAnnotator(db, userId);
   await setStanding(db, campaign, userId, { status: "paused", reason: "coordinator", by });
   return getStanding(db, actor, campaignId, userId);
 }
@@ -136,7 +136,7 @@ export async function pauseAnnotator(db: Db, actor: Actor, campaignId: number, u
 export async function resumeAnnotator(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
   requireCoordinator(actor);
   const campaign = await campaignRow(db, campaignId);
-  await annotatorOf(db, userId);
+  await assertAnnotator(db, userId);
   await setStanding(db, campaign, userId, { status: "active" });
   return getStanding(db, actor, campaignId, userId);
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { getCampaign } from "./campaigns";
+import { getCampaign } from "../campaigns";
 
 const json = JSON.stringify;
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { getCampaign } from "./campaigns";
+import { getCampaign } from "../campaigns";
 import type { QuestionFilter, QuestionList, QuestionListQuery } from "./question-list-options";
 
 const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {

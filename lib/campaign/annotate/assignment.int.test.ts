@@ -7,8 +7,8 @@ import { sliceCodePoints } from "@/lib/kilt/codepoints";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask, renewClaim, type Task } from "./assignment";
-import { changeBatchStatus } from "./batches";
-import { updateCampaign } from "./campaigns";
+import { changeBatchStatus } from "../batches";
+import { updateCampaign } from "../campaigns";
 import { submitJudgment, type JudgmentInput } from "./judgments";
 
 async function code(promise: Promise<unknown>): Promise<string> {

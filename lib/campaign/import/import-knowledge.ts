@@ -5,7 +5,7 @@ import { copyValue, openCopyStream, quoteIdent, textArrayLiteral, type CopyStrea
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type ImportProblem } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
-import { importFailed, MAX_PROBLEMS } from "./import-common";
+import { importFailed, MAX_PROBLEMS } from "./import-problems";
 
 /** A knowledge-source line may be long (a whole Wikipedia page), but not unbounded. */
 export const MAX_KNOWLEDGE_LINE_BYTES = 16 * 1024 * 1024;

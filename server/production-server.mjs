@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The production server: Next.js's request handler on Node's http server, like `next start`, but
 // without Node's 5-minute request timeout, so a 35 GB knowledge-source upload is not cut off.
-// Usage: node scripts/server.mjs [--port N]   (PORT and HOSTNAME are read too)
+// Usage: node server/production-server.mjs [--port N]   (PORT and HOSTNAME are read too)
 import http from "node:http";
 import path from "node:path";
 

@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import type { Actor } from "@/lib/auth/actor";
 import { AppError, parseInput } from "@/lib/errors";
-import { isMultipart, limitedBody, multipartParts } from "@/lib/multipart";
-import { batchImportOptionsSchema, referencedPageIds, type ImportFile } from "./import-batch";
-import { importKnowledge, type KnowledgeImportResult } from "./import-knowledge";
+import { isMultipart, limitedBody, multipartParts } from "@/lib/server/multipart";
+import { batchImportOptionsSchema, referencedPageIds, type ImportFile } from "../campaign/import/import-batch";
+import { importKnowledge, type KnowledgeImportResult } from "../campaign/import/import-knowledge";
 
 async function buffer(stream: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const chunks: Buffer[] = [];

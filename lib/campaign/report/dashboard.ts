@@ -5,8 +5,8 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
 import { medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
 import { projectFinish } from "@/lib/metrics/progress";
-import { getCampaign } from "./campaigns";
-import { smoothedAccuracy } from "./consensus";
+import { getCampaign } from "../campaigns";
+import { smoothedAccuracy } from "../quality/consensus";
 import {
   activitySpan,
   annotatorSummaries,

@@ -4,11 +4,11 @@ import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask } from "./assignment";
-import { updateCampaign } from "./campaigns";
+import { nextTask } from "../annotate/assignment";
+import { updateCampaign } from "../campaigns";
 import { getDashboard } from "./dashboard";
-import { submitJudgment } from "./judgments";
-import { pauseAnnotator, resumeAnnotator } from "./standings";
+import { submitJudgment } from "../annotate/judgments";
+import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { activitySpan, compactTallies, judgmentsOverTime } from "./tallies";
 
 /** A small seeded generator, so a failing run can be replayed. */

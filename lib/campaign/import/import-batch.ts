@@ -6,8 +6,8 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { FatalImportError, fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
-import { answersOf, candidatePassagesOf, goldPassagesOf, mergePassages, type PassageDraft } from "./batch-rows";
-import { importFailed, Problems } from "./import-common";
+import { answersOf, candidatePassagesOf, goldPassagesOf, mergePassages, type PassageDraft } from "./passage-drafts";
+import { importFailed, Problems } from "./import-problems";
 
 /** Task and retrieval lines are short; a longer one is a broken file. */
 export const MAX_TASK_LINE_BYTES = 4 * 1024 * 1024;

@@ -7,11 +7,11 @@ import { system } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { changeBatchStatus, getBatch } from "./batches";
-import { createCampaign, getCampaign, updateCampaign } from "./campaigns";
+import { changeBatchStatus, getBatch } from "../batches";
+import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
 import { dropStaleStagingTables, importKnowledge } from "./import-knowledge";
-import { createCampaignSchema } from "./settings";
+import { createCampaignSchema } from "../settings";
 
 function source(text: string | Buffer) {
   return (async function* () {

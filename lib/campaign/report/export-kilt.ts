@@ -4,9 +4,9 @@ import type { Campaign } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { codePointLength, sectionOf, type Location } from "@/lib/kilt/codepoints";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
-import { getCampaign } from "./campaigns";
-import { consensusSpan } from "./consensus";
-import { countedJudgmentsOf } from "./counted";
+import { getCampaign } from "../campaigns";
+import { consensusSpan } from "../quality/consensus";
+import { countedJudgmentsOf } from "../quality/counted-judgments";
 
 /** Questions read per round trip: memory stays flat whatever the campaign's size. */
 const PAGE_QUERIES = 500;

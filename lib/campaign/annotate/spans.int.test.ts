@@ -5,12 +5,12 @@ import { sliceLocation } from "@/lib/kilt/codepoints";
 import { makeAnnotator } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask, type Task } from "./assignment";
-import { changeBatchStatus } from "./batches";
-import { createCampaign } from "./campaigns";
-import { importBatch } from "./import-batch";
-import { importKnowledge } from "./import-knowledge";
+import { changeBatchStatus } from "../batches";
+import { createCampaign } from "../campaigns";
+import { importBatch } from "../import/import-batch";
+import { importKnowledge } from "../import/import-knowledge";
 import { submitJudgment } from "./judgments";
-import { createCampaignSchema } from "./settings";
+import { createCampaignSchema } from "../settings";
 
 const paragraphs = [
   "Scripts\n",

@@ -5,8 +5,8 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
-import { nextTask } from "./assignment";
-import { submitJudgment } from "./judgments";
+import { nextTask } from "../annotate/assignment";
+import { submitJudgment } from "../annotate/judgments";
 import { listQuestions } from "./question-list";
 import { questionListQuerySchema, type QuestionListQuery } from "./question-list-options";
 

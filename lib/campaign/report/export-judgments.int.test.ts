@@ -5,10 +5,10 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask } from "./assignment";
+import { nextTask } from "../annotate/assignment";
 import { exportJudgments } from "./export-judgments";
-import { submitJudgment } from "./judgments";
-import { pauseAnnotator } from "./standings";
+import { submitJudgment } from "../annotate/judgments";
+import { pauseAnnotator } from "../quality/standings";
 
 async function collect(lines: AsyncGenerator<string>): Promise<string[]> {
   const out: string[] = [];

@@ -4,6 +4,7 @@ import { annotatorStandings, batches, campaignMembers, campaigns, claims, judgme
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
+import { requireActiveAnnotator } from "./annotator-access";
 
 /** What an annotator's browser receives for one passage: never gold flags, counts or others' work. */
 export interface Task {
@@ -16,25 +17,6 @@ export interface Task {
     paragraphs: { id: number; text: string; section: string }[];
   };
   progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
-}
-
-/** The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal. */
-export async function annotatorCampaign(db: Db | Tx, actor: Actor, campaignId: number): Promise<{ user: UserActor; campaign: Campaign }> {
-  const user = requireUser(actor);
-  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
-  const [row] = await db
-    .select({ campaign: campaigns, member: campaignMembers.userId, standing: annotatorStandings.status })
-    .from(campaigns)
-    .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
-    .leftJoin(annotatorStandings, and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, user.id)))
-    .where(eq(campaigns.id, campaignId));
-  if (!row || (!row.campaign.allAnnotators && row.member === null)) {
-    throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
-  }
-  if (row.standing === "paused") {
-    throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
-  }
-  return { user, campaign: row.campaign };
 }
 
 /** When this process last reaped each campaign: reaping on every request would cost a statement each. */
@@ -76,7 +58,7 @@ export async function reapExpiredClaims(tx: Db | Tx, campaignId: number): Promis
  * more than R judgments and claims. `after`: a claim the client already shows (prefetching the next).
  */
 export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: number }): Promise<Task | null> {
-  const { user, campaign } = await annotatorCampaign(db, actor, input.campaignId);
+  const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
   const claimId = await db.transaction(async (tx) => {
     // Expired claims are reaped at most every 2 s per campaign and process (and whenever nothing
     // else is open): a claim that has just expired keeps its slot a little longer, never doubles it.
@@ -213,7 +195,7 @@ export async function renewClaim(db: Db, actor: Actor, claimId: number): Promise
   const [claim] = await db.select().from(claims).where(eq(claims.id, claimId));
   if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
   if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
-  await annotatorCampaign(db, actor, claim.campaignId);
+  await requireActiveAnnotator(db, actor, claim.campaignId);
   const renewed = await db
     .update(claims)
     .set({ expiresAt: sql`now() + make_interval(secs => (select ${campaigns.leaseSeconds} from ${campaigns} where ${campaigns.id} = ${claims.campaignId}))` })

@@ -6,8 +6,8 @@ import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
-import { annotatorCampaign } from "./assignment";
-import { isGoldCorrect, recordGoldJudgment, setStanding } from "./standings";
+import { requireActiveAnnotator } from "./annotator-access";
+import { isGoldCorrect, recordGoldJudgment, setStanding } from "../quality/standings";
 
 const offset = z.number().int().min(0, "must be 0 or more");
 
@@ -97,7 +97,7 @@ export async function submitJudgment(
       // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
       const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash);
       if (replayed) return replayed;
-      const { campaign } = await annotatorCampaign(tx, actor, claim.campaignId);
+      const { campaign } = await requireActiveAnnotator(tx, actor, claim.campaignId);
 
       // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
       const [passage] = await tx.select().from(passages).where(eq(passages.id, claim.passageId)).for("no key update");

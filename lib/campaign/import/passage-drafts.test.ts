@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { taskLineSchema } from "@/lib/kilt/schemas";
-import { answersOf, candidatePassagesOf, goldPassagesOf, mergePassages } from "./batch-rows";
+import { answersOf, candidatePassagesOf, goldPassagesOf, mergePassages } from "./passage-drafts";
 
 const line = taskLineSchema.parse({
   id: "-3290814144789249484",

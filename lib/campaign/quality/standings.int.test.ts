@@ -5,10 +5,10 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, type Task } from "./assignment";
-import { submitJudgment } from "./judgments";
-import { exportJudgments } from "./export-judgments";
-import { getQuestionView } from "./question-view";
+import { nextTask, type Task } from "../annotate/assignment";
+import { submitJudgment } from "../annotate/judgments";
+import { exportJudgments } from "../report/export-judgments";
+import { getQuestionView } from "../report/question-view";
 import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
 import type { UserActor } from "@/lib/auth/actor";
 

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { annotatorCampaign } from "./assignment";
+import { requireActiveAnnotator } from "./annotator-access";
 
 /** What the judging page shows of a campaign: its name and instructions, nothing about gold or counts. */
 export interface AnnotatorCampaignView {
@@ -14,11 +14,11 @@ export interface AnnotatorCampaignView {
 }
 
 /**
- * A campaign as its annotator sees it. The authorization is `annotatorCampaign`'s: annotators on the
+ * A campaign as its annotator sees it. The authorization is `requireActiveAnnotator`'s: annotators on the
  * campaign only (not found otherwise), and a paused annotator is refused with `details.paused`.
  */
 export async function getAnnotatorCampaign(db: Db, actor: Actor, campaignId: number): Promise<AnnotatorCampaignView> {
-  const { campaign } = await annotatorCampaign(db, actor, campaignId);
+  const { campaign } = await requireActiveAnnotator(db, actor, campaignId);
   return { id: campaign.id, name: campaign.name, instructions: campaign.instructions, showAnswers: campaign.showAnswers };
 }
 

@@ -1,0 +1,129 @@
+// The browser's one way to call the API: `apiRequest` for JSON routes, `upload` for multipart bodies
+// with progress, and one `ApiError` carrying the server's `{code, message, details}`. Pure browser
+// code (fetch, XMLHttpRequest): no server or database imports, so client components may use it.
+
+/** One problem the server named: a field (`details.problems[].field`), and for imports a file and line. */
+export interface Problem {
+  field?: string;
+  message: string;
+  file?: string;
+  line?: number;
+}
+
+/** An API refusal or a failed request, with the server's error shape (`status` 0: the server was not reached). */
+export class ApiError extends Error {
+  readonly problems: Problem[];
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    const d = details as { problems?: unknown; field?: unknown } | undefined;
+    this.problems = Array.isArray(d?.problems) ? (d.problems as Problem[]) : typeof d?.field === "string" ? [{ field: d.field, message }] : [];
+  }
+
+  /** Network failures, 5xx and 429: the same request may be sent again. */
+  get retryable(): boolean {
+    return this.status === 0 || this.status >= 500 || this.status === 429;
+  }
+
+  /** 403 with `details.paused`: the annotator's work on the campaign is paused. */
+  get paused(): boolean {
+    return this.status === 403 && (this.details as { paused?: unknown } | undefined)?.paused === true;
+  }
+
+  /** The message for one field, when the server named it. */
+  problemOf(field: string): string | undefined {
+    return this.problems.find((p) => p.field === field)?.message;
+  }
+}
+
+type ErrorBody = { error?: { code?: string; message?: string; details?: unknown } } | null;
+
+function errorOf(status: number, data: unknown): ApiError {
+  const error = (data as ErrorBody)?.error;
+  return new ApiError(status, error?.code ?? "http", error?.message ?? `The server answered ${status}.`, error?.details);
+}
+
+/** What `apiRequest` answers: the parsed body (undefined for 204) and the response, for status and headers. */
+export interface ApiAnswer<T> {
+  data: T;
+  response: Response;
+}
+
+/**
+ * Sends a request to a JSON route and answers the parsed body and the response; an error answer
+ * becomes an `ApiError` with the server's code, message and details.
+ */
+export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<ApiAnswer<T>> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "network", "The server could not be reached; check the connection and try again.");
+  }
+  if (response.status === 204) return { data: undefined as T, response };
+  const data: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw errorOf(response.status, data);
+  return { data: data as T, response };
+}
+
+/** `apiExchange` when only the body matters. */
+export async function apiRequest<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T> {
+  return (await apiExchange<T>(method, url, body)).data;
+}
+
+/**
+ * POSTs a multipart body with XMLHttpRequest, which (unlike fetch) reports upload progress.
+ * `onSent` fires when the last byte is out and the server is checking what it received.
+ */
+export function upload<T>(url: string, body: FormData, handlers: { onProgress?: (loaded: number, total: number) => void; onSent?: () => void } = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.responseType = "text";
+    xhr.setRequestHeader("accept", "application/json");
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) handlers.onProgress?.(e.loaded, e.total);
+    };
+    xhr.upload.onload = () => handlers.onSent?.();
+    xhr.onload = () => {
+      let data: unknown = null;
+      try {
+        data = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: an error below
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && data) resolve(data as T);
+      else reject(errorOf(xhr.status, data));
+    };
+    xhr.onerror = () => reject(new ApiError(0, "network", "The upload failed: the server could not be reached."));
+    xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled."));
+    xhr.send(body);
+  });
+}
+
+/** The problem the server named for `field`, if the error is an API error that names it. */
+export function fieldProblem(error: unknown, field: string): string | undefined {
+  return error instanceof ApiError ? error.problemOf(field) : undefined;
+}
+
+/** The error's message unless every problem in it belongs to one of `fields` (shown beside them). */
+export function generalMessage(error: unknown, fields: readonly string[]): string | undefined {
+  if (!error) return undefined;
+  if (error instanceof ApiError && error.problems.length > 0) {
+    const others = error.problems.filter((p) => !p.field || !fields.includes(p.field));
+    if (!others.length) return undefined;
+    return others.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
+}
