@@ -1,4 +1,8 @@
-// What every benchmark runner shares: option checks, number formatting and the main wrapper.
+// What every benchmark runner shares: option checks, number formatting, the main wrapper, timed
+// child processes and their result lines.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /** An integer option of at least `min`, or an error naming the option and the value given. */
 export function integerOption(name: string, value: string | undefined, min: number): number {
@@ -35,4 +39,62 @@ export function stepTimer(): { steps: [string, number][]; step: (name: string) =
       t = now;
     },
   };
+}
+
+/** A child process's run: wall seconds from spawn to exit, peak RSS (GNU time -v) when present, output. */
+export interface Timed {
+  seconds: number;
+  /** Peak RSS from GNU time -v, in bytes, when /usr/bin/time is present. */
+  timeRssBytes?: number;
+  stdout: string;
+  stderr: string;
+}
+
+const GNU_TIME = "/usr/bin/time";
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** Runs a command (under GNU time -v when present), timed from spawn to exit; stdout to a file if given. */
+export function timedRun(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdoutFile?: string } = {}): Promise<Timed> {
+  const useTime = fs.existsSync(GNU_TIME);
+  const [cmd, argv] = useTime ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
+  return new Promise((resolve, reject) => {
+    const fd = options.stdoutFile ? fs.openSync(options.stdoutFile, "w") : undefined;
+    const t0 = performance.now();
+    const child = spawn(cmd, argv, { cwd: REPO, env: options.env ?? process.env, stdio: ["ignore", fd ?? "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      if (fd !== undefined) fs.closeSync(fd);
+      if (code !== 0) {
+        reject(new Error(`${command} ${args.join(" ").slice(0, 300)} exited with ${code}\n${stdout}\n${stderr}`));
+        return;
+      }
+      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      resolve({ seconds, timeRssBytes: m ? Number(m[1]) * 1024 : undefined, stdout, stderr });
+    });
+  });
+}
+
+const RESULT_PREFIX = "KPS_BENCH_RESULT ";
+
+/** A benchmark child's result line: `KPS_BENCH_RESULT {json}` on stdout. */
+export function reportResult(result: unknown): void {
+  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+}
+
+/** The result a child printed with `reportResult`, or an error with its output. */
+export function childResult<T>(run: Timed, what: string): T {
+  const line = run.stdout.split("\n").find((l) => l.startsWith(RESULT_PREFIX));
+  if (!line) throw new Error(`the ${what} child printed no result\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
+}
+
+/** CPU seconds (user + system) this process spent since `start`. */
+export function cpuSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1e6;
 }

@@ -26,6 +26,7 @@ import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { exportKilt, type ExportReport } from "@/lib/campaign/report/export-kilt";
 import { linesResponse, primed } from "@/lib/server/downloads";
 import { postgresCpuSeconds } from "../import/proc";
+import { cpuSince, reportResult, runMain } from "../common";
 
 export interface SqlStat {
   calls: number;
@@ -112,7 +113,7 @@ async function main() {
     if (kind === "open-only") {
       const t0 = performance.now();
       await handle.db.execute(sql`select count(*) from campaigns`);
-      report({ kind, seconds: (performance.now() - t0) / 1000, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
+      reportResult({ kind, seconds: (performance.now() - t0) / 1000, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
       return;
     }
     const out = values.out;
@@ -133,7 +134,7 @@ async function main() {
       const seconds = (performance.now() - t0) / 1000;
       let lines = 0;
       for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
-      report({ kind, seconds, lines, bytes: bytes.length, maxRssKiB: process.resourceUsage().maxRSS, maxMemory: memory.stop(), cpuSeconds: cpuSince(cpu0) });
+      reportResult({ kind, seconds, lines, bytes: bytes.length, maxRssKiB: process.resourceUsage().maxRSS, maxMemory: memory.stop(), cpuSeconds: cpuSince(cpu0) });
       return;
     }
 
@@ -166,7 +167,7 @@ async function main() {
     const seconds = (performance.now() - t0) / 1000;
     const cpuSeconds = cpuSince(cpu0);
     const server1 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
-    report({
+    reportResult({
       kind,
       seconds,
       lines,
@@ -183,16 +184,4 @@ async function main() {
   }
 }
 
-function cpuSince(start: NodeJS.CpuUsage): number {
-  const d = process.cpuUsage(start);
-  return (d.user + d.system) / 1e6;
-}
-
-function report(r: ChildReport) {
-  process.stdout.write(`KPS_BENCH_RESULT ${JSON.stringify(r)}\n`);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

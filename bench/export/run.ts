@@ -9,7 +9,6 @@
 // else postgres://postgres@127.0.0.1:5432/postgres) and psql. A throwaway database
 // kps_bench_export_<random> is created, filled in SQL, and dropped at the end (also on Ctrl-C);
 // output files live in a temporary directory that is removed.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,11 +25,10 @@ import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
-import { fmt, int, integerOption, runMain } from "../common";
+import { childResult, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
-const GNU_TIME = "/usr/bin/time";
 const MB = 1e6;
 const RSS_TARGET_MB = 300;
 const RATIO_TARGET = 2;
@@ -46,13 +44,6 @@ interface Row {
   /** seconds ÷ the baseline's seconds */
   ratio?: number;
   notes: string[];
-}
-
-interface Timed {
-  seconds: number;
-  timeRssBytes?: number;
-  stdout: string;
-  stderr: string;
 }
 
 function parseOptions() {
@@ -85,42 +76,10 @@ function parseOptions() {
   };
 }
 
-/** Runs a command (under GNU time -v when present), timed from spawn to exit; stdout to a file if given. */
-function timedRun(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdoutFile?: string } = {}): Promise<Timed> {
-  const useTime = fs.existsSync(GNU_TIME);
-  const [cmd, argv] = useTime ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
-  return new Promise((resolve, reject) => {
-    const fd = options.stdoutFile ? fs.openSync(options.stdoutFile, "w") : undefined;
-    const t0 = performance.now();
-    const child = spawn(cmd, argv, { cwd: REPO, env: options.env ?? process.env, stdio: ["ignore", fd ?? "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const seconds = (performance.now() - t0) / 1000;
-      if (fd !== undefined) fs.closeSync(fd);
-      if (code !== 0) {
-        reject(new Error(`${command} ${args.join(" ").slice(0, 300)} exited with ${code}\n${stdout}\n${stderr}`));
-        return;
-      }
-      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ seconds, timeRssBytes: m ? Number(m[1]) * 1024 : undefined, stdout, stderr });
-    });
-  });
-}
-
-function childReport(run: Timed): ChildReport {
-  const line = run.stdout.split("\n").find((l) => l.startsWith("KPS_BENCH_RESULT "));
-  if (!line) throw new Error(`the export child printed no result\n${run.stdout}\n${run.stderr}`);
-  return JSON.parse(line.slice("KPS_BENCH_RESULT ".length)) as ChildReport;
-}
-
 async function runChild(args: string[], cpuProfDir?: string): Promise<{ run: Timed; r: ChildReport; peak: number; profile?: string }> {
   const before = cpuProfDir ? new Set(fs.readdirSync(cpuProfDir)) : undefined;
   const run = await timedRun(process.execPath, [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "--import", "tsx", CHILD, ...args]);
-  const r = childReport(run);
+  const r = childResult<ChildReport>(run, "export");
   const profile = cpuProfDir ? fs.readdirSync(cpuProfDir).find((f) => !before!.has(f)) : undefined;
   return { run, r, peak: run.timeRssBytes ?? r.maxRssKiB * 1024, profile: profile ? path.join(cpuProfDir!, profile) : undefined };
 }

@@ -19,6 +19,7 @@ import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "@/lib/campaign/import
 import { readLines } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
 import { postgresCpuSeconds } from "./proc";
+import { cpuSince, reportResult, runMain } from "../common";
 
 export interface ChildReport {
   seconds: number;
@@ -67,7 +68,7 @@ async function main() {
       pages++;
     }
     if (sink < 0) console.error(sink);
-    report({ seconds: (performance.now() - t0) / 1000, pages, lines, bytes, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: cpuSince(cpu0) });
+    reportResult({ seconds: (performance.now() - t0) / 1000, pages, lines, bytes, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: cpuSince(cpu0) });
     return;
   }
 
@@ -77,7 +78,7 @@ async function main() {
     if (values["open-only"]) {
       const t0 = performance.now();
       await handle.db.execute(sql`select count(*) from pages`);
-      report({ seconds: (performance.now() - t0) / 1000, pages: 0, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
+      reportResult({ seconds: (performance.now() - t0) / 1000, pages: 0, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
       return;
     }
     const server0 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
@@ -98,7 +99,7 @@ async function main() {
     });
     const t1 = performance.now();
     const server1 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
-    report({
+    reportResult({
       seconds: (t1 - t0) / 1000,
       stageSeconds: (lastProgress - t0) / 1000,
       pages: result.pages,
@@ -115,16 +116,4 @@ async function main() {
   }
 }
 
-function cpuSince(start: NodeJS.CpuUsage): number {
-  const d = process.cpuUsage(start);
-  return (d.user + d.system) / 1e6;
-}
-
-function report(r: ChildReport) {
-  process.stdout.write(`KPS_BENCH_RESULT ${JSON.stringify(r)}\n`);
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+runMain(main);

@@ -7,7 +7,6 @@
 // See bench/README.md. PostgreSQL is always needed (the psql baseline runs on it): DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/postgres. A throwaway database kps_bench_<random> is created,
 // migrated and dropped; PGlite lives in a temporary directory.
-import { spawn } from "node:child_process";
 import { randomBytes, randomInt } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -20,11 +19,10 @@ import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { fmt, runMain } from "../common";
+import { childResult, fmt, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
-const GNU_TIME = "/usr/bin/time";
 const MB = 1e6;
 
 interface Row {
@@ -35,14 +33,6 @@ interface Row {
   peakRssBytes?: number;
   ratio?: number;
   notes: string[];
-}
-
-interface Timed {
-  seconds: number;
-  /** Peak RSS from GNU time -v, in bytes, when /usr/bin/time is present. */
-  timeRssBytes?: number;
-  stdout: string;
-  stderr: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -91,36 +81,6 @@ function parseOptions() {
     toastCompression,
     sharedBuffers,
   };
-}
-
-/** Runs a command (under GNU time -v when present) and times it from spawn to exit. */
-function timedRun(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
-  const useTime = fs.existsSync(GNU_TIME);
-  const [cmd, argv] = useTime ? [GNU_TIME, ["-v", command, ...args]] : [command, args];
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(cmd, argv, { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const seconds = (performance.now() - t0) / 1000;
-      if (code !== 0) {
-        reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${stdout}\n${stderr}`));
-        return;
-      }
-      const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ seconds, timeRssBytes: m ? Number(m[1]) * 1024 : undefined, stdout, stderr });
-    });
-  });
-}
-
-function childReport(run: Timed): ChildReport {
-  const line = run.stdout.split("\n").find((l) => l.startsWith("KPS_BENCH_RESULT "));
-  if (!line) throw new Error(`the import child printed no result\n${run.stdout}\n${run.stderr}`);
-  return JSON.parse(line.slice("KPS_BENCH_RESULT ".length)) as ChildReport;
 }
 
 function childArgs(extra: string[], cpuProfDir?: string): string[] {
@@ -287,7 +247,7 @@ async function main() {
     const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
     const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
     const server0 = postgresCpuSeconds();
-    const psql = await timedRun("psql", [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`], psqlEnv);
+    const psql = await timedRun("psql", [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`], { env: psqlEnv });
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the postmaster reap the backend
     const server1 = postgresCpuSeconds();
     const baseline: Row = {
@@ -318,10 +278,10 @@ async function main() {
       }
       // The memory floor: the same process opening the database and running one query.
       const floor = await timedRun(process.execPath, childArgs([...where, "--open-only"]));
-      const floorBytes = floor.timeRssBytes ?? childReport(floor).maxRssKiB * 1024;
+      const floorBytes = floor.timeRssBytes ?? childResult<ChildReport>(floor, "import").maxRssKiB * 1024;
       if (target === "postgres") await bench.db.execute(sql.raw(`checkpoint`));
       const run = await timedRun(process.execPath, childArgs(["--file", file, ...where], cpuProfDir));
-      const r = childReport(run);
+      const r = childResult<ChildReport>(run, "import");
       const peak = run.timeRssBytes ?? r.maxRssKiB * 1024;
       const row: Row = {
         database:
@@ -363,7 +323,7 @@ async function main() {
     // 5. The import's JavaScript side alone, without a database.
     if (opts.parsePass) {
       const run = await timedRun(process.execPath, childArgs(["--file", file, "--parse-only"]));
-      const r = childReport(run);
+      const r = childResult<ChildReport>(run, "import");
       notes.push(
         `JS side alone (readLines + JSON.parse + zod + COPY escaping, no database): ${fmt(r.seconds)} s, ${fmt(r.pages / r.seconds, 0)} pages/s, ${fmt(r.bytes / MB / r.seconds)} MB/s, CPU ${fmt(r.cpuSeconds)} s`,
       );
