@@ -13,13 +13,13 @@ export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
   const stale = await dropStaleStagingTables(db);
   if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
   if (KPS_ADMIN_USERNAME && KPS_ADMIN_PASSWORD) {
-    const created = await ensureAdmin(db, { username: KPS_ADMIN_USERNAME, password: KPS_ADMIN_PASSWORD });
+    const created = await ensureAdmin(db, system, { username: KPS_ADMIN_USERNAME, password: KPS_ADMIN_PASSWORD });
     if (created) lines.push(`Created coordinator '${KPS_ADMIN_USERNAME}' from KPS_ADMIN_USERNAME.`);
   }
   const demoWanted = KPS_DEMO ? KPS_DEMO === "1" : kind === "pglite";
   let seeded = await isDemoSeeded(db);
   // The demo comes with a first start only: never into a database that already has people in it.
-  if (demoWanted && !seeded && (await countUsers(db)) <= (KPS_ADMIN_USERNAME ? 1 : 0)) {
+  if (demoWanted && !seeded && (await countUsers(db, system)) <= (KPS_ADMIN_USERNAME ? 1 : 0)) {
     await seedDemo(db, system);
     seeded = true;
     lines.push("Seeded the demo campaign (db/demo/).");
@@ -27,7 +27,7 @@ export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
   if (seeded) {
     lines.push(`Demo sign-ins (password '${DEMO_PASSWORD}' for each):`);
     for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(11)} ${a.username}`);
-  } else if ((await countUsers(db)) === 0) {
+  } else if ((await countUsers(db, system)) === 0) {
     lines.push("No user yet: open /setup in the browser to create the first coordinator.");
   }
   return lines;

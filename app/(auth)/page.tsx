@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function SignInPage() {
   const { db, actor } = await pageContext();
   if (actor.kind === "user") redirect(homeFor(actor.role));
-  if ((await countUsers(db)) === 0) redirect("/setup");
+  if ((await countUsers(db, actor)) === 0) redirect("/setup");
   return (
     <main className="narrow">
       <h1>KILT Provenance Studio</h1>

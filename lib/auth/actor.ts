@@ -33,3 +33,8 @@ export function requireCoordinator(actor: Actor): { userId: number | null } {
   if (user.role !== "coordinator") throw new AppError("forbidden", "Only coordinators may do this.");
   return { userId: user.id };
 }
+
+/** The app itself (start-up work); nobody signed in or signed out may do this. */
+export function requireSystem(actor: Actor): void {
+  if (actor.kind !== "system") throw new AppError("forbidden", "Only the app itself may do this.");
+}

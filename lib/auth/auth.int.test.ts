@@ -137,9 +137,11 @@ describeEachDatabase("accounts", ({ db }) => {
 
   it("creates the admin from the environment once and never overwrites it", async () => {
     const username = unique("admin");
-    expect(await ensureAdmin(db(), { username, password })).toBe(true);
-    expect(await ensureAdmin(db(), { username, password: "a different one" })).toBe(false);
+    expect(await ensureAdmin(db(), system, { username, password })).toBe(true);
+    expect(await ensureAdmin(db(), system, { username, password: "a different one" })).toBe(false);
     const ok = await signIn(db(), anonymous, { username, password, address: unique("a") });
     expect(ok.user.role).toBe("coordinator");
+    await expectAppError(ensureAdmin(db(), await coordinator(), { username: unique("admin"), password }), "forbidden");
+    await expectAppError(ensureAdmin(db(), anonymous, { username: unique("admin"), password }), "forbidden");
   });
 });

@@ -15,7 +15,7 @@ describe("first coordinator [pglite, empty]", () => {
   afterAll(() => handle.close());
 
   it("is created once; concurrent and later attempts get a conflict", async () => {
-    expect(await countUsers(handle.db)).toBe(0);
+    expect(await countUsers(handle.db, anonymous)).toBe(0);
     const results = await Promise.allSettled([
       createFirstCoordinator(handle.db, anonymous, { username: "first", password: "password-one" }),
       createFirstCoordinator(handle.db, anonymous, { username: "rival", password: "password-two" }),
@@ -24,7 +24,7 @@ describe("first coordinator [pglite, empty]", () => {
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(rejected.reason).toBeInstanceOf(AppError);
     expect((rejected.reason as AppError).code).toBe("conflict");
-    expect(await countUsers(handle.db)).toBe(1);
+    expect(await countUsers(handle.db, anonymous)).toBe(1);
     const winner = (results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ username: string; role: string }>).value;
     expect(winner.role).toBe("coordinator");
     const password = winner.username === "first" ? "password-one" : "password-two";

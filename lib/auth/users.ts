@@ -1,8 +1,8 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, type UserRole } from "@/db/schema";
 import { AppError, isUniqueViolation } from "@/lib/errors";
-import { requireCoordinator, type Actor } from "./actor";
+import { requireCoordinator, requireSystem, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
 import type { CreateUserInput } from "./schemas";
@@ -43,7 +43,8 @@ export async function listUsers(db: Db, actor: Actor): Promise<PublicUser[]> {
   return db.select(publicColumns).from(users).orderBy(asc(users.username));
 }
 
-export async function countUsers(db: Db): Promise<number> {
+/** How many accounts exist. Anyone may ask: the sign-in and set-up pages decide with it whether set-up is open. */
+export async function countUsers(db: Db, _actor: Actor): Promise<number> {
   const [row] = await db.select({ n: count() }).from(users);
   return row?.n ?? 0;
 }
@@ -64,8 +65,9 @@ export async function createFirstCoordinator(
   });
 }
 
-/** Start-up: makes sure the coordinator named by KPS_ADMIN_USERNAME exists (never overwrites it). */
-export async function ensureAdmin(db: Db, input: { username: string; password: string }): Promise<boolean> {
+/** Start-up (the system only): makes sure the coordinator named by KPS_ADMIN_USERNAME exists (never overwrites it). */
+export async function ensureAdmin(db: Db, actor: Actor, input: { username: string; password: string }): Promise<boolean> {
+  requireSystem(actor);
   const [existing] = await db
     .select({ id: users.id })
     .from(users)
@@ -80,12 +82,11 @@ export async function ensureAdmin(db: Db, input: { username: string; password: s
   return inserted.length > 0;
 }
 
-export async function getUserById(db: Db, id: number): Promise<PublicUser | undefined> {
-  const [user] = await db.select(publicColumns).from(users).where(eq(users.id, id));
-  return user;
-}
-
-/** Inserts one account; a taken username (in any letter case) is a conflict on `username`. */
+/**
+ * Inserts one account; a taken username (in any letter case) is a conflict on `username`. Internal:
+ * no authorization of its own, called only by domain functions that did theirs (createUser,
+ * acceptInvite, seedDemo).
+ */
 export async function insertUser(
   db: Db,
   values: { username: string; role: UserRole; passwordHash: string | null; createdBy?: number | null },

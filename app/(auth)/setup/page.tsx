@@ -9,8 +9,8 @@ export const dynamic = "force-dynamic";
 
 /** Exists only while there is no user: creates the first coordinator. */
 export default async function SetupPage() {
-  const { db } = await pageContext();
-  if ((await countUsers(db)) > 0) notFound();
+  const { db, actor } = await pageContext();
+  if ((await countUsers(db, actor)) > 0) notFound();
   return (
     <main className="narrow">
       <h1>Set up KILT Provenance Studio</h1>
