@@ -2,7 +2,7 @@
 
 import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from "react";
 import { paragraphKind, sectionTitle, snapToWords, utf16ToCodePoint, type PassageWord, type Span, type TextPoint, type WordRange } from "@/lib/kilt/words";
-import type { Task } from "./judging-data";
+import type { Task } from "@/lib/query/annotation";
 
 interface Props {
   task: Task;

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Verdict } from "./judging-data";
+import type { Verdict } from "@/lib/query/annotation";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";
 
@@ -35,8 +35,11 @@ function shortQuote(text: string): string {
  * status line that screen readers hear (Saving…, Saved, prompts).
  */
 export function VerdictBar(p: Props) {
-  const chosen = (v: "sufficient" | "insufficient" | "unreadable") =>
-    v === "unreadable" ? p.unreadable : v === "insufficient" ? p.verdict === "insufficient" && !p.unreadable : p.verdict === v;
+  const choices = [
+    { key: "1", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient", onClick: p.onSufficient },
+    { key: "2", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable, onClick: p.onInsufficient },
+    { key: "U", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable, onClick: p.onUnreadable },
+  ];
   return (
     <section className="verdict-bar" aria-label="Verdict">
       <div className="verdict-inner">
@@ -56,36 +59,19 @@ export function VerdictBar(p: Props) {
           )}
         </div>
         <div className="verdict-choices" role="group" aria-label="Your verdict">
-          <button
-            type="button"
-            className="choice choice-yes"
-            aria-pressed={chosen("sufficient")}
-            aria-keyshortcuts="1"
-            data-enter-submits=""
-            onClick={p.onSufficient}
-          >
-            <kbd>1</kbd> Sufficient
-          </button>
-          <button
-            type="button"
-            className="choice choice-no"
-            aria-pressed={chosen("insufficient")}
-            aria-keyshortcuts="2"
-            data-enter-submits=""
-            onClick={p.onInsufficient}
-          >
-            <kbd>2</kbd> Not sufficient
-          </button>
-          <button
-            type="button"
-            className="choice choice-unreadable"
-            aria-pressed={chosen("unreadable")}
-            aria-keyshortcuts="U"
-            data-enter-submits=""
-            onClick={p.onUnreadable}
-          >
-            <kbd>U</kbd> Unreadable
-          </button>
+          {choices.map((c) => (
+            <button
+              key={c.key}
+              type="button"
+              className={`choice ${c.className}`}
+              aria-pressed={c.pressed}
+              aria-keyshortcuts={c.key}
+              data-enter-submits=""
+              onClick={c.onClick}
+            >
+              <kbd>{c.key}</kbd>{` ${c.label}`}
+            </button>
+          ))}
           <button type="button" className="submit" aria-keyshortcuts="Enter" aria-busy={p.busy} onClick={p.onSubmit}>
             <kbd>Enter</kbd> Submit
           </button>

@@ -1,0 +1,192 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kilt/words";
+import { isRetryable, postJudgment, type JudgmentBody, type Task } from "@/lib/query/annotation";
+import { ApiError } from "@/lib/query/client";
+import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
+import type { BarStatus } from "./verdict-bar";
+
+/** A judgment acknowledged in this session: progress counts of tasks fetched before it are one short. */
+export interface Saved {
+  queryId: string;
+  sentAt: number;
+}
+
+interface Sending {
+  claimId: number;
+  body: JudgmentBody;
+  queryId: string;
+  sentAt: number;
+}
+
+/** What a finished submission does to the draft and the screen. */
+interface Settle {
+  /** Counts the judgment as stored in this session. */
+  acknowledge: () => void;
+  /** Forgets the draft (the server has it, or will never take it). */
+  forget: () => void;
+  /** Shows the next passage. */
+  next: () => void;
+  /** Nothing was stored and the body may change (it keeps its key). */
+  unfreeze: () => void;
+  pause: () => void;
+  setStatus: (status: BarStatus | null) => void;
+}
+
+/** The body to send for a draft, or the prompt to show while the draft is not ready. */
+function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { prompt: string } {
+  if (draft.verdict === null) return { prompt: "Choose first: 1 Sufficient, 2 Not sufficient or U Unreadable." };
+  if (draft.verdict === "sufficient" && !span) return { prompt: "Highlight the words that answer the question before submitting (drag, or Shift+→)." };
+  return {
+    verdict: draft.verdict,
+    span: draft.verdict === "sufficient" ? span : null,
+    unreadable: draft.verdict === "insufficient" && draft.unreadable,
+    durationMs: Math.min(Math.max(0, Math.round(Date.now() - draft.startedAt)), 24 * 3600 * 1000 - 1),
+    idempotencyKey: draft.idempotencyKey,
+  };
+}
+
+function onRefused(error: Error, to: Settle): void {
+  if (!(error instanceof ApiError)) {
+    to.setStatus({ tone: "error", text: `Not saved: ${error.message}` });
+    return;
+  }
+  if (error.paused) {
+    to.pause();
+    return;
+  }
+  if (error.status === 409 || error.status === 410 || error.status === 404) {
+    // 409: already judged (stored before); 410: the hold lapsed and the slot went to someone else.
+    to.forget();
+    if (error.status === 409) {
+      to.acknowledge();
+      to.setStatus({ tone: "ok", text: "Saved (it was already stored)" });
+    } else {
+      to.setStatus({ tone: "warn", text: "Your hold on that passage expired and it went to another annotator, so that judgment was not stored. Here is the next passage." });
+    }
+    to.next();
+    return;
+  }
+  if (error.retryable) {
+    to.setStatus({ tone: "error", text: "Not saved — the server cannot be reached. Your judgment is kept here: press Enter to try again." });
+    return;
+  }
+  // Refused as it is (422 and the like): nothing was stored, so the draft may change (same key).
+  to.unfreeze();
+  to.setStatus({ tone: "error", text: `Not saved: ${error.message}` });
+}
+
+/** Judgments a reload cut off (their claims are no longer live): sent again once, with the same key. */
+function useResendCutOff(campaignId: number, claimId: number | null): void {
+  const flushed = useRef(false);
+  useEffect(() => {
+    if (flushed.current || claimId === null) return;
+    flushed.current = true;
+    for (const d of otherDrafts(campaignId, [claimId])) {
+      if (!d.pending) continue;
+      postJudgment(d.claimId, d.pending).then(
+        () => dropDraft(campaignId, d.claimId),
+        (error: unknown) => {
+          if (error instanceof ApiError && !error.retryable) dropDraft(campaignId, d.claimId);
+        },
+      );
+    }
+  }, [campaignId, claimId]);
+}
+
+/** The draft of the claim on screen: restored from localStorage (a reload), or begun now; saved on every change. */
+function useDraft(campaignId: number, task: Task | null) {
+  const [draftState, setDraftState] = useState<Draft | null>(null);
+  if (task && draftState?.claimId !== task.claim.id) {
+    const stored = loadDraft(campaignId, task.claim.id);
+    // The server still holds this claim live, so no judgment of it was stored: a submission cut off
+    // by the reload is not frozen any more (it keeps its idempotency key).
+    setDraftState(stored ? { ...stored, pending: null } : newDraft(campaignId, task.claim.id));
+  }
+  const draft = task && draftState?.claimId === task.claim.id ? draftState : null;
+  useEffect(() => {
+    if (draftState) saveDraft(draftState);
+  }, [draftState]);
+  useEffect(() => sweepOldDrafts(), [campaignId]);
+  return [draft, setDraftState] as const;
+}
+
+/**
+ * The judgment of the passage on screen, from draft to acknowledgement: the draft lives in
+ * localStorage until the server acknowledges it; a submission freezes it, and a retry (network
+ * failures and 5xx) sends the same body with the same idempotency key, so the server stores it once.
+ * Only an acknowledged (or already stored, or lapsed) judgment moves on to the next passage.
+ */
+export function useJudgmentOutbox(campaignId: number, task: Task | null, advance: (doneClaimId: number) => void, setStatus: (status: BarStatus | null) => void) {
+  const [draft, setDraftState] = useDraft(campaignId, task);
+  const [paused, setPaused] = useState(false);
+  const saves = useRef<Saved[]>([]);
+
+  const words = useMemo(() => (task ? passageWords(task.passage.paragraphs) : []), [task]);
+  const range = useMemo(() => (draft?.span ? wordRangeOfSpan(words, draft.span) : null), [draft?.span, words]);
+  const span = useMemo(() => (task && range ? spanOfWords(task.passage.paragraphs, words, range) : null), [task, words, range]);
+
+  const saving = useMutation<{ status: number }, Error, Sending>({
+    mutationFn: (v) => postJudgment(v.claimId, v.body),
+    retry: isRetryable,
+    retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 8_000),
+  });
+  useResendCutOff(campaignId, task?.claim.id ?? null);
+
+  /** Changes the draft, unless it is frozen while a submission is on its way. */
+  const update = useCallback((change: (d: Draft) => Draft) => setDraftState((d) => (!d || d.pending ? d : change(d))), [setDraftState]);
+
+  const submit = useCallback(() => {
+    if (!task || !draft || saving.isPending) return;
+    let body = draft.pending;
+    if (!body) {
+      const made = judgmentBodyOf(draft, span);
+      if ("prompt" in made) {
+        setStatus({ tone: "warn", text: made.prompt });
+        return;
+      }
+      body = made;
+      const frozenDraft: Draft = { ...draft, pending: body };
+      setDraftState(frozenDraft);
+      saveDraft(frozenDraft); // before the request leaves: a reload mid-flight still has it
+    }
+    const claim = task.claim.id;
+    const vars: Sending = { claimId: claim, body, queryId: task.query.id, sentAt: Date.now() };
+    const settle: Settle = {
+      acknowledge: () => saves.current.push({ queryId: vars.queryId, sentAt: vars.sentAt }),
+      forget: () => dropDraft(campaignId, claim),
+      next: () => advance(claim),
+      unfreeze: () => setDraftState((d) => (d && d.claimId === claim ? { ...d, pending: null } : d)),
+      pause: () => setPaused(true),
+      setStatus,
+    };
+    setStatus({ tone: "busy", text: "Saving…" });
+    saving.mutate(vars, {
+      onSuccess: () => {
+        settle.acknowledge();
+        settle.forget();
+        setStatus({ tone: "ok", text: "Saved" });
+        settle.next();
+      },
+      onError: (error) => onRefused(error, settle),
+    });
+  }, [task, draft, span, saving, campaignId, advance, setDraftState, setStatus]);
+
+  return {
+    draft,
+    words,
+    range,
+    span,
+    /** Choices are frozen until the server answers. */
+    frozen: saving.isPending || Boolean(draft?.pending),
+    /** Failed attempts of the submission on its way (0 when none is, or it has not failed yet). */
+    failures: saving.isPending ? saving.failureCount : 0,
+    paused,
+    /** Judgments acknowledged in this session, in order. */
+    saves: saves.current,
+    update,
+    submit,
+  };
+}

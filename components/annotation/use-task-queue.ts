@@ -1,0 +1,51 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import { annotateKey, nextTaskQuery, taskKey, taskQuery, type TaskAnswer } from "@/lib/query/annotation";
+import { useRenewal } from "./use-renewal";
+
+/**
+ * The judging screen's queue: the task on screen and the next one, fetched while it is read; both
+ * claims renewed while they are held.
+ *
+ * The task on screen is "the task after claim `after`" (null: the live claim, what a reload resumes).
+ * The prefetch is "the task after the one on screen": once that is judged, it becomes the task on
+ * screen under the same query key, so it shows at once.
+ */
+export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
+  const qc = useQueryClient();
+  const [after, setAfter] = useState<number | null>(null);
+  const current = useQuery(taskQuery(campaignId, after));
+  const answer = current.data;
+  const task = answer?.kind === "task" ? answer.task : null;
+  const claimId = task?.claim.id ?? null;
+  const prefetch = useQuery(nextTaskQuery(campaignId, claimId));
+  const prefetched = prefetch.data?.kind === "task" ? prefetch.data : null;
+
+  // Leaving the page forgets the cached tasks: coming back asks the server for the live claim.
+  useEffect(() => () => qc.removeQueries({ queryKey: annotateKey(campaignId) }), [qc, campaignId]);
+
+  const renewNextGone = useCallback(() => {
+    // The prefetched passage lapsed while this one was on screen: fetch another.
+    void qc.resetQueries({ queryKey: taskKey(campaignId, claimId), exact: true });
+  }, [qc, campaignId, claimId]);
+  useRenewal(claimId, answer?.kind === "task" ? answer.leaseMs : null, onCurrentLapsed);
+  useRenewal(prefetched?.task.claim.id ?? null, prefetched?.leaseMs ?? null, renewNextGone);
+
+  /** Shows the next passage: the prefetched one at once, else a fresh fetch. */
+  const advance = useCallback(
+    (doneClaimId: number) => {
+      const key = taskKey(campaignId, doneClaimId);
+      const state = qc.getQueryState<TaskAnswer>(key);
+      // A prefetch that found nothing (204) or failed may be out of date now: ask again.
+      if (state && state.fetchStatus !== "fetching" && state.data?.kind !== "task") qc.removeQueries({ queryKey: key, exact: true });
+      const previous = taskKey(campaignId, after);
+      setAfter(doneClaimId);
+      setTimeout(() => qc.removeQueries({ queryKey: previous, exact: true }), 0);
+    },
+    [qc, campaignId, after],
+  );
+
+  return { current, answer, task, advance };
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import { useCallback } from "react";
+import { moveHighlight, spanOfWords, type HighlightMove, type PassageWord, type WordRange } from "@/lib/kilt/words";
+import type { Task } from "@/lib/query/annotation";
+import type { Draft } from "./judging-storage";
+import type { BarStatus } from "./verdict-bar";
+
+interface Editing {
+  task: Task | null;
+  words: readonly PassageWord[];
+  /** The highlight as a range of words, or null. */
+  range: WordRange | null;
+  draft: Draft | null;
+  /** A submission is on its way: nothing changes until the server answers. */
+  frozen: boolean;
+  update: (change: (d: Draft) => Draft) => void;
+  status: BarStatus | null;
+  setStatus: (status: BarStatus | null) => void;
+}
+
+/** What the annotator does to the draft with the mouse or the keys: highlight, move it, choose a verdict. */
+export function useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus }: Editing) {
+  const setHighlight = useCallback(
+    (r: WordRange | null) => {
+      if (!task || frozen) return;
+      const s = r ? spanOfWords(task.passage.paragraphs, words, r) : null;
+      update((d) => {
+        const location = s ? { startParagraphId: s.startParagraphId, startCharacter: s.startCharacter, endParagraphId: s.endParagraphId, endCharacter: s.endCharacter } : null;
+        // A highlight is evidence: it does not go with "not sufficient".
+        const verdict = location && d.verdict === "insufficient" ? null : d.verdict;
+        return { ...d, span: location, verdict, unreadable: verdict === null ? false : d.unreadable };
+      });
+      if (s && draft?.verdict === "insufficient") setStatus({ tone: "info", text: "Highlight made: press 1 if it shows the answer." });
+      else if (s && status?.tone === "warn") setStatus(null);
+    },
+    [task, frozen, words, update, draft?.verdict, status?.tone, setStatus],
+  );
+
+  const chooseSufficient = useCallback(() => {
+    if (!draft || frozen) return;
+    update((d) => ({ ...d, verdict: "sufficient", unreadable: false }));
+    setStatus(
+      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them, or press Shift+→ to start at the first word." },
+    );
+  }, [draft, frozen, update, setStatus]);
+
+  const chooseInsufficient = useCallback(
+    (unreadable: boolean) => {
+      if (!draft || frozen) return;
+      update((d) => ({ ...d, verdict: "insufficient", unreadable, span: null }));
+      setStatus(null);
+    },
+    [draft, frozen, update, setStatus],
+  );
+
+  const moveBy = useCallback(
+    (move: HighlightMove) => {
+      if (!task || frozen) return;
+      const next = moveHighlight(range, move, words.length);
+      if (!next) return;
+      setHighlight(next);
+      requestAnimationFrame(() => {
+        const marks = document.querySelectorAll(".passage-body mark");
+        const edge = move === "extend" || move === "shrink" ? marks[marks.length - 1] : marks[0];
+        edge?.scrollIntoView({ block: "nearest" });
+      });
+    },
+    [task, frozen, range, words.length, setHighlight],
+  );
+
+  return { setHighlight, chooseSufficient, chooseInsufficient, moveBy };
+}

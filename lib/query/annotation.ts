@@ -1,0 +1,89 @@
+// The judging screen's talk with the API (lib/campaign/annotate/): the next task, judgments, claim
+// renewal, and the TanStack keys and queryOptions of its task queue. Browser code through the one
+// API client (client.ts); the drafts kept in localStorage are in components/annotation/.
+
+import { queryOptions } from "@tanstack/react-query";
+import type { Task as ServerTask } from "@/lib/campaign/annotate/assignment";
+import type { Span } from "@/lib/kilt/words";
+import { apiExchange, ApiError } from "./client";
+
+/** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
+export type Task = Omit<ServerTask, "claim"> & { claim: { id: number; expiresAt: string } };
+
+export type Verdict = "sufficient" | "insufficient";
+
+/** The body of POST /api/claims/:id/judgment. */
+export interface JudgmentBody {
+  verdict: Verdict;
+  span: Span | null;
+  unreadable: boolean;
+  durationMs: number;
+  idempotencyKey: string;
+}
+
+/** What the next-task route answered: a task (with its lease as the server counts it) or nothing left (204). */
+export type TaskAnswer = { kind: "task"; task: Task; leaseMs: number; receivedAt: number } | { kind: "done" };
+
+/** The lease the server granted: its expiry minus its own clock (the Date header), so a skewed client clock does not matter. */
+function leaseOf(expiresAt: string, res: Response): number {
+  const serverNow = Date.parse(res.headers.get("date") ?? "");
+  const now = Number.isFinite(serverNow) ? serverNow : Date.now();
+  return Math.max(0, Date.parse(expiresAt) - now);
+}
+
+/** POST /api/campaigns/:id/next[?after=claimId]: the live claim, or a new one other than `after`. */
+export async function fetchTask(campaignId: number, after: number | null): Promise<TaskAnswer> {
+  const { data: task, response } = await apiExchange<Task>("POST", `/api/campaigns/${campaignId}/next${after === null ? "" : `?after=${after}`}`);
+  if (response.status === 204) return { kind: "done" };
+  return { kind: "task", task, leaseMs: leaseOf(task.claim.expiresAt, response), receivedAt: Date.now() };
+}
+
+/** POST /api/claims/:id/judgment: 201 stored, 200 the same idempotency key stored before. */
+export async function postJudgment(claimId: number, body: JudgmentBody): Promise<{ status: number }> {
+  const { response } = await apiExchange<unknown>("POST", `/api/claims/${claimId}/judgment`, body);
+  return { status: response.status };
+}
+
+/** POST /api/claims/:id/renew: the claim's lease starts again. */
+export async function renewClaim(claimId: number): Promise<void> {
+  await apiExchange<unknown>("POST", `/api/claims/${claimId}/renew`);
+}
+
+/** Network failures, 5xx and 429 are tried again, up to four times. */
+export function isRetryable(failures: number, error: Error): boolean {
+  return error instanceof ApiError && error.retryable && failures < 4;
+}
+
+/** Every cached task of a campaign's judging screen. */
+export function annotateKey(campaignId: number) {
+  return ["annotate", campaignId] as const;
+}
+
+/** The TanStack Query key of "the task after claim `after`" (null: the live claim, what a reload shows). */
+export function taskKey(campaignId: number, after: number | null) {
+  return [...annotateKey(campaignId), "task", after ?? "live"] as const;
+}
+
+const taskDefaults = {
+  staleTime: Infinity,
+  gcTime: 5 * 60_000,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
+  retry: isRetryable,
+  retryDelay: (attempt: number) => Math.min(500 * 2 ** attempt, 8_000),
+} as const;
+
+/** The task after claim `after` (null: the live claim). */
+export function taskQuery(campaignId: number, after: number | null) {
+  return queryOptions<TaskAnswer, Error>({ queryKey: taskKey(campaignId, after), queryFn: () => fetchTask(campaignId, after), ...taskDefaults });
+}
+
+/** The task after the one on screen, fetched while it is read; idle while no claim is on screen. */
+export function nextTaskQuery(campaignId: number, claimId: number | null) {
+  return queryOptions<TaskAnswer, Error>({
+    queryKey: claimId === null ? [...annotateKey(campaignId), "idle"] : taskKey(campaignId, claimId),
+    queryFn: () => fetchTask(campaignId, claimId),
+    enabled: claimId !== null,
+    ...taskDefaults,
+  });
+}
