@@ -4,7 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { env } from "@/lib/env";
+import type { DatabaseConfig } from "./config";
 import { acquireDirLock } from "./lock";
 import { migrateDatabase } from "./migrate";
 import * as schema from "./schema";
@@ -28,6 +28,11 @@ export interface DatabaseHandle {
 }
 
 export type OpenOptions = { url: string } | { dataDir: string } | { memory: true };
+
+/** How to open the database a `DatabaseConfig` names. */
+export function openOptionsOf(config: DatabaseConfig): OpenOptions {
+  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir };
+}
 
 /** The driver client behind a drizzle database, for what drizzle does not do (COPY). */
 export type RawClient = { kind: "postgres"; client: postgres.Sql } | { kind: "pglite"; client: PGlite };
@@ -92,13 +97,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 const globalForDb = globalThis as unknown as { kpsDatabase?: Promise<DatabaseHandle> };
 
 /**
- * The app's one database, opened from the environment and migrated on first use.
- * Cached on globalThis so that Next.js bundles and hot reloads share one connection (and one lock).
+ * The app's one database, opened from `config` (the app passes `databaseConfig()` from lib/env.ts)
+ * and migrated on first use. Cached on globalThis so that Next.js bundles and hot reloads share one
+ * connection (and one lock); the config is read only by the call that opens it.
  */
-export function getDatabase(): Promise<DatabaseHandle> {
+export function getDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
   globalForDb.kpsDatabase ??= (async () => {
-    const { DATABASE_URL, KPS_DATA_DIR } = env();
-    const handle = await openDatabase(DATABASE_URL ? { url: DATABASE_URL } : { dataDir: KPS_DATA_DIR });
+    const handle = await openDatabase(openOptionsOf(config));
     await migrateDatabase(handle);
     return handle;
   })();
@@ -113,8 +118,8 @@ export function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }
 
-export async function getDb(): Promise<Db> {
-  return (await getDatabase()).db;
+export async function getDb(config: DatabaseConfig): Promise<Db> {
+  return (await getDatabase(config)).db;
 }
 
 export { schema };

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import postgres from "postgres";
-import { env } from "@/lib/env";
+import { testDatabaseUrl } from "@/test/databases";
 import { openDatabase, rowsOf, type DatabaseHandle } from "./client";
 import { migrateDatabase } from "./migrate";
 
@@ -51,7 +51,7 @@ describe("migrations", () => {
     }
   });
 
-  const url = env().DATABASE_URL;
+  const url = testDatabaseUrl();
   it.runIf(url)("apply to an empty PostgreSQL database, from several processes at once", async () => {
     const name = `kps_migrate_${randomBytes(4).toString("hex")}`;
     const admin = postgres(url!, { max: 1, onnotice: () => {} });

@@ -1,12 +1,11 @@
 import { z } from "zod";
+import { databaseConfigOf, databaseEnvShape, type DatabaseConfig } from "@/db/config";
 
 /** The one place that reads process.env. Every variable is validated here. */
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  /** PostgreSQL connection string; unset means the embedded PGlite database. */
-  DATABASE_URL: z.url().optional(),
-  /** Where the embedded database keeps its files. */
-  KPS_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  /** DATABASE_URL and KPS_DATA_DIR: where the database is (defined beside the client, db/config.ts). */
+  ...databaseEnvShape,
   /** The first coordinator, created on start-up when no user of that name exists. */
   KPS_ADMIN_USERNAME: z.string().min(1).optional(),
   KPS_ADMIN_PASSWORD: z.string().min(1).optional(),
@@ -38,6 +37,11 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
+}
+
+/** The database the app opens (`getDatabase(databaseConfig())`). */
+export function databaseConfig(): DatabaseConfig {
+  return databaseConfigOf(env());
 }
 
 function emptyAsUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {

@@ -8,11 +8,16 @@ export type DatabaseKind = "pglite" | "postgres";
 
 /** The databases integration suites run on: always PGlite; PostgreSQL too when DATABASE_URL is set. */
 export function testDatabaseKinds(): DatabaseKind[] {
-  return env().DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+  return testDatabaseUrl() ? ["pglite", "postgres"] : ["pglite"];
+}
+
+/** The PostgreSQL server integration suites run on too, if any (DATABASE_URL). */
+export function testDatabaseUrl(): string | undefined {
+  return env().DATABASE_URL;
 }
 
 export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
-  const url = env().DATABASE_URL;
+  const url = testDatabaseUrl();
   const handle = kind === "postgres" && url ? await openDatabase({ url }) : await openDatabase({ memory: true });
   await migrateDatabase(handle);
   return handle;

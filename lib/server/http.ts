@@ -3,7 +3,7 @@ import { getDb, type Db } from "@/db/client";
 import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
 import type { Actor } from "@/lib/auth/actor";
 import { AppError, parseInput } from "@/lib/errors";
-import { env } from "@/lib/env";
+import { databaseConfig, env } from "@/lib/env";
 
 /**
  * The edge between HTTP and the domain: route handlers are `route(async (req, ctx) => …)`.
@@ -121,7 +121,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * this site (Origin or Sec-Fetch-Site): cross-site POSTs are refused even where SameSite is not honoured.
  */
 export async function requestContext(req: Request): Promise<{ db: Db; actor: Actor }> {
-  const db = await getDb();
+  const db = await getDb(databaseConfig());
   const authorization = req.headers.get("authorization");
   let bearerToken: string | undefined;
   if (authorization) {

@@ -7,6 +7,7 @@ import type { UserRole } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { getCampaign } from "@/lib/campaign/campaigns";
+import { databaseConfig } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 /** The caller of a page, from the session cookie; resolved once per request (layouts and pages share it). */
@@ -14,7 +15,7 @@ export const pageContext = cache(async (): Promise<{ db: Db; actor: Actor }> => 
   // cookies() first: it marks the page dynamic, so `next build` bails out of prerendering here
   // instead of opening (and creating) the database.
   const sessionToken = (await cookies()).get(SESSION_COOKIE)?.value;
-  const db = await getDb();
+  const db = await getDb(databaseConfig());
   return { db, actor: await resolveActor(db, { sessionToken }) };
 });
 

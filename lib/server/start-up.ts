@@ -1,6 +1,7 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/report/tallies";
+import { databaseConfig } from "@/lib/env";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
 const COMPACT_INTERVAL_MS = 10_000;
@@ -8,7 +9,7 @@ const COMPACT_INTERVAL_MS = 10_000;
 /** Migrates, bootstraps and prints the sign-in details; a locked or unreachable database stops the process. */
 export async function startUp(): Promise<void> {
   try {
-    const handle = await getDatabase();
+    const handle = await getDatabase(databaseConfig());
     const lines = await bootstrap(handle);
     console.log(lines.join("\n"));
     // Readers fold deltas too, but with no dashboard open for days they would pile up (a few rows

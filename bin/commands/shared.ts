@@ -1,0 +1,70 @@
+import { InvalidArgumentError } from "commander";
+import type { z } from "zod";
+import { createWriteStream, statSync } from "node:fs";
+import { fieldProblems } from "@/lib/errors";
+import { formatBytes } from "@/lib/format";
+import { ApiError, type ApiClient } from "../api-client";
+
+/** What every command group gets from the program: the global options, resolved when a command runs. */
+export interface CliContext {
+  /** The global --url. */
+  url(): string;
+  /** A client for the global --url and --token. */
+  client(): ApiClient;
+  /** Fails with a hint when no --token (or KPS_TOKEN) is set. */
+  needToken(): void;
+}
+
+export function out(line: string) {
+  process.stdout.write(line + "\n");
+}
+
+export function note(line: string) {
+  process.stderr.write(line + "\n");
+}
+
+/** Parses command arguments with a shared zod schema, naming the bad option on failure. */
+export function parseArgs<S extends z.ZodType>(schema: S, value: unknown, optionNames: Record<string, string> = {}): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const lines = fieldProblems(result.error).map((p) => `  --${optionNames[p.field] ?? p.field}: ${p.message}`);
+  throw new ApiError(`Invalid arguments:\n${lines.join("\n")}`, 0, "invalid");
+}
+
+/** An option parser for a number; `name` is the option, for the message. */
+export const number = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (v.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError(`${name} must be a number.`);
+  return n;
+};
+
+/** An argument parser for a file that must exist. */
+export const existingFile = (v: string) => {
+  const st = statSync(v, { throwIfNoEntry: false });
+  if (!st?.isFile()) throw new InvalidArgumentError(`no such file: ${v}`);
+  return v;
+};
+
+/** Where a download goes: the -o file, or standard output for none or "-". */
+export const outputOf = (file?: string) => (file && file !== "-" ? createWriteStream(file) : process.stdout);
+
+/** Upload progress on stderr: a redrawn line on a terminal, a line per 10% otherwise. */
+export function progressPrinter(label: string) {
+  let lastTenth = -1;
+  let shown = false;
+  const print = (sent: number, total: number) => {
+    const pct = total ? Math.min(100, Math.floor((sent / total) * 100)) : 100;
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r${label}: ${formatBytes(sent)} of ${formatBytes(total)} (${pct}%)   `);
+      shown = true;
+    } else if (Math.floor(pct / 10) > lastTenth) {
+      lastTenth = Math.floor(pct / 10);
+      note(`${label}: ${formatBytes(sent)} of ${formatBytes(total)} (${pct}%)`);
+    }
+  };
+  return Object.assign(print, {
+    done() {
+      if (shown) process.stderr.write("\n");
+    },
+  });
+}

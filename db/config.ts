@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/**
+ * The environment variables that say where the database is. lib/env.ts folds them into the app's
+ * one env schema; db/migrate-cli.ts, a program of its own, reads just these. db/ itself never
+ * reads the environment: the app hands `getDatabase` a `DatabaseConfig`.
+ */
+export const databaseEnvShape = {
+  /** PostgreSQL connection string; unset means the embedded PGlite database. */
+  DATABASE_URL: z.url().optional(),
+  /** Where the embedded database keeps its files. */
+  KPS_DATA_DIR: z.string().min(1).default(".data/pglite"),
+};
+
+export type DatabaseEnv = z.infer<z.ZodObject<typeof databaseEnvShape>>;
+
+/** Where the app's database lives: PostgreSQL at `databaseUrl` when set, else PGlite in `dataDir`. */
+export interface DatabaseConfig {
+  databaseUrl?: string;
+  dataDir: string;
+}
+
+export function databaseConfigOf(vars: DatabaseEnv): DatabaseConfig {
+  return { databaseUrl: vars.DATABASE_URL, dataDir: vars.KPS_DATA_DIR };
+}
