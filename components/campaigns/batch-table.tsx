@@ -6,10 +6,10 @@ import { useState } from "react";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import { StatusBadge } from "@/components/ui/status-badge";
 import type { BatchView } from "@/lib/campaign/batches";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
 import { changeBatch } from "@/lib/query/campaigns";
+import { BatchNameCells } from "./batch-cells";
 
 export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
 
@@ -71,10 +71,7 @@ export function BatchTable({ batches }: { batches: BatchRow[] }) {
       <DataTable label="Batches" columns={COLUMNS}>
         {batches.map((b) => (
           <tr key={b.id}>
-            <td>{b.name}</td>
-            <td>
-              <StatusBadge tone={b.status} />
-            </td>
+            <BatchNameCells batch={b} />
             <Num>{b.queries}</Num>
             <Num>{b.passages}</Num>
             <Num>{b.goldPassages}</Num>

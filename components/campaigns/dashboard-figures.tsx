@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import { StatusBadge } from "@/components/ui/status-badge";
 import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
 import { formatDuration } from "@/lib/metrics/progress";
+import { BatchNameCells } from "./batch-cells";
 
 const number = (n: number) => n.toLocaleString("en-US");
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
@@ -50,10 +50,7 @@ export function BatchProgress({ batches }: { batches: Dashboard["batches"] }) {
     <DataTable testId="batch-progress" columns={BATCH_COLUMNS}>
       {batches.map((b) => (
         <tr key={b.id}>
-          <td>{b.name}</td>
-          <td>
-            <StatusBadge tone={b.status} />
-          </td>
+          <BatchNameCells batch={b} />
           <Num>{number(b.passages)}</Num>
           <Num>
             {number(b.filled)} <span className="muted">({percent(b.filled, b.slots)})</span>

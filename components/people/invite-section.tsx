@@ -9,7 +9,8 @@ import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
 import { fieldProblem, generalMessage } from "@/lib/query/client";
 import { createInvite, type CreatedInvite } from "@/lib/query/people";
-import { RoleOptions } from "./role-options";
+import { PeopleSection } from "./people-section";
+import { RoleField } from "./role-field";
 
 const FIELDS = ["role", "expiresInHours"] as const;
 
@@ -27,21 +28,9 @@ export function InviteSection() {
   const invite = create.data?.invite;
 
   return (
-    <section className="card people-section" aria-labelledby="invites-heading">
-      <h2 id="invites-heading" className="card-title">
-        Invite links
-      </h2>
-      <p className="hint intro-hint">
-        A link for someone who has no account yet: they choose their username and password. Each link works once.
-      </p>
+    <PeopleSection id="invites" title="Invite links" intro="A link for someone who has no account yet: they choose their username and password. Each link works once.">
       <form className="inline-form" onSubmit={submit} aria-label="Create an invite link" noValidate>
-        <FormField id="invite-role" label="Role" error={fieldProblem(create.error, "role")}>
-          {(p) => (
-            <select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
-              <RoleOptions />
-            </select>
-          )}
-        </FormField>
+        <RoleField id="invite-role" value={role} onChange={setRole} error={fieldProblem(create.error, "role")} />
         <FormField
           id="invite-expiresInHours"
           label="Expires after (hours)"
@@ -60,7 +49,7 @@ export function InviteSection() {
       </form>
       <ErrorAlert>{generalMessage(create.error, FIELDS)}</ErrorAlert>
       {invite && !create.isPending && !create.isError && <CreatedInviteResult invite={invite} />}
-    </section>
+    </PeopleSection>
   );
 }
 

@@ -7,6 +7,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { campaignMembersQuery, campaignsQuery, type CampaignOption } from "@/lib/query/campaigns";
 import { usersQuery, type UserRow } from "@/lib/query/people";
 import { MembersForm } from "./members-form";
+import { PeopleSection } from "./people-section";
 
 /** Picks a campaign and edits who works on it: every annotator, or the ones ticked. */
 export function MembershipSection({ initialCampaigns, initialUsers }: { initialCampaigns: CampaignOption[]; initialUsers: UserRow[] }) {
@@ -20,10 +21,7 @@ export function MembershipSection({ initialCampaigns, initialUsers }: { initialC
   };
 
   return (
-    <section className="card people-section" aria-labelledby="membership-heading">
-      <h2 id="membership-heading" className="card-title">
-        Campaign membership
-      </h2>
+    <PeopleSection id="membership" title="Campaign membership">
       {campaigns.data.length === 0 ? (
         <p className="muted">
           No campaign yet. <Link href="/campaigns/new">Create one</Link> to choose who works on it.
@@ -34,7 +32,7 @@ export function MembershipSection({ initialCampaigns, initialUsers }: { initialC
           {campaignId !== null && <CampaignMembers campaignId={campaignId} initialUsers={initialUsers} savedNote={savedNote} onSavedNote={setSavedNote} />}
         </>
       )}
-    </section>
+    </PeopleSection>
   );
 }
 

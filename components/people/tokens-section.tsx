@@ -11,24 +11,27 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { formatTime } from "@/lib/format";
 import { fieldProblem, generalMessage } from "@/lib/query/client";
 import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenRow } from "@/lib/query/people";
+import { PeopleSection } from "./people-section";
 
 /** API tokens for scripts and the `kps` client: the list, a new token (its secret shown once), and revoking. */
 export function TokensSection({ initialTokens }: { initialTokens: TokenRow[] }) {
   const tokens = useQuery({ ...tokensQuery(), initialData: initialTokens });
   return (
-    <section className="card people-section" aria-labelledby="tokens-heading">
-      <h2 id="tokens-heading" className="card-title">
-        API tokens
-      </h2>
-      <p className="hint intro-hint">
-        A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
-        <code>Authorization: Bearer &lt;token&gt;</code>.
-      </p>
+    <PeopleSection
+      id="tokens"
+      title="API tokens"
+      intro={
+        <>
+          A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
+          <code>Authorization: Bearer &lt;token&gt;</code>.
+        </>
+      }
+    >
       {tokens.data.length === 0 ? <p className="muted">No API token yet.</p> : <TokenTable tokens={tokens.data} />}
       <ErrorAlert>{tokens.isError && `The list could not be refreshed: ${tokens.error.message}`}</ErrorAlert>
       <h3 className="subhead">Create a token</h3>
       <CreateTokenForm />
-    </section>
+    </PeopleSection>
   );
 }
 

@@ -10,7 +10,8 @@ import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
 import { fieldProblem, generalMessage } from "@/lib/query/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserRow } from "@/lib/query/people";
-import { RoleOptions } from "./role-options";
+import { PeopleSection } from "./people-section";
+import { RoleField } from "./role-field";
 
 const FIELDS = ["username", "role", "password"] as const;
 
@@ -18,15 +19,12 @@ const FIELDS = ["username", "role", "password"] as const;
 export function UsersSection({ initialUsers }: { initialUsers: UserRow[] }) {
   const users = useQuery({ ...usersQuery(), initialData: initialUsers });
   return (
-    <section className="card people-section" aria-labelledby="users-heading">
-      <h2 id="users-heading" className="card-title">
-        Users
-      </h2>
+    <PeopleSection id="users" title="Users">
       {users.data.length === 0 ? <p className="muted">No account yet.</p> : <UserTable users={users.data} />}
       <ErrorAlert>{users.isError && `The list could not be refreshed: ${users.error.message}`}</ErrorAlert>
       <h3 className="subhead">Create a user</h3>
       <CreateUserForm />
-    </section>
+    </PeopleSection>
   );
 }
 
@@ -72,13 +70,7 @@ function CreateUserForm() {
         <FormField id="new-user-username" label="Username" error={problem("username")}>
           {(p) => <input {...p} name="username" autoComplete="off" required maxLength={64} value={username} onChange={(e) => setUsername(e.target.value)} />}
         </FormField>
-        <FormField id="new-user-role" label="Role" error={problem("role")}>
-          {(p) => (
-            <select {...p} name="role" value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
-              <RoleOptions />
-            </select>
-          )}
-        </FormField>
+        <RoleField id="new-user-role" value={role} onChange={setRole} error={problem("role")} />
         <FormField
           id="new-user-password"
           label={
