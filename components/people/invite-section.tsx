@@ -1,14 +1,15 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
-import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
+import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
-import { fieldProblem, generalMessage } from "@/lib/query/client";
+import { fieldProblem } from "@/lib/query/client";
 import { createInvite, type CreatedInvite } from "@/lib/query/people";
+import { CreateForm } from "./create-form";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 
@@ -21,15 +22,11 @@ export function InviteSection() {
   const create = useMutation({
     mutationFn: () => createInvite({ role, expiresInHours: hours.trim() === "" ? null : Number(hours) }),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   const invite = create.data?.invite;
 
   return (
     <PeopleSection id="invites" title="Invite links" intro="A link for someone who has no account yet: they choose their username and password. Each link works once.">
-      <form className="inline-form" onSubmit={submit} aria-label="Create an invite link" noValidate>
+      <CreateForm label="Create an invite link" submitLabel="Create invite link" pending={create.isPending} error={create.error} fields={FIELDS} onSubmit={() => create.mutate()}>
         <RoleField id="invite-role" value={role} onChange={setRole} error={fieldProblem(create.error, "role")} />
         <FormField
           id="invite-expiresInHours"
@@ -41,13 +38,7 @@ export function InviteSection() {
             <input {...p} name="expiresInHours" type="number" inputMode="numeric" min={1} max={720} step={1} value={hours} onChange={(e) => setHours(e.target.value)} />
           )}
         </FormField>
-        <div className="form-actions">
-          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-            Create invite link
-          </SubmitButton>
-        </div>
-      </form>
-      <ErrorAlert>{generalMessage(create.error, FIELDS)}</ErrorAlert>
+      </CreateForm>
       {invite && !create.isPending && !create.isError && <CreatedInviteResult invite={invite} />}
     </PeopleSection>
   );

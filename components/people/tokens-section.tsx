@@ -1,16 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { CopyField } from "@/components/ui/copy-field";
 import { ACTIONS, DataTable } from "@/components/ui/data-table";
-import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
+import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { formatTime } from "@/lib/format";
-import { fieldProblem, generalMessage } from "@/lib/query/client";
+import { fieldProblem } from "@/lib/query/client";
 import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenRow } from "@/lib/query/people";
+import { CreateForm } from "./create-form";
 import { PeopleSection } from "./people-section";
 
 /** API tokens for scripts and the `kps` client: the list, a new token (its secret shown once), and revoking. */
@@ -120,25 +121,18 @@ function CreateTokenForm() {
       void queryClient.invalidateQueries({ queryKey: peopleKeys.tokens() });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = () => {
     setSecret(null);
     create.mutate();
   };
 
   return (
     <>
-      <form className="inline-form" onSubmit={submit} aria-label="Create an API token" noValidate>
+      <CreateForm label="Create an API token" submitLabel="Create token" pending={create.isPending} error={create.error} fields={["name"]} onSubmit={submit}>
         <FormField id="token-name" label="Token name" hint="What it is for, e.g. “nightly export”." error={fieldProblem(create.error, "name")}>
           {(p) => <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
         </FormField>
-        <div className="form-actions">
-          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-            Create token
-          </SubmitButton>
-        </div>
-      </form>
-      <ErrorAlert>{generalMessage(create.error, ["name"])}</ErrorAlert>
+      </CreateForm>
       {secret && (
         <ResultBlock className="secret-once" title={`Token “${secret.name}” created.`}>
           <p className="warning" id="token-secret-warning">

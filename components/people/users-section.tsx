@@ -1,15 +1,16 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { DataTable } from "@/components/ui/data-table";
-import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
+import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
-import { fieldProblem, generalMessage } from "@/lib/query/client";
+import { fieldProblem } from "@/lib/query/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserRow } from "@/lib/query/people";
+import { CreateForm } from "./create-form";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 
@@ -58,15 +59,11 @@ function CreateUserForm() {
       void queryClient.invalidateQueries({ queryKey: peopleKeys.users() });
     },
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
   const problem = (f: (typeof FIELDS)[number]) => fieldProblem(create.error, f);
 
   return (
     <>
-      <form className="inline-form" onSubmit={submit} aria-label="Create a user" noValidate>
+      <CreateForm label="Create a user" submitLabel="Create user" pending={create.isPending} error={create.error} fields={FIELDS} onSubmit={() => create.mutate()}>
         <FormField id="new-user-username" label="Username" error={problem("username")}>
           {(p) => <input {...p} name="username" autoComplete="off" required maxLength={64} value={username} onChange={(e) => setUsername(e.target.value)} />}
         </FormField>
@@ -83,13 +80,7 @@ function CreateUserForm() {
         >
           {(p) => <input {...p} name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
         </FormField>
-        <div className="form-actions">
-          <SubmitButton pending={create.isPending} pendingLabel="Creating…">
-            Create user
-          </SubmitButton>
-        </div>
-      </form>
-      <ErrorAlert>{generalMessage(create.error, FIELDS)}</ErrorAlert>
+      </CreateForm>
       {create.data && !create.isPending && !create.isError && <CreatedUserResult created={create.data} />}
     </>
   );
