@@ -2,7 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { postJson } from "./api";
+import { ErrorAlert } from "@/components/ui/form-field";
+import { apiRequest } from "@/lib/query/client";
 
 /** Chooses a password (and a username unless fixed): the setup page and invite links use it. */
 export function AccountForm({
@@ -22,7 +23,7 @@ export function AccountForm({
   const save = useMutation({
     mutationFn: () => {
       if (password !== confirm) throw new Error("The two passwords differ.");
-      return postJson(action, { ...extra, ...(fixedUsername ? {} : { username }), password });
+      return apiRequest("POST", action, { ...extra, ...(fixedUsername ? {} : { username }), password });
     },
   });
   const submit = (e: FormEvent) => {
@@ -57,11 +58,7 @@ export function AccountForm({
         Repeat the password
         <input name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
       </label>
-      {save.isError && (
-        <p className="error" role="alert">
-          {save.error.message}
-        </p>
-      )}
+      <ErrorAlert>{save.error?.message}</ErrorAlert>
       <button type="submit" disabled={save.isPending}>
         {submitLabel}
       </button>

@@ -3,10 +3,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { postJson } from "./api";
+import { ErrorAlert } from "@/components/ui/form-field";
+import type { UserRole } from "@/lib/auth/roles";
+import { apiRequest } from "@/lib/query/client";
 
 interface SignInAnswer {
-  user: { role: "coordinator" | "annotator" };
+  user: { role: UserRole };
 }
 
 export function SignInForm() {
@@ -14,7 +16,7 @@ export function SignInForm() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const signIn = useMutation({
-    mutationFn: () => postJson<SignInAnswer>("/api/auth/sign-in", { username, password }),
+    mutationFn: () => apiRequest<SignInAnswer>("POST", "/api/auth/sign-in", { username, password }),
     onSuccess: ({ user }) => router.replace(user.role === "coordinator" ? "/campaigns" : "/annotate"),
   });
   const submit = (e: FormEvent) => {
@@ -38,11 +40,7 @@ export function SignInForm() {
           onChange={(e) => setPassword(e.target.value)}
         />
       </label>
-      {signIn.isError && (
-        <p className="error" role="alert">
-          {signIn.error.message}
-        </p>
-      )}
+      <ErrorAlert>{signIn.error?.message}</ErrorAlert>
       <button type="submit" disabled={signIn.isPending || signIn.isSuccess}>
         {signIn.isPending ? "Signing in…" : "Sign in"}
       </button>

@@ -1,11 +1,11 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { postJson } from "./api";
+import { apiRequest } from "@/lib/query/client";
 
 export function SignOutButton() {
   const signOut = useMutation({
-    mutationFn: () => postJson("/api/auth/sign-out", {}),
+    mutationFn: () => apiRequest("POST", "/api/auth/sign-out", {}),
     onSettled: () => window.location.assign("/"),
   });
   return (

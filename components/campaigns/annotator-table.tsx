@@ -2,8 +2,10 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { postJson } from "@/components/auth/api";
+import { Num } from "@/components/ui/data-table";
+import { ErrorAlert } from "@/components/ui/form-field";
 import type { AnnotatorRow } from "@/lib/campaign/report/dashboard";
+import { campaignKeys, changeAnnotator } from "@/lib/query/campaigns";
 
 type SortKey = "username" | "judgments" | "goldJudged" | "goldAccuracy" | "agreement" | "medianSeconds" | "shareUnder2s" | "status";
 
@@ -35,19 +37,14 @@ export function AnnotatorTable({ campaignId, annotators }: { campaignId: number;
   const client = useQueryClient();
   const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: "username", dir: 1 });
   const change = useMutation({
-    mutationFn: ({ userId, action }: { userId: number; action: "pause" | "resume" }) =>
-      postJson(`/api/campaigns/${campaignId}/annotators/${userId}/${action}`, {}),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["dashboard", campaignId] }),
+    mutationFn: ({ userId, action }: { userId: number; action: "pause" | "resume" }) => changeAnnotator(campaignId, userId, action),
+    onSuccess: () => client.invalidateQueries({ queryKey: campaignKeys.dashboard(campaignId) }),
   });
   if (!annotators.length) return <p className="muted">No annotator has judged in this campaign yet.</p>;
   const rows = [...annotators].sort((a, b) => compare(a, b, sort.key, sort.dir) || a.username.localeCompare(b.username));
   return (
     <>
-      {change.isError && (
-        <p className="error" role="alert">
-          {change.error.message}
-        </p>
-      )}
+      <ErrorAlert>{change.error?.message}</ErrorAlert>
       <table className="data" data-testid="annotators">
         <thead>
           <tr>
@@ -77,14 +74,12 @@ export function AnnotatorTable({ campaignId, annotators }: { campaignId: number;
           {rows.map((a) => (
             <tr key={a.userId} data-username={a.username}>
               <td>{a.username}</td>
-              <td className="num">{a.judgments}</td>
-              <td className="num">{a.goldJudged}</td>
-              <td className="num">{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</td>
-              <td className="num" title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>
-                {pct(a.agreement)}
-              </td>
-              <td className="num">{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</td>
-              <td className="num">{pct(a.shareUnder2s)}</td>
+              <Num>{a.judgments}</Num>
+              <Num>{a.goldJudged}</Num>
+              <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
+              <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
+              <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
+              <Num>{pct(a.shareUnder2s)}</Num>
               <td>{standing(a)}</td>
               <td className="num">
                 <button

@@ -3,21 +3,26 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { postJson } from "@/components/auth/api";
-
+import { ConfirmButtons } from "@/components/ui/confirm-buttons";
+import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
+import { ErrorAlert } from "@/components/ui/form-field";
 import type { BatchView } from "@/lib/campaign/batches";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
+import { changeBatch } from "@/lib/query/campaigns";
+import { BatchNameCells } from "./batch-cells";
 
 export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };
+
+const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", "Pages"), ACTIONS];
 
 /** A campaign's batches with their counts and the lifecycle buttons each one allows. */
 export function BatchTable({ batches }: { batches: BatchRow[] }) {
   const router = useRouter();
   const [confirmClose, setConfirmClose] = useState<number | null>(null);
   const change = useMutation({
-    mutationFn: ({ id, action }: { id: number; action: BatchAction; name: string }) => postJson<{ batch: BatchRow }>(`/api/batches/${id}/${action}`, {}),
+    mutationFn: ({ id, action }: { id: number; action: BatchAction; name: string }) => changeBatch(id, action),
     onSuccess: () => {
       setConfirmClose(null);
       router.refresh();
@@ -32,72 +37,51 @@ export function BatchTable({ batches }: { batches: BatchRow[] }) {
 
   const busy = change.isPending;
   const run = (b: BatchRow, action: BatchAction) => change.mutate({ id: b.id, action, name: b.name });
+  const actions = (b: BatchRow) =>
+    confirmClose === b.id ? (
+      <ConfirmButtons
+        question="Close for good?"
+        confirm="Yes, close"
+        confirmLabel={`Yes, close ${b.name}`}
+        cancelLabel={`Keep ${b.name} open`}
+        disabled={busy}
+        onConfirm={() => run(b, "close")}
+        onCancel={() => setConfirmClose(null)}
+      />
+    ) : (
+      allowedActions(b.status).map((action) => (
+        <button
+          key={action}
+          type="button"
+          className={action === "launch" ? undefined : "secondary"}
+          disabled={busy}
+          aria-label={`${actionLabel[action]} ${b.name}`}
+          onClick={() => (action === "close" ? setConfirmClose(b.id) : run(b, action))}
+        >
+          {actionLabel[action]}
+        </button>
+      ))
+    );
 
   return (
     <>
-      {change.isError && (
-        <p className="error" role="alert">
-          {change.variables ? `${actionLabel[change.variables.action]} “${change.variables.name}”: ` : ""}
-          {change.error.message}
-        </p>
-      )}
-      <table className="data" aria-label="Batches">
-        <thead>
-          <tr>
-            <th scope="col">Batch</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">Questions</th>
-            <th scope="col" className="num">Passages</th>
-            <th scope="col" className="num">Gold</th>
-            <th scope="col" className="num">Pages</th>
-            <th scope="col" className="num">
-              <span className="visually-hidden">Actions</span>
-            </th>
+      <ErrorAlert>
+        {change.isError && `${change.variables ? `${actionLabel[change.variables.action]} “${change.variables.name}”: ` : ""}${change.error.message}`}
+      </ErrorAlert>
+      <DataTable label="Batches" columns={COLUMNS}>
+        {batches.map((b) => (
+          <tr key={b.id}>
+            <BatchNameCells batch={b} />
+            <Num>{b.queries}</Num>
+            <Num>{b.passages}</Num>
+            <Num>{b.goldPassages}</Num>
+            <Num>{b.pages}</Num>
+            <Num>
+              <div className="row-actions">{actions(b)}</div>
+            </Num>
           </tr>
-        </thead>
-        <tbody>
-          {batches.map((b) => (
-            <tr key={b.id}>
-              <td>{b.name}</td>
-              <td>
-                <span className={`status status-${b.status}`}>{b.status}</span>
-              </td>
-              <td className="num">{b.queries}</td>
-              <td className="num">{b.passages}</td>
-              <td className="num">{b.goldPassages}</td>
-              <td className="num">{b.pages}</td>
-              <td className="num">
-                <div className="row-actions">
-                  {confirmClose === b.id ? (
-                    <>
-                      <span className="hint">Close for good?</span>
-                      <button type="button" className="danger" disabled={busy} onClick={() => run(b, "close")} aria-label={`Yes, close ${b.name}`}>
-                        Yes, close
-                      </button>
-                      <button type="button" className="secondary" autoFocus disabled={busy} onClick={() => setConfirmClose(null)} aria-label={`Keep ${b.name} open`}>
-                        Cancel
-                      </button>
-                    </>
-                  ) : (
-                    allowedActions(b.status).map((action) => (
-                      <button
-                        key={action}
-                        type="button"
-                        className={action === "launch" ? undefined : "secondary"}
-                        disabled={busy}
-                        aria-label={`${actionLabel[action]} ${b.name}`}
-                        onClick={() => (action === "close" ? setConfirmClose(b.id) : run(b, action))}
-                      >
-                        {actionLabel[action]}
-                      </button>
-                    ))
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ROLES } from "./roles";
 
 export const usernameSchema = z
   .string()
@@ -12,7 +13,7 @@ export const passwordSchema = z
   .min(8, "must be at least 8 characters")
   .max(256, "must be at most 256 characters");
 
-export const roleSchema = z.enum(["coordinator", "annotator"]);
+export const roleSchema = z.enum(ROLES);
 
 export const signInSchema = z.object({
   username: z.string().trim().min(1, "is required").max(64),

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable, Num, numeric } from "@/components/ui/data-table";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { listCampaigns, type CampaignStatus } from "@/lib/campaign/campaigns";
 import { coordinatorPage } from "@/lib/server/page-auth";
 import "./campaigns.css";
@@ -13,6 +15,8 @@ const statusLabel: Record<CampaignStatus, string> = {
   paused: "paused",
   closed: "closed",
 };
+
+const COLUMNS = ["Campaign", "Status", ...numeric("Batches", "Questions", "Passages", "Progress")];
 
 export default async function CoordinatorHome() {
   const ctx = await coordinatorPage();
@@ -30,39 +34,27 @@ export default async function CoordinatorHome() {
       {campaigns.length === 0 ? (
         <p className="muted">No campaign yet.</p>
       ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Campaign</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">Batches</th>
-              <th scope="col" className="num">Questions</th>
-              <th scope="col" className="num">Passages</th>
-              <th scope="col" className="num">Progress</th>
+        <DataTable columns={COLUMNS}>
+          {campaigns.map((c) => (
+            <tr key={c.id}>
+              <td>
+                <Link href={`/campaigns/${c.id}`}>{c.name}</Link>
+              </td>
+              <td>
+                <StatusBadge tone={c.status}>{statusLabel[c.status]}</StatusBadge>
+              </td>
+              <Num>{c.batches}</Num>
+              <Num>{c.queries}</Num>
+              <Num>{c.passages}</Num>
+              <Num>
+                <span className="progress-cell">
+                  <progress max={c.slots || 1} value={c.filled} aria-label={`${c.name}: ${c.filled} of ${c.slots} judgments`} />
+                  {c.slots ? `${Math.floor((100 * c.filled) / c.slots)} %` : "—"}
+                </span>
+              </Num>
             </tr>
-          </thead>
-          <tbody>
-            {campaigns.map((c) => (
-              <tr key={c.id}>
-                <td>
-                  <Link href={`/campaigns/${c.id}`}>{c.name}</Link>
-                </td>
-                <td>
-                  <span className={`status status-${c.status}`}>{statusLabel[c.status]}</span>
-                </td>
-                <td className="num">{c.batches}</td>
-                <td className="num">{c.queries}</td>
-                <td className="num">{c.passages}</td>
-                <td className="num">
-                  <span className="progress-cell">
-                    <progress max={c.slots || 1} value={c.filled} aria-label={`${c.name}: ${c.filled} of ${c.slots} judgments`} />
-                    {c.slots ? `${Math.floor((100 * c.filled) / c.slots)} %` : "—"}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       )}
     </main>
   );

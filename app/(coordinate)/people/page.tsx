@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { InviteSection } from "@/components/people/invite-section";
 import { MembershipSection } from "@/components/people/membership-section";
-import type { CampaignOption, TokenRow, UserRow } from "@/components/people/people-api";
 import { TokensSection } from "@/components/people/tokens-section";
 import { UsersSection } from "@/components/people/users-section";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { listUsers } from "@/lib/auth/users";
 import { listCampaigns } from "@/lib/campaign/campaigns";
+import type { CampaignOption } from "@/lib/query/campaigns";
+import type { TokenRow, UserRow } from "@/lib/query/people";
 import { coordinatorPage } from "@/lib/server/page-auth";
 import "../campaigns/campaigns.css";
 import "./people.css";

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AccountForm } from "@/components/auth/account-form";
+import { ErrorAlert } from "@/components/ui/form-field";
 import { getOpenInvite } from "@/lib/auth/invites";
 import { AppError } from "@/lib/errors";
 import { pageContext } from "@/lib/server/page-auth";
@@ -18,9 +19,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       <h1>Join KILT Provenance Studio</h1>
       <div className="card">
         {invite instanceof AppError ? (
-          <p className="error" role="alert">
-            {invite.message}
-          </p>
+          <ErrorAlert>{invite.message}</ErrorAlert>
         ) : (
           <>
             <p>

@@ -1,5 +1,8 @@
-import type { Metadata } from "next";
 import Link from "next/link";
+import { campaignTitle, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { ErrorAlert } from "@/components/ui/form-field";
+import { DataTable, Num, numeric } from "@/components/ui/data-table";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { listQuestions } from "@/lib/campaign/report/question-list";
 import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
@@ -10,10 +13,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const loaded = await campaignPage((await params).id);
-  return { title: loaded ? `Questions · ${loaded.campaign.name}` : "Not allowed" };
-}
+export const generateMetadata = campaignTitle("Questions");
 
 const filterLabel: Record<QuestionFilter, string> = {
   all: "All",
@@ -23,12 +23,14 @@ const filterLabel: Record<QuestionFilter, string> = {
   open: "Still open",
 };
 
-const outcomeBadge: Record<QuestionOutcome, { text: string; className: string }> = {
-  unanswerable: { text: "unanswerable", className: "status status-paused" },
-  answered: { text: "answered", className: "status status-launched" },
-  "none-endorsed": { text: "no passage endorsed", className: "status status-closed" },
-  open: { text: "open", className: "status" },
+const outcomeBadge: Record<QuestionOutcome, { text: string; tone?: string }> = {
+  unanswerable: { text: "unanswerable", tone: "paused" },
+  answered: { text: "answered", tone: "launched" },
+  "none-endorsed": { text: "no passage endorsed", tone: "closed" },
+  open: { text: "open" },
 };
+
+const COLUMNS = ["Question", "KILT id", "Batch · line", ...numeric("Passages", "Finished", "Endorsed", "Split"), "Outcome"];
 
 /** Every question of a campaign, by outcome so far, searchable, a page at a time; each links to its question view. */
 export default async function QuestionsPage({ params, searchParams }: Props) {
@@ -50,16 +52,8 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
   };
 
   return (
-    <main className="page">
-      <p className="breadcrumb">
-        <Link href={`/campaigns/${campaign.id}`}>← {campaign.name}</Link>
-      </p>
-      <h1>Questions</h1>
-      {problems.length > 0 && (
-        <p className="error" role="alert">
-          Ignored a bad address: {problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.
-        </p>
-      )}
+    <CampaignSubpage campaign={campaign} title="Questions">
+      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.`}</ErrorAlert>
       <nav aria-label="Show questions" className="filter-tabs">
         {QUESTION_FILTERS.map((f) => (
           <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show ? "page" : undefined}>
@@ -80,46 +74,31 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
           {query.after ? "No more questions." : "No question matches."}
         </p>
       ) : (
-        <table className="data" data-testid="questions">
-          <caption className="visually-hidden">{filterLabel[query.show]} questions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Question</th>
-              <th scope="col">KILT id</th>
-              <th scope="col">Batch · line</th>
-              <th scope="col" className="num">Passages</th>
-              <th scope="col" className="num">Finished</th>
-              <th scope="col" className="num">Endorsed</th>
-              <th scope="col" className="num">Split</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.questions.map((q) => {
-              const o = outcomeBadge[questionOutcome(q)];
-              return (
-                <tr key={q.id}>
-                  <td>
-                    <Link href={`/campaigns/${campaign.id}/questions/${q.id}`}>{q.input}</Link>
-                  </td>
-                  <td>
-                    <code>{q.kiltId}</code>
-                  </td>
-                  <td>
-                    {q.batchName} · {q.lineNumber}
-                  </td>
-                  <td className="num">{q.passages}</td>
-                  <td className="num">{q.finished}</td>
-                  <td className="num">{q.endorsed}</td>
-                  <td className="num">{q.disputed}</td>
-                  <td>
-                    <span className={o.className}>{o.text}</span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable testId="questions" columns={COLUMNS} caption={<caption className="visually-hidden">{filterLabel[query.show]} questions</caption>}>
+          {list.questions.map((q) => {
+            const o = outcomeBadge[questionOutcome(q)];
+            return (
+              <tr key={q.id}>
+                <td>
+                  <Link href={`/campaigns/${campaign.id}/questions/${q.id}`}>{q.input}</Link>
+                </td>
+                <td>
+                  <code>{q.kiltId}</code>
+                </td>
+                <td>
+                  {q.batchName} · {q.lineNumber}
+                </td>
+                <Num>{q.passages}</Num>
+                <Num>{q.finished}</Num>
+                <Num>{q.endorsed}</Num>
+                <Num>{q.disputed}</Num>
+                <td>
+                  <StatusBadge tone={o.tone}>{o.text}</StatusBadge>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       <p className="pager">
         {query.after !== undefined && <Link href={href({ after: undefined })}>← First page</Link>}
@@ -129,6 +108,6 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
           </Link>
         )}
       </p>
-    </main>
+    </CampaignSubpage>
   );
 }

@@ -1,26 +1,15 @@
-import type { Metadata } from "next";
-import Link from "next/link";
 import { CampaignForm } from "@/components/campaigns/campaign-form";
+import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";
 
-type Props = { params: Promise<{ id: string }> };
+export const generateMetadata = campaignTitle("Settings");
 
-
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const campaign = (await campaignPage((await params).id))?.campaign;
-  return { title: campaign ? `Settings · ${campaign.name}` : "Not allowed" };
-}
-
-export default async function CampaignSettingsPage({ params }: Props) {
+export default async function CampaignSettingsPage({ params }: CampaignParams) {
   const campaign = (await campaignPage((await params).id))?.campaign;
   if (!campaign) return null;
   return (
-    <main className="page">
-      <p className="breadcrumb">
-        <Link href={`/campaigns/${campaign.id}`}>← {campaign.name}</Link>
-      </p>
-      <h1>Settings</h1>
+    <CampaignSubpage campaign={campaign} title="Settings">
       <div className="card form-card">
         <CampaignForm
           campaignId={campaign.id}
@@ -38,6 +27,6 @@ export default async function CampaignSettingsPage({ params }: Props) {
           }}
         />
       </div>
-    </main>
+    </CampaignSubpage>
   );
 }

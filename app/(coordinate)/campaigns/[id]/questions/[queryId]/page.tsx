@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import { AppError } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
@@ -42,11 +43,7 @@ export default async function QuestionPage({ params }: Props) {
   if (!view) return null;
   const { campaign, query } = view;
   return (
-    <main className="page question-view">
-      <p className="breadcrumb">
-        <Link href={`/campaigns/${campaign.id}`}>← {campaign.name}</Link>
-      </p>
-      <h1>{query.input}</h1>
+    <CampaignSubpage campaign={campaign} title={query.input} className="page question-view">
       <dl className="settings-summary question-facts">
         <div>
           <dt>KILT id</dt>
@@ -80,8 +77,8 @@ export default async function QuestionPage({ params }: Props) {
         <section key={p.id} className="card passage-card" aria-labelledby={`passage-${p.id}`} data-testid="passage">
           <h2 id={`passage-${p.id}`} className="card-title">
             {p.title} <span className="muted">· paragraphs {p.startParagraphId}–{p.endParagraphId}</span>{" "}
-            {p.isGold && <span className="status status-gold">gold: expects {p.expectedVerdict}</span>}{" "}
-            <span className={`status ${p.endorsed ? "status-launched" : ""}`}>{outcome(p)}</span>
+            {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
+            <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>
           </h2>
           <div className="judgment-columns">
             {p.judgments.map((j) => (
@@ -117,6 +114,6 @@ export default async function QuestionPage({ params }: Props) {
           </div>
         </section>
       ))}
-    </main>
+    </CampaignSubpage>
   );
 }

@@ -1,0 +1,64 @@
+import { CAMPAIGN_DEFAULTS, type CreateCampaignInput } from "@/lib/campaign/settings";
+
+/** The settings a coordinator edits (the shape of POST /api/campaigns and PATCH /api/campaigns/:id). */
+export type CampaignSettings = CreateCampaignInput;
+
+/** The defaults of a new campaign: the server's own (lib/campaign/settings.ts). */
+export const DEFAULT_SETTINGS: CampaignSettings = { name: "", ...CAMPAIGN_DEFAULTS };
+
+export type NumberField = "judgmentsPerPassage" | "endorsementThreshold" | "goldMinJudgments" | "goldAccuracyThreshold" | "leaseMinutes";
+export type BooleanField = "showAnswers" | "earlyStop" | "allAnnotators";
+export type Field = keyof CampaignSettings;
+
+export const FIELD_LABELS: Record<Field, string> = {
+  name: "Name",
+  judgmentsPerPassage: "Judgments per passage",
+  endorsementThreshold: "Endorsement threshold",
+  showAnswers: "Show answers to annotators",
+  goldMinJudgments: "Minimum gold judgments",
+  goldAccuracyThreshold: "Gold accuracy threshold",
+  leaseMinutes: "Lease (minutes)",
+  earlyStop: "Stop early once decided",
+  instructions: "Instructions (Markdown)",
+  allAnnotators: "All annotators",
+};
+
+/** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
+export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string };
+
+export function toDraft(s: CampaignSettings): Draft {
+  return {
+    ...s,
+    judgmentsPerPassage: String(s.judgmentsPerPassage),
+    endorsementThreshold: String(s.endorsementThreshold),
+    goldMinJudgments: String(s.goldMinJudgments),
+    goldAccuracyThreshold: String(s.goldAccuracyThreshold),
+    leaseMinutes: String(s.leaseMinutes),
+  };
+}
+
+/** A blank number is sent as null, which the server names as a missing value. */
+const num = (v: string): number | null => (v.trim() === "" ? null : Number(v));
+
+export function fromDraft(d: Draft): Record<Field, unknown> {
+  return {
+    name: d.name,
+    judgmentsPerPassage: num(d.judgmentsPerPassage),
+    endorsementThreshold: num(d.endorsementThreshold),
+    showAnswers: d.showAnswers,
+    goldMinJudgments: num(d.goldMinJudgments),
+    goldAccuracyThreshold: num(d.goldAccuracyThreshold),
+    leaseMinutes: num(d.leaseMinutes),
+    earlyStop: d.earlyStop,
+    instructions: d.instructions,
+    allAnnotators: d.allAnnotators,
+  };
+}
+
+/** The values that differ from `start`: what a PATCH sends. */
+export function changedValues(draft: Draft, start: CampaignSettings): Partial<Record<Field, unknown>> {
+  const original = fromDraft(toDraft(start));
+  return Object.fromEntries(Object.entries(fromDraft(draft)).filter(([k, v]) => original[k as Field] !== v));
+}
+
+export const fieldId = (f: Field) => `campaign-${f}`;

@@ -1,0 +1,106 @@
+import type { ReactNode } from "react";
+import { FieldError, FormField } from "@/components/ui/form-field";
+import { Markdown } from "@/components/ui/markdown";
+import type { Problem } from "@/lib/query/client";
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type Field, type NumberField } from "./campaign-draft";
+
+/** A setting's label with its default beside it. */
+function withDefault(label: string, defaultText: string) {
+  return (
+    <span>
+      {label} <span className="hint">(default {defaultText})</span>
+    </span>
+  );
+}
+
+export function NumberSetting({
+  field: f,
+  value,
+  onChange,
+  error,
+  min,
+  max,
+  step = 1,
+  hint,
+  defaultText,
+}: {
+  field: NumberField;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  min: number;
+  max: number;
+  step?: number;
+  hint: ReactNode;
+  defaultText: string;
+}) {
+  return (
+    <FormField id={fieldId(f)} label={withDefault(FIELD_LABELS[f], defaultText)} hint={hint} error={error}>
+      {(p) => (
+        <input
+          {...p}
+          name={f}
+          type="number"
+          inputMode={step < 1 ? "decimal" : "numeric"}
+          required
+          min={min}
+          max={max}
+          step={step}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </FormField>
+  );
+}
+
+export function CheckSetting({ field: f, checked, onChange, error, hint }: { field: BooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode }) {
+  const id = fieldId(f);
+  return (
+    <div className="field check-field">
+      <label className="check" htmlFor={id}>
+        <input id={id} name={f} type="checkbox" checked={checked} aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} onChange={(e) => onChange(e.target.checked)} />
+        {withDefault(FIELD_LABELS[f], DEFAULT_SETTINGS[f] ? "on" : "off")}
+      </label>
+      <span className="hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+export function InstructionsSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+  const hint = "Markdown (headings, lists, **bold**, links); raw HTML is shown as text. Annotators see them beside the passage.";
+  const preview = value.trim() && (
+    <details className="instructions-box">
+      <summary>Preview as annotators see it</summary>
+      <Markdown className="markdown-body">{value}</Markdown>
+    </details>
+  );
+  return (
+    <FormField id={fieldId("instructions")} label={withDefault(FIELD_LABELS.instructions, "empty")} hint={hint} error={error} after={preview}>
+      {(p) => <textarea {...p} name="instructions" maxLength={50000} rows={8} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </FormField>
+  );
+}
+
+/** Why the campaign was not saved: the server's problems by field label, or its message. */
+export function SaveFailure({ message, problems }: { message: string; problems: Problem[] }) {
+  const labelOf = (field?: string) => (field && field in FIELD_LABELS ? `${FIELD_LABELS[field as Field]}: ` : field ? `${field}: ` : "");
+  return (
+    <div className="error" role="alert">
+      <p style={{ margin: 0 }}>{problems.length ? "The campaign was not saved:" : message}</p>
+      {problems.length > 0 && (
+        <ul className="problems">
+          {problems.map((p, i) => (
+            <li key={i}>
+              {labelOf(p.field)}
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import Link from "next/link";
+import { DataTable, Num, numeric } from "@/components/ui/data-table";
+import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
+import { formatDuration } from "@/lib/metrics/progress";
+import { BatchNameCells } from "./batch-cells";
+
+const number = (n: number) => n.toLocaleString("en-US");
+const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
+const coefficient = (v: number | null) => (v === null ? "—" : v.toFixed(3));
+
+function projectedFinish({ projection: p }: Dashboard): string {
+  if (p.remainingSlots === 0) return "done";
+  return p.secondsLeft === null ? "no recent activity" : `in ${formatDuration(p.secondsLeft)}`;
+}
+
+/** The campaign's headline figures; the question counts link to the questions they count. */
+export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
+  const t = d.totals;
+  const questions = `/campaigns/${d.campaign.id}/questions`;
+  return (
+    <dl className="summary-counts dashboard-counts">
+      <Figure label="Slots filled" value={`${number(t.filled)} / ${number(t.slots)}`} testId="slots-filled" />
+      <Figure label="Claimed now" value={number(t.claimed)} testId="slots-claimed" />
+      <Figure label="Open slots" value={number(t.open)} testId="slots-open" />
+      <Figure label="Endorsed passages" value={number(t.endorsedPassages)} testId="endorsed" />
+      <Figure label="Answered questions" value={number(d.questions.answered)} testId="answered" href={`${questions}?show=answered`} />
+      <Figure label="Unanswerable so far" value={number(d.questions.unanswerable)} testId="unanswerable" href={`${questions}?show=unanswerable`} />
+      <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
+      <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
+      <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
+      <Figure label="Projected finish" testId="eta" value={projectedFinish(d)} />
+    </dl>
+  );
+}
+
+function Figure({ label, value, testId, href }: { label: string; value: string; testId: string; href?: string }) {
+  return (
+    <div>
+      <dt>{href ? <Link href={href}>{label}</Link> : label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}
+
+const BATCH_COLUMNS = ["Batch", "Status", ...numeric("Passages", "Filled", "Claimed", "Open", "Finished", "Endorsed", "α", "κ")];
+
+/** Each batch's slots, outcomes and agreement. */
+export function BatchProgress({ batches }: { batches: Dashboard["batches"] }) {
+  return (
+    <DataTable testId="batch-progress" columns={BATCH_COLUMNS}>
+      {batches.map((b) => (
+        <tr key={b.id}>
+          <BatchNameCells batch={b} />
+          <Num>{number(b.passages)}</Num>
+          <Num>
+            {number(b.filled)} <span className="muted">({percent(b.filled, b.slots)})</span>
+          </Num>
+          <Num>{number(b.claimed)}</Num>
+          <Num>{number(b.open)}</Num>
+          <Num>{number(b.finishedPassages)}</Num>
+          <Num>{number(b.endorsedPassages)}</Num>
+          <Num>{coefficient(b.alpha)}</Num>
+          <Num>{coefficient(b.kappa)}</Num>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
+/** Filled, claimed, open and not-needed slots as one stacked bar. */
+export function SlotBar({ progress: p, label }: { progress: Progress; label: string }) {
+  if (!p.slots) return null;
+  const parts = [
+    ["filled", p.filled],
+    ["claimed", p.claimed],
+    ["open", p.open],
+    ["not-needed", p.notNeeded],
+  ] as const;
+  return (
+    <div
+      className="slot-bar"
+      role="img"
+      aria-label={`${label}: ${p.filled} filled, ${p.claimed} claimed, ${p.open} open, ${p.notNeeded} not needed of ${p.slots} slots`}
+    >
+      {parts.map(([name, n]) => (n ? <span key={name} className={`slot-${name}`} style={{ width: `${(100 * n) / p.slots}%` }} /> : null))}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import Link from "next/link";
+import type { Ref } from "react";
+import { describeProblem, stepText, type Failure, type Step } from "@/lib/campaign/import/import-form-state";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
+import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import { plural } from "@/lib/format";
+
+/** One progress bar per upload. */
+export function UploadProgress({ steps }: { steps: Step[] }) {
+  return (
+    <section className="card form-card" aria-labelledby="uploads-heading">
+      <h2 id="uploads-heading" className="card-title">
+        Uploads
+      </h2>
+      <ol className="steps">
+        {steps.map((s) => (
+          <li key={s.key}>
+            <label htmlFor={`upload-${s.key}`}>{s.label}</label>
+            <progress id={`upload-${s.key}`} max={s.total || 1} value={s.state === "done" ? s.total || 1 : s.loaded} />
+            <span className={`step-state ${s.state}`} aria-live="polite">
+              {stepText(s)}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+const COUNTS = [
+  ["Questions", "queries"],
+  ["Passages", "passages"],
+  ["Gold", "goldPassages"],
+  ["Candidates", "candidatePassages"],
+  ["Pages", "pages"],
+] as const;
+
+/** What was stored, with the way back to the campaign or to another import. */
+export function ImportDone({
+  campaignId,
+  campaignName,
+  knowledge,
+  batch,
+  outcomeRef,
+  onStartOver,
+}: {
+  campaignId: number;
+  campaignName: string;
+  knowledge: KnowledgeImportResult | null;
+  batch: BatchImportResult;
+  outcomeRef: Ref<HTMLDivElement>;
+  onStartOver: () => void;
+}) {
+  return (
+    <div className="card" role="status" tabIndex={-1} ref={outcomeRef} aria-labelledby="import-done">
+      <h2 id="import-done" className="card-title">
+        Imported into {campaignName}
+      </h2>
+      {knowledge && (
+        <p>
+          <strong>Knowledge source:</strong> {plural(knowledge.pages, "page")} imported from {knowledge.file} ({knowledge.inserted} new,{" "}
+          {knowledge.updated} updated
+          {knowledge.skipped ? `, ${plural(knowledge.skipped, "line")} skipped as not cited` : ""}).
+        </p>
+      )}
+      <p style={{ marginBottom: 0 }}>
+        <strong>Batch “{batch.batch.name}”</strong> <span className="muted">({batch.batch.status})</span>
+      </p>
+      <dl className="summary-counts" aria-label="Batch counts">
+        {COUNTS.map(([label, key]) => (
+          <div key={key}>
+            <dt>{label}</dt>
+            <dd>{batch[key]}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="hint">The batch is a draft: annotators see it once you launch it from the campaign page.</p>
+      <div className="form-actions">
+        <Link className="button" href={`/campaigns/${campaignId}`}>
+          Back to the campaign
+        </Link>
+        <button type="button" className="secondary" onClick={onStartOver}>
+          Import another batch
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Why nothing (or only the knowledge source) was stored, with the problems by file and line. */
+export function ImportFailed({ failure, kept, outcomeRef }: { failure: Failure; kept: KnowledgeImportResult | null; outcomeRef: Ref<HTMLDivElement> }) {
+  const { problems, message } = failure;
+  return (
+    <div className="error outcome" role="alert" tabIndex={-1} ref={outcomeRef}>
+      <p className="outcome-title">
+        <strong>{kept ? "The batch was not imported." : "Nothing was imported."}</strong>{" "}
+        {kept
+          ? `The knowledge source was imported (${plural(kept.pages, "page")}), but nothing from the questions or candidates file was stored.`
+          : problems.length
+            ? "Fix these lines and import again."
+            : message}
+      </p>
+      {problems.length > 0 && (
+        <>
+          {kept && <p className="outcome-title">Fix these lines and import the batch again:</p>}
+          <ul className="problems" aria-label="Problems">
+            {problems.map((p, i) => (
+              <li key={i}>{describeProblem(p)}</li>
+            ))}
+          </ul>
+          {problems.length >= 200 && <p className="hint">Only the first 200 problems are listed; reading stopped there.</p>}
+        </>
+      )}
+      {kept && problems.length === 0 && <p className="outcome-title">{message}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+"use client";
+
+import { useEffect, useReducer, useRef, type Dispatch } from "react";
+import { importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/lib/campaign/import/import-form-state";
+import { importBatch, importKnowledge } from "@/lib/query/campaigns";
+import { ApiError } from "@/lib/query/client";
+
+const progressOf = (dispatch: Dispatch<ImportAction>, step: StepKey) => ({
+  onProgress: (loaded: number, total: number) => dispatch({ type: "progress", step, loaded, total }),
+  onSent: () => dispatch({ type: "sent", step }),
+});
+
+/** Runs one step's upload; a refusal is dispatched as its failure and answers false. */
+async function attempt<T>(dispatch: Dispatch<ImportAction>, step: StepKey, send: () => Promise<T>, done: (result: T) => ImportAction): Promise<boolean> {
+  dispatch({ type: "uploading", step });
+  try {
+    dispatch(done(await send()));
+    return true;
+  } catch (error) {
+    const problems = error instanceof ApiError ? error.problems : [];
+    dispatch({ type: "failed", step, message: (error as Error).message, problems });
+    return false;
+  }
+}
+
+/** The knowledge source first (keeping only the pages the batch files cite, if asked), then the batch. */
+async function runImport(campaignId: number, draft: ImportDraft & { queries: File }, dispatch: Dispatch<ImportAction>) {
+  const { knowledge, queries, candidates } = draft;
+  if (knowledge) {
+    const body = new FormData();
+    if (draft.keepCited) {
+      body.append("references", queries);
+      if (candidates) body.append("references", candidates);
+    }
+    body.append("file", knowledge);
+    const send = () => importKnowledge(body, progressOf(dispatch, "knowledge"));
+    if (!(await attempt(dispatch, "knowledge", send, (result) => ({ type: "knowledgeDone", result })))) return;
+  }
+  const body = new FormData();
+  body.append("topK", draft.topK);
+  if (draft.name.trim()) body.append("name", draft.name.trim());
+  body.append("queries", queries);
+  if (candidates) body.append("candidates", candidates);
+  await attempt(dispatch, "batch", () => importBatch(campaignId, body, progressOf(dispatch, "batch")), (result) => ({ type: "batchDone", result }));
+}
+
+/** The import screen's state and its two uploads; focus moves to the outcome when they end. */
+export function useImport(campaignId: number) {
+  const [state, dispatch] = useReducer(importReducer, initialImportState);
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  const { busy, batchResult, failure } = state;
+
+  // Leaving the page would cancel an upload half-way: ask first.
+  useEffect(() => {
+    if (!busy) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [busy]);
+
+  // Move focus to the outcome so keyboard and screen-reader users land on it.
+  useEffect(() => {
+    if (!busy && (batchResult || failure)) outcomeRef.current?.focus();
+  }, [busy, batchResult, failure]);
+
+  const start = async () => {
+    const { queries } = state.draft;
+    if (!queries || busy) return;
+    dispatch({ type: "start" });
+    try {
+      await runImport(campaignId, { ...state.draft, queries }, dispatch);
+    } finally {
+      dispatch({ type: "finished" });
+    }
+  };
+
+  return { state, dispatch, start, outcomeRef };
+}

@@ -1,0 +1,14 @@
+import type { UserRole as StoredRole } from "@/db/schema";
+
+/**
+ * The roles of an account, in the order of the database enum: the one list the zod schemas and
+ * the People page's pickers read. A pure module (a type-only import of the schema), so client
+ * components may use it.
+ */
+export const ROLES = ["coordinator", "annotator"] as const satisfies readonly StoredRole[];
+
+export type UserRole = (typeof ROLES)[number];
+
+// The reverse check: a role added to the database enum but not here fails to compile.
+const everyStoredRole: Exclude<StoredRole, UserRole> extends never ? true : never = true;
+void everyStoredRole;

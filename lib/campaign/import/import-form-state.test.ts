@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { describeProblem, importReducer, initialImportState, keptKnowledge, stepText, type ImportAction, type ImportState } from "./import-form-state";
+
+const file = (name: string, bytes: number) => new File(["x".repeat(bytes)], name);
+const run = (state: ImportState, ...actions: ImportAction[]) => actions.reduce(importReducer, state);
+const chosen = run(initialImportState, { type: "edit", patch: { knowledge: file("k.jsonl", 100), queries: file("q.jsonl", 30), candidates: file("c.jsonl", 20) } });
+
+describe("importReducer", () => {
+  it("starts with a knowledge step and a batch step sized from the files", () => {
+    const s = run(chosen, { type: "start" });
+    expect(s.busy).toBe(true);
+    expect(s.steps.map((x) => [x.key, x.total, x.state])).toEqual([
+      ["knowledge", 100, "waiting"],
+      ["batch", 50, "waiting"],
+    ]);
+  });
+
+  it("has only the batch step without a knowledge source", () => {
+    const s = run(initialImportState, { type: "edit", patch: { queries: file("q.jsonl", 7) } }, { type: "start" });
+    expect(s.steps.map((x) => x.key)).toEqual(["batch"]);
+  });
+
+  it("tracks progress, then processing once every byte is sent, then done", () => {
+    let s = run(chosen, { type: "start" }, { type: "uploading", step: "knowledge" }, { type: "progress", step: "knowledge", loaded: 40, total: 100 });
+    expect(s.steps[0]).toMatchObject({ loaded: 40, state: "uploading" });
+    expect(stepText(s.steps[0]!)).toBe("40% · 40 bytes of 100 bytes");
+    s = run(s, { type: "sent", step: "knowledge" });
+    expect(s.steps[0]).toMatchObject({ loaded: 100, state: "processing" });
+    s = run(s, { type: "knowledgeDone", result: { pages: 5 } as never });
+    expect(s.steps[0]!.state).toBe("done");
+    expect(s.steps[1]!.state).toBe("waiting");
+  });
+
+  it("keeps the knowledge source when only the batch failed", () => {
+    const s = run(
+      chosen,
+      { type: "start" },
+      { type: "knowledgeDone", result: { pages: 5 } as never },
+      { type: "failed", step: "batch", message: "bad", problems: [{ file: "q.jsonl", line: 2, message: "is not valid JSON" }] },
+      { type: "finished" },
+    );
+    expect(s.busy).toBe(false);
+    expect(s.steps[1]!.state).toBe("failed");
+    expect(keptKnowledge(s)).toEqual({ pages: 5 });
+    expect(keptKnowledge(run(s, { type: "start" }))).toBeNull();
+  });
+
+  it("starts over from the defaults", () => {
+    const s = run(chosen, { type: "edit", patch: { topK: "9" } }, { type: "start" }, { type: "reset" });
+    expect(s).toEqual(initialImportState);
+  });
+});
+
+describe("describeProblem", () => {
+  it("names the file, line and field, or the form field's label", () => {
+    expect(describeProblem({ file: "q.jsonl", line: 3, field: "input", message: "must not be empty" })).toBe("q.jsonl line 3, input: must not be empty");
+    expect(describeProblem({ file: "q.jsonl", line: 2, field: "(line)", message: "is not valid JSON" })).toBe("q.jsonl line 2: is not valid JSON");
+    expect(describeProblem({ field: "topK", message: "must be at most 100" })).toBe("Top-k candidates: must be at most 100");
+  });
+});

@@ -1,0 +1,140 @@
+// The import screen's state as a pure reducer: what the coordinator chose, each upload's progress,
+// and the outcome. No React and no I/O, so client components may import it and tests drive it
+// directly; components/campaigns/use-import.ts runs the uploads and dispatches these actions.
+import { formatBytes } from "@/lib/format";
+import type { Problem } from "@/lib/query/client";
+import type { BatchImportResult } from "./import-batch";
+import type { KnowledgeImportResult } from "./import-knowledge";
+
+export type StepKey = "knowledge" | "batch";
+export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";
+
+/** One upload: its bytes sent so far, and where it stands. */
+export interface Step {
+  key: StepKey;
+  label: string;
+  loaded: number;
+  total: number;
+  state: StepState;
+}
+
+/** What the form holds before Import: the files and the options. */
+export interface ImportDraft {
+  knowledge: File | null;
+  queries: File | null;
+  candidates: File | null;
+  topK: string;
+  name: string;
+  keepCited: boolean;
+}
+
+export interface Failure {
+  step: StepKey;
+  message: string;
+  problems: Problem[];
+}
+
+export interface ImportState {
+  draft: ImportDraft;
+  busy: boolean;
+  steps: Step[];
+  knowledgeResult: KnowledgeImportResult | null;
+  batchResult: BatchImportResult | null;
+  failure: Failure | null;
+}
+
+export type ImportAction =
+  | { type: "edit"; patch: Partial<ImportDraft> }
+  | { type: "start" }
+  | { type: "uploading"; step: StepKey }
+  | { type: "progress"; step: StepKey; loaded: number; total: number }
+  | { type: "sent"; step: StepKey }
+  | { type: "knowledgeDone"; result: KnowledgeImportResult }
+  | { type: "batchDone"; result: BatchImportResult }
+  | { type: "failed"; step: StepKey; message: string; problems: Problem[] }
+  | { type: "finished" }
+  | { type: "reset" };
+
+export const initialImportState: ImportState = {
+  draft: { knowledge: null, queries: null, candidates: null, topK: "4", name: "", keepCited: true },
+  busy: false,
+  steps: [],
+  knowledgeResult: null,
+  batchResult: null,
+  failure: null,
+};
+
+const patchStep = (steps: Step[], key: StepKey, patch: (s: Step) => Partial<Step>) => steps.map((s) => (s.key === key ? { ...s, ...patch(s) } : s));
+
+/** The steps of an import: the knowledge source first when one is chosen, then the batch. */
+function stepsOf(draft: ImportDraft): Step[] {
+  const batchBytes = (draft.queries?.size ?? 0) + (draft.candidates?.size ?? 0);
+  return [
+    ...(draft.knowledge ? [{ key: "knowledge" as const, label: "Knowledge source", loaded: 0, total: draft.knowledge.size, state: "waiting" as const }] : []),
+    { key: "batch", label: "Batch", loaded: 0, total: batchBytes, state: "waiting" },
+  ];
+}
+
+export function importReducer(state: ImportState, action: ImportAction): ImportState {
+  switch (action.type) {
+    case "edit":
+      return { ...state, draft: { ...state.draft, ...action.patch } };
+    case "start":
+      return { ...state, busy: true, knowledgeResult: null, batchResult: null, failure: null, steps: stepsOf(state.draft) };
+    case "uploading":
+      return { ...state, steps: patchStep(state.steps, action.step, () => ({ state: "uploading" })) };
+    case "progress":
+      return { ...state, steps: patchStep(state.steps, action.step, () => ({ loaded: action.loaded, total: action.total, state: "uploading" })) };
+    case "sent":
+      // Every byte is out; the server is checking the lines.
+      return { ...state, steps: patchStep(state.steps, action.step, (s) => ({ loaded: s.total || 1, total: s.total || 1, state: "processing" })) };
+    case "knowledgeDone":
+      return { ...state, knowledgeResult: action.result, steps: patchStep(state.steps, "knowledge", () => ({ state: "done" })) };
+    case "batchDone":
+      return { ...state, batchResult: action.result, steps: patchStep(state.steps, "batch", () => ({ state: "done" })) };
+    case "failed": {
+      const failure = { step: action.step, message: action.message, problems: action.problems };
+      return { ...state, failure, steps: patchStep(state.steps, action.step, () => ({ state: "failed" })) };
+    }
+    case "finished":
+      return { ...state, busy: false };
+    case "reset":
+      return initialImportState;
+  }
+}
+
+/** The knowledge source that was stored although the batch then failed, if so. */
+export function keptKnowledge(state: ImportState): KnowledgeImportResult | null {
+  return state.failure?.step === "batch" ? state.knowledgeResult : null;
+}
+
+/** A step's progress line: "42% · 1.5 MiB of 3.6 MiB". */
+export function stepText(s: Step): string {
+  switch (s.state) {
+    case "waiting":
+      return "Waiting";
+    case "uploading":
+      return s.total ? `${Math.floor((s.loaded / s.total) * 100)}% · ${formatBytes(s.loaded)} of ${formatBytes(s.total)}` : "Starting…";
+    case "processing":
+      return "Uploaded · checking lines…";
+    case "done":
+      return "Done";
+    case "failed":
+      return "Not imported";
+  }
+}
+
+const formFieldLabels: Record<string, string> = {
+  queries: "Questions",
+  candidates: "Candidates",
+  file: "Knowledge source",
+  topK: "Top-k candidates",
+  name: "Batch name",
+};
+
+/** "queries.jsonl line 3, input: must not be empty" (a whole-line problem names no field). */
+export function describeProblem(p: Problem): string {
+  const field = p.field && !p.field.startsWith("(") ? (p.file ? p.field : (formFieldLabels[p.field] ?? p.field)) : "";
+  if (p.file) return `${p.file}${p.line ? ` line ${p.line}` : ""}${field ? `, ${field}` : ""}: ${p.message}`;
+  return `${field ? `${field}: ` : ""}${p.message}`;
+}

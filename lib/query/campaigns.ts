@@ -1,0 +1,77 @@
+// The coordinator's campaign queries (key factories and `queryOptions`) and the calls its screens
+// make: settings, membership, batch lifecycle, annotator standing, imports with upload progress.
+// Pure browser code over lib/query/client.ts, so client components may import it.
+import { queryOptions } from "@tanstack/react-query";
+import type { BatchAction } from "@/lib/campaign/batch-lifecycle";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
+import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import type { Dashboard } from "@/lib/campaign/report/dashboard";
+import { apiRequest, upload } from "./client";
+
+/** A campaign as a picker lists it. */
+export interface CampaignOption {
+  id: number;
+  name: string;
+}
+
+/** Who works on a campaign (GET /api/campaigns/:id, the fields the membership form reads). */
+export interface CampaignMembers {
+  id: number;
+  name: string;
+  allAnnotators: boolean;
+  memberIds: number[];
+}
+
+/** TanStack Query keys of campaigns; everything about one campaign sits under `detail(id)`. */
+export const campaignKeys = {
+  all: () => ["campaigns"] as const,
+  list: () => ["campaigns", "list"] as const,
+  detail: (id: number) => ["campaigns", id] as const,
+  dashboard: (id: number) => ["campaigns", id, "dashboard"] as const,
+};
+
+/** How often the dashboard refreshes itself. */
+export const DASHBOARD_REFRESH_MS = 5_000;
+
+export const campaignsQuery = () =>
+  queryOptions({
+    queryKey: campaignKeys.list(),
+    queryFn: () => apiRequest<{ campaigns: CampaignOption[] }>("GET", "/api/campaigns").then((d) => d.campaigns),
+  });
+
+export const campaignMembersQuery = (id: number) =>
+  queryOptions({
+    queryKey: campaignKeys.detail(id),
+    queryFn: () => apiRequest<{ campaign: CampaignMembers }>("GET", `/api/campaigns/${id}`).then((d) => d.campaign),
+  });
+
+export const dashboardQuery = (id: number) =>
+  queryOptions({
+    queryKey: campaignKeys.dashboard(id),
+    queryFn: () => apiRequest<{ dashboard: Dashboard }>("GET", `/api/campaigns/${id}/dashboard`).then((d) => d.dashboard),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    staleTime: 0,
+  });
+
+type Saved = { campaign: { id: number } };
+
+export const createCampaign = (values: Record<string, unknown>) => apiRequest<Saved>("POST", "/api/campaigns", values);
+
+export const updateCampaign = (id: number, changed: Record<string, unknown>) => apiRequest<Saved>("PATCH", `/api/campaigns/${id}`, changed);
+
+export const saveMembers = (id: number, input: { allAnnotators: boolean; userIds: number[] }) =>
+  apiRequest<{ campaign: CampaignMembers }>("PUT", `/api/campaigns/${id}/members`, input);
+
+export const changeBatch = (id: number, action: BatchAction) => apiRequest<{ batch: unknown }>("POST", `/api/batches/${id}/${action}`, {});
+
+export const changeAnnotator = (campaignId: number, userId: number, action: "pause" | "resume") =>
+  apiRequest<unknown>("POST", `/api/campaigns/${campaignId}/annotators/${userId}/${action}`, {});
+
+type UploadHandlers = Parameters<typeof upload>[2];
+
+/** POST /api/knowledge: a knowledge-source file, optionally with the files whose citations it keeps. */
+export const importKnowledge = (body: FormData, handlers: UploadHandlers) => upload<KnowledgeImportResult>("/api/knowledge", body, handlers);
+
+/** POST /api/campaigns/:id/batches: questions and optional candidates as a draft batch. */
+export const importBatch = (campaignId: number, body: FormData, handlers: UploadHandlers) =>
+  upload<BatchImportResult>(`/api/campaigns/${campaignId}/batches`, body, handlers);

@@ -1,0 +1,65 @@
+// The People page's queries (key factories and `queryOptions`) and the calls its forms make.
+// Pure browser code over lib/query/client.ts, so client components may import it.
+import { queryOptions } from "@tanstack/react-query";
+import type { UserRole } from "@/lib/auth/roles";
+import { apiRequest } from "./client";
+
+/** The shapes the People page reads, as the API sends them (dates as ISO strings). */
+export interface UserRow {
+  id: number;
+  username: string;
+  role: UserRole;
+  hasPassword: boolean;
+  createdAt: string;
+}
+
+export interface TokenRow {
+  id: number;
+  name: string;
+  prefix: string;
+  owner: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedUser {
+  user: UserRow;
+  invite?: { url: string; expiresAt: string };
+}
+
+export interface CreatedInvite {
+  invite: { url: string; role: UserRole; expiresAt: string };
+}
+
+export interface CreatedToken {
+  token: TokenRow & { token: string };
+}
+
+/** TanStack Query keys of accounts and tokens; mutations invalidate by these prefixes. */
+export const peopleKeys = {
+  users: () => ["users"] as const,
+  tokens: () => ["tokens"] as const,
+};
+
+export const usersQuery = () =>
+  queryOptions({
+    queryKey: peopleKeys.users(),
+    queryFn: () => apiRequest<{ users: UserRow[] }>("GET", "/api/users").then((d) => d.users),
+  });
+
+export const tokensQuery = () =>
+  queryOptions({
+    queryKey: peopleKeys.tokens(),
+    queryFn: () => apiRequest<{ tokens: TokenRow[] }>("GET", "/api/tokens").then((d) => d.tokens),
+  });
+
+/** POST /api/users: without a password the answer carries an invite link to set one. */
+export const createUser = (input: { username: string; role: UserRole; password?: string }) => apiRequest<CreatedUser>("POST", "/api/users", input);
+
+/** POST /api/invites: a blank lifetime is sent as null, which the server names as a missing value. */
+export const createInvite = (input: { role: UserRole; expiresInHours: number | null }) => apiRequest<CreatedInvite>("POST", "/api/invites", input);
+
+export const createToken = (name: string) => apiRequest<CreatedToken>("POST", "/api/tokens", { name });
+
+export const revokeToken = (id: number) => apiRequest<{ revoked: true }>("DELETE", `/api/tokens/${id}`);
