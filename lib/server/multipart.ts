@@ -33,7 +33,11 @@ export async function* multipartParts(req: Request, limits: { maxBytes: number; 
   parser.on("close", () => push({ kind: "end" }));
   parser.on("error", (error) => push({ kind: "error", error: error as Error }));
   const body = limitedBody(req, limits.maxBytes);
-  body.on("error", (error) => push({ kind: "error", error }));
+  body.on("error", (error) => {
+    push({ kind: "error", error });
+    // Fails the file part being read too (a 413 past the limit), which would otherwise wait forever.
+    parser.destroy(error);
+  });
   body.pipe(parser);
 
   try {

@@ -26,7 +26,10 @@ export type BatchImportOptions = z.infer<typeof batchImportOptionsSchema>;
  * or after the files) arrive as the last part. importBatch pulls the first part only once it has
  * authorized the caller, so an unauthorized upload is refused before its body is read.
  */
-export type BatchPart = { kind: "queries" | "candidates"; file: ImportFile } | { kind: "options"; options: BatchImportOptions };
+export type BatchPart =
+  | { kind: "queries"; file: ImportFile }
+  | { kind: "candidates"; file: ImportFile }
+  | { kind: "options"; options: BatchImportOptions };
 
 /** The files at hand (tests, the demo), or the parts of an upload. */
 export type BatchImportInput = { campaignId: number } & (
