@@ -59,9 +59,24 @@ export function fieldProblems(error: z.ZodError): FieldProblem[] {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "request body"): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems = fieldProblems(result.error);
-  const summary = problems.map((p) => `${p.field}: ${p.message}`).join("; ");
-  throw new AppError("invalid", `Invalid ${what}: ${summary}`, { problems });
+  throw invalidInput(fieldProblems(result.error), what);
+}
+
+/** The `invalid` error for bad fields: "Invalid request body: field: message; …", each in `details.problems`. */
+export function invalidInput(problems: FieldProblem[], what = "request body"): AppError {
+  return new AppError("invalid", `Invalid ${what}: ${problems.map(describeProblem).join("; ")}`, { problems });
+}
+
+/**
+ * The `invalid` error for one bad field found after parsing (a rule that needs the database, or a
+ * missing upload part). `detail` is what `details.problems` says when the message says more.
+ */
+export function invalidField(field: string, message: string, detail = message): AppError {
+  return new AppError("invalid", `Invalid request body: ${describeProblem({ field, message })}`, { problems: [{ field, message: detail }] });
+}
+
+function describeProblem(problem: FieldProblem): string {
+  return `${problem.field}: ${problem.message}`;
 }
 
 /** A PostgreSQL unique violation (SQLSTATE 23505), on either driver. */

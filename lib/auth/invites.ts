@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invites, users, type UserRole } from "@/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, invalidField } from "@/lib/errors";
 import { requireCoordinator, type Actor } from "./actor";
 import { hashPassword, randomSecret, sha256 } from "./crypto";
 import type { AcceptInviteInput, CreateInviteInput } from "./schemas";
@@ -86,9 +86,7 @@ export async function acceptInvite(
       return user;
     }
     if (!input.username) {
-      throw new AppError("invalid", "Invalid request body: username: is required for this invite", {
-        problems: [{ field: "username", message: "is required for this invite" }],
-      });
+      throw invalidField("username", "is required for this invite");
     }
     const user = await insertUser(tx, { username: input.username, role: invite.role, passwordHash, createdBy: invite.createdBy });
     await tx.update(invites).set({ usedBy: user.id }).where(eq(invites.id, invite.id));

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
-import { AppError } from "@/lib/errors";
+import { AppError, invalidField } from "@/lib/errors";
 import { retallyOutcomes } from "./report/tallies";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
@@ -76,9 +76,7 @@ export async function updateCampaign(db: Db, actor: Actor, id: number, input: Up
   const r = input.judgmentsPerPassage ?? current.judgmentsPerPassage;
   const t = input.endorsementThreshold ?? current.endorsementThreshold;
   if (t > r) {
-    throw new AppError("invalid", `Invalid request body: endorsementThreshold: ${t} exceeds judgmentsPerPassage ${r}`, {
-      problems: [{ field: "endorsementThreshold", message: `must not exceed judgmentsPerPassage (${r})` }],
-    });
+    throw invalidField("endorsementThreshold", `${t} exceeds judgmentsPerPassage ${r}`, `must not exceed judgmentsPerPassage (${r})`);
   }
   if (input.judgmentsPerPassage !== undefined && input.judgmentsPerPassage !== current.judgmentsPerPassage) {
     const [started] = await db
@@ -116,9 +114,7 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
     const annotators = new Set(found.filter((u) => u.role === "annotator").map((u) => u.id));
     const bad = ids.filter((u) => !annotators.has(u));
     if (bad.length) {
-      throw new AppError("invalid", `Invalid request body: userIds: ${bad.join(", ")} ${bad.length > 1 ? "are not annotators" : "is not an annotator"}`, {
-        problems: [{ field: "userIds", message: `not annotators: ${bad.join(", ")}` }],
-      });
+      throw invalidField("userIds", `${bad.join(", ")} ${bad.length > 1 ? "are not annotators" : "is not an annotator"}`, `not annotators: ${bad.join(", ")}`);
     }
   }
   await db.transaction(async (tx) => {

@@ -9,7 +9,9 @@ export type Part =
 
 /**
  * The parts of a multipart/form-data request, in order, with file parts streamed: a file part's
- * stream must be read (or drained) before the next part arrives. Uses busboy.
+ * stream is read as the consumer pulls it, and whatever it leaves unread (stopping early does not
+ * close it) is drained when the next part is asked for. Nothing is read before the first part is
+ * pulled. Uses busboy.
  */
 export async function* multipartParts(req: Request, limits: { maxBytes: number; maxFieldBytes?: number }): AsyncGenerator<Part> {
   const contentType = req.headers.get("content-type") ?? "";
@@ -27,11 +29,15 @@ export async function* multipartParts(req: Request, limits: { maxBytes: number; 
     wake?.();
   };
   parser.on("field", (name, value) => push({ kind: "field", name, value }));
-  parser.on("file", (name, stream, info) => push({ kind: "file", name, fileName: info.filename || name, stream }));
+  parser.on("file", (name, stream, info) => push({ kind: "file", name, fileName: info.filename || name, stream: onceIterable(stream) }));
   parser.on("close", () => push({ kind: "end" }));
   parser.on("error", (error) => push({ kind: "error", error: error as Error }));
   const body = limitedBody(req, limits.maxBytes);
-  body.on("error", (error) => push({ kind: "error", error }));
+  body.on("error", (error) => {
+    push({ kind: "error", error });
+    // Fails the file part being read too (a 413 past the limit), which would otherwise wait forever.
+    parser.destroy(error);
+  });
   body.pipe(parser);
 
   try {
@@ -45,16 +51,23 @@ export async function* multipartParts(req: Request, limits: { maxBytes: number; 
         throw new AppError("bad_request", `The multipart body is malformed: ${item.error.message}`);
       }
       yield item;
-      if (item.kind === "file") {
-        // Drain whatever the consumer left unread, so busboy can move on.
-        const s = item.stream as Readable;
-        if (!s.readableEnded) s.resume();
-      }
+      // Drain whatever the consumer left unread, so busboy can move on to the next part.
+      if (item.kind === "file") for await (const _ of item.stream);
     }
   } finally {
     body.unpipe(parser);
     body.destroy();
   }
+}
+
+/**
+ * One iterator over `stream`, handed out to every `for await`, without `return`: a consumer that
+ * stops early neither destroys the stream (which would stall busboy) nor keeps the rest from the drain.
+ */
+function onceIterable(stream: Readable): AsyncIterable<Uint8Array> {
+  const chunks = stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+  const iterator: AsyncIterator<Uint8Array> = { next: () => chunks.next() };
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 export function isMultipart(req: Request): boolean {

@@ -1,12 +1,12 @@
-import { requireCoordinator } from "@/lib/auth/actor";
-import { importKnowledgeUpload } from "@/lib/server/uploads";
+import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
 import { env } from "@/lib/env";
 import { json, requestContext, route } from "@/lib/server/http";
+import { knowledgeUploadParts } from "@/lib/server/uploads";
 
 // POST /api/knowledge — imports KILT knowledge-source pages: a streamed JSONL body (plain or gzip),
 // or multipart with optional `references` files (queries/candidates: keep only their pages) before `file`
 export const POST = route(async (req) => {
   const { db, actor } = await requestContext(req);
-  requireCoordinator(actor); // before reading the upload
-  return json(await importKnowledgeUpload(db, actor, req, env().KPS_MAX_KNOWLEDGE_BYTES), 201);
+  const parts = knowledgeUploadParts(req, env().KPS_MAX_KNOWLEDGE_BYTES); // read only once importKnowledge has authorized the caller
+  return json(await importKnowledge(db, actor, { parts }), 201);
 });

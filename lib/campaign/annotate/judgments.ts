@@ -4,7 +4,7 @@ import type { Db, Tx } from "@/db/client";
 import { claims, judgments, pages, passages, type Campaign, type Judgment } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { AppError, isUniqueViolation } from "@/lib/errors";
+import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
 import { isGoldCorrect, recordGoldJudgment, setStanding } from "../quality/standings";
@@ -191,10 +191,10 @@ async function findReplay(db: Db | Tx, userId: number, key: string, hash: string
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
 async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphId: number; endParagraphId: number }, span: z.infer<typeof spanSchema>) {
   if (span.startParagraphId < passage.startParagraphId || span.endParagraphId > passage.endParagraphId) {
-    throw new AppError(
-      "invalid",
-      `Invalid request body: span: paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.startParagraphId}–${passage.endParagraphId})`,
-      { problems: [{ field: "span", message: "lies outside the passage" }] },
+    throw invalidField(
+      "span",
+      `paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.startParagraphId}–${passage.endParagraphId})`,
+      "lies outside the passage",
     );
   }
   // Only the passage's paragraphs, placed at their ids (the span lies within them, checked above).
@@ -206,13 +206,13 @@ async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphI
   page?.slice.forEach((text, i) => (paragraphs[passage.startParagraphId + i] = text));
   const text = page ? sliceLocation(paragraphs, span) : undefined;
   if (text === undefined) {
-    throw new AppError("invalid", "Invalid request body: span: the character offsets lie outside their paragraphs", {
-      problems: [{ field: "span", message: "character offsets out of range (code points)" }],
-    });
+    throw invalidField("span", "the character offsets lie outside their paragraphs", "character offsets out of range (code points)");
   }
   if (text !== span.text) {
-    throw new AppError("invalid", "Invalid request body: span.text: does not match the passage at these offsets (counted in code points)", {
-      problems: [{ field: "span.text", message: `the passage reads ${JSON.stringify(text.slice(0, 200))} there` }],
-    });
+    throw invalidField(
+      "span.text",
+      "does not match the passage at these offsets (counted in code points)",
+      `the passage reads ${JSON.stringify(text.slice(0, 200))} there`,
+    );
   }
 }

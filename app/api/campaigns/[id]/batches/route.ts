@@ -1,7 +1,6 @@
-import { requireCoordinator } from "@/lib/auth/actor";
 import { listBatches } from "@/lib/campaign/batches";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { readBatchUpload } from "@/lib/server/uploads";
+import { batchUploadParts } from "@/lib/server/uploads";
 import { env } from "@/lib/env";
 import { json, requestContext, route } from "@/lib/server/http";
 import { idParam, type IdContext } from "@/lib/server/route-params";
@@ -16,7 +15,6 @@ export const GET = route(async (req, ctx: IdContext) => {
 export const POST = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
   const campaignId = await idParam(ctx);
-  requireCoordinator(actor); // before reading the upload
-  const upload = await readBatchUpload(req, env().KPS_MAX_BATCH_BYTES);
-  return json(await importBatch(db, actor, { campaignId, ...upload }), 201);
+  const parts = batchUploadParts(req, env().KPS_MAX_BATCH_BYTES); // read only once importBatch has authorized the caller
+  return json(await importBatch(db, actor, { campaignId, parts }), 201);
 });

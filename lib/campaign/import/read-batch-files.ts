@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
+import { kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
+import { answersOf, goldPassagesOf, type PassageDraft } from "./passage-drafts";
+import type { Problems } from "./import-problems";
+
+/** Task and retrieval lines are short; a longer one is a broken file. */
+export const MAX_TASK_LINE_BYTES = 4 * 1024 * 1024;
+/** At most this many questions in one batch. */
+export const MAX_BATCH_QUERIES = 200_000;
+
+/** A file to import: its name (for messages) and its bytes, streamed and read once. */
+export interface ImportFile {
+  fileName: string;
+  source: AsyncIterable<Uint8Array>;
+}
+
+/** Where a passage came from, to point at the right line and field when its page is wrong. */
+export interface Located<T> {
+  value: T;
+  file: string;
+  line: number;
+  field: string;
+}
+
+export interface ParsedQuery {
+  kiltId: string;
+  input: string;
+  answers: string[];
+  originalLine: string;
+  lineNumber: number;
+  gold: Located<PassageDraft>[];
+}
+
+/** One line of a retrieval-output file: the ranking of its first output entry that has provenance. */
+export interface Ranking {
+  lineNumber: number;
+  ranking: ProvenanceItem[];
+  entry: number;
+}
+
+const retrievalLineSchema = z.object({
+  id: kiltIdSchema,
+  output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()).min(1, "must hold the ranking's output entry"),
+});
+
+const provenanceLineSchema = z.object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) }).loose();
+
+async function* jsonLines(file: ImportFile, problems: Problems) {
+  for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_TASK_LINE_BYTES })) {
+    const json = parseJsonLine(line.text);
+    if (!json.ok) {
+      problems.add(file.fileName, line.lineNumber, json.field, json.message);
+      if (problems.full) return;
+      continue;
+    }
+    yield { json: json.value, text: line.text, lineNumber: line.lineNumber };
+    if (problems.full) return;
+  }
+}
+
+/** Reads a KILT task file: questions, answers, the original lines, and gold passages from provenance. */
+export async function readTaskFile(file: ImportFile, problems: Problems): Promise<ParsedQuery[]> {
+  const out: ParsedQuery[] = [];
+  const seen = new Map<string, number>();
+  for await (const { json, text, lineNumber } of jsonLines(file, problems)) {
+    const parsed = taskLineSchema.safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
+      continue;
+    }
+    const line = parsed.data;
+    const first = seen.get(line.id);
+    if (first !== undefined) {
+      problems.add(file.fileName, lineNumber, "id", `'${line.id}' appears again (first on line ${first})`);
+      continue;
+    }
+    seen.set(line.id, lineNumber);
+    if (out.length >= MAX_BATCH_QUERIES) {
+      problems.add(file.fileName, lineNumber, "(line)", `a batch holds at most ${MAX_BATCH_QUERIES} questions; split the file`);
+      break;
+    }
+    const gold: Located<PassageDraft>[] = [];
+    const drafts = goldPassagesOf(line);
+    let i = 0;
+    line.output.forEach((entry, e) =>
+      (entry.provenance ?? []).forEach((_, p) => {
+        gold.push({ value: drafts[i++]!, file: file.fileName, line: lineNumber, field: `output[${e}].provenance[${p}]` });
+      }),
+    );
+    out.push({ kiltId: line.id, input: line.input, answers: answersOf(line), originalLine: text, lineNumber, gold });
+  }
+  return out;
+}
+
+/** Reads a KILT retrieval-output file: per query id, the ranking of its first output entry. */
+export async function readCandidatesFile(file: ImportFile, problems: Problems): Promise<Map<string, Ranking>> {
+  const out = new Map<string, Ranking>();
+  for await (const { json, lineNumber } of jsonLines(file, problems)) {
+    const parsed = retrievalLineSchema.safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
+      continue;
+    }
+    const { id, output } = parsed.data;
+    const seen = out.get(id);
+    if (seen) {
+      problems.add(file.fileName, lineNumber, "id", `'${id}' appears again (first on line ${seen.lineNumber})`);
+      continue;
+    }
+    const entry = Math.max(0, output.findIndex((o) => o.provenance !== undefined));
+    out.set(id, { lineNumber, ranking: output[entry]?.provenance ?? [], entry });
+  }
+  return out;
+}
+
+/** Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge import). */
+export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, problems: Problems): Promise<void> {
+  for await (const { json, lineNumber } of jsonLines(file, problems)) {
+    const parsed = provenanceLineSchema.safeParse(json);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
+      continue;
+    }
+    for (const entry of parsed.data.output) for (const item of entry.provenance ?? []) ids.add(item.wikipedia_id);
+  }
+}

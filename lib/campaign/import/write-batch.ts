@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { batches, passages, queries, type Batch, type Campaign } from "@/db/schema";
+import { mergePassages, type PassageDraft } from "./passage-drafts";
+import type { Located, ParsedQuery } from "./read-batch-files";
+
+export interface BatchImportResult {
+  batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
+  queries: number;
+  passages: number;
+  goldPassages: number;
+  candidatePassages: number;
+  pages: number;
+}
+
+export interface CheckedBatch {
+  campaign: Pick<Campaign, "id" | "judgmentsPerPassage">;
+  name: string;
+  createdBy: number | null;
+  queries: ParsedQuery[];
+  /** Per question (KILT id), its gold and candidate passages. */
+  drafts: Map<string, Located<PassageDraft>[]>;
+  pageCount: number;
+}
+
+/** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
+export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImportResult> {
+  const { campaign } = input;
+  return db.transaction(async (tx) => {
+    const [batch] = await tx
+      .insert(batches)
+      .values({ campaignId: campaign.id, name: input.name, createdBy: input.createdBy })
+      .returning({ id: batches.id, name: batches.name, status: batches.status, campaignId: batches.campaignId });
+    if (!batch) throw new Error("insert returned no row");
+    let passageCount = 0;
+    let goldCount = 0;
+    for (let i = 0; i < input.queries.length; i += 500) {
+      const chunk = input.queries.slice(i, i + 500);
+      const inserted = await tx
+        .insert(queries)
+        .values(
+          chunk.map((q) => ({
+            campaignId: campaign.id,
+            batchId: batch.id,
+            kiltId: q.kiltId,
+            input: q.input,
+            answers: q.answers,
+            originalLine: q.originalLine,
+            lineNumber: q.lineNumber,
+          })),
+        )
+        .returning({ id: queries.id, kiltId: queries.kiltId });
+      const rows = inserted.flatMap((q) => passageRows(input, batch.id, q.id, input.drafts.get(q.kiltId)!));
+      for (let j = 0; j < rows.length; j += 1000) await tx.insert(passages).values(rows.slice(j, j + 1000));
+      passageCount += rows.length;
+      goldCount += rows.filter((r) => r.isGold).length;
+    }
+    const { pageCount } = input;
+    await tx
+      .update(batches)
+      .set({ queryCount: input.queries.length, passageCount, goldPassageCount: goldCount, pageCount })
+      .where(eq(batches.id, batch.id));
+    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, candidatePassages: passageCount - goldCount, pages: pageCount };
+  });
+}
+
+/** A question's passages as rows: drafts of the same paragraphs merged, each with R open slots. */
+function passageRows({ campaign }: CheckedBatch, batchId: number, queryId: number, drafts: Located<PassageDraft>[]) {
+  return mergePassages(drafts.map((d) => d.value)).map((d) => ({
+    queryId,
+    campaignId: campaign.id,
+    batchId,
+    wikipediaId: d.wikipediaId,
+    startParagraphId: d.startParagraphId,
+    endParagraphId: d.endParagraphId,
+    origins: d.origins,
+    isGold: d.isGold,
+    expectedVerdict: d.isGold ? ("sufficient" as const) : null,
+    expectedStartParagraphId: d.expectedSpan?.startParagraphId ?? null,
+    expectedStartCharacter: d.expectedSpan?.startCharacter ?? null,
+    expectedEndParagraphId: d.expectedSpan?.endParagraphId ?? null,
+    expectedEndCharacter: d.expectedSpan?.endCharacter ?? null,
+    openSlots: campaign.judgmentsPerPassage,
+  }));
+}
