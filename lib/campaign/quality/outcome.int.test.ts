@@ -1,10 +1,21 @@
-import { and, asc, eq } from "drizzle-orm";
-import { expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { randomBytes } from "node:crypto";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { migrateDatabase, migrationsFolder } from "@/db/migrate";
+import { env } from "@/lib/env";
 import { annotatorStandings, campaigns, judgments, passages, queries } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase } from "@/test/databases";
+import { describeEachDatabase, testDatabaseKinds, type DatabaseKind } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { updateCampaign } from "../campaigns";
@@ -147,20 +158,25 @@ function checkEarlyStop(e: Expected, since: number, stage: string) {
   }
 }
 
+/** Random judging by a team: now and then a claim is left open. */
+function judging(db: Db, campaignId: number, team: UserActor[], next: () => number) {
+  return async (steps: number, bias = 0.55) => {
+    for (let i = 0; i < steps; i++) {
+      const who = team[Math.floor(next() * team.length)]!;
+      const task = await nextTask(db, who, { campaignId }).catch(() => null);
+      if (!task || next() < 0.1) continue;
+      await submitJudgment(db, who, task.claim.id, judgmentOf(task, next() < bias ? "sufficient" : "insufficient"));
+    }
+  };
+}
+
 describeEachDatabase("outcome rules", ({ db }) => {
   it("tallies, question list, question view and KILT export agree with the rules over the raw rows, through pauses, resumes, R/T changes and early stop", async () => {
     const next = random(20261201);
     const c = await makeCampaign(db(), { queries: 6, candidates: 2, settings: { goldMinJudgments: 10_000, earlyStop: false } });
     const team: UserActor[] = [];
     for (let i = 0; i < 5; i++) team.push(await makeAnnotator(db()));
-    const round = async (steps: number, bias = 0.55) => {
-      for (let i = 0; i < steps; i++) {
-        const who = team[Math.floor(next() * team.length)]!;
-        const task = await nextTask(db(), who, { campaignId: c.campaignId }).catch(() => null);
-        if (!task || next() < 0.1) continue; // a claim left open now and then
-        await submitJudgment(db(), who, task.claim.id, judgmentOf(task, next() < bias ? "sufficient" : "insufficient"));
-      }
-    };
+    const round = judging(db(), c.campaignId, team, next);
 
     // R may change before annotation starts (R = 4, T = 2).
     await updateCampaign(db(), system, c.campaignId, { judgmentsPerPassage: 4 });
@@ -195,3 +211,77 @@ describeEachDatabase("outcome rules", ({ db }) => {
     expect(end.questions.some((q) => q.unanswerable)).toBe(true);
   });
 });
+
+/** A database migrated up to `tag` only, as an installation of that version left it. */
+async function migrateUpTo(handle: DatabaseHandle, tag: string): Promise<void> {
+  const folder = await mkdtemp(path.join(tmpdir(), "kps-migrations-"));
+  try {
+    await cp(migrationsFolder, folder, { recursive: true });
+    const journalPath = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(await readFile(journalPath, "utf8")) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag) + 1);
+    await writeFile(journalPath, JSON.stringify(journal));
+    if (handle.kind === "pglite") await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: folder });
+    else await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder: folder });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** A fresh database of its own (the upgrade needs one that has not seen migration 0004). */
+async function openEmptyDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = env().DATABASE_URL;
+  if (kind === "pglite" || !url) {
+    const handle = await openDatabase({ memory: true });
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `kps_outcome_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const handle = await openDatabase({ url: target.toString() });
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database ${name}`);
+      await admin.end();
+    },
+  };
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`migration 0004 on a database with data [${kind}]`, () => {
+    it("keeps the tallies and outcomes of judgments made before it, and the rules hold after it", async () => {
+      const { handle, drop } = await openEmptyDatabase(kind);
+      try {
+        const db = handle.db;
+        await migrateUpTo(handle, "0003_judgment_hours");
+        const next = random(20261202);
+        const c = await makeCampaign(db, { queries: 4, candidates: 2, settings: { goldMinJudgments: 10_000 } });
+        const team: UserActor[] = [];
+        for (let i = 0; i < 4; i++) team.push(await makeAnnotator(db));
+        const round = judging(db, c.campaignId, team, next);
+        // Before 0004: judgments, a change of T (the 0002 retally) and early stop (no pause: its recount calls the 0004 rules).
+        await round(30);
+        await updateCampaign(db, system, c.campaignId, { endorsementThreshold: 3 });
+        await updateCampaign(db, system, c.campaignId, { earlyStop: true });
+        await round(20, 0.4);
+
+        const ruleFunction = async () => rowsOf<{ f: string | null }>(await db.execute(sql`select to_regproc('kps_is_endorsed')::text as f`))[0]?.f;
+        expect(await ruleFunction()).toBeNull();
+        await migrateDatabase(handle);
+        expect(await ruleFunction()).toBe("kps_is_endorsed");
+        await expectAgreement(db, c.campaignId, "right after the upgrade");
+        await pauseAnnotator(db, system, c.campaignId, team[0]!.id);
+        await round(15);
+        await resumeAnnotator(db, system, c.campaignId, team[0]!.id);
+        await updateCampaign(db, system, c.campaignId, { endorsementThreshold: 2 });
+        await expectAgreement(db, c.campaignId, "after the upgrade");
+      } finally {
+        await drop();
+      }
+    });
+  });
+}
