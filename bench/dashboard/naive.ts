@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { chartBinMinutes } from "@/lib/campaign/report/dashboard";
+import { outcomeSql } from "@/lib/campaign/quality/outcome";
 
 export interface NaiveDashboard {
   cells: { batchId: number; judgments: number; sufficient: number; passages: number; claimed: number; open: number; decided: number }[];
@@ -24,13 +25,16 @@ export async function naiveDashboard(db: Db, campaignId: number, now = new Date(
   const { r, t } = campaign;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
 
+  // A passage `p`'s outcome, by the rules (lib/campaign/quality/outcome.ts).
+  const finished = outcomeSql.isFinished(sql`p.is_decided`, sql`p.judgment_count`, r);
+  const endorsed = outcomeSql.isEndorsed(sql`p.sufficient_count`, t);
   const perQuestion = sql`
     select query_id, count(*) as passages,
-      count(*) filter (where is_decided or judgment_count >= ${r}) as finished,
-      count(*) filter (where sufficient_count >= ${t}) as endorsed,
-      count(*) filter (where sufficient_count > 0 and sufficient_count < judgment_count) as disputed,
-      count(*) filter (where is_gold and expected_verdict = 'sufficient' and (is_decided or judgment_count >= ${r}) and sufficient_count < ${t}) as gold_missed
-    from passages where campaign_id = ${campaignId} group by query_id`;
+      count(*) filter (where ${finished}) as finished,
+      count(*) filter (where ${endorsed}) as endorsed,
+      count(*) filter (where ${outcomeSql.isDisputed(sql`p.judgment_count`, sql`p.sufficient_count`)}) as disputed,
+      count(*) filter (where ${outcomeSql.missesGold(sql`p.is_gold`, sql`p.expected_verdict`, finished, endorsed)}) as gold_missed
+    from passages p where campaign_id = ${campaignId} group by query_id`;
 
   const [, cells, annotators, questions, disputed, span] = await Promise.all([
     db.execute(sql`select id, name, status from batches where campaign_id = ${campaignId} order by id`),
@@ -41,8 +45,8 @@ export async function naiveDashboard(db: Db, campaignId: number, now = new Date(
     db.execute(sql`
       with a as (
         select j.user_id, count(*)::int as judgments,
-          (count(*) filter (where p.is_decided or p.judgment_count >= ${r}))::int as compared,
-          (count(*) filter (where (p.is_decided or p.judgment_count >= ${r}) and (j.verdict = 'sufficient') = (p.sufficient_count >= ${t})))::int as agreed,
+          (count(*) filter (where ${finished}))::int as compared,
+          (count(*) filter (where ${outcomeSql.agreesWithOutcome(sql`j.verdict`, finished, endorsed)}))::int as agreed,
           percentile_cont(0.5) within group (order by j.duration_ms) / 1000 as median_seconds,
           (count(*) filter (where j.duration_ms < 2000))::int as under2s
         from judgments j join passages p on p.id = j.passage_id

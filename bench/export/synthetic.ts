@@ -234,8 +234,8 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
     await db.execute(sql.raw(`
       with q as (
         select q.id,
-          bool_or(p.is_gold and p.expected_verdict = 'sufficient' and (p.judgment_count >= 3 or p.is_decided) and p.sufficient_count < 2) as gold_missed,
-          count(*) filter (where p.sufficient_count >= 2) as endorsed
+          bool_or(kps_misses_gold(p.is_gold, p.expected_verdict, kps_is_finished(p.is_decided, p.judgment_count, 3), kps_is_endorsed(p.sufficient_count, 2))) as gold_missed,
+          count(*) filter (where kps_is_endorsed(p.sufficient_count, 2)) as endorsed
         from queries q join passages p on p.query_id = q.id
         where q.campaign_id = ${campaignId} group by q.id)
       select

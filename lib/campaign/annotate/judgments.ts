@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { claims, judgments, pages, passages, type Campaign, type Judgment } from "@/db/schema";
+import { claims, judgments, pages, passages, type Campaign, type Claim, type Judgment, type Passage } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
+import { closesEarly } from "../quality/outcome";
 import { isGoldCorrect, recordGoldJudgment, setStanding } from "../quality/standings";
 
 const offset = z.number().int().min(0, "must be 0 or more");
@@ -91,76 +92,21 @@ export async function submitJudgment(
   let pauseBy: Campaign | undefined;
   try {
     const result = await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
-      const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("no key update");
-      if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
-      if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
+      const claim = await lockOwnClaim(tx, user.id, claimId);
       // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
       const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash);
       if (replayed) return replayed;
       const { campaign } = await requireActiveAnnotator(tx, actor, claim.campaignId);
-
-      // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
-      const [passage] = await tx.select().from(passages).where(eq(passages.id, claim.passageId)).for("no key update");
-      if (!passage) throw new AppError("not_found", "The passage of this claim no longer exists.");
-      const [already] = await tx
-        .select({ id: judgments.id })
-        .from(judgments)
-        .where(and(eq(judgments.passageId, passage.id), eq(judgments.userId, user.id)));
-      if (already) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
+      const passage = await lockPassageToJudge(tx, claim.passageId, user.id);
 
       const now = new Date();
-      const live = claim.endedAt === null && claim.expiresAt > now;
-      let claimCount = passage.claimCount;
-      let openSlots = passage.openSlots;
-      if (!live) {
-        if (claim.endedAt === null) {
-          // Expired but not yet reaped: free its slot first.
-          claimCount -= 1;
-          if (!passage.isDecided) openSlots += 1;
-        }
-        if (openSlots <= 0) {
-          throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
-        }
-        openSlots -= 1; // the late judgment takes the free slot
-      } else {
-        claimCount -= 1; // the claim's slot becomes the judgment's
-      }
-
+      const slots = slotsAfterJudgment(claim, passage, now);
       if (input.span) await checkSpan(tx, passage, input.span);
-
-      const [stored] = await tx
-        .insert(judgments)
-        .values({
-          passageId: passage.id,
-          userId: user.id,
-          claimId: claim.id,
-          campaignId: passage.campaignId,
-          batchId: passage.batchId,
-          verdict: input.verdict,
-          unreadable: input.unreadable,
-          startParagraphId: input.span?.startParagraphId ?? null,
-          startCharacter: input.span?.startCharacter ?? null,
-          endParagraphId: input.span?.endParagraphId ?? null,
-          endCharacter: input.span?.endCharacter ?? null,
-          spanText: input.span?.text ?? null,
-          durationMs: input.durationMs,
-          idempotencyKey: input.idempotencyKey,
-          requestHash: hash,
-        })
-        .returning();
-
-      const judgmentCount = passage.judgmentCount + 1;
-      const sufficientCount = passage.sufficientCount + (input.verdict === "sufficient" ? 1 : 0);
-      const decided =
-        campaign.earlyStop &&
-        (sufficientCount >= campaign.endorsementThreshold || judgmentCount - sufficientCount > campaign.judgmentsPerPassage - campaign.endorsementThreshold);
-      await tx
-        .update(passages)
-        .set({ judgmentCount, sufficientCount, claimCount, openSlots: decided ? 0 : openSlots, isDecided: passage.isDecided || decided })
-        .where(eq(passages.id, passage.id));
+      const stored = await insertJudgment(tx, { passage, userId: user.id, claimId: claim.id, input, hash });
+      await countJudgment(tx, campaign, passage, input.verdict, slots);
       await tx.update(claims).set({ endedAt: now }).where(eq(claims.id, claim.id));
       if (passage.isGold && (await recordGoldJudgment(tx, campaign, user.id, isGoldCorrect(passage, input)))) pauseBy = campaign;
-      return { judgment: view(stored!, claim.id), replayed: false };
+      return { judgment: view(stored, claim.id), replayed: false };
     });
     // The gold rule pauses after the judgment is committed: the judgment is acknowledged either way.
     if (pauseBy) await setStanding(db, pauseBy, user.id, { status: "paused", reason: "gold_rule", by: null });
@@ -174,6 +120,92 @@ export async function submitJudgment(
     }
     throw error;
   }
+}
+
+async function lockOwnClaim(tx: Tx, userId: number, claimId: number): Promise<Claim> {
+  const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("no key update");
+  if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
+  if (claim.userId !== userId) throw new AppError("forbidden", "This claim belongs to another annotator.");
+  return claim;
+}
+
+/** The claim's passage, locked, provided this annotator has not judged it yet. */
+async function lockPassageToJudge(tx: Tx, passageId: number, userId: number): Promise<Passage> {
+  // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
+  const [passage] = await tx.select().from(passages).where(eq(passages.id, passageId)).for("no key update");
+  if (!passage) throw new AppError("not_found", "The passage of this claim no longer exists.");
+  const [already] = await tx
+    .select({ id: judgments.id })
+    .from(judgments)
+    .where(and(eq(judgments.passageId, passage.id), eq(judgments.userId, userId)));
+  if (already) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
+  return passage;
+}
+
+/** The passage's live claims and open slots once the judgment takes the claim's slot (or a free one, when the claim expired). */
+function slotsAfterJudgment(claim: Claim, passage: Passage, now: Date): { claimCount: number; openSlots: number } {
+  const live = claim.endedAt === null && claim.expiresAt > now;
+  let claimCount = passage.claimCount;
+  let openSlots = passage.openSlots;
+  if (!live) {
+    if (claim.endedAt === null) {
+      // Expired but not yet reaped: free its slot first.
+      claimCount -= 1;
+      if (!passage.isDecided) openSlots += 1;
+    }
+    if (openSlots <= 0) {
+      throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
+    }
+    openSlots -= 1; // the late judgment takes the free slot
+  } else {
+    claimCount -= 1; // the claim's slot becomes the judgment's
+  }
+  return { claimCount, openSlots };
+}
+
+async function insertJudgment(
+  tx: Tx,
+  j: { passage: Passage; userId: number; claimId: number; input: JudgmentInput; hash: string },
+): Promise<Judgment> {
+  const { passage, input } = j;
+  const [stored] = await tx
+    .insert(judgments)
+    .values({
+      passageId: passage.id,
+      userId: j.userId,
+      claimId: j.claimId,
+      campaignId: passage.campaignId,
+      batchId: passage.batchId,
+      verdict: input.verdict,
+      unreadable: input.unreadable,
+      startParagraphId: input.span?.startParagraphId ?? null,
+      startCharacter: input.span?.startCharacter ?? null,
+      endParagraphId: input.span?.endParagraphId ?? null,
+      endCharacter: input.span?.endCharacter ?? null,
+      spanText: input.span?.text ?? null,
+      durationMs: input.durationMs,
+      idempotencyKey: input.idempotencyKey,
+      requestHash: j.hash,
+    })
+    .returning();
+  return stored!;
+}
+
+/** Adds the judgment to the passage's counters; early stop closes the passage once its outcome is fixed. */
+async function countJudgment(
+  tx: Tx,
+  campaign: Campaign,
+  passage: Passage,
+  verdict: JudgmentInput["verdict"],
+  slots: { claimCount: number; openSlots: number },
+): Promise<void> {
+  const judgmentCount = passage.judgmentCount + 1;
+  const sufficientCount = passage.sufficientCount + (verdict === "sufficient" ? 1 : 0);
+  const decided = closesEarly(campaign, { judgmentCount, sufficientCount });
+  await tx
+    .update(passages)
+    .set({ judgmentCount, sufficientCount, claimCount: slots.claimCount, openSlots: decided ? 0 : slots.openSlots, isDecided: passage.isDecided || decided })
+    .where(eq(passages.id, passage.id));
 }
 
 async function findReplay(db: Db | Tx, userId: number, key: string, hash: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {

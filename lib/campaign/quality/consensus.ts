@@ -89,11 +89,6 @@ export function consensusSpan(shape: PassageShape, highlights: readonly Location
   return highlights[best];
 }
 
-/** Endorsed: at least T of the counted judgments say sufficient. */
-export function isEndorsed(sufficient: number, threshold: number): boolean {
-  return sufficient >= threshold;
-}
-
 /** Smoothed gold accuracy, (K + correct) / (2K + judged) with K = 0.5. */
 export function smoothedAccuracy(correct: number, judged: number): number {
   return (0.5 + correct) / (1 + judged);

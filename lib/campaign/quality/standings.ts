@@ -5,6 +5,7 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { countedJudgmentsOf } from "./counted-judgments";
+import { outcomeSql } from "./outcome";
 import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/dashboard";
 import { smoothedAccuracy } from "./consensus";
 
@@ -17,7 +18,6 @@ export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageId
   if (!passageIds.length) return;
   const ids = [...new Set(passageIds)].sort((a, b) => a - b);
   const r = campaign.judgmentsPerPassage;
-  const t = campaign.endorsementThreshold;
   await tx.execute(sql`select id from passages where id = any(${sql.param(ids)}::bigint[]) order by id for no key update`);
   await tx.execute(sql`
     with counted as (select passage_id, verdict from ${countedJudgmentsOf(ids, r)}
@@ -28,7 +28,7 @@ export async function recountPassages(tx: Db | Tx, campaign: Campaign, passageId
         (select count(*) from claims c where c.passage_id = p.id and c.ended_at is null)::int as cc
       from passages p where p.id = any(${sql.param(ids)}::bigint[])
     ), decided as (
-      select id, jc, sc, cc, (${campaign.earlyStop} and (sc >= ${t} or jc - sc > ${r - t})) as d from totals
+      select id, jc, sc, cc, ${outcomeSql.closesEarly(campaign.earlyStop, sql`jc`, sql`sc`, r, campaign.endorsementThreshold)} as d from totals
     )
     update passages p set
       judgment_count = decided.jc,

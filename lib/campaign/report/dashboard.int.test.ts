@@ -8,6 +8,7 @@ import { nextTask } from "../annotate/assignment";
 import { updateCampaign } from "../campaigns";
 import { getDashboard } from "./dashboard";
 import { submitJudgment } from "../annotate/judgments";
+import { outcomeSql } from "../quality/outcome";
 import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { activitySpan, compactTallies, judgmentsOverTime } from "./tallies";
 
@@ -22,6 +23,9 @@ function random(seed: number): () => number {
 
 /** The tallies as the triggers keep them (tallies + pending deltas), and as a recount from scratch gives them. */
 async function talliesBothWays(db: Db, campaignId: number) {
+  // A passage `p` of campaign `c`, by the outcome rules (outcome.int.test.ts holds those to the TypeScript ones).
+  const finished = outcomeSql.isFinished(sql`p.is_decided`, sql`p.judgment_count`, sql`c.judgments_per_passage`);
+  const endorsed = outcomeSql.isEndorsed(sql`p.sufficient_count`, sql`c.endorsement_threshold`);
   const kept = async (table: string, deltas: string, key: string, values: string) =>
     rowsOf<Record<string, unknown>>(
       await db.execute(
@@ -42,9 +46,8 @@ async function talliesBothWays(db: Db, campaignId: number) {
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
-            (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as compared,
-            (count(*) filter (where (p.is_decided or p.judgment_count >= c.judgments_per_passage)
-                              and (j.verdict = 'sufficient') = (p.sufficient_count >= c.endorsement_threshold)))::int as agreed
+            (count(*) filter (where ${finished}))::int as compared,
+            (count(*) filter (where ${outcomeSql.agreesWithOutcome(sql`j.verdict`, finished, endorsed)}))::int as agreed
           from judgments j join passages p on p.id = j.passage_id join campaigns c on c.id = j.campaign_id
           where j.campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
       ),
@@ -54,11 +57,10 @@ async function talliesBothWays(db: Db, campaignId: number) {
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select p.query_id, count(*)::int as passages,
-            (count(*) filter (where p.is_decided or p.judgment_count >= c.judgments_per_passage))::int as finished,
-            (count(*) filter (where p.sufficient_count >= c.endorsement_threshold))::int as endorsed,
-            (count(*) filter (where p.sufficient_count > 0 and p.sufficient_count < p.judgment_count))::int as disputed,
-            (count(*) filter (where p.is_gold and p.expected_verdict = 'sufficient' and (p.is_decided or p.judgment_count >= c.judgments_per_passage)
-                              and p.sufficient_count < c.endorsement_threshold))::int as gold_missed
+            (count(*) filter (where ${finished}))::int as finished,
+            (count(*) filter (where ${endorsed}))::int as endorsed,
+            (count(*) filter (where ${outcomeSql.isDisputed(sql`p.judgment_count`, sql`p.sufficient_count`)}))::int as disputed,
+            (count(*) filter (where ${outcomeSql.missesGold(sql`p.is_gold`, sql`p.expected_verdict`, finished, endorsed)}))::int as gold_missed
           from passages p join campaigns c on c.id = p.campaign_id where p.campaign_id = ${campaignId} group by 1 order by 1`),
       ),
     },

@@ -7,6 +7,7 @@ import { medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
 import { projectFinish } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
 import { smoothedAccuracy } from "../quality/consensus";
+import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
   annotatorSummaries,
@@ -98,8 +99,9 @@ export function progressOf(cells: readonly PassageCell[], r: number, t: number):
     filled += c.judgments * c.passages;
     claimed += c.claimed;
     open += c.open;
-    finished += c.judgments >= r ? c.passages : c.decided;
-    if (c.sufficient >= t) endorsed += c.passages;
+    // A cell holds passages with the same counts: all finished at R judgments, else the decided ones.
+    finished += isFinished({ judgmentCount: c.judgments, isDecided: false }, r) ? c.passages : c.decided;
+    if (isEndorsed(c.sufficient, t)) endorsed += c.passages;
   }
   const slots = passages * r;
   const profiles = verdictProfiles(cells.map((c) => ({ judgments: c.judgments, sufficient: c.sufficient, passages: c.passages })));

@@ -2,32 +2,22 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
+import type { JudgmentRow } from "./rows";
 
 const json = JSON.stringify;
 
 /** Rows read per round trip: memory stays flat whatever the campaign's size. */
 const PAGE_ROWS = 5000;
 
-interface JudgmentRow {
-  id: number;
+interface ExportedJudgmentRow extends JudgmentRow {
   query_id: string;
-  passage_id: number;
   wikipedia_id: string;
   passage_start: number;
   passage_end: number;
   annotator: string;
-  verdict: string;
-  unreadable: boolean;
-  start_paragraph_id: number | null;
-  start_character: number | null;
-  end_paragraph_id: number | null;
-  end_character: number | null;
-  span_text: string | null;
   is_gold: boolean;
   counted: boolean;
   batch_id: number;
-  duration_ms: number;
-  created_at: Date | string;
 }
 
 /**
@@ -77,7 +67,7 @@ export async function* exportJudgments(db: Db, actor: Actor, campaignId: number,
     db.transaction(
       async (tx) => {
         await tx.execute(sql`set local jit = off`);
-        return rowsOf<JudgmentRow>(await tx.execute(judgmentRowsQuery(campaignId, { after, limit: PAGE_ROWS, batchId: options.batchId })));
+        return rowsOf<ExportedJudgmentRow>(await tx.execute(judgmentRowsQuery(campaignId, { after, limit: PAGE_ROWS, batchId: options.batchId })));
       },
       { accessMode: "read only" },
     );

@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { Campaign } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { codePointLength, sectionOf, type Location } from "@/lib/kilt/codepoints";
+import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
-import { getCampaign } from "../campaigns";
+import { getCampaign, type CampaignView } from "../campaigns";
 import { consensusSpan } from "../quality/consensus";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
+import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
+import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 /** Questions read per round trip: memory stays flat whatever the campaign's size. */
 const PAGE_QUERIES = 500;
@@ -36,31 +37,26 @@ interface QueryRow {
   batch_id: number;
 }
 
-interface PassageRow {
+interface PassageRow extends PassageOutcomeRow {
   id: number;
   query_id: number;
   batch_id: number;
   wikipedia_id: string;
   start_paragraph_id: number;
   end_paragraph_id: number;
-  is_gold: boolean;
-  expected_verdict: string | null;
-  judgment_count: number;
-  sufficient_count: number;
-  is_decided: boolean;
   title: string;
   /** The passage's paragraphs (read as JSON: the driver's text[] parser is slow), and the section header above it (null for the lead). */
   paragraphs: string[];
   header_above: string | null;
 }
 
-interface HighlightRow {
-  passage_id: number;
-  start_paragraph_id: number;
-  start_character: number;
-  end_paragraph_id: number;
-  end_character: number;
-  span_text: string;
+type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
+
+/** One page of questions with their passages (and outcomes) and the highlights of the endorsed ones. */
+interface Page {
+  queries: QueryRow[];
+  passagesOf: Map<number, (PassageRow & { outcome: PassageOutcome })[]>;
+  highlightsOf: Map<number, HighlightRow[]>;
 }
 
 /**
@@ -78,12 +74,7 @@ export async function* exportKilt(
   report?: (r: ExportReport) => void,
 ): AsyncGenerator<string> {
   requireCoordinator(actor);
-  await getCampaign(db, actor, campaignId);
-  const [campaign] = rowsOf<Campaign & { judgments_per_passage: number; endorsement_threshold: number }>(
-    await db.execute(sql`select * from campaigns where id = ${campaignId}`),
-  );
-  const r = Number(campaign!.judgments_per_passage);
-  const t = Number(campaign!.endorsement_threshold);
+  const campaign = await getCampaign(db, actor, campaignId);
   const counts: ExportReport = {
     campaignId,
     batchId: options.batchId ?? null,
@@ -93,70 +84,67 @@ export async function* exportKilt(
     unanswerable: [],
     withoutEndorsement: 0,
   };
-  const batchFilter = options.batchId === undefined ? sql`` : sql`and q.batch_id = ${options.batchId}`;
-
+  const ctx = { campaignId, t: campaign.endorsementThreshold, location: options.location };
   let after = 0;
   for (;;) {
-    const qs = rowsOf<QueryRow>(
-      await db.execute(sql`
-        select q.id, q.kilt_id, q.original_line, q.batch_id from queries q
-        where q.campaign_id = ${campaignId} and q.id > ${after} ${batchFilter}
-        order by q.id limit ${PAGE_QUERIES}`),
-    );
-    if (!qs.length) break;
-    after = Number(qs[qs.length - 1]!.id);
-    const queryIds = qs.map((q) => Number(q.id));
-
-    const ps = rowsOf<PassageRow>(
-      await db.execute(sql`
-        select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
-               p.expected_verdict, p.judgment_count, p.sufficient_count, p.is_decided, pg.title,
-               array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
-               (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
-                where e like 'Section::::%' order by i desc limit 1) as header_above
-        from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
-        where p.query_id = any(${sql.param(queryIds)}::bigint[])
-        order by p.query_id, p.id`),
-    );
-    const endorsed = ps.filter((p) => p.sufficient_count >= t);
-    // The endorsing highlights: the sufficient judgments that count.
-    const highlights = endorsed.length
-      ? rowsOf<HighlightRow>(
-          await db.execute(sql`
-            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
-            from ${countedJudgmentsOf(endorsed.map((p) => Number(p.id)), r)}
-            where verdict = 'sufficient'
-            order by passage_id, created_at, id`),
-        )
-      : [];
-
-    const passagesOf = groupBy(ps, (p) => Number(p.query_id));
-    const highlightsOf = groupBy(highlights, (h) => Number(h.passage_id));
-    for (const q of qs) {
+    const page = await readPage(db, campaign, after, options.batchId);
+    if (!page.queries.length) break;
+    after = Number(page.queries[page.queries.length - 1]!.id);
+    for (const q of page.queries) {
       counts.queries++;
-      const own = passagesOf.get(Number(q.id)) ?? [];
-      const goldMissed = own.some(
-        (p) => p.is_gold && p.expected_verdict === "sufficient" && (p.judgment_count >= r || p.is_decided) && p.sufficient_count < t,
-      );
-      if (goldMissed) {
+      const own = page.passagesOf.get(Number(q.id)) ?? [];
+      if (isUnanswerable(own.map((p) => p.outcome))) {
         counts.unanswerable.push(q.kilt_id);
         continue;
       }
-      const mine = own.filter((p) => p.sufficient_count >= t);
+      const mine = own.filter((p) => p.outcome.endorsed);
       if (!mine.length) {
         counts.withoutEndorsement++;
         continue;
       }
-      const entries = mine.map((p) =>
-        provenanceEntry(p, highlightsOf.get(Number(p.id)) ?? [], { campaignId, r, t, location: options.location }),
-      );
+      const entries = mine.map((p) => provenanceEntry(p, page.highlightsOf.get(Number(p.id)) ?? [], ctx));
       counts.queriesExported++;
       counts.passagesEndorsed += mine.length;
       yield appendOutputEntries(q.original_line, entries) + "\n";
     }
-    if (qs.length < PAGE_QUERIES) break;
+    if (page.queries.length < PAGE_QUERIES) break;
   }
   report?.(counts);
+}
+
+/** The questions after `after` (a page of them), their passages with outcomes, and the endorsing highlights. */
+async function readPage(db: Db, campaign: CampaignView, after: number, batchId: number | undefined): Promise<Page> {
+  const batchFilter = batchId === undefined ? sql`` : sql`and q.batch_id = ${batchId}`;
+  const queries = rowsOf<QueryRow>(
+    await db.execute(sql`
+      select q.id, q.kilt_id, q.original_line, q.batch_id from queries q
+      where q.campaign_id = ${campaign.id} and q.id > ${after} ${batchFilter}
+      order by q.id limit ${PAGE_QUERIES}`),
+  );
+  if (!queries.length) return { queries, passagesOf: new Map(), highlightsOf: new Map() };
+  const ps = rowsOf<PassageRow>(
+    await db.execute(sql`
+      select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
+             p.expected_verdict, p.judgment_count, p.sufficient_count, p.is_decided, pg.title,
+             array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
+             (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
+              where e like 'Section::::%' order by i desc limit 1) as header_above
+      from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
+      where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
+      order by p.query_id, p.id`),
+  ).map((p) => ({ ...p, outcome: outcomeOfRow(p, campaign) }));
+  const endorsed = ps.filter((p) => p.outcome.endorsed);
+  // The endorsing highlights: the sufficient judgments that count.
+  const highlights = endorsed.length
+    ? rowsOf<HighlightRow>(
+        await db.execute(sql`
+          select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+          from ${countedJudgmentsOf(endorsed.map((p) => Number(p.id)), campaign.judgmentsPerPassage)}
+          where verdict = 'sufficient'
+          order by passage_id, created_at, id`),
+      )
+    : [];
+  return { queries, passagesOf: groupBy(ps, (p) => Number(p.query_id)), highlightsOf: groupBy(highlights, (h) => Number(h.passage_id)) };
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
@@ -173,16 +161,11 @@ function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
 function provenanceEntry(
   p: PassageRow,
   highlights: HighlightRow[],
-  ctx: { campaignId: number; r: number; t: number; location: "span" | "passage" },
+  ctx: { campaignId: number; t: number; location: "span" | "passage" },
 ): string {
   const start = p.start_paragraph_id;
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
-  const locations: Location[] = highlights.map((h) => ({
-    startParagraphId: h.start_paragraph_id,
-    startCharacter: h.start_character,
-    endParagraphId: h.end_paragraph_id,
-    endCharacter: h.end_character,
-  }));
+  const locations = highlights.map((h) => spanOf(h)!);
   const consensus = ctx.location === "span" ? consensusSpan(shape, locations, ctx.t) : undefined;
   const where = consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
   // The section of the span's first paragraph: a header inside the passage before it, else the

@@ -38,13 +38,5 @@ export interface QuestionList {
   counts: Record<QuestionFilter, number>;
 }
 
-
-export type QuestionOutcome = "unanswerable" | "answered" | "none-endorsed" | "open";
-
-/** Where a listed question stands: left out of the export, answered, finished without an endorsed passage, or still open. */
-export function questionOutcome(q: Pick<QuestionListRow, "unanswerable" | "endorsed" | "passages" | "finished">): QuestionOutcome {
-  if (q.unanswerable) return "unanswerable";
-  if (q.endorsed > 0) return "answered";
-  if (q.passages > 0 && q.finished === q.passages) return "none-endorsed";
-  return "open";
-}
+// Where a listed question stands is an outcome rule (quality/outcome.ts).
+export { questionOutcome, type QuestionOutcome } from "../quality/outcome";

@@ -5,6 +5,8 @@ import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
 import { consensusSpan } from "../quality/consensus";
+import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
+import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 export interface QuestionJudgment {
   id: number;
@@ -51,41 +53,25 @@ export interface QuestionView {
   passages: QuestionPassage[];
 }
 
-type PassageRow = {
+interface PassageRow extends PassageOutcomeRow {
   id: string | number;
   wikipedia_id: string;
   title: string;
   start_paragraph_id: number;
   end_paragraph_id: number;
   paragraphs: string[];
-  is_gold: boolean;
-  expected_verdict: "sufficient" | "insufficient" | null;
   expected_start_paragraph_id: number | null;
   expected_start_character: number | null;
   expected_end_paragraph_id: number | null;
   expected_end_character: number | null;
-  judgment_count: number;
-  sufficient_count: number;
   claim_count: number;
   open_slots: number;
-  is_decided: boolean;
-};
+}
 
-type JudgmentRow = {
-  id: string | number;
-  passage_id: string | number;
+interface ViewedJudgmentRow extends JudgmentRow {
   username: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  start_paragraph_id: number | null;
-  start_character: number | null;
-  end_paragraph_id: number | null;
-  end_character: number | null;
-  span_text: string | null;
-  duration_ms: number;
-  created_at: string | Date;
   paused: boolean;
-};
+}
 
 /** Every passage of one question with its judgments, highlights, consensus span and gold (coordinators). */
 export async function getQuestionView(db: Db, actor: Actor, campaignId: number, queryId: number): Promise<QuestionView> {
@@ -95,9 +81,17 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
     await db.execute(sql`select id, kilt_id, input, answers, batch_id, line_number from queries where id = ${queryId} and campaign_id = ${campaignId}`),
   );
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
-  const r = campaign.judgmentsPerPassage;
-  const t = campaign.endorsementThreshold;
+  const { passageRows, judgmentRows } = await readQuestion(db, queryId);
+  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign));
+  return {
+    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold },
+    query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
+    unanswerable: isUnanswerable(passages.map((p) => p.outcome)),
+    passages: passages.map((p) => p.passage),
+  };
+}
 
+async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: PassageRow[]; judgmentRows: ViewedJudgmentRow[] }> {
   const passageRows = rowsOf<PassageRow>(
     await db.execute(sql`
       select p.id, p.wikipedia_id, pg.title, p.start_paragraph_id, p.end_paragraph_id,
@@ -109,7 +103,7 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       where p.query_id = ${queryId}
       order by p.is_gold desc, p.id`),
   );
-  const judgmentRows = rowsOf<JudgmentRow>(
+  const judgmentRows = rowsOf<ViewedJudgmentRow>(
     await db.execute(sql`
       select j.id, j.passage_id, u.username, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character,
              j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at,
@@ -119,67 +113,60 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       where p.query_id = ${queryId}
       order by j.passage_id, j.created_at, j.id`),
   );
+  return { passageRows, judgmentRows };
+}
 
-  const passages = passageRows.map((p): QuestionPassage => {
-    let countedSoFar = 0;
-    const judgments = judgmentRows
-      .filter((j) => Number(j.passage_id) === Number(p.id))
-      .map((j): QuestionJudgment => {
-        const counted = !j.paused && countedSoFar < r;
-        if (counted) countedSoFar++;
-        return {
-          id: Number(j.id),
-          username: j.username,
-          verdict: j.verdict,
-          unreadable: j.unreadable,
-          span:
-            j.start_paragraph_id === null
-              ? null
-              : { startParagraphId: j.start_paragraph_id, startCharacter: j.start_character!, endParagraphId: j.end_paragraph_id!, endCharacter: j.end_character! },
-          spanText: j.span_text,
-          durationMs: j.duration_ms,
-          createdAt: new Date(j.created_at).toISOString(),
-          counted,
-          paused: j.paused,
-        };
-      });
-    const endorsed = p.sufficient_count >= t;
-    const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
-    const shape = { startParagraphId: p.start_paragraph_id, paragraphLengths: p.paragraphs.map(codePointLength) };
+/** One passage of the view from its row and its judgments (in time order), with its outcome. */
+function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campaign: OutcomeSettings): { passage: QuestionPassage; outcome: PassageOutcome } {
+  const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
+  const outcome = outcomeOfRow(p, campaign);
+  const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
+  const shape = { startParagraphId: p.start_paragraph_id, paragraphLengths: p.paragraphs.map(codePointLength) };
+  const passage: QuestionPassage = {
+    id: Number(p.id),
+    wikipediaId: p.wikipedia_id,
+    title: p.title,
+    startParagraphId: p.start_paragraph_id,
+    endParagraphId: p.end_paragraph_id,
+    paragraphs: p.paragraphs.map((text, i) => ({ id: p.start_paragraph_id + i, text })),
+    isGold: p.is_gold,
+    expectedVerdict: p.expected_verdict,
+    expectedSpan: spanOf({
+      start_paragraph_id: p.expected_start_paragraph_id,
+      start_character: p.expected_start_character,
+      end_paragraph_id: p.expected_end_paragraph_id,
+      end_character: p.expected_end_character,
+    }),
+    judgmentCount: p.judgment_count,
+    sufficientCount: p.sufficient_count,
+    claimCount: p.claim_count,
+    openSlots: p.open_slots,
+    isDecided: p.is_decided,
+    finished: outcome.finished,
+    endorsed: outcome.endorsed,
+    consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
+    judgments,
+  };
+  return { passage, outcome };
+}
+
+/** The rule of `countedJudgmentsOf` in TypeScript: in time order, the first R judgments of annotators in good standing count. */
+function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number): QuestionJudgment[] {
+  let countedSoFar = 0;
+  return rows.map((j): QuestionJudgment => {
+    const counted = !j.paused && countedSoFar < judgmentsPerPassage;
+    if (counted) countedSoFar++;
     return {
-      id: Number(p.id),
-      wikipediaId: p.wikipedia_id,
-      title: p.title,
-      startParagraphId: p.start_paragraph_id,
-      endParagraphId: p.end_paragraph_id,
-      paragraphs: p.paragraphs.map((text, i) => ({ id: p.start_paragraph_id + i, text })),
-      isGold: p.is_gold,
-      expectedVerdict: p.expected_verdict,
-      expectedSpan:
-        p.expected_start_paragraph_id === null
-          ? null
-          : {
-              startParagraphId: p.expected_start_paragraph_id,
-              startCharacter: p.expected_start_character!,
-              endParagraphId: p.expected_end_paragraph_id!,
-              endCharacter: p.expected_end_character!,
-            },
-      judgmentCount: p.judgment_count,
-      sufficientCount: p.sufficient_count,
-      claimCount: p.claim_count,
-      openSlots: p.open_slots,
-      isDecided: p.is_decided,
-      finished: p.is_decided || p.judgment_count >= r,
-      endorsed,
-      consensus: endorsed ? (consensusSpan(shape, highlights, t) ?? null) : null,
-      judgments,
+      id: Number(j.id),
+      username: j.username,
+      verdict: j.verdict,
+      unreadable: j.unreadable,
+      span: spanOf(j),
+      spanText: j.span_text,
+      durationMs: j.duration_ms,
+      createdAt: new Date(j.created_at).toISOString(),
+      counted,
+      paused: j.paused,
     };
   });
-
-  return {
-    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t },
-    query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
-    unanswerable: passages.some((p) => p.isGold && p.expectedVerdict === "sufficient" && p.finished && !p.endorsed),
-    passages,
-  };
 }

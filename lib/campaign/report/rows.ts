@@ -1,0 +1,44 @@
+import type { Verdict } from "@/db/schema";
+import type { Location } from "@/lib/kilt/codepoints";
+import { passageOutcome, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
+
+// Rows as the report queries read them with raw SQL: snake_case; bigint ids arrive as numbers or
+// strings depending on the driver, times as strings or dates.
+
+/** A judgment's own columns (the judgments export and the question view add what they need). */
+export interface JudgmentRow {
+  id: string | number;
+  passage_id: string | number;
+  verdict: Verdict;
+  unreadable: boolean;
+  start_paragraph_id: number | null;
+  start_character: number | null;
+  end_paragraph_id: number | null;
+  end_character: number | null;
+  span_text: string | null;
+  duration_ms: number;
+  created_at: string | Date;
+}
+
+/** The judgment's span as a location; null for an insufficient verdict. */
+export function spanOf(j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character">): Location | null {
+  return j.start_paragraph_id === null
+    ? null
+    : { startParagraphId: j.start_paragraph_id, startCharacter: j.start_character!, endParagraphId: j.end_paragraph_id!, endCharacter: j.end_character! };
+}
+
+/** The passage columns its outcome is read from. */
+export interface PassageOutcomeRow {
+  judgment_count: number;
+  sufficient_count: number;
+  is_decided: boolean;
+  is_gold: boolean;
+  expected_verdict: Verdict | null;
+}
+
+export function outcomeOfRow(p: PassageOutcomeRow, settings: Omit<OutcomeSettings, "earlyStop">): PassageOutcome {
+  return passageOutcome(
+    { judgmentCount: p.judgment_count, sufficientCount: p.sufficient_count, isDecided: p.is_decided, isGold: p.is_gold, expectedVerdict: p.expected_verdict },
+    settings,
+  );
+}
