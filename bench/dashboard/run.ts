@@ -24,7 +24,7 @@ import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client"
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { annotatorRows, chartBinMinutes, getDashboard, type Dashboard } from "@/lib/campaign/report/dashboard";
-import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/report/tallies";
+import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/internal/tallies";
 import { medianSecondsFromBuckets } from "@/lib/metrics/durations";
 import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { retallyOutcomes } from "./report/tallies";
+import { retallyOutcomes } from "./internal/tallies";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated

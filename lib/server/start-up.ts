@@ -1,6 +1,6 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
-import { compactTallies } from "@/lib/campaign/report/tallies";
+import { compactTallies } from "@/lib/campaign/internal/tallies";
 import { databaseConfig } from "@/lib/env";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */

@@ -10,7 +10,7 @@ import { getDashboard } from "./dashboard";
 import { submitJudgment } from "../annotate/judgments";
 import { outcomeSql } from "../quality/outcome";
 import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
-import { activitySpan, compactTallies, judgmentsOverTime } from "./tallies";
+import { activitySpan, compactTallies, judgmentsOverTime } from "../internal/tallies";
 
 /** A small seeded generator, so a failing run can be replayed. */
 function random(seed: number): () => number {

@@ -19,7 +19,7 @@ import {
   type AnnotatorSummary,
   type DisputedQuestion,
   type PassageCell,
-} from "./tallies";
+} from "../internal/tallies";
 
 /** Slots and agreement of a batch, or of the whole campaign. */
 export interface Progress {
@@ -144,7 +144,7 @@ export function annotatorRowsOf(
   });
 }
 
-/** The annotators who judged in a campaign or have a standing there, with their figures (from the tallies). */
+/** The annotators who judged in a campaign or have a standing there, with their figures (from the tallies). Internal: no authorization of its own; getDashboard and the standings functions call it after theirs. */
 export async function annotatorRows(db: Db, campaignId: number): Promise<AnnotatorRow[]> {
   // Both at once: who has tallies is read by the people query itself.
   const [summaries, people] = await Promise.all([

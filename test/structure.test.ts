@@ -1,0 +1,116 @@
+// The layout rules of the README's map, checked on the source itself: sizes, layers, the edge.
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const MAX_FILE_LINES = 300;
+const MAX_FUNCTION_LINES = 80;
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(path.join(ROOT, d), { withFileTypes: true })) {
+      const rel = path.join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules" && entry.name !== "migrations") walk(rel);
+      } else if (/\.(ts|tsx|mjs)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) out.push(rel);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const parsed = new Map<string, ts.SourceFile>();
+function parse(file: string): ts.SourceFile {
+  let sf = parsed.get(file);
+  if (!sf) {
+    const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : file.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+    sf = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, true, kind);
+    parsed.set(file, sf);
+  }
+  return sf;
+}
+
+function visit(node: ts.Node, fn: (n: ts.Node) => void): void {
+  fn(node);
+  ts.forEachChild(node, (child) => visit(child, fn));
+}
+
+const lineOf = (sf: ts.SourceFile, pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+
+/** The files an import names, as paths from the root ("db/schema"), for aliased and relative specifiers. */
+function importedPaths(file: string): string[] {
+  const sf = parse(file);
+  const out: string[] = [];
+  visit(sf, (n) => {
+    const spec =
+      (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)
+        ? n.moduleSpecifier.text
+        : ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])
+          ? n.arguments[0].text
+          : undefined;
+    if (!spec) return;
+    if (spec.startsWith("@/")) out.push(spec.slice(2));
+    else if (spec.startsWith(".")) out.push(path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec)));
+  });
+  return out;
+}
+
+const CODE_DIRS = ["lib", "components", "bin"];
+
+describe("the layout", () => {
+  it(`keeps files under lib/, components/ and bin/ within ${MAX_FILE_LINES} lines`, () => {
+    const long = CODE_DIRS.flatMap(sourceFiles)
+      .map((f) => ({ f, lines: parse(f).getLineAndCharacterOfPosition(parse(f).end).line + 1 }))
+      .filter(({ lines }) => lines > MAX_FILE_LINES)
+      .map(({ f, lines }) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it(`keeps functions within ${MAX_FUNCTION_LINES} lines`, () => {
+    const long: string[] = [];
+    for (const file of CODE_DIRS.flatMap(sourceFiles)) {
+      const sf = parse(file);
+      visit(sf, (n) => {
+        if (!ts.isFunctionLike(n) || !("body" in n) || !n.body) return;
+        const lines = lineOf(sf, n.end) - lineOf(sf, n.getStart()) + 1;
+        if (lines > MAX_FUNCTION_LINES) long.push(`${file}:${lineOf(sf, n.getStart())} ${n.name?.getText() ?? "(anonymous)"}: ${lines} lines`);
+      });
+    }
+    expect(long).toEqual([]);
+  });
+
+  it("components/ import nothing from db/, db/ nothing from lib/", () => {
+    const crossing = [
+      ...sourceFiles("components").flatMap((f) => importedPaths(f).filter((p) => p.startsWith("db/")).map((p) => `${f} → ${p}`)),
+      ...sourceFiles("db").flatMap((f) => importedPaths(f).filter((p) => p.startsWith("lib/")).map((p) => `${f} → ${p}`)),
+    ];
+    expect(crossing).toEqual([]);
+  });
+
+  it("no domain function takes a Request: only the edge (lib/server/) reads HTTP", () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles("lib").filter((f) => !f.startsWith("lib/server/") && !f.startsWith("lib/query/"))) {
+      const sf = parse(file);
+      visit(sf, (n) => {
+        if (ts.isParameter(n) && n.type && /\bRequest\b/.test(n.type.getText())) offenders.push(`${file}:${lineOf(sf, n.getStart())} ${n.getText()}`);
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the internal layer (lib/campaign/internal/: no authorization of its own) is called by domain functions only", () => {
+    const callers = ["app", "components", "bin"].flatMap((dir) =>
+      sourceFiles(dir).flatMap((f) => importedPaths(f).filter((p) => p.startsWith("lib/campaign/internal")).map((p) => `${f} → ${p}`)),
+    );
+    expect(callers).toEqual([]);
+    expect(sourceFiles("lib/campaign/internal").length).toBeGreaterThan(0);
+  });
+
+  it("the structure check itself sees the code (it would pass on an empty tree otherwise)", () => {
+    expect(CODE_DIRS.flatMap(sourceFiles).length).toBeGreaterThan(50);
+    expect(importedPaths("lib/server/http.ts")).toContain("db/client");
+  });
+});
