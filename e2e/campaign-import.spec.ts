@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings";
 import { accounts, signedInApi, storageStatePath, unique } from "./fixtures";
 
 const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
@@ -68,15 +69,8 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   const stored = await page.request.get(`/api/campaigns/${campaignId}`);
   expect(stored.status()).toBe(200);
   expect((await stored.json()).campaign).toMatchObject({
+    ...CAMPAIGN_DEFAULTS,
     name,
-    judgmentsPerPassage: 3,
-    endorsementThreshold: 2,
-    showAnswers: false,
-    goldMinJudgments: 5,
-    goldAccuracyThreshold: 0.7,
-    leaseMinutes: 10,
-    earlyStop: false,
-    allAnnotators: true,
     instructions: "Judge the passage, then highlight the **answer** <b>span</b>.",
   });
   // Instructions are rendered from Markdown; raw HTML in them is never interpreted.

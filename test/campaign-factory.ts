@@ -74,6 +74,13 @@ export async function makeAnnotator(db: Db): Promise<UserActor> {
   return { kind: "user", id: user.id, username: user.username, role: "annotator", via: "session" };
 }
 
+/** `n` annotators, made one after another (their ids in order). */
+export async function makeAnnotators(db: Db, n: number): Promise<UserActor[]> {
+  const team: UserActor[] = [];
+  for (let i = 0; i < n; i++) team.push(await makeAnnotator(db));
+  return team;
+}
+
 /** A judgment body for a task: sufficient highlights the first word of its first paragraph (code points). */
 export function judgmentOf(t: Task, verdict: "sufficient" | "insufficient", durationMs = 1000) {
   const p = t.passage.paragraphs[0]!;

@@ -52,3 +52,25 @@ export function describeEachDatabase(title: string, body: (ctx: { db: () => Db; 
 export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString("hex")}`;
 }
+
+/** A small seeded generator, so a failing run can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** A fresh, empty embedded database for one describe block (opened before its tests, closed after). */
+export function useEmptyPglite(): () => DatabaseHandle {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    handle = await openTestDatabase("pglite");
+  });
+  afterAll(() => handle?.close());
+  return () => {
+    if (!handle) throw new Error("the database is opened in beforeAll");
+    return handle;
+  };
+}

@@ -33,6 +33,16 @@ function lines(file: string) {
   return readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
 }
 
+/** One line parsed as JSON, or undefined after reporting it as a problem. */
+function parseLine<T>(line: string, n: number, problem: (message: string) => void): T | undefined {
+  try {
+    return JSON.parse(line) as T;
+  } catch (e) {
+    problem(`line ${n}: not JSON (${String(e)})`);
+    return undefined;
+  }
+}
+
 interface KiltRow {
   id: unknown;
   input: unknown;
@@ -74,13 +84,8 @@ export async function verifyKiltFile(
       problem(`line ${n} is blank`);
       continue;
     }
-    let row: KiltRow;
-    try {
-      row = JSON.parse(line) as KiltRow;
-    } catch (e) {
-      problem(`line ${n}: not JSON (${String(e)})`);
-      continue;
-    }
+    const row = parseLine<KiltRow>(line, n, problem);
+    if (!row) continue;
     if (typeof row.id !== "string") problem(`line ${n}: id is not a string`);
     const id = String(row.id).trim();
     if (ids.has(id)) problem(`line ${n}: duplicate id ${id}`);
@@ -158,13 +163,8 @@ export async function verifyJudgmentsFile(db: Db, file: string, built: BuiltCamp
   const sample: { wikipediaId: string; span: NonNullable<JudgmentLine["span"]> }[] = [];
   for await (const line of lines(file)) {
     n++;
-    let row: JudgmentLine;
-    try {
-      row = JSON.parse(line) as JudgmentLine;
-    } catch (e) {
-      problem(`line ${n}: not JSON (${String(e)})`);
-      continue;
-    }
+    const row = parseLine<JudgmentLine>(line, n, problem);
+    if (!row) continue;
     if (typeof row.query_id !== "string" || typeof row.wikipedia_id !== "string" || typeof row.annotator !== "string" || typeof row.passage_id !== "number") {
       problem(`line ${n}: missing or mistyped fields`);
       continue;

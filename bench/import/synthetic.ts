@@ -6,19 +6,12 @@ import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { copyValue, textArrayLiteral } from "@/db/bulk";
+import type { KnowledgeAnchor } from "@/lib/kilt/schemas";
 
 /** The first synthetic `wikipedia_id`; page i gets FIRST_WIKIPEDIA_ID + i (far above real ids). */
 export const FIRST_WIKIPEDIA_ID = 90_000_000;
 
-export interface SyntheticAnchor {
-  text: string;
-  href: string;
-  paragraph_id: number;
-  start: number;
-  end: number;
-  wikipedia_id?: string;
-  wikipedia_title?: string;
-}
+export type SyntheticAnchor = KnowledgeAnchor;
 
 export interface SyntheticPage {
   _id: string;

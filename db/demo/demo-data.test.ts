@@ -2,21 +2,14 @@ import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { KnowledgeAnchor } from "@/lib/kilt/schemas";
 
 // Checks the hand-crafted KILT demo files in this folder. Offsets are Unicode code points
 // (Python string indexes), so every count goes through Array.from(...), never String#slice.
 
 const dir = fileURLToPath(new URL(".", import.meta.url));
 
-interface Anchor {
-  text: string;
-  href: string;
-  paragraph_id: number;
-  start: number;
-  end: number;
-  wikipedia_id?: string;
-  wikipedia_title?: string;
-}
+type Anchor = KnowledgeAnchor;
 interface History {
   pageid: number;
   revid: number;

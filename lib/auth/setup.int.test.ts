@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
-import { openTestDatabase } from "@/test/databases";
+import { describe, expect, it } from "vitest";
+import { useEmptyPglite } from "@/test/databases";
 import { AppError } from "@/lib/errors";
 import { anonymous } from "./actor";
 import { signIn } from "./sessions";
@@ -8,26 +7,23 @@ import { countUsers, createFirstCoordinator } from "./users";
 
 // Set-up needs an empty database: a fresh embedded one.
 describe("first coordinator [pglite, empty]", () => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase("pglite");
-  });
-  afterAll(() => handle.close());
+  const database = useEmptyPglite();
+  const db = () => database().db;
 
   it("is created once; concurrent and later attempts get a conflict", async () => {
-    expect(await countUsers(handle.db, anonymous)).toBe(0);
+    expect(await countUsers(db(), anonymous)).toBe(0);
     const results = await Promise.allSettled([
-      createFirstCoordinator(handle.db, anonymous, { username: "first", password: "password-one" }),
-      createFirstCoordinator(handle.db, anonymous, { username: "rival", password: "password-two" }),
+      createFirstCoordinator(db(), anonymous, { username: "first", password: "password-one" }),
+      createFirstCoordinator(db(), anonymous, { username: "rival", password: "password-two" }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(rejected.reason).toBeInstanceOf(AppError);
     expect((rejected.reason as AppError).code).toBe("conflict");
-    expect(await countUsers(handle.db, anonymous)).toBe(1);
+    expect(await countUsers(db(), anonymous)).toBe(1);
     const winner = (results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ username: string; role: string }>).value;
     expect(winner.role).toBe("coordinator");
     const password = winner.username === "first" ? "password-one" : "password-two";
-    expect((await signIn(handle.db, anonymous, { username: winner.username, password, address: "t" })).user.role).toBe("coordinator");
+    expect((await signIn(db(), anonymous, { username: winner.username, password, address: "t" })).user.role).toBe("coordinator");
   });
 });

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
+import { describe, expect, it } from "vitest";
 import { pages, passages, queries } from "@/db/schema";
 import { anonymous, system } from "@/lib/auth/actor";
 import { resolveActor, signIn } from "@/lib/auth/sessions";
@@ -11,35 +10,32 @@ import { submitJudgment } from "./annotate/judgments";
 import { expectValidKiltFile } from "@/test/kilt-checks";
 import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
-import { openTestDatabase } from "@/test/databases";
+import { useEmptyPglite } from "@/test/databases";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "./demo";
 import fs from "node:fs";
 import path from "node:path";
 
 // The demo is seeded into an empty embedded database, as on first start.
 describe("demo seed [pglite]", () => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase("pglite");
-  });
-  afterAll(() => handle.close());
+  const database = useEmptyPglite();
+  const db = () => database().db;
 
   it("is only for coordinators and the app itself", async () => {
-    await expect(seedDemo(handle.db, anonymous)).rejects.toBeInstanceOf(AppError);
+    await expect(seedDemo(db(), anonymous)).rejects.toBeInstanceOf(AppError);
   });
 
   it("seeds pages, a launched campaign, questions with one gold passage each, and sign-ins", async () => {
-    expect(await isDemoSeeded(handle.db)).toBe(false);
-    const summary = await seedDemo(handle.db, system);
-    expect(await isDemoSeeded(handle.db)).toBe(true);
+    expect(await isDemoSeeded(db())).toBe(false);
+    const summary = await seedDemo(db(), system);
+    expect(await isDemoSeeded(db())).toBe(true);
 
     for (const account of DEMO_ACCOUNTS) {
-      const session = await signIn(handle.db, anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      const session = await signIn(db(), anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
       expect(session.user.role).toBe(account.role);
     }
 
-    const qs = await handle.db.select().from(queries).where(eq(queries.campaignId, summary.campaignId));
-    const ps = await handle.db.select().from(passages).where(eq(passages.campaignId, summary.campaignId));
+    const qs = await db().select().from(queries).where(eq(queries.campaignId, summary.campaignId));
+    const ps = await db().select().from(passages).where(eq(passages.campaignId, summary.campaignId));
     expect(qs.length).toBeGreaterThanOrEqual(5);
     for (const q of qs) {
       const own = ps.filter((p) => p.queryId === q.id);
@@ -60,7 +56,7 @@ describe("demo seed [pglite]", () => {
     expect(ps.some((p) => p.isGold && p.origins.some((o) => o.kind === "retriever"))).toBe(true);
 
     // Every gold span slices to text in the stored page (code points).
-    const allPages = await handle.db.select().from(pages);
+    const allPages = await db().select().from(pages);
     const byId = new Map(allPages.map((p) => [p.wikipediaId, p.paragraphs]));
     for (const p of ps.filter((x) => x.isGold && x.expectedStartCharacter !== null)) {
       const text = sliceLocation(byId.get(p.wikipediaId)!, {
@@ -75,17 +71,17 @@ describe("demo seed [pglite]", () => {
   });
 
   it("fully judged, exports a KILT file that passes the evaluator's input checks", async () => {
-    const campaignId = (await handle.db.select({ id: queries.campaignId }).from(queries).limit(1))[0]!.id;
+    const campaignId = (await db().select({ id: queries.campaignId }).from(queries).limit(1))[0]!.id;
     // The three demo annotators find every passage sufficient, each highlighting its first words
     // (which misses the gold spans: the gold rule is turned off for this).
-    await updateCampaign(handle.db, system, campaignId, { goldAccuracyThreshold: 0 });
+    await updateCampaign(db(), system, campaignId, { goldAccuracyThreshold: 0 });
     for (const account of DEMO_ACCOUNTS.filter((a) => a.role === "annotator")) {
-      const session = await signIn(handle.db, anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
-      const actor = await resolveActor(handle.db, { sessionToken: session.sessionToken });
-      for (let t = await nextTask(handle.db, actor, { campaignId }); t; t = await nextTask(handle.db, actor, { campaignId })) {
+      const session = await signIn(db(), anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      const actor = await resolveActor(db(), { sessionToken: session.sessionToken });
+      for (let t = await nextTask(db(), actor, { campaignId }); t; t = await nextTask(db(), actor, { campaignId })) {
         const p = t.passage.paragraphs.find((x) => !x.text.startsWith("Section::::"))!;
         const text = p.text.split(" ").slice(0, 2).join(" ");
-        await submitJudgment(handle.db, actor, t.claim.id, {
+        await submitJudgment(db(), actor, t.claim.id, {
           verdict: "sufficient",
           span: { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text },
           unreadable: false,
@@ -96,7 +92,7 @@ describe("demo seed [pglite]", () => {
     }
     let text = "";
     let report: ExportReport | undefined;
-    for await (const line of exportKilt(handle.db, system, campaignId, { location: "span" }, (r) => (report = r))) text += line;
+    for await (const line of exportKilt(db(), system, campaignId, { location: "span" }, (r) => (report = r))) text += line;
     const rows = expectValidKiltFile(text);
     const demoLines = fs.readFileSync(path.join(process.cwd(), "db/demo/queries.jsonl"), "utf8").split("\n").filter((l) => l.trim());
     expect(rows).toHaveLength(demoLines.length);

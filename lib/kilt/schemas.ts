@@ -66,3 +66,14 @@ export const knowledgeRecordSchema = z.object({
 export type ProvenanceItem = z.infer<typeof provenanceItemSchema>;
 export type TaskLine = z.infer<typeof taskLineSchema>;
 export type KnowledgeRecord = z.infer<typeof knowledgeRecordSchema>;
+
+/** An anchor of a knowledge-source page (KILT's `anchors`): a link, its paragraph and code-point offsets. */
+export interface KnowledgeAnchor {
+  text: string;
+  href: string;
+  paragraph_id: number;
+  start: number;
+  end: number;
+  wikipedia_id?: string;
+  wikipedia_title?: string;
+}

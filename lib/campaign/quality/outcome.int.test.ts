@@ -14,8 +14,8 @@ import { migrateDatabase, migrationsFolder } from "@/db/migrate";
 import { env } from "@/lib/env";
 import { annotatorStandings, campaigns, judgments, passages, queries } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, testDatabaseKinds, type DatabaseKind } from "@/test/databases";
+import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, testDatabaseKinds, type DatabaseKind, seededRandom } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { updateCampaign } from "../campaigns";
@@ -27,14 +27,7 @@ import { getQuestionView } from "../report/question-view";
 import { agreesWithOutcome, closesEarly, isUnanswerable, passageOutcome, questionOutcome, type PassageOutcome } from "./outcome";
 import { pauseAnnotator, resumeAnnotator } from "./standings";
 
-/** A small seeded generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 /**
  * Every outcome of a campaign computed in TypeScript from the raw rows: which judgments count
@@ -178,8 +171,7 @@ describeEachDatabase("outcome rules", ({ db }) => {
   it("tallies, question list, question view and KILT export agree with the rules over the raw rows, through pauses, resumes, R/T changes and early stop", async () => {
     const next = random(20261201);
     const c = await makeCampaign(db(), { queries: 6, candidates: 2, settings: { goldMinJudgments: 10_000, earlyStop: false } });
-    const team: UserActor[] = [];
-    for (let i = 0; i < 5; i++) team.push(await makeAnnotator(db()));
+    const team = await makeAnnotators(db(), 5);
     const round = judging(db(), c.campaignId, team, next);
 
     // R may change before annotation starts (R = 4, T = 2).

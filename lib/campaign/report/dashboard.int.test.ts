@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique, seededRandom } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { updateCampaign } from "../campaigns";
 import { getDashboard } from "./dashboard";
@@ -12,14 +12,7 @@ import { outcomeSql } from "../quality/outcome";
 import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { activitySpan, compactTallies, judgmentsOverTime } from "../internal/tallies";
 
-/** A small seeded generator, so a failing run can be replayed. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
+const random = seededRandom;
 
 /** The tallies as the triggers keep them (tallies + pending deltas), and as a recount from scratch gives them. */
 async function talliesBothWays(db: Db, campaignId: number) {
@@ -101,8 +94,7 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
   it("stay equal to a recount from scratch through claims, judgments, early stop, pauses, resumes and a threshold change", async () => {
     const next = random(20261129);
     const c = await makeCampaign(db(), { queries: 6, candidates: 3, settings: { goldMinJudgments: 10_000, earlyStop: false } });
-    const team: UserActor[] = [];
-    for (let i = 0; i < 5; i++) team.push(await makeAnnotator(db()));
+    const team = await makeAnnotators(db(), 5);
     const round = async (steps: number) => {
       for (let i = 0; i < steps; i++) {
         const who = team[Math.floor(next() * team.length)]!;
