@@ -4,7 +4,7 @@ import { annotatorStandings, passages, users } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { describeEachDatabase } from "@/test/databases";
 import { nextTask, type Task } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { exportJudgments } from "../report/export-judgments";

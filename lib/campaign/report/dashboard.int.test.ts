@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique, seededRandom } from "@/test/databases";
+import { describeEachDatabase, seededRandom } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { updateCampaign } from "../campaigns";
 import { getDashboard } from "./dashboard";
