@@ -122,7 +122,7 @@ async function readPage(db: Db, campaign: CampaignView, after: number, batchId: 
       order by q.id limit ${PAGE_QUERIES}`),
   );
   if (!queries.length) return { queries, passagesOf: new Map(), highlightsOf: new Map() };
-  const ps = rowsOf<PassageRow>(
+  const ps = rowsOf<PassageRow & { outcome: PassageOutcome }>(
     await db.execute(sql`
       select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
              p.expected_verdict, p.judgment_count, p.sufficient_count, p.is_decided, pg.title,
@@ -132,7 +132,8 @@ async function readPage(db: Db, campaign: CampaignView, after: number, batchId: 
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
       where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
       order by p.query_id, p.id`),
-  ).map((p) => ({ ...p, outcome: outcomeOfRow(p, campaign) }));
+  );
+  for (const p of ps) p.outcome = outcomeOfRow(p, campaign);
   const endorsed = ps.filter((p) => p.outcome.endorsed);
   // The endorsing highlights: the sufficient judgments that count.
   const highlights = endorsed.length
