@@ -126,5 +126,7 @@ describeEachDatabase("accounts", ({ db }) => {
     expect(ok.user.role).toBe("coordinator");
     await expectAppError(ensureAdmin(db(), await coordinator(), { username: unique("admin"), password }), "forbidden");
     await expectAppError(ensureAdmin(db(), anonymous, { username: unique("admin"), password }), "forbidden");
+    // The password policy of every account holds for the admin from the environment too.
+    await expectAppError(ensureAdmin(db(), system, { username: unique("admin"), password: "short" }), "invalid");
   });
 });

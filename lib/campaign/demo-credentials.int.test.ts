@@ -40,6 +40,7 @@ describe("demo passwords [pglite, empty]", () => {
     expect(new Set(Object.values(first)).size).toBe(DEMO_ACCOUNTS.length);
     writeDemoCredentials(file, first);
     expect(file).toBe(path.join(dir, "demo-credentials.txt"));
+    expect(demoCredentialsPath("postgres", dir)).toBe(path.resolve(".data", "demo-credentials-postgres.txt"));
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(readDemoCredentials(file)).toEqual(first);
 
