@@ -1,15 +1,29 @@
 import type { DatabaseHandle } from "@/db/client";
 import { system } from "@/lib/auth/actor";
+import { passwordSchema } from "@/lib/auth/schemas";
 import { countUsers, ensureAdmin } from "@/lib/auth/users";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "@/lib/campaign/demo";
+import { DEMO_ACCOUNTS, isDemoSeeded, seedDemo } from "@/lib/campaign/demo";
+import {
+  demoCredentialsPath,
+  demoSignInLines,
+  ensureDemoPasswords,
+  newDemoPasswords,
+  PUBLISHED_DEMO_PASSWORD,
+  writeDemoCredentials,
+  type DemoSignIn,
+} from "@/lib/campaign/demo-credentials";
 import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
-import { env } from "@/lib/env";
+import { databaseConfig, env } from "@/lib/env";
 
-/** Start-up work after migrations: the admin from the environment, and the demo on first start. */
+/**
+ * Start-up work after migrations: the admin from the environment, and the demo on first start
+ * (random passwords, kept in a file only the owner can read; the published one is replaced).
+ */
 export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
   const { db, kind } = handle;
   const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD, KPS_DEMO } = env();
   const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`];
+  if (KPS_ADMIN_PASSWORD !== undefined) assertAdminPasswordPolicy(KPS_ADMIN_PASSWORD);
   const stale = await dropStaleStagingTables(db);
   if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
   if (KPS_ADMIN_USERNAME && KPS_ADMIN_PASSWORD) {
@@ -17,18 +31,36 @@ export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
     if (created) lines.push(`Created coordinator '${KPS_ADMIN_USERNAME}' from KPS_ADMIN_USERNAME.`);
   }
   const demoWanted = KPS_DEMO ? KPS_DEMO === "1" : kind === "pglite";
-  let seeded = await isDemoSeeded(db);
+  const file = demoCredentialsPath(kind, databaseConfig().dataDir);
+  let accounts: DemoSignIn[] | undefined;
   // The demo comes with a first start only: never into a database that already has people in it.
-  if (demoWanted && !seeded && (await countUsers(db, system)) <= (KPS_ADMIN_USERNAME ? 1 : 0)) {
-    await seedDemo(db, system);
-    seeded = true;
+  if (demoWanted && !(await isDemoSeeded(db)) && (await countUsers(db, system)) <= (KPS_ADMIN_USERNAME ? 1 : 0)) {
+    const passwords = newDemoPasswords();
+    writeDemoCredentials(file, passwords); // first: a crash after seeding must not lose them
+    await seedDemo(db, system, passwords);
     lines.push("Seeded the demo campaign (db/demo/).");
+    accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password: passwords[a.username] }));
+  } else if (await isDemoSeeded(db)) {
+    const ensured = await ensureDemoPasswords(db, system, file);
+    if (ensured.rotated.length) {
+      lines.push(
+        `The demo accounts ${ensured.rotated.join(", ")} still had the published password '${PUBLISHED_DEMO_PASSWORD}': ` +
+          "they have random ones now, and their sessions and API tokens are revoked.",
+      );
+    }
+    accounts = ensured.accounts;
   }
-  if (seeded) {
-    lines.push(`Demo sign-ins (password '${DEMO_PASSWORD}' for each):`);
-    for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.role.padEnd(11)} ${a.username}`);
-  } else if ((await countUsers(db, system)) === 0) {
+  if (accounts) lines.push(...demoSignInLines(accounts, file));
+  else if ((await countUsers(db, system)) === 0) {
     lines.push("No user yet: open /setup in the browser to create the first coordinator.");
   }
   return lines;
+}
+
+/** KPS_ADMIN_PASSWORD meets the policy of every account, or the app does not start. */
+function assertAdminPasswordPolicy(password: string): void {
+  const policy = passwordSchema.safeParse(password);
+  if (policy.success) return;
+  const problems = policy.error.issues.map((i) => i.message).join("; ");
+  throw new Error(`KPS_ADMIN_PASSWORD ${problems} (the password policy of every account). Choose another and start again.`);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm start — builds the app when the build is missing or older than the sources, then serves it
 // (server/production-server.mjs: Next.js on Node's http server without the 5-minute request timeout).
-// With no DATABASE_URL the app uses the embedded database under .data/ and seeds the demo.
+// With no DATABASE_URL the app uses the embedded database under .data/ and seeds the demo: its
+// sign-ins get random passwords, printed at start and kept in .data/pglite/demo-credentials.txt (0600).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { ensureBuild } from "./ensure-build.mjs";

@@ -1,10 +1,11 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invites, users, type UserRole } from "@/db/schema";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireCoordinator, type Actor } from "./actor";
 import { hashPassword, randomSecret, sha256 } from "./crypto";
 import type { AcceptInviteInput, CreateInviteInput } from "./schemas";
+import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 import { insertUser } from "./users";
 
 export interface CreatedInvite {
@@ -59,21 +60,28 @@ export async function getOpenInvite(db: Db, _actor: Actor, token: string): Promi
   return row;
 }
 
-/** Uses an invite once: sets the password (and creates the account when the invite is open). */
+/**
+ * Uses an invite once: sets the password (and creates the account when the invite is open).
+ * Rate-limited per address; an unknown, used or expired link (or a missing or taken username) is
+ * refused before the password is hashed.
+ */
 export async function acceptInvite(
   db: Db,
   _actor: Actor,
-  input: AcceptInviteInput,
+  input: AcceptInviteInput & { address: string },
 ): Promise<{ id: number; username: string; role: UserRole }> {
+  const key = { username: ":invite", address: input.address } as const;
+  const attemptId = await recordAttempt(db, key);
+  await assertInviteUsable(db, input);
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  const user = await db.transaction(async (tx) => {
     // Claim the invite first: of two concurrent uses, only one updates the row.
     const [invite] = await tx
       .update(invites)
       .set({ usedAt: new Date() })
-      .where(and(eq(invites.tokenHash, sha256(input.token)), isNull(invites.usedAt), gt(invites.expiresAt, new Date())))
+      .where(openInvite(input.token))
       .returning();
-    if (!invite) throw new AppError("not_found", "This invite link is unknown, already used, or expired. Ask your coordinator for a new one.");
+    if (!invite) throw inviteGone();
 
     if (invite.userId !== null) {
       const [user] = await tx
@@ -85,11 +93,29 @@ export async function acceptInvite(
       await tx.update(invites).set({ usedBy: user.id }).where(eq(invites.id, invite.id));
       return user;
     }
-    if (!input.username) {
-      throw invalidField("username", "is required for this invite");
-    }
+    if (!input.username) throw usernameRequired();
     const user = await insertUser(tx, { username: input.username, role: invite.role, passwordHash, createdBy: invite.createdBy });
     await tx.update(invites).set({ usedBy: user.id }).where(eq(invites.id, invite.id));
     return { id: user.id, username: user.username, role: user.role };
   });
+  await attemptSucceeded(db, attemptId, key);
+  return user;
+}
+
+const openInvite = (token: string) => and(eq(invites.tokenHash, sha256(token)), isNull(invites.usedAt), gt(invites.expiresAt, new Date()));
+const inviteGone = () => new AppError("not_found", "This invite link is unknown, already used, or expired. Ask your coordinator for a new one.");
+const usernameRequired = () => invalidField("username", "is required for this invite");
+
+/** The cheap checks of acceptInvite, before any hashing (the transaction checks again). */
+async function assertInviteUsable(db: Db, input: AcceptInviteInput): Promise<void> {
+  const [invite] = await db.select({ userId: invites.userId }).from(invites).where(openInvite(input.token));
+  if (!invite) throw inviteGone();
+  if (invite.userId !== null) return;
+  if (!input.username) throw usernameRequired();
+  const [taken] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${input.username})`)
+    .limit(1);
+  if (taken) throw new AppError("conflict", `The username '${input.username}' is taken.`, { field: "username" });
 }

@@ -1,17 +1,15 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiTokens, sessions, signInAttempts, users } from "@/db/schema";
+import { apiTokens, sessions, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { anonymous, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
 import type { SignInInput } from "./schemas";
+import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
 export const SESSION_COOKIE = "kps_session";
 export const SESSION_DAYS = 14;
 export const TOKEN_PREFIX = "kps_";
-
-/** Sign-in failures allowed in the window, per account and per address. */
-export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 50, windowMinutes: 15 } as const;
 
 export interface SignInResult {
   /** The cookie value; only its hash is stored. */
@@ -20,13 +18,17 @@ export interface SignInResult {
   user: { id: number; username: string; role: "coordinator" | "annotator" };
 }
 
-/** Checks a password and opens a server-side session. Rate-limited per account and address. */
+/**
+ * Checks a password and opens a server-side session. The attempt is recorded (and refused when a
+ * limit is reached, lib/auth/sign-in-limits.ts) before the password is checked.
+ */
 export async function signIn(
   db: Db,
   _actor: Actor,
   input: SignInInput & { address: string; userAgent?: string | null },
 ): Promise<SignInResult> {
-  await assertNotRateLimited(db, input.username, input.address);
+  const key = { username: input.username, address: input.address };
+  const attemptId = await recordAttempt(db, key);
   const [user] = await db
     .select()
     .from(users)
@@ -36,10 +38,8 @@ export async function signIn(
     user && user.passwordHash && !user.disabledAt
       ? await verifyPassword(user.passwordHash, input.password)
       : await verifyAgainstDummy(input.password);
-  if (!ok || !user) {
-    await db.insert(signInAttempts).values({ username: input.username, address: input.address });
-    throw new AppError("unauthorized", "Wrong username or password.");
-  }
+  if (!ok || !user) throw new AppError("unauthorized", "Wrong username or password.");
+  await attemptSucceeded(db, attemptId, key);
   const sessionToken = randomSecret();
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
   await db.insert(sessions).values({
@@ -49,28 +49,6 @@ export async function signIn(
     userAgent: input.userAgent?.slice(0, 300) ?? null,
   });
   return { sessionToken, expiresAt, user: { id: user.id, username: user.username, role: user.role } };
-}
-
-async function assertNotRateLimited(db: Db, username: string, address: string): Promise<void> {
-  const since = new Date(Date.now() - SIGN_IN_LIMITS.windowMinutes * 60_000);
-  const [row] = await db
-    .select({
-      account: sql<number>`count(*) filter (where lower(${signInAttempts.username}) = lower(${username}))::int`,
-      address: sql<number>`count(*) filter (where ${signInAttempts.address} = ${address})::int`,
-    })
-    .from(signInAttempts)
-    .where(
-      and(
-        gt(signInAttempts.createdAt, since),
-        sql`(lower(${signInAttempts.username}) = lower(${username}) or ${signInAttempts.address} = ${address})`,
-      ),
-    );
-  if ((row?.account ?? 0) >= SIGN_IN_LIMITS.perAccount || (row?.address ?? 0) >= SIGN_IN_LIMITS.perAddress) {
-    throw new AppError(
-      "rate_limited",
-      `Too many failed sign-in attempts. Wait ${SIGN_IN_LIMITS.windowMinutes} minutes and try again.`,
-    );
-  }
 }
 
 /** Ends the caller's session (a no-op for tokens and anonymous callers). */

@@ -13,8 +13,8 @@ describe("first coordinator [pglite, empty]", () => {
   it("is created once; concurrent and later attempts get a conflict", async () => {
     expect(await countUsers(db(), anonymous)).toBe(0);
     const results = await Promise.allSettled([
-      createFirstCoordinator(db(), anonymous, { username: "first", password: "password-one" }),
-      createFirstCoordinator(db(), anonymous, { username: "rival", password: "password-two" }),
+      createFirstCoordinator(db(), anonymous, { username: "first", password: "password-one", address: "t1" }),
+      createFirstCoordinator(db(), anonymous, { username: "rival", password: "password-two", address: "t2" }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;

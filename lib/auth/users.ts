@@ -1,11 +1,12 @@
 import { asc, count, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, type UserRole } from "@/db/schema";
-import { AppError, isUniqueViolation } from "@/lib/errors";
+import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { requireCoordinator, requireSystem, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
-import type { CreateUserInput } from "./schemas";
+import { passwordSchema, type CreateUserInput } from "./schemas";
+import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
 export interface PublicUser {
   id: number;
@@ -49,25 +50,40 @@ export async function countUsers(db: Db, _actor: Actor): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** The setup page: creates the first coordinator, only while there is no user at all. */
+/**
+ * The setup page: creates the first coordinator, only while there is no user at all. Rate-limited
+ * per address; once a user exists it is refused before any password is hashed.
+ */
 export async function createFirstCoordinator(
   db: Db,
   _actor: Actor,
-  input: { username: string; password: string },
+  input: { username: string; password: string; address: string },
 ): Promise<PublicUser> {
+  const key = { username: ":setup", address: input.address } as const;
+  const attemptId = await recordAttempt(db, key);
+  const setUpAlready = () => new AppError("conflict", "Set-up is done: a user exists already. Sign in instead.");
+  const [before] = await db.select({ n: count() }).from(users);
+  if ((before?.n ?? 0) > 0) throw setUpAlready();
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  const user = await db.transaction(async (tx) => {
     // Serialise concurrent set-ups: only the first one finds the table empty.
     await tx.execute(sql`lock table ${users} in exclusive mode`);
     const [existing] = await tx.select({ n: count() }).from(users);
-    if ((existing?.n ?? 0) > 0) throw new AppError("conflict", "Set-up is done: a user exists already. Sign in instead.");
+    if ((existing?.n ?? 0) > 0) throw setUpAlready();
     return insertUser(tx, { username: input.username, role: "coordinator", passwordHash });
   });
+  await attemptSucceeded(db, attemptId, key);
+  return user;
 }
 
-/** Start-up (the system only): makes sure the coordinator named by KPS_ADMIN_USERNAME exists (never overwrites it). */
+/**
+ * Start-up (the system only): makes sure the coordinator named by KPS_ADMIN_USERNAME exists (never
+ * overwrites it). The password must meet the policy of every account (passwordSchema).
+ */
 export async function ensureAdmin(db: Db, actor: Actor, input: { username: string; password: string }): Promise<boolean> {
   requireSystem(actor);
+  const policy = passwordSchema.safeParse(input.password);
+  if (!policy.success) throw invalidField("password", policy.error.issues.map((i) => i.message).join("; "));
   const [existing] = await db
     .select({ id: users.id })
     .from(users)

@@ -11,7 +11,8 @@ import { expectValidKiltFile } from "@/test/kilt-checks";
 import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { useEmptyPglite } from "@/test/databases";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, isDemoSeeded, seedDemo } from "./demo";
+import { DEMO_ACCOUNTS, isDemoSeeded, seedDemo } from "./demo";
+import { newDemoPasswords, type DemoPasswords } from "./demo-credentials";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -19,18 +20,19 @@ import path from "node:path";
 describe("demo seed [pglite]", () => {
   const database = useEmptyPglite();
   const db = () => database().db;
+  const passwords: DemoPasswords = newDemoPasswords();
 
   it("is only for coordinators and the app itself", async () => {
-    await expect(seedDemo(db(), anonymous)).rejects.toBeInstanceOf(AppError);
+    await expect(seedDemo(db(), anonymous, passwords)).rejects.toBeInstanceOf(AppError);
   });
 
   it("seeds pages, a launched campaign, questions with one gold passage each, and sign-ins", async () => {
     expect(await isDemoSeeded(db())).toBe(false);
-    const summary = await seedDemo(db(), system);
+    const summary = await seedDemo(db(), system, passwords);
     expect(await isDemoSeeded(db())).toBe(true);
 
     for (const account of DEMO_ACCOUNTS) {
-      const session = await signIn(db(), anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      const session = await signIn(db(), anonymous, { username: account.username, password: passwords[account.username], address: "test" });
       expect(session.user.role).toBe(account.role);
     }
 
@@ -76,7 +78,7 @@ describe("demo seed [pglite]", () => {
     // (which misses the gold spans: the gold rule is turned off for this).
     await updateCampaign(db(), system, campaignId, { goldAccuracyThreshold: 0 });
     for (const account of DEMO_ACCOUNTS.filter((a) => a.role === "annotator")) {
-      const session = await signIn(db(), anonymous, { username: account.username, password: DEMO_PASSWORD, address: "test" });
+      const session = await signIn(db(), anonymous, { username: account.username, password: passwords[account.username], address: "test" });
       const actor = await resolveActor(db(), { sessionToken: session.sessionToken });
       for (let t = await nextTask(db(), actor, { campaignId }); t; t = await nextTask(db(), actor, { campaignId })) {
         const p = t.passage.paragraphs.find((x) => !x.text.startsWith("Section::::"))!;

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { appMeta } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { hashPassword } from "@/lib/auth/crypto";
+import type { DemoPasswords } from "./demo-credentials";
 import { insertUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "./batches";
 import { createCampaign } from "./campaigns";
@@ -14,7 +15,6 @@ import { createCampaignSchema } from "./settings";
 
 export const DEMO_DIR = path.join(process.cwd(), "db", "demo");
 export const DEMO_FILES = { knowledge: "knowledge.jsonl", queries: "queries.jsonl", candidates: "candidates.jsonl" } as const;
-export const DEMO_PASSWORD = "kilt-demo";
 export const DEMO_ACCOUNTS = [
   { username: "demo-coordinator", role: "coordinator" },
   { username: "demo-annotator-1", role: "annotator" },
@@ -54,9 +54,10 @@ export async function isDemoSeeded(db: Db): Promise<boolean> {
 
 /**
  * Seeds the demo through the real import path: the sample pages, a campaign with one launched
- * batch (questions, top-4 candidates, one gold passage each), and four accounts with a known password.
+ * batch (questions, top-4 candidates, one gold passage each), and four accounts with the given
+ * passwords (random ones, newDemoPasswords(), kept in the data directory by lib/bootstrap.ts).
  */
-export async function seedDemo(db: Db, actor: Actor): Promise<DemoSummary> {
+export async function seedDemo(db: Db, actor: Actor, passwords: DemoPasswords): Promise<DemoSummary> {
   requireCoordinator(actor);
   await importKnowledge(db, actor, demoFile(DEMO_FILES.knowledge));
   const campaign = await createCampaign(db, actor, createCampaignSchema.parse({ name: "Demo — Velmora questions", instructions: INSTRUCTIONS }));
@@ -68,10 +69,11 @@ export async function seedDemo(db: Db, actor: Actor): Promise<DemoSummary> {
     candidates: demoFile(DEMO_FILES.candidates),
   });
   await changeBatchStatus(db, actor, batch.id, "launch");
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const hashes = await Promise.all(DEMO_ACCOUNTS.map((a) => hashPassword(passwords[a.username])));
   await db.transaction(async (tx) => {
-    for (const account of DEMO_ACCOUNTS) await insertUser(tx, { ...account, passwordHash });
+    for (const [i, account] of DEMO_ACCOUNTS.entries()) await insertUser(tx, { ...account, passwordHash: hashes[i]! });
     await tx.insert(appMeta).values({ key: DEMO_KEY, value: { campaignId: campaign.id, batchId: batch.id } });
   });
-  return { campaignId: campaign.id, batchId: batch.id, accounts: DEMO_ACCOUNTS.map((a) => ({ ...a, password: DEMO_PASSWORD })) };
+  const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password: passwords[a.username] }));
+  return { campaignId: campaign.id, batchId: batch.id, accounts };
 }

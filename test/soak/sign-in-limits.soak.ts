@@ -1,9 +1,36 @@
+import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { ADMIN, Client, PASSWORD, startServer, tempDataDir, unique, waitHealthy } from "./harness";
 
 const PORT = Number(process.env.KPS_SOAK_PORT ?? 3700) + 3;
 
-// Its own server and database: the limits it trips last 15 minutes for the address it tries from.
+/** A sign-in over node:http from a chosen loopback address, with optional forged address headers. */
+function signInFrom(localAddress: string, username: string, password: string, forwardedFor?: string) {
+  const data = JSON.stringify({ username, password });
+  const forged = forwardedFor ? { "x-forwarded-for": forwardedFor, "x-kps-client-address": forwardedFor } : {};
+  return new Promise<{ status: number; body: { error?: { code: string; message: string } } }>((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: "/api/auth/sign-in",
+        method: "POST",
+        localAddress,
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), origin: `http://127.0.0.1:${PORT}`, ...forged },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
+      },
+    );
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+// Its own server and database: the limits it trips last 15 minutes for the addresses it tries from.
 describe("sign-in rate limits over HTTP", () => {
   const data = tempDataDir();
   const server = startServer(PORT, { KPS_DATA_DIR: data.dir });
@@ -12,14 +39,7 @@ describe("sign-in rate limits over HTTP", () => {
     await data.remove();
   });
 
-  const signIn = (username: string, password: string, forwardedFor?: string) =>
-    fetch(`${server.url}/api/auth/sign-in`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(forwardedFor ? { "x-forwarded-for": forwardedFor, "x-kps-client-address": forwardedFor } : {}) },
-      body: JSON.stringify({ username, password }),
-    });
-
-  it("limits failures per account, then per address, and a forged X-Forwarded-For does not escape", async () => {
+  it("delays a pair after 5 failures, lets the owner in from elsewhere, limits an address after 50; forged X-Forwarded-For does not escape", async () => {
     await waitHealthy(server.url, 120_000);
     const admin = new Client(server.url);
     await admin.signIn(ADMIN.username, ADMIN.password);
@@ -29,17 +49,23 @@ describe("sign-in rate limits over HTTP", () => {
       expect((await admin.call("POST", "/api/users", { username, role: "annotator", password: PASSWORD })).status).toBe(201);
     }
 
-    // Per account: 10 failures, then even the right password is refused for a while; another account is not.
-    for (let i = 0; i < 10; i++) expect((await signIn(victim, "wrong-password", `10.0.0.${i}`)).status).toBe(401);
-    const locked = await signIn(victim, PASSWORD);
+    // Per (account, address): 5 failures, then even the right password waits 2 s; forged headers change nothing.
+    for (let i = 0; i < 5; i++) expect((await signInFrom("127.0.0.1", victim, "wrong-password", `10.0.0.${i}`)).status).toBe(401);
+    const locked = await signInFrom("127.0.0.1", victim, PASSWORD, "192.0.2.1");
     expect(locked.status).toBe(429);
-    expect((await locked.json()).error).toMatchObject({ code: "rate_limited", message: expect.stringContaining("15 minutes") });
-    expect((await signIn(other, PASSWORD)).status).toBe(200);
+    expect(locked.body.error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/Wait [12] seconds/) });
+    // The owner, from another address, is not locked out.
+    expect((await signInFrom("127.0.0.2", victim, PASSWORD)).status).toBe(200);
+    // Six attempts from the pair now: the next is refused (wait 4 s) and, an attempt too, makes the wait 8 s.
+    expect((await signInFrom("127.0.0.1", victim, PASSWORD)).body.error?.message).toMatch(/Wait [1-4] seconds/);
+    await new Promise((r) => setTimeout(r, 8_500));
+    expect((await signInFrom("127.0.0.1", victim, PASSWORD)).status).toBe(200);
 
-    // Per address: 50 failures from this address, each claiming another address, then everyone here waits.
-    for (let i = 10; i < 50; i++) expect((await signIn(unique("nobody"), "wrong-password", `10.0.${i}.1`)).status).toBe(401);
-    const blocked = await signIn(other, PASSWORD, "192.0.2.77");
+    // Per address: 50 failures from this address (each claiming another), then everyone here waits.
+    for (let i = 0; i < 50; i++) expect((await signInFrom("127.0.0.1", unique("nobody"), "wrong-password", `10.0.${i}.1`)).status).toBe(401);
+    const blocked = await signInFrom("127.0.0.1", other, PASSWORD, "192.0.2.77");
     expect(blocked.status).toBe(429);
-    expect((await blocked.json()).error.code).toBe("rate_limited");
+    expect(blocked.body.error?.message).toContain("from your address");
+    expect((await signInFrom("127.0.0.5", other, PASSWORD)).status).toBe(200);
   });
 });
