@@ -91,6 +91,9 @@ describe("cross-site protection", () => {
     expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "localhost:3000" }))).toThrow(AppError);
     expect(() => assertSameOrigin(post("{}", { "sec-fetch-site": "cross-site" }))).toThrow(AppError);
     expect(() => assertSameOrigin(post("{}", { origin: "null" }))).toThrow(AppError);
+    // Behind a proxy that rewrites Host, the configured public origin is this site too.
+    expect(() => assertSameOrigin(post("{}", { origin: "https://kps.example.org", host: "127.0.0.1:3000" }), "https://kps.example.org")).not.toThrow();
+    expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "127.0.0.1:3000" }), "https://kps.example.org")).toThrow(AppError);
   });
 });
 

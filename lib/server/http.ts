@@ -161,7 +161,11 @@ export async function requestContext(req: Request): Promise<{ db: Db; actor: Act
   return { db, actor };
 }
 
-export function assertSameOrigin(req: Request): void {
+/**
+ * Refuses a request a browser marks cross-site (Sec-Fetch-Site) or whose Origin is neither this
+ * request's host nor KPS_PUBLIC_URL's (a proxy that rewrites Host still passes with the latter).
+ */
+export function assertSameOrigin(req: Request, publicUrl = env().KPS_PUBLIC_URL): void {
   const site = req.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") {
     throw new AppError("forbidden", "Cross-site requests are not accepted.");
@@ -175,7 +179,8 @@ export function assertSameOrigin(req: Request): void {
     } catch {
       throw new AppError("forbidden", "Cross-site requests are not accepted.");
     }
-    if (host && originHost !== host) throw new AppError("forbidden", "Cross-site requests are not accepted.");
+    const publicHost = publicUrl ? new URL(publicUrl).host : undefined;
+    if (host && originHost !== host && originHost !== publicHost) throw new AppError("forbidden", "Cross-site requests are not accepted.");
   } else if (origin === "null") {
     throw new AppError("forbidden", "Cross-site requests are not accepted.");
   }
