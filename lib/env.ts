@@ -19,6 +19,17 @@ const envSchema = z.object({
   KPS_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(512 * 1024 ** 2),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
+  // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
+  /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
+  KPS_TRUST_PROXY: z.string().regex(/^(\d+|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, "a number of proxies or a comma-separated list of addresses/CIDRs").optional(),
+  /** Milliseconds for a request's headers to arrive (default 20 s). */
+  KPS_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
+  /** Milliseconds for a request's body to arrive, uploads exempt (default 60 s; 0 = none). */
+  KPS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
+  /** Milliseconds an upload may go without a byte before it is cut (default 5 minutes; 0 = none). */
+  KPS_UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
+  /** Open connections per client address (default 64; 0 = no cap). */
+  KPS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -9,6 +9,7 @@ export type ErrorCode =
   | "conflict"
   | "gone"
   | "too_large"
+  | "unsupported_media_type"
   | "rate_limited"
   | "unavailable";
 
@@ -21,6 +22,7 @@ const statusByCode: Record<ErrorCode, number> = {
   conflict: 409,
   gone: 410,
   too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
 };

@@ -89,7 +89,8 @@ export async function startServer(opts: { repo: string; port: number; env: NodeJ
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.repo,
     stdio: ["ignore", log, log],
-    env: { ...opts.env, HOSTNAME: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1" },
+    // 200 simulated annotators share 127.0.0.1: lift the per-address connection cap (default 64).
+    env: { KPS_MAX_CONNECTIONS_PER_ADDRESS: "1000", ...opts.env, HOSTNAME: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1" },
   });
   fs.closeSync(log);
   let exited: number | null | undefined;

@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+// The browser imports these schemas (campaign form): there zod's JIT probe, `new Function("")`, would
+// be refused by the Content-Security-Policy (no 'unsafe-eval', proxy.ts) and reported. No JIT there.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 /** Campaign settings as coordinators give them (UI, API and CLI share this schema). */
 export const campaignSettingsShape = {
   name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),

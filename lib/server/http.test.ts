@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "../errors";
-import { assertSameOrigin, clientAddress, errorResponse, isConnectionError, MAX_JSON_BYTES, readCookie, readJson, sessionCookie } from "./http";
+import { assertJsonContentType, assertSameOrigin, clientAddress, errorResponse, isConnectionError, MAX_JSON_BYTES, publicOrigin, readCookie, readJson, sessionCookie } from "./http";
 
 const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });
 
@@ -91,6 +91,9 @@ describe("cross-site protection", () => {
     expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "localhost:3000" }))).toThrow(AppError);
     expect(() => assertSameOrigin(post("{}", { "sec-fetch-site": "cross-site" }))).toThrow(AppError);
     expect(() => assertSameOrigin(post("{}", { origin: "null" }))).toThrow(AppError);
+    // Behind a proxy that rewrites Host, the configured public origin is this site too.
+    expect(() => assertSameOrigin(post("{}", { origin: "https://kps.example.org", host: "127.0.0.1:3000" }), "https://kps.example.org")).not.toThrow();
+    expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "127.0.0.1:3000" }), "https://kps.example.org")).toThrow(AppError);
   });
 });
 
@@ -113,5 +116,65 @@ describe("clientAddress", () => {
   it("is the address the server read from the socket, never a forwarded header the client chose", () => {
     expect(clientAddress(post("{}", { "x-kps-client-address": "203.0.113.9", "x-forwarded-for": "10.0.0.1" }))).toBe("203.0.113.9");
     expect(clientAddress(post("{}", { "x-forwarded-for": "10.0.0.1", "x-real-ip": "10.0.0.2" }))).toBe("unknown");
+  });
+});
+
+describe("a streamed body", () => {
+  /** A chunked body (no Content-Length) of `chunks` × 64 KiB that counts how many chunks were pulled. */
+  function chunked(chunks: number) {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled === chunks) return controller.close();
+        pulled++;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+      },
+    });
+    const req = new Request("http://localhost:3000/api/auth/sign-in", { method: "POST", body, duplex: "half", headers: { "content-type": "application/json" } } as RequestInit);
+    return { req, pulled: () => pulled };
+  }
+
+  it("is cut off at the limit with 413, not read whole", async () => {
+    const { req, pulled } = chunked(800); // 50 MiB
+    expect(req.headers.get("content-length")).toBeNull();
+    expect(await codeOf(readJson(req, schema))).toEqual(["too_large", 413]);
+    // The limit is crossed in the 16th chunk; the stream's queue may hold one more.
+    expect(pulled()).toBeLessThanOrEqual(Math.ceil(MAX_JSON_BYTES / 65536) + 2);
+  });
+
+  it("under the limit is read and parsed", async () => {
+    const { req } = chunked(2); // whitespace only: empty
+    expect(await codeOf(readJson(req, schema))).toEqual(["bad_request", 400]);
+  });
+});
+
+describe("assertJsonContentType", () => {
+  it("accepts application/json (with parameters), refuses anything else with 415", () => {
+    expect(() => assertJsonContentType(post("{}", { "content-type": "application/json; charset=utf-8" }))).not.toThrow();
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const req = post("{}", { "content-type": type });
+      try {
+        assertJsonContentType(req);
+        expect.unreachable();
+      } catch (error) {
+        expect((error as AppError).status).toBe(415);
+      }
+    }
+  });
+});
+
+describe("publicOrigin", () => {
+  const at = (host: string) => new Request("http://localhost:3000/api/invites", { headers: { host } });
+  it("is KPS_PUBLIC_URL when set, whatever the Host", () => {
+    expect(publicOrigin(at("evil.example"), "https://kps.example.org/", true)).toBe("https://kps.example.org");
+  });
+  it("in production without KPS_PUBLIC_URL is built only from a loopback Host", () => {
+    expect(publicOrigin(at("localhost:3100"), undefined, true)).toBe("http://localhost:3100");
+    expect(publicOrigin(at("127.0.0.1:3000"), undefined, true)).toBe("http://127.0.0.1:3000");
+    expect(() => publicOrigin(at("evil.example"), undefined, true)).toThrow(/set KPS_PUBLIC_URL/);
+    expect(() => publicOrigin(at("localhost.evil.example"), undefined, true)).toThrow(AppError);
+  });
+  it("outside production follows the Host", () => {
+    expect(publicOrigin(at("lan-box:3000"), undefined, false)).toBe("http://lan-box:3000");
   });
 });

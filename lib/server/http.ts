@@ -84,12 +84,38 @@ export async function readEmptyBody(req: Request): Promise<void> {
   parseInput(noFields, parseJsonText(text));
 }
 
+/**
+ * The body as text, read while it streams and never past MAX_JSON_BYTES (a declared Content-Length
+ * over it is refused before reading; a chunked body at the byte that crosses it). The stream is
+ * released, not cancelled: cancelling destroys the request's socket before the 413 can be sent. The
+ * production server closes a connection whose response went out before its body was read whole.
+ */
 async function readBodyText(req: Request): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_JSON_BYTES) throw tooLarge();
-  const text = await req.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BYTES) throw tooLarge();
-  return text;
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_JSON_BYTES) {
+      reader.releaseLock();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/** 415 unless the body is declared `application/json` (a cross-site form cannot send that without CORS). */
+export function assertJsonContentType(req: Request): void {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new AppError("unsupported_media_type", `Send the body as Content-Type: application/json (got ${type ? `'${type}'` : "none"}).`);
+  }
 }
 
 function parseJsonText(text: string): unknown {
@@ -135,7 +161,11 @@ export async function requestContext(req: Request): Promise<{ db: Db; actor: Act
   return { db, actor };
 }
 
-export function assertSameOrigin(req: Request): void {
+/**
+ * Refuses a request a browser marks cross-site (Sec-Fetch-Site) or whose Origin is neither this
+ * request's host nor KPS_PUBLIC_URL's (a proxy that rewrites Host still passes with the latter).
+ */
+export function assertSameOrigin(req: Request, publicUrl = env().KPS_PUBLIC_URL): void {
   const site = req.headers.get("sec-fetch-site");
   if (site && site !== "same-origin" && site !== "none") {
     throw new AppError("forbidden", "Cross-site requests are not accepted.");
@@ -149,16 +179,16 @@ export function assertSameOrigin(req: Request): void {
     } catch {
       throw new AppError("forbidden", "Cross-site requests are not accepted.");
     }
-    if (host && originHost !== host) throw new AppError("forbidden", "Cross-site requests are not accepted.");
+    const publicHost = publicUrl ? new URL(publicUrl).host : undefined;
+    if (host && originHost !== host && originHost !== publicHost) throw new AppError("forbidden", "Cross-site requests are not accepted.");
   } else if (origin === "null") {
     throw new AppError("forbidden", "Cross-site requests are not accepted.");
   }
 }
 
-/** The client's address for rate limiting: the first X-Forwarded-For hop, else "local". */
 /**
  * The caller's address, as the production server (server/production-server.mjs) read it from the socket (or,
- * with KPS_TRUST_PROXY=1, from the proxy's X-Forwarded-For). Never a header the client chose: a
+ * behind KPS_TRUST_PROXY, from the right-most untrusted X-Forwarded-For hop). Never a header the client chose: a
  * forged X-Forwarded-For does not escape the per-address sign-in limit. Without that server (next
  * dev) every caller shares one address.
  */
@@ -166,11 +196,23 @@ export function clientAddress(req: Request): string {
   return req.headers.get("x-kps-client-address") || "unknown";
 }
 
-/** The public origin for links the app prints (invites). */
-export function publicOrigin(req: Request, configured?: string): string {
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * The public origin for links the app prints (invites): KPS_PUBLIC_URL. Without it, the request's
+ * Host header (chosen by the client) is used only outside production or when it names this machine
+ * (localhost); in production any other Host is refused, so a forged Host cannot plant a link.
+ */
+export function publicOrigin(req: Request, configured?: string, production = env().NODE_ENV === "production"): string {
   if (configured) return configured.replace(/\/+$/, "");
   const url = new URL(req.url);
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host") ?? url.host;
+  if (production && !LOOPBACK_HOST.test(host)) {
+    throw new AppError(
+      "conflict",
+      `Links are not built from the request's Host header ('${host}') in production: set KPS_PUBLIC_URL to the address people use (e.g. https://kps.example.org) and restart.`,
+    );
+  }
   const proto = req.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
   return `${proto}://${host}`;
 }

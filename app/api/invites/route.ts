@@ -7,7 +7,9 @@ import { json, publicOrigin, readJson, requestContext, route } from "@/lib/serve
 export const POST = route(async (req) => {
   const { db, actor } = await requestContext(req);
   const input = await readJson(req, createInviteSchema);
+  // The link's origin first: a refused Host (production without KPS_PUBLIC_URL) creates no invite.
+  const origin = publicOrigin(req, env().KPS_PUBLIC_URL);
   const invite = await createInvite(db, actor, input);
-  const url = `${publicOrigin(req, env().KPS_PUBLIC_URL)}/invite/${invite.token}`;
+  const url = `${origin}/invite/${invite.token}`;
   return json({ invite: { url, role: invite.role, expiresAt: invite.expiresAt } }, 201);
 });

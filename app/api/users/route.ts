@@ -13,7 +13,9 @@ export const GET = route(async (req) => {
 export const POST = route(async (req) => {
   const { db, actor } = await requestContext(req);
   const input = await readJson(req, createUserSchema);
+  // The link's origin before the account: a refused Host (production without KPS_PUBLIC_URL) creates nothing.
+  const origin = input.password === undefined ? publicOrigin(req, env().KPS_PUBLIC_URL) : "";
   const { user, invite } = await createUser(db, actor, input);
-  const inviteUrl = invite ? `${publicOrigin(req, env().KPS_PUBLIC_URL)}/invite/${invite.token}` : undefined;
+  const inviteUrl = invite ? `${origin}/invite/${invite.token}` : undefined;
   return json({ user, ...(invite ? { invite: { url: inviteUrl, expiresAt: invite.expiresAt } } : {}) }, 201);
 });
