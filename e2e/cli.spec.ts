@@ -65,6 +65,7 @@ test("every kps command has --help", async () => {
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
     ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"],
     ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
+    ["user", "disable"], ["user", "enable"], ["user", "set-password"], ["user", "reset-link"], ["audit"],
   ];
   for (const command of commands) {
     const res = await cli([...command, "--help"]);

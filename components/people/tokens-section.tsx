@@ -144,7 +144,7 @@ function CreateTokenForm() {
         <FormField id="token-name" label="Token name" hint="What it is for, e.g. “nightly export”." error={fieldProblem(create.error, "name")}>
           {(p) => <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
         </FormField>
-        <FormField id="token-expiry" label="Expires after" error={fieldProblem(create.error, "expiresInDays")}>
+        <FormField id="token-expiry" label="Token expires after" error={fieldProblem(create.error, "expiresInDays")}>
           {(p) => (
             <select {...p} name="expiresInDays" value={lifetime} onChange={(e) => setLifetime(e.target.value)}>
               {TOKEN_LIFETIMES.map(([value, label]) => (
