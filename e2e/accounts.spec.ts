@@ -234,3 +234,18 @@ test("kps audit prints the audit log as JSON lines", async ({ baseURL }) => {
   expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--since: must be a date") });
   await admin.dispose();
 });
+
+test("markup in audited values is shown as text on the audit page", async ({ page }) => {
+  const marker = unique("e2e-audit-xss");
+  const name = `<img src=x onerror="window.__auditXss=1"> ${marker}`;
+  expect((await page.request.post("/api/campaigns", { data: { name } })).status()).toBe(201);
+  await page.goto("/people/audit");
+  const row = page.getByTestId("audit").getByRole("row").filter({ hasText: marker });
+  await expect(row.first()).toContainText("campaign.create");
+  await expect(row.first()).toContainText('<img src=x onerror=\\"window.__auditXss=1\\">'); // as JSON text
+  await expect(page.getByTestId("audit").locator("img")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __auditXss?: number }).__auditXss)).toBeUndefined();
+  const bad = await page.request.get("/api/audit?cursor=1%20or%201=1&since=%27);DROP%20TABLE%20audit_log;--");
+  expect(bad.status()).toBe(422);
+  expect((await bad.json()).error.details.problems.map((p: { field: string }) => p.field).sort()).toEqual(["cursor", "since"]);
+});
