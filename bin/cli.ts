@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { z } from "zod";
 import { fieldProblems } from "@/lib/errors";
 import { ApiClient, ApiError } from "./api-client";
+import { addAuditCommand } from "./commands/audit";
 import { addAuthCommands } from "./commands/auth";
 import { addBatchCommands } from "./commands/batches";
 import { addCampaignCommands } from "./commands/campaigns";
@@ -50,6 +51,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addAuthCommands(program, ctx);
   addUserCommands(program, ctx);
   addTokenCommands(program, ctx);
+  addAuditCommand(program, ctx);
   addKnowledgeCommands(program, ctx);
   addCampaignCommands(program, ctx);
   addBatchCommands(program, ctx);

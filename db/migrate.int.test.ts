@@ -12,6 +12,7 @@ const expectedTables = [
   "annotator_tally_deltas",
   "api_tokens",
   "app_meta",
+  "audit_log",
   "batches",
   "campaign_members",
   "campaigns",

@@ -82,6 +82,8 @@ export const apiTokens = pgTable(
     createdAt: createdAt(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Null: never expires. Past it, the token is refused with a 401 saying so. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
 );
@@ -118,6 +120,26 @@ export const signInAttempts = pgTable(
     index("sign_in_attempts_username_idx").on(sql`lower(${t.username})`, t.createdAt),
     index("sign_in_attempts_address_idx").on(t.address, t.createdAt),
   ],
+);
+
+/**
+ * Every coordinator action that changes people, campaigns, batches or standings: who (the actor's
+ * id and username at the time), what, on which target, from which address, when. Append-only.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: id(),
+    actorId: ref("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorUsername: text("actor_username").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    details: jsonb("details").notNull().default({}),
+    address: text("address"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_created_idx").on(t.createdAt)],
 );
 
 // ── Campaigns ────────────────────────────────────────────────────────────────
@@ -493,6 +515,7 @@ export type User = typeof users.$inferSelect;
 export type UserRole = (typeof userRole.enumValues)[number];
 export type Session = typeof sessions.$inferSelect;
 export type ApiToken = typeof apiTokens.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
 export type Invite = typeof invites.$inferSelect;
 export type Campaign = typeof campaigns.$inferSelect;
 export type NewCampaign = typeof campaigns.$inferInsert;

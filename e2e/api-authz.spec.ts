@@ -19,6 +19,8 @@ interface Case {
   multipart?: (s: Setup) => Promise<Record<string, { name: string; mimeType: string; buffer: Buffer } | string>>;
   /** A raw body (sent as application/x-ndjson). */
   raw?: (s: Setup) => Promise<Buffer> | Buffer;
+  /** The signed-in caller's account, when the shared one must not be used (the route ends its sessions or changes its password). */
+  account?: (s: Setup, role: "annotator" | "coordinator") => Promise<string>;
   expect: Record<Caller, number>;
 }
 
@@ -182,7 +184,50 @@ const matrix: Record<string, Case> = {
     },
     expect: { anonymous: 201, annotator: 201, coordinator: 201 },
   },
+  // ── issue 12: accounts ──
+  "POST /api/users/[id]/disable": {
+    path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/disable`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/users/[id]/enable": {
+    path: async ({ admin }) => {
+      const id = await freshUserId(admin);
+      expect((await admin.post(`/api/users/${id}/disable`)).status()).toBe(200);
+      return `/api/users/${id}/enable`;
+    },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "PUT /api/users/[id]/password": {
+    path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/password`,
+    body: () => ({ password: "matrix-set-password" }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "POST /api/users/[id]/reset-link": {
+    path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/reset-link`,
+    body: () => ({}),
+    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+  },
+  "PUT /api/me/password": {
+    account: ({ admin }, role) => createAccount(admin, role, "matrix-own"),
+    body: () => ({ currentPassword: PASSWORD, newPassword: "matrix-new-password" }),
+    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+  },
+  "POST /api/auth/sign-out-everywhere": {
+    account: ({ admin }, role) => createAccount(admin, role, "matrix-everywhere"),
+    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+  },
+  "GET /api/audit": {
+    path: () => "/api/audit?limit=5&order=asc&since=2026-01-01",
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
 };
+
+/** A new annotator's id, for the routes under /api/users/:id. */
+async function freshUserId(admin: APIRequestContext): Promise<number> {
+  const res = await admin.post("/api/users", { data: { username: unique("matrix-target"), role: "annotator", password: PASSWORD } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).user.id;
+}
 
 /** Every exported handler of every app/api/**\/route.ts, as "METHOD /api/path". */
 function discoverRoutes(): string[] {
@@ -219,7 +264,9 @@ for (const [route, spec] of Object.entries(matrix)) {
       const body = spec.body ? await spec.body(setup) : undefined;
       // Each case signs in afresh, so a sign-out case never ends a session another case uses.
       const api =
-        caller === "anonymous" ? await playwright.request.newContext({ baseURL }) : await signedInApi(baseURL!, accounts()[caller]);
+        caller === "anonymous"
+          ? await playwright.request.newContext({ baseURL })
+          : await signedInApi(baseURL!, spec.account ? await spec.account(setup, caller) : accounts()[caller]);
       const res = spec.multipart
         ? await api.fetch(target, { method, multipart: await spec.multipart(setup) })
         : spec.raw
@@ -268,7 +315,10 @@ for (const [route, spec] of Object.entries(matrix)) {
     const setup = { admin, baseURL: baseURL! };
     const caller = (["coordinator", "annotator", "anonymous"] as const).find((c) => spec.expect[c] < 300) ?? "coordinator";
     const target = spec.path ? await spec.path(setup) : route.split(" ")[1]!;
-    const api = caller === "anonymous" ? await playwright.request.newContext({ baseURL }) : await signedInApi(baseURL!, accounts()[caller]);
+    const api =
+      caller === "anonymous"
+        ? await playwright.request.newContext({ baseURL })
+        : await signedInApi(baseURL!, spec.account ? await spec.account(setup, caller) : accounts()[caller]);
     const res = await api.fetch(target, { method, data: Buffer.from('{"not": json'), headers: { "content-type": "application/json" } });
     const answer = await res.text();
     expect(res.status(), `${route} as ${caller}: ${answer}`).toBe(400);

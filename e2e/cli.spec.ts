@@ -61,10 +61,12 @@ test("kps explains bad input, wrong passwords and missing tokens", async ({ base
 });
 
 test("every kps command has --help", async () => {
+  test.setTimeout(150_000); // one process per command, each starting tsx: about 2 s apiece on a busy machine
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
     ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"],
     ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
+    ["user", "disable"], ["user", "enable"], ["user", "set-password"], ["user", "reset-link"], ["audit"],
   ];
   for (const command of commands) {
     const res = await cli([...command, "--help"]);

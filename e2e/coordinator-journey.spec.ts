@@ -2,7 +2,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, ADMIN, adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
 
 const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
@@ -39,6 +39,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const name = unique("e2e-journey");
+  const since = new Date(Date.now() - 1000);
 
   // Create the campaign in the UI (gold rule out of the way: these annotators judge by a fixed rule).
   await page.goto("/campaigns");
@@ -209,5 +210,35 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   expect(dialogs).toEqual([]);
   const lines = (await exported.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
   expect(lines.map((l) => l.id).sort()).toEqual([...questionsWithEven].sort());
+
+  // The audit log has an entry for each coordinator action above, by whom it was done.
+  const entries = await auditEntriesSince(page.request, since);
+  const batchId = String((await (await page.request.get(`/api/campaigns/${campaignId}/batches`)).json()).batches[0].id);
+  const users = (await (await admin.get("/api/users")).json()).users as { id: number; username: string }[];
+  const idOf = (username: string) => String(users.find((u) => u.username === username)!.id);
+  const me = accounts().coordinator;
+  const has = (actor: string, action: string, targetId: string) =>
+    expect(entries.filter((e) => e.actorUsername === actor && e.action === action && e.targetId === targetId), `${actor} ${action} ${targetId}`).toHaveLength(1);
+  has(me, "campaign.create", String(campaignId));
+  has(me, "batch.import", batchId);
+  has(me, "batch.launch", batchId);
+  has(me, "standing.pause", idOf(slow));
+  for (const who of [fast, careful, slow]) has(ADMIN.username, "user.create", idOf(who));
+  await page.goto("/people/audit");
+  await expect(page.getByTestId("audit")).toContainText("standing.pause");
   await admin.dispose();
 });
+
+/** Every audit entry since `since`, oldest first (GET /api/audit, page by page). */
+async function auditEntriesSince(api: APIRequestContext, since: Date) {
+  const all: { action: string; actorUsername: string; targetId: string | null }[] = [];
+  let cursor: number | null = null;
+  do {
+    const res = await api.get(`/api/audit?order=asc&limit=500&since=${since.toISOString()}${cursor ? `&cursor=${cursor}` : ""}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const body = (await res.json()) as { entries: typeof all; nextCursor: number | null };
+    all.push(...body.entries);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return all;
+}

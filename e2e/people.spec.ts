@@ -84,7 +84,7 @@ test("a coordinator creates an annotator with a password, who then signs in", as
   await expect(form.getByLabel("Username")).not.toHaveAttribute("aria-invalid", "true");
 
   const row = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: username, exact: true }) });
-  await expect(row.getByRole("cell")).toHaveText([username, "annotator", "set", /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/]);
+  await expect(row.getByRole("cell")).toHaveText([username, "annotator", "set", /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, "active", /Disable/]);
   expect(await userNamed(page.request, username)).toMatchObject({ role: "annotator", hasPassword: true });
 
   // A taken name (in any letter case) is named on the username field.

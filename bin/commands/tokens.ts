@@ -1,6 +1,19 @@
 import type { Command } from "commander";
-import { createTokenSchema } from "@/lib/auth/schemas";
-import { type CliContext, note, out, parseArgs } from "./shared";
+import { createTokenSchema, TOKEN_DEFAULT_DAYS } from "@/lib/auth/schemas";
+import { type CliContext, note, number, out, parseArgs } from "./shared";
+
+interface TokenLine {
+  id: number;
+  name: string;
+  prefix: string;
+  owner: string;
+  revokedAt: string | null;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** `--expires-in-days`: a number of days, or "never". */
+const lifetime = (v: string): number | null => (v.trim().toLowerCase() === "never" ? null : number("--expires-in-days")(v));
 
 /** `kps token create|list|revoke`. */
 export function addTokenCommands(program: Command, ctx: CliContext): void {
@@ -9,21 +22,25 @@ export function addTokenCommands(program: Command, ctx: CliContext): void {
     .command("create")
     .description("create an API token acting as you; it is printed once")
     .requiredOption("--name <name>", "what the token is for")
-    .action(async (opts: { name: string }) => {
+    .option("--expires-in-days <days>", `days until it expires, or 'never' (default ${TOKEN_DEFAULT_DAYS})`, lifetime)
+    .action(async (opts: { name: string; expiresInDays?: number | null }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ token: { token: string } }>("POST", "/api/tokens", parseArgs(createTokenSchema, opts));
+      const input = parseArgs(createTokenSchema, opts, { expiresInDays: "expires-in-days" });
+      const { data } = await ctx.client().request<{ token: { token: string; expiresAt: string | null } }>("POST", "/api/tokens", input);
       out(data.token.token);
+      note(data.token.expiresAt ? `It expires ${data.token.expiresAt}.` : "It never expires.");
     });
   token
     .command("list")
     .description("list API tokens (never their secrets)")
     .action(async () => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ tokens: { id: number; name: string; prefix: string; owner: string; revokedAt: string | null }[] }>(
-        "GET",
-        "/api/tokens",
-      );
-      for (const t of data.tokens) out(`${t.id}\t${t.prefix}…\t${t.name}\t${t.owner}${t.revokedAt ? "\trevoked" : ""}`);
+      const { data } = await ctx.client().request<{ tokens: TokenLine[] }>("GET", "/api/tokens");
+      out(["id", "prefix", "name", "owner", "expires", "last used", "state"].join("\t"));
+      for (const t of data.tokens) {
+        const state = t.revokedAt ? "revoked" : t.expiresAt && new Date(t.expiresAt) <= new Date() ? "expired" : "active";
+        out([t.id, `${t.prefix}…`, t.name, t.owner, t.expiresAt ?? "never", t.lastUsedAt ?? "never", state].join("\t"));
+      }
     });
   token
     .command("revoke")

@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from "commander";
-import { createUserSchema } from "@/lib/auth/schemas";
-import { type CliContext, note, out, parseArgs } from "./shared";
+import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
+import { type CliContext, note, number, out, parseArgs } from "./shared";
 
-/** `kps user create|list`. */
+/** `kps user create|list|disable|enable|set-password|reset-link`. */
 export function addUserCommands(program: Command, ctx: CliContext): void {
   const user = program.command("user").description("manage accounts (coordinators)");
   user
@@ -35,7 +35,57 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
     .description("list accounts")
     .action(async () => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ users: { id: number; username: string; role: string; hasPassword: boolean }[] }>("GET", "/api/users");
-      for (const u of data.users) out(`${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}`);
+      const { data } = await ctx
+        .client()
+        .request<{ users: { id: number; username: string; role: string; hasPassword: boolean; disabledAt: string | null }[] }>("GET", "/api/users");
+      for (const u of data.users) {
+        out(`${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`);
+      }
+    });
+  addLifecycleCommands(user, ctx);
+}
+
+/** Disable, enable, set a password, issue a reset link: one account by id (see 'kps user list'). */
+function addLifecycleCommands(user: Command, ctx: CliContext): void {
+  for (const [name, description] of [
+    ["disable", "disable an account: its sessions and API tokens end at once; its judgments stay"],
+    ["enable", "re-enable a disabled account"],
+  ] as const) {
+    user
+      .command(name)
+      .description(description)
+      .argument("<id>", "the user's id (see 'kps user list')")
+      .action(async (id: string) => {
+        ctx.needToken();
+        const { data } = await ctx.client().request<{ user: { username: string } }>("POST", `/api/users/${encodeURIComponent(id)}/${name}`);
+        note(`${name === "disable" ? "Disabled" : "Enabled"} ${data.user.username}.`);
+      });
+  }
+  user
+    .command("set-password")
+    .description("set another user's password; their sessions end")
+    .argument("<id>", "the user's id (see 'kps user list')")
+    .requiredOption("--password <password>", "the new password (at least 8 characters)")
+    .action(async (id: string, opts: { password: string }) => {
+      ctx.needToken();
+      const input = parseArgs(setPasswordSchema, opts);
+      const { data } = await ctx.client().request<{ sessionsEnded: number }>("PUT", `/api/users/${encodeURIComponent(id)}/password`, input);
+      note(`Password set; ${data.sessionsEnded} session(s) ended.`);
+    });
+  user
+    .command("reset-link")
+    .description("print a single-use, expiring link that sets the user's password")
+    .argument("<id>", "the user's id (see 'kps user list')")
+    .option("--expires-in-hours <hours>", "hours until the link expires (1 to 168)", number("--expires-in-hours"), 24)
+    .action(async (id: string, opts: { expiresInHours: number }) => {
+      ctx.needToken();
+      const input = parseArgs(resetLinkSchema, opts, { expiresInHours: "expires-in-hours" });
+      const { data } = await ctx.client().request<{ resetLink: { url: string; username: string; expiresAt: string } }>(
+        "POST",
+        `/api/users/${encodeURIComponent(id)}/reset-link`,
+        input,
+      );
+      out(data.resetLink.url);
+      note(`Send it to ${data.resetLink.username}: it works once and expires ${data.resetLink.expiresAt}.`);
     });
 }

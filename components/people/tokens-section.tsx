@@ -14,6 +14,15 @@ import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenRow } from
 import { CreateForm } from "./create-form";
 import { PeopleSection } from "./people-section";
 
+/** The lifetimes the form offers (days); 90 is the default. */
+const TOKEN_LIFETIMES = [
+  ["7", "7 days"],
+  ["30", "30 days"],
+  ["90", "90 days"],
+  ["365", "1 year"],
+  ["never", "never"],
+] as const;
+
 /** API tokens for scripts and the `kps` client: the list, a new token (its secret shown once), and revoking. */
 export function TokensSection({ initialTokens }: { initialTokens: TokenRow[] }) {
   const tokens = useQuery({ ...tokensQuery(), initialData: initialTokens });
@@ -24,7 +33,7 @@ export function TokensSection({ initialTokens }: { initialTokens: TokenRow[] }) 
       intro={
         <>
           A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>.
+          <code>Authorization: Bearer &lt;token&gt;</code>. It expires after 90 days unless you choose otherwise; an expired token is refused.
         </>
       }
     >
@@ -72,7 +81,7 @@ function TokenTable({ tokens }: { tokens: TokenRow[] }) {
 
   return (
     <>
-      <DataTable label="API tokens" scroll columns={["Name", "Starts with", "Owner", "Created", "Last used", "State", ACTIONS]}>
+      <DataTable label="API tokens" scroll columns={["Name", "Starts with", "Owner", "Created", "Last used", "Expires", "State", ACTIONS]}>
         {tokens.map((t) => (
           <tr key={t.id}>
             <td>{t.name}</td>
@@ -84,6 +93,7 @@ function TokenTable({ tokens }: { tokens: TokenRow[] }) {
               <time dateTime={t.createdAt}>{formatTime(t.createdAt)}</time>
             </td>
             <td>{t.lastUsedAt ? <time dateTime={t.lastUsedAt}>{formatTime(t.lastUsedAt)}</time> : <span className="muted">never</span>}</td>
+            <td>{t.expiresAt ? <time dateTime={t.expiresAt}>{formatTime(t.expiresAt)}</time> : <span className="muted">never</span>}</td>
             <td>
               <TokenState token={t} />
             </td>
@@ -97,6 +107,7 @@ function TokenTable({ tokens }: { tokens: TokenRow[] }) {
 }
 
 function TokenState({ token }: { token: TokenRow }) {
+  if (!token.revokedAt && token.expiresAt && new Date(token.expiresAt) <= new Date()) return <StatusBadge tone="paused">expired</StatusBadge>;
   if (!token.revokedAt) return <StatusBadge tone="launched">active</StatusBadge>;
   return (
     <>
@@ -111,10 +122,11 @@ function TokenState({ token }: { token: TokenRow }) {
 function CreateTokenForm() {
   const queryClient = useQueryClient();
   const [name, setName] = useState("");
+  const [lifetime, setLifetime] = useState("90");
   // The secret lives only in this state: it is gone after "Done" or a reload.
   const [secret, setSecret] = useState<{ name: string; token: string } | null>(null);
   const create = useMutation({
-    mutationFn: () => createToken(name),
+    mutationFn: () => createToken(name, lifetime === "never" ? null : Number(lifetime)),
     onSuccess: ({ token }) => {
       setName("");
       setSecret({ name: token.name, token: token.token });
@@ -128,9 +140,20 @@ function CreateTokenForm() {
 
   return (
     <>
-      <CreateForm label="Create an API token" submitLabel="Create token" pending={create.isPending} error={create.error} fields={["name"]} onSubmit={submit}>
+      <CreateForm label="Create an API token" submitLabel="Create token" pending={create.isPending} error={create.error} fields={["name", "expiresInDays"]} onSubmit={submit}>
         <FormField id="token-name" label="Token name" hint="What it is for, e.g. “nightly export”." error={fieldProblem(create.error, "name")}>
           {(p) => <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
+        </FormField>
+        <FormField id="token-expiry" label="Token expires after" error={fieldProblem(create.error, "expiresInDays")}>
+          {(p) => (
+            <select {...p} name="expiresInDays" value={lifetime} onChange={(e) => setLifetime(e.target.value)}>
+              {TOKEN_LIFETIMES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
         </FormField>
       </CreateForm>
       {secret && (

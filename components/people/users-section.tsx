@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
-import { DataTable } from "@/components/ui/data-table";
+import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
+import { StatusBadge } from "@/components/ui/status-badge";
 import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
@@ -13,15 +14,20 @@ import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserRow } fr
 import { CreateForm } from "./create-form";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
+import { useUserActions } from "./user-actions";
 
 const FIELDS = ["username", "role", "password"] as const;
 
 /** Every account, and the form that creates one (with a password, or with an invite link to set it). */
-export function UsersSection({ initialUsers }: { initialUsers: UserRow[] }) {
+export function UsersSection({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: number }) {
   const users = useQuery({ ...usersQuery(), initialData: initialUsers });
   return (
-    <PeopleSection id="users" title="Users">
-      {users.data.length === 0 ? <p className="muted">No account yet.</p> : <UserTable users={users.data} />}
+    <PeopleSection
+      id="users"
+      title="Users"
+      intro="Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
+    >
+      {users.data.length === 0 ? <p className="muted">No account yet.</p> : <UserTable users={users.data} currentUserId={currentUserId} />}
       <ErrorAlert>{users.isError && `The list could not be refreshed: ${users.error.message}`}</ErrorAlert>
       <h3 className="subhead">Create a user</h3>
       <CreateUserForm />
@@ -29,20 +35,28 @@ export function UsersSection({ initialUsers }: { initialUsers: UserRow[] }) {
   );
 }
 
-function UserTable({ users }: { users: UserRow[] }) {
+function UserTable({ users, currentUserId }: { users: UserRow[]; currentUserId: number }) {
+  const { actionsFor, panel } = useUserActions(currentUserId);
   return (
-    <DataTable label="Users" scroll columns={["Username", "Role", "Password", "Created"]}>
-      {users.map((u) => (
-        <tr key={u.id}>
-          <td>{u.username}</td>
-          <td>{u.role}</td>
-          <td>{u.hasPassword ? "set" : <span className="muted">not set yet</span>}</td>
-          <td>
-            <time dateTime={u.createdAt}>{formatTime(u.createdAt)}</time>
-          </td>
-        </tr>
-      ))}
-    </DataTable>
+    <>
+      <DataTable label="Users" scroll columns={["Username", "Role", "Password", "Created", "State", ACTIONS]}>
+        {users.map((u) => (
+          <tr key={u.id}>
+            <td>{u.username}</td>
+            <td>{u.role}</td>
+            <td>{u.hasPassword ? "set" : <span className="muted">not set yet</span>}</td>
+            <td>
+              <time dateTime={u.createdAt}>{formatTime(u.createdAt)}</time>
+            </td>
+            <td>{u.disabledAt ? <StatusBadge tone="closed">disabled</StatusBadge> : <StatusBadge tone="launched">active</StatusBadge>}</td>
+            <td className="num">
+              <div className="row-actions">{actionsFor(u)}</div>
+            </td>
+          </tr>
+        ))}
+      </DataTable>
+      {panel}
+    </>
   );
 }
 

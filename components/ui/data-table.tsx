@@ -49,7 +49,14 @@ export function DataTable({
       <tbody>{children}</tbody>
     </table>
   );
-  return scroll ? <div className="table-scroll">{table}</div> : table;
+  // A scrolling region takes the focus, so keyboard users can scroll it (axe: scrollable-region-focusable).
+  return scroll ? (
+    <div className="table-scroll" tabIndex={0}>
+      {table}
+    </div>
+  ) : (
+    table
+  );
 }
 
 /** A right-aligned number cell. */

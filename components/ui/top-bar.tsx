@@ -17,6 +17,7 @@ export function TopBar({ username, role }: { username: string; role: string }) {
       <span className="who">
         {username} · {role}
       </span>
+      <Link href="/account">Account</Link>
       <SignOutButton />
     </header>
   );

@@ -16,6 +16,8 @@ export interface UserActor {
   via: "session" | "token";
   sessionId?: string;
   tokenId?: number;
+  /** The caller's network address (as the edge read it), written in the audit log. */
+  address?: string;
 }
 
 export const anonymous: Actor = { kind: "anonymous" };

@@ -1,9 +1,11 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
+import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";
 import { TOKEN_PREFIX } from "./sessions";
 
 export interface TokenSummary {
@@ -14,54 +16,63 @@ export interface TokenSummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Null: never expires. */
+  expiresAt: Date | null;
 }
 
-/** Creates an API token acting as the caller. The token is returned once; only its hash is kept. */
-export async function createApiToken(db: Db, actor: Actor, input: { name: string }): Promise<TokenSummary & { token: string }> {
+const summaryColumns = {
+  id: apiTokens.id,
+  name: apiTokens.name,
+  prefix: apiTokens.prefix,
+  owner: users.username,
+  createdAt: apiTokens.createdAt,
+  lastUsedAt: apiTokens.lastUsedAt,
+  revokedAt: apiTokens.revokedAt,
+  expiresAt: apiTokens.expiresAt,
+};
+
+/**
+ * Creates an API token acting as the caller, expiring after `expiresInDays` (null: never). The
+ * token is returned once; only its hash is kept.
+ */
+export async function createApiToken(db: Db, actor: Actor, input: CreateTokenInput): Promise<TokenSummary & { token: string }> {
   requireCoordinator(actor);
   const user = requireUser(actor);
   const token = randomSecret(TOKEN_PREFIX);
-  const [row] = await db
-    .insert(apiTokens)
-    .values({ userId: user.id, name: input.name, tokenHash: sha256(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6) })
-    .returning();
-  if (!row) throw new Error("insert returned no row");
-  return {
-    token,
-    id: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    owner: user.username,
-    createdAt: row.createdAt,
-    lastUsedAt: row.lastUsedAt,
-    revokedAt: row.revokedAt,
-  };
+  const days = input.expiresInDays === undefined ? TOKEN_DEFAULT_DAYS : input.expiresInDays;
+  const expiresAt = days === null ? null : new Date(Date.now() + days * 24 * 3600 * 1000);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiTokens)
+      .values({ userId: user.id, name: input.name, tokenHash: sha256(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6), expiresAt })
+      .returning();
+    if (!row) throw new Error("insert returned no row");
+    await recordAudit(tx, actor, { action: "token.create", targetType: "token", targetId: row.id, details: { name: row.name, expiresAt } });
+    const { id, name, prefix, createdAt, lastUsedAt, revokedAt } = row;
+    return { token, id, name, prefix, owner: user.username, createdAt, lastUsedAt, revokedAt, expiresAt: row.expiresAt };
+  });
 }
 
 export async function listApiTokens(db: Db, actor: Actor): Promise<TokenSummary[]> {
   requireCoordinator(actor);
-  return db
-    .select({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      prefix: apiTokens.prefix,
-      owner: users.username,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-      revokedAt: apiTokens.revokedAt,
-    })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .orderBy(desc(apiTokens.createdAt));
+  return db.select(summaryColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).orderBy(desc(apiTokens.createdAt));
 }
 
 /** Revokes a token at once: the next request that carries it is refused. */
 export async function revokeApiToken(db: Db, actor: Actor, tokenId: number): Promise<void> {
   requireCoordinator(actor);
-  const [row] = await db.select({ id: apiTokens.id, revokedAt: apiTokens.revokedAt }).from(apiTokens).where(eq(apiTokens.id, tokenId));
+  const [row] = await db
+    .select({ id: apiTokens.id, name: apiTokens.name, owner: users.username })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(eq(apiTokens.id, tokenId));
   if (!row) throw new AppError("not_found", `No API token with id ${tokenId}.`);
-  await db
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)));
+  await db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    if (revoked.length) await recordAudit(tx, actor, { action: "token.revoke", targetType: "token", targetId: tokenId, details: { name: row.name, owner: row.owner } });
+  });
 }

@@ -1,10 +1,12 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invites, users, type UserRole } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireCoordinator, type Actor } from "./actor";
 import { hashPassword, randomSecret, sha256 } from "./crypto";
 import type { AcceptInviteInput, CreateInviteInput } from "./schemas";
+import { revokeSessionsOf } from "./sessions";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 import { insertUser } from "./users";
 
@@ -34,6 +36,7 @@ export async function createInvite(
     .values({ tokenHash: sha256(token), role: input.role, userId: forUserId ?? null, createdBy: userId, expiresAt })
     .returning({ id: invites.id });
   if (!row) throw new Error("insert returned no row");
+  if (forUserId === undefined) await recordAudit(db, actor, { action: "invite.create", targetType: "invite", targetId: row.id, details: { role: input.role, expiresAt } });
   let username: string | null = null;
   if (forUserId !== undefined) {
     const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, forUserId));
@@ -90,6 +93,7 @@ export async function acceptInvite(
         .where(eq(users.id, invite.userId))
         .returning({ id: users.id, username: users.username, role: users.role });
       if (!user) throw new AppError("not_found", "The account of this invite no longer exists.");
+      await revokeSessionsOf(tx, user.id); // a reset link: the password changed, so every session ends
       await tx.update(invites).set({ usedBy: user.id }).where(eq(invites.id, invite.id));
       return user;
     }

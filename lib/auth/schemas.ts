@@ -29,8 +29,33 @@ export const createUserSchema = z.object({
 
 export const setupSchema = z.object({ username: usernameSchema, password: passwordSchema });
 
+/** Days a new API token lasts by default. */
+export const TOKEN_DEFAULT_DAYS = 90;
+
 export const createTokenSchema = z.object({
   name: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  /** Days until the token expires; null: never. */
+  expiresInDays: z
+    .number()
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .max(3650, "must be at most 3650")
+    .nullable()
+    .default(TOKEN_DEFAULT_DAYS),
+});
+
+/** A signed-in user changes their own password: the current one is required. */
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, "is required").max(256, "must be at most 256 characters"),
+  newPassword: passwordSchema,
+});
+
+/** A coordinator sets another user's password. */
+export const setPasswordSchema = z.object({ password: passwordSchema });
+
+/** A coordinator issues a single-use password reset link for another user. */
+export const resetLinkSchema = z.object({
+  expiresInHours: z.number().int("must be a whole number").min(1, "must be at least 1").max(24 * 7, "must be at most 168").default(24),
 });
 
 export const createInviteSchema = z.object({
@@ -50,3 +75,6 @@ export type SignInInput = z.infer<typeof signInSchema>;
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 export type CreateInviteInput = z.infer<typeof createInviteSchema>;
 export type AcceptInviteInput = z.infer<typeof acceptInviteSchema>;
+/** What createApiToken takes: `expiresInDays` left out means the default. */
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;

@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { anonymous, type Actor } from "./actor";
+import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
 import type { SignInInput } from "./schemas";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
@@ -61,19 +61,24 @@ export async function signOut(db: Db, actor: Actor): Promise<void> {
 /** Resolves the caller from a bearer token or a session cookie; anonymous when neither is valid. */
 export async function resolveActor(
   db: Db,
-  credentials: { bearerToken?: string | null; sessionToken?: string | null },
+  credentials: { bearerToken?: string | null; sessionToken?: string | null; address?: string },
 ): Promise<Actor> {
   const now = new Date();
+  const address = credentials.address ? { address: credentials.address } : {};
   if (credentials.bearerToken) {
     const [row] = await db
-      .select({ tokenId: apiTokens.id, id: users.id, username: users.username, role: users.role })
+      .select({ tokenId: apiTokens.id, expiresAt: apiTokens.expiresAt, id: users.id, username: users.username, role: users.role })
       .from(apiTokens)
       .innerJoin(users, eq(users.id, apiTokens.userId))
       .where(and(eq(apiTokens.tokenHash, sha256(credentials.bearerToken)), isNull(apiTokens.revokedAt), isNull(users.disabledAt)))
       .limit(1);
-    if (!row) throw new AppError("unauthorized", "The API token is unknown or revoked.");
+    if (!row) throw new AppError("unauthorized", "The API token is unknown or revoked, or its account is disabled.");
+    if (row.expiresAt && row.expiresAt <= now) {
+      throw new AppError("unauthorized", `The API token expired at ${row.expiresAt.toISOString()}; create a new one.`);
+    }
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.tokenId));
-    return { kind: "user", id: row.id, username: row.username, role: row.role, via: "token", tokenId: row.tokenId };
+    const { tokenId, id, username, role } = row;
+    return { kind: "user", id, username, role, via: "token", tokenId, ...address };
   }
   if (credentials.sessionToken) {
     const sessionId = sha256(credentials.sessionToken);
@@ -83,7 +88,26 @@ export async function resolveActor(
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
       .limit(1);
-    if (row) return { kind: "user", ...row, via: "session", sessionId };
+    if (row) return { kind: "user", ...row, via: "session", sessionId, ...address };
   }
   return anonymous;
+}
+
+/** "Sign out everywhere": ends every session of the caller, this one included (tokens stay). */
+export async function signOutEverywhere(db: Db, actor: Actor): Promise<{ sessionsEnded: number }> {
+  const user = requireUser(actor);
+  return { sessionsEnded: await revokeSessionsOf(db, user.id) };
+}
+
+/**
+ * Ends a user's live sessions, except `keepSessionId` (the caller's own, after a password change).
+ * Internal: no authorization of its own; called by domain functions after theirs.
+ */
+export async function revokeSessionsOf(db: Db, userId: number, keepSessionId?: string): Promise<number> {
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
+    .returning({ id: sessions.id });
+  return ended.length;
 }

@@ -1,11 +1,13 @@
-import { asc, count, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { users, type UserRole } from "@/db/schema";
+import { apiTokens, users, type UserRole } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
-import { requireCoordinator, requireSystem, type Actor } from "./actor";
+import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
 import { passwordSchema, type CreateUserInput } from "./schemas";
+import { revokeSessionsOf } from "./sessions";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
 export interface PublicUser {
@@ -14,6 +16,8 @@ export interface PublicUser {
   role: UserRole;
   hasPassword: boolean;
   createdAt: Date;
+  /** Set while the account is disabled: it cannot sign in, and its sessions and tokens are refused. */
+  disabledAt: Date | null;
 }
 
 const publicColumns = {
@@ -22,6 +26,7 @@ const publicColumns = {
   role: users.role,
   hasPassword: sql<boolean>`${users.passwordHash} is not null`,
   createdAt: users.createdAt,
+  disabledAt: users.disabledAt,
 };
 
 /** Creates an account. Without a password, the result carries an invite link to set one. */
@@ -35,6 +40,8 @@ export async function createUser(
   return db.transaction(async (tx) => {
     const inserted = await insertUser(tx, { username: input.username, role: input.role, passwordHash, createdBy });
     const invite = passwordHash ? undefined : await createInvite(tx, actor, { role: input.role, expiresInHours: 72 }, inserted.id);
+    const details = { username: inserted.username, role: inserted.role, with: passwordHash ? "password" : "invite link" };
+    await recordAudit(tx, actor, { action: "user.create", targetType: "user", targetId: inserted.id, details });
     return { user: inserted, invite };
   });
 }
@@ -118,4 +125,52 @@ export async function insertUser(
     if (isUniqueViolation(error)) throw new AppError("conflict", `The username '${values.username}' is taken.`, { field: "username" });
     throw error;
   }
+}
+
+/**
+ * Disables an account (coordinators; never their own): it can no longer sign in, every session
+ * ends and every API token is revoked at once. Its judgments stay and keep counting.
+ */
+export async function disableUser(db: Db, actor: Actor, userId: number): Promise<PublicUser> {
+  requireCoordinator(actor);
+  if (requireUser(actor).id === userId) throw new AppError("conflict", "You cannot disable your own account; ask another coordinator.");
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ disabledAt: new Date() })
+      .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+      .returning(publicColumns);
+    if (!user) return getUserRow(tx, userId); // already so (a repeat is harmless), or not found
+    const sessionsEnded = await revokeSessionsOf(tx, userId);
+    const tokens = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+      .returning({ id: apiTokens.id });
+    const details = { username: user.username, sessionsEnded, tokensRevoked: tokens.length };
+    await recordAudit(tx, actor, { action: "user.disable", targetType: "user", targetId: userId, details });
+    return user;
+  });
+}
+
+/** Re-enables a disabled account (coordinators): it may sign in again (its old sessions and tokens stay ended). */
+export async function enableUser(db: Db, actor: Actor, userId: number): Promise<PublicUser> {
+  requireCoordinator(actor);
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ disabledAt: null })
+      .where(and(eq(users.id, userId), isNotNull(users.disabledAt)))
+      .returning(publicColumns);
+    if (!user) return getUserRow(tx, userId); // already so (a repeat is harmless), or not found
+    await recordAudit(tx, actor, { action: "user.enable", targetType: "user", targetId: userId, details: { username: user.username } });
+    return user;
+  });
+}
+
+/** One account by id, not found when there is none. Internal: callers authorize first. */
+export async function getUserRow(db: Db, userId: number): Promise<PublicUser> {
+  const [user] = await db.select(publicColumns).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("not_found", `No user with id ${userId}.`);
+  return user;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, type BatchStatus } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 
@@ -69,5 +70,6 @@ export async function changeBatchStatus(db: Db, actor: Actor, id: number, action
       allowedFrom: from,
     });
   }
+  await recordAudit(db, actor, { action: `batch.${action}`, targetType: "batch", targetId: id, details: { status: to } });
   return getBatch(db, actor, id);
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, queries, users, type BatchStatus, type Campaign } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { retallyOutcomes } from "./internal/tallies";
@@ -58,6 +59,7 @@ export async function createCampaign(db: Db, actor: Actor, input: CreateCampaign
     .values({ ...columnsOf(input), createdBy: userId })
     .returning();
   if (!row) throw new Error("insert returned no row");
+  await recordAudit(db, actor, { action: "campaign.create", targetType: "campaign", targetId: row.id, details: { name: row.name } });
   return toView(row, []);
 }
 
@@ -100,6 +102,7 @@ export async function updateCampaign(db: Db, actor: Actor, id: number, input: Up
     }
     // Finished and endorsed passages (and so agreement with the majority) are counted with R and T.
     if (r !== current.judgmentsPerPassage || t !== current.endorsementThreshold) await retallyOutcomes(tx, id);
+    await recordAudit(tx, actor, { action: "campaign.update", targetType: "campaign", targetId: id, details: { changes: input } });
   });
   return getCampaign(db, actor, id);
 }
@@ -121,6 +124,7 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
     await tx.update(campaigns).set({ allAnnotators: input.allAnnotators, updatedAt: new Date() }).where(eq(campaigns.id, id));
     await tx.delete(campaignMembers).where(eq(campaignMembers.campaignId, id));
     if (ids.length) await tx.insert(campaignMembers).values(ids.map((userId) => ({ campaignId: id, userId })));
+    await recordAudit(tx, actor, { action: "campaign.members", targetType: "campaign", targetId: id, details: { allAnnotators: input.allAnnotators, userIds: ids } });
   });
   return getCampaign(db, actor, id);
 }

@@ -11,6 +11,8 @@ export interface UserRow {
   role: UserRole;
   hasPassword: boolean;
   createdAt: string;
+  /** Set while the account is disabled. */
+  disabledAt: string | null;
 }
 
 export interface TokenRow {
@@ -21,6 +23,8 @@ export interface TokenRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** Null: never expires. */
+  expiresAt: string | null;
 }
 
 export interface CreatedUser {
@@ -60,6 +64,28 @@ export const createUser = (input: { username: string; role: UserRole; password?:
 /** POST /api/invites: a blank lifetime is sent as null, which the server names as a missing value. */
 export const createInvite = (input: { role: UserRole; expiresInHours: number | null }) => apiRequest<CreatedInvite>("POST", "/api/invites", input);
 
-export const createToken = (name: string) => apiRequest<CreatedToken>("POST", "/api/tokens", { name });
+/** POST /api/tokens: `expiresInDays` null makes a token that never expires. */
+export const createToken = (name: string, expiresInDays: number | null) => apiRequest<CreatedToken>("POST", "/api/tokens", { name, expiresInDays });
 
 export const revokeToken = (id: number) => apiRequest<{ revoked: true }>("DELETE", `/api/tokens/${id}`);
+
+export const disableUser = (id: number) => apiRequest<{ user: UserRow }>("POST", `/api/users/${id}/disable`);
+
+export const enableUser = (id: number) => apiRequest<{ user: UserRow }>("POST", `/api/users/${id}/enable`);
+
+/** PUT /api/users/:id/password: a coordinator sets another user's password; that user's sessions end. */
+export const setUserPassword = (id: number, password: string) => apiRequest<{ sessionsEnded: number }>("PUT", `/api/users/${id}/password`, { password });
+
+export interface ResetLink {
+  resetLink: { url: string; username: string; expiresAt: string };
+}
+
+/** POST /api/users/:id/reset-link: a single-use link that sets the user's password. */
+export const createResetLink = (id: number) => apiRequest<ResetLink>("POST", `/api/users/${id}/reset-link`, {});
+
+/** PUT /api/me/password: the caller's own password; their other sessions end. */
+export const changeOwnPassword = (input: { currentPassword: string; newPassword: string }) =>
+  apiRequest<{ sessionsEnded: number }>("PUT", "/api/me/password", input);
+
+/** POST /api/auth/sign-out-everywhere: ends every session of the caller, this one included. */
+export const signOutEverywhere = () => apiRequest<{ signedOut: true; sessionsEnded: number }>("POST", "/api/auth/sign-out-everywhere");

@@ -157,7 +157,7 @@ export async function requestContext(req: Request): Promise<{ db: Db; actor: Act
   }
   const sessionToken = bearerToken ? undefined : readCookie(req, SESSION_COOKIE);
   if (sessionToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
-  const actor = await resolveActor(db, { bearerToken, sessionToken });
+  const actor = await resolveActor(db, { bearerToken, sessionToken, address: clientAddress(req) });
   return { db, actor };
 }
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { InviteSection } from "@/components/people/invite-section";
 import { MembershipSection } from "@/components/people/membership-section";
 import { TokensSection } from "@/components/people/tokens-section";
@@ -27,7 +28,14 @@ export default async function PeoplePage() {
   const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor), listApiTokens(db, actor), listCampaigns(db, actor)]);
 
   // The client components see what the API answers: dates as ISO strings.
-  const userRows: UserRow[] = users.map((u) => ({ id: u.id, username: u.username, role: u.role, hasPassword: u.hasPassword, createdAt: u.createdAt.toISOString() }));
+  const userRows: UserRow[] = users.map((u) => ({
+    id: u.id,
+    username: u.username,
+    role: u.role,
+    hasPassword: u.hasPassword,
+    createdAt: u.createdAt.toISOString(),
+    disabledAt: iso(u.disabledAt),
+  }));
   const tokenRows: TokenRow[] = tokens.map((t) => ({
     id: t.id,
     name: t.name,
@@ -36,6 +44,7 @@ export default async function PeoplePage() {
     createdAt: t.createdAt.toISOString(),
     lastUsedAt: iso(t.lastUsedAt),
     revokedAt: iso(t.revokedAt),
+    expiresAt: iso(t.expiresAt),
   }));
   const campaignOptions: CampaignOption[] = campaigns.map((c) => ({ id: c.id, name: c.name }));
 
@@ -43,10 +52,16 @@ export default async function PeoplePage() {
     <main className="page">
       <div className="page-head">
         <h1>People</h1>
+        <div className="actions">
+          <Link href="/people/audit">Audit log</Link>
+        </div>
       </div>
-      <p className="intro">Accounts of coordinators and annotators, invite links, who works on which campaign, and API tokens for scripts.</p>
+      <p className="intro">
+        Accounts of coordinators and annotators, invite links, who works on which campaign, and API tokens for scripts. Coordinators are global:
+        each may act on every campaign and account, and every such change is written to the <Link href="/people/audit">audit log</Link>.
+      </p>
       <div className="people-sections">
-        <UsersSection initialUsers={userRows} />
+        <UsersSection initialUsers={userRows} currentUserId={actor.id} />
         <InviteSection />
         <MembershipSection initialCampaigns={campaignOptions} initialUsers={userRows} />
         <TokensSection initialTokens={tokenRows} />

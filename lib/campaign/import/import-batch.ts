@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
 import { campaigns, queries } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { FatalImportError } from "@/lib/kilt/jsonl";
@@ -66,6 +67,7 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput)
 
   const name = options.name ?? read.file.fileName;
   const result = await writeBatch(db, { campaign, name, createdBy: userId, queries: read.parsed, drafts, pageCount });
+  await recordAudit(db, actor, { action: "batch.import", targetType: "batch", targetId: result.batch.id, details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages } });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).
   await db.execute(sql`analyze passages, queries`);

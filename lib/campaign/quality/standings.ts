@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
@@ -98,6 +99,7 @@ export async function pauseAnnotator(db: Db, actor: Actor, campaignId: number, u
   const campaign = await campaignRow(db, campaignId);
   await assertAnnotator(db, userId);
   await setStanding(db, campaign, userId, { status: "paused", reason: "coordinator", by });
+  await recordAudit(db, actor, { action: "standing.pause", targetType: "user", targetId: userId, details: { campaignId } });
   return getStanding(db, actor, campaignId, userId);
 }
 
@@ -107,6 +109,7 @@ export async function resumeAnnotator(db: Db, actor: Actor, campaignId: number, 
   const campaign = await campaignRow(db, campaignId);
   await assertAnnotator(db, userId);
   await setStanding(db, campaign, userId, { status: "active" });
+  await recordAudit(db, actor, { action: "standing.resume", targetType: "user", targetId: userId, details: { campaignId } });
   return getStanding(db, actor, campaignId, userId);
 }
 

@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import { ChangePasswordForm, SignOutEverywhere } from "@/components/account/account-forms";
+import { requireSignedIn } from "@/lib/server/page-auth";
+import "../../(coordinate)/campaigns/campaigns.css";
+import "../../(coordinate)/people/people.css";
+
+export const metadata: Metadata = { title: "Your account" };
+
+// Reads the session on every request.
+export const dynamic = "force-dynamic";
+
+/** The signed-in user's own account: change the password, sign out everywhere. */
+export default async function AccountPage() {
+  const { actor } = await requireSignedIn();
+  return (
+    <main className="page">
+      <div className="page-head">
+        <h1>Your account</h1>
+      </div>
+      <p className="intro">
+        Signed in as <strong>{actor.username}</strong> ({actor.role}).
+      </p>
+      <div className="people-sections">
+        <section className="card people-section" aria-labelledby="password-heading">
+          <h2 id="password-heading" className="card-title">
+            Change your password
+          </h2>
+          <p className="hint intro-hint">Your other sessions end; this one stays signed in.</p>
+          <ChangePasswordForm />
+        </section>
+        <section className="card people-section" aria-labelledby="everywhere-heading">
+          <h2 id="everywhere-heading" className="card-title">
+            Sign out everywhere
+          </h2>
+          <p className="hint intro-hint">Ends every session of yours, on every device, this one included. API tokens stay; revoke them on the People page.</p>
+          <SignOutEverywhere />
+        </section>
+      </div>
+    </main>
+  );
+}
