@@ -9,7 +9,9 @@ export const POST = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
   const userId = await idParam(ctx);
   const input = await readJson(req, resetLinkSchema);
+  // The link's origin first: a refused Host (production without KPS_PUBLIC_URL) creates no link.
+  const origin = publicOrigin(req, env().KPS_PUBLIC_URL);
   const link = await createPasswordResetLink(db, actor, userId, input);
-  const url = `${publicOrigin(req, env().KPS_PUBLIC_URL)}/invite/${link.token}`;
+  const url = `${origin}/invite/${link.token}`;
   return json({ resetLink: { url, username: link.username, expiresAt: link.expiresAt } }, 201);
 });
