@@ -162,7 +162,7 @@ function judging(db: Db, campaignId: number, team: UserActor[], next: () => numb
       const who = team[Math.floor(next() * team.length)]!;
       const task = await nextTask(db, who, { campaignId }).catch(() => null);
       if (!task) continue;
-      await submitJudgment(db, who, task.claim.id, judgmentOf(task, next() < bias ? "sufficient" : "insufficient"));
+      await submitJudgment(db, who, task.claim.handle, judgmentOf(task, next() < bias ? "sufficient" : "insufficient"));
     }
   };
 }
