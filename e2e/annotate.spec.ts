@@ -478,14 +478,14 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     const record = recordApi(a.page);
-    const renewed: number[] = [];
+    const renewed: string[] = [];
     a.page.on("request", (req) => {
-      const m = /\/api\/claims\/(\d+)\/renew$/.exec(new URL(req.url()).pathname);
-      if (m) renewed.push(Number(m[1]));
+      const m = /\/api\/claims\/([A-Za-z0-9_-]+)\/renew$/.exec(new URL(req.url()).pathname);
+      if (m) renewed.push(m[1]!);
     });
     await a.page.clock.install();
     await a.page.goto(`/annotate/${campaignId}`);
-    const claim = Number(await claimOnScreen(a.page));
+    const claim = await claimOnScreen(a.page);
     await expect.poll(() => record.tasks.size).toBe(2); // the passage on screen and the prefetched one
     await a.page.clock.fastForward(21_000);
     await expect.poll(() => new Set(renewed).size).toBe(2);
