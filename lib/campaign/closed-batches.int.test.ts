@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { rowsOf, type Db } from "@/db/client";
 import { passages } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -128,5 +128,26 @@ describeEachDatabase("closed means closed", ({ db }) => {
     expect(await exportsOf(db(), closed.campaignId, closed.batchId)).toBe(atClose);
     // The control: the same changes do change an open batch's export.
     expect(await exportsOf(db(), open.campaignId, open.batchId)).not.toBe(openBefore);
+  });
+
+  it("a judgment racing the close either lands before the seal (and is in it) or is refused: none lands after", { timeout: 120_000 }, async () => {
+    const c = await makeCampaign(db(), { queries: 6, candidates: 2, settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 } });
+    const team = await makeAnnotators(db(), 8);
+    const tasks = await Promise.all(team.map(async (a) => ({ a, t: (await nextTask(db(), a, { campaignId: c.campaignId }))! })));
+    const results = await Promise.all([
+      ...tasks.map(({ a, t }, i) =>
+        new Promise((r) => setTimeout(r, i * 3)).then(() => outcome(submitJudgment(db(), a, t.claim.handle, judgmentOf(t, i % 2 ? "sufficient" : "insufficient")))),
+      ),
+      new Promise((r) => setTimeout(r, 10)).then(() => changeBatchStatus(db(), system, c.batchId, "close")).then(() => "closed"),
+    ]);
+    expect(results.every((r) => r === "ok" || r === "closed" || /^409 conflict: This passage's batch was closed/.test(r))).toBe(true);
+    const [check] = rowsOf<{ unsealed: number; mismatched: number }>(
+      await db().execute(sql`
+        select
+          (select count(*)::int from judgments where batch_id = ${c.batchId} and counted_at_close is null) as unsealed,
+          (select count(*)::int from passages p where p.batch_id = ${c.batchId}
+             and p.sealed_judgment_count <> (select count(*) from judgments j where j.passage_id = p.id)) as mismatched`),
+    );
+    expect(check).toEqual({ unsealed: 0, mismatched: 0 });
   });
 });
