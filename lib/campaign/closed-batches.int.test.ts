@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
+import { migrationsFolder } from "@/db/migrate";
 import { passages } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -149,5 +152,31 @@ describeEachDatabase("closed means closed", ({ db }) => {
              and p.sealed_judgment_count <> (select count(*) from judgments j where j.passage_id = p.id)) as mismatched`),
     );
     expect(check).toEqual({ unsealed: 0, mismatched: 0 });
+  });
+
+  it("migration 0006 seals the batches closed before it as closing does", { timeout: 120_000 }, async () => {
+    const c = await makeCampaign(db(), { queries: 3, candidates: 1, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 } });
+    const team = await makeAnnotators(db(), 3);
+    for (const [i, a] of team.entries()) await judgeAll(db(), a, c.campaignId, i === 1 ? "insufficient" : "sufficient");
+    await pauseAnnotator(db(), system, c.campaignId, team[0]!.id); // its judgments do not count, the third annotator's do
+    await changeBatchStatus(db(), system, c.batchId, "close");
+    const sealed = async () =>
+      rowsOf(
+        await db().execute(sql`
+          select (select array_agg(counted_at_close order by id) from judgments where batch_id = ${c.batchId}) as j,
+                 (select array_agg(row(sealed_judgment_count, sealed_sufficient_count, sealed_is_decided)::text order by id) from passages where batch_id = ${c.batchId}) as p,
+                 (select row(sealed_judgments_per_passage, sealed_endorsement_threshold)::text from batches where id = ${c.batchId}) as b`),
+      );
+    const atClose = await sealed();
+    const exported = await exportsOf(db(), c.campaignId, c.batchId);
+    expect(JSON.stringify(atClose)).toContain("false");
+    // As a database from before 0006 has it: closed, nothing sealed.
+    await db().execute(sql`update judgments set counted_at_close = null where batch_id = ${c.batchId}`);
+    await db().execute(sql`update passages set sealed_judgment_count = null, sealed_sufficient_count = null, sealed_is_decided = null where batch_id = ${c.batchId}`);
+    await db().execute(sql`update batches set sealed_judgments_per_passage = null, sealed_endorsement_threshold = null where id = ${c.batchId}`);
+    const migration = await readFile(path.join(migrationsFolder, "0006_sealed_batches_claim_handles.sql"), "utf8");
+    for (const statement of migration.split("--> statement-breakpoint")) await db().execute(sql.raw(statement));
+    expect(await sealed()).toEqual(atClose);
+    expect(await exportsOf(db(), c.campaignId, c.batchId)).toBe(exported);
   });
 });
