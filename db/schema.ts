@@ -201,6 +201,9 @@ export const batches = pgTable(
     createdAt: createdAt(),
     launchedAt: timestamp("launched_at", { withTimezone: true }),
     closedAt: timestamp("closed_at", { withTimezone: true }),
+    /** R and T when the batch was closed: its export reads these, so a later change of the campaign's settings leaves it as it was. */
+    sealedJudgmentsPerPassage: smallint("sealed_judgments_per_passage"),
+    sealedEndorsementThreshold: smallint("sealed_endorsement_threshold"),
     /** Sizes counted at import (a batch never changes afterwards), so listing batches scans nothing. */
     queryCount: integer("query_count").notNull().default(0),
     passageCount: integer("passage_count").notNull().default(0),
@@ -283,6 +286,10 @@ export const passages = pgTable(
     openSlots: smallint("open_slots").notNull(),
     /** Early stop: the outcome can no longer change, so the passage takes no more claims. */
     isDecided: boolean("is_decided").notNull().default(false),
+    /** The counters above as they were when the batch closed (null while it is open): the export of a closed batch reads these. */
+    sealedJudgmentCount: smallint("sealed_judgment_count"),
+    sealedSufficientCount: smallint("sealed_sufficient_count"),
+    sealedIsDecided: boolean("sealed_is_decided"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -304,6 +311,8 @@ export const claims = pgTable(
   "claims",
   {
     id: id(),
+    /** What the annotator's browser knows the claim by: 128 random bits (base64url), never a database id. */
+    handle: text("handle").notNull(),
     passageId: ref("passage_id")
       .notNull()
       .references(() => passages.id, { onDelete: "cascade" }),
@@ -321,6 +330,7 @@ export const claims = pgTable(
   (t) => [
     // One annotator never holds two claims on one passage.
     uniqueIndex("claims_passage_user_key").on(t.passageId, t.userId),
+    uniqueIndex("claims_handle_key").on(t.handle),
     index("claims_live_idx").on(t.expiresAt).where(sql`${t.endedAt} is null`),
     index("claims_user_live_idx").on(t.userId, t.campaignId).where(sql`${t.endedAt} is null`),
     index("claims_user_campaign_idx").on(t.userId, t.campaignId, t.id),
@@ -358,6 +368,8 @@ export const judgments = pgTable(
      * the majority" in the annotator tallies.
      */
     agrees: boolean("agrees"),
+    /** Whether the judgment counted when its batch closed (null while the batch is open): a later pause of its annotator leaves the closed batch's export as it was. */
+    countedAtClose: boolean("counted_at_close"),
     idempotencyKey: text("idempotency_key").notNull(),
     /** Hash of the submitted body: a replay with another body is a conflict. */
     requestHash: text("request_hash").notNull(),

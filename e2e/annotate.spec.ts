@@ -92,13 +92,13 @@ async function annotator(browser: Browser, admin: APIRequestContext, viewport = 
 }
 
 interface SeenTask {
-  claim: { id: number };
+  claim: { handle: string };
   query: { id: string; input: string };
-  passage: { id: number; wikipediaId: string; paragraphs: { id: number; text: string }[] };
+  passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] };
 }
 interface StoredJudgment {
-  id: number;
-  passageId: number;
+  /** The claim's handle: the API shows no database id. */
+  claim: string;
   verdict: "sufficient" | "insufficient";
   unreadable: boolean;
   span: (Location & { text: string }) | null;
@@ -107,8 +107,8 @@ interface StoredJudgment {
 
 /** Records the tasks and the acknowledged judgments a page receives. */
 function recordApi(page: Page) {
-  const tasks = new Map<number, SeenTask>(); // by claim id
-  const judgments: { claimId: number; status: number; judgment: StoredJudgment; requestBody: Record<string, unknown> }[] = [];
+  const tasks = new Map<string, SeenTask>(); // by claim handle
+  const judgments: { claim: string; status: number; judgment: StoredJudgment; requestBody: Record<string, unknown> }[] = [];
   page.on("response", async (res) => {
     const url = new URL(res.url());
     if (res.request().method() !== "POST") return;
@@ -117,12 +117,12 @@ function recordApi(page: Page) {
     if (body === undefined) return;
     if (/^\/api\/campaigns\/\d+\/next$/.test(url.pathname) && res.status() === 200) {
       const task = body as SeenTask;
-      tasks.set(task.claim.id, task);
+      tasks.set(task.claim.handle, task);
     }
-    const judged = /^\/api\/claims\/(\d+)\/judgment$/.exec(url.pathname);
+    const judged = /^\/api\/claims\/([A-Za-z0-9_-]+)\/judgment$/.exec(url.pathname);
     if (judged && (res.status() === 201 || res.status() === 200)) {
       judgments.push({
-        claimId: Number(judged[1]),
+        claim: judged[1]!,
         status: res.status(),
         judgment: (body as { judgment: StoredJudgment }).judgment,
         requestBody: res.request().postDataJSON() as Record<string, unknown>,
@@ -175,7 +175,7 @@ async function workQueue(page: Page, pick: (i: number) => Choice): Promise<numbe
 
 interface ExportLine {
   passage_id: number;
-  wikipedia_id?: string;
+  wikipedia_id: string;
   annotator: string;
   verdict: "sufficient" | "insufficient";
   unreadable: boolean;
@@ -225,11 +225,12 @@ test.describe("the judging screen", () => {
     // What each browser was told: every acknowledged span reads back from the page by code points.
     for (const r of records) {
       await expect.poll(() => r.judgments.length).toBe(passages);
-      expect(new Set(r.judgments.map((j) => j.judgment.passageId)).size).toBe(passages);
+      const where = (t: SeenTask) => `${t.passage.wikipediaId}:${t.passage.paragraphs.map((p) => p.id).join(",")}`;
+      expect(new Set(r.judgments.map((j) => where(r.tasks.get(j.claim)!))).size).toBe(passages);
       expect(r.judgments.filter((j) => j.judgment.verdict === "sufficient").length).toBeGreaterThan(0);
-      for (const { claimId, judgment } of r.judgments) {
-        const task = r.tasks.get(claimId)!;
-        expect(task.passage.id).toBe(judgment.passageId);
+      for (const { claim, judgment } of r.judgments) {
+        const task = r.tasks.get(claim)!;
+        expect(judgment.claim).toBe(claim);
         expect(judgment.span === null).toBe(judgment.verdict === "insufficient");
         if (judgment.span) {
           expect(judgment.span.text.length).toBeGreaterThan(0);
@@ -254,15 +255,13 @@ test.describe("the judging screen", () => {
     const byPassage = new Map<number, ExportLine[]>();
     for (const line of lines) byPassage.set(line.passage_id, [...(byPassage.get(line.passage_id) ?? []), line]);
     expect(byPassage.size).toBe(passages);
-    const wikipediaIdOf = new Map<number, string>();
-    for (const r of records) for (const t of r.tasks.values()) wikipediaIdOf.set(t.passage.id, t.passage.wikipediaId);
-    for (const [passageId, judged] of byPassage) {
+    for (const judged of byPassage.values()) {
       expect(judged).toHaveLength(3);
       expect(new Set(judged.map((j) => j.annotator)).size).toBe(3);
       for (const j of judged) {
         expect(j.span === null).toBe(j.verdict === "insufficient");
         if (!j.span) continue;
-        const wikipediaId = j.wikipedia_id ?? wikipediaIdOf.get(passageId)!;
+        const wikipediaId = j.wikipedia_id;
         const loc = {
           startParagraphId: j.span.start_paragraph_id,
           startCharacter: j.span.start_character,
@@ -313,27 +312,27 @@ test.describe("the judging screen", () => {
     expect(a.page.url()).toBe(url);
 
     // The next passage is already here (prefetched after the one on screen): it shows at once.
-    await expect.poll(() => [...record.tasks.keys()].filter((c) => c !== Number(claim)).length).toBe(1);
-    const prefetched = [...record.tasks.keys()].find((c) => c !== Number(claim))!;
+    await expect.poll(() => [...record.tasks.keys()].filter((c) => c !== claim).length).toBe(1);
+    const prefetched = [...record.tasks.keys()].find((c) => c !== claim)!;
     const nextRequests: string[] = [];
     a.page.on("request", (req) => {
       if (/\/next/.test(req.url())) nextRequests.push(new URL(req.url()).search);
     });
     await a.page.keyboard.press("Enter");
     await nextAfter(a.page, claim);
-    expect(await claimOnScreen(a.page)).toBe(String(prefetched));
+    expect(await claimOnScreen(a.page)).toBe(prefetched);
     // After the submit, only the prefetch of the one after it.
     await expect.poll(() => nextRequests).toEqual([`?after=${prefetched}`]);
     await expect(a.page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
     await expect.poll(() => record.judgments.length).toBe(1);
     const [saved] = record.judgments;
-    expect(saved!.claimId).toBe(Number(claim));
+    expect(saved!.claim).toBe(claim);
     expect(saved!.status).toBe(201);
     expect(saved!.judgment.verdict).toBe("sufficient");
     expect(saved!.judgment.span!.text.replace(/\s+/g, " ")).toBe(quoted!.replace(/\s+/g, " "));
     expect(saved!.judgment.durationMs).toBeGreaterThan(0);
     // The draft is gone once acknowledged.
-    expect(await a.page.evaluate(([c, k]) => localStorage.getItem(`kps:draft:${c}:${k}`), [campaignId, saved!.claimId])).toBeNull();
+    expect(await a.page.evaluate(([c, k]) => localStorage.getItem(`kps:draft:${c}:${k}`), [campaignId, saved!.claim] as const)).toBeNull();
     await a.context.close();
   });
 
@@ -479,14 +478,14 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     const record = recordApi(a.page);
-    const renewed: number[] = [];
+    const renewed: string[] = [];
     a.page.on("request", (req) => {
-      const m = /\/api\/claims\/(\d+)\/renew$/.exec(new URL(req.url()).pathname);
-      if (m) renewed.push(Number(m[1]));
+      const m = /\/api\/claims\/([A-Za-z0-9_-]+)\/renew$/.exec(new URL(req.url()).pathname);
+      if (m) renewed.push(m[1]!);
     });
     await a.page.clock.install();
     await a.page.goto(`/annotate/${campaignId}`);
-    const claim = Number(await claimOnScreen(a.page));
+    const claim = await claimOnScreen(a.page);
     await expect.poll(() => record.tasks.size).toBe(2); // the passage on screen and the prefetched one
     await a.page.clock.fastForward(21_000);
     await expect.poll(() => new Set(renewed).size).toBe(2);
@@ -504,7 +503,7 @@ test.describe("the judging screen", () => {
       const next = await other.post(`/api/campaigns/${campaignId}/next`);
       expect(next.status()).toBe(200);
       const task = (await next.json()) as SeenTask;
-      const judged = await other.post(`/api/claims/${task.claim.id}/judgment`, {
+      const judged = await other.post(`/api/claims/${task.claim.handle}/judgment`, {
         data: { verdict: "insufficient", span: null, unreadable: false, durationMs: 1000, idempotencyKey: unique("other-key") },
       });
       expect(judged.status()).toBe(201);

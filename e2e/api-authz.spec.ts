@@ -43,17 +43,17 @@ async function batchFiles({ admin }: Setup) {
   return { queries: { name: "queries.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(line) + "\n") } };
 }
 
-/** A claim held by a fresh annotator in a launched campaign (so the callers below are not its owner). */
-async function someoneElsesClaim(setup: Setup): Promise<number> {
+/** The handle of a claim held by a fresh annotator in a launched campaign (so the callers below are not its owner). */
+async function someoneElsesClaim(setup: Setup): Promise<string> {
   const batchId = await draftBatch(setup);
   expect((await setup.admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
   const campaignId = (await (await setup.admin.get(`/api/batches/${batchId}`)).json()).batch.campaignId;
   const owner = await signedInApi(setup.baseURL, await createAccount(setup.admin, "annotator", "owner"));
   const res = await owner.post(`/api/campaigns/${campaignId}/next`);
   expect(res.status(), await res.text()).toBe(200);
-  const claimId: number = (await res.json()).claim.id;
+  const handle: string = (await res.json()).claim.handle;
   await owner.dispose();
-  return claimId;
+  return handle;
 }
 
 /** A draft batch in a new campaign. */
@@ -135,11 +135,11 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/next`,
     expect: { anonymous: 401, annotator: 204, coordinator: 403 },
   },
-  "POST /api/claims/[id]/renew": {
+  "POST /api/claims/[handle]/renew": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/renew`,
     expect: { anonymous: 401, annotator: 403, coordinator: 403 },
   },
-  "POST /api/claims/[id]/judgment": {
+  "POST /api/claims/[handle]/judgment": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,
     body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key") }),
     expect: { anonymous: 401, annotator: 403, coordinator: 403 },

@@ -9,8 +9,11 @@ const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "scre
 
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
-/** One annotator's pass over every passage through the API; returns the passage ids judged sufficient. */
-async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (passageId: number) => boolean, durationMs: number) {
+/**
+ * One annotator's pass over every passage through the API, judging by the passage's first paragraph
+ * id (the API shows no passage id); returns the first paragraph ids of the passages judged.
+ */
+async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (startParagraphId: number) => boolean, durationMs: number) {
   const judged: number[] = [];
   for (;;) {
     const res = await api.post(`/api/campaigns/${campaignId}/next`);
@@ -18,9 +21,9 @@ async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: 
     expect(res.status(), await res.text()).toBe(200);
     const task = await res.json();
     const p = task.passage.paragraphs[0];
-    const yes = sufficient(task.passage.id);
+    const yes = sufficient(p.id);
     const text = p.text.split(" ").slice(0, 3).join(" ");
-    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
       data: {
         verdict: yes ? "sufficient" : "insufficient",
         span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
@@ -29,7 +32,7 @@ async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: 
       },
     });
     expect(submit.status(), await submit.text()).toBe(201);
-    judged.push(task.passage.id);
+    judged.push(p.id);
   }
 }
 
@@ -84,7 +87,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(figure(page, "slots-open")).toHaveText(String(3 * passages));
 
   // Three annotators judge every passage (the page stays open: the dashboard must refresh by itself).
-  // fast: all sufficient in 1 s; careful: sufficient on even passage ids in 3 s; slow: nothing sufficient, 9 s.
+  // fast: all sufficient in 1 s; careful: sufficient on passages starting at an even paragraph, in 3 s; slow: nothing sufficient, 9 s.
   const [fast, careful, slow] = [await createAccount(admin, "annotator", "fast"), await createAccount(admin, "annotator", "careful"), await createAccount(admin, "annotator", "slow")];
   const even = (id: number) => id % 2 === 0;
   let ids: number[] = [];
@@ -111,9 +114,9 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // Which questions end up unanswerable (their gold passage, expected sufficient, not endorsed): from the judgments export.
   const judgmentLines = (await (await page.request.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
   expect(judgmentLines).toHaveLength(3 * passages);
-  const goldOf = new Map<string, number>(judgmentLines.filter((j) => j.is_gold).map((j) => [j.query_id, j.passage_id]));
+  const goldOf = new Map<string, number>(judgmentLines.filter((j) => j.is_gold).map((j) => [j.query_id, j.start_paragraph_id]));
   const unanswerable = [...goldOf.values()].filter((id) => !even(id)).length;
-  const questionsWithEven = new Set(judgmentLines.filter((j) => even(j.passage_id)).map((j) => j.query_id));
+  const questionsWithEven = new Set(judgmentLines.filter((j) => even(j.start_paragraph_id)).map((j) => j.query_id));
   const answered = questionsWithEven.size;
 
   await expect(figure(page, "slots-filled")).toHaveText(`${3 * passages} / ${3 * passages}`, { timeout: 15_000 });

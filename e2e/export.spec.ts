@@ -13,7 +13,7 @@ async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: 
     const p = task.passage.paragraphs[0];
     const yes = sufficient(p.id);
     const text = p.text.split(" ").slice(0, 3).join(" ");
-    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
       data: {
         verdict: yes ? "sufficient" : "insufficient",
         span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,

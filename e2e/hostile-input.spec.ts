@@ -110,7 +110,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     const p = task.passage.paragraphs[0];
     const words = Array.from(p.text as string).slice(0, 20).join("");
     const sufficient = p.id === 1;
-    const submit = await api.post(`/api/claims/${task.claim.id}/judgment`, {
+    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
       data: {
         verdict: sufficient ? "sufficient" : "insufficient",
         span: sufficient ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: 20, text: words } : null,
@@ -127,7 +127,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     const res = await otherApi.post(`/api/campaigns/${campaignId}/next`);
     if (res.status() === 204) break;
     const task = await res.json();
-    expect((await otherApi.post(`/api/claims/${task.claim.id}/judgment`, { data: { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") } })).status()).toBe(201);
+    expect((await otherApi.post(`/api/claims/${task.claim.handle}/judgment`, { data: { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") } })).status()).toBe(201);
   }
 
   // The coordinator's screens: campaign list, campaign page with instructions and dashboard, question view.

@@ -34,11 +34,18 @@ export interface TestCampaign {
 /**
  * A launched campaign made through the real import path: `queries` questions, each with one gold
  * passage (paragraph 1 of its own page) and `candidates` more candidate passages (paragraphs 2…).
+ * `goldAt(i)`: put question i's gold passage at that paragraph (1 … candidates + 1) instead, the
+ * candidates at the others, so nothing in the data tells gold apart (the gold-leak test).
  */
 export async function makeCampaign(
   db: Db,
-  options: { queries: number; candidates: number; settings?: Record<string, unknown>; launch?: boolean },
+  options: { queries: number; candidates: number; settings?: Record<string, unknown>; launch?: boolean; goldAt?: (question: number) => number },
 ): Promise<TestCampaign> {
+  const goldAt = options.goldAt ?? (() => 1);
+  const candidatesOf = (i: number) =>
+    Array.from({ length: options.candidates + 1 }, (_, k) => k + 1)
+      .filter((p) => p !== goldAt(i))
+      .slice(0, options.candidates);
   const pageIds = Array.from({ length: options.queries }, () => unique("page"));
   await importKnowledge(db, system, {
     fileName: "pages.jsonl",
@@ -51,12 +58,12 @@ export async function makeCampaign(
   const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("campaign"), ...options.settings }));
   const queryIds = pageIds.map(() => unique("q"));
   const tasks = queryIds.map((id, i) =>
-    JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: 1, end_paragraph_id: 1 }] }] }),
+    JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: goldAt(i), end_paragraph_id: goldAt(i) }] }] }),
   );
   const rankings = queryIds.map((id, i) =>
     JSON.stringify({
       id,
-      output: [{ provenance: Array.from({ length: options.candidates }, (_, k) => ({ wikipedia_id: pageIds[i], start_paragraph_id: k + 2, end_paragraph_id: k + 2 })) }],
+      output: [{ provenance: candidatesOf(i).map((p) => ({ wikipedia_id: pageIds[i], start_paragraph_id: p, end_paragraph_id: p })) }],
     }),
   );
   const { batch } = await importBatch(db, system, {

@@ -4,9 +4,9 @@ import type { Client } from "./http";
 import type { Annotator } from "./seed";
 
 interface Task {
-  claim: { id: number };
+  claim: { handle: string };
   query: { id: string };
-  passage: { id: number; wikipediaId: string; paragraphs: { id: number; text: string }[] };
+  passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] };
 }
 
 type Phase = "warmup" | "measure" | "stop";
@@ -112,12 +112,12 @@ export async function runLoad(
         span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
         unreadable: false,
         durationMs: 1000 + (n % 5000),
-        idempotencyKey: `bench-${a.username}-${task.claim.id}`,
+        idempotencyKey: `bench-${a.username}-${task.claim.handle}`,
       });
       const submitPhase = now();
       t0 = performance.now();
       try {
-        const res = await client.request("POST", `/api/claims/${task.claim.id}/judgment`, { headers, body });
+        const res = await client.request("POST", `/api/claims/${task.claim.handle}/judgment`, { headers, body });
         const t1 = performance.now();
         if (submitPhase !== "stop") stats[submitPhase].submit.push(t1 - t0);
         if (res.status === 201) {

@@ -8,6 +8,7 @@ import { nextTask } from "@/lib/campaign/annotate/assignment";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { spanIn } from "../annotate/load";
+import { idsOfTask } from "@/test/claims";
 import { isGoldPassage } from "./seed";
 
 export interface WriteStats {
@@ -51,13 +52,14 @@ export function startWriters(db: Db, campaignId: number, writers: { id: number; 
           return;
         }
         const first = task.passage.paragraphs[0]!;
-        const span = isGoldPassage(task.passage.id) || n++ % 3 === 0 ? spanIn(first.text) : undefined;
-        await submitJudgment(db, actor, task.claim.id, {
+        // The writers play careful annotators who know gold: the API hides the passage id, the database does not.
+        const span = isGoldPassage((await idsOfTask(db, task)).passageId) || n++ % 3 === 0 ? spanIn(first.text) : undefined;
+        await submitJudgment(db, actor, task.claim.handle, {
           verdict: span ? "sufficient" : "insufficient",
           span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
           unreadable: false,
           durationMs: 2000 + ((n * 7919) % 20000),
-          idempotencyKey: `bench-dashboard-${w.username}-${task.claim.id}`,
+          idempotencyKey: `bench-dashboard-${w.username}-${task.claim.handle}`,
         });
         total++;
         if (marked !== undefined) {

@@ -5,9 +5,11 @@ import type { Span } from "@/lib/kilt/words";
 import type { JudgmentBody, Verdict } from "@/lib/query/annotation";
 
 export interface Draft {
-  v: 1;
+  /** 2: keyed by the claim's handle (1 was keyed by its database id, and is dropped). */
+  v: 2;
   campaignId: number;
-  claimId: number;
+  /** The claim's handle. */
+  claim: string;
   verdict: Verdict | null;
   unreadable: boolean;
   /** The highlight as a KILT location (code points); its text is recomputed from the passage. */
@@ -21,7 +23,7 @@ export interface Draft {
 
 const DRAFT_PREFIX = "kps:draft:";
 const DRAFT_MAX_AGE_MS = 3 * 24 * 3600 * 1000;
-const draftKey = (campaignId: number, claimId: number) => `${DRAFT_PREFIX}${campaignId}:${claimId}`;
+const draftKey = (campaignId: number, claim: string) => `${DRAFT_PREFIX}${campaignId}:${claim}`;
 
 function storage(): Storage | null {
   try {
@@ -31,12 +33,12 @@ function storage(): Storage | null {
   }
 }
 
-export function loadDraft(campaignId: number, claimId: number): Draft | null {
-  const raw = storage()?.getItem(draftKey(campaignId, claimId));
+export function loadDraft(campaignId: number, claim: string): Draft | null {
+  const raw = storage()?.getItem(draftKey(campaignId, claim));
   if (!raw) return null;
   try {
     const d = JSON.parse(raw) as Draft;
-    return d.v === 1 && d.claimId === claimId && d.campaignId === campaignId ? d : null;
+    return d.v === 2 && d.claim === claim && d.campaignId === campaignId ? d : null;
   } catch {
     return null;
   }
@@ -44,14 +46,14 @@ export function loadDraft(campaignId: number, claimId: number): Draft | null {
 
 export function saveDraft(draft: Draft): void {
   try {
-    storage()?.setItem(draftKey(draft.campaignId, draft.claimId), JSON.stringify(draft));
+    storage()?.setItem(draftKey(draft.campaignId, draft.claim), JSON.stringify(draft));
   } catch {
     // Quota exceeded or storage disabled: the draft stays in memory.
   }
 }
 
-export function dropDraft(campaignId: number, claimId: number): void {
-  storage()?.removeItem(draftKey(campaignId, claimId));
+export function dropDraft(campaignId: number, claim: string): void {
+  storage()?.removeItem(draftKey(campaignId, claim));
 }
 
 export function newIdempotencyKey(): string {
@@ -60,21 +62,21 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function newDraft(campaignId: number, claimId: number): Draft {
-  return { v: 1, campaignId, claimId, verdict: null, unreadable: false, span: null, idempotencyKey: newIdempotencyKey(), startedAt: Date.now(), pending: null };
+export function newDraft(campaignId: number, claim: string): Draft {
+  return { v: 2, campaignId, claim, verdict: null, unreadable: false, span: null, idempotencyKey: newIdempotencyKey(), startedAt: Date.now(), pending: null };
 }
 
 /** Drafts of this campaign other than the given claims (a submission cut off by a reload, or a lapsed claim). */
-export function otherDrafts(campaignId: number, except: number[]): Draft[] {
+export function otherDrafts(campaignId: number, except: string[]): Draft[] {
   const s = storage();
   if (!s) return [];
   const out: Draft[] = [];
   for (let i = 0; i < s.length; i++) {
     const key = s.key(i);
     if (!key?.startsWith(`${DRAFT_PREFIX}${campaignId}:`)) continue;
-    const claimId = Number(key.slice(`${DRAFT_PREFIX}${campaignId}:`.length));
-    if (except.includes(claimId)) continue;
-    const d = loadDraft(campaignId, claimId);
+    const claim = key.slice(`${DRAFT_PREFIX}${campaignId}:`.length);
+    if (except.includes(claim)) continue;
+    const d = loadDraft(campaignId, claim);
     if (d) out.push(d);
     else s.removeItem(key);
   }

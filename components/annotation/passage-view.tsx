@@ -153,7 +153,7 @@ export function PassageView({ task, words, span, onSelect }: Props) {
   }, [paragraphs, span]);
 
   return (
-    <article className="passage" aria-labelledby="passage-title" data-claim={task.claim.id}>
+    <article className="passage" aria-labelledby="passage-title" data-claim={task.claim.handle}>
       <header className="passage-meta">
         <h2 id="passage-title">{title}</h2>
         {section && <p className="passage-where">{section}</p>}

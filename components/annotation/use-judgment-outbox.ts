@@ -15,7 +15,8 @@ export interface Saved {
 }
 
 interface Sending {
-  claimId: number;
+  /** The claim's handle. */
+  claim: string;
   body: JudgmentBody;
   queryId: string;
   sentAt: number;
@@ -57,6 +58,14 @@ function onRefused(error: Error, to: Settle): void {
     to.pause();
     return;
   }
+  const batchStopped = (error.details as { batch?: unknown } | undefined)?.batch;
+  if (error.status === 409 && (batchStopped === "closed" || batchStopped === "paused")) {
+    // The batch was paused or closed under the claim: nothing was stored, and nothing will be.
+    to.forget();
+    to.setStatus({ tone: "warn", text: `Not saved: ${error.message}` });
+    to.next();
+    return;
+  }
   if (error.status === 409 || error.status === 410 || error.status === 404) {
     // 409: already judged (stored before); 410: the hold lapsed and the slot went to someone else.
     to.forget();
@@ -79,33 +88,33 @@ function onRefused(error: Error, to: Settle): void {
 }
 
 /** Judgments a reload cut off (their claims are no longer live): sent again once, with the same key. */
-function useResendCutOff(campaignId: number, claimId: number | null): void {
+function useResendCutOff(campaignId: number, claim: string | null): void {
   const flushed = useRef(false);
   useEffect(() => {
-    if (flushed.current || claimId === null) return;
+    if (flushed.current || claim === null) return;
     flushed.current = true;
-    for (const d of otherDrafts(campaignId, [claimId])) {
+    for (const d of otherDrafts(campaignId, [claim])) {
       if (!d.pending) continue;
-      postJudgment(d.claimId, d.pending).then(
-        () => dropDraft(campaignId, d.claimId),
+      postJudgment(d.claim, d.pending).then(
+        () => dropDraft(campaignId, d.claim),
         (error: unknown) => {
-          if (error instanceof ApiError && !error.retryable) dropDraft(campaignId, d.claimId);
+          if (error instanceof ApiError && !error.retryable) dropDraft(campaignId, d.claim);
         },
       );
     }
-  }, [campaignId, claimId]);
+  }, [campaignId, claim]);
 }
 
 /** The draft of the claim on screen: restored from localStorage (a reload), or begun now; saved on every change. */
 function useDraft(campaignId: number, task: Task | null) {
   const [draftState, setDraftState] = useState<Draft | null>(null);
-  if (task && draftState?.claimId !== task.claim.id) {
-    const stored = loadDraft(campaignId, task.claim.id);
+  if (task && draftState?.claim !== task.claim.handle) {
+    const stored = loadDraft(campaignId, task.claim.handle);
     // The server still holds this claim live, so no judgment of it was stored: a submission cut off
     // by the reload is not frozen any more (it keeps its idempotency key).
-    setDraftState(stored ? { ...stored, pending: null } : newDraft(campaignId, task.claim.id));
+    setDraftState(stored ? { ...stored, pending: null } : newDraft(campaignId, task.claim.handle));
   }
-  const draft = task && draftState?.claimId === task.claim.id ? draftState : null;
+  const draft = task && draftState?.claim === task.claim.handle ? draftState : null;
   useEffect(() => {
     if (draftState) saveDraft(draftState);
   }, [draftState]);
@@ -119,7 +128,7 @@ function useDraft(campaignId: number, task: Task | null) {
  * failures and 5xx) sends the same body with the same idempotency key, so the server stores it once.
  * Only an acknowledged (or already stored, or lapsed) judgment moves on to the next passage.
  */
-export function useJudgmentOutbox(campaignId: number, task: Task | null, advance: (doneClaimId: number) => void, setStatus: (status: BarStatus | null) => void) {
+export function useJudgmentOutbox(campaignId: number, task: Task | null, advance: (doneClaim: string) => void, setStatus: (status: BarStatus | null) => void) {
   const [draft, setDraftState] = useDraft(campaignId, task);
   const [paused, setPaused] = useState(false);
   const saves = useRef<Saved[]>([]);
@@ -129,11 +138,11 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
   const span = useMemo(() => (task && range ? spanOfWords(task.passage.paragraphs, words, range) : null), [task, words, range]);
 
   const saving = useMutation<{ status: number }, Error, Sending>({
-    mutationFn: (v) => postJudgment(v.claimId, v.body),
+    mutationFn: (v) => postJudgment(v.claim, v.body),
     retry: isRetryable,
     retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 8_000),
   });
-  useResendCutOff(campaignId, task?.claim.id ?? null);
+  useResendCutOff(campaignId, task?.claim.handle ?? null);
 
   /** Changes the draft, unless it is frozen while a submission is on its way. */
   const update = useCallback((change: (d: Draft) => Draft) => setDraftState((d) => (!d || d.pending ? d : change(d))), [setDraftState]);
@@ -152,13 +161,13 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
       setDraftState(frozenDraft);
       saveDraft(frozenDraft); // before the request leaves: a reload mid-flight still has it
     }
-    const claim = task.claim.id;
-    const vars: Sending = { claimId: claim, body, queryId: task.query.id, sentAt: Date.now() };
+    const claim = task.claim.handle;
+    const vars: Sending = { claim, body, queryId: task.query.id, sentAt: Date.now() };
     const settle: Settle = {
       acknowledge: () => saves.current.push({ queryId: vars.queryId, sentAt: vars.sentAt }),
       forget: () => dropDraft(campaignId, claim),
       next: () => advance(claim),
-      unfreeze: () => setDraftState((d) => (d && d.claimId === claim ? { ...d, pending: null } : d)),
+      unfreeze: () => setDraftState((d) => (d && d.claim === claim ? { ...d, pending: null } : d)),
       pause: () => setPaused(true),
       setStatus,
     };

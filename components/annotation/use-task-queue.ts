@@ -15,12 +15,12 @@ import { useRenewal } from "./use-renewal";
  */
 export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
   const qc = useQueryClient();
-  const [after, setAfter] = useState<number | null>(null);
+  const [after, setAfter] = useState<string | null>(null);
   const current = useQuery(taskQuery(campaignId, after));
   const answer = current.data;
   const task = answer?.kind === "task" ? answer.task : null;
-  const claimId = task?.claim.id ?? null;
-  const prefetch = useQuery(nextTaskQuery(campaignId, claimId));
+  const claim = task?.claim.handle ?? null;
+  const prefetch = useQuery(nextTaskQuery(campaignId, claim));
   const prefetched = prefetch.data?.kind === "task" ? prefetch.data : null;
 
   // Leaving the page forgets the cached tasks: coming back asks the server for the live claim.
@@ -28,20 +28,20 @@ export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
 
   const renewNextGone = useCallback(() => {
     // The prefetched passage lapsed while this one was on screen: fetch another.
-    void qc.resetQueries({ queryKey: taskKey(campaignId, claimId), exact: true });
-  }, [qc, campaignId, claimId]);
-  useRenewal(claimId, answer?.kind === "task" ? answer.leaseMs : null, onCurrentLapsed);
-  useRenewal(prefetched?.task.claim.id ?? null, prefetched?.leaseMs ?? null, renewNextGone);
+    void qc.resetQueries({ queryKey: taskKey(campaignId, claim), exact: true });
+  }, [qc, campaignId, claim]);
+  useRenewal(claim, answer?.kind === "task" ? answer.leaseMs : null, onCurrentLapsed);
+  useRenewal(prefetched?.task.claim.handle ?? null, prefetched?.leaseMs ?? null, renewNextGone);
 
   /** Shows the next passage: the prefetched one at once, else a fresh fetch. */
   const advance = useCallback(
-    (doneClaimId: number) => {
-      const key = taskKey(campaignId, doneClaimId);
+    (doneClaim: string) => {
+      const key = taskKey(campaignId, doneClaim);
       const state = qc.getQueryState<TaskAnswer>(key);
       // A prefetch that found nothing (204) or failed may be out of date now: ask again.
       if (state && state.fetchStatus !== "fetching" && state.data?.kind !== "task") qc.removeQueries({ queryKey: key, exact: true });
       const previous = taskKey(campaignId, after);
-      setAfter(doneClaimId);
+      setAfter(doneClaim);
       setTimeout(() => qc.removeQueries({ queryKey: previous, exact: true }), 0);
     },
     [qc, campaignId, after],

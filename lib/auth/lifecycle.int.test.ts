@@ -75,7 +75,7 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     const { campaignId } = await makeCampaign(db(), { queries: 1, candidates: 1 });
     const ann = await session((await account("annotator")).username);
     const task = await nextTask(db(), ann.actor, { campaignId });
-    await submitJudgment(db(), ann.actor, task!.claim.id, judgmentOf(task!, "sufficient"));
+    await submitJudgment(db(), ann.actor, task!.claim.handle, judgmentOf(task!, "sufficient"));
     await disableUser(db(), coord.actor, ann.actor.id);
     const [row] = await db()
       .select({ counted: passages.judgmentCount })

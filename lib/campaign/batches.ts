@@ -6,6 +6,8 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
+import { endClaimsOfBatch } from "./internal/claims";
+import { sealBatch } from "./internal/seal";
 
 export type { BatchAction };
 
@@ -49,20 +51,30 @@ export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchV
   return row;
 }
 
-/** Launches, pauses or closes a batch; a move the lifecycle does not allow is a conflict. */
+/**
+ * Launches, pauses or closes a batch; a move the lifecycle does not allow is a conflict. Pausing and
+ * closing end the live claims on the batch (their slots reopen, as when a lease runs out), and its
+ * passages then take no judgment (submitJudgment: 409). Closing also seals the batch (`sealBatch`),
+ * so its exports stay the same byte for byte.
+ */
 export async function changeBatchStatus(db: Db, actor: Actor, id: number, action: BatchAction): Promise<BatchView> {
   requireCoordinator(actor);
   const { from, to } = transitions[action];
   const now = new Date();
-  const updated = await db
-    .update(batches)
-    .set({
-      status: to,
-      ...(to === "launched" ? { launchedAt: sql`coalesce(${batches.launchedAt}, now())` } : {}),
-      ...(to === "closed" ? { closedAt: now } : {}),
-    })
-    .where(and(eq(batches.id, id), inArray(batches.status, from)))
-    .returning({ id: batches.id });
+  const updated = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(batches)
+      .set({
+        status: to,
+        ...(to === "launched" ? { launchedAt: sql`coalesce(${batches.launchedAt}, now())` } : {}),
+        ...(to === "closed" ? { closedAt: now } : {}),
+      })
+      .where(and(eq(batches.id, id), inArray(batches.status, from)))
+      .returning({ id: batches.id });
+    if (rows.length && to !== "launched") await endClaimsOfBatch(tx, id);
+    if (rows.length && to === "closed") await sealBatch(tx, id);
+    return rows;
+  });
   if (!updated.length) {
     const current = await getBatch(db, actor, id);
     throw new AppError("conflict", `Batch ${id} is ${current.status}: only a ${from.join(" or ")} batch can be ${to}.`, {

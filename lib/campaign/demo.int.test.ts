@@ -83,12 +83,12 @@ describe("demo seed [pglite]", () => {
       for (let t = await nextTask(db(), actor, { campaignId }); t; t = await nextTask(db(), actor, { campaignId })) {
         const p = t.passage.paragraphs.find((x) => !x.text.startsWith("Section::::"))!;
         const text = p.text.split(" ").slice(0, 2).join(" ");
-        await submitJudgment(db(), actor, t.claim.id, {
+        await submitJudgment(db(), actor, t.claim.handle, {
           verdict: "sufficient",
           span: { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text },
           unreadable: false,
           durationMs: 2000,
-          idempotencyKey: `demo-${account.username}-${t.claim.id}`,
+          idempotencyKey: `demo-${account.username}-${t.claim.handle}`,
         });
       }
     }

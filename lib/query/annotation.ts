@@ -8,11 +8,11 @@ import type { Span } from "@/lib/kilt/words";
 import { apiExchange, ApiError } from "./client";
 
 /** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
-export type Task = Omit<ServerTask, "claim"> & { claim: { id: number; expiresAt: string } };
+export type Task = Omit<ServerTask, "claim"> & { claim: { handle: string; expiresAt: string } };
 
 export type Verdict = "sufficient" | "insufficient";
 
-/** The body of POST /api/claims/:id/judgment. */
+/** The body of POST /api/claims/:handle/judgment. */
 export interface JudgmentBody {
   verdict: Verdict;
   span: Span | null;
@@ -31,22 +31,22 @@ function leaseOf(expiresAt: string, res: Response): number {
   return Math.max(0, Date.parse(expiresAt) - now);
 }
 
-/** POST /api/campaigns/:id/next[?after=claimId]: the live claim, or a new one other than `after`. */
-export async function fetchTask(campaignId: number, after: number | null): Promise<TaskAnswer> {
-  const { data: task, response } = await apiExchange<Task>("POST", `/api/campaigns/${campaignId}/next${after === null ? "" : `?after=${after}`}`);
+/** POST /api/campaigns/:id/next[?after=<claim handle>]: the live claim, or a new one other than `after`. */
+export async function fetchTask(campaignId: number, after: string | null): Promise<TaskAnswer> {
+  const { data: task, response } = await apiExchange<Task>("POST", `/api/campaigns/${campaignId}/next${after === null ? "" : `?after=${encodeURIComponent(after)}`}`);
   if (response.status === 204) return { kind: "done" };
   return { kind: "task", task, leaseMs: leaseOf(task.claim.expiresAt, response), receivedAt: Date.now() };
 }
 
-/** POST /api/claims/:id/judgment: 201 stored, 200 the same idempotency key stored before. */
-export async function postJudgment(claimId: number, body: JudgmentBody): Promise<{ status: number }> {
-  const { response } = await apiExchange<unknown>("POST", `/api/claims/${claimId}/judgment`, body);
+/** POST /api/claims/:handle/judgment: 201 stored, 200 the same idempotency key stored before. */
+export async function postJudgment(claim: string, body: JudgmentBody): Promise<{ status: number }> {
+  const { response } = await apiExchange<unknown>("POST", `/api/claims/${encodeURIComponent(claim)}/judgment`, body);
   return { status: response.status };
 }
 
-/** POST /api/claims/:id/renew: the claim's lease starts again. */
-export async function renewClaim(claimId: number): Promise<void> {
-  await apiExchange<unknown>("POST", `/api/claims/${claimId}/renew`);
+/** POST /api/claims/:handle/renew: the claim's lease starts again. */
+export async function renewClaim(claim: string): Promise<void> {
+  await apiExchange<unknown>("POST", `/api/claims/${encodeURIComponent(claim)}/renew`);
 }
 
 /** Network failures, 5xx and 429 are tried again, up to four times. */
@@ -60,7 +60,7 @@ export function annotateKey(campaignId: number) {
 }
 
 /** The TanStack Query key of "the task after claim `after`" (null: the live claim, what a reload shows). */
-export function taskKey(campaignId: number, after: number | null) {
+export function taskKey(campaignId: number, after: string | null) {
   return [...annotateKey(campaignId), "task", after ?? "live"] as const;
 }
 
@@ -74,16 +74,16 @@ const taskDefaults = {
 } as const;
 
 /** The task after claim `after` (null: the live claim). */
-export function taskQuery(campaignId: number, after: number | null) {
+export function taskQuery(campaignId: number, after: string | null) {
   return queryOptions<TaskAnswer, Error>({ queryKey: taskKey(campaignId, after), queryFn: () => fetchTask(campaignId, after), ...taskDefaults });
 }
 
 /** The task after the one on screen, fetched while it is read; idle while no claim is on screen. */
-export function nextTaskQuery(campaignId: number, claimId: number | null) {
+export function nextTaskQuery(campaignId: number, claim: string | null) {
   return queryOptions<TaskAnswer, Error>({
-    queryKey: claimId === null ? [...annotateKey(campaignId), "idle"] : taskKey(campaignId, claimId),
-    queryFn: () => fetchTask(campaignId, claimId),
-    enabled: claimId !== null,
+    queryKey: claim === null ? [...annotateKey(campaignId), "idle"] : taskKey(campaignId, claim),
+    queryFn: () => fetchTask(campaignId, claim),
+    enabled: claim !== null,
     ...taskDefaults,
   });
 }

@@ -137,7 +137,8 @@ export async function makeAnnotators(admin: Client, url: string, n: number): Pro
 export interface Ack {
   username: string;
   idempotencyKey: string;
-  passageId: number;
+  /** The claim's handle (the API shows no passage id). */
+  claim: string;
 }
 
 export interface LoadResult {
@@ -156,7 +157,7 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
   let stopped = false;
   const count = (status: number) => result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
   const worker = async (a: { username: string; client: Client }) => {
-    let pending: { claimId: number; passageId: number; body: unknown; key: string } | null = null;
+    let pending: { claim: string; body: unknown; key: string } | null = null;
     while (!stopped) {
       try {
         if (!pending) {
@@ -173,12 +174,11 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
           }
           const task = next.json;
           const p = task.passage.paragraphs[0];
-          const sufficient = (task.passage.id + a.username.length) % 2 === 0;
+          const sufficient = (p.id + task.query.id.length + a.username.length) % 2 === 0;
           const word = p.text.split(" ")[0];
           const key = unique("key");
           pending = {
-            claimId: task.claim.id,
-            passageId: task.passage.id,
+            claim: task.claim.handle,
             key,
             body: {
               verdict: sufficient ? "sufficient" : "insufficient",
@@ -188,10 +188,10 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
             },
           };
         }
-        const submit = await a.client.call("POST", `/api/claims/${pending.claimId}/judgment`, pending.body);
+        const submit = await a.client.call("POST", `/api/claims/${pending.claim}/judgment`, pending.body);
         count(submit.status);
         if (submit.status === 201 || submit.status === 200) {
-          result.acked.push({ username: a.username, idempotencyKey: pending.key, passageId: pending.passageId });
+          result.acked.push({ username: a.username, idempotencyKey: pending.key, claim: pending.claim });
           pending = null;
         } else if (submit.status === 410 || submit.status === 409 || submit.status === 403) {
           pending = null;

@@ -43,11 +43,11 @@ for (const kind of testDatabaseKinds()) {
           idle = 0;
           if (rand() < 0.1) {
             // Walk away: the lease runs out, and the slot must reopen for someone else.
-            await db.update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, task.claim.id));
+            await db.update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, task.claim.handle));
             abandoned++;
             continue;
           }
-          await submitJudgment(db, a, task.claim.id, {
+          await submitJudgment(db, a, task.claim.handle, {
             verdict: "insufficient",
             span: null,
             unreadable: false,

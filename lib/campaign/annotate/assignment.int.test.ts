@@ -5,6 +5,7 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sliceCodePoints } from "@/lib/kilt/codepoints";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { nextTask, renewClaim, type Task } from "./assignment";
 import { changeBatchStatus } from "../batches";
@@ -37,18 +38,18 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
     const a = await makeAnnotator(db());
     const first = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
-    expect((await nextTask(db(), a, { campaignId: c.campaignId }))!.claim.id).toBe(first.claim.id);
-    const prefetched = (await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.id }))!;
-    expect(prefetched.claim.id).not.toBe(first.claim.id);
+    expect((await nextTask(db(), a, { campaignId: c.campaignId }))!.claim.handle).toBe(first.claim.handle);
+    const prefetched = (await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.handle }))!;
+    expect(prefetched.claim.handle).not.toBe(first.claim.handle);
     expect(prefetched.query.id).toBe(first.query.id); // same question: its passages come in a row
-    expect((await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.id }))!.claim.id).toBe(prefetched.claim.id);
+    expect((await nextTask(db(), a, { campaignId: c.campaignId, after: first.claim.handle }))!.claim.handle).toBe(prefetched.claim.handle);
 
     const seen: Task[] = [first, prefetched];
-    await submitJudgment(db(), a, first.claim.id, insufficient());
-    await submitJudgment(db(), a, prefetched.claim.id, insufficient());
+    await submitJudgment(db(), a, first.claim.handle, insufficient());
+    await submitJudgment(db(), a, prefetched.claim.handle, insufficient());
     for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId })) {
       seen.push(t);
-      await submitJudgment(db(), a, t.claim.id, insufficient());
+      await submitJudgment(db(), a, t.claim.handle, insufficient());
     }
     expect(seen).toHaveLength(9); // 3 questions × (1 gold + 2 candidates)
     const order = seen.map((t) => t.query.id);
@@ -63,9 +64,10 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const annotators = await Promise.all([1, 2, 3, 4].map(() => makeAnnotator(db())));
     const tasks: (Task | null)[] = [];
     for (const a of annotators) tasks.push(await nextTask(db(), a, { campaignId: c.campaignId }));
-    expect(tasks.slice(0, 3).every((t) => t?.passage.id === tasks[0]!.passage.id)).toBe(true);
+    const passageIds = await Promise.all(tasks.slice(0, 3).map(async (t) => (await idsOfTask(db(), t!)).passageId));
+    expect(new Set(passageIds).size).toBe(1);
     expect(tasks[3]).toBeNull();
-    const [p] = await db().select().from(passages).where(eq(passages.id, tasks[0]!.passage.id));
+    const [p] = await db().select().from(passages).where(eq(passages.id, passageIds[0]!));
     expect(p).toMatchObject({ claimCount: 3, openSlots: 0, judgmentCount: 0 });
   });
 
@@ -75,19 +77,19 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const late = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     expect(await nextTask(db(), b, { campaignId: c.campaignId })).toBeNull();
 
-    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, late.claim.id));
-    expect(await code(renewClaim(db(), a, late.claim.id))).toBe("410 gone");
+    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, late.claim.handle));
+    expect(await code(renewClaim(db(), a, late.claim.handle))).toBe("410 gone");
     const taken = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
-    expect(taken.passage.id).toBe(late.passage.id);
-    expect(await code(submitJudgment(db(), a, late.claim.id, insufficient()))).toBe("410 gone");
-    await submitJudgment(db(), b, taken.claim.id, insufficient());
+    expect((await idsOfTask(db(), taken)).passageId).toBe((await idsOfTask(db(), late)).passageId);
+    expect(await code(submitJudgment(db(), a, late.claim.handle, insufficient()))).toBe("410 gone");
+    await submitJudgment(db(), b, taken.claim.handle, insufficient());
 
     // A late judgment whose slot is still free is kept.
     const c2 = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { judgmentsPerPassage: 1, endorsementThreshold: 1 } });
     const slow = (await nextTask(db(), a, { campaignId: c2.campaignId }))!;
-    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.id, slow.claim.id));
-    expect(await code(submitJudgment(db(), a, slow.claim.id, insufficient()))).toBe("ok");
-    const [p] = await db().select().from(passages).where(eq(passages.id, slow.passage.id));
+    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, slow.claim.handle));
+    expect(await code(submitJudgment(db(), a, slow.claim.handle, insufficient()))).toBe("ok");
+    const [p] = await db().select().from(passages).where(eq(passages.id, (await idsOfTask(db(), slow)).passageId));
     expect(p).toMatchObject({ judgmentCount: 1, claimCount: 0, openSlots: 0 });
   });
 
@@ -95,11 +97,11 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { leaseMinutes: 5 } });
     const a = await makeAnnotator(db());
     const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
-    await db().update(claims).set({ expiresAt: sql`now() + interval '10 seconds'` }).where(eq(claims.id, t.claim.id));
-    const renewed = await renewClaim(db(), a, t.claim.id);
+    await db().update(claims).set({ expiresAt: sql`now() + interval '10 seconds'` }).where(eq(claims.handle, t.claim.handle));
+    const renewed = await renewClaim(db(), a, t.claim.handle);
     expect(renewed.expiresAt.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
     const other = await makeAnnotator(db());
-    expect(await code(renewClaim(db(), other, t.claim.id))).toBe("403 forbidden");
+    expect(await code(renewClaim(db(), other, t.claim.handle))).toBe("403 forbidden");
   });
 
   it("assigns only from launched batches of campaigns the annotator is on, and nothing to a paused annotator", async () => {
@@ -127,21 +129,21 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const a = await makeAnnotator(db());
     const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const input = insufficient();
-    const first = await submitJudgment(db(), a, t.claim.id, input);
-    const again = await submitJudgment(db(), a, t.claim.id, input);
+    const first = await submitJudgment(db(), a, t.claim.handle, input);
+    const again = await submitJudgment(db(), a, t.claim.handle, input);
     expect(first.replayed).toBe(false);
     expect(again.replayed).toBe(true);
     expect(again.judgment).toEqual(first.judgment);
-    expect(await code(submitJudgment(db(), a, t.claim.id, { ...input, durationMs: 9 }))).toBe("409 conflict");
-    expect(await code(submitJudgment(db(), a, t.claim.id, insufficient()))).toBe("409 conflict");
-    const stored = await db().select().from(judgments).where(eq(judgments.passageId, t.passage.id));
+    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...input, durationMs: 9 }))).toBe("409 conflict");
+    expect(await code(submitJudgment(db(), a, t.claim.handle, insufficient()))).toBe("409 conflict");
+    const stored = await db().select().from(judgments).where(eq(judgments.passageId, (await idsOfTask(db(), t)).passageId));
     expect(stored).toHaveLength(1);
 
     const concurrent = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const same = insufficient();
-    const results = await Promise.all([1, 2, 3].map(() => submitJudgment(db(), a, concurrent.claim.id, same)));
+    const results = await Promise.all([1, 2, 3].map(() => submitJudgment(db(), a, concurrent.claim.handle, same)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
-    expect(await db().select().from(judgments).where(eq(judgments.passageId, concurrent.passage.id))).toHaveLength(1);
+    expect(await db().select().from(judgments).where(eq(judgments.passageId, (await idsOfTask(db(), concurrent)).passageId))).toHaveLength(1);
   });
 
   it("refuses another annotator's claim (403) and spans that do not match the page (422)", async () => {
@@ -149,22 +151,22 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     let t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     while (t.passage.paragraphs[0]!.id !== 2) {
-      await submitJudgment(db(), a, t.claim.id, insufficient());
+      await submitJudgment(db(), a, t.claim.handle, insufficient());
       t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     }
-    expect(await code(submitJudgment(db(), b, t.claim.id, insufficient()))).toBe("403 forbidden");
+    expect(await code(submitJudgment(db(), b, t.claim.handle, insufficient()))).toBe("403 forbidden");
 
     const good = sufficient(t, "1871");
     const span = good.span!;
     // Paragraph 2 holds 𐌅𐌄𐌋 before 1871: UTF-16 offsets read something else.
     const utf16Start = t.passage.paragraphs[0]!.text.indexOf("1871");
     expect(utf16Start).toBe(span.startCharacter + 3);
-    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, startCharacter: utf16Start, endCharacter: utf16Start + 4 } }))).toBe("422 invalid");
-    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, text: "1872" } }))).toBe("422 invalid");
-    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, startParagraphId: 1, endParagraphId: 1 } }))).toBe("422 invalid");
-    expect(await code(submitJudgment(db(), a, t.claim.id, { ...good, span: { ...span, endCharacter: 9999 } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startCharacter: utf16Start, endCharacter: utf16Start + 4 } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, text: "1872" } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startParagraphId: 1, endParagraphId: 1 } }))).toBe("422 invalid");
+    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, endCharacter: 9999 } }))).toBe("422 invalid");
 
-    const ok = await submitJudgment(db(), a, t.claim.id, good);
+    const ok = await submitJudgment(db(), a, t.claim.handle, good);
     expect(ok.judgment.span).toMatchObject({ startCharacter: span.startCharacter, text: "1871" });
     expect(sliceCodePoints(t.passage.paragraphs[0]!.text, span.startCharacter, span.endCharacter)).toBe("1871");
   });
@@ -176,7 +178,7 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     for (const who of [a, b]) {
       for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
         payloads.push(JSON.stringify(t));
-        const r = await submitJudgment(db(), who, t.claim.id, sufficient(t, t.passage.paragraphs[0]!.text.split(" ")[0]!));
+        const r = await submitJudgment(db(), who, t.claim.handle, sufficient(t, t.passage.paragraphs[0]!.text.split(" ")[0]!));
         payloads.push(JSON.stringify(r));
       }
     }
@@ -196,10 +198,10 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
     const ta = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const tb = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
-    await submitJudgment(db(), a, ta.claim.id, insufficient());
-    await submitJudgment(db(), b, tb.claim.id, insufficient());
+    await submitJudgment(db(), a, ta.claim.handle, insufficient());
+    await submitJudgment(db(), b, tb.claim.handle, insufficient());
     expect(await nextTask(db(), d, { campaignId: c.campaignId })).toBeNull();
-    const [p] = await db().select().from(passages).where(eq(passages.id, ta.passage.id));
+    const [p] = await db().select().from(passages).where(eq(passages.id, (await idsOfTask(db(), ta)).passageId));
     expect(p).toMatchObject({ isDecided: true, openSlots: 0, judgmentCount: 2 });
     const [q] = await db().select().from(queries).where(eq(queries.batchId, c.batchId));
     expect(q).toBeDefined();

@@ -2,11 +2,20 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { batches, campaigns, claims, judgments, passages } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { AppError } from "@/lib/errors";
-import { reapExpiredClaims, reapExpiredClaimsWhenDue, taskOfClaim, type Task } from "../internal/claims";
+import { z } from "zod";
+import { AppError, parseInput } from "@/lib/errors";
+import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskOfClaim, type Task } from "../internal/claims";
 import { requireActiveAnnotator } from "./annotator-access";
 
 export type { Task };
+
+/** A claim handle as the claim routes and `?after=` take it: base64url, never a database id. */
+export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a claim handle (base64url) from POST /api/campaigns/:id/next");
+
+/** The `[handle]` segment of the claim routes, or 422 naming it. */
+export async function claimHandleParam(ctx: { params: Promise<{ handle: string }> }): Promise<string> {
+  return parseInput(z.object({ handle: claimHandleSchema }), await ctx.params, "path").handle;
+}
 
 
 /**
@@ -14,9 +23,9 @@ export type { Task };
  * the next open passage of the question they are on, in an order fixed per annotator; (3) else a
  * passage of another question, closest to completion first. Claiming locks the passage row with
  * FOR UPDATE SKIP LOCKED, so concurrent annotators never wait on each other and a passage never gets
- * more than R judgments and claims. `after`: a claim the client already shows (prefetching the next).
+ * more than R judgments and claims. `after`: the handle of a claim the client already shows (prefetching the next).
  */
-export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: number }): Promise<Task | null> {
+export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: string }): Promise<Task | null> {
   const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
   const claimId = await db.transaction(async (tx) => {
     // Expired claims are reaped at most every 2 s per campaign and process (and whenever nothing
@@ -31,7 +40,7 @@ export async function nextTask(db: Db, actor: Actor, input: { campaignId: number
           eq(claims.campaignId, campaign.id),
           isNull(claims.endedAt),
           sql`${claims.expiresAt} > now()`,
-          input.after ? sql`${claims.id} <> ${input.after}` : undefined,
+          input.after ? sql`${claims.handle} <> ${input.after}` : undefined,
         ),
       )
       .orderBy(claims.id)
@@ -59,7 +68,7 @@ export async function nextTask(db: Db, actor: Actor, input: { campaignId: number
     if (!taken.length) throw new Error(`passage ${passageId} was locked with a free slot but has none`);
     const [claim] = await tx
       .insert(claims)
-      .values({ passageId, userId: user.id, campaignId: campaign.id, expiresAt: sql`now() + make_interval(secs => ${campaign.leaseSeconds})` })
+      .values({ handle: newClaimHandle(), passageId, userId: user.id, campaignId: campaign.id, expiresAt: sql`now() + make_interval(secs => ${campaign.leaseSeconds})` })
       .returning({ id: claims.id });
     return claim!.id;
   });
@@ -90,30 +99,31 @@ async function openPassageInCurrentQuery(tx: Tx, userId: number, campaignId: num
 async function openPassageAnywhere(tx: Tx, userId: number, campaignId: number, launched: number[]): Promise<number | null> {
   // Walks the partial index of open passages (campaign, open_slots, query) from the fullest, and
   // stops at the first one this annotator has not touched and nobody else is claiming right now.
+  // Within a question the order is fixed per annotator but random (not by id: ids run gold first).
   const rows = rowsOf<{ id: number }>(
     await tx.execute(sql`
       select p.id from ${passages} p
       where p.campaign_id = ${campaignId} and p.open_slots > 0 and p.batch_id = any(${sql.param(launched)}::bigint[])
         and not exists (select 1 from ${claims} c where c.passage_id = p.id and c.user_id = ${userId})
-      order by p.open_slots, p.query_id, p.id
+      order by p.open_slots, p.query_id, md5(p.id::text || ':' || ${userId}::text)
       limit 1
       for no key update of p skip locked`),
   );
   return rows[0] ? Number(rows[0].id) : null;
 }
 
-/** Extends a live claim by the campaign's lease. An expired claim cannot be renewed (410). */
-export async function renewClaim(db: Db, actor: Actor, claimId: number): Promise<{ id: number; expiresAt: Date }> {
+/** Extends a live claim by the campaign's lease. An expired or ended claim (its batch paused or closed, too) cannot be renewed (410). */
+export async function renewClaim(db: Db, actor: Actor, handle: string): Promise<{ handle: string; expiresAt: Date }> {
   const user = requireUser(actor);
-  const [claim] = await db.select().from(claims).where(eq(claims.id, claimId));
-  if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
+  const [claim] = await db.select().from(claims).where(eq(claims.handle, handle));
+  if (!claim) throw new AppError("not_found", "No such claim.");
   if (claim.userId !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
   await requireActiveAnnotator(db, actor, claim.campaignId);
   const renewed = await db
     .update(claims)
     .set({ expiresAt: sql`now() + make_interval(secs => (select ${campaigns.leaseSeconds} from ${campaigns} where ${campaigns.id} = ${claims.campaignId}))` })
-    .where(and(eq(claims.id, claimId), isNull(claims.endedAt), sql`${claims.expiresAt} > now()`))
-    .returning({ id: claims.id, expiresAt: claims.expiresAt });
+    .where(and(eq(claims.id, claim.id), isNull(claims.endedAt), sql`${claims.expiresAt} > now()`))
+    .returning({ handle: claims.handle, expiresAt: claims.expiresAt });
   if (!renewed[0]) throw new AppError("gone", "This claim has expired or ended; ask for the next passage.");
   return renewed[0];
 }

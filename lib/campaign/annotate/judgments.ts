@@ -1,7 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Tx } from "@/db/client";
-import { claims, judgments, pages, passages, type Campaign, type Claim, type Judgment, type Passage } from "@/db/schema";
+import { batches, claims, judgments, pages, passages, type Campaign, type Claim, type Judgment, type Passage } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
@@ -42,10 +42,9 @@ export const judgmentInputSchema = z
 
 export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
 
+/** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
 export interface JudgmentView {
-  id: number;
-  claimId: number;
-  passageId: number;
+  claim: string;
   verdict: "sufficient" | "insufficient";
   unreadable: boolean;
   span: z.infer<typeof spanSchema> | null;
@@ -53,11 +52,9 @@ export interface JudgmentView {
   createdAt: Date;
 }
 
-function view(j: Judgment, claimId: number): JudgmentView {
+function view(j: Judgment, handle: string): JudgmentView {
   return {
-    id: j.id,
-    claimId,
-    passageId: j.passageId,
+    claim: handle,
     verdict: j.verdict,
     unreadable: j.unreadable,
     span:
@@ -79,22 +76,24 @@ function requestHash(claimId: number, input: JudgmentInput): string {
  * Records an annotator's judgment on their claim, once. Acknowledged only after commit; a retry with
  * the same idempotency key returns the stored judgment (`replayed`), with another body it is a
  * conflict. The span is checked against the stored page, by code points. An expired claim still
- * counts if its slot is free; if another annotator took the slot, the answer is 410.
+ * counts if its slot is free; if another annotator took the slot, the answer is 410. A judgment on
+ * a paused or closed batch is refused (409): pausing and closing end the batch's claims.
  */
 export async function submitJudgment(
   db: Db,
   actor: Actor,
-  claimId: number,
+  handle: string,
   input: JudgmentInput,
 ): Promise<{ judgment: JudgmentView; replayed: boolean }> {
   const user = requireUser(actor);
-  const hash = requestHash(claimId, input);
+  let hash: string | undefined;
   let pauseBy: Campaign | undefined;
   try {
     const result = await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
-      const claim = await lockOwnClaim(tx, user.id, claimId);
+      const claim = await lockOwnClaim(tx, user.id, handle);
+      hash = requestHash(claim.id, input);
       // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
-      const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash);
+      const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash, handle);
       if (replayed) return replayed;
       const { campaign } = await requireActiveAnnotator(tx, actor, claim.campaignId);
       const passage = await lockPassageToJudge(tx, claim.passageId, user.id);
@@ -102,19 +101,19 @@ export async function submitJudgment(
       const now = new Date();
       const slots = slotsAfterJudgment(claim, passage, now);
       if (input.span) await checkSpan(tx, passage, input.span);
-      const stored = await insertJudgment(tx, { passage, userId: user.id, claimId: claim.id, input, hash });
+      const stored = await insertJudgment(tx, { passage, userId: user.id, claimId: claim.id, input, hash: hash! });
       await countJudgment(tx, campaign, passage, input.verdict, slots);
       await tx.update(claims).set({ endedAt: now }).where(eq(claims.id, claim.id));
       if (passage.isGold && (await recordGoldJudgment(tx, campaign, user.id, isGoldCorrect(passage, input)))) pauseBy = campaign;
-      return { judgment: view(stored, claim.id), replayed: false };
+      return { judgment: view(stored, handle), replayed: false };
     });
     // The gold rule pauses after the judgment is committed: the judgment is acknowledged either way.
     if (pauseBy) await setStanding(db, pauseBy, user.id, { status: "paused", reason: "gold_rule", by: null });
     return result;
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
-    if (isUniqueViolation(error)) {
-      const again = await findReplay(db, user.id, input.idempotencyKey, hash);
+    if (isUniqueViolation(error) && hash) {
+      const again = await findReplay(db, user.id, input.idempotencyKey, hash, handle);
       if (again) return again;
       throw new AppError("conflict", "You have already judged this passage.");
     }
@@ -122,18 +121,26 @@ export async function submitJudgment(
   }
 }
 
-async function lockOwnClaim(tx: Tx, userId: number, claimId: number): Promise<Claim> {
-  const [claim] = await tx.select().from(claims).where(eq(claims.id, claimId)).for("no key update");
-  if (!claim) throw new AppError("not_found", `No claim with id ${claimId}.`);
+async function lockOwnClaim(tx: Tx, userId: number, handle: string): Promise<Claim> {
+  const [claim] = await tx.select().from(claims).where(eq(claims.handle, handle)).for("no key update");
+  if (!claim) throw new AppError("not_found", "No such claim.");
   if (claim.userId !== userId) throw new AppError("forbidden", "This claim belongs to another annotator.");
   return claim;
 }
 
-/** The claim's passage, locked, provided this annotator has not judged it yet. */
+/** The claim's passage, locked, provided its batch is launched and this annotator has not judged it yet. */
 async function lockPassageToJudge(tx: Tx, passageId: number, userId: number): Promise<Passage> {
   // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
-  const [passage] = await tx.select().from(passages).where(eq(passages.id, passageId)).for("no key update");
-  if (!passage) throw new AppError("not_found", "The passage of this claim no longer exists.");
+  // "Not sealed": a judgment that waited for this lock while the batch was being closed finds no row
+  // (the qualification is checked again on the row as the closing left it), so it cannot slip in.
+  const [row] = await tx
+    .select({ passage: passages, batch: { status: batches.status, closedAt: batches.closedAt } })
+    .from(passages)
+    .innerJoin(batches, eq(batches.id, passages.batchId))
+    .where(and(eq(passages.id, passageId), isNull(passages.sealedJudgmentCount)))
+    .for("no key update", { of: passages });
+  if (!row || row.batch.status !== "launched") await refuseClosedBatch(tx, passageId);
+  const passage = row!.passage;
   const [already] = await tx
     .select({ id: judgments.id })
     .from(judgments)
@@ -161,6 +168,21 @@ function slotsAfterJudgment(claim: Claim, passage: Passage, now: Date): { claimC
     claimCount -= 1; // the claim's slot becomes the judgment's
   }
   return { claimCount, openSlots };
+}
+
+/** Throws the reason a passage takes no judgment: its batch paused or closed (409), or the passage gone (404). */
+async function refuseClosedBatch(tx: Tx, passageId: number): Promise<never> {
+  const [b] = await tx
+    .select({ status: batches.status, closedAt: batches.closedAt })
+    .from(passages)
+    .innerJoin(batches, eq(batches.id, passages.batchId))
+    .where(eq(passages.id, passageId));
+  if (!b) throw new AppError("not_found", "The passage of this claim no longer exists.");
+  if (b.status === "closed") {
+    const when = b.closedAt ? ` on ${b.closedAt.toISOString()}` : "";
+    throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, { batch: "closed" });
+  }
+  throw new AppError("conflict", `This passage's batch is ${b.status}: it takes no judgments now. Your judgment was not stored.`, { batch: b.status });
 }
 
 async function insertJudgment(
@@ -208,7 +230,7 @@ async function countJudgment(
     .where(eq(passages.id, passage.id));
 }
 
-async function findReplay(db: Db | Tx, userId: number, key: string, hash: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
+async function findReplay(db: Db | Tx, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
   const [previous] = await db
     .select()
     .from(judgments)
@@ -217,7 +239,7 @@ async function findReplay(db: Db | Tx, userId: number, key: string, hash: string
   if (previous.requestHash !== hash) {
     throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
   }
-  return { judgment: view(previous, previous.claimId ?? 0), replayed: true };
+  return { judgment: view(previous, handle), replayed: true };
 }
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */

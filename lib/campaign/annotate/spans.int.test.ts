@@ -48,7 +48,7 @@ describeEachDatabase("spans in code points", ({ db }) => {
       task: t,
       submit: async (span) => {
         try {
-          await submitJudgment(db(), a, t.claim.id, { verdict: "sufficient", span, unreadable: false, durationMs: 10, idempotencyKey: unique("key") });
+          await submitJudgment(db(), a, t.claim.handle, { verdict: "sufficient", span, unreadable: false, durationMs: 10, idempotencyKey: unique("key") });
           return "ok";
         } catch (error) {
           if (error instanceof AppError) return `${error.status}`;

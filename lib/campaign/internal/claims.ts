@@ -1,5 +1,6 @@
 // Internal steps of assignment: no authorization of their own. Only domain functions that have
 // checked the caller (nextTask, renewClaim, submitJudgment) call them; app/, components/ and bin/ never do.
+import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { claims, judgments, pages, passages, queries, type Campaign } from "@/db/schema";
@@ -7,17 +8,26 @@ import type { UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
 
-/** What an annotator's browser receives for one passage: never gold flags, counts or others' work. */
+/**
+ * What an annotator's browser receives for one passage: never gold flags, counts, others' work or a
+ * database id. The claim is known by its opaque handle; the passage by nothing but its text (passage
+ * ids are consecutive per question with gold first, so an id would tell gold apart). `query.id` is
+ * the KILT id from the imported file, the same for every passage of the question.
+ */
 export interface Task {
-  claim: { id: number; expiresAt: Date };
+  claim: { handle: string; expiresAt: Date };
   query: { id: string; input: string; answers?: string[] };
   passage: {
-    id: number;
     wikipediaId: string;
     title: string;
     paragraphs: { id: number; text: string; section: string }[];
   };
   progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
+}
+
+/** A new claim's handle: 128 random bits, base64url (22 characters). */
+export function newClaimHandle(): string {
+  return randomBytes(16).toString("base64url");
 }
 
 /** When this process last reaped each campaign: reaping on every request would cost a statement each. */
@@ -35,10 +45,33 @@ export async function reapExpiredClaims(tx: Db | Tx, campaignId: number): Promis
     .set({ endedAt: sql`now()` })
     .where(and(eq(claims.campaignId, campaignId), isNull(claims.endedAt), lt(claims.expiresAt, sql`now()`)))
     .returning({ passageId: claims.passageId });
-  if (!ended.length) return 0;
+  await freeSlotsOfEndedClaims(tx, ended);
+  return ended.length;
+}
+
+/**
+ * Ends every unended claim on a batch's passages (live or expired but not yet reaped) and frees their
+ * slots as reaping does: pausing and closing a batch end the work on it.
+ */
+export async function endClaimsOfBatch(tx: Db | Tx, batchId: number): Promise<number> {
+  const ended = rowsOf<{ passage_id: number }>(
+    await tx.execute(sql`
+      update ${claims} c set ended_at = now()
+      from ${passages} p
+      where p.id = c.passage_id and p.batch_id = ${batchId} and c.ended_at is null
+      returning c.passage_id`),
+  );
+  await freeSlotsOfEndedClaims(tx, ended.map((e) => ({ passageId: Number(e.passage_id) })));
+  return ended.length;
+}
+
+/** Moves the passage counters of just-ended claims: one fewer live claim each, its slot open again unless the passage is decided. */
+async function freeSlotsOfEndedClaims(tx: Db | Tx, ended: { passageId: number }[]): Promise<void> {
+  if (!ended.length) return;
   const perPassage = new Map<number, number>();
   for (const e of ended) perPassage.set(e.passageId, (perPassage.get(e.passageId) ?? 0) + 1);
-  for (const [passageId, n] of perPassage) {
+  // In id order, so two transactions freeing slots on the same passages cannot deadlock.
+  for (const [passageId, n] of [...perPassage].sort((a, b) => a[0] - b[0])) {
     await tx
       .update(passages)
       .set({
@@ -48,7 +81,6 @@ export async function reapExpiredClaims(tx: Db | Tx, campaignId: number): Promis
       })
       .where(eq(passages.id, passageId));
   }
-  return ended.length;
 }
 
 /** Reaps unless this process reaped the campaign in the last 2 s; says whether it did. */
@@ -62,9 +94,8 @@ export async function reapExpiredClaimsWhenDue(tx: Db | Tx, campaignId: number):
 export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campaign, claimId: number): Promise<Task> {
   const [row] = await db
     .select({
-      claimId: claims.id,
+      handle: claims.handle,
       expiresAt: claims.expiresAt,
-      passageId: passages.id,
       queryId: queries.id,
       start: passages.startParagraphId,
       end: passages.endParagraphId,
@@ -83,7 +114,7 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
     .innerJoin(queries, eq(queries.id, passages.queryId))
     .innerJoin(pages, eq(pages.wikipediaId, passages.wikipediaId))
     .where(and(eq(claims.id, claimId), eq(claims.userId, user.id)));
-  if (!row) throw new AppError("not_found", `No claim with id ${claimId} for you.`);
+  if (!row) throw new AppError("not_found", "No such claim for you.");
 
   const [progress] = rowsOf<{ today: number; done: number; total: number }>(
     await db.execute(sql`
@@ -96,9 +127,9 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
   const local = ["", row.headerAbove ?? "", ...row.paragraphs];
   const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
   return {
-    claim: { id: row.claimId, expiresAt: row.expiresAt },
+    claim: { handle: row.handle, expiresAt: row.expiresAt },
     query: { id: row.kiltId, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
-    passage: { id: row.passageId, wikipediaId: row.wikipediaId, title: row.title, paragraphs },
+    passage: { wikipediaId: row.wikipediaId, title: row.title, paragraphs },
     progress: { judgedToday: progress?.today ?? 0, passageOfQuestion: (progress?.done ?? 0) + 1, passagesInQuestion: progress?.total ?? 1 },
   };
 }

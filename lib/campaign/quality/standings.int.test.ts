@@ -14,7 +14,7 @@ import type { UserActor } from "@/lib/auth/actor";
 
 async function drain(db: Parameters<typeof nextTask>[0], a: UserActor, campaignId: number, verdict: (t: Task) => "sufficient" | "insufficient") {
   for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
-    await submitJudgment(db, a, t.claim.id, judgmentOf(t, verdict(t)));
+    await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict(t)));
   }
 }
 
@@ -81,7 +81,7 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const careless = await makeAnnotator(db());
     let judged = 0;
     for (let t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null); t; t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null)) {
-      await submitJudgment(db(), careless, t.claim.id, judgmentOf(t, "insufficient"));
+      await submitJudgment(db(), careless, t.claim.handle, judgmentOf(t, "insufficient"));
       judged++;
     }
     // After 3 wrong gold judgments: (0.5 + 0) / (1 + 3) = 0.125 < 0.5 → paused; the fourth is never served.

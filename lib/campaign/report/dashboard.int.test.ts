@@ -101,7 +101,7 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
         const task = await nextTask(db(), who, { campaignId: c.campaignId }).catch(() => null);
         if (!task) continue;
         if (next() < 0.15) continue; // keep the claim open: it shows as claimed
-        await submitJudgment(db(), who, task.claim.id, judgmentOf(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
+        await submitJudgment(db(), who, task.claim.handle, judgmentOf(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
       }
     };
     await round(40);
@@ -141,7 +141,7 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
       [d, "insufficient", 9_000],
     ] as const) {
       for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
-        await submitJudgment(db(), who, t.claim.id, judgmentOf(t, verdict, ms));
+        await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, ms));
       }
     }
     const dash = await getDashboard(db(), system, c.campaignId);

@@ -25,7 +25,7 @@ describeEachDatabase("judgments export", ({ db }) => {
         const p = t.passage.paragraphs[0]!;
         const word = p.id === 2 ? "1871" : null;
         const start = word ? Array.from(p.text.slice(0, p.text.indexOf(word))).length : 0;
-        await submitJudgment(db(), who, t.claim.id, {
+        await submitJudgment(db(), who, t.claim.handle, {
           verdict: word ? "sufficient" : "insufficient",
           span: word ? { startParagraphId: 2, startCharacter: start, endParagraphId: 2, endCharacter: start + 4, text: word } : null,
           unreadable: false,

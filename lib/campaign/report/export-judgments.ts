@@ -32,12 +32,13 @@ export function judgmentRowsQuery(campaignId: number, page: { after?: number; li
            u.pseudonym as annotator, j.verdict, j.unreadable,
            j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
            p.is_gold,
-           coalesce(s.status, 'active') = 'active' and (
+           -- In a closed batch: whether it counted at close (internal/seal.ts), whatever happened since.
+           coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
              select count(*) from judgments j2
              left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
              where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
                and (j2.created_at, j2.id) < (j.created_at, j.id)
-           ) < c.judgments_per_passage as counted,
+           ) < c.judgments_per_passage) as counted,
            j.batch_id, j.duration_ms, j.created_at
     from judgments j
     join passages p on p.id = j.passage_id

@@ -27,7 +27,7 @@ async function judgeAll(db: Parameters<typeof nextTask>[0], annotators: UserActo
       const startUtf16 = words.slice(0, who).join(" ").length + (who ? 1 : 0);
       const text = words.slice(who, who + 3).join(" ");
       const start = Array.from(p.text.slice(0, startUtf16)).length;
-      await submitJudgment(db, a, t.claim.id, {
+      await submitJudgment(db, a, t.claim.handle, {
         verdict,
         span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: start + Array.from(text).length, text } : null,
         unreadable: false,

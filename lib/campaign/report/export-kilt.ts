@@ -48,6 +48,9 @@ interface PassageRow extends PassageOutcomeRow {
   /** The passage's paragraphs (read as JSON: the driver's text[] parser is slow), and the section header above it (null for the lead). */
   paragraphs: string[];
   header_above: string | null;
+  /** R and T of a closed batch as sealed at close; null while the batch is open (the campaign's then). */
+  sealed_r: number | null;
+  sealed_t: number | null;
 }
 
 type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
@@ -102,7 +105,7 @@ export async function* exportKilt(
         counts.withoutEndorsement++;
         continue;
       }
-      const entries = mine.map((p) => provenanceEntry(p, page.highlightsOf.get(Number(p.id)) ?? [], ctx));
+      const entries = mine.map((p) => provenanceEntry(p, page.highlightsOf.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? ctx.t }));
       counts.queriesExported++;
       counts.passagesEndorsed += mine.length;
       yield appendOutputEntries(q.original_line, entries) + "\n";
@@ -112,7 +115,11 @@ export async function* exportKilt(
   report?.(counts);
 }
 
-/** The questions after `after` (a page of them), their passages with outcomes, and the endorsing highlights. */
+/**
+ * The questions after `after` (a page of them), their passages with outcomes, and the endorsing
+ * highlights. A passage of a closed batch is read as sealed at close (counters, R and T, and which
+ * judgments counted: internal/seal.ts), so the export of a closed batch never changes.
+ */
 async function readPage(db: Db, campaign: CampaignView, after: number, batchId: number | undefined): Promise<Page> {
   const batchFilter = batchId === undefined ? sql`` : sql`and q.batch_id = ${batchId}`;
   const queries = rowsOf<QueryRow>(
@@ -125,27 +132,48 @@ async function readPage(db: Db, campaign: CampaignView, after: number, batchId: 
   const ps = rowsOf<PassageRow & { outcome: PassageOutcome }>(
     await db.execute(sql`
       select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
-             p.expected_verdict, p.judgment_count, p.sufficient_count, p.is_decided, pg.title,
+             p.expected_verdict, coalesce(p.sealed_judgment_count, p.judgment_count) as judgment_count,
+             coalesce(p.sealed_sufficient_count, p.sufficient_count) as sufficient_count,
+             coalesce(p.sealed_is_decided, p.is_decided) as is_decided, pg.title,
+             b.sealed_judgments_per_passage as sealed_r, b.sealed_endorsement_threshold as sealed_t,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
               where e like 'Section::::%' order by i desc limit 1) as header_above
-      from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
+      from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id join batches b on b.id = p.batch_id
       where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
       order by p.query_id, p.id`),
   );
-  for (const p of ps) p.outcome = outcomeOfRow(p, campaign);
+  for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, campaign));
   const endorsed = ps.filter((p) => p.outcome.endorsed);
-  // The endorsing highlights: the sufficient judgments that count.
-  const highlights = endorsed.length
-    ? rowsOf<HighlightRow>(
-        await db.execute(sql`
-          select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
-          from ${countedJudgmentsOf(endorsed.map((p) => Number(p.id)), campaign.judgmentsPerPassage)}
-          where verdict = 'sufficient'
-          order by passage_id, created_at, id`),
-      )
-    : [];
+  const ids = (sealed: boolean) => endorsed.filter((p) => (p.sealed_r !== null) === sealed).map((p) => Number(p.id));
+  // The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close).
+  const highlights = [
+    ...(ids(false).length
+      ? rowsOf<HighlightRow>(
+          await db.execute(sql`
+            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+            from ${countedJudgmentsOf(ids(false), campaign.judgmentsPerPassage)}
+            where verdict = 'sufficient'
+            order by passage_id, created_at, id`),
+        )
+      : []),
+    ...(ids(true).length
+      ? rowsOf<HighlightRow>(
+          await db.execute(sql`
+            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+            from judgments where passage_id = any(${sql.param(ids(true))}::bigint[]) and counted_at_close and verdict = 'sufficient'
+            order by passage_id, created_at, id`),
+        )
+      : []),
+  ];
   return { queries, passagesOf: groupBy(ps, (p) => Number(p.query_id)), highlightsOf: groupBy(highlights, (h) => Number(h.passage_id)) };
+}
+
+/** R and T a passage's outcome is read with: as sealed when its batch closed, else the campaign's. */
+function settingsOf(p: PassageRow, campaign: CampaignView): { judgmentsPerPassage: number; endorsementThreshold: number } {
+  return p.sealed_r !== null && p.sealed_t !== null
+    ? { judgmentsPerPassage: p.sealed_r, endorsementThreshold: p.sealed_t }
+    : { judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold };
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {

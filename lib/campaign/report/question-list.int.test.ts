@@ -4,6 +4,7 @@ import { passages, queries } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
@@ -35,7 +36,7 @@ describeEachDatabase("question list", ({ db }) => {
     };
     for (const who of [a, b, d]) {
       for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
-        await submitJudgment(db(), who, t.claim.id, judgmentOf(t, verdict(who, t.passage.id)));
+        await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict(who, (await idsOfTask(db(), t)).passageId)));
       }
     }
 

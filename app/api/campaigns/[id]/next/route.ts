@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { claimHandleSchema, nextTask } from "@/lib/campaign/annotate/assignment";
 import { parseInput } from "@/lib/errors";
 import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
 import { idParam, type IdContext } from "@/lib/server/route-params";
 
-const querySchema = z.object({ after: z.coerce.number().int().positive("must be a claim id").optional() });
+const querySchema = z.object({ after: claimHandleSchema.optional() });
 
 // POST /api/campaigns/:id/next — the annotator's next passage (their live claim first); 204 when none is left.
-// ?after=<claimId> prefetches: a task other than the one on screen.
+// ?after=<claim handle> prefetches: a task other than the one on screen.
 export const POST = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
   await readEmptyBody(req);
