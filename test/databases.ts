@@ -27,8 +27,12 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHand
  * Runs `body` once per test database. PGlite is a fresh in-memory database per file; PostgreSQL is
  * the shared server, so tests make their own data with unique values (`unique()`).
  */
-export function describeEachDatabase(title: string, body: (ctx: { db: () => Db; kind: DatabaseKind }) => void): void {
-  for (const kind of testDatabaseKinds()) {
+export function describeEachDatabase(
+  title: string,
+  body: (ctx: { db: () => Db; kind: DatabaseKind }) => void,
+  kinds: DatabaseKind[] = testDatabaseKinds(),
+): void {
+  for (const kind of kinds) {
     describe(`${title} [${kind}]`, () => {
       let handle: DatabaseHandle | undefined;
       beforeAll(async () => {
