@@ -195,6 +195,8 @@ test("a token made with an expiry lists it and its last use; the audit page show
 });
 
 test("accessibility: the audit and account pages, on desktop and phone", async ({ page }) => {
+  // Six pages and six axe runs; the People page lists every account the suites made.
+  test.setTimeout(180_000);
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(viewport);
     for (const url of ["/people/audit", "/account", "/people"]) {

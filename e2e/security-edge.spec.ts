@@ -296,7 +296,7 @@ test.describe("pages under the Content-Security-Policy", () => {
     await expect(page).toHaveURL(/\/annotate$/);
     await page.goto(`/annotate/${campaignId}`);
     await expect(page.locator("article.passage")).toBeVisible();
-    const saved = page.waitForResponse((r) => /\/api\/claims\/\d+\/judgment$/.test(new URL(r.url()).pathname) && r.request().method() === "POST");
+    const saved = page.waitForResponse((r) => /\/api\/claims\/[A-Za-z0-9_-]+\/judgment$/.test(new URL(r.url()).pathname) && r.request().method() === "POST");
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
     expect((await saved).status()).toBe(201);
