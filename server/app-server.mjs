@@ -111,5 +111,5 @@ export async function serve(settings, { connectionCap, announce }) {
       process.exit(0);
     });
   }
-    return server;
+  return server;
 }
