@@ -15,11 +15,29 @@ import {
 import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
 import { databaseConfig, env } from "@/lib/env";
 
+/** Arbitrary, fixed key of the advisory lock that makes instances starting together bootstrap in turn. */
+const BOOTSTRAP_LOCK_KEY = 4_711_008_002;
+
 /**
  * Start-up work after migrations: the admin from the environment, and the demo on first start
  * (random passwords, kept in a file only the owner can read; the published one is replaced).
+ * On PostgreSQL, instances (worker processes, machines) starting at once take turns under a
+ * session-level advisory lock: the first seeds the demo, the next find it seeded.
  */
 export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
+  const client = handle.postgresClient;
+  if (handle.kind !== "postgres" || !client) return bootstrapOnce(handle);
+  const reserved = await client.reserve();
+  try {
+    await reserved`select pg_advisory_lock(${BOOTSTRAP_LOCK_KEY})`;
+    return await bootstrapOnce(handle);
+  } finally {
+    await reserved`select pg_advisory_unlock(${BOOTSTRAP_LOCK_KEY})`.catch(() => {});
+    reserved.release();
+  }
+}
+
+async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
   const { db, kind } = handle;
   const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD, KPS_DEMO } = env();
   const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`];

@@ -30,6 +30,8 @@ const envSchema = z.object({
   KPS_UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   /** Open connections per client address (default 64; 0 = no cap). */
   KPS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).optional(),
+  /** Worker processes sharing the port, on PostgreSQL only (default: the number of cores; 1 = one process). */
+  KPS_WORKERS: z.coerce.number().int().min(1).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

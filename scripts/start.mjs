@@ -3,6 +3,8 @@
 // (server/production-server.mjs: Next.js on Node's http server without the 5-minute request timeout).
 // With no DATABASE_URL the app uses the embedded database under .data/ and seeds the demo: its
 // sign-ins get random passwords, printed at start and kept in .data/pglite/demo-credentials.txt (0600).
+// With DATABASE_URL the server runs KPS_WORKERS processes (default: the number of cores) sharing the
+// port; SIGINT/SIGTERM reach them through the primary (server/primary.mjs).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { ensureBuild } from "./ensure-build.mjs";

@@ -44,7 +44,7 @@ export function cpuReport(a: CpuSnapshot, b: CpuSnapshot, cores: number): string
   const wall = (b.at - a.at) / 1000;
   const part = (name: string, x?: number, y?: number) =>
     x === undefined || y === undefined ? `${name} ?` : `${name} ${(y - x).toFixed(1)} s (${(((y - x) / wall) * 100).toFixed(0)}% of a core)`;
-  const parts = [part("app server (node)", a.server, b.server), part("load generator (this process)", a.bench, b.bench)];
+  const parts = [part("app server (node: every process of it)", a.server, b.server), part("load generator (this process)", a.bench, b.bench)];
   if (a.postgres !== undefined) parts.push(part("PostgreSQL (every postgres process on the machine)", a.postgres, b.postgres));
   if (a.machine && b.machine) {
     const busy = b.machine.busy - a.machine.busy;

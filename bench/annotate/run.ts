@@ -4,8 +4,12 @@
 //
 //   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
 //                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
-//                             [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
+//                             [--workers 2] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
 //
+// --workers: the app server's processes on PostgreSQL (KPS_WORKERS; default 2, the setup the README
+// recommends on this two-core machine); on PGlite the server is always one process. The last lines
+// printed, one per database run, are `annotate: <judgments/s> judgments/s at <N> annotators on
+// <database>, <ratio> × pgbench -N (<tps> tps), next p99 <ms> ms`.
 // See bench/annotate/README.md. Needs a PostgreSQL server whose user may create databases
 // (DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres) and pgbench. Throwaway databases
 // kps_bench_annotate_<random> and kps_bench_pgbench_<random> are created and dropped; the PGlite
@@ -43,6 +47,7 @@ function parseOptions() {
       database: { type: "string", default: "both" },
       passages: { type: "string", default: "30000" },
       port: { type: "string", default: "3150" },
+      workers: { type: "string", default: "2" },
       "no-build": { type: "boolean", default: false },
       snapshot: { type: "boolean", default: false },
       analyze: { type: "boolean", default: false },
@@ -55,7 +60,7 @@ function parseOptions() {
   if (values.help) {
     console.log(
       "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
+        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
     );
     process.exit(0);
   }
@@ -71,6 +76,7 @@ function parseOptions() {
     thinkMs: integerOption("think-ms", values["think-ms"], 0),
     passages: integerOption("passages", values.passages, 3),
     port: integerOption("port", values.port, 1),
+    workers: integerOption("workers", values.workers, 1),
     targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
     build: !values["no-build"],
     snapshot: values.snapshot,
@@ -84,6 +90,10 @@ function parseOptions() {
 interface TargetResult {
   target: Target;
   label: string;
+  /** The database, for the last line: "PostgreSQL 16.4" or "PGlite". */
+  database: string;
+  /** The app server's processes (KPS_WORKERS). */
+  workers: number;
   annotators: number;
   seeded: Seeded;
   setupSeconds: { server: number; annotators: number };
@@ -124,6 +134,15 @@ function printTable(rows: TargetResult[]) {
   console.log(row(header));
   console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
   for (const l of lines) console.log(row(l));
+}
+
+/** `annotate: <judgments/s> judgments/s at <N> annotators on <database>, <ratio> × pgbench -N (<tps> tps), next p99 <ms> ms` */
+export function summaryLine(r: TargetResult): string {
+  const m = r.load.measured;
+  const jps = m.judgments / m.seconds;
+  // Plain numbers (no thousands separators), for scripts that read the line.
+  const baseline = r.pgbench ? `${(jps / r.pgbench.tps).toFixed(3)} × pgbench -N (${r.pgbench.tps.toFixed(0)} tps)` : "? × pgbench -N (? tps)";
+  return `annotate: ${jps.toFixed(1)} judgments/s at ${r.annotators} annotators on ${r.database}, ${baseline}, next p99 ${percentile(m.next, 99).toFixed(1)} ms`;
 }
 
 function gitState(): string {
@@ -170,6 +189,7 @@ async function main() {
     );
     const [version] = await admin<{ v: string; major: string }[]>`select split_part(current_setting('server_version'), ' ', 1) as v, current_setting('server_version_num')::int / 10000 as major`;
     console.log(`PostgreSQL ${version?.v} at ${adminUrl.hostname}:${adminUrl.port || 5432} (the pgbench baseline runs there for every row)`);
+    console.log(`app server: ${opts.workers} worker process${opts.workers === 1 ? "" : "es"} on PostgreSQL (--workers ${opts.workers}, KPS_WORKERS), 1 on PGlite (the embedded database is one process's)`);
 
     // 1. The production build: of the checkout, or (--snapshot) of a private copy of HEAD.
     let appDir = REPO;
@@ -195,11 +215,12 @@ async function main() {
     for (const target of opts.targets) {
       const annotators = target === "postgres" ? opts.annotators : opts.pgliteAnnotators;
       const port = target === "postgres" ? opts.port : opts.port + 1;
+      const workers = target === "postgres" ? opts.workers : 1;
       console.log(
-        `\n── ${target}: ${annotators} annotators${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between next and submit)` : ", no think time"}, ` +
+        `\n── ${target}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between next and submit)` : ", no think time"}, ` +
           `${opts.warmup} s warm-up + ${opts.seconds} s measured, ${opts.passages.toLocaleString("en-US")} passages ──`,
       );
-      const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`, KPS_DEMO: "0" };
+      const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`, KPS_DEMO: "0", KPS_WORKERS: String(workers) };
       delete env.DATABASE_URL;
       delete env.KPS_DATA_DIR;
       delete env.PORT;
@@ -334,7 +355,7 @@ async function main() {
             const nodeMs = perJudgment(cpu1.server - cpu0.server);
             const allMs = nodeMs + perJudgment(pgCpu) + perJudgment(cpu1.bench - cpu0.bench);
             notes.push(
-              `capacity from CPU per judgment (robust to other load on the machine): the app server's one thread caps at ≈ ${fmt(1000 / nodeMs, 0)} judgments/s; ` +
+              `capacity from CPU per judgment (robust to other load on the machine): the app server's ${workers === 1 ? "one thread caps" : `${workers} processes (one thread each) cap`} at ≈ ${fmt((Math.min(workers, os.cpus().length) * 1000) / nodeMs, 0)} judgments/s; ` +
                 `${os.cpus().length} cores shared by server + PostgreSQL backends + load generator (${fmt(allMs, 1)} ms per judgment) cap at ≈ ${fmt((os.cpus().length * 1000) / allMs, 0)} judgments/s; ` +
                 `500 judgments/s on ${os.cpus().length} cores needs ≤ ${fmt((os.cpus().length * 1000) / 500, 1)} ms per judgment in all`,
             );
@@ -393,7 +414,9 @@ async function main() {
         allOk &&= invariants.ok;
         results.push({
           target,
-          label: (target === "postgres" ? `PostgreSQL ${version?.v}` : "PGlite (embedded, temp dir)") + (opts.analyze ? ", ANALYZE before the load" : "") + (opts.thinkMs ? `, think ${opts.thinkMs} ms` : ""),
+          database: target === "postgres" ? `PostgreSQL ${version?.v}` : "PGlite",
+          workers,
+          label: (target === "postgres" ? `PostgreSQL ${version?.v}, ${workers} app-server process${workers === 1 ? "" : "es"}` : "PGlite (embedded, temp dir)") + (opts.analyze ? ", ANALYZE before the load" : "") + (opts.thinkMs ? `, think ${opts.thinkMs} ms` : ""),
           annotators,
           seeded,
           setupSeconds: { server: serverSeconds, annotators: annotatorSeconds },
@@ -459,6 +482,8 @@ async function main() {
     }
     console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
     console.log(`invariants: ${allOk ? "OK" : "VIOLATED (see above)"}`);
+    // Last, one line per database run (issue 13): what the README's tables quote.
+    for (const r of results) console.log(summaryLine(r));
   } finally {
     await cleanup();
   }

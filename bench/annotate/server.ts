@@ -76,7 +76,7 @@ export interface Server {
   pid: number;
   url: string;
   logFile: string;
-  /** CPU seconds (user + system) the server process has used so far, from /proc. */
+  /** CPU seconds (user + system) the server has used so far, from /proc: the process and its workers. */
   cpuSeconds(): number | undefined;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
@@ -106,7 +106,7 @@ export async function startServer(opts: { repo: string; port: number; env: NodeJ
     pid,
     url,
     logFile: opts.logFile,
-    cpuSeconds: () => processCpuSeconds(pid),
+    cpuSeconds: () => processTreeCpuSeconds(pid),
     async stop(graceMs = 15_000) {
       if (exited !== undefined) return;
       child.kill("SIGTERM");
@@ -133,16 +133,52 @@ export async function startServer(opts: { repo: string; port: number; env: NodeJ
   return server;
 }
 
-let ticks: number | undefined;
-export function processCpuSeconds(pid: number): number | undefined {
+/** CLK_TCK on Linux. */
+const TICKS = 100;
+
+/** The fields of /proc/<pid>/stat after the command name (index 0 = state, 1 = ppid, 11 = utime…). */
+function statFields(pid: number): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    ticks ??= 100; // CLK_TCK on Linux
-    return (Number(rest[11]) + Number(rest[12])) / ticks;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds (user + system) of one process, with those of its children that ended (waited for). */
+export function processCpuSeconds(pid: number): number | undefined {
+  const f = statFields(pid);
+  return f ? (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS : undefined;
+}
+
+/** The pids of a process's descendants, from the ppid of every process in /proc. */
+export function descendantPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ppid = Number(statFields(Number(entry))?.[1]);
+    if (ppid) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const out: number[] = [];
+  const visit = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      visit(c);
+    }
+  };
+  visit(pid);
+  return out;
+}
+
+/**
+ * CPU seconds of the server: the process (with KPS_WORKERS, the cluster's primary) and every live
+ * descendant (the workers), each with its ended children (a worker that died and was replaced).
+ */
+export function processTreeCpuSeconds(pid: number): number | undefined {
+  const own = processCpuSeconds(pid);
+  if (own === undefined) return undefined;
+  return descendantPids(pid).reduce((sum, p) => sum + (processCpuSeconds(p) ?? 0), own);
 }
 
 /**

@@ -20,10 +20,38 @@ export function unique(prefix: string): string {
 
 export interface Server {
   url: string;
+  /** The process started (with KPS_WORKERS > 1 on PostgreSQL, the cluster's primary). */
+  pid: number;
   output(): string;
-  /** SIGKILL: no shutdown handler runs. */
+  /** SIGKILL of the process started (the primary): no shutdown handler runs. */
   kill(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The live child processes of `pid` (a primary's workers), from the ppid in /proc/<pid>/stat. */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === pid && fields[0] !== "Z") out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Whether a process is still there (and not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 export function startServer(port: number, env: Record<string, string>): Server {
@@ -37,6 +65,7 @@ export function startServer(port: number, env: Record<string, string>): Server {
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     output: () => output,
     kill: async () => {
       child.kill("SIGKILL");
@@ -216,8 +245,7 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
 }
 
 /** A fresh PostgreSQL database for one soak run (dropped by the returned function). */
-export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.KPS_SOAK_POSTGRES ?? "postgres://postgres@127.0.0.1:5432";
+export async function freshPostgresDatabase(base = process.env.KPS_SOAK_POSTGRES ?? "postgres://postgres@127.0.0.1:5432"): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `kps_soak_${randomBytes(4).toString("hex")}`;
   const admin = postgres(`${base}/postgres`, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
