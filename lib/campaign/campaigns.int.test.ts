@@ -12,7 +12,8 @@ describeEachDatabase("campaign lists", ({ db }) => {
       .insert(campaigns)
       .values({ name: unique("camp"), allAnnotators: opts.allAnnotators ?? true })
       .returning();
-    const [b] = await db().insert(batches).values({ campaignId: c!.id, name: "b", status: opts.status }).returning();
+    // The batch carries its question count, as the import writes it (the list reads it there).
+    const [b] = await db().insert(batches).values({ campaignId: c!.id, name: "b", status: opts.status, queryCount: opts.queries }).returning();
     const wikipediaId = unique("page");
     await db().insert(pages).values({ wikipediaId, title: "T", paragraphs: ["T\n", "Text.\n", "More.\n", "End.\n"] });
     for (let i = 0; i < opts.queries; i++) {
