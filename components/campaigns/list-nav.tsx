@@ -7,7 +7,7 @@ import "./list-nav.css";
  */
 export function ListSearch({ base, id, label, placeholder, q }: { base: string; id: string; label: string; placeholder: string; q?: string }) {
   return (
-    <form method="get" action={base} className="search-form" role="search" aria-label={label}>
+    <form method="get" action={base} className="search-form" role="search">
       <label htmlFor={id}>{label}</label>
       <input id={id} name="q" type="search" defaultValue={q ?? ""} placeholder={placeholder} maxLength={200} />
       <button type="submit">Search</button>

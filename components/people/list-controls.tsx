@@ -9,6 +9,7 @@ import "@/components/campaigns/list-nav.css";
  */
 export function SearchBox({
   id,
+  landmark,
   label,
   placeholder,
   value,
@@ -16,6 +17,8 @@ export function SearchBox({
   nested = false,
 }: {
   id: string;
+  /** The name of the search region (screen readers announce "<landmark> search"); unlike the field's label. */
+  landmark: string;
   label: string;
   placeholder?: string;
   value: string;
@@ -60,7 +63,7 @@ export function SearchBox({
   );
   if (nested) {
     return (
-      <div className="search-form" role="search" aria-label={label}>
+      <div className="search-form" role="search" aria-label={landmark}>
         {fields}
       </div>
     );
@@ -70,7 +73,7 @@ export function SearchBox({
     search();
   };
   return (
-    <form className="search-form" role="search" aria-label={label} onSubmit={submit}>
+    <form className="search-form" role="search" aria-label={landmark} onSubmit={submit}>
       {fields}
     </form>
   );

@@ -149,7 +149,7 @@ function AnnotatorFinder({ selected, disabled, onAdd }: { selected: Set<number>;
   const found = useQuery({ ...usersQuery({ role: "annotator", q: q || undefined, limit: FOUND_PAGE }), enabled: q !== "" && !disabled });
   return (
     <div className="annotator-finder" aria-disabled={disabled || undefined}>
-      {!disabled && <SearchBox nested id="membership-find" label="Find annotators to add" placeholder="a part of the username" value={q} onSearch={setQ} />}
+      {!disabled && <SearchBox nested id="membership-find" landmark="Annotators to add" label="Find annotators to add" placeholder="a part of the username" value={q} onSearch={setQ} />}
       {q !== "" && !disabled && found.data && (
         <>
           {found.data.users.length === 0 ? (

@@ -30,7 +30,7 @@ export function MembershipSection({ initialCampaigns }: { initialCampaigns: Camp
         </p>
       ) : (
         <>
-          <SearchBox id="membership-campaign-search" label="Find a campaign" placeholder="a part of its name" value={q} onSearch={setQ} />
+          <SearchBox id="membership-campaign-search" landmark="Campaigns" label="Find a campaign" placeholder="a part of its name" value={q} onSearch={setQ} />
           <CampaignPicker campaigns={options} campaignId={campaignId} onPick={pick} searched={q !== ""} />
           {campaignId !== null && <CampaignMembers campaignId={campaignId} savedNote={savedNote} onSavedNote={setSavedNote} />}
         </>

@@ -36,7 +36,7 @@ export function UsersSection({ initialPage, currentUserId }: { initialPage: User
       title="Users"
       intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
-      <SearchBox id="users-search" label="Search users" placeholder="a part of the username" value={q} onSearch={search} />
+      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={q} onSearch={search} />
       {users.isPending ? (
         <p className="muted">Loading…</p>
       ) : rows.length === 0 ? (
