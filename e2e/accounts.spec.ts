@@ -23,7 +23,7 @@ interface AuditJson {
 }
 
 async function userId(api: APIRequestContext, username: string): Promise<number> {
-  const { users } = (await (await api.get("/api/users")).json()) as { users: { id: number; username: string }[] };
+  const { users } = (await (await api.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as { users: { id: number; username: string }[] };
   const user = users.find((u) => u.username === username);
   expect(user, username).toBeDefined();
   return user!.id;
@@ -81,9 +81,15 @@ test("disabling a user refuses their cookie and their token at once; enabling le
   const again = await request.newContext({ baseURL, storageState: noOne });
   expect((await again.post("/api/auth/sign-in", { data: { username, password: PASSWORD } })).status()).toBe(401);
 
-  // A coordinator cannot disable themselves: no button on their own row, and the API refuses.
+  // A coordinator cannot disable themselves: no button on their own row (found by a search: the
+  // list is paged, newest first), and the API refuses.
+  const search = page.getByRole("search", { name: "Users" });
+  await search.getByLabel("Search users").fill(accounts().coordinator);
+  await search.getByRole("button", { name: "Search" }).click();
   const self = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: accounts().coordinator, exact: true }) });
+  await expect(self).toContainText("you");
   await expect(self.getByRole("button", { name: /^Disable/ })).toHaveCount(0);
+  await search.getByRole("button", { name: "Clear" }).click();
   const selfRes = await page.request.post(`/api/users/${await userId(page.request, accounts().coordinator)}/disable`);
   expect(selfRes.status()).toBe(409);
 

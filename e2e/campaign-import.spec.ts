@@ -151,7 +151,8 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await page.screenshot({ path: path.join(screenshotDir, "campaign-page.png"), fullPage: true });
 
   // The campaigns list links to it and counts the launched batch.
-  const list = (await (await page.request.get("/api/campaigns")).json()) as { campaigns: { id: number; launchedBatches: number; queries: number }[] };
+  // The list is paged (newest first): find the campaign by its name.
+  const list = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()) as { campaigns: { id: number; launchedBatches: number; queries: number }[] };
   expect(list.campaigns.find((c) => c.id === campaignId)).toMatchObject({ launchedBatches: 1, queries: 5 });
   await page.goto("/campaigns");
   await page.getByRole("link", { name, exact: true }).click();
@@ -159,7 +160,8 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
 });
 
 test("a queries file with bad lines is rejected with its problems by line and field, and nothing is stored", async ({ page }) => {
-  const campaignId = await createCampaign(page.request, unique("e2e-bad-import"));
+  const campaignName = unique("e2e-bad-import");
+  const campaignId = await createCampaign(page.request, campaignName);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-e2e-import-"));
   const bad = path.join(dir, "bad-queries.jsonl");
   fs.writeFileSync(
@@ -196,7 +198,10 @@ test("a queries file with bad lines is rejected with its problems by line and fi
 
   // The database holds no batch and no question for this campaign.
   expect(await batchesOf(page.request, campaignId)).toEqual([]);
-  const list = (await (await page.request.get("/api/campaigns")).json()) as { campaigns: { id: number; batches: number; queries: number; passages: number }[] };
+  // The list is paged (newest first): find the campaign by its name.
+  const list = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(campaignName)}`)).json()) as {
+    campaigns: { id: number; batches: number; queries: number; passages: number }[];
+  };
   expect(list.campaigns.find((c) => c.id === campaignId)).toMatchObject({ batches: 0, queries: 0, passages: 0 });
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -79,7 +79,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(batchRow.getByRole("cell").nth(1)).toHaveText("launched");
 
   // The campaign list shows it running, at 0 %.
-  const listed = (await (await page.request.get("/api/campaigns")).json()).campaigns.find((c: { id: number }) => c.id === campaignId);
+  const listed = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()).campaigns.find((c: { id: number }) => c.id === campaignId);
   expect(listed).toMatchObject({ status: "running", filled: 0 });
   const passages: number = listed.passages;
   expect(passages).toBeGreaterThan(5);
@@ -217,7 +217,13 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // The audit log has an entry for each coordinator action above, by whom it was done.
   const entries = await auditEntriesSince(page.request, since);
   const batchId = String((await (await page.request.get(`/api/campaigns/${campaignId}/batches`)).json()).batches[0].id);
-  const users = (await (await admin.get("/api/users")).json()).users as { id: number; username: string }[];
+  // Every account the journey names, paging through the list (newest first) with ?after=.
+  const users: { id: number; username: string }[] = [];
+  for (let after: number | null = null, first = true; first || after !== null; first = false) {
+    const page: { users: { id: number; username: string }[]; next: number | null } = await (await admin.get(`/api/users?limit=500${after === null ? "" : `&after=${after}`}`)).json();
+    users.push(...page.users);
+    after = page.next;
+  }
   const idOf = (username: string) => String(users.find((u) => u.username === username)!.id);
   const me = accounts().coordinator;
   const has = (actor: string, action: string, targetId: string) =>

@@ -15,7 +15,7 @@ interface UserJson {
 }
 
 async function userNamed(api: APIRequestContext, username: string): Promise<UserJson> {
-  const res = await api.get("/api/users");
+  const res = await api.get(`/api/users?q=${encodeURIComponent(username)}`);
   expect(res.status()).toBe(200);
   const user = ((await res.json()) as { users: UserJson[] }).users.find((u) => u.username === username);
   expect(user, `user ${username}`).toBeDefined();
@@ -57,6 +57,10 @@ test("the top bar leads a coordinator to People", async ({ page }) => {
   for (const section of ["Users", "Invite links", "Campaign membership", "API tokens"]) {
     await expect(page.getByRole("heading", { name: section, level: 2 })).toBeVisible();
   }
+  // The list is paged, newest first: a search finds an older account.
+  const search = page.getByRole("search", { name: "Users" });
+  await search.getByLabel("Search users").fill(accounts().coordinator);
+  await search.getByRole("button", { name: "Search" }).click();
   await expect(page.getByRole("table", { name: "Users" }).getByRole("cell", { name: accounts().coordinator, exact: true })).toBeVisible();
 });
 
@@ -199,12 +203,19 @@ test("campaign membership: only one annotator, saved and reported by the API", a
   const form = page.getByRole("form", { name: `Members of ${name}` });
   const all = form.getByLabel("All annotators (present and future)");
   await expect(all).toBeChecked();
-  // While every annotator works on it, the ticks are not editable.
-  await expect(form.getByRole("checkbox", { name: chosen, exact: true })).toBeDisabled();
+  // While every annotator works on it, there is nobody to choose.
+  const finder = form.getByRole("search", { name: "Annotators to add" });
+  await expect(finder).toHaveCount(0);
 
+  // Annotators are found by name and added one by one (no checkbox per account).
   await all.uncheck();
-  await form.getByRole("checkbox", { name: chosen, exact: true }).check();
-  await expect(form.getByRole("checkbox", { name: other, exact: true })).not.toBeChecked();
+  await finder.getByLabel("Find annotators to add").fill(chosen);
+  await finder.getByLabel("Find annotators to add").press("Enter");
+  await form.getByRole("button", { name: `Add ${chosen}` }).click();
+  await expect(form.getByRole("button", { name: `${chosen} is chosen` })).toBeDisabled();
+  await expect(form.getByRole("checkbox", { name: chosen, exact: true })).toBeChecked();
+  await expect(form.getByRole("checkbox", { name: other, exact: true })).toHaveCount(0);
+  await expect(form.getByRole("group", { name: "Chosen annotators (1)" })).toBeVisible();
   await form.getByRole("button", { name: "Save members" }).click();
   await expect(form.getByRole("status")).toHaveText(`Saved: 1 annotator works on ${name}.`);
 
@@ -217,8 +228,14 @@ test("campaign membership: only one annotator, saved and reported by the API", a
   await page.getByLabel("Campaign", { exact: true }).selectOption({ label: name });
   await expect(form.getByLabel("All annotators (present and future)")).not.toBeChecked();
   await expect(form.getByRole("checkbox", { name: chosen, exact: true })).toBeChecked();
-  await expect(form.getByRole("checkbox", { name: other, exact: true })).not.toBeChecked();
+  await expect(form.getByRole("checkbox", { name: other, exact: true })).toHaveCount(0);
+
+  // Unticking leaves them out at the next save.
+  await form.getByRole("checkbox", { name: chosen, exact: true }).uncheck();
+  await expect(form.getByRole("group", { name: "Chosen annotators (0)" })).toBeVisible();
   await page.screenshot({ path: path.join(screenshotDir, "people-membership.png"), fullPage: true });
+  await form.getByRole("button", { name: "Save members" }).click();
+  await expect(form.getByRole("status")).toHaveText(`Saved: no annotator works on ${name}.`);
 });
 
 test("an API token is shown once, works as a bearer token, and stops working once revoked", async ({ page, baseURL }) => {

@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
 import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
+import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { formatDuration } from "@/lib/metrics/progress";
-import { type CliContext, existingFile, note, number, out, parseArgs } from "./shared";
+import { type CliContext, eachOfPaged, existingFile, note, number, out, parseArgs } from "./shared";
 
 /** `kps campaign create|list|status|questions`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
@@ -12,14 +13,20 @@ export function addCampaignCommands(program: Command, ctx: CliContext): void {
   addCreate(campaign, ctx);
   campaign
     .command("list")
-    .description("list campaigns with their size")
-    .action(async () => {
+    .description("list every campaign with its size, newest first")
+    .option("--search <text>", "only names containing this text")
+    .action(async (opts: { search?: string }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ campaigns: { id: number; name: string; batches: number; queries: number; passages: number }[] }>(
-        "GET",
+      const { q } = parseArgs(campaignListQuerySchema, { q: opts.search }, { q: "search" });
+      type Listed = { id: number; name: string; batches: number; queries: number; passages: number };
+      const total = await eachOfPaged<Listed>(
+        ctx,
         "/api/campaigns",
+        "campaigns",
+        (c) => out(`${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`),
+        q ? { q } : {},
       );
-      for (const c of data.campaigns) out(`${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`);
+      note(`Listed ${total} campaign${total === 1 ? "" : "s"}.`);
     });
   campaign
     .command("status")

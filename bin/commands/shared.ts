@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { createWriteStream, statSync } from "node:fs";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
+import { MAX_PAGE } from "@/lib/lists/list-options";
 import { ApiError, type ApiClient } from "../api-client";
 
 /** What every command group gets from the program: the global options, resolved when a command runs. */
@@ -67,4 +68,19 @@ export function progressPrinter(label: string) {
       if (shown) process.stderr.write("\n");
     },
   });
+}
+
+/** Reads every page of a paged list route (`?after=` the `next` of the page before) and hands each row to `each`; returns how many. */
+export async function eachOfPaged<T>(ctx: CliContext, path: string, key: string, each: (row: T) => void, params: Record<string, string> = {}): Promise<number> {
+  let after: number | null = null;
+  let total = 0;
+  do {
+    const query: URLSearchParams = new URLSearchParams({ ...params, limit: String(MAX_PAGE), ...(after === null ? {} : { after: String(after) }) });
+    const { data }: { data: Record<string, unknown> & { next: number | null } } = await ctx.client().request("GET", `${path}?${query}`);
+    const rows = data[key] as T[];
+    rows.forEach(each);
+    total += rows.length;
+    after = data.next;
+  } while (after !== null);
+  return total;
 }

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
-import { type CliContext, note, number, out, parseArgs } from "./shared";
+import { userListQuerySchema } from "@/lib/lists/list-options";
+import { type CliContext, eachOfPaged, note, number, out, parseArgs } from "./shared";
 
 /** `kps user create|list|disable|enable|set-password|reset-link`. */
 export function addUserCommands(program: Command, ctx: CliContext): void {
@@ -32,15 +33,20 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
     });
   user
     .command("list")
-    .description("list accounts")
-    .action(async () => {
+    .description("list every account, newest first (id, username, role, state)")
+    .option("--search <text>", "only usernames containing this text")
+    .action(async (opts: { search?: string }) => {
       ctx.needToken();
-      const { data } = await ctx
-        .client()
-        .request<{ users: { id: number; username: string; role: string; hasPassword: boolean; disabledAt: string | null }[] }>("GET", "/api/users");
-      for (const u of data.users) {
-        out(`${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`);
-      }
+      const { q } = parseArgs(userListQuerySchema, { q: opts.search }, { q: "search" });
+      type Listed = { id: number; username: string; role: string; hasPassword: boolean; disabledAt: string | null };
+      const total = await eachOfPaged<Listed>(
+        ctx,
+        "/api/users",
+        "users",
+        (u) => out(`${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`),
+        q ? { q } : {},
+      );
+      note(`Listed ${total} account${total === 1 ? "" : "s"}.`);
     });
   addLifecycleCommands(user, ctx);
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { ACTIONS, DataTable } from "@/components/ui/data-table";
@@ -10,24 +10,41 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import type { UserRole } from "@/lib/auth/roles";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
-import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserRow } from "@/lib/query/people";
+import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/lib/query/people";
 import { CreateForm } from "./create-form";
+import { Pager, SearchBox, useCursorPages } from "./list-controls";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 import { useUserActions } from "./user-actions";
 
 const FIELDS = ["username", "role", "password"] as const;
 
-/** Every account, and the form that creates one (with a password, or with an invite link to set it). */
-export function UsersSection({ initialUsers, currentUserId }: { initialUsers: UserRow[]; currentUserId: number }) {
-  const users = useQuery({ ...usersQuery(), initialData: initialUsers });
+/** Accounts newest first, a page at a time, searchable by username; and the form that creates one (with a password, or with an invite link to set it). */
+export function UsersSection({ initialPage, currentUserId }: { initialPage: UserPage; currentUserId: number }) {
+  const [q, setQ] = useState("");
+  const pages = useCursorPages();
+  const first = q === "" && pages.after === undefined;
+  const users = useQuery({ ...usersQuery({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  const search = (text: string) => {
+    setQ(text);
+    pages.reset();
+  };
+  const rows = users.data?.users ?? [];
   return (
     <PeopleSection
       id="users"
       title="Users"
-      intro="Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
+      intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
-      {users.data.length === 0 ? <p className="muted">No account yet.</p> : <UserTable users={users.data} currentUserId={currentUserId} />}
+      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={q} onSearch={search} />
+      {users.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{q ? `No account matches “${q}”.` : "No account yet."}</p>
+      ) : (
+        <UserTable users={rows} currentUserId={currentUserId} />
+      )}
+      <Pager what="users" page={pages.page} next={users.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
       <ErrorAlert>{users.isError && `The list could not be refreshed: ${users.error.message}`}</ErrorAlert>
       <h3 className="subhead">Create a user</h3>
       <CreateUserForm />

@@ -37,7 +37,7 @@ describeEachDatabase("accounts", ({ db }) => {
     expect(invite).toBeUndefined();
     await expectAppError(createUser(db(), ann, { username: unique("x"), role: "annotator" }), "forbidden");
     await expectAppError(createUser(db(), anonymous, { username: unique("x"), role: "annotator" }), "unauthorized");
-    await expectAppError(listUsers(db(), ann), "forbidden");
+    await expectAppError(listUsers(db(), ann, { limit: 1 }), "forbidden");
   });
 
   it("refuses a username taken in another letter case (409)", async () => {

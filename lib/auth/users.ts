@@ -1,8 +1,9 @@
-import { and, asc, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiTokens, users, type UserRole } from "@/db/schema";
+import { apiTokens, campaignMembers, users, type UserRole } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
+import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/lists/list-options";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
@@ -46,9 +47,27 @@ export async function createUser(
   });
 }
 
-export async function listUsers(db: Db, actor: Actor): Promise<PublicUser[]> {
+/**
+ * Accounts newest first, a page at a time (keyset on the id), optionally only those whose username
+ * contains `q`, of one role, or members of one campaign (coordinators).
+ */
+export async function listUsers(db: Db, actor: Actor, query: UserListQuery): Promise<Page<PublicUser>> {
   requireCoordinator(actor);
-  return db.select(publicColumns).from(users).orderBy(asc(users.username));
+  const conditions = [
+    query.q ? sql`${users.username} ilike ${likePattern(query.q)}` : undefined,
+    query.role ? eq(users.role, query.role) : undefined,
+    query.memberOf === undefined
+      ? undefined
+      : sql`exists (select 1 from ${campaignMembers} where ${campaignMembers.campaignId} = ${query.memberOf} and ${campaignMembers.userId} = ${users.id})`,
+    query.after === undefined ? undefined : lt(users.id, query.after),
+  ];
+  const rows = await db
+    .select(publicColumns)
+    .from(users)
+    .where(and(...conditions))
+    .orderBy(desc(users.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit);
 }
 
 /** How many accounts exist. Anyone may ask: the sign-in and set-up pages decide with it whether set-up is open. */

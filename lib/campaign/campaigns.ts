@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, passages, queries, users, type BatchStatus, type Campaign } from "@/db/schema";
+import { batches, campaignMembers, campaigns, passages, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
+import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
 import { retallyOutcomes } from "./internal/tallies";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
@@ -146,8 +147,11 @@ export interface CampaignSummary {
   createdAt: Date;
 }
 
-/** Every campaign with its size, status and progress (coordinators). */
-export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSummary[]> {
+/**
+ * Campaigns newest first with their size, status and progress, a page at a time (keyset on the id;
+ * the figures are read for the page's rows only), optionally those whose name contains `q` (coordinators).
+ */
+export async function listCampaigns(db: Db, actor: Actor, query: CampaignListQuery): Promise<Page<CampaignSummary>> {
   requireCoordinator(actor);
   const rows = await db
     .select({
@@ -157,7 +161,7 @@ export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSumma
       /** Batches per status, e.g. {"launched": 2, "closed": 1}. */
       statuses: sql<Record<string, number> | null>`(select json_object_agg(status, n) from (
         select ${batches.status} as status, count(*)::int as n from ${batches} where ${batches.campaignId} = ${outerCampaignId} group by 1) b)`,
-      queries: sql<number>`(select count(*)::int from ${queries} where ${queries.campaignId} = ${outerCampaignId})`,
+      queries: sql<number>`(select coalesce(sum(${batches.queryCount}), 0)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
       passages: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select passages as n from passage_tallies where campaign_id = ${outerCampaignId}
         union all select passages from passage_tally_deltas where campaign_id = ${outerCampaignId}) p)`,
@@ -167,26 +171,30 @@ export async function listCampaigns(db: Db, actor: Actor): Promise<CampaignSumma
       createdAt: campaigns.createdAt,
     })
     .from(campaigns)
-    .orderBy(asc(campaigns.name));
-  return rows.map(({ r, statuses, ...c }) => {
+    .where(and(nameMatches(query.q), query.after === undefined ? undefined : lt(campaigns.id, query.after)))
+    .orderBy(desc(campaigns.id))
+    .limit(query.limit + 1);
+  const summaries = rows.map(({ r, statuses, ...c }) => {
     const of = (status: BatchStatus) => statuses?.[status] ?? 0;
     const count = Object.values(statuses ?? {}).reduce((a, b) => a + b, 0);
-    return {
-      ...c,
-      batches: count,
-      launchedBatches: of("launched"),
-      passages: Number(c.passages),
-      filled: Number(c.filled),
-      slots: Number(c.passages) * r,
-      status: count === 0 ? "empty" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed",
-    };
+    const status: CampaignStatus = count === 0 ? "empty" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed";
+    return { ...c, batches: count, launchedBatches: of("launched"), passages: Number(c.passages), filled: Number(c.filled), slots: Number(c.passages) * r, status };
   });
+  return pageOf(summaries, query.limit);
 }
 
-/** The campaigns an annotator works on: all-annotator campaigns and those they were added to. */
-export async function listMyCampaigns(db: Db, actor: Actor): Promise<{ id: number; name: string; hasLaunchedBatch: boolean }[]> {
+const nameMatches = (q: string | undefined) => (q ? sql`${campaigns.name} ilike ${likePattern(q)}` : undefined);
+
+export interface MyCampaign {
+  id: number;
+  name: string;
+  hasLaunchedBatch: boolean;
+}
+
+/** The campaigns an annotator works on (all-annotator campaigns and those they were added to), newest first, a page at a time. */
+export async function listMyCampaigns(db: Db, actor: Actor, query: CampaignListQuery): Promise<Page<MyCampaign>> {
   const user = requireUser(actor);
-  return db
+  const rows = await db
     .select({
       id: campaigns.id,
       name: campaigns.name,
@@ -194,6 +202,14 @@ export async function listMyCampaigns(db: Db, actor: Actor): Promise<{ id: numbe
     })
     .from(campaigns)
     .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
-    .where(or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`))
-    .orderBy(asc(campaigns.name));
+    .where(
+      and(
+        or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
+        nameMatches(query.q),
+        query.after === undefined ? undefined : lt(campaigns.id, query.after),
+      ),
+    )
+    .orderBy(desc(campaigns.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit);
 }

@@ -7,6 +7,7 @@ import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
 import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
 import { apiRequest, upload } from "./client";
+import { listParams } from "./people";
 
 /** A campaign as a picker lists it. */
 export interface CampaignOption {
@@ -33,10 +34,11 @@ export const campaignKeys = {
 /** How often the dashboard refreshes itself. */
 export const DASHBOARD_REFRESH_MS = 5_000;
 
-export const campaignsQuery = () =>
+/** The newest campaigns whose name contains `q` (the first page of GET /api/campaigns), for a picker. */
+export const campaignsQuery = (q = "") =>
   queryOptions({
-    queryKey: campaignKeys.list(),
-    queryFn: () => apiRequest<{ campaigns: CampaignOption[] }>("GET", "/api/campaigns").then((d) => d.campaigns),
+    queryKey: [...campaignKeys.list(), q] as const,
+    queryFn: () => apiRequest<{ campaigns: CampaignOption[] }>("GET", `/api/campaigns${listParams({ q })}`).then((d) => d.campaigns),
   });
 
 export const campaignMembersQuery = (id: number) =>

@@ -43,13 +43,37 @@ export interface CreatedToken {
 /** TanStack Query keys of accounts and tokens; mutations invalidate by these prefixes. */
 export const peopleKeys = {
   users: () => ["users"] as const,
+  userPage: (params: UserPageParams) => ["users", params] as const,
   tokens: () => ["tokens"] as const,
 };
 
-export const usersQuery = () =>
+/** Which page of accounts: `q` a part of the username, `memberOf` a campaign id, `after` the `next` of the page before. */
+export interface UserPageParams {
+  q?: string;
+  role?: UserRole;
+  memberOf?: number;
+  after?: number;
+  limit?: number;
+}
+
+/** A page of accounts, newest first, as GET /api/users answers. */
+export interface UserPage {
+  users: UserRow[];
+  next: number | null;
+}
+
+/** The query string of a list page: only the values set. */
+export function listParams(params: object): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+export const usersQuery = (params: UserPageParams = {}) =>
   queryOptions({
-    queryKey: peopleKeys.users(),
-    queryFn: () => apiRequest<{ users: UserRow[] }>("GET", "/api/users").then((d) => d.users),
+    queryKey: peopleKeys.userPage(params),
+    queryFn: () => apiRequest<UserPage>("GET", `/api/users${listParams(params)}`),
   });
 
 export const tokensQuery = () =>

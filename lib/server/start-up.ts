@@ -2,6 +2,7 @@ import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/internal/tallies";
 import { databaseConfig } from "@/lib/env";
+import { keepStatisticsFresh } from "@/lib/maintenance/planner-statistics";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
 const COMPACT_INTERVAL_MS = 10_000;
@@ -18,6 +19,8 @@ export async function startUp(): Promise<void> {
     setInterval(() => {
       compactTallies(handle.db, { force: true }).catch(() => {});
     }, COMPACT_INTERVAL_MS).unref();
+    // PGlite has no autovacuum: ANALYZE of the hot tables now and whenever they changed enough.
+    keepStatisticsFresh(handle);
   } catch (error) {
     console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

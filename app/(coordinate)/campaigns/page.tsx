@@ -1,8 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ListPager, ListSearch } from "@/components/campaigns/list-nav";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
+import { ErrorAlert } from "@/components/ui/form-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listCampaigns, type CampaignStatus } from "@/lib/campaign/campaigns";
+import { fieldProblems } from "@/lib/errors";
+import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/lists/list-options";
 import { coordinatorPage } from "@/lib/server/page-auth";
 import "./campaigns.css";
 
@@ -18,11 +22,21 @@ const statusLabel: Record<CampaignStatus, string> = {
 
 const COLUMNS = ["Campaign", "Status", ...numeric("Batches", "Questions", "Passages", "Progress")];
 
-export default async function CoordinatorHome() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+// Reads the database on every request.
+export const dynamic = "force-dynamic";
+
+/** Campaigns newest first, 50 to a page, searchable by name. */
+export default async function CoordinatorHome({ searchParams }: Props) {
   const ctx = await coordinatorPage();
   if (!ctx) return null;
   const { db, actor } = ctx;
-  const campaigns = await listCampaigns(db, actor);
+  const parsed = campaignListQuerySchema.safeParse(searchParamsObject(await searchParams));
+  const query = parsed.success ? { ...parsed.data, limit: DEFAULT_PAGE } : campaignListQuerySchema.parse({});
+  const problems = parsed.success ? [] : fieldProblems(parsed.error);
+  const page = await listCampaigns(db, actor, query);
+  const campaigns = page.rows;
   return (
     <main className="page">
       <div className="page-head">
@@ -31,10 +45,14 @@ export default async function CoordinatorHome() {
           New campaign
         </Link>
       </div>
+      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest campaigns.`}</ErrorAlert>
+      <ListSearch base="/campaigns" id="campaign-search" label="Search campaigns" placeholder="a part of the name" q={query.q} />
       {campaigns.length === 0 ? (
-        <p className="muted">No campaign yet.</p>
+        <p className="muted" data-testid="no-campaigns">
+          {query.q ? "No campaign matches." : query.after ? "No more campaigns." : "No campaign yet."}
+        </p>
       ) : (
-        <DataTable columns={COLUMNS}>
+        <DataTable testId="campaigns" columns={COLUMNS} caption={<caption className="visually-hidden">Campaigns, newest first</caption>}>
           {campaigns.map((c) => (
             <tr key={c.id}>
               <td>
@@ -56,6 +74,7 @@ export default async function CoordinatorHome() {
           ))}
         </DataTable>
       )}
+      <ListPager base="/campaigns" what="campaigns" q={query.q} after={query.after} next={page.next} />
     </main>
   );
 }

@@ -7,6 +7,7 @@ import { UsersSection } from "@/components/people/users-section";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { listUsers } from "@/lib/auth/users";
 import { listCampaigns } from "@/lib/campaign/campaigns";
+import { DEFAULT_PAGE } from "@/lib/lists/list-options";
 import type { CampaignOption } from "@/lib/query/campaigns";
 import type { TokenRow, UserRow } from "@/lib/query/people";
 import { coordinatorPage } from "@/lib/server/page-auth";
@@ -25,10 +26,12 @@ export default async function PeoplePage() {
   const ctx = await coordinatorPage();
   if (!ctx) return null;
   const { db, actor } = ctx;
-  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor), listApiTokens(db, actor), listCampaigns(db, actor)]);
+  // The first page of each list; the sections page and search through the API from there.
+  const firstPage = { limit: DEFAULT_PAGE };
+  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor, firstPage), listApiTokens(db, actor), listCampaigns(db, actor, firstPage)]);
 
   // The client components see what the API answers: dates as ISO strings.
-  const userRows: UserRow[] = users.map((u) => ({
+  const userRows: UserRow[] = users.rows.map((u) => ({
     id: u.id,
     username: u.username,
     role: u.role,
@@ -46,7 +49,7 @@ export default async function PeoplePage() {
     revokedAt: iso(t.revokedAt),
     expiresAt: iso(t.expiresAt),
   }));
-  const campaignOptions: CampaignOption[] = campaigns.map((c) => ({ id: c.id, name: c.name }));
+  const campaignOptions: CampaignOption[] = campaigns.rows.map((c) => ({ id: c.id, name: c.name }));
 
   return (
     <main className="page">
@@ -61,9 +64,9 @@ export default async function PeoplePage() {
         each may act on every campaign and account, and every such change is written to the <Link href="/people/audit">audit log</Link>.
       </p>
       <div className="people-sections">
-        <UsersSection initialUsers={userRows} currentUserId={actor.id} />
+        <UsersSection initialPage={{ users: userRows, next: users.next }} currentUserId={actor.id} />
         <InviteSection />
-        <MembershipSection initialCampaigns={campaignOptions} initialUsers={userRows} />
+        <MembershipSection initialCampaigns={campaignOptions} />
         <TokensSection initialTokens={tokenRows} />
       </div>
     </main>

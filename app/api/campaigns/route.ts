@@ -1,11 +1,15 @@
 import { createCampaign, listCampaigns } from "@/lib/campaign/campaigns";
 import { createCampaignSchema } from "@/lib/campaign/settings";
+import { parseInput } from "@/lib/errors";
+import { campaignListQuerySchema, searchParamsObject } from "@/lib/lists/list-options";
 import { json, readJson, requestContext, route } from "@/lib/server/http";
 
-// GET /api/campaigns — every campaign with its size (coordinators)
+// GET /api/campaigns — campaigns newest first with their size, a page at a time (?q=, ?after=, ?limit=) (coordinators)
 export const GET = route(async (req) => {
   const { db, actor } = await requestContext(req);
-  return json({ campaigns: await listCampaigns(db, actor) });
+  const query = parseInput(campaignListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
+  const page = await listCampaigns(db, actor, query);
+  return json({ campaigns: page.rows, next: page.next });
 });
 
 // POST /api/campaigns — creates a campaign with its settings (defaults: R 3, T 2, …)

@@ -1,12 +1,16 @@
 import { createUserSchema } from "@/lib/auth/schemas";
 import { createUser, listUsers } from "@/lib/auth/users";
 import { env } from "@/lib/env";
+import { parseInput } from "@/lib/errors";
+import { searchParamsObject, userListQuerySchema } from "@/lib/lists/list-options";
 import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
 
-// GET /api/users — lists accounts (coordinators)
+// GET /api/users — accounts newest first, a page at a time (?q=, ?role=, ?memberOf=, ?after=, ?limit=) (coordinators)
 export const GET = route(async (req) => {
   const { db, actor } = await requestContext(req);
-  return json({ users: await listUsers(db, actor) });
+  const query = parseInput(userListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
+  const page = await listUsers(db, actor, query);
+  return json({ users: page.rows, next: page.next });
 });
 
 // POST /api/users — creates an account; without a password the answer carries an invite link

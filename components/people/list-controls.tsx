@@ -1,0 +1,108 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import "@/components/campaigns/list-nav.css";
+
+/**
+ * A search over a list (role "search"): the list follows what was submitted (Enter or the button),
+ * not each keystroke. `onSearch("")` clears it. `nested`: inside another form, so no form of its own.
+ */
+export function SearchBox({
+  id,
+  landmark,
+  label,
+  placeholder,
+  value,
+  onSearch,
+  nested = false,
+}: {
+  id: string;
+  /** The name of the search region (screen readers announce "<landmark> search"); unlike the field's label. */
+  landmark: string;
+  label: string;
+  placeholder?: string;
+  value: string;
+  onSearch: (q: string) => void;
+  nested?: boolean;
+}) {
+  const [text, setText] = useState(value);
+  const search = () => onSearch(text.trim());
+  const fields = (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="search"
+        value={text}
+        placeholder={placeholder}
+        maxLength={200}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (nested && e.key === "Enter") {
+            e.preventDefault();
+            search();
+          }
+        }}
+      />
+      <button type={nested ? "button" : "submit"} onClick={nested ? search : undefined}>
+        Search
+      </button>
+      {value && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            setText("");
+            onSearch("");
+          }}
+        >
+          Clear
+        </button>
+      )}
+    </>
+  );
+  if (nested) {
+    return (
+      <div className="search-form" role="search" aria-label={landmark}>
+        {fields}
+      </div>
+    );
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    search();
+  };
+  return (
+    <form className="search-form" role="search" aria-label={landmark} onSubmit={submit}>
+      {fields}
+    </form>
+  );
+}
+
+/** Keyset paging in the browser: the cursors of the pages visited, so "Previous" goes back one. */
+export function useCursorPages() {
+  const [cursors, setCursors] = useState<number[]>([]);
+  return {
+    after: cursors.length ? cursors[cursors.length - 1] : undefined,
+    page: cursors.length + 1,
+    next: (after: number) => setCursors((c) => [...c, after]),
+    previous: () => setCursors((c) => c.slice(0, -1)),
+    reset: () => setCursors([]),
+  };
+}
+
+/** "Previous page" and "Next page" buttons under a paged list, named for `what`. */
+export function Pager({ what, page, next, onPrevious, onNext }: { what: string; page: number; next: number | null; onPrevious: () => void; onNext: (after: number) => void }) {
+  if (page === 1 && next === null) return null;
+  return (
+    <nav className="pager" aria-label={`Pages of ${what}`}>
+      <button type="button" className="secondary" disabled={page === 1} onClick={onPrevious}>
+        ← Previous page
+      </button>
+      <span className="muted">Page {page}</span>
+      <button type="button" className="secondary" disabled={next === null} onClick={() => next !== null && onNext(next)}>
+        Next page →
+      </button>
+    </nav>
+  );
+}

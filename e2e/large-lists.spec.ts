@@ -1,0 +1,227 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import { ADMIN, PASSWORD, startApp, tempDataDir, waitHealthy, type AppProcess } from "./fixtures";
+
+// 10,000 accounts and 2,000 campaigns change nothing a person notices: the People page, the
+// campaign list and an annotator's queue show a page, search finds the oldest entry (on the last
+// page), and the CLI still lists everything. The data goes straight into the data directory of an
+// app of this spec's own (embedded database) before it starts: generate_series, a second or two.
+// Load times are printed, never asserted.
+
+const USERS = 10_000;
+const CAMPAIGNS = 2_000;
+const PORT = Number(process.env.KPS_E2E_PORT || 3100) + 73;
+const ANNOTATOR = "queue-annotator";
+const run = promisify(execFile);
+
+let app: AppProcess;
+let dataDir: string;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = tempDataDir();
+  const handle = await openDatabase({ dataDir });
+  try {
+    await migrateDatabase(handle);
+    await handle.db.execute(sql`
+      insert into users (username, role, pseudonym)
+      select 'big-user-' || lpad(i::text, 5, '0'), 'annotator', 'big-pseudonym-' || i from generate_series(1, ${USERS}) i`);
+    await handle.db.execute(sql`
+      insert into campaigns (name) select 'big-campaign-' || lpad(i::text, 4, '0') from generate_series(1, ${CAMPAIGNS}) i`);
+  } finally {
+    await handle.close();
+  }
+  app = startApp(PORT, dataDir, { KPS_DEMO: "0", KPS_ADMIN_USERNAME: ADMIN.username, KPS_ADMIN_PASSWORD: ADMIN.password });
+  await waitHealthy(app.url);
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  if (dataDir) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+/** A browser context on this spec's app, signed in as `username`. */
+async function signedIn(browser: Browser, username: string, password: string, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: app.url, storageState: { cookies: [], origins: [] }, viewport });
+  const res = await context.request.post("/api/auth/sign-in", { data: { username, password } });
+  expect(res.status(), await res.text()).toBe(200);
+  return context;
+}
+
+/**
+ * Opens `url` and waits for `ready`, twice: the first visit of a fresh server, then a person's next
+ * one. Prints how long each took (not asserted: a test asserts behaviour).
+ */
+async function timedGoto(page: Page, url: string, ready: () => Promise<void>): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const start = Date.now();
+    await page.goto(url);
+    await ready();
+    times.push(Date.now() - start);
+  }
+  // The server's part: the page's HTML, rendered with its data.
+  const start = Date.now();
+  expect((await page.request.get(url)).status()).toBe(200);
+  const server = Date.now() - start;
+  console.log(`large lists: ${url} with ${USERS} users and ${CAMPAIGNS} campaigns shown in ${times[0]} ms (first visit), ${times[1]} ms (next; its HTML ${server} ms)`);
+}
+
+async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
+  const violations = (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(violations).toEqual([]);
+}
+
+test("the People page shows a page of accounts, finds the oldest, and chooses members by search", async ({ browser }) => {
+  const context = await signedIn(browser, ADMIN.username, ADMIN.password);
+  const page = await context.newPage();
+  const users = page.getByRole("table", { name: "Users" });
+  await timedGoto(page, "/people", () => expect(users).toBeVisible());
+  // 50 rows and the header, whatever the number of accounts.
+  await expect(users.getByRole("row")).toHaveCount(51);
+  await expect(users.getByRole("cell", { name: `big-user-${String(USERS).padStart(5, "0")}`, exact: true })).toBeVisible();
+
+  // Pages by keyboard: the next page, then back.
+  const pager = page.getByRole("navigation", { name: "Pages of users" });
+  await pager.getByRole("button", { name: "Next page →" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(pager).toContainText("Page 2");
+  await expect(users.getByRole("cell", { name: `big-user-${String(USERS - 50).padStart(5, "0")}`, exact: true })).toBeVisible();
+  await pager.getByRole("button", { name: "← Previous page" }).click();
+  await expect(pager).toContainText("Page 1");
+
+  // The oldest account, on the last page, is one search away.
+  const search = page.getByRole("search", { name: "Users" });
+  await search.getByLabel("Search users").fill("big-user-00001");
+  await search.getByLabel("Search users").press("Enter");
+  await expect(users.getByRole("row")).toHaveCount(2);
+  await expect(users.getByRole("cell", { name: "big-user-00001", exact: true })).toBeVisible();
+
+  // Membership of the newest campaign: search and add, never 10,000 checkboxes.
+  const newest = `big-campaign-${String(CAMPAIGNS).padStart(4, "0")}`;
+  await page.getByLabel("Campaign", { exact: true }).selectOption({ label: newest });
+  const form = page.getByRole("form", { name: `Members of ${newest}` });
+  await form.getByLabel("All annotators (present and future)").uncheck();
+  const finder = form.getByRole("search", { name: "Annotators to add" });
+  await finder.getByLabel("Find annotators to add").fill("big-user-0000");
+  await finder.getByRole("button", { name: "Search" }).click();
+  await expect(form.getByRole("list", { name: "Annotators found" }).getByRole("listitem")).toHaveCount(9);
+  await form.getByRole("button", { name: "Add big-user-00001" }).click();
+  await form.getByRole("button", { name: "Save members" }).click();
+  await expect(form.getByRole("status")).toHaveText(`Saved: 1 annotator works on ${newest}.`);
+  expect(await form.getByRole("checkbox").count()).toBeLessThanOrEqual(60);
+  await expect(form.getByRole("checkbox", { name: "big-user-00001", exact: true })).toBeChecked();
+
+  // An older campaign, found by name.
+  const campaignSearch = page.getByRole("search", { name: "Campaigns" });
+  await campaignSearch.getByLabel("Find a campaign").fill("big-campaign-0001");
+  await campaignSearch.getByLabel("Find a campaign").press("Enter");
+  await page.getByLabel("Campaign", { exact: true }).selectOption({ label: "big-campaign-0001" });
+  await expect(page.getByRole("form", { name: "Members of big-campaign-0001" })).toBeVisible();
+
+  await expectNoSeriousAxeViolation(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousAxeViolation(page);
+  await context.close();
+});
+
+test("the campaign list shows a page of campaigns, pages by keyboard and finds the oldest", async ({ browser }) => {
+  const context = await signedIn(browser, ADMIN.username, ADMIN.password);
+  const page = await context.newPage();
+  const table = page.getByTestId("campaigns");
+  await timedGoto(page, "/campaigns", () => expect(table).toBeVisible());
+  await expect(table.getByRole("row")).toHaveCount(51);
+
+  const next = page.getByRole("navigation", { name: "Pages of campaigns" }).getByRole("link", { name: "Next page →" });
+  await next.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/after=\d+/);
+  await expect(table.getByRole("link", { name: `big-campaign-${String(CAMPAIGNS - 50).padStart(4, "0")}`, exact: true })).toBeVisible();
+
+  await page.getByLabel("Search campaigns").fill("big-campaign-0001");
+  await page.getByLabel("Search campaigns").press("Enter");
+  await expect(table.getByRole("row")).toHaveCount(2);
+  await expect(table.getByRole("link", { name: "big-campaign-0001", exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolation(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousAxeViolation(page);
+  await context.close();
+});
+
+test("an annotator's queue shows a page of their 2,000 campaigns and finds the oldest", async ({ browser }) => {
+  const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
+  expect((await admin.request.post("/api/users", { data: { username: ANNOTATOR, role: "annotator", password: PASSWORD } })).status()).toBe(201);
+  await admin.close();
+  const context = await signedIn(browser, ANNOTATOR, PASSWORD, { width: 390, height: 844 });
+  const page = await context.newPage();
+  const list = page.getByRole("list", { name: "Your campaigns" });
+  await timedGoto(page, "/annotate", () => expect(list).toBeVisible());
+  await expect(list.getByRole("listitem")).toHaveCount(50);
+  await page.getByLabel("Search your campaigns").fill("big-campaign-0001");
+  await page.getByLabel("Search your campaigns").press("Enter");
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(list).toContainText("big-campaign-0001");
+  await expectNoSeriousAxeViolation(page);
+  await context.close();
+});
+
+test("the CLI still lists every account and every campaign", async ({ browser }) => {
+  const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
+  const token = ((await (await admin.request.post("/api/tokens", { data: { name: "large-lists" } })).json()) as { token: { token: string } }).token.token;
+  await admin.close();
+  const kps = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), "--url", app.url, ...args], {
+      env: { ...process.env, KPS_TOKEN: token },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout.trim().split("\n");
+  };
+  const users = await kps("user", "list");
+  expect(users.filter((l) => /\tbig-user-\d{5}\t/.test(l))).toHaveLength(USERS);
+  expect(new Set(users.map((l) => l.split("\t")[0])).size).toBe(users.length);
+  expect(users.some((l) => l.includes(`\t${ADMIN.username}\tcoordinator`))).toBe(true);
+  const campaigns = await kps("campaign", "list");
+  expect(campaigns).toHaveLength(CAMPAIGNS);
+  expect(new Set(campaigns.map((l) => l.split("\t")[1])).size).toBe(CAMPAIGNS);
+  expect(await kps("campaign", "list", "--search", "big-campaign-0001")).toEqual([expect.stringMatching(/^\d+\tbig-campaign-0001\t0 batches/)]);
+});
+
+test("list options from outside are checked: 422 naming the field; search text is only text", async ({ browser }) => {
+  const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
+  for (const [route, query, field] of [
+    ["/api/users", "limit=0", "limit"],
+    ["/api/users", "limit=100000", "limit"],
+    ["/api/users", "after=1%20or%201=1", "after"],
+    ["/api/users", "role=admin", "role"],
+    ["/api/users", "memberOf=-3", "memberOf"],
+    ["/api/campaigns", `q=${"x".repeat(201)}`, "q"],
+    ["/api/campaigns", "after=abc", "after"],
+  ] as const) {
+    const res = await admin.request.get(`${route}?${query}`);
+    expect(res.status(), `${route}?${query}`).toBe(422);
+    const body = (await res.json()) as { error: { code: string; details: { problems: { field: string }[] } } };
+    expect(body.error.code).toBe("invalid");
+    expect(body.error.details.problems.map((p) => p.field)).toEqual([field]);
+  }
+  for (const q of ["%", "_", "'); drop table users; --", "<script>alert(1)</script>"]) {
+    const res = await admin.request.get(`/api/users?q=${encodeURIComponent(q)}`);
+    expect(res.status(), q).toBe(200);
+    expect(((await res.json()) as { users: unknown[] }).users).toEqual([]);
+  }
+  const annotator = await signedIn(browser, ANNOTATOR, PASSWORD);
+  expect((await annotator.request.get("/api/users?q=big")).status()).toBe(403);
+  expect((await annotator.request.get("/api/campaigns?q=big")).status()).toBe(403);
+  await annotator.close();
+  await admin.close();
+});
