@@ -69,7 +69,9 @@ function numeric(v: Leaf): number | null {
 function leakScores(samples: Sample[]): { field: string; how: string; auc: number }[] {
   const paths = new Set(samples.flatMap((s) => [...s.fields.keys()]));
   const scores: { field: string; how: string; auc: number }[] = [];
-  const questions = [...new Set(samples.map((s) => s.question))].sort();
+  // In the order they were first served, not by id: the ids carry a random suffix per run, and a split
+  // by them would make the held-out scores differ from run to run.
+  const questions = [...new Set(samples.map((s) => s.question))];
   const half = new Set(questions.filter((_, i) => i % 2 === 0));
   for (const path of paths) {
     const withValue = samples.filter((s) => s.fields.has(path));
