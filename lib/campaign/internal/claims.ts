@@ -112,7 +112,9 @@ export function taskFromRow(row: TaskRow, campaign: Campaign): Task {
   const local = ["", row.header_above ?? "", ...row.paragraphs];
   const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
   return {
-    claim: { handle: row.handle, expiresAt: new Date(row.expires_ms) },
+    // Whole seconds (rounded down, so never later than the lease): the exact claim time would tell the
+    // annotator when others' judgments were slow — gold judgments do one statement more (gold-leak test).
+    claim: { handle: row.handle, expiresAt: new Date(Math.floor(row.expires_ms / 1000) * 1000) },
     query: { id: row.kilt_id, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
     passage: { wikipediaId: row.wikipedia_id, title: row.title, paragraphs },
     progress: { judgedToday: row.today, passageOfQuestion: row.done + 1, passagesInQuestion: row.total },
