@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
 import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";
-import { TOKEN_PREFIX } from "./sessions";
+import { credentialsChanged, TOKEN_PREFIX } from "./sessions";
 
 export interface TokenSummary {
   id: number;
@@ -75,4 +75,5 @@ export async function revokeApiToken(db: Db, actor: Actor, tokenId: number): Pro
       .returning({ id: apiTokens.id });
     if (revoked.length) await recordAudit(tx, actor, { action: "token.revoke", targetType: "token", targetId: tokenId, details: { name: row.name, owner: row.owner } });
   });
+  credentialsChanged(); // this process refuses the token at once; other processes within 1 s (their cache's life)
 }

@@ -1,6 +1,8 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";
+import { cacheNow, cachedOrLoad, invalidate } from "@/lib/cache/hot-cache";
+import { preparedFor } from "@/lib/cache/prepared";
 import { AppError } from "@/lib/errors";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
@@ -55,10 +57,18 @@ export async function signIn(
 export async function signOut(db: Db, actor: Actor): Promise<void> {
   if (actor.kind === "user" && actor.sessionId) {
     await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, actor.sessionId));
+    credentialsChanged();
   }
 }
 
-/** Resolves the caller from a bearer token or a session cookie; anonymous when neither is valid. */
+/** What a credential resolves to, cached (lib/cache/hot-cache.ts, 1 s) without the request's address. */
+type Resolved = { actor: Extract<Actor, { kind: "user" }>; expiresAt: Date | null };
+
+/**
+ * Resolves the caller from a bearer token or a session cookie; anonymous when neither is valid.
+ * A valid credential is remembered for at most 1 s per process (revocations by this process forget
+ * it at once, by another process within that second); expiry is checked on every call.
+ */
 export async function resolveActor(
   db: Db,
   credentials: { bearerToken?: string | null; sessionToken?: string | null; address?: string },
@@ -66,31 +76,81 @@ export async function resolveActor(
   const now = new Date();
   const address = credentials.address ? { address: credentials.address } : {};
   if (credentials.bearerToken) {
-    const [row] = await db
-      .select({ tokenId: apiTokens.id, expiresAt: apiTokens.expiresAt, id: users.id, username: users.username, role: users.role })
-      .from(apiTokens)
-      .innerJoin(users, eq(users.id, apiTokens.userId))
-      .where(and(eq(apiTokens.tokenHash, sha256(credentials.bearerToken)), isNull(apiTokens.revokedAt), isNull(users.disabledAt)))
-      .limit(1);
-    if (!row) throw new AppError("unauthorized", "The API token is unknown or revoked, or its account is disabled.");
-    if (row.expiresAt && row.expiresAt <= now) {
-      throw new AppError("unauthorized", `The API token expired at ${row.expiresAt.toISOString()}; create a new one.`);
+    const tokenHash = sha256(credentials.bearerToken);
+    const found = await cachedOrLoad<Resolved | null>(db, "credentials", `t:${tokenHash}`, async () => {
+      const value = await loadToken(db, tokenHash);
+      return { value, keep: value !== null };
+    });
+    if (!found) throw new AppError("unauthorized", "The API token is unknown or revoked, or its account is disabled.");
+    if (found.expiresAt && found.expiresAt <= now) {
+      throw new AppError("unauthorized", `The API token expired at ${found.expiresAt.toISOString()}; create a new one.`);
     }
-    await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.tokenId));
-    const { tokenId, id, username, role } = row;
-    return { kind: "user", id, username, role, via: "token", tokenId, ...address };
+    await touchToken(db, (found.actor as { tokenId: number }).tokenId, now);
+    return { ...found.actor, ...address };
   }
   if (credentials.sessionToken) {
     const sessionId = sha256(credentials.sessionToken);
-    const [row] = await db
-      .select({ id: users.id, username: users.username, role: users.role })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), isNull(users.disabledAt)))
-      .limit(1);
-    if (row) return { kind: "user", ...row, via: "session", sessionId, ...address };
+    const found = await cachedOrLoad<Resolved | null>(db, "credentials", `s:${sessionId}`, async () => {
+      const value = await loadSession(db, sessionId);
+      return { value, keep: value !== null };
+    });
+    if (found && found.expiresAt! > now) return { ...found.actor, ...address };
   }
   return anonymous;
+}
+
+// Prepared (named statements on PostgreSQL): neither drizzle nor the server rebuilds them per request.
+const byTokenHash = (db: Db) =>
+  db
+    .select({ tokenId: apiTokens.id, expiresAt: apiTokens.expiresAt, id: users.id, username: users.username, role: users.role })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(and(eq(apiTokens.tokenHash, sql.placeholder("hash")), isNull(apiTokens.revokedAt), isNull(users.disabledAt)))
+    .limit(1)
+    .prepare("kps_token_by_hash");
+
+const bySessionId = (db: Db) =>
+  db
+    .select({ id: users.id, username: users.username, role: users.role, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`), isNull(users.disabledAt)))
+    .limit(1)
+    .prepare("kps_session_by_id");
+
+async function loadToken(db: Db, tokenHash: string): Promise<Resolved | null> {
+  const [row] = await preparedFor(db, "token", byTokenHash).execute({ hash: tokenHash });
+  if (!row) return null;
+  const { tokenId, id, username, role } = row;
+  return { actor: { kind: "user", id, username, role, via: "token", tokenId }, expiresAt: row.expiresAt };
+}
+
+async function loadSession(db: Db, sessionId: string): Promise<Resolved | null> {
+  const [row] = await preparedFor(db, "session", bySessionId).execute({ id: sessionId });
+  if (!row) return null;
+  const { id, username, role } = row;
+  return { actor: { kind: "user", id, username, role, via: "session", sessionId }, expiresAt: row.expiresAt };
+}
+
+/** `last_used_at` is written at most once a minute per token and process, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+const touchedBy: WeakMap<object, Map<number, number>> = ((globalThis as unknown as Record<symbol, WeakMap<object, Map<number, number>>>)[
+  Symbol.for("kps.tokenTouched")
+] ??= new WeakMap());
+
+async function touchToken(db: Db, tokenId: number, now: Date): Promise<void> {
+  let touched = touchedBy.get(db);
+  if (!touched) touchedBy.set(db, (touched = new Map()));
+  const at = cacheNow();
+  if (at - (touched.get(tokenId) ?? -Infinity) < TOUCH_EVERY_MS) return;
+  if (touched.size >= 10_000) touched.clear();
+  touched.set(tokenId, at);
+  await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, tokenId));
+}
+
+/** Forgets the cached credentials of this process: called by every change that ends sessions or tokens. */
+export function credentialsChanged(): void {
+  invalidate("credentials");
 }
 
 /** "Sign out everywhere": ends every session of the caller, this one included (tokens stay). */
@@ -109,5 +169,6 @@ export async function revokeSessionsOf(db: Db, userId: number, keepSessionId?: s
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keepSessionId ? ne(sessions.id, keepSessionId) : undefined))
     .returning({ id: sessions.id });
+  credentialsChanged();
   return ended.length;
 }

@@ -6,6 +6,7 @@ import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
 import { retallyOutcomes } from "./internal/tallies";
+import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
@@ -105,6 +106,7 @@ export async function updateCampaign(db: Db, actor: Actor, id: number, input: Up
     if (r !== current.judgmentsPerPassage || t !== current.endorsementThreshold) await retallyOutcomes(tx, id);
     await recordAudit(tx, actor, { action: "campaign.update", targetType: "campaign", targetId: id, details: { changes: input } });
   });
+  campaignAccessChanged(); // cached campaign rows and memberships of this process (other processes: ≤ 1 s)
   return getCampaign(db, actor, id);
 }
 
@@ -127,6 +129,7 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
     if (ids.length) await tx.insert(campaignMembers).values(ids.map((userId) => ({ campaignId: id, userId })));
     await recordAudit(tx, actor, { action: "campaign.members", targetType: "campaign", targetId: id, details: { allAnnotators: input.allAnnotators, userIds: ids } });
   });
+  campaignAccessChanged(); // cached campaign rows and memberships of this process (other processes: ≤ 1 s)
   return getCampaign(db, actor, id);
 }
 

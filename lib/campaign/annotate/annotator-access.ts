@@ -1,24 +1,55 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { annotatorStandings, campaignMembers, campaigns, type Campaign } from "@/db/schema";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
+import { cachedOrLoad, invalidate } from "@/lib/cache/hot-cache";
+import { preparedFor } from "@/lib/cache/prepared";
 import { AppError } from "@/lib/errors";
 
-/** The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal. */
-export async function requireActiveAnnotator(db: Db | Tx, actor: Actor, campaignId: number): Promise<{ user: UserActor; campaign: Campaign }> {
-  const user = requireUser(actor);
-  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
-  const [row] = await db
+type AccessRow = { campaign: Campaign; member: number | null; standing: "active" | "paused" | null };
+
+const accessQuery = (db: Db) =>
+  db
     .select({ campaign: campaigns, member: campaignMembers.userId, standing: annotatorStandings.status })
     .from(campaigns)
-    .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
-    .leftJoin(annotatorStandings, and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, user.id)))
-    .where(eq(campaigns.id, campaignId));
-  if (!row || (!row.campaign.allAnnotators && row.member === null)) {
-    throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
-  }
-  if (row.standing === "paused") {
+    .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, sql.placeholder("user"))))
+    .leftJoin(annotatorStandings, and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, sql.placeholder("user"))))
+    .where(eq(campaigns.id, sql.placeholder("campaign")))
+    .prepare("kps_annotator_access");
+
+/**
+ * The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal.
+ * Outside a transaction the campaign, membership and standing are cached for at most 1 s per process
+ * (lib/cache/hot-cache.ts): a change by this process (`campaignAccessChanged`) applies at once, by
+ * another process within that second. Inside a transaction (or with `fresh`) it reads the database.
+ */
+export async function requireActiveAnnotator(
+  db: Db | Tx,
+  actor: Actor,
+  campaignId: number,
+  options: { fresh?: boolean } = {},
+): Promise<{ user: UserActor; campaign: Campaign }> {
+  const user = requireUser(actor);
+  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
+  const load = async () => {
+    const [row] = (await preparedFor(db, "access", accessQuery).execute({ campaign: campaignId, user: user.id })) as (AccessRow | undefined)[];
+    return { value: row ?? null, keep: !!row && refusal(row) === null };
+  };
+  const row = options.fresh || "rollback" in db ? (await load()).value : await cachedOrLoad(db, "access", `${campaignId}:${user.id}`, load);
+  const refused = row ? refusal(row) : "not_found";
+  if (refused === "not_found") throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
+  if (refused === "paused") {
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   }
-  return { user, campaign: row.campaign };
+  return { user, campaign: row!.campaign };
+}
+
+function refusal(row: AccessRow): "not_found" | "paused" | null {
+  if (!row.campaign.allAnnotators && row.member === null) return "not_found";
+  return row.standing === "paused" ? "paused" : null;
+}
+
+/** Forgets this process's cached campaign access: called by changes to campaigns, members and standings. */
+export function campaignAccessChanged(): void {
+  invalidate("access");
 }

@@ -83,11 +83,42 @@ async function freeSlotsOfEndedClaims(tx: Db | Tx, ended: { passageId: number }[
   }
 }
 
-/** Reaps unless this process reaped the campaign in the last 2 s; says whether it did. */
-export async function reapExpiredClaimsWhenDue(tx: Db | Tx, campaignId: number): Promise<boolean> {
+/** Reaps (in a transaction of its own) unless this process reaped the campaign in the last 2 s; says whether it did. */
+export async function reapExpiredClaimsWhenDue(db: Db, campaignId: number): Promise<boolean> {
   if (Date.now() - (lastReap.get(campaignId) ?? 0) < REAP_EVERY_MS) return false;
-  await reapExpiredClaims(tx, campaignId);
+  await db.transaction((tx) => reapExpiredClaims(tx, campaignId));
   return true;
+}
+
+/** A row of the task view as `taskViewSelect` (claim-next.ts) returns it, on either driver. */
+export interface TaskRow {
+  handle: string;
+  expires_ms: number;
+  kilt_id: string;
+  input: string;
+  answers: string[];
+  wikipedia_id: string;
+  title: string;
+  start: number;
+  paragraphs: string[];
+  header_above: string | null;
+  today: number;
+  done: number;
+  total: number;
+}
+
+/** The Task of a task-view row: the same shape `taskOfClaim` builds. */
+export function taskFromRow(row: TaskRow, campaign: Campaign): Task {
+  const local = ["", row.header_above ?? "", ...row.paragraphs];
+  const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
+  return {
+    // Whole seconds (rounded down, so never later than the lease): the exact claim time would tell the
+    // annotator when others' judgments were slow — gold judgments do one statement more (gold-leak test).
+    claim: { handle: row.handle, expiresAt: new Date(Math.floor(row.expires_ms / 1000) * 1000) },
+    query: { id: row.kilt_id, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
+    passage: { wikipediaId: row.wikipedia_id, title: row.title, paragraphs },
+    progress: { judgedToday: row.today, passageOfQuestion: row.done + 1, passagesInQuestion: row.total },
+  };
 }
 
 /** The task view of one claim. */

@@ -8,6 +8,7 @@ import { getCampaign } from "../campaigns";
 import { recountPassages } from "../internal/recount";
 import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/dashboard";
 import { smoothedAccuracy } from "./consensus";
+import { campaignAccessChanged } from "../annotate/annotator-access";
 
 /** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
 export function isGoldCorrect(
@@ -79,7 +80,7 @@ export async function setStanding(
       .from(judgments)
       .where(and(eq(judgments.campaignId, campaign.id), eq(judgments.userId, userId)));
     await recountPassages(tx, campaign, [...ended, ...judged].map((r) => r.passageId));
-  });
+  });  campaignAccessChanged(); // the cached standing of this process goes at once (other processes: ≤ 1 s)
 }
 
 async function campaignRow(db: Db, campaignId: number): Promise<Campaign> {

@@ -1,0 +1,31 @@
+import { rawClientOf, type Db, type Tx } from "@/db/client";
+
+/**
+ * A drizzle prepared statement (`.prepare("name")`), built once per database object and reused: the
+ * query builder runs once, not per call, and on PostgreSQL postgres.js sends it as a named statement
+ * (parsed and planned once per connection; `prepare` is on by default in postgres.js, and the app
+ * connects to PostgreSQL directly — a transaction-pooling PgBouncer would need `prepare: false`).
+ */
+const KEY = Symbol.for("kps.prepared");
+const store: WeakMap<object, Map<string, unknown>> = ((globalThis as unknown as Record<symbol, WeakMap<object, Map<string, unknown>>>)[KEY] ??= new WeakMap());
+
+export function preparedFor<P>(db: Db | Tx, name: string, build: (db: Db) => P): P {
+  let map = store.get(db);
+  if (!map) store.set(db, (map = new Map()));
+  let prepared = map.get(name) as P | undefined;
+  if (prepared === undefined) map.set(name, (prepared = build(db as Db)));
+  return prepared;
+}
+
+/**
+ * Runs one SQL statement with `$n` parameters on the database's driver directly, past drizzle: on
+ * PostgreSQL as a named prepared statement of postgres.js (parsed and planned once per connection,
+ * then only bound and executed), on PGlite as one extended-protocol query. For the hottest statements,
+ * whose SQL is a constant. Rows come as the driver parses them: no drizzle mapping (timestamps as
+ * strings on PostgreSQL, int8 as strings) — select numbers, text and json.
+ */
+export async function preparedRows<T>(db: Db, text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+  const raw = rawClientOf(db);
+  if (raw.kind === "postgres") return (await raw.client.unsafe(text, params, { prepare: true })) as unknown as T[];
+  return (await raw.client.query<T>(text, params)).rows;
+}

@@ -1,0 +1,49 @@
+import { expect, it } from "vitest";
+import { rawClientOf } from "@/db/client";
+import { anonymous } from "@/lib/auth/actor";
+import { resolveActor, signIn } from "@/lib/auth/sessions";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { nextTask } from "./assignment";
+
+// Counts the statements one `POST /api/campaigns/:id/next` sends (the session look-up of
+// requestContext, then nextTask) at the driver: postgres.js's debug hook (every statement, begin and
+// commit included), PGlite's query/exec/transaction entry points (a transaction counts as one).
+describeEachDatabase("statements per next", ({ db }) => {
+  it("claims a passage in one statement once the session and campaign are cached", async () => {
+    const sent: string[] = [];
+    const raw = rawClientOf(db());
+    const restore: (() => void)[] = [];
+    if (raw.kind === "postgres") {
+      // postgres.js reads its options at each query.
+      raw.client.options.debug = (_connection: number, query: string) => void sent.push(query);
+      restore.push(() => void (raw.client.options.debug = false));
+    } else {
+      for (const name of ["query", "exec", "transaction"] as const) {
+        const client = raw.client as unknown as Record<string, (...args: unknown[]) => unknown>;
+        const original = client[name]!;
+        client[name] = function (this: unknown, ...args: unknown[]) {
+          sent.push(name === "transaction" ? "transaction" : String(args[0]));
+          return original.apply(this, args);
+        };
+        restore.push(() => void (client[name] = original));
+      }
+    }
+    try {
+      const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
+      const annotator = await makeAnnotator(db());
+      const { sessionToken } = await signIn(db(), anonymous, { username: annotator.username, password: "password-123", address: unique("a") });
+      const request = async (after?: string) => nextTask(db(), await resolveActor(db(), { sessionToken }), { campaignId: c.campaignId, after });
+      const first = (await request())!; // warms the caches and reaps (every 2 s)
+      sent.length = 0;
+      const second = (await request(first.claim.handle))!;
+      const counted = [...sent];
+      console.log(`statements for one next (steady state): ${counted.length}\n  ${counted.map((q) => q.replace(/\s+/g, " ").slice(0, 90)).join("\n  ")}`);
+      expect(second.claim.handle).not.toBe(first.claim.handle);
+      expect(second.query.id).toBe(first.query.id);
+      expect(counted).toHaveLength(1);
+    } finally {
+      for (const r of restore) r();
+    }
+  });
+});

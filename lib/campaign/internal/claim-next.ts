@@ -1,0 +1,113 @@
+// Internal step of assignment (no authorization of its own): nextTask calls it after requireActiveAnnotator.
+import type { Db } from "@/db/client";
+import type { Campaign } from "@/db/schema";
+import type { UserActor } from "@/lib/auth/actor";
+import { preparedRows } from "@/lib/cache/prepared";
+import { isUniqueViolation } from "@/lib/errors";
+import { newClaimHandle, taskFromRow, type Task, type TaskRow } from "./claims";
+
+/**
+ * Claiming in one statement, with the same rules as the step-by-step version it replaced:
+ *   1. `live`: the caller's live claim (other than `$3`, the one the client already shows), oldest first;
+ *   2. else `in_current`: an open passage of the question of the caller's latest claim, in the
+ *      per-annotator order md5(id:user);
+ *   3. else `anywhere`: an open passage of another question, fullest first (fewest open slots), then
+ *      by question, then md5(id:user) — walking the partial index of open passages;
+ * only passages of launched batches that the caller never claimed, locked FOR NO KEY UPDATE SKIP
+ * LOCKED, so concurrent annotators skip each other's picks. `taken` moves the counters under that
+ * lock (one slot fewer, one live claim more), `claimed` inserts the claim, and the final SELECT
+ * returns the task view and progress. The row lock lasts for this one statement (autocommit): no
+ * round trip to the app happens while it is held. The CTEs that lock run only when the ones before
+ * them found nothing (uncorrelated NOT EXISTS: a one-time filter).
+ *
+ * $1 user id, $2 campaign id, $3 the handle to skip (or null), $4 the new claim's handle, $5 lease seconds.
+ */
+export const CLAIM_NEXT_SQL = `
+with live as materialized (
+  select c.id, c.handle, c.expires_at, c.passage_id from claims c
+  where c.user_id = $1::bigint and c.campaign_id = $2::bigint and c.ended_at is null and c.expires_at > now()
+    and ($3::text is null or c.handle <> $3::text)
+  order by c.id
+  limit 1
+),
+current_query as materialized (
+  select p.query_id from claims c join passages p on p.id = c.passage_id
+  where c.user_id = $1::bigint and c.campaign_id = $2::bigint
+  order by c.id desc
+  limit 1
+),
+launched as materialized (
+  select coalesce(array_agg(b.id), '{}') as ids from batches b where b.campaign_id = $2::bigint and b.status = 'launched'
+),
+in_current as materialized (
+  select p.id from passages p
+  where not exists (select 1 from live)
+    and p.query_id = (select query_id from current_query) and p.open_slots > 0
+    and p.batch_id = any((select ids from launched)::bigint[])
+    and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
+  order by md5(p.id::text || ':' || $1::bigint::text)
+  limit 1
+  for no key update of p skip locked
+),
+anywhere as materialized (
+  select p.id from passages p
+  where not exists (select 1 from live) and not exists (select 1 from in_current)
+    and p.campaign_id = $2::bigint and p.open_slots > 0
+    and p.batch_id = any((select ids from launched)::bigint[])
+    and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
+  order by p.open_slots, p.query_id, md5(p.id::text || ':' || $1::bigint::text)
+  limit 1
+  for no key update of p skip locked
+),
+taken as (
+  update passages p set claim_count = p.claim_count + 1, open_slots = p.open_slots - 1
+  where p.id = (select id from in_current union all select id from anywhere limit 1) and p.open_slots > 0
+  returning p.id
+),
+claimed as (
+  insert into claims (handle, passage_id, user_id, campaign_id, expires_at)
+  select $4::text, t.id, $1::bigint, $2::bigint, now() + make_interval(secs => $5::int) from taken t
+  returning id, handle, expires_at, passage_id
+),
+chosen as (
+  select * from live union all select * from claimed
+)
+${taskViewSelect("chosen")}`;
+
+/**
+ * The task view of the claim(s) in relation `claim` (columns handle, expires_at, passage_id): the
+ * question, the passage's paragraphs with the section header above them, and the caller's progress
+ * ($1 user, $2 campaign). Numbers, text and json only, so both drivers return the same.
+ */
+export function taskViewSelect(claim: string): string {
+  return `select ch.handle, (extract(epoch from ch.expires_at) * 1000)::float8 as expires_ms,
+  q.kilt_id, q.input, to_json(q.answers) as answers, pg.wikipedia_id, pg.title, p.start_paragraph_id as start,
+  array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
+  (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
+    where e like 'Section::::%' order by i desc limit 1) as header_above,
+  (select count(*)::int from judgments j
+    where j.user_id = $1::bigint and j.campaign_id = $2::bigint and j.created_at >= date_trunc('day', now())) as today,
+  (select count(*)::int from judgments j join passages jp on jp.id = j.passage_id
+    where j.user_id = $1::bigint and jp.query_id = p.query_id) as done,
+  (select count(*)::int from passages qp where qp.query_id = p.query_id) as total
+from ${claim} ch
+join passages p on p.id = ch.passage_id
+join queries q on q.id = p.query_id
+join pages pg on pg.wikipedia_id = p.wikipedia_id`;
+}
+
+/**
+ * Claims the caller's next passage (or returns their live claim) in one statement; null when no
+ * open passage is left for them. A claim insert that loses a race on one of its unique keys (the
+ * same annotator's two requests picking one passage; a handle collision) is tried again.
+ */
+export async function claimNext(db: Db, user: UserActor, campaign: Campaign, after: string | undefined): Promise<Task | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [row] = await preparedRows<TaskRow>(db, CLAIM_NEXT_SQL, [user.id, campaign.id, after ?? null, newClaimHandle(), campaign.leaseSeconds]);
+      return row ? taskFromRow(row, campaign) : null;
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
