@@ -95,7 +95,9 @@ for no key update of c`;
 const COUNTS = `p.judgment_count < $r`;
 const NEW_JC = `least($r, p.judgment_count + 1)`;
 const NEW_SC = `p.sufficient_count + (case when $verdict = 'sufficient' and ${COUNTS} then 1 else 0 end)`;
-const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
+// The rules of kps_closes_early and kps_agrees_with_outcome (migration 0004; outcome.ts), written
+// out: judging must also work on a database from before 0004 (outcome.int.test.ts upgrades one).
+const DECIDES = `($early and ((${NEW_SC}) >= $t or (${NEW_JC}) - (${NEW_SC}) > $r - $t))`;
 
 /**
  * Statement 2, the write: locks the passage (one statement: the lock is held no longer), checks it
@@ -116,12 +118,15 @@ with p as (
   where p.id = $passage and p.sealed_judgment_count is null and b.id = p.batch_id and b.status = 'launched'
     and ($live or (case when $unended and not p.is_decided then p.open_slots + 1 else p.open_slots end) > 0)
     and not exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $user)
-  returning p.id, p.campaign_id, p.batch_id
+  returning p.id, p.campaign_id, p.batch_id, p.judgment_count, p.sufficient_count, p.is_decided
 ), j as (
+  -- Compared with the passage's outcome as this statement leaves it, as the passages trigger does
+  -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
-    start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at)
+    start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
-    $sp, $sc, $ep, $ec, $text, $duration, $key, $hash, clock_timestamp()
+    $sp, $sc, $ep, $ec, $text, $duration, $key, $hash, clock_timestamp(),
+    case when p.is_decided or p.judgment_count >= $r then ($verdict = 'sufficient') = (p.sufficient_count >= $t) end
   from p
   returning created_at
 ), e as (

@@ -8,6 +8,7 @@ import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { smoothedAccuracy } from "../quality/consensus";
 import { isGoldCorrect, setStanding } from "../quality/standings";
+import { claimHandleSchema, nextTask, type Task } from "./assignment";
 import { inRawTransaction, LOCK_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
 
 const offset = z.number().int().min(0, "must be 0 or more");
@@ -41,6 +42,16 @@ export const judgmentInputSchema = z
   });
 
 export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
+
+/** The query string of POST /api/claims/:handle/judgment: `next=1` answers with the next task too, other than `after` (the prefetched claim). */
+export const judgmentQuerySchema = z
+  .object({
+    next: z.literal("1", "must be 1 (answer with the next task) or absent").optional(),
+    after: claimHandleSchema.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.after !== undefined && q.next === undefined) ctx.addIssue({ code: "custom", path: ["after"], message: "only goes with next=1" });
+  });
 
 /** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
 export interface JudgmentView {
@@ -88,9 +99,10 @@ export async function submitJudgment(
   actor: Actor,
   handle: string,
   input: JudgmentInput,
-): Promise<{ judgment: JudgmentView; replayed: boolean }> {
+): Promise<{ judgment: JudgmentView; replayed: boolean; campaignId: number }> {
   const user = requireUser(actor);
   let hash: string | undefined;
+  let campaignId = 0;
   let pause: { campaignId: number } | undefined;
   try {
     const result = await inRawTransaction(db, async (q) => {
@@ -98,6 +110,7 @@ export async function submitJudgment(
       if (!claim) throw new AppError("not_found", "No such claim.");
       if (claim.owner !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
       hash = requestHash(claim.claim_id, input);
+      campaignId = claim.campaign_id;
       // Submissions on one claim queue on its row lock; a retry that raced past this is found below.
       if (claim.previous) return replayOf(claim.previous, hash, handle);
       checkAccess(actor, claim);
@@ -115,14 +128,38 @@ export async function submitJudgment(
       const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, pause.campaignId));
       if (campaign) await setStanding(db, campaign, user.id, { status: "paused", reason: "gold_rule", by: null });
     }
-    return result;
+    return { ...result, campaignId };
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
     if (isUniqueViolation(error) && hash) {
       const again = await findReplay(db, user.id, input.idempotencyKey, hash, handle);
-      if (again) return again;
+      if (again) return { ...again, campaignId };
       throw new AppError("conflict", "You have already judged this passage.");
     }
+    throw error;
+  }
+}
+
+/**
+ * A judgment and, with `next`, the annotator's next task in the same request (one round trip per
+ * passage): `nextTask` with `after`, the claim the client already holds prefetched. A replay answers
+ * the same way without claiming twice: `nextTask` gives the live claim first, so the task the first
+ * answer claimed comes back. `next` is left out when no task can be given now (the annotator was
+ * just paused, the batch stopped): the client then asks `…/next`, which says why.
+ */
+export async function submitJudgmentAndNext(
+  db: Db,
+  actor: Actor,
+  handle: string,
+  input: JudgmentInput,
+  query: { next?: "1"; after?: string },
+): Promise<{ judgment: JudgmentView; replayed: boolean; next?: Task | null }> {
+  const { judgment, replayed, campaignId } = await submitJudgment(db, actor, handle, input);
+  if (query.next !== "1") return { judgment, replayed };
+  try {
+    return { judgment, replayed, next: await nextTask(db, actor, { campaignId, after: query.after }) };
+  } catch (error) {
+    if (error instanceof AppError) return { judgment, replayed };
     throw error;
   }
 }

@@ -41,7 +41,7 @@ async function outcomesFromRows(db: Db, campaignId: number) {
   const ps = await db.select().from(passages).where(eq(passages.campaignId, campaignId)).orderBy(asc(passages.id));
   const js = await db.select().from(judgments).where(eq(judgments.campaignId, campaignId)).orderBy(asc(judgments.createdAt), asc(judgments.id));
   const standings = await db.select().from(annotatorStandings).where(and(eq(annotatorStandings.campaignId, campaignId), eq(annotatorStandings.status, "paused")));
-  const qs = await db.select({ id: queries.id, kiltId: queries.kiltId }).from(queries).where(eq(queries.campaignId, campaignId));
+  const qs = await db.select({ id: queries.id, kiltId: queries.kiltId }).from(queries).where(eq(queries.campaignId, campaignId)).orderBy(asc(queries.id));
   const paused = new Set(standings.map((s) => s.userId));
   const r = campaign!.judgmentsPerPassage;
 
