@@ -1,9 +1,12 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
-import type postgres from "postgres";
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
 import { expect, it } from "vitest";
 import { rawClientOf, type Db } from "@/db/client";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase } from "@/test/databases";
+import { idsOfTask } from "@/test/claims";
+import { describeEachDatabase, testDatabaseUrl } from "@/test/databases";
+import { passages } from "@/db/schema";
 import { nextTask } from "./assignment";
 import { submitJudgment } from "./judgments";
 
@@ -71,7 +74,7 @@ async function countStatements<T>(db: Db, body: () => Promise<T>): Promise<{ res
   }
 }
 
-describeEachDatabase("the judgment's statements", ({ db }) => {
+describeEachDatabase("the judgment's statements", ({ db, kind }) => {
   it("a judgment (span, gold or not) is begin, two statements, commit; a replay is begin, one statement, commit", async () => {
     const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
     const a = await makeAnnotator(db());
@@ -86,5 +89,31 @@ describeEachDatabase("the judgment's statements", ({ db }) => {
       expect(replay.statements).toHaveLength(3);
     }
     expect(judged).toBe(4); // 2 questions × (1 gold + 1 candidate)
+  });
+
+  it("a judgment waiting for its claim while a pause of its annotator commits is refused (403), not counted", async () => {
+    if (kind !== "postgres") return; // needs a second connection: PGlite has one
+    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const a = await makeAnnotator(db());
+    const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const { claimId, passageId } = await idsOfTask(db(), t);
+    const other = postgres(testDatabaseUrl()!, { max: 1, onnotice: () => {} });
+    try {
+      // What pausing does, held open: the standing, the claim ended, its slot reopened.
+      const pausing = other.begin(async (sql) => {
+        await sql`insert into annotator_standings (campaign_id, user_id, status, pause_reason, paused_at) values (${c.campaignId}, ${a.id}, 'paused', 'coordinator', now())`;
+        await sql`update claims set ended_at = now() where id = ${claimId}`;
+        await sql`update passages set claim_count = claim_count - 1, open_slots = open_slots + 1 where id = ${passageId}`;
+        await new Promise((r) => setTimeout(r, 500));
+      });
+      await new Promise((r) => setTimeout(r, 150));
+      const judging = submitJudgment(db(), a, t.claim.handle, judgmentOf(t, "insufficient"));
+      await pausing;
+      await expect(judging).rejects.toMatchObject({ status: 403, details: { paused: true } });
+      const [p] = await db().select().from(passages).where(eq(passages.id, passageId));
+      expect(p).toMatchObject({ judgmentCount: 0, claimCount: 0, openSlots: 3 });
+    } finally {
+      await other.end();
+    }
   });
 });

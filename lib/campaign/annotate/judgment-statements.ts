@@ -101,8 +101,8 @@ const DECIDES = `($early and ((${NEW_SC}) >= $t or (${NEW_JC}) - (${NEW_SC}) > $
 
 /**
  * Statement 2, the write: locks the passage (one statement: the lock is held no longer), checks it
- * takes the judgment (batch launched, not sealed by a close, not judged by this annotator, a slot
- * for a claim that is no longer live), moves its counters, stores the judgment, ends the claim and
+ * takes the judgment (batch launched, not sealed by a close, not judged by this annotator, who is
+ * not paused, a slot for a claim that is no longer live), moves its counters, stores the judgment, ends the claim and
  * scores a gold judgment. No row: refused (the caller finds out why).
  */
 const WRITE_TEMPLATE = `
@@ -118,6 +118,8 @@ with p as (
   where p.id = $passage and p.sealed_judgment_count is null and b.id = p.batch_id and b.status = 'launched'
     and ($live or (case when $unended and not p.is_decided then p.open_slots + 1 else p.open_slots end) > 0)
     and not exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $user)
+    -- Read again here: a pause that ended this claim while statement 1 waited for it is seen now.
+    and not exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = $user and s.status = 'paused')
   returning p.id, p.campaign_id, p.batch_id, p.judgment_count, p.sufficient_count, p.is_decided
 ), j as (
   -- Compared with the passage's outcome as this statement leaves it, as the passages trigger does

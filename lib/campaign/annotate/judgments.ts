@@ -214,13 +214,15 @@ async function refuse(q: Query, claim: ClaimRow, userId: number, key: string, ha
   // A submission with the same key that waited for the claim behind the first one finds it now.
   const [previous] = await q<{ j: StoredJudgmentJson }>(`select row_to_json(j) as j from judgments j where j.user_id = $1::bigint and j.idempotency_key = $2::text`, [userId, key]);
   if (previous) return replayOf(previous.j, hash, handle);
-  const [state] = await q<{ status: string; closed_at: string | null; sealed: boolean; judged: boolean }>(
+  const [state] = await q<{ status: string; closed_at: string | null; sealed: boolean; judged: boolean; paused: boolean }>(
     `select b.status::text as status, b.closed_at, p.sealed_judgment_count is not null as sealed,
-       exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $2::bigint) as judged
+       exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $2::bigint) as judged,
+       exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = $2::bigint and s.status = 'paused') as paused
      from passages p join batches b on b.id = p.batch_id where p.id = $1::bigint`,
     [claim.passage_id, userId],
   );
   if (!state) throw new AppError("not_found", "The passage of this claim no longer exists.");
+  if (state.paused) throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   if (state.status === "closed" || state.sealed) {
     const when = state.closed_at ? ` on ${new Date(state.closed_at).toISOString()}` : "";
     throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, { batch: "closed" });
