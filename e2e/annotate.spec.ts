@@ -283,6 +283,11 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     const record = recordApi(a.page);
+    // /next requests on their way: a judgment asks for the next task in its answer only once the prefetch is in.
+    let nextInFlight = 0;
+    a.page.on("request", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight++));
+    a.page.on("requestfinished", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight--));
+    a.page.on("requestfailed", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight--));
 
     await a.page.goto(`/annotate/${campaignId}`);
     const claim = await claimOnScreen(a.page);
@@ -323,6 +328,7 @@ test.describe("the judging screen", () => {
       if (/\/next/.test(req.url())) nextRequests.push(new URL(req.url()).search);
       if (/\/judgment/.test(req.url())) judgmentRequests.push(new URL(req.url()).search);
     });
+    await expect.poll(() => nextInFlight).toBe(0);
     await a.page.keyboard.press("Enter");
     await nextAfter(a.page, claim);
     expect(await claimOnScreen(a.page)).toBe(prefetched);
@@ -351,7 +357,7 @@ test.describe("the judging screen", () => {
     const record = recordApi(a.page);
     const sent: { key: string; body: string }[] = [];
     let attempts = 0;
-    await a.page.route("**/api/claims/*/judgment", async (route) => {
+    await a.page.route("**/api/claims/*/judgment*", async (route) => {
       const body = route.request().postData() ?? "";
       sent.push({ key: (JSON.parse(body) as { idempotencyKey: string }).idempotencyKey, body });
       attempts++;
@@ -462,7 +468,7 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     // The server's answer when the lease ran out and another annotator took the slot.
-    await a.page.route("**/api/claims/*/judgment", (route) =>
+    await a.page.route("**/api/claims/*/judgment*", (route) =>
       route.fulfill({
         status: 410,
         contentType: "application/json",
