@@ -121,6 +121,9 @@ function recordApi(page: Page) {
     }
     const judged = /^\/api\/claims\/([A-Za-z0-9_-]+)\/judgment$/.exec(url.pathname);
     if (judged && (res.status() === 201 || res.status() === 200)) {
+      // ?next=1: the answer brings the next task too.
+      const next = (body as { next?: SeenTask | null }).next;
+      if (next) tasks.set(next.claim.handle, next);
       judgments.push({
         claim: judged[1]!,
         status: res.status(),
@@ -280,6 +283,11 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     const record = recordApi(a.page);
+    // /next requests on their way: a judgment asks for the next task in its answer only once the prefetch is in.
+    let nextInFlight = 0;
+    a.page.on("request", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight++));
+    a.page.on("requestfinished", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight--));
+    a.page.on("requestfailed", (req) => void (/\/next(\?|$)/.test(req.url()) && nextInFlight--));
 
     await a.page.goto(`/annotate/${campaignId}`);
     const claim = await claimOnScreen(a.page);
@@ -315,14 +323,19 @@ test.describe("the judging screen", () => {
     await expect.poll(() => [...record.tasks.keys()].filter((c) => c !== claim).length).toBe(1);
     const prefetched = [...record.tasks.keys()].find((c) => c !== claim)!;
     const nextRequests: string[] = [];
+    const judgmentRequests: string[] = [];
     a.page.on("request", (req) => {
       if (/\/next/.test(req.url())) nextRequests.push(new URL(req.url()).search);
+      if (/\/judgment/.test(req.url())) judgmentRequests.push(new URL(req.url()).search);
     });
+    await expect.poll(() => nextInFlight).toBe(0);
     await a.page.keyboard.press("Enter");
     await nextAfter(a.page, claim);
     expect(await claimOnScreen(a.page)).toBe(prefetched);
-    // After the submit, only the prefetch of the one after it.
-    await expect.poll(() => nextRequests).toEqual([`?after=${prefetched}`]);
+    // One request per passage: the judgment brings the task after the prefetched one (the new prefetch).
+    await expect.poll(() => judgmentRequests).toEqual([`?next=1&after=${prefetched}`]);
+    await expect.poll(() => [...record.tasks.keys()].filter((c) => c !== claim && c !== prefetched).length).toBe(1);
+    expect(nextRequests).toEqual([]);
     await expect(a.page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
     await expect.poll(() => record.judgments.length).toBe(1);
     const [saved] = record.judgments;
@@ -344,7 +357,7 @@ test.describe("the judging screen", () => {
     const record = recordApi(a.page);
     const sent: { key: string; body: string }[] = [];
     let attempts = 0;
-    await a.page.route("**/api/claims/*/judgment", async (route) => {
+    await a.page.route("**/api/claims/*/judgment*", async (route) => {
       const body = route.request().postData() ?? "";
       sent.push({ key: (JSON.parse(body) as { idempotencyKey: string }).idempotencyKey, body });
       attempts++;
@@ -455,7 +468,7 @@ test.describe("the judging screen", () => {
     const a = await annotator(browser, admin);
     await admin.dispose();
     // The server's answer when the lease ran out and another annotator took the slot.
-    await a.page.route("**/api/claims/*/judgment", (route) =>
+    await a.page.route("**/api/claims/*/judgment*", (route) =>
       route.fulfill({
         status: 410,
         contentType: "application/json",
@@ -528,7 +541,7 @@ test.describe("the judging screen", () => {
     await expect(nothingLeft(a.page)).toBeVisible();
 
     expect(bodies.some((b) => /\/api\/campaigns\/\d+\/next/.test(b.url))).toBe(true);
-    expect(bodies.some((b) => /\/judgment$/.test(b.url))).toBe(true);
+    expect(bodies.some((b) => /\/judgment(\?|$)/.test(b.url))).toBe(true);
     expect(bodies.some((b) => b.url === `/annotate/${campaignId}` && b.body.includes("<html"))).toBe(true);
     const forbidden = [/\bgold\b/i, /isGold/i, /is_gold/i, /\bexpected/i, /judgmentCount/i, /judgment_count/i, /sufficientCount/i, /openSlots/i, /claimCount/i];
     for (const { url, body } of bodies) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
 import type { Task } from "@/lib/query/annotation";
 import { ApiError } from "@/lib/query/client";
@@ -51,8 +51,9 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   const onLapsed = useCallback(() => {
     setStatus({ tone: "warn", text: "Your hold on this passage has lapsed. Submit now: it still counts unless someone else has taken it." });
   }, []);
-  const { current, answer, task, advance } = useTaskQueue(campaignId, onLapsed);
-  const { draft, words, range, span, frozen, failures, paused, saves, update, submit } = useJudgmentOutbox(campaignId, task, advance, setStatus);
+  const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
+  const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
+  const { draft, words, range, span, frozen, failures, paused, saves, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);

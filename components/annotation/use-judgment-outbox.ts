@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kilt/words";
-import { isRetryable, postJudgment, type JudgmentBody, type Task } from "@/lib/query/annotation";
+import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/lib/query/annotation";
 import { ApiError } from "@/lib/query/client";
 import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import type { BarStatus } from "./verdict-bar";
@@ -18,8 +18,17 @@ interface Sending {
   /** The claim's handle. */
   claim: string;
   body: JudgmentBody;
+  /** The next task asked for in the same request (`?next=1`), if any. */
+  ask: NextAsk | null;
   queryId: string;
   sentAt: number;
+}
+
+/** The task queue's moves the outbox makes (use-task-queue.ts). */
+export interface TaskQueueMoves {
+  advance: (doneClaim: string) => void;
+  nextAsk: (doneClaim: string) => NextAsk | null;
+  placeNext: (doneClaim: string, ask: NextAsk, next: TaskAnswer) => void;
 }
 
 /** What a finished submission does to the draft and the screen. */
@@ -128,7 +137,8 @@ function useDraft(campaignId: number, task: Task | null) {
  * failures and 5xx) sends the same body with the same idempotency key, so the server stores it once.
  * Only an acknowledged (or already stored, or lapsed) judgment moves on to the next passage.
  */
-export function useJudgmentOutbox(campaignId: number, task: Task | null, advance: (doneClaim: string) => void, setStatus: (status: BarStatus | null) => void) {
+export function useJudgmentOutbox(campaignId: number, task: Task | null, queue: TaskQueueMoves, setStatus: (status: BarStatus | null) => void) {
+  const { advance, nextAsk, placeNext } = queue;
   const [draft, setDraftState] = useDraft(campaignId, task);
   const [paused, setPaused] = useState(false);
   const saves = useRef<Saved[]>([]);
@@ -137,8 +147,8 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
   const range = useMemo(() => (draft?.span ? wordRangeOfSpan(words, draft.span) : null), [draft?.span, words]);
   const span = useMemo(() => (task && range ? spanOfWords(task.passage.paragraphs, words, range) : null), [task, words, range]);
 
-  const saving = useMutation<{ status: number }, Error, Sending>({
-    mutationFn: (v) => postJudgment(v.claim, v.body),
+  const saving = useMutation<{ status: number; next?: TaskAnswer }, Error, Sending>({
+    mutationFn: (v) => postJudgment(v.claim, v.body, v.ask ?? undefined),
     retry: isRetryable,
     retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 8_000),
   });
@@ -162,7 +172,7 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
       saveDraft(frozenDraft); // before the request leaves: a reload mid-flight still has it
     }
     const claim = task.claim.handle;
-    const vars: Sending = { claim, body, queryId: task.query.id, sentAt: Date.now() };
+    const vars: Sending = { claim, body, ask: nextAsk(claim), queryId: task.query.id, sentAt: Date.now() };
     const settle: Settle = {
       acknowledge: () => saves.current.push({ queryId: vars.queryId, sentAt: vars.sentAt }),
       forget: () => dropDraft(campaignId, claim),
@@ -173,7 +183,9 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
     };
     setStatus({ tone: "busy", text: "Saving…" });
     saving.mutate(vars, {
-      onSuccess: () => {
+      onSuccess: (result) => {
+        // The answer's next task becomes the new prefetch (or, with none before, the next on screen).
+        if (result.next && vars.ask) placeNext(claim, vars.ask, result.next);
         settle.acknowledge();
         settle.forget();
         setStatus({ tone: "ok", text: "Saved" });
@@ -181,7 +193,7 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, advance
       },
       onError: (error) => onRefused(error, settle),
     });
-  }, [task, draft, span, saving, campaignId, advance, setDraftState, setStatus]);
+  }, [task, draft, span, saving, campaignId, advance, nextAsk, placeNext, setDraftState, setStatus]);
 
   return {
     draft,

@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
-import { annotateKey, nextTaskQuery, taskKey, taskQuery, type TaskAnswer } from "@/lib/query/annotation";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { annotateKey, nextTaskQuery, taskKey, taskQuery, type NextAsk, type TaskAnswer } from "@/lib/query/annotation";
 import { useRenewal } from "./use-renewal";
 
 /**
@@ -33,13 +33,41 @@ export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
   useRenewal(claim, answer?.kind === "task" ? answer.leaseMs : null, onCurrentLapsed);
   useRenewal(prefetched?.task.claim.handle ?? null, prefetched?.leaseMs ?? null, renewNextGone);
 
+  // Keys of answers that came with a judgment just now: current, even when they say "nothing left".
+  const fresh = useRef(new Set<string>());
+
+  /**
+   * What to ask the judgment of `doneClaim` for (`?next=1`): the task after the prefetched one,
+   * which becomes the new prefetch; with nothing prefetched, the next task itself. Null while the
+   * prefetch is on its way (it may be claiming): then the judgment asks for nothing more.
+   */
+  const nextAsk = useCallback(
+    (doneClaim: string): NextAsk | null => {
+      const state = qc.getQueryState<TaskAnswer>(taskKey(campaignId, doneClaim));
+      if (state?.fetchStatus === "fetching") return null;
+      return { after: state?.data?.kind === "task" ? state.data.task.claim.handle : null };
+    },
+    [qc, campaignId],
+  );
+
+  /** Files the next task a judgment's answer brought, under the key it answers: "the task after `after`" (or after `doneClaim`). */
+  const placeNext = useCallback(
+    (doneClaim: string, ask: NextAsk, next: TaskAnswer) => {
+      const key = taskKey(campaignId, ask.after ?? doneClaim);
+      qc.setQueryData(key, next);
+      fresh.current.add(JSON.stringify(key));
+    },
+    [qc, campaignId],
+  );
+
   /** Shows the next passage: the prefetched one at once, else a fresh fetch. */
   const advance = useCallback(
     (doneClaim: string) => {
       const key = taskKey(campaignId, doneClaim);
       const state = qc.getQueryState<TaskAnswer>(key);
-      // A prefetch that found nothing (204) or failed may be out of date now: ask again.
-      if (state && state.fetchStatus !== "fetching" && state.data?.kind !== "task") qc.removeQueries({ queryKey: key, exact: true });
+      // A prefetch that found nothing (204) or failed may be out of date now: ask again, unless the judgment's answer just said so.
+      const justAnswered = fresh.current.delete(JSON.stringify(key));
+      if (state && !justAnswered && state.fetchStatus !== "fetching" && state.data?.kind !== "task") qc.removeQueries({ queryKey: key, exact: true });
       const previous = taskKey(campaignId, after);
       setAfter(doneClaim);
       setTimeout(() => qc.removeQueries({ queryKey: previous, exact: true }), 0);
@@ -47,5 +75,5 @@ export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
     [qc, campaignId, after],
   );
 
-  return { current, answer, task, advance };
+  return { current, answer, task, advance, nextAsk, placeNext };
 }

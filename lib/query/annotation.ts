@@ -38,10 +38,22 @@ export async function fetchTask(campaignId: number, after: string | null): Promi
   return { kind: "task", task, leaseMs: leaseOf(task.claim.expiresAt, response), receivedAt: Date.now() };
 }
 
-/** POST /api/claims/:handle/judgment: 201 stored, 200 the same idempotency key stored before. */
-export async function postJudgment(claim: string, body: JudgmentBody): Promise<{ status: number }> {
-  const { response } = await apiExchange<unknown>("POST", `/api/claims/${encodeURIComponent(claim)}/judgment`, body);
-  return { status: response.status };
+/** Asks the judgment route for the next task too: the one after `after` (the prefetched claim), or with none prefetched, the next one. */
+export interface NextAsk {
+  after: string | null;
+}
+
+/**
+ * POST /api/claims/:handle/judgment: 201 stored, 200 the same idempotency key stored before. With
+ * `ask` (`?next=1[&after=…]`) the answer brings the next task as well; `next` is undefined when the
+ * server could not give one now (ask …/next, which says why).
+ */
+export async function postJudgment(claim: string, body: JudgmentBody, ask?: NextAsk): Promise<{ status: number; next?: TaskAnswer }> {
+  const query = ask ? `?next=1${ask.after === null ? "" : `&after=${encodeURIComponent(ask.after)}`}` : "";
+  const { data, response } = await apiExchange<{ next?: Task | null }>("POST", `/api/claims/${encodeURIComponent(claim)}/judgment${query}`, body);
+  if (!ask || data?.next === undefined) return { status: response.status };
+  const next: TaskAnswer = data.next === null ? { kind: "done" } : { kind: "task", task: data.next, leaseMs: leaseOf(data.next.claim.expiresAt, response), receivedAt: Date.now() };
+  return { status: response.status, next };
 }
 
 /** POST /api/claims/:handle/renew: the claim's lease starts again. */

@@ -1,14 +1,15 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, Tx } from "@/db/client";
-import { batches, claims, judgments, pages, passages, type Campaign, type Claim, type Judgment, type Passage } from "@/db/schema";
+import type { Db } from "@/db/client";
+import { campaigns, judgments, type Judgment } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
-import { requireActiveAnnotator } from "./annotator-access";
-import { closesEarly } from "../quality/outcome";
-import { isGoldCorrect, recordGoldJudgment, setStanding } from "../quality/standings";
+import { smoothedAccuracy } from "../quality/consensus";
+import { isGoldCorrect, setStanding } from "../quality/standings";
+import { claimHandleSchema, nextTask, type Task } from "./assignment";
+import { inRawTransaction, LOCK_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
 
 const offset = z.number().int().min(0, "must be 0 or more");
 
@@ -41,6 +42,16 @@ export const judgmentInputSchema = z
   });
 
 export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
+
+/** The query string of POST /api/claims/:handle/judgment: `next=1` answers with the next task too, other than `after` (the prefetched claim). */
+export const judgmentQuerySchema = z
+  .object({
+    next: z.literal("1", "must be 1 (answer with the next task) or absent").optional(),
+    after: claimHandleSchema.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.after !== undefined && q.next === undefined) ctx.addIssue({ code: "custom", path: ["after"], message: "only goes with next=1" });
+  });
 
 /** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
 export interface JudgmentView {
@@ -78,159 +89,152 @@ function requestHash(claimId: number, input: JudgmentInput): string {
  * conflict. The span is checked against the stored page, by code points. An expired claim still
  * counts if its slot is free; if another annotator took the slot, the answer is 410. A judgment on
  * a paused or closed batch is refused (409): pausing and closing end the batch's claims.
+ *
+ * Two statements in one transaction (judgment-statements.ts): the claim locked with what the checks
+ * need, then one write that locks the passage, moves its counters, stores the judgment, ends the
+ * claim and scores gold. The passage lock is held for that one statement.
  */
 export async function submitJudgment(
   db: Db,
   actor: Actor,
   handle: string,
   input: JudgmentInput,
-): Promise<{ judgment: JudgmentView; replayed: boolean }> {
+): Promise<{ judgment: JudgmentView; replayed: boolean; campaignId: number }> {
   const user = requireUser(actor);
   let hash: string | undefined;
-  let pauseBy: Campaign | undefined;
+  let campaignId = 0;
+  let pause: { campaignId: number } | undefined;
   try {
-    const result = await db.transaction(async (tx): Promise<{ judgment: JudgmentView; replayed: boolean }> => {
-      const claim = await lockOwnClaim(tx, user.id, handle);
-      hash = requestHash(claim.id, input);
-      // Submissions on one claim queue on its row lock: a retry that waited finds the first one here.
-      const replayed = await findReplay(tx, user.id, input.idempotencyKey, hash, handle);
-      if (replayed) return replayed;
-      const { campaign } = await requireActiveAnnotator(tx, actor, claim.campaignId);
-      const passage = await lockPassageToJudge(tx, claim.passageId, user.id);
-
-      const now = new Date();
-      const slots = slotsAfterJudgment(claim, passage, now);
-      if (input.span) await checkSpan(tx, passage, input.span);
-      const stored = await insertJudgment(tx, { passage, userId: user.id, claimId: claim.id, input, hash: hash! });
-      await countJudgment(tx, campaign, passage, input.verdict, slots);
-      await tx.update(claims).set({ endedAt: now }).where(eq(claims.id, claim.id));
-      if (passage.isGold && (await recordGoldJudgment(tx, campaign, user.id, isGoldCorrect(passage, input)))) pauseBy = campaign;
-      return { judgment: view(stored, handle), replayed: false };
+    const result = await inRawTransaction(db, async (q) => {
+      const [claim] = await q<ClaimRow>(LOCK_CLAIM_SQL, [handle, user.id, input.span !== null, input.idempotencyKey]);
+      if (!claim) throw new AppError("not_found", "No such claim.");
+      if (claim.owner !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
+      hash = requestHash(claim.claim_id, input);
+      campaignId = claim.campaign_id;
+      // Submissions on one claim queue on its row lock; a retry that raced past this is found below.
+      if (claim.previous) return replayOf(claim.previous, hash, handle);
+      checkAccess(actor, claim);
+      if (input.span) checkSpan(claim, input.span);
+      const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input);
+      const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
+      if (!row?.created_at) return refuse(q, claim, user.id, input.idempotencyKey, hash, handle);
+      if (row.status === "active" && row.gold_judged! >= claim.gold_min_judgments && smoothedAccuracy(row.gold_correct!, row.gold_judged!) < claim.gold_accuracy_threshold) {
+        pause = { campaignId: claim.campaign_id };
+      }
+      return { judgment: viewOf(input, handle, new Date(row.created_at)), replayed: false };
     });
     // The gold rule pauses after the judgment is committed: the judgment is acknowledged either way.
-    if (pauseBy) await setStanding(db, pauseBy, user.id, { status: "paused", reason: "gold_rule", by: null });
-    return result;
+    if (pause) {
+      const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, pause.campaignId));
+      if (campaign) await setStanding(db, campaign, user.id, { status: "paused", reason: "gold_rule", by: null });
+    }
+    return { ...result, campaignId };
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
     if (isUniqueViolation(error) && hash) {
       const again = await findReplay(db, user.id, input.idempotencyKey, hash, handle);
-      if (again) return again;
+      if (again) return { ...again, campaignId };
       throw new AppError("conflict", "You have already judged this passage.");
     }
     throw error;
   }
 }
 
-async function lockOwnClaim(tx: Tx, userId: number, handle: string): Promise<Claim> {
-  const [claim] = await tx.select().from(claims).where(eq(claims.handle, handle)).for("no key update");
-  if (!claim) throw new AppError("not_found", "No such claim.");
-  if (claim.userId !== userId) throw new AppError("forbidden", "This claim belongs to another annotator.");
-  return claim;
-}
-
-/** The claim's passage, locked, provided its batch is launched and this annotator has not judged it yet. */
-async function lockPassageToJudge(tx: Tx, passageId: number, userId: number): Promise<Passage> {
-  // NO KEY UPDATE: other annotators' claim and judgment inserts (foreign keys to this row) need not wait.
-  // "Not sealed": a judgment that waited for this lock while the batch was being closed finds no row
-  // (the qualification is checked again on the row as the closing left it), so it cannot slip in.
-  const [row] = await tx
-    .select({ passage: passages, batch: { status: batches.status, closedAt: batches.closedAt } })
-    .from(passages)
-    .innerJoin(batches, eq(batches.id, passages.batchId))
-    .where(and(eq(passages.id, passageId), isNull(passages.sealedJudgmentCount)))
-    .for("no key update", { of: passages });
-  if (!row || row.batch.status !== "launched") await refuseClosedBatch(tx, passageId);
-  const passage = row!.passage;
-  const [already] = await tx
-    .select({ id: judgments.id })
-    .from(judgments)
-    .where(and(eq(judgments.passageId, passage.id), eq(judgments.userId, userId)));
-  if (already) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
-  return passage;
-}
-
-/** The passage's live claims and open slots once the judgment takes the claim's slot (or a free one, when the claim expired). */
-function slotsAfterJudgment(claim: Claim, passage: Passage, now: Date): { claimCount: number; openSlots: number } {
-  const live = claim.endedAt === null && claim.expiresAt > now;
-  let claimCount = passage.claimCount;
-  let openSlots = passage.openSlots;
-  if (!live) {
-    if (claim.endedAt === null) {
-      // Expired but not yet reaped: free its slot first.
-      claimCount -= 1;
-      if (!passage.isDecided) openSlots += 1;
-    }
-    if (openSlots <= 0) {
-      throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
-    }
-    openSlots -= 1; // the late judgment takes the free slot
-  } else {
-    claimCount -= 1; // the claim's slot becomes the judgment's
+/**
+ * A judgment and, with `next`, the annotator's next task in the same request (one round trip per
+ * passage): `nextTask` with `after`, the claim the client already holds prefetched. A replay answers
+ * the same way without claiming twice: `nextTask` gives the live claim first, so the task the first
+ * answer claimed comes back. `next` is left out when no task can be given now (the annotator was
+ * just paused, the batch stopped): the client then asks `…/next`, which says why.
+ */
+export async function submitJudgmentAndNext(
+  db: Db,
+  actor: Actor,
+  handle: string,
+  input: JudgmentInput,
+  query: { next?: "1"; after?: string },
+): Promise<{ judgment: JudgmentView; replayed: boolean; next?: Task | null }> {
+  const { judgment, replayed, campaignId } = await submitJudgment(db, actor, handle, input);
+  if (query.next !== "1") return { judgment, replayed };
+  try {
+    return { judgment, replayed, next: await nextTask(db, actor, { campaignId, after: query.after }) };
+  } catch (error) {
+    if (error instanceof AppError) return { judgment, replayed };
+    throw error;
   }
-  return { claimCount, openSlots };
 }
 
-/** Throws the reason a passage takes no judgment: its batch paused or closed (409), or the passage gone (404). */
-async function refuseClosedBatch(tx: Tx, passageId: number): Promise<never> {
-  const [b] = await tx
-    .select({ status: batches.status, closedAt: batches.closedAt })
-    .from(passages)
-    .innerJoin(batches, eq(batches.id, passages.batchId))
-    .where(eq(passages.id, passageId));
-  if (!b) throw new AppError("not_found", "The passage of this claim no longer exists.");
-  if (b.status === "closed") {
-    const when = b.closedAt ? ` on ${b.closedAt.toISOString()}` : "";
+/** The annotator works on the claim's campaign and is not paused there (requireActiveAnnotator's rule, on the row read with the claim). */
+function checkAccess(actor: Actor, claim: ClaimRow): void {
+  const user = requireUser(actor);
+  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
+  if (!claim.all_annotators && !claim.member) throw new AppError("not_found", `No campaign with id ${claim.campaign_id} for you.`);
+  if (claim.standing === "paused") {
+    throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
+  }
+}
+
+function goldOf(c: ClaimRow) {
+  return {
+    expectedVerdict: c.expected_verdict,
+    expectedStartParagraphId: c.expected_start_paragraph_id,
+    expectedStartCharacter: c.expected_start_character,
+    expectedEndParagraphId: c.expected_end_paragraph_id,
+    expectedEndCharacter: c.expected_end_character,
+  };
+}
+
+function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: string, correct: boolean): unknown[] {
+  const s = input.span;
+  return [
+    c.claim_id, userId, c.passage_id, c.live, c.unended, c.r, c.t, c.early_stop,
+    input.verdict, input.unreadable, s?.startParagraphId ?? null, s?.startCharacter ?? null, s?.endParagraphId ?? null, s?.endCharacter ?? null, s?.text ?? null,
+    input.durationMs, input.idempotencyKey, hash, c.is_gold, correct,
+  ];
+}
+
+function viewOf(input: JudgmentInput, handle: string, createdAt: Date): JudgmentView {
+  return { claim: handle, verdict: input.verdict, unreadable: input.unreadable, span: input.span && { ...input.span }, durationMs: input.durationMs, createdAt };
+}
+
+function replayOf(previous: StoredJudgmentJson, hash: string, handle: string): { judgment: JudgmentView; replayed: true } {
+  if (previous.request_hash !== hash) {
+    throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
+  }
+  const p = previous;
+  const span =
+    p.span_text === null
+      ? null
+      : { startParagraphId: p.start_paragraph_id!, startCharacter: p.start_character!, endParagraphId: p.end_paragraph_id!, endCharacter: p.end_character!, text: p.span_text };
+  return { judgment: { claim: handle, verdict: p.verdict, unreadable: p.unreadable, span, durationMs: p.duration_ms, createdAt: new Date(p.created_at) }, replayed: true };
+}
+
+/** Why the write found no passage to take the judgment, in the order the rules apply. Rare: extra statements are fine here. */
+async function refuse(q: Query, claim: ClaimRow, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true }> {
+  // A submission with the same key that waited for the claim behind the first one finds it now.
+  const [previous] = await q<{ j: StoredJudgmentJson }>(`select row_to_json(j) as j from judgments j where j.user_id = $1::bigint and j.idempotency_key = $2::text`, [userId, key]);
+  if (previous) return replayOf(previous.j, hash, handle);
+  const [state] = await q<{ status: string; closed_at: string | null; sealed: boolean; judged: boolean; paused: boolean }>(
+    `select b.status::text as status, b.closed_at, p.sealed_judgment_count is not null as sealed,
+       exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $2::bigint) as judged,
+       exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = $2::bigint and s.status = 'paused') as paused
+     from passages p join batches b on b.id = p.batch_id where p.id = $1::bigint`,
+    [claim.passage_id, userId],
+  );
+  if (!state) throw new AppError("not_found", "The passage of this claim no longer exists.");
+  if (state.paused) throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
+  if (state.status === "closed" || state.sealed) {
+    const when = state.closed_at ? ` on ${new Date(state.closed_at).toISOString()}` : "";
     throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, { batch: "closed" });
   }
-  throw new AppError("conflict", `This passage's batch is ${b.status}: it takes no judgments now. Your judgment was not stored.`, { batch: b.status });
+  if (state.status !== "launched") {
+    throw new AppError("conflict", `This passage's batch is ${state.status}: it takes no judgments now. Your judgment was not stored.`, { batch: state.status });
+  }
+  if (state.judged) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
+  throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
 }
 
-async function insertJudgment(
-  tx: Tx,
-  j: { passage: Passage; userId: number; claimId: number; input: JudgmentInput; hash: string },
-): Promise<Judgment> {
-  const { passage, input } = j;
-  const [stored] = await tx
-    .insert(judgments)
-    .values({
-      passageId: passage.id,
-      userId: j.userId,
-      claimId: j.claimId,
-      campaignId: passage.campaignId,
-      batchId: passage.batchId,
-      verdict: input.verdict,
-      unreadable: input.unreadable,
-      startParagraphId: input.span?.startParagraphId ?? null,
-      startCharacter: input.span?.startCharacter ?? null,
-      endParagraphId: input.span?.endParagraphId ?? null,
-      endCharacter: input.span?.endCharacter ?? null,
-      spanText: input.span?.text ?? null,
-      durationMs: input.durationMs,
-      idempotencyKey: input.idempotencyKey,
-      requestHash: j.hash,
-    })
-    .returning();
-  return stored!;
-}
-
-/** Adds the judgment to the passage's counters; early stop closes the passage once its outcome is fixed. */
-async function countJudgment(
-  tx: Tx,
-  campaign: Campaign,
-  passage: Passage,
-  verdict: JudgmentInput["verdict"],
-  slots: { claimCount: number; openSlots: number },
-): Promise<void> {
-  const judgmentCount = passage.judgmentCount + 1;
-  const sufficientCount = passage.sufficientCount + (verdict === "sufficient" ? 1 : 0);
-  const decided = closesEarly(campaign, { judgmentCount, sufficientCount });
-  await tx
-    .update(passages)
-    .set({ judgmentCount, sufficientCount, claimCount: slots.claimCount, openSlots: decided ? 0 : slots.openSlots, isDecided: passage.isDecided || decided })
-    .where(eq(passages.id, passage.id));
-}
-
-async function findReplay(db: Db | Tx, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
+async function findReplay(db: Db, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
   const [previous] = await db
     .select()
     .from(judgments)
@@ -243,22 +247,18 @@ async function findReplay(db: Db | Tx, userId: number, key: string, hash: string
 }
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
-async function checkSpan(tx: Tx, passage: { wikipediaId: string; startParagraphId: number; endParagraphId: number }, span: z.infer<typeof spanSchema>) {
-  if (span.startParagraphId < passage.startParagraphId || span.endParagraphId > passage.endParagraphId) {
+function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
+  if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
     throw invalidField(
       "span",
-      `paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.startParagraphId}–${passage.endParagraphId})`,
+      `paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.start_paragraph_id}–${passage.end_paragraph_id})`,
       "lies outside the passage",
     );
   }
   // Only the passage's paragraphs, placed at their ids (the span lies within them, checked above).
-  const [page] = await tx
-    .select({ slice: sql<string[]>`array_to_json(${pages.paragraphs}[${passage.startParagraphId + 1} : ${passage.endParagraphId + 1}])` })
-    .from(pages)
-    .where(eq(pages.wikipediaId, passage.wikipediaId));
   const paragraphs: string[] = [];
-  page?.slice.forEach((text, i) => (paragraphs[passage.startParagraphId + i] = text));
-  const text = page ? sliceLocation(paragraphs, span) : undefined;
+  passage.slice?.forEach((text, i) => (paragraphs[passage.start_paragraph_id + i] = text));
+  const text = passage.slice ? sliceLocation(paragraphs, span) : undefined;
   if (text === undefined) {
     throw invalidField("span", "the character offsets lie outside their paragraphs", "character offsets out of range (code points)");
   }

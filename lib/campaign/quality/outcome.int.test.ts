@@ -41,7 +41,7 @@ async function outcomesFromRows(db: Db, campaignId: number) {
   const ps = await db.select().from(passages).where(eq(passages.campaignId, campaignId)).orderBy(asc(passages.id));
   const js = await db.select().from(judgments).where(eq(judgments.campaignId, campaignId)).orderBy(asc(judgments.createdAt), asc(judgments.id));
   const standings = await db.select().from(annotatorStandings).where(and(eq(annotatorStandings.campaignId, campaignId), eq(annotatorStandings.status, "paused")));
-  const qs = await db.select({ id: queries.id, kiltId: queries.kiltId }).from(queries).where(eq(queries.campaignId, campaignId));
+  const qs = await db.select({ id: queries.id, kiltId: queries.kiltId }).from(queries).where(eq(queries.campaignId, campaignId)).orderBy(asc(queries.id));
   const paused = new Set(standings.map((s) => s.userId));
   const r = campaign!.judgmentsPerPassage;
 
@@ -230,6 +230,25 @@ async function applyAhead(handle: DatabaseHandle, tag: string): Promise<void> {
   for (const statement of text.split("--> statement-breakpoint")) await handle.db.execute(sql.raw(statement));
 }
 
+/** The rule functions 0004 defines (its first six statements), and their removal before 0004 runs whole. */
+const RULE_FUNCTIONS = ["kps_is_endorsed", "kps_is_finished", "kps_is_disputed", "kps_closes_early", "kps_misses_gold", "kps_agrees_with_outcome"];
+
+/**
+ * Today's judgment statement calls 0004's rule functions: a database at 0003 gets them ahead, to be
+ * judged by today's code, and loses them again before the upgrade, which then runs as written.
+ */
+async function defineRulesAhead(handle: DatabaseHandle): Promise<() => Promise<void>> {
+  const text = await readFile(path.join(migrationsFolder, "0004_outcome_rules.sql"), "utf8");
+  const statements = text.split("--> statement-breakpoint").slice(0, RULE_FUNCTIONS.length);
+  for (const [i, statement] of statements.entries()) {
+    expect(statement).toContain(`CREATE FUNCTION ${RULE_FUNCTIONS[i]}(`);
+    await handle.db.execute(sql.raw(statement));
+  }
+  return async () => {
+    await handle.db.execute(sql.raw(`DROP FUNCTION ${RULE_FUNCTIONS.join(", ")}`));
+  };
+}
+
 /** A fresh database of its own (the upgrade needs one that has not seen migration 0004). */
 async function openEmptyDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   const url = env().DATABASE_URL;
@@ -261,6 +280,7 @@ for (const kind of testDatabaseKinds()) {
         const db = handle.db;
         await migrateUpTo(handle, "0003_judgment_hours");
         await applyAhead(handle, "0006_sealed_batches_claim_handles");
+        const dropRules = await defineRulesAhead(handle);
         const next = random(20261202);
         const c = await makeCampaign(db, { queries: 4, candidates: 2, settings: { goldMinJudgments: 10_000 } });
         const team: UserActor[] = [];
@@ -273,6 +293,7 @@ for (const kind of testDatabaseKinds()) {
         await round(20, 0.4);
 
         const ruleFunction = async () => rowsOf<{ f: string | null }>(await db.execute(sql`select to_regproc('kps_is_endorsed')::text as f`))[0]?.f;
+        await dropRules();
         expect(await ruleFunction()).toBeNull();
         await migrateDatabase(handle);
         expect(await ruleFunction()).toBe("kps_is_endorsed");

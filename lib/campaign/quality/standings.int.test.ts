@@ -42,6 +42,39 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     expect(standings.find((s) => s.userId === a.id)).toMatchObject({ status: "active", judgments: 2 });
   });
 
+  it("a claim taken while its passage's judge was paused, judged after the resume, never pushes the tallies past R", async () => {
+    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const [a, b, d, e] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    for (const who of [a, b, d]) await drain(db(), who, c.campaignId, () => "sufficient");
+    await pauseAnnotator(db(), system, c.campaignId, a.id);
+    const task = await nextTask(db(), e, { campaignId: c.campaignId });
+    expect(task).not.toBeNull();
+    await resumeAnnotator(db(), system, c.campaignId, a.id);
+    await submitJudgment(db(), e, task!.claim.handle, judgmentOf(task!, "insufficient"));
+
+    const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
+    const counted = new Map<string, boolean>();
+    const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
+    for await (const line of exportJudgments(db(), system, c.campaignId)) {
+      const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean; verdict: string };
+      if (row.counted) counted.set(`${row.passage_id}:${names.get(row.annotator)}`, row.verdict === "sufficient");
+    }
+    for (const p of ps) {
+      const mine = [...counted].filter(([k]) => k.startsWith(`${p.id}:`));
+      expect(p.judgmentCount).toBe(mine.length);
+      expect(p.judgmentCount).toBeLessThanOrEqual(3);
+      expect(p.sufficientCount).toBe(mine.filter(([, s]) => s).length);
+      expect(p.claimCount).toBe(0);
+      expect(p.openSlots).toBe(0);
+    }
+    // The tallies the triggers keep agree with a recount from the raw rows.
+    await pauseAnnotator(db(), system, c.campaignId, b.id);
+    await resumeAnnotator(db(), system, c.campaignId, b.id);
+    const again = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
+    const tally = (rows: typeof ps) => rows.map((p) => [p.id, p.judgmentCount, p.sufficientCount, p.openSlots]).sort((x, y) => x[0]! - y[0]!);
+    expect(tally(again)).toEqual(tally(ps));
+  });
+
   it("the recount, the judgments export and the question view agree on which judgments count", async () => {
     const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
     const [a, b, d, e] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];

@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db, Tx } from "@/db/client";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
@@ -7,7 +7,6 @@ import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { recountPassages } from "../internal/recount";
 import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/dashboard";
-import { smoothedAccuracy } from "./consensus";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 
 /** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
@@ -23,28 +22,6 @@ export function isGoldCorrect(
   return (
     before(s.startParagraphId, s.startCharacter, passage.expectedEndParagraphId!, passage.expectedEndCharacter!) &&
     before(passage.expectedStartParagraphId, passage.expectedStartCharacter!, s.endParagraphId, s.endCharacter)
-  );
-}
-
-/** Records one gold judgment in the annotator's standing; returns whether the gold rule now pauses them. */
-export async function recordGoldJudgment(tx: Tx, campaign: Campaign, userId: number, correct: boolean): Promise<boolean> {
-  const [row] = await tx
-    .insert(annotatorStandings)
-    .values({ campaignId: campaign.id, userId, goldJudged: 1, goldCorrect: correct ? 1 : 0 })
-    .onConflictDoUpdate({
-      target: [annotatorStandings.campaignId, annotatorStandings.userId],
-      set: {
-        goldJudged: sql`${annotatorStandings.goldJudged} + 1`,
-        goldCorrect: sql`${annotatorStandings.goldCorrect} + ${correct ? 1 : 0}`,
-        updatedAt: sql`now()`,
-      },
-    })
-    .returning();
-  return (
-    !!row &&
-    row.status === "active" &&
-    row.goldJudged >= campaign.goldMinJudgments &&
-    smoothedAccuracy(row.goldCorrect, row.goldJudged) < campaign.goldAccuracyThreshold
   );
 }
 
@@ -80,7 +57,8 @@ export async function setStanding(
       .from(judgments)
       .where(and(eq(judgments.campaignId, campaign.id), eq(judgments.userId, userId)));
     await recountPassages(tx, campaign, [...ended, ...judged].map((r) => r.passageId));
-  });  campaignAccessChanged(); // the cached standing of this process goes at once (other processes: ≤ 1 s)
+  });
+  campaignAccessChanged(); // the cached standing of this process goes at once (other processes: ≤ 1 s)
 }
 
 async function campaignRow(db: Db, campaignId: number): Promise<Campaign> {

@@ -1,15 +1,18 @@
 import { claimHandleParam } from "@/lib/campaign/annotate/assignment";
-import { judgmentInputSchema, submitJudgment } from "@/lib/campaign/annotate/judgments";
+import { judgmentInputSchema, judgmentQuerySchema, submitJudgmentAndNext } from "@/lib/campaign/annotate/judgments";
+import { parseInput } from "@/lib/errors";
 import { json, readJson, requestContext, route } from "@/lib/server/http";
 
 type HandleContext = { params: Promise<{ handle: string }> };
 
 // POST /api/claims/:handle/judgment — records the verdict (and span) once: 201, or 200 with the same body on a replay;
 // 409 when the passage's batch is paused or closed. `handle` is the opaque claim handle from …/next.
+// ?next=1[&after=<claim handle>] answers with the next task too ({judgment, next: Task | null}), other than `after`.
 export const POST = route(async (req, ctx: HandleContext) => {
   const { db, actor } = await requestContext(req);
   const handle = await claimHandleParam(ctx);
+  const query = parseInput(judgmentQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
   const input = await readJson(req, judgmentInputSchema);
-  const { judgment, replayed } = await submitJudgment(db, actor, handle, input);
-  return json({ judgment }, replayed ? 200 : 201);
+  const { judgment, replayed, next } = await submitJudgmentAndNext(db, actor, handle, input, query);
+  return json(next === undefined ? { judgment } : { judgment, next }, replayed ? 200 : 201);
 });

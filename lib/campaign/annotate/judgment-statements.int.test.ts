@@ -1,0 +1,119 @@
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import { eq } from "drizzle-orm";
+import postgres from "postgres";
+import { expect, it } from "vitest";
+import { rawClientOf, type Db } from "@/db/client";
+import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { idsOfTask } from "@/test/claims";
+import { describeEachDatabase, testDatabaseUrl } from "@/test/databases";
+import { passages } from "@/db/schema";
+import { nextTask } from "./assignment";
+import { submitJudgment } from "./judgments";
+
+/**
+ * Counts the statements a call sends to the database, begin and commit included, by wrapping the
+ * driver client's own methods (the statements still run). Restores them afterwards.
+ */
+async function countStatements<T>(db: Db, body: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const raw = rawClientOf(db);
+  const statements: string[] = [];
+  const restore: (() => void)[] = [];
+  const wrap = <O extends object>(o: O, name: keyof O & string, onCall: (args: unknown[]) => void) => {
+    const original = o[name] as unknown as (...a: unknown[]) => unknown;
+    (o as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      onCall(args);
+      return original.apply(this, args);
+    };
+    restore.push(() => ((o as Record<string, unknown>)[name] = original));
+  };
+  const text = (a: unknown[]) => String(a[0]).trim().replace(/\s+/g, " ").slice(0, 60);
+  if (raw.kind === "pglite") {
+    const client: PGlite = raw.client;
+    wrap(client, "query", (a) => statements.push(text(a)));
+    wrap(client, "exec", (a) => statements.push(text(a)));
+    const transaction = client.transaction.bind(client);
+    (client as unknown as Record<string, unknown>).transaction = async <R>(fn: (tx: Transaction) => Promise<R>) => {
+      statements.push("begin");
+      try {
+        return await transaction(async (tx) => {
+          const query = tx.query.bind(tx);
+          const exec = tx.exec.bind(tx);
+          const counted = Object.assign(Object.create(tx) as Transaction, {
+            query: (...a: Parameters<Transaction["query"]>) => (statements.push(text(a)), query(...a)),
+            exec: (...a: Parameters<Transaction["exec"]>) => (statements.push(text(a)), exec(...a)),
+          });
+          return fn(counted);
+        });
+      } finally {
+        statements.push("commit/rollback");
+      }
+    };
+    restore.push(() => ((client as unknown as Record<string, unknown>).transaction = transaction));
+  } else {
+    const client: postgres.Sql = raw.client;
+    wrap(client, "unsafe", (a) => statements.push(text(a)));
+    const begin = client.begin.bind(client);
+    (client as unknown as Record<string, unknown>).begin = async (fn: (sql: postgres.TransactionSql) => unknown) => {
+      // postgres.js sends its "begin" through `unsafe` (counted above), its "commit" not.
+      try {
+        return await begin(async (sql) => {
+          const unsafe = sql.unsafe.bind(sql);
+          (sql as unknown as Record<string, unknown>).unsafe = (...a: Parameters<typeof sql.unsafe>) => (statements.push(text(a)), unsafe(...a));
+          return fn(sql);
+        });
+      } finally {
+        statements.push("commit/rollback");
+      }
+    };
+    restore.push(() => ((client as unknown as Record<string, unknown>).begin = begin));
+  }
+  try {
+    return { result: await body(), statements };
+  } finally {
+    restore.reverse().forEach((r) => r());
+  }
+}
+
+describeEachDatabase("the judgment's statements", ({ db, kind }) => {
+  it("a judgment (span, gold or not) is begin, two statements, commit; a replay is begin, one statement, commit", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
+    const a = await makeAnnotator(db());
+    let judged = 0;
+    for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId })) {
+      const input = judgmentOf(t, "sufficient");
+      const { statements } = await countStatements(db(), () => submitJudgment(db(), a, t!.claim.handle, input));
+      expect(statements, statements.join("\n")).toHaveLength(4);
+      judged++;
+      const replay = await countStatements(db(), () => submitJudgment(db(), a, t!.claim.handle, input));
+      expect(replay.result.replayed).toBe(true);
+      expect(replay.statements).toHaveLength(3);
+    }
+    expect(judged).toBe(4); // 2 questions × (1 gold + 1 candidate)
+  });
+
+  it("a judgment waiting for its claim while a pause of its annotator commits is refused (403), not counted", async () => {
+    if (kind !== "postgres") return; // needs a second connection: PGlite has one
+    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const a = await makeAnnotator(db());
+    const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const { claimId, passageId } = await idsOfTask(db(), t);
+    const other = postgres(testDatabaseUrl()!, { max: 1, onnotice: () => {} });
+    try {
+      // What pausing does, held open: the standing, the claim ended, its slot reopened.
+      const pausing = other.begin(async (sql) => {
+        await sql`insert into annotator_standings (campaign_id, user_id, status, pause_reason, paused_at) values (${c.campaignId}, ${a.id}, 'paused', 'coordinator', now())`;
+        await sql`update claims set ended_at = now() where id = ${claimId}`;
+        await sql`update passages set claim_count = claim_count - 1, open_slots = open_slots + 1 where id = ${passageId}`;
+        await new Promise((r) => setTimeout(r, 500));
+      });
+      await new Promise((r) => setTimeout(r, 150));
+      const judging = submitJudgment(db(), a, t.claim.handle, judgmentOf(t, "insufficient"));
+      await pausing;
+      await expect(judging).rejects.toMatchObject({ status: 403, details: { paused: true } });
+      const [p] = await db().select().from(passages).where(eq(passages.id, passageId));
+      expect(p).toMatchObject({ judgmentCount: 0, claimCount: 0, openSlots: 3 });
+    } finally {
+      await other.end();
+    }
+  });
+});

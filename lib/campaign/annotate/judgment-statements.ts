@@ -1,0 +1,181 @@
+// Internal to submitJudgment: its two statements, as plain SQL sent as named prepared statements
+// (postgres.js `prepare: true`), so neither drizzle nor PostgreSQL rebuilds them per judgment.
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type postgres from "postgres";
+import { rawClientOf, type Db } from "@/db/client";
+
+/** One statement of a transaction: SQL text with $n parameters → rows. */
+export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+/** Runs `body` in one transaction on the driver's own client (begin … commit; rollback on a throw). */
+export async function inRawTransaction<T>(db: Db, body: (q: Query) => Promise<T>): Promise<T> {
+  const raw = rawClientOf(db);
+  if (raw.kind === "postgres") {
+    const client: postgres.Sql = raw.client;
+    return (await client.begin(async (sql) => {
+      const q: Query = async <R>(text: string, params: unknown[]) =>
+        (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as R[];
+      return body(q);
+    })) as T;
+  }
+  const client: PGlite = raw.client;
+  return client.transaction(async (tx: Transaction) => body(async <R>(text: string, params: unknown[]) => (await tx.query<R>(text, params)).rows));
+}
+
+/** Statement 1 reads, once the claim is locked, everything the checks before writing need. */
+export interface ClaimRow {
+  claim_id: number;
+  owner: number;
+  campaign_id: number;
+  passage_id: number;
+  /** Not ended (it may have expired). */
+  unended: boolean;
+  /** Not ended and not expired. */
+  live: boolean;
+  r: number;
+  t: number;
+  early_stop: boolean;
+  gold_min_judgments: number;
+  gold_accuracy_threshold: number;
+  all_annotators: boolean;
+  member: boolean;
+  standing: "active" | "paused" | null;
+  is_gold: boolean;
+  expected_verdict: "sufficient" | "insufficient" | null;
+  expected_start_paragraph_id: number | null;
+  expected_start_character: number | null;
+  expected_end_paragraph_id: number | null;
+  expected_end_character: number | null;
+  start_paragraph_id: number;
+  end_paragraph_id: number;
+  /** The passage's paragraphs (when asked for: a span to check). */
+  slice: string[] | null;
+  /** This annotator's judgment under the same idempotency key, if any (snake_case columns). */
+  previous: StoredJudgmentJson | null;
+}
+
+export interface StoredJudgmentJson {
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  start_paragraph_id: number | null;
+  start_character: number | null;
+  end_paragraph_id: number | null;
+  end_character: number | null;
+  span_text: string | null;
+  duration_ms: number;
+  request_hash: string;
+  created_at: string;
+}
+
+const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
+  span_text, duration_ms, request_hash, created_at from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
+
+/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs, $4 idempotency key. Locks the claim row. */
+export const LOCK_CLAIM_SQL = `
+select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::float8 as campaign_id, c.passage_id::float8 as passage_id,
+  (c.ended_at is null) as unended, (c.ended_at is null and c.expires_at > clock_timestamp()) as live,
+  cp.judgments_per_passage::int as r, cp.endorsement_threshold::int as t, cp.early_stop,
+  cp.gold_min_judgments::int as gold_min_judgments, cp.gold_accuracy_threshold::float8 as gold_accuracy_threshold,
+  cp.all_annotators, (m.user_id is not null) as member, s.status::text as standing,
+  p.is_gold, p.expected_verdict::text as expected_verdict,
+  p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character,
+  p.start_paragraph_id, p.end_paragraph_id,
+  case when $3::boolean then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+    from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
+  (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous
+from claims c
+join campaigns cp on cp.id = c.campaign_id
+join passages p on p.id = c.passage_id
+left join campaign_members m on m.campaign_id = c.campaign_id and m.user_id = $2::bigint
+left join annotator_standings s on s.campaign_id = c.campaign_id and s.user_id = $2::bigint
+where c.handle = $1::text
+for no key update of c`;
+
+/** The judgment counts when fewer than R judgments count on the passage (it is the newest: created under the passage lock). */
+const COUNTS = `p.judgment_count < $r`;
+const NEW_JC = `least($r, p.judgment_count + 1)`;
+const NEW_SC = `p.sufficient_count + (case when $verdict = 'sufficient' and ${COUNTS} then 1 else 0 end)`;
+// The outcome rules are the SQL functions of migration 0004 (the same as lib/campaign/quality/outcome.ts);
+// PostgreSQL inlines them, so calling them costs what the expression written in place would.
+const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
+
+/**
+ * Statement 2, the write: locks the passage (one statement: the lock is held no longer), checks it
+ * takes the judgment (batch launched, not sealed by a close, not judged by this annotator, who is
+ * not paused, a slot for a claim that is no longer live), moves its counters, stores the judgment, ends the claim and
+ * scores a gold judgment. No row: refused (the caller finds out why).
+ */
+const WRITE_TEMPLATE = `
+with p as (
+  update passages p set
+    judgment_count = ${NEW_JC},
+    sufficient_count = ${NEW_SC},
+    claim_count = p.claim_count - (case when $unended then 1 else 0 end),
+    open_slots = case when ${DECIDES} then 0
+      when $live or ($unended and not p.is_decided) then p.open_slots else p.open_slots - 1 end,
+    is_decided = p.is_decided or ${DECIDES}
+  from batches b
+  where p.id = $passage and p.sealed_judgment_count is null and b.id = p.batch_id and b.status = 'launched'
+    and ($live or (case when $unended and not p.is_decided then p.open_slots + 1 else p.open_slots end) > 0)
+    and not exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $user)
+    -- Read again here: a pause that ended this claim while statement 1 waited for it is seen now.
+    and not exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = $user and s.status = 'paused')
+  returning p.id, p.campaign_id, p.batch_id, p.judgment_count, p.sufficient_count, p.is_decided
+), j as (
+  -- Compared with the passage's outcome as this statement leaves it, as the passages trigger does
+  -- for its judgments (it then finds nothing to change here); also when this one does not count.
+  insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
+    start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees)
+  select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
+    $sp, $sc, $ep, $ec, $text, $duration, $key, $hash, clock_timestamp(),
+    kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t))
+  from p
+  returning created_at
+), e as (
+  update claims c set ended_at = now() from p where c.id = $claim
+), g as (
+  insert into annotator_standings as s (campaign_id, user_id, gold_judged, gold_correct)
+  select p.campaign_id, $user, 1, case when $correct then 1 else 0 end from p where $gold
+  on conflict (campaign_id, user_id) do update set
+    gold_judged = s.gold_judged + 1, gold_correct = s.gold_correct + excluded.gold_correct, updated_at = now()
+  returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct
+)
+select (select created_at from j) as created_at, g.status, g.gold_judged, g.gold_correct
+from (select 1) one left join g on true`;
+
+const PARAMS: Record<string, string> = {
+  $claim: "$1::bigint",
+  $user: "$2::bigint",
+  $passage: "$3::bigint",
+  $live: "$4::boolean",
+  $unended: "$5::boolean",
+  $r: "$6::int",
+  $t: "$7::int",
+  $early: "$8::boolean",
+  $verdict: "$9::verdict",
+  $unreadable: "$10::boolean",
+  $sp: "$11::int",
+  $sc: "$12::int",
+  $ep: "$13::int",
+  $ec: "$14::int",
+  $text: "$15::text",
+  $duration: "$16::int",
+  $key: "$17::text",
+  $hash: "$18::text",
+  $gold: "$19::boolean",
+  $correct: "$20::boolean",
+};
+
+export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z]+\b/g, (name) => {
+  const p = PARAMS[name];
+  if (!p) throw new Error(`judgment statement: no parameter ${name}`);
+  return p;
+});
+
+export interface WriteResult {
+  /** Null: the passage took no judgment. */
+  created_at: Date | string | null;
+  status: "active" | "paused" | null;
+  gold_judged: number | null;
+  gold_correct: number | null;
+}
