@@ -6,6 +6,7 @@ import type { DatabaseKind, Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";
 import { requireSystem, type Actor } from "@/lib/auth/actor";
 import { hashPassword, verifyPassword } from "@/lib/auth/crypto";
+import { credentialsChanged } from "@/lib/auth/sessions";
 import { DEMO_ACCOUNTS } from "./demo";
 
 export type DemoUsername = (typeof DEMO_ACCOUNTS)[number]["username"];
@@ -96,6 +97,7 @@ export async function ensureDemoPasswords(db: Db, actor: Actor, file: string): P
       await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
     });
   }
+  if (toRotate.length) credentialsChanged(); // this process's cached sessions and tokens go at once
   return { accounts, rotated: toRotate.map((r) => r.username) };
 }
 
