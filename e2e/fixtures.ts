@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { request, type APIRequestContext } from "@playwright/test";
+import { expect, request, type APIRequestContext } from "@playwright/test";
 
 export const ADMIN = { username: "e2e-admin", password: "e2e-admin-password" } as const;
 export const PASSWORD = "e2e-password-123";
@@ -94,4 +94,38 @@ export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<void
 
 export function tempDataDir(): string {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-e2e-")), "pglite");
+}
+
+/**
+ * A campaign with one launched batch of two questions (gold + one candidate each, single paragraphs)
+ * on a fresh five-paragraph page; `settings` go to POST /api/campaigns.
+ */
+export async function launchedTwoQuestionBatch(
+  admin: APIRequestContext,
+  prefix: string,
+  settings: Record<string, unknown> = {},
+): Promise<{ campaignId: number; batchId: number }> {
+  const wikipediaId = unique(`${prefix}-page`);
+  const text = [`${prefix} page\n`, "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
+  const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
+    data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: `${prefix} page`, text }) + "\n"),
+    headers: { "content-type": "application/x-ndjson" },
+  });
+  expect(knowledge.status(), await knowledge.text()).toBe(201);
+  const created = await admin.post("/api/campaigns", { data: { name: unique(`e2e-${prefix}`), ...settings } });
+  const campaignId: number = (await created.json()).campaign.id;
+  const ids = [unique("q"), unique("q")];
+  const provenance = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
+  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: provenance(1 + 2 * i) }] }));
+  const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: provenance(2 + 2 * i) }] }));
+  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: {
+      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
+      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  const batchId: number = (await imported.json()).batch.id;
+  expect((await admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
+  return { campaignId, batchId };
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, createAccount, signedInApi, unique } from "./fixtures";
+import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "./fixtures";
 
 // Issue 13, over HTTP: POST /api/claims/:handle/judgment?next=1[&after=<handle>] answers with the next
 // task in the same request; a replay gives the same task (nothing claimed twice); the new query
@@ -11,27 +11,7 @@ interface Task {
 }
 
 async function launchedCampaign(admin: APIRequestContext): Promise<number> {
-  const wikipediaId = unique("next-page");
-  const text = ["Next Page\n", "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
-  const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
-    data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Next Page", text }) + "\n"),
-    headers: { "content-type": "application/x-ndjson" },
-  });
-  expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-next"), goldMinJudgments: 10_000 } });
-  const campaignId: number = (await created.json()).campaign.id;
-  const ids = [unique("q"), unique("q")];
-  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1 + 2 * i, end_paragraph_id: 1 + 2 * i }] }] }));
-  const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2 + 2 * i, end_paragraph_id: 2 + 2 * i }] }] }));
-  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
-    },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect((await admin.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
-  return campaignId;
+  return (await launchedTwoQuestionBatch(admin, "next", { goldMinJudgments: 10_000 })).campaignId;
 }
 
 test("a judgment with ?next=1 brings the task after the prefetched one, once; bad parameters are 422 naming them", async ({ baseURL }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, createAccount, signedInApi, unique } from "./fixtures";
+import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "./fixtures";
 
 // Issue 12, over HTTP: a closed batch takes no judgment (409, saying so) and its exports stay the same
 // byte for byte after the attempt, a change of T, an annotator paused, and time; the claim routes
@@ -13,28 +13,7 @@ interface Task {
 
 /** A campaign with one launched batch of two questions (gold + one candidate each) on a fresh page. */
 async function launchedBatch(admin: APIRequestContext): Promise<{ campaignId: number; batchId: number }> {
-  const wikipediaId = unique("sealed-page");
-  const text = ["Sealed Page\n", "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
-  const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
-    data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Sealed Page", text }) + "\n"),
-    headers: { "content-type": "application/x-ndjson" },
-  });
-  expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-sealed"), judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 } });
-  const campaignId: number = (await created.json()).campaign.id;
-  const ids = [unique("q"), unique("q")];
-  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1 + 2 * i, end_paragraph_id: 1 + 2 * i }] }] }));
-  const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2 + 2 * i, end_paragraph_id: 2 + 2 * i }] }] }));
-  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
-    },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  const batchId: number = (await imported.json()).batch.id;
-  expect((await admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
-  return { campaignId, batchId };
+  return launchedTwoQuestionBatch(admin, "sealed", { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 });
 }
 
 function judgmentBody(task: Task, sufficient: boolean) {

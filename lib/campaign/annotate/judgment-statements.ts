@@ -3,6 +3,7 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import type postgres from "postgres";
 import { rawClientOf, type Db } from "@/db/client";
+import type { JudgmentRow } from "../report/rows";
 
 /** One statement of a transaction: SQL text with $n parameters → rows. */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
@@ -54,18 +55,8 @@ export interface ClaimRow {
   previous: StoredJudgmentJson | null;
 }
 
-export interface StoredJudgmentJson {
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  start_paragraph_id: number | null;
-  start_character: number | null;
-  end_paragraph_id: number | null;
-  end_character: number | null;
-  span_text: string | null;
-  duration_ms: number;
-  request_hash: string;
-  created_at: string;
-}
+/** A stored judgment as statement 1 reads it (`row_to_json`: times as strings). */
+export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & { request_hash: string; created_at: string };
 
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
   span_text, duration_ms, request_hash, created_at from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
