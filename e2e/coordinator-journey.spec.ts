@@ -2,39 +2,12 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { accounts, ADMIN, adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, ADMIN, adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 
 const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
-
-/**
- * One annotator's pass over every passage through the API, judging by the passage's first paragraph
- * id (the API shows no passage id); returns the first paragraph ids of the passages judged.
- */
-async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (startParagraphId: number) => boolean, durationMs: number) {
-  const judged: number[] = [];
-  for (;;) {
-    const res = await api.post(`/api/campaigns/${campaignId}/next`);
-    if (res.status() === 204) return judged;
-    expect(res.status(), await res.text()).toBe(200);
-    const task = await res.json();
-    const p = task.passage.paragraphs[0];
-    const yes = sufficient(p.id);
-    const text = p.text.split(" ").slice(0, 3).join(" ");
-    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
-      data: {
-        verdict: yes ? "sufficient" : "insufficient",
-        span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
-        durationMs,
-        idempotencyKey: unique("key"),
-      },
-    });
-    expect(submit.status(), await submit.text()).toBe(201);
-    judged.push(p.id);
-  }
-}
 
 const figure = (page: Page, testId: string) => page.getByTestId("dashboard").getByTestId(testId);
 

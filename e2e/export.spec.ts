@@ -1,29 +1,7 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, createAccount, signedInApi, storageStatePath, unique } from "./fixtures";
+import { expect, test } from "@playwright/test";
+import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 
 test.use({ storageState: storageStatePath("coordinator") });
-
-/** One annotator's pass over the campaign: sufficient (first three words) where `sufficient` says so. */
-async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (paragraphId: number) => boolean) {
-  for (;;) {
-    const res = await api.post(`/api/campaigns/${campaignId}/next`);
-    if (res.status() === 204) return;
-    expect(res.status()).toBe(200);
-    const task = await res.json();
-    const p = task.passage.paragraphs[0];
-    const yes = sufficient(p.id);
-    const text = p.text.split(" ").slice(0, 3).join(" ");
-    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
-      data: {
-        verdict: yes ? "sufficient" : "insufficient",
-        span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
-        durationMs: 1200,
-        idempotencyKey: unique("key"),
-      },
-    });
-    expect(submit.status(), await submit.text()).toBe(201);
-  }
-}
 
 test("a coordinator pauses an annotator and the exported provenance changes; resuming restores it", async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);

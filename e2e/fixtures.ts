@@ -129,3 +129,31 @@ export async function launchedTwoQuestionBatch(
   expect((await admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
   return { campaignId, batchId };
 }
+
+/**
+ * One annotator's pass over every passage of a campaign through the API, judging by the passage's
+ * first paragraph id (the API shows no passage id): sufficient (its first three words) where
+ * `sufficient` says so. Returns the first paragraph ids of the passages judged, in order.
+ */
+export async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (startParagraphId: number) => boolean, durationMs = 1200): Promise<number[]> {
+  const judged: number[] = [];
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) return judged;
+    expect(res.status(), await res.text()).toBe(200);
+    const task = await res.json();
+    const p = task.passage.paragraphs[0];
+    const yes = sufficient(p.id);
+    const text = p.text.split(" ").slice(0, 3).join(" ");
+    const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
+      data: {
+        verdict: yes ? "sufficient" : "insufficient",
+        span: yes ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
+        durationMs,
+        idempotencyKey: unique("key"),
+      },
+    });
+    expect(submit.status(), await submit.text()).toBe(201);
+    judged.push(p.id);
+  }
+}
