@@ -1,5 +1,8 @@
-// The simulated annotators: each loops next → submit with no think time, on its own session cookie,
-// over keep-alive sockets. Latencies are measured per request (write to last byte of the answer).
+// The simulated annotators, each on its own session cookie over keep-alive sockets, with no think
+// time unless asked. With one request per judgment (the default, as the judging page does) an
+// annotator asks `POST …/next` once, then loops `POST /api/claims/:handle/judgment?next=1`, whose
+// answer brings the next task; with two, it loops next → judgment. Latencies are measured per
+// request (write to last byte of the answer): `next` is every request that brought a task.
 import type { Client } from "./http";
 import type { Annotator } from "./seed";
 
@@ -60,6 +63,8 @@ export async function runLoad(
     thinkMs?: number;
     /** Gold passages are judged sufficient; the others sufficient one time in four (about half in all). */
     isGold: (kiltId: string, wikipediaId: string, startParagraphId: number) => boolean;
+    /** 1: the judgment brings the next task (`?next=1`); 2: `…/next`, then the judgment. */
+    requestsPerJudgment: 1 | 2;
     onMeasureStart?: () => void;
     onMeasureEnd?: () => void;
   },
@@ -77,65 +82,79 @@ export async function runLoad(
     if (firstErrors.length < 5) firstErrors.push(`${key}: ${detail.slice(0, 300)}`);
   };
 
+  /** The next task by `POST …/next`: the task, "drained" on 204, undefined after an error (counted). */
+  const askNext = async (headers: Record<string, string>): Promise<Task | "drained" | undefined> => {
+    const at = now();
+    const t0 = performance.now();
+    try {
+      const res = await client.request("POST", `/api/campaigns/${campaignId}/next`, { headers, body: "{}" });
+      if (at !== "stop") stats[at].next.push(performance.now() - t0);
+      if (res.status === 204) return "drained";
+      if (res.status === 200) return JSON.parse(res.body.toString("utf8")) as Task;
+      error(at, `next ${res.status}`, res.body.toString("utf8"));
+    } catch (e) {
+      error(at, `next ${(e as { code?: string }).code ?? "error"}`, String(e));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    return undefined;
+  };
+
+  /** Judges `task`; with one request per judgment, returns the next task its answer brought (null: none left). */
+  const judge = async (a: Annotator, headers: Record<string, string>, task: Task, n: number): Promise<Task | null | undefined> => {
+    const first = task.passage.paragraphs[0]!;
+    const gold = options.isGold(task.query.id, task.passage.wikipediaId, first.id);
+    const span = gold || n % 4 === 0 ? spanIn(first.text) : undefined;
+    const body = JSON.stringify({
+      verdict: span ? "sufficient" : "insufficient",
+      span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
+      unreadable: false,
+      durationMs: 1000 + (n % 5000),
+      idempotencyKey: `bench-${a.username}-${task.claim.handle}`,
+    });
+    const oneRequest = options.requestsPerJudgment === 1;
+    const at = now();
+    const t0 = performance.now();
+    try {
+      const res = await client.request("POST", `/api/claims/${task.claim.handle}/judgment${oneRequest ? "?next=1" : ""}`, { headers, body });
+      const ms = performance.now() - t0;
+      if (at !== "stop") stats[at].submit.push(ms);
+      if (res.status !== 201) {
+        error(at, `submit ${res.status}`, res.body.toString("utf8"));
+        if (res.status >= 500) openClaims++;
+        return undefined;
+      }
+      acknowledged++;
+      // Counted in the phase it completed in.
+      const completed = now();
+      if (completed !== "stop") {
+        stats[completed].judgments++;
+        if (span) stats[completed].sufficient++;
+      }
+      if (!oneRequest) return undefined;
+      const next = (JSON.parse(res.body.toString("utf8")) as { next?: Task | null }).next;
+      if (next !== undefined && at !== "stop") stats[at].next.push(ms);
+      return next;
+    } catch (e) {
+      error(at, `submit ${(e as { code?: string }).code ?? "error"}`, String(e));
+      openClaims++;
+      return undefined;
+    }
+  };
+
   const annotator = async (a: Annotator, index: number) => {
     const headers = { cookie: `kps_session=${a.cookie}`, "content-type": "application/json" };
     let n = index;
+    // A task the last judgment's answer brought (one request per judgment), else undefined: ask for one.
+    let brought: Task | null | undefined;
     while (now() !== "stop") {
-      const nextPhase = now();
-      let t0 = performance.now();
-      let task: Task;
-      try {
-        const res = await client.request("POST", `/api/campaigns/${campaignId}/next`, { headers, body: "{}" });
-        if (nextPhase !== "stop") stats[nextPhase].next.push(performance.now() - t0);
-        if (res.status === 204) {
-          drained++;
-          return;
-        }
-        if (res.status !== 200) {
-          error(nextPhase, `next ${res.status}`, res.body.toString("utf8"));
-          await new Promise((r) => setTimeout(r, 20));
-          continue;
-        }
-        task = JSON.parse(res.body.toString("utf8")) as Task;
-      } catch (e) {
-        error(nextPhase, `next ${(e as { code?: string }).code ?? "error"}`, String(e));
-        await new Promise((r) => setTimeout(r, 20));
-        continue;
+      const task = brought === null ? "drained" : (brought ?? (await askNext(headers)));
+      if (task === "drained") {
+        drained++;
+        return;
       }
-
+      if (!task) continue;
       if (options.thinkMs) await new Promise((r) => setTimeout(r, options.thinkMs! * (0.5 + Math.random())));
-      const first = task.passage.paragraphs[0]!;
-      const gold = options.isGold(task.query.id, task.passage.wikipediaId, first.id);
-      const span = gold || n++ % 4 === 0 ? spanIn(first.text) : undefined;
-      const body = JSON.stringify({
-        verdict: span ? "sufficient" : "insufficient",
-        span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
-        unreadable: false,
-        durationMs: 1000 + (n % 5000),
-        idempotencyKey: `bench-${a.username}-${task.claim.handle}`,
-      });
-      const submitPhase = now();
-      t0 = performance.now();
-      try {
-        const res = await client.request("POST", `/api/claims/${task.claim.handle}/judgment`, { headers, body });
-        const t1 = performance.now();
-        if (submitPhase !== "stop") stats[submitPhase].submit.push(t1 - t0);
-        if (res.status === 201) {
-          acknowledged++;
-          // Counted in the phase it completed in.
-          const completed = now();
-          if (completed !== "stop") {
-            stats[completed].judgments++;
-            if (span) stats[completed].sufficient++;
-          }
-        } else {
-          error(submitPhase, `submit ${res.status}`, res.body.toString("utf8"));
-          if (res.status >= 500) openClaims++;
-        }
-      } catch (e) {
-        error(submitPhase, `submit ${(e as { code?: string }).code ?? "error"}`, String(e));
-        openClaims++;
-      }
+      brought = await judge(a, headers, task, n++);
     }
   };
 

@@ -4,7 +4,10 @@
 //
 //   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
 //                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
-//                             [--workers 2] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
+//                             [--workers 2] [--requests-per-judgment 1] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
+//
+// --requests-per-judgment: 1 (default) as the judging page works, the judgment's answer bringing the
+// next task (`?next=1`); 2 as before issue 13 (`…/next`, then the judgment).
 //
 // --workers: the app server's processes on PostgreSQL (KPS_WORKERS; default 2, the setup the README
 // recommends on this two-core machine); on PGlite the server is always one process. The last lines
@@ -36,6 +39,11 @@ import { fmt, integerOption, runMain } from "../common";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 type Target = "postgres" | "pglite";
 
+function requestsOption(value: string): 1 | 2 {
+  if (value !== "1" && value !== "2") throw new Error(`--requests-per-judgment must be 1 or 2, not '${value}'`);
+  return value === "1" ? 1 : 2;
+}
+
 function parseOptions() {
   const { values } = parseArgs({
     options: {
@@ -48,6 +56,7 @@ function parseOptions() {
       passages: { type: "string", default: "30000" },
       port: { type: "string", default: "3150" },
       workers: { type: "string", default: "2" },
+      "requests-per-judgment": { type: "string", default: "1" },
       "no-build": { type: "boolean", default: false },
       snapshot: { type: "boolean", default: false },
       analyze: { type: "boolean", default: false },
@@ -60,7 +69,7 @@ function parseOptions() {
   if (values.help) {
     console.log(
       "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
+        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
     );
     process.exit(0);
   }
@@ -77,6 +86,7 @@ function parseOptions() {
     passages: integerOption("passages", values.passages, 3),
     port: integerOption("port", values.port, 1),
     workers: integerOption("workers", values.workers, 1),
+    requestsPerJudgment: requestsOption(values["requests-per-judgment"]),
     targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
     build: !values["no-build"],
     snapshot: values.snapshot,
@@ -217,7 +227,7 @@ async function main() {
       const port = target === "postgres" ? opts.port : opts.port + 1;
       const workers = target === "postgres" ? opts.workers : 1;
       console.log(
-        `\n── ${target}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between next and submit)` : ", no think time"}, ` +
+        `\n── ${target}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between a task and its judgment)` : ", no think time"}, ${opts.requestsPerJudgment === 1 ? "one request per judgment (?next=1)" : "two requests per judgment (next, judgment)"}, ` +
           `${opts.warmup} s warm-up + ${opts.seconds} s measured, ${opts.passages.toLocaleString("en-US")} passages ──`,
       );
       const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`, KPS_DEMO: "0", KPS_WORKERS: String(workers) };
@@ -305,6 +315,7 @@ async function main() {
         const load = await runLoad(client, accounts, seeded.campaignId, {
           warmupSeconds: opts.warmup,
           thinkMs: opts.thinkMs,
+          requestsPerJudgment: opts.requestsPerJudgment,
           isGold: goldOracle(seeded.questions),
           seconds: opts.seconds,
           onMeasureStart: () => {
@@ -458,12 +469,11 @@ async function main() {
     printTable(results);
     console.log("");
     console.log(
-      "judgments/s ÷ tps: one judgment is two HTTP requests through Next.js and ~27 SQL statements, begin/commit included (14 for POST /next: session, " +
-        "campaign, begin, reap expired claims, live claim, launched batches, current question, open passage in it, open passage anywhere, passage update, " +
-        "claim insert, commit, task view, progress counts; 13 for POST /judgment: session, idempotency look-up, begin, claim FOR UPDATE, idempotency look-up, " +
-        "campaign, passage FOR UPDATE, duplicate check, page for the span, insert, passage update, claim update, gold standing, commit); a pgbench -N " +
-        "transaction is 5. At pgbench's cost per statement the ratio would be ~0.19 (5 ÷ 27); the distance to that is what Node.js, Next.js, drizzle and " +
-        "lock waits add.",
+      `judgments/s ÷ tps: one judgment is ${opts.requestsPerJudgment === 1 ? "one HTTP request through Next.js (the judgment, whose answer brings the next task: ?next=1)" : "two HTTP requests through Next.js (…/next, then the judgment)"} ` +
+        "and, in the steady state, 3 SQL statements, each committed by itself: the claim read, the judgment's write (claim and passage locked for that " +
+        "statement only), the next claim (one CTE); the session and the campaign access come from a 1-s per-process cache, expired claims are reaped " +
+        "every 2 s per campaign. A pgbench -N transaction is 5 statements (begin … commit). The statements per judgment measured in the server's log " +
+        "are printed with --profile.",
     );
     if (results.some((r) => r.target === "pglite")) console.log("The PGlite row's baseline is pgbench on the PostgreSQL server (pgbench cannot reach PGlite): the server's reference, not PGlite's.");
     for (const r of results) {

@@ -127,7 +127,7 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
   });
 
   it("stores a judgment once: replays answer the same, another body with the key is a conflict", async () => {
-    const c = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const c = await makeCampaign(db(), { queries: 1, candidates: 2 });
     const a = await makeAnnotator(db());
     const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const input = insufficient();
@@ -146,6 +146,16 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const results = await Promise.all([1, 2, 3].map(() => submitJudgment(db(), a, concurrent.claim.handle, same)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
     expect(await db().select().from(judgments).where(eq(judgments.passageId, (await idsOfTask(db(), concurrent)).passageId))).toHaveLength(1);
+
+    // Three different bodies at once on one claim: one is stored, the others are conflicts, the counters move once.
+    const racing = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const settled = await Promise.allSettled([1, 2, 3].map(() => submitJudgment(db(), a, racing.claim.handle, insufficient())));
+    expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(await Promise.all(settled.filter((r) => r.status === "rejected").map((r) => code(Promise.reject(r.reason))))).toEqual(["409 conflict", "409 conflict"]);
+    const racedPassage = (await idsOfTask(db(), racing)).passageId;
+    expect(await db().select().from(judgments).where(eq(judgments.passageId, racedPassage))).toHaveLength(1);
+    const [counters] = await db().select().from(passages).where(eq(passages.id, racedPassage));
+    expect(counters).toMatchObject({ judgmentCount: 1, claimCount: 0 });
   });
 
   it("refuses another annotator's claim (403) and spans that do not match the page (422)", async () => {

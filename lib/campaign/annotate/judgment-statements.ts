@@ -1,29 +1,20 @@
 // Internal to submitJudgment: its two statements, as plain SQL sent as named prepared statements
-// (postgres.js `prepare: true`), so neither drizzle nor PostgreSQL rebuilds them per judgment.
-import type { PGlite, Transaction } from "@electric-sql/pglite";
-import type postgres from "postgres";
-import { rawClientOf, type Db } from "@/db/client";
+// (postgres.js `prepare: true`), so neither drizzle nor PostgreSQL rebuilds them per judgment. Each
+// runs on its own (autocommit): no transaction stays open while the app works, so no row lock is
+// held across a round trip to it.
+import { preparedRows } from "@/lib/cache/prepared";
+import type { Db } from "@/db/client";
 import type { JudgmentRow } from "../report/rows";
 
-/** One statement of a transaction: SQL text with $n parameters → rows. */
+/** One statement, on its own: SQL text with $n parameters → rows. */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
-/** Runs `body` in one transaction on the driver's own client (begin … commit; rollback on a throw). */
-export async function inRawTransaction<T>(db: Db, body: (q: Query) => Promise<T>): Promise<T> {
-  const raw = rawClientOf(db);
-  if (raw.kind === "postgres") {
-    const client: postgres.Sql = raw.client;
-    return (await client.begin(async (sql) => {
-      const q: Query = async <R>(text: string, params: unknown[]) =>
-        (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as R[];
-      return body(q);
-    })) as T;
-  }
-  const client: PGlite = raw.client;
-  return client.transaction(async (tx: Transaction) => body(async <R>(text: string, params: unknown[]) => (await tx.query<R>(text, params)).rows));
+/** Statements of `db` run one by one, each committed by itself (prepared on PostgreSQL). */
+export function autocommitQuery(db: Db): Query {
+  return async <T>(text: string, params: unknown[]) => preparedRows<T>(db, text, params as (string | number | boolean | null)[]);
 }
 
-/** Statement 1 reads, once the claim is locked, everything the checks before writing need. */
+/** Statement 1 reads everything the checks before writing need (no lock: statement 2 checks the claim again under its lock). */
 export interface ClaimRow {
   claim_id: number;
   owner: number;
@@ -61,8 +52,8 @@ export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "create
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
   span_text, duration_ms, request_hash, created_at from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
-/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs, $4 idempotency key. Locks the claim row. */
-export const LOCK_CLAIM_SQL = `
+/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs, $4 idempotency key. */
+export const READ_CLAIM_SQL = `
 select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::float8 as campaign_id, c.passage_id::float8 as passage_id,
   (c.ended_at is null) as unended, (c.ended_at is null and c.expires_at > clock_timestamp()) as live,
   cp.judgments_per_passage::int as r, cp.endorsement_threshold::int as t, cp.early_stop,
@@ -79,8 +70,7 @@ join campaigns cp on cp.id = c.campaign_id
 join passages p on p.id = c.passage_id
 left join campaign_members m on m.campaign_id = c.campaign_id and m.user_id = $2::bigint
 left join annotator_standings s on s.campaign_id = c.campaign_id and s.user_id = $2::bigint
-where c.handle = $1::text
-for no key update of c`;
+where c.handle = $1::text`;
 
 /** The judgment counts when fewer than R judgments count on the passage (it is the newest: created under the passage lock). */
 const COUNTS = `p.judgment_count < $r`;
@@ -91,13 +81,20 @@ const NEW_SC = `p.sufficient_count + (case when $verdict = 'sufficient' and ${CO
 const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
 
 /**
- * Statement 2, the write: locks the passage (one statement: the lock is held no longer), checks it
- * takes the judgment (batch launched, not sealed by a close, not judged by this annotator, who is
- * not paused, a slot for a claim that is no longer live), moves its counters, stores the judgment, ends the claim and
- * scores a gold judgment. No row: refused (the caller finds out why).
+ * Statement 2, the write, on its own (autocommit, so its row locks end with it): locks the claim
+ * and requires it still ended or not as statement 1 read it (a pause, close or reaping that ended it
+ * since, or a submission on the same claim that came first, makes `claim_same` false: the caller
+ * reads again and retries); then locks the passage, checks it takes the judgment (batch launched,
+ * not sealed by a close, not judged by this annotator, who is not paused, a slot for a claim that is
+ * no longer live), moves its counters, stores the judgment, ends the claim and scores a gold
+ * judgment. Claim before passage, the order every other statement that locks both takes. No
+ * `created_at`: refused (the caller finds out why).
  */
 const WRITE_TEMPLATE = `
-with p as (
+with held as materialized (
+  select c.id from claims c where c.id = $claim and (c.ended_at is null) = $unended
+  for no key update of c
+), p as (
   update passages p set
     judgment_count = ${NEW_JC},
     sufficient_count = ${NEW_SC},
@@ -106,7 +103,7 @@ with p as (
       when $live or ($unended and not p.is_decided) then p.open_slots else p.open_slots - 1 end,
     is_decided = p.is_decided or ${DECIDES}
   from batches b
-  where p.id = $passage and p.sealed_judgment_count is null and b.id = p.batch_id and b.status = 'launched'
+  where p.id = $passage and exists (select 1 from held) and p.sealed_judgment_count is null and b.id = p.batch_id and b.status = 'launched'
     and ($live or (case when $unended and not p.is_decided then p.open_slots + 1 else p.open_slots end) > 0)
     and not exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $user)
     -- Read again here: a pause that ended this claim while statement 1 waited for it is seen now.
@@ -131,7 +128,7 @@ with p as (
     gold_judged = s.gold_judged + 1, gold_correct = s.gold_correct + excluded.gold_correct, updated_at = now()
   returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct
 )
-select (select created_at from j) as created_at, g.status, g.gold_judged, g.gold_correct
+select (select created_at from j) as created_at, exists (select 1 from held) as claim_same, g.status, g.gold_judged, g.gold_correct
 from (select 1) one left join g on true`;
 
 const PARAMS: Record<string, string> = {
@@ -166,6 +163,8 @@ export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z]+\b/g, (name) =
 export interface WriteResult {
   /** Null: the passage took no judgment. */
   created_at: Date | string | null;
+  /** The claim was as statement 1 read it (else nothing was written: read again). */
+  claim_same: boolean;
   status: "active" | "paused" | null;
   gold_judged: number | null;
   gold_correct: number | null;

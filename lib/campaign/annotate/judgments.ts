@@ -9,7 +9,7 @@ import { sliceLocation } from "@/lib/kilt/codepoints";
 import { smoothedAccuracy } from "../quality/consensus";
 import { isGoldCorrect, setStanding } from "../quality/standings";
 import { claimHandleSchema, nextTask, type Task } from "./assignment";
-import { inRawTransaction, LOCK_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
+import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
 
 const offset = z.number().int().min(0, "must be 0 or more");
 
@@ -90,9 +90,10 @@ function requestHash(claimId: number, input: JudgmentInput): string {
  * counts if its slot is free; if another annotator took the slot, the answer is 410. A judgment on
  * a paused or closed batch is refused (409): pausing and closing end the batch's claims.
  *
- * Two statements in one transaction (judgment-statements.ts): the claim locked with what the checks
- * need, then one write that locks the passage, moves its counters, stores the judgment, ends the
- * claim and scores gold. The passage lock is held for that one statement.
+ * Two statements, each on its own (judgment-statements.ts): the claim read with what the checks
+ * need, then one write that locks the claim (as read, or it is read again), then the passage, moves
+ * its counters, stores the judgment, ends the claim and scores gold. No transaction spans the two:
+ * the row locks last for the write statement only, never across a round trip to this process.
  */
 export async function submitJudgment(
   db: Db,
@@ -101,34 +102,33 @@ export async function submitJudgment(
   input: JudgmentInput,
 ): Promise<{ judgment: JudgmentView; replayed: boolean; campaignId: number }> {
   const user = requireUser(actor);
+  const q = autocommitQuery(db);
   let hash: string | undefined;
   let campaignId = 0;
-  let pause: { campaignId: number } | undefined;
   try {
-    const result = await inRawTransaction(db, async (q) => {
-      const [claim] = await q<ClaimRow>(LOCK_CLAIM_SQL, [handle, user.id, input.span !== null, input.idempotencyKey]);
+    // The claim changes between the two statements only in a race (a pause, close or reaping that
+    // ends it; a second submission on it that came first): then the read is taken again, once.
+    for (let attempt = 1; ; attempt++) {
+      const [claim] = await q<ClaimRow>(READ_CLAIM_SQL, [handle, user.id, input.span !== null, input.idempotencyKey]);
       if (!claim) throw new AppError("not_found", "No such claim.");
       if (claim.owner !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
       hash = requestHash(claim.claim_id, input);
       campaignId = claim.campaign_id;
-      // Submissions on one claim queue on its row lock; a retry that raced past this is found below.
-      if (claim.previous) return replayOf(claim.previous, hash, handle);
+      if (claim.previous) return { ...replayOf(claim.previous, hash, handle), campaignId };
       checkAccess(actor, claim);
       if (input.span) checkSpan(claim, input.span);
       const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input);
       const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
-      if (!row?.created_at) return refuse(q, claim, user.id, input.idempotencyKey, hash, handle);
-      if (row.status === "active" && row.gold_judged! >= claim.gold_min_judgments && smoothedAccuracy(row.gold_correct!, row.gold_judged!) < claim.gold_accuracy_threshold) {
-        pause = { campaignId: claim.campaign_id };
+      if (!row?.created_at) {
+        if (!row?.claim_same && attempt < 2) continue;
+        return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
       }
-      return { judgment: viewOf(input, handle, new Date(row.created_at)), replayed: false };
-    });
-    // The gold rule pauses after the judgment is committed: the judgment is acknowledged either way.
-    if (pause) {
-      const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, pause.campaignId));
-      if (campaign) await setStanding(db, campaign, user.id, { status: "paused", reason: "gold_rule", by: null });
+      // The gold rule pauses after the judgment is stored: the judgment is acknowledged either way.
+      if (row.status === "active" && row.gold_judged! >= claim.gold_min_judgments && smoothedAccuracy(row.gold_correct!, row.gold_judged!) < claim.gold_accuracy_threshold) {
+        await pauseByGoldRule(db, claim.campaign_id, user.id);
+      }
+      return { judgment: viewOf(input, handle, new Date(row.created_at)), replayed: false, campaignId };
     }
-    return { ...result, campaignId };
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
     if (isUniqueViolation(error) && hash) {
@@ -138,6 +138,11 @@ export async function submitJudgment(
     }
     throw error;
   }
+}
+
+async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
+  const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
+  if (campaign) await setStanding(db, campaign, userId, { status: "paused", reason: "gold_rule", by: null });
 }
 
 /**
