@@ -385,11 +385,11 @@ async function main() {
           const h = await hammerHealth(client, Math.min(annotators, 50), 5);
           const c1 = server.cpuSeconds();
           const cpuMs = c0 !== undefined && c1 !== undefined ? ((c1 - c0) * 1000) / Math.max(1, h.requests) : NaN;
-          const reqs = m.judgments * 2;
+          const reqs = m.judgments * opts.requestsPerJudgment;
           const appCpuMs = cpu0?.server !== undefined && cpu1?.server !== undefined ? ((cpu1.server - cpu0.server) * 1000) / Math.max(1, reqs) : NaN;
           notes.push(
             `framework floor: GET /api/health × ${Math.min(annotators, 50)} clients for 5 s: ${fmt(h.requests / h.seconds, 0)} requests/s, p50 ${fmt(percentile(h.latencies, 50))} ms, ` +
-              `server CPU ${fmt(cpuMs, 2)} ms per request${h.errors ? `, ${h.errors} errors` : ""} — vs ${fmt(appCpuMs, 2)} ms per annotation request (next or submit) during the load`,
+              `server CPU ${fmt(cpuMs, 2)} ms per request${h.errors ? `, ${h.errors} errors` : ""} — vs ${fmt(appCpuMs, 2)} ms per annotation request (${opts.requestsPerJudgment === 1 ? "judgment with the next task" : "next or judgment"}) during the load`,
           );
         }
 
