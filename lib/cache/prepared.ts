@@ -1,4 +1,5 @@
 import { rawClientOf, type Db, type Tx } from "@/db/client";
+import { pglitePreparedRows } from "@/db/pglite-prepared";
 
 /**
  * A drizzle prepared statement (`.prepare("name")`), built once per database object and reused: the
@@ -18,14 +19,15 @@ export function preparedFor<P>(db: Db | Tx, name: string, build: (db: Db) => P):
 }
 
 /**
- * Runs one SQL statement with `$n` parameters on the database's driver directly, past drizzle: on
- * PostgreSQL as a named prepared statement of postgres.js (parsed and planned once per connection,
- * then only bound and executed), on PGlite as one extended-protocol query. For the hottest statements,
- * whose SQL is a constant. Rows come as the driver parses them: no drizzle mapping (timestamps as
- * strings on PostgreSQL, int8 as strings) — select numbers, text and json.
+ * Runs one SQL statement with `$n` parameters on the database's driver directly, past drizzle, as
+ * a named prepared statement (parsed and planned once per connection, then only bound and
+ * executed): postgres.js's on PostgreSQL, db/pglite-prepared.ts's on PGlite (whose own `query()`
+ * parses and plans every call). For the hottest statements, whose SQL is a constant. Rows come as
+ * the driver parses them: no drizzle mapping (timestamps as strings on PostgreSQL, int8 as strings)
+ * — select numbers, text and json.
  */
 export async function preparedRows<T>(db: Db, text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
   const raw = rawClientOf(db);
   if (raw.kind === "postgres") return (await raw.client.unsafe(text, params, { prepare: true })) as unknown as T[];
-  return (await raw.client.query<T>(text, params)).rows;
+  return pglitePreparedRows<T>(raw.client, text, params);
 }

@@ -1,4 +1,3 @@
-import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
 import postgres from "postgres";
 import { expect, it } from "vitest";
@@ -6,6 +5,7 @@ import { rawClientOf, type Db } from "@/db/client";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase, testDatabaseUrl } from "@/test/databases";
+import { countPgliteStatements } from "@/test/pglite-statements";
 import { passages } from "@/db/schema";
 import { nextTask } from "./assignment";
 import { submitJudgment } from "./judgments";
@@ -28,27 +28,7 @@ async function countStatements<T>(db: Db, body: () => Promise<T>): Promise<{ res
   };
   const text = (a: unknown[]) => String(a[0]).trim().replace(/\s+/g, " ").slice(0, 60);
   if (raw.kind === "pglite") {
-    const client: PGlite = raw.client;
-    wrap(client, "query", (a) => statements.push(text(a)));
-    wrap(client, "exec", (a) => statements.push(text(a)));
-    const transaction = client.transaction.bind(client);
-    (client as unknown as Record<string, unknown>).transaction = async <R>(fn: (tx: Transaction) => Promise<R>) => {
-      statements.push("begin");
-      try {
-        return await transaction(async (tx) => {
-          const query = tx.query.bind(tx);
-          const exec = tx.exec.bind(tx);
-          const counted = Object.assign(Object.create(tx) as Transaction, {
-            query: (...a: Parameters<Transaction["query"]>) => (statements.push(text(a)), query(...a)),
-            exec: (...a: Parameters<Transaction["exec"]>) => (statements.push(text(a)), exec(...a)),
-          });
-          return fn(counted);
-        });
-      } finally {
-        statements.push("commit/rollback");
-      }
-    };
-    restore.push(() => ((client as unknown as Record<string, unknown>).transaction = transaction));
+    restore.push(countPgliteStatements(raw.client, (statement) => statements.push(statement)));
   } else {
     const client: postgres.Sql = raw.client;
     wrap(client, "unsafe", (a) => statements.push(text(a)));
@@ -83,7 +63,7 @@ describeEachDatabase("the judgment's statements", ({ db, kind }) => {
       const input = judgmentOf(t, "sufficient");
       const { statements } = await countStatements(db(), () => submitJudgment(db(), a, t!.claim.handle, input));
       expect(statements, statements.join("\n")).toHaveLength(2);
-      expect(statements.some((s) => /^(begin|commit)/.test(s))).toBe(false);
+      expect(statements.some((s) => /^(begin|commit)/i.test(s))).toBe(false);
       judged++;
       const replay = await countStatements(db(), () => submitJudgment(db(), a, t!.claim.handle, input));
       expect(replay.result.replayed).toBe(true);
@@ -100,14 +80,18 @@ describeEachDatabase("the judgment's statements", ({ db, kind }) => {
     const { claimId, passageId } = await idsOfTask(db(), t);
     const other = postgres(testDatabaseUrl()!, { max: 1, onnotice: () => {} });
     try {
-      // What pausing does, held open: the standing, the claim ended, its slot reopened.
+      // What pausing does, held open: the standing, the claim ended, its slot reopened. The judgment
+      // starts once all three are done (and not yet committed).
+      let changed!: () => void;
+      const pauseChanged = new Promise<void>((resolve) => (changed = resolve));
       const pausing = other.begin(async (sql) => {
         await sql`insert into annotator_standings (campaign_id, user_id, status, pause_reason, paused_at) values (${c.campaignId}, ${a.id}, 'paused', 'coordinator', now())`;
         await sql`update claims set ended_at = now() where id = ${claimId}`;
         await sql`update passages set claim_count = claim_count - 1, open_slots = open_slots + 1 where id = ${passageId}`;
+        changed();
         await new Promise((r) => setTimeout(r, 500));
       });
-      await new Promise((r) => setTimeout(r, 150));
+      await pauseChanged;
       const judging = submitJudgment(db(), a, t.claim.handle, judgmentOf(t, "insufficient"));
       await pausing;
       await expect(judging).rejects.toMatchObject({ status: 403, details: { paused: true } });

@@ -4,11 +4,12 @@ import { anonymous } from "@/lib/auth/actor";
 import { resolveActor, signIn } from "@/lib/auth/sessions";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { countPgliteStatements } from "@/test/pglite-statements";
 import { nextTask } from "./assignment";
 
 // Counts the statements one `POST /api/campaigns/:id/next` sends (the session look-up of
 // requestContext, then nextTask) at the driver: postgres.js's debug hook (every statement, begin and
-// commit included), PGlite's query/exec/transaction entry points (a transaction counts as one).
+// commit included), PGlite's protocol entry point (every Execute and simple Query, begin and commit included).
 describeEachDatabase("statements per next", ({ db }) => {
   it("claims a passage in one statement once the session and campaign are cached", async () => {
     const sent: string[] = [];
@@ -19,15 +20,7 @@ describeEachDatabase("statements per next", ({ db }) => {
       raw.client.options.debug = (_connection: number, query: string) => void sent.push(query);
       restore.push(() => void (raw.client.options.debug = false));
     } else {
-      for (const name of ["query", "exec", "transaction"] as const) {
-        const client = raw.client as unknown as Record<string, (...args: unknown[]) => unknown>;
-        const original = client[name]!;
-        client[name] = function (this: unknown, ...args: unknown[]) {
-          sent.push(name === "transaction" ? "transaction" : String(args[0]));
-          return original.apply(this, args);
-        };
-        restore.push(() => void (client[name] = original));
-      }
+      restore.push(countPgliteStatements(raw.client, (statement) => void sent.push(statement)));
     }
     try {
       const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
