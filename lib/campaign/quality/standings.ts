@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { recountPassages } from "../internal/recount";
 import type { AnnotatorListQuery, Page } from "@/lib/lists/list-options";
-import { annotatorPage, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
+import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 
 /** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
@@ -97,13 +97,14 @@ export type AnnotatorStanding = AnnotatorRow;
 
 /**
  * The annotators who judged in a campaign (or have a standing there), with their figures, a page at
- * a time: sorted by any column on the server (ties by user id), `q` a part of the username. Every
- * row's figures are read from the tallies to sort them (a few rows per annotator, not per judgment).
+ * a time: sorted by any column in the database (ties by user id), `q` a part of the username. Every
+ * member's figures are computed from the tallies to rank them (a few rows per annotator, not per
+ * judgment); only the page's rows are sent.
  */
 export async function listStandings(db: Db, actor: Actor, campaignId: number, query: AnnotatorListQuery): Promise<Page<AnnotatorStanding>> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  return annotatorPage(await annotatorRows(db, campaignId, { q: query.q }), query);
+  return annotatorPageRows(db, campaignId, query);
 }
 
 export async function getStanding(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
