@@ -85,6 +85,8 @@ export const batchesQuery = (id: number, params: ListPageParams = {}) =>
   queryOptions({
     queryKey: campaignKeys.batches(id, params),
     queryFn: () => apiRequest<BatchPage>("GET", `/api/campaigns/${id}/batches${listParams(params)}`),
+    // Batches change from other screens (the import) and the CLI: read again whenever the page is shown.
+    staleTime: 0,
   });
 
 /** One page of the annotators table, refreshed with the dashboard: the refresh reads the same page again. */
