@@ -85,7 +85,7 @@ const matrix: Record<string, Case> = {
     body: () => ({ username: unique("matrix"), role: "annotator", password: PASSWORD }),
     expect: { anonymous: 401, annotator: 403, coordinator: 201 },
   },
-  "GET /api/tokens": { expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
+  "GET /api/tokens": { path: () => "/api/tokens?q=matrix&limit=5", expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
   "POST /api/tokens": { body: () => ({ name: "matrix" }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
   "DELETE /api/tokens/[id]": {
     path: async ({ admin }) => {
@@ -111,7 +111,7 @@ const matrix: Record<string, Case> = {
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
   "GET /api/campaigns/[id]/batches": {
-    path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches`,
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches?q=matrix&limit=5`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
   "POST /api/campaigns/[id]/batches": {
@@ -161,7 +161,7 @@ const matrix: Record<string, Case> = {
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
   "GET /api/campaigns/[id]/annotators": {
-    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators`,
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators?sort=medianSeconds&dir=desc&q=a&limit=5`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
   "POST /api/campaigns/[id]/annotators/[userId]/[action]": {

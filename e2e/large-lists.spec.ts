@@ -7,22 +7,27 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
+import { seedLargeCampaign } from "@/test/large-campaign";
 import { ADMIN, PASSWORD, startApp, tempDataDir, waitHealthy, type AppProcess } from "./fixtures";
 
 // 10,000 accounts and 2,000 campaigns change nothing a person notices: the People page, the
 // campaign list and an annotator's queue show a page, search finds the oldest entry (on the last
-// page), and the CLI still lists everything. The data goes straight into the data directory of an
+// page), and the CLI still lists everything. The same for a campaign whose 10,000 annotators all
+// have a standing (the annotators table on its page), with 120 batches, and 120 API tokens. The data goes straight into the data directory of an
 // app of this spec's own (embedded database) before it starts: generate_series, a second or two.
 // Load times are printed, never asserted.
 
 const USERS = 10_000;
 const CAMPAIGNS = 2_000;
+const BATCHES = 120;
+const TOKENS = 120;
 const PORT = Number(process.env.KPS_E2E_PORT || 3100) + 73;
 const ANNOTATOR = "queue-annotator";
 const run = promisify(execFile);
 
 let app: AppProcess;
 let dataDir: string;
+let membersCampaignId = 0;
 
 test.describe.configure({ mode: "serial" });
 
@@ -35,6 +40,8 @@ test.beforeAll(async () => {
     await handle.db.execute(sql`
       insert into users (username, role, pseudonym)
       select 'big-user-' || lpad(i::text, 5, '0'), 'annotator', 'big-pseudonym-' || i from generate_series(1, ${USERS}) i`);
+    // The oldest campaign: every big-user a member with a standing, a third with tallies; its batches; tokens.
+    membersCampaignId = await seedLargeCampaign(handle.db, "big", { batches: BATCHES, tokens: TOKENS });
     await handle.db.execute(sql`
       insert into campaigns (name) select 'big-campaign-' || lpad(i::text, 4, '0') from generate_series(1, ${CAMPAIGNS}) i`);
   } finally {
@@ -192,9 +199,93 @@ test("the CLI still lists every account and every campaign", async ({ browser })
   expect(new Set(users.map((l) => l.split("\t")[0])).size).toBe(users.length);
   expect(users.some((l) => l.includes(`\t${ADMIN.username}\tcoordinator`))).toBe(true);
   const campaigns = await kps("campaign", "list");
-  expect(campaigns).toHaveLength(CAMPAIGNS);
-  expect(new Set(campaigns.map((l) => l.split("\t")[1])).size).toBe(CAMPAIGNS);
+  expect(campaigns).toHaveLength(CAMPAIGNS + 1); // and big-members
+  expect(new Set(campaigns.map((l) => l.split("\t")[1])).size).toBe(CAMPAIGNS + 1);
   expect(await kps("campaign", "list", "--search", "big-campaign-0001")).toEqual([expect.stringMatching(/^\d+\tbig-campaign-0001\t0 batches/)]);
+
+  // Tokens (a header line, then one each), batches and the 10,000 annotators of the status, all of them.
+  const tokens = await kps("token", "list", "--search", "big-token-");
+  expect(tokens.slice(1).filter((l) => /\tbig-token-\d{3}\t/.test(l))).toHaveLength(TOKENS);
+  const batches = await kps("batch", "list", "--campaign", String(membersCampaignId));
+  expect(batches).toHaveLength(BATCHES);
+  expect(batches.at(-1)).toMatch(/\tbig-batch-001\t/);
+  const status = await kps("campaign", "status", "--campaign", String(membersCampaignId));
+  const annotators = status.filter((l) => l.startsWith("annotator\t"));
+  expect(annotators).toHaveLength(USERS);
+  expect(new Set(annotators.map((l) => l.split("\t")[1])).size).toBe(USERS);
+});
+
+test("a campaign with 10,000 annotators shows 50 of them, sorts and searches them on the server, and keeps its page through the refresh", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const context = await signedIn(browser, ADMIN.username, ADMIN.password);
+  const page = await context.newPage();
+  const table = page.getByTestId("annotators");
+  const rows = table.locator("tbody tr");
+  await timedGoto(page, `/campaigns/${membersCampaignId}`, () => expect(table).toBeVisible());
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toHaveAttribute("data-username", "big-user-00001");
+
+  // Sorted on the server: the most judgments first (ties by user id), then the fewest.
+  const judgments = table.getByRole("button", { name: "Judgments" });
+  await judgments.click();
+  await expect(table.getByRole("columnheader", { name: "Judgments" })).toHaveAttribute("aria-sort", "descending");
+  await expect(rows.first()).toHaveAttribute("data-username", "big-user-00003");
+  await judgments.click();
+  await expect(rows.first()).toHaveAttribute("data-username", "big-user-00001");
+  await expect(rows).toHaveCount(50);
+
+  // The next page stays on screen through the 5 s refresh.
+  const pager = page.getByRole("navigation", { name: "Pages of annotators" });
+  const firstOfPageOne = await rows.first().getAttribute("data-username");
+  await pager.getByRole("button", { name: "Next page →" }).click();
+  await expect(pager).toContainText("Page 2");
+  await expect(rows.first()).not.toHaveAttribute("data-username", firstOfPageOne!);
+  const firstOfPageTwo = await rows.first().getAttribute("data-username");
+  const refreshed = (r: { url(): string }) => r.url().includes(`/api/campaigns/${membersCampaignId}/annotators?`) && r.url().includes("after=");
+  await page.waitForResponse(refreshed); // the refresh of page 2 …
+  await page.waitForResponse(refreshed, { timeout: 15_000 }); // … and the next one
+  await expect(pager).toContainText("Page 2");
+  await expect(rows.first()).toHaveAttribute("data-username", firstOfPageTwo!);
+  await expect(rows).toHaveCount(50);
+
+  // Search by username, on the server.
+  const search = page.getByRole("search", { name: "Annotators" });
+  await search.getByLabel("Search annotators").fill("big-user-09999");
+  await search.getByLabel("Search annotators").press("Enter");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-username", "big-user-09999");
+
+  // The batches: a page of 50, newest first; the oldest one search away.
+  const batches = page.getByRole("table", { name: "Batches" });
+  await expect(batches.locator("tbody tr")).toHaveCount(50);
+  await expect(batches.getByRole("cell", { name: `big-batch-${BATCHES}`, exact: true })).toBeVisible();
+  const batchSearch = page.getByRole("search", { name: "Batches" });
+  await batchSearch.getByLabel("Search batches").fill("big-batch-001");
+  await batchSearch.getByLabel("Search batches").press("Enter");
+  await expect(batches.locator("tbody tr")).toHaveCount(1);
+  await expect(batches.getByRole("cell", { name: "big-batch-001", exact: true })).toBeVisible();
+
+  await expectNoSeriousAxeViolation(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousAxeViolation(page);
+  await context.close();
+});
+
+test("the People page shows a page of API tokens and finds the oldest", async ({ browser }) => {
+  const context = await signedIn(browser, ADMIN.username, ADMIN.password);
+  const page = await context.newPage();
+  const tokens = page.getByRole("table", { name: "API tokens" });
+  await page.goto("/people");
+  await expect(tokens.locator("tbody tr")).toHaveCount(50);
+  const pager = page.getByRole("navigation", { name: "Pages of API tokens" });
+  await pager.getByRole("button", { name: "Next page →" }).click();
+  await expect(pager).toContainText("Page 2");
+  const search = page.getByRole("search", { name: "API tokens" });
+  await search.getByLabel("Search tokens").fill("big-token-001");
+  await search.getByLabel("Search tokens").press("Enter");
+  await expect(tokens.locator("tbody tr")).toHaveCount(1);
+  await expect(tokens.getByRole("cell", { name: "big-token-001", exact: true })).toBeVisible();
+  await context.close();
 });
 
 test("list options from outside are checked: 422 naming the field; search text is only text", async ({ browser }) => {
@@ -207,6 +298,18 @@ test("list options from outside are checked: 422 naming the field; search text i
     ["/api/users", "memberOf=-3", "memberOf"],
     ["/api/campaigns", `q=${"x".repeat(201)}`, "q"],
     ["/api/campaigns", "after=abc", "after"],
+    ["/api/tokens", "limit=-5", "limit"],
+    ["/api/tokens", "after=1%20or%201=1", "after"],
+    ["/api/tokens", `q=${"x".repeat(201)}`, "q"],
+    [`/api/campaigns/${membersCampaignId}/batches`, "limit=100000", "limit"],
+    [`/api/campaigns/${membersCampaignId}/batches`, "after=-1", "after"],
+    [`/api/campaigns/${membersCampaignId}/batches`, `q=${"x".repeat(201)}`, "q"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, "limit=-1", "limit"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, "limit=100000", "limit"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, "after=abc", "after"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, `q=${"x".repeat(201)}`, "q"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, "sort=password_hash", "sort"],
+    [`/api/campaigns/${membersCampaignId}/annotators`, "dir=up", "dir"],
   ] as const) {
     const res = await admin.request.get(`${route}?${query}`);
     expect(res.status(), `${route}?${query}`).toBe(422);
@@ -222,6 +325,9 @@ test("list options from outside are checked: 422 naming the field; search text i
   const annotator = await signedIn(browser, ANNOTATOR, PASSWORD);
   expect((await annotator.request.get("/api/users?q=big")).status()).toBe(403);
   expect((await annotator.request.get("/api/campaigns?q=big")).status()).toBe(403);
+  expect((await annotator.request.get("/api/tokens?q=big")).status()).toBe(403);
+  expect((await annotator.request.get(`/api/campaigns/${membersCampaignId}/annotators?q=big`)).status()).toBe(403);
+  expect((await annotator.request.get(`/api/campaigns/${membersCampaignId}/batches?q=big`)).status()).toBe(403);
   await annotator.close();
   await admin.close();
 });

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { type CliContext, existingFile, note, number, out, progressPrinter } from "./shared";
+import { batchListQuerySchema } from "@/lib/lists/list-options";
+import { type CliContext, eachOfPaged, existingFile, note, number, out, parseArgs, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */
 export function addBatchCommands(program: Command, ctx: CliContext): void {
@@ -7,15 +8,21 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
   addImport(batch, ctx);
   batch
     .command("list")
-    .description("list a campaign's batches")
+    .description("list every batch of a campaign, newest first")
     .requiredOption("--campaign <id>", "the campaign's id")
-    .action(async (opts: { campaign: string }) => {
+    .option("--search <text>", "only names containing this text")
+    .action(async (opts: { campaign: string; search?: string }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ batches: { id: number; name: string; status: string; queries: number; passages: number; goldPassages: number }[] }>(
-        "GET",
+      const { q } = parseArgs(batchListQuerySchema, { q: opts.search }, { q: "search" });
+      type Listed = { id: number; name: string; status: string; queries: number; passages: number; goldPassages: number };
+      const total = await eachOfPaged<Listed>(
+        ctx,
         `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
+        "batches",
+        (b) => out(`${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`),
+        q ? { q } : {},
       );
-      for (const b of data.batches) out(`${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`);
+      note(`Listed ${total} batch${total === 1 ? "" : "es"}.`);
     });
   for (const action of ["launch", "pause", "close"] as const) {
     batch

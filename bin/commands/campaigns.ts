@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
 import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
@@ -34,8 +35,11 @@ export function addCampaignCommands(program: Command, ctx: CliContext): void {
     .requiredOption("--campaign <id>", "the campaign's id")
     .action(async (opts: { campaign: string }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ dashboard: Dashboard }>("GET", `/api/campaigns/${encodeURIComponent(opts.campaign)}/dashboard`);
+      const campaign = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
+      const { data } = await ctx.client().request<{ dashboard: Dashboard }>("GET", `${campaign}/dashboard`);
       printDashboard(data.dashboard);
+      // Every annotator, by username, a page at a time.
+      await eachOfPaged<AnnotatorRow>(ctx, `${campaign}/annotators`, "annotators", printAnnotator);
     });
   addQuestions(campaign, ctx);
 }
@@ -101,10 +105,11 @@ function printDashboard(d: Dashboard): void {
   for (const b of d.batches) {
     out(`batch\t${b.id}\t${b.name}\t${b.status}\t${b.filled}/${b.slots} filled\t${b.endorsedPassages} endorsed\talpha ${coefficient(b.alpha)}\tkappa ${coefficient(b.kappa)}`);
   }
-  for (const a of d.annotators) {
-    const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
-    out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
-  }
+}
+
+function printAnnotator(a: AnnotatorRow): void {
+  const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
+  out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
 }
 
 function addQuestions(campaign: Command, ctx: CliContext): void {

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { createTokenSchema, TOKEN_DEFAULT_DAYS } from "@/lib/auth/schemas";
-import { type CliContext, note, number, out, parseArgs } from "./shared";
+import { tokenListQuerySchema } from "@/lib/lists/list-options";
+import { type CliContext, eachOfPaged, note, number, out, parseArgs } from "./shared";
 
 interface TokenLine {
   id: number;
@@ -32,15 +33,23 @@ export function addTokenCommands(program: Command, ctx: CliContext): void {
     });
   token
     .command("list")
-    .description("list API tokens (never their secrets)")
-    .action(async () => {
+    .description("list every API token, newest first (never their secrets)")
+    .option("--search <text>", "only tokens whose name, prefix or owner contains this text")
+    .action(async (opts: { search?: string }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<{ tokens: TokenLine[] }>("GET", "/api/tokens");
+      const { q } = parseArgs(tokenListQuerySchema, { q: opts.search }, { q: "search" });
       out(["id", "prefix", "name", "owner", "expires", "last used", "state"].join("\t"));
-      for (const t of data.tokens) {
-        const state = t.revokedAt ? "revoked" : t.expiresAt && new Date(t.expiresAt) <= new Date() ? "expired" : "active";
-        out([t.id, `${t.prefix}…`, t.name, t.owner, t.expiresAt ?? "never", t.lastUsedAt ?? "never", state].join("\t"));
-      }
+      const total = await eachOfPaged<TokenLine>(
+        ctx,
+        "/api/tokens",
+        "tokens",
+        (t) => {
+          const state = t.revokedAt ? "revoked" : t.expiresAt && new Date(t.expiresAt) <= new Date() ? "expired" : "active";
+          out([t.id, `${t.prefix}…`, t.name, t.owner, t.expiresAt ?? "never", t.lastUsedAt ?? "never", state].join("\t"));
+        },
+        q ? { q } : {},
+      );
+      note(`Listed ${total} token${total === 1 ? "" : "s"}.`);
     });
   token
     .command("revoke")

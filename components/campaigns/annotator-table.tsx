@@ -1,15 +1,17 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { Num } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { AnnotatorRow } from "@/lib/campaign/report/dashboard";
-import { campaignKeys, changeAnnotator } from "@/lib/query/campaigns";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
+import type { AnnotatorSort } from "@/lib/lists/list-options";
+import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/lib/query/campaigns";
 
-type SortKey = "username" | "judgments" | "goldJudged" | "goldAccuracy" | "agreement" | "medianSeconds" | "shareUnder2s" | "status";
+type Sort = { key: AnnotatorSort; dir: "asc" | "desc" };
 
-const columns: { key: SortKey; label: string; numeric: boolean }[] = [
+const columns: { key: AnnotatorSort; label: string; numeric: boolean }[] = [
   { key: "username", label: "Annotator", numeric: false },
   { key: "judgments", label: "Judgments", numeric: true },
   { key: "goldJudged", label: "Gold judged", numeric: true },
@@ -20,82 +22,106 @@ const columns: { key: SortKey; label: string; numeric: boolean }[] = [
   { key: "status", label: "Standing", numeric: false },
 ];
 
-/** Nulls ("no data yet") sort last whichever the direction. */
-function compare(a: AnnotatorRow, b: AnnotatorRow, key: SortKey, dir: 1 | -1): number {
-  const x = a[key];
-  const y = b[key];
-  if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-  if (typeof x === "number" && typeof y === "number") return (x - y) * dir;
-  return String(x).localeCompare(String(y)) * dir;
-}
-
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
 const standing = (a: AnnotatorRow) => (a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : "paused");
 
-/** Annotators of a campaign with their quality figures, sortable by any column, with pause / resume. */
-export function AnnotatorTable({ campaignId, annotators }: { campaignId: number; annotators: AnnotatorRow[] }) {
+/** The first page the campaign page renders on the server: by username, no search. */
+const FIRST_ANNOTATOR_SORT: Sort = { key: "username", dir: "asc" };
+
+/**
+ * Annotators of a campaign with their quality figures, 50 to a page, sorted on the server by any
+ * column (ties by user id), searchable by username, with pause / resume. The page on screen refreshes
+ * with the dashboard every 5 s and stays the page it is.
+ */
+export function AnnotatorTable({ campaignId, initialPage }: { campaignId: number; initialPage: AnnotatorPage }) {
+  const [sort, setSort] = useState<Sort>(FIRST_ANNOTATOR_SORT);
+  const { q, pages, isFirst, search } = useSearchedPages();
+  const first = isFirst && sort.key === FIRST_ANNOTATOR_SORT.key && sort.dir === FIRST_ANNOTATOR_SORT.dir;
+  const list = useQuery({
+    ...annotatorsQuery(campaignId, { sort: sort.key, dir: sort.dir, q: q || undefined, after: pages.after }),
+    initialData: first ? initialPage : undefined,
+    placeholderData: keepPreviousData,
+  });
+  const sortBy = (key: AnnotatorSort, numeric: boolean) => {
+    setSort((s) => ({ key, dir: s.key === key ? (s.dir === "asc" ? "desc" : "asc") : numeric ? "desc" : "asc" }));
+    pages.reset();
+  };
+  const rows = list.data?.annotators ?? [];
+  const several = !first || initialPage.next !== null;
+  if (!several && rows.length === 0) return <p className="muted">No annotator has judged in this campaign yet.</p>;
+  return (
+    <>
+      {several && <SearchBox id="annotators-search" landmark="Annotators" label="Search annotators" placeholder="a part of the username" value={q} onSearch={search} />}
+      {rows.length === 0 ? (
+        <p className="muted">{list.isPending ? "Loading…" : q ? `No annotator matches “${q}”.` : "No more annotators."}</p>
+      ) : (
+        <AnnotatorRows campaignId={campaignId} rows={rows} sort={sort} onSort={sortBy} />
+      )}
+      <Pager what="annotators" page={pages.page} next={list.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
+      <ErrorAlert>{list.isError && `The annotators could not be refreshed: ${list.error.message}`}</ErrorAlert>
+    </>
+  );
+}
+
+function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number; rows: AnnotatorRow[]; sort: Sort; onSort: (key: AnnotatorSort, numeric: boolean) => void }) {
   const client = useQueryClient();
-  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: "username", dir: 1 });
   const change = useMutation({
     mutationFn: ({ userId, action }: { userId: number; action: "pause" | "resume" }) => changeAnnotator(campaignId, userId, action),
-    onSuccess: () => client.invalidateQueries({ queryKey: campaignKeys.dashboard(campaignId) }),
+    // The dashboard's figures and the annotators table both change.
+    onSuccess: () => client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) }),
   });
-  if (!annotators.length) return <p className="muted">No annotator has judged in this campaign yet.</p>;
-  const rows = [...annotators].sort((a, b) => compare(a, b, sort.key, sort.dir) || a.username.localeCompare(b.username));
   return (
     <>
       <ErrorAlert>{change.error?.message}</ErrorAlert>
-      <table className="data" data-testid="annotators">
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th
-                key={c.key}
-                scope="col"
-                className={c.numeric ? "num" : undefined}
-                aria-sort={sort.key === c.key ? (sort.dir === 1 ? "ascending" : "descending") : "none"}
-              >
-                <button
-                  type="button"
-                  className="sort-button"
-                  onClick={() => setSort((s) => ({ key: c.key, dir: s.key === c.key ? (s.dir === 1 ? -1 : 1) : c.numeric ? -1 : 1 }))}
+      <div className="table-scroll" tabIndex={0}>
+        <table className="data" data-testid="annotators" aria-label="Annotators">
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.numeric ? "num" : undefined}
+                  aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
                 >
-                  {c.label}
-                  <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 1 ? " ▲" : " ▼") : ""}</span>
-                </button>
+                  <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
+                    {c.label}
+                    <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
+                  </button>
+                </th>
+              ))}
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
               </th>
-            ))}
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a) => (
-            <tr key={a.userId} data-username={a.username}>
-              <td>{a.username}</td>
-              <Num>{a.judgments}</Num>
-              <Num>{a.goldJudged}</Num>
-              <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
-              <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
-              <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
-              <Num>{pct(a.shareUnder2s)}</Num>
-              <td>{standing(a)}</td>
-              <td className="num">
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={change.isPending}
-                  onClick={() => change.mutate({ userId: a.userId, action: a.status === "active" ? "pause" : "resume" })}
-                >
-                  {a.status === "active" ? "Pause" : "Resume"}
-                  <span className="visually-hidden"> {a.username}</span>
-                </button>
-              </td>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((a) => (
+              <tr key={a.userId} data-username={a.username}>
+                <td>{a.username}</td>
+                <Num>{a.judgments}</Num>
+                <Num>{a.goldJudged}</Num>
+                <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
+                <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
+                <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
+                <Num>{pct(a.shareUnder2s)}</Num>
+                <td>{standing(a)}</td>
+                <td className="num">
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={change.isPending}
+                    onClick={() => change.mutate({ userId: a.userId, action: a.status === "active" ? "pause" : "resume" })}
+                  >
+                    {a.status === "active" ? "Pause" : "Resume"}
+                    <span className="visually-hidden"> {a.username}</span>
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -1,39 +1,53 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { BatchView } from "@/lib/campaign/batches";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
-import { changeBatch } from "@/lib/query/campaigns";
+import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/lib/query/campaigns";
 import { BatchNameCells } from "./batch-cells";
-
-export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };
 
 const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", "Pages"), ACTIONS];
 
-/** A campaign's batches with their counts and the lifecycle buttons each one allows. */
-export function BatchTable({ batches }: { batches: BatchRow[] }) {
-  const router = useRouter();
+/** A campaign's batches, newest first, a page at a time, searchable by name. */
+export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
+  const { q, pages, isFirst: first, search } = useSearchedPages();
+  const list = useQuery({ ...batchesQuery(campaignId, { q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  const rows = list.data?.batches ?? [];
+  const several = !first || initialPage.next !== null;
+  return (
+    <>
+      {several && <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" value={q} onSearch={search} />}
+      {list.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{q ? `No batch matches “${q}”.` : "No batch yet. Import one to start annotating."}</p>
+      ) : (
+        <BatchTable campaignId={campaignId} batches={rows} />
+      )}
+      <Pager what="batches" page={pages.page} next={list.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
+      <ErrorAlert>{list.isError && `The list could not be refreshed: ${list.error.message}`}</ErrorAlert>
+    </>
+  );
+}
+
+/** Batches with their counts and the lifecycle buttons each one allows. */
+function BatchTable({ campaignId, batches }: { campaignId: number; batches: BatchRow[] }) {
+  const client = useQueryClient();
   const [confirmClose, setConfirmClose] = useState<number | null>(null);
+  // Every read of the campaign (batches, dashboard, annotators) again; after a 409 (someone else
+  // moved the batch meanwhile) too, to show the current state.
+  const refresh = () => client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
   const change = useMutation({
     mutationFn: ({ id, action }: { id: number; action: BatchAction; name: string }) => changeBatch(id, action),
-    onSuccess: () => {
-      setConfirmClose(null);
-      router.refresh();
-    },
-    // A 409 means someone else moved the batch meanwhile: show the current state too.
-    onError: () => router.refresh(),
+    onSuccess: () => setConfirmClose(null),
+    onSettled: refresh,
   });
-
-  if (batches.length === 0) {
-    return <p className="muted">No batch yet. Import one to start annotating.</p>;
-  }
 
   const busy = change.isPending;
   const run = (b: BatchRow, action: BatchAction) => change.mutate({ id: b.id, action, name: b.name });

@@ -3,13 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { Dashboard as DashboardData } from "@/lib/campaign/report/dashboard";
-import { DASHBOARD_REFRESH_MS, dashboardQuery } from "@/lib/query/campaigns";
+import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/lib/query/campaigns";
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
 
-/** The live dashboard of a campaign: refreshes every 5 s without reloading the page. */
-export function Dashboard({ initial }: { initial: DashboardData }) {
+/** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
+export function Dashboard({ initial, initialAnnotators }: { initial: DashboardData; initialAnnotators: AnnotatorPage }) {
   const campaignId = initial.campaign.id;
   const query = useQuery({ ...dashboardQuery(campaignId), initialData: initial, initialDataUpdatedAt: Date.parse(initial.generatedAt) });
   const d = query.data;
@@ -39,7 +39,7 @@ export function Dashboard({ initial }: { initial: DashboardData }) {
       <DisputedList campaignId={campaignId} disputed={d.disputed} />
 
       <h3 id="annotators-heading">Annotators</h3>
-      <AnnotatorTable campaignId={campaignId} annotators={d.annotators} />
+      <AnnotatorTable campaignId={campaignId} initialPage={initialAnnotators} />
     </div>
   );
 }

@@ -1,8 +1,9 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useRef, type Dispatch } from "react";
 import { importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/lib/campaign/import/import-form-state";
-import { importBatch, importKnowledge } from "@/lib/query/campaigns";
+import { campaignKeys, importBatch, importKnowledge } from "@/lib/query/campaigns";
 import { ApiError } from "@/lib/query/client";
 
 const progressOf = (dispatch: Dispatch<ImportAction>, step: StepKey) => ({
@@ -46,6 +47,7 @@ async function runImport(campaignId: number, draft: ImportDraft & { queries: Fil
 
 /** The import screen's state and its two uploads; focus moves to the outcome when they end. */
 export function useImport(campaignId: number) {
+  const client = useQueryClient();
   const [state, dispatch] = useReducer(importReducer, initialImportState);
   const outcomeRef = useRef<HTMLDivElement>(null);
   const { busy, batchResult, failure } = state;
@@ -71,6 +73,8 @@ export function useImport(campaignId: number) {
       await runImport(campaignId, { ...state.draft, queries }, dispatch);
     } finally {
       dispatch({ type: "finished" });
+      // The campaign page's batches, dashboard and annotators are read again when shown next.
+      void client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
     }
   };
 

@@ -91,6 +91,22 @@ export function useCursorPages() {
   };
 }
 
+/** A searchable, paged list's state: the submitted search text and the pages visited; a new search starts again at page 1. */
+export function useSearchedPages() {
+  const [q, setQ] = useState("");
+  const pages = useCursorPages();
+  return {
+    q,
+    pages,
+    /** The first page without a search: the one the server rendered. */
+    isFirst: q === "" && pages.after === undefined,
+    search: (text: string) => {
+      setQ(text);
+      pages.reset();
+    },
+  };
+}
+
 /** "Previous page" and "Next page" buttons under a paged list, named for `what`. */
 export function Pager({ what, page, next, onPrevious, onNext }: { what: string; page: number; next: number | null; onPrevious: () => void; onNext: (after: number) => void }) {
   if (page === 1 && next === null) return null;

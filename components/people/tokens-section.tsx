@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { CopyField } from "@/components/ui/copy-field";
@@ -10,8 +10,9 @@ import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
-import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenRow } from "@/lib/query/people";
+import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenPage, type TokenRow } from "@/lib/query/people";
 import { CreateForm } from "./create-form";
+import { Pager, SearchBox, useSearchedPages } from "./list-controls";
 import { PeopleSection } from "./people-section";
 
 /** The lifetimes the form offers (days); 90 is the default. */
@@ -23,21 +24,31 @@ const TOKEN_LIFETIMES = [
   ["never", "never"],
 ] as const;
 
-/** API tokens for scripts and the `kps` client: the list, a new token (its secret shown once), and revoking. */
-export function TokensSection({ initialTokens }: { initialTokens: TokenRow[] }) {
-  const tokens = useQuery({ ...tokensQuery(), initialData: initialTokens });
+/** API tokens for scripts and the `kps` client: the list (newest first, a page at a time, searchable), a new token (its secret shown once), and revoking. */
+export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
+  const { q, pages, isFirst: first, search } = useSearchedPages();
+  const tokens = useQuery({ ...tokensQuery({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  const rows = tokens.data?.tokens ?? [];
   return (
     <PeopleSection
       id="tokens"
       title="API tokens"
       intro={
         <>
-          A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
+          Newest first. A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
           <code>Authorization: Bearer &lt;token&gt;</code>. It expires after 90 days unless you choose otherwise; an expired token is refused.
         </>
       }
     >
-      {tokens.data.length === 0 ? <p className="muted">No API token yet.</p> : <TokenTable tokens={tokens.data} />}
+      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" value={q} onSearch={search} />
+      {tokens.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{q ? `No token matches “${q}”.` : "No API token yet."}</p>
+      ) : (
+        <TokenTable tokens={rows} />
+      )}
+      <Pager what="API tokens" page={pages.page} next={tokens.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
       <ErrorAlert>{tokens.isError && `The list could not be refreshed: ${tokens.error.message}`}</ErrorAlert>
       <h3 className="subhead">Create a token</h3>
       <CreateTokenForm />

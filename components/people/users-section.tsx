@@ -12,7 +12,7 @@ import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/lib/query/people";
 import { CreateForm } from "./create-form";
-import { Pager, SearchBox, useCursorPages } from "./list-controls";
+import { Pager, SearchBox, useSearchedPages } from "./list-controls";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 import { useUserActions } from "./user-actions";
@@ -21,14 +21,8 @@ const FIELDS = ["username", "role", "password"] as const;
 
 /** Accounts newest first, a page at a time, searchable by username; and the form that creates one (with a password, or with an invite link to set it). */
 export function UsersSection({ initialPage, currentUserId }: { initialPage: UserPage; currentUserId: number }) {
-  const [q, setQ] = useState("");
-  const pages = useCursorPages();
-  const first = q === "" && pages.after === undefined;
+  const { q, pages, isFirst: first, search } = useSearchedPages();
   const users = useQuery({ ...usersQuery({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
-  const search = (text: string) => {
-    setQ(text);
-    pages.reset();
-  };
   const rows = users.data?.users ?? [];
   return (
     <PeopleSection

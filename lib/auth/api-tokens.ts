@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
+import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/lists/list-options";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
 import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";
@@ -53,9 +54,26 @@ export async function createApiToken(db: Db, actor: Actor, input: CreateTokenInp
   });
 }
 
-export async function listApiTokens(db: Db, actor: Actor): Promise<TokenSummary[]> {
+/**
+ * API tokens newest first (id descending), a page at a time, never their secrets; `q` a part of the
+ * name, the prefix or the owner's username (coordinators).
+ */
+export async function listApiTokens(db: Db, actor: Actor, query: TokenListQuery): Promise<Page<TokenSummary>> {
   requireCoordinator(actor);
-  return db.select(summaryColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId)).orderBy(desc(apiTokens.createdAt));
+  const pattern = query.q ? likePattern(query.q) : undefined;
+  const rows = await db
+    .select(summaryColumns)
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(
+      and(
+        pattern ? or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`) : undefined,
+        query.after === undefined ? undefined : lt(apiTokens.id, query.after),
+      ),
+    )
+    .orderBy(desc(apiTokens.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit);
 }
 
 /** Revokes a token at once: the next request that carries it is refused. */

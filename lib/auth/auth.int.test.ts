@@ -77,7 +77,8 @@ describeEachDatabase("accounts", ({ db }) => {
     const coord = await coordinator();
     const created = await createApiToken(db(), coord, { name: "ci" });
     expect(created.token).toMatch(/^kps_/);
-    const listed = await listApiTokens(db(), coord);
+    const listed = await listApiTokens(db(), coord, { limit: 50 });
+    expect(listed.rows.map((t) => t.id)).toContain(created.id);
     expect(JSON.stringify(listed)).not.toContain(created.token);
     const viaToken = await resolveActor(db(), { bearerToken: created.token });
     expect(viaToken).toMatchObject({ kind: "user", role: "coordinator", via: "token" });

@@ -163,13 +163,13 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     expect(days).toBeLessThan(90.1);
     const forever = await createApiToken(db(), coord.actor, { name: "forever", expiresInDays: null });
     expect(forever.expiresAt).toBeNull();
-    const listed = await listApiTokens(db(), coord.actor);
+    const listed = (await listApiTokens(db(), coord.actor, { limit: 50 })).rows;
     expect(listed.find((t) => t.id === byDefault.id)?.expiresAt).toEqual(byDefault.expiresAt);
 
     await db().update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, byDefault.id));
     await expectAppError(resolveActor(db(), { bearerToken: byDefault.token }), "unauthorized", /expired at .*create a new one/);
     expect((await resolveActor(db(), { bearerToken: forever.token })).kind).toBe("user");
-    const used = (await listApiTokens(db(), coord.actor)).find((t) => t.id === forever.id);
+    const used = (await listApiTokens(db(), coord.actor, { limit: 50 })).rows.find((t) => t.id === forever.id);
     expect(used?.lastUsedAt).toBeInstanceOf(Date);
   });
 

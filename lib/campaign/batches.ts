@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, type BatchStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
+import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/lists/list-options";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
 import { endClaimsOfBatch } from "./internal/claims";
@@ -39,9 +40,22 @@ const batchColumns = {
   closedAt: batches.closedAt,
 };
 
-export async function listBatches(db: Db, actor: Actor, campaignId: number): Promise<BatchView[]> {
+/** A campaign's batches with their counts, newest first (id descending), a page at a time; `q` a part of the name (coordinators). */
+export async function listBatches(db: Db, actor: Actor, campaignId: number, query: BatchListQuery): Promise<Page<BatchView>> {
   requireCoordinator(actor);
-  return db.select(batchColumns).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id));
+  const rows = await db
+    .select(batchColumns)
+    .from(batches)
+    .where(
+      and(
+        eq(batches.campaignId, campaignId),
+        query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined,
+        query.after === undefined ? undefined : lt(batches.id, query.after),
+      ),
+    )
+    .orderBy(desc(batches.id))
+    .limit(query.limit + 1);
+  return pageOf(rows, query.limit);
 }
 
 export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {

@@ -1,9 +1,11 @@
 import { z } from "zod";
 
-// The options and shapes of the paged lists of accounts and campaigns, apart from their queries, so
-// that pages, the browser client and the CLI can use them without the database modules.
-// Every list is newest first (id descending, a stable order) and paged by keyset: `after` is the
-// last id of the page before, so a late page costs what the first does.
+// The options and shapes of the paged lists (accounts, campaigns, API tokens, batches, a campaign's
+// annotators), apart from their queries, so that pages, the browser client and the CLI can use them
+// without the database modules. Every list is newest first (id descending, a stable order) and
+// paged by keyset: `after` is the last id of the page before, so a late page costs what the first
+// does. The annotators are sorted by a column of the caller's choice, ties by user id; their `after`
+// is the user id of the page before's last row.
 
 const searchText = z.string().trim().max(200, "must be at most 200 characters").optional();
 const afterId = z.coerce.number().int().positive("must be an id").optional();
@@ -32,6 +34,32 @@ export const campaignListQuerySchema = z.object({
   limit: pageSize(MAX_PAGE, DEFAULT_PAGE),
 });
 export type CampaignListQuery = z.infer<typeof campaignListQuerySchema>;
+
+/** `GET /api/tokens?q=&after=&limit=` — `q` a part of the token's name, its prefix or its owner's username. */
+export const tokenListQuerySchema = campaignListQuerySchema;
+export type TokenListQuery = CampaignListQuery;
+
+/** `GET /api/campaigns/:id/batches?q=&after=&limit=` — `q` a part of the batch's name. */
+export const batchListQuerySchema = campaignListQuerySchema;
+export type BatchListQuery = CampaignListQuery;
+
+/** The columns the annotators table sorts by (the fields of the rows of the same names). */
+export const ANNOTATOR_SORTS = ["username", "judgments", "goldJudged", "goldAccuracy", "agreement", "medianSeconds", "shareUnder2s", "status"] as const;
+export type AnnotatorSort = (typeof ANNOTATOR_SORTS)[number];
+
+/**
+ * `GET /api/campaigns/:id/annotators?sort=&dir=&q=&after=&limit=` — sorted by `sort` (username by
+ * default) in `dir` order, "no data yet" last either way, ties by user id; `q` a part of the username;
+ * `after` the user id that ended the page before.
+ */
+export const annotatorListQuerySchema = z.object({
+  sort: z.enum(ANNOTATOR_SORTS, { error: `must be one of ${ANNOTATOR_SORTS.join(", ")}` }).default("username"),
+  dir: z.enum(["asc", "desc"], { error: "must be asc or desc" }).default("asc"),
+  q: searchText,
+  after: z.coerce.number().int().positive("must be a user id").optional(),
+  limit: pageSize(MAX_PAGE, DEFAULT_PAGE),
+});
+export type AnnotatorListQuery = z.infer<typeof annotatorListQuerySchema>;
 
 /** A page of a list: its rows and the `after` of the next page, null on the last one. */
 export interface Page<T> {

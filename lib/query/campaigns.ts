@@ -3,11 +3,14 @@
 // Pure browser code over lib/query/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { BatchAction } from "@/lib/campaign/batch-lifecycle";
+import type { BatchView } from "@/lib/campaign/batches";
 import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
 import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
+import type { AnnotatorSort } from "@/lib/lists/list-options";
 import { apiRequest, upload } from "./client";
-import { listParams } from "./people";
+import { listParams, type ListPageParams } from "./people";
 
 /** A campaign as a picker lists it. */
 export interface CampaignOption {
@@ -29,7 +32,30 @@ export const campaignKeys = {
   list: () => ["campaigns", "list"] as const,
   detail: (id: number) => ["campaigns", id] as const,
   dashboard: (id: number) => ["campaigns", id, "dashboard"] as const,
+  batches: (id: number, params: ListPageParams) => ["campaigns", id, "batches", params] as const,
+  annotators: (id: number, params: AnnotatorPageParams) => ["campaigns", id, "annotators", params] as const,
 };
+
+/** A batch as the campaign page's table shows it. */
+export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
+
+/** A page of a campaign's batches, newest first, as GET /api/campaigns/:id/batches answers. */
+export interface BatchPage {
+  batches: BatchRow[];
+  next: number | null;
+}
+
+/** Which page of a campaign's annotators: sorted by `sort` in `dir` order (ties by user id), `after` the user id ending the page before. */
+export interface AnnotatorPageParams extends ListPageParams {
+  sort?: AnnotatorSort;
+  dir?: "asc" | "desc";
+}
+
+/** A page of a campaign's annotators, as GET /api/campaigns/:id/annotators answers. */
+export interface AnnotatorPage {
+  annotators: AnnotatorRow[];
+  next: number | null;
+}
 
 /** How often the dashboard refreshes itself. */
 export const DASHBOARD_REFRESH_MS = 5_000;
@@ -51,6 +77,23 @@ export const dashboardQuery = (id: number) =>
   queryOptions({
     queryKey: campaignKeys.dashboard(id),
     queryFn: () => apiRequest<{ dashboard: Dashboard }>("GET", `/api/campaigns/${id}/dashboard`).then((d) => d.dashboard),
+    refetchInterval: DASHBOARD_REFRESH_MS,
+    staleTime: 0,
+  });
+
+export const batchesQuery = (id: number, params: ListPageParams = {}) =>
+  queryOptions({
+    queryKey: campaignKeys.batches(id, params),
+    queryFn: () => apiRequest<BatchPage>("GET", `/api/campaigns/${id}/batches${listParams(params)}`),
+    // Batches change from other screens (the import) and the CLI: read again whenever the page is shown.
+    staleTime: 0,
+  });
+
+/** One page of the annotators table, refreshed with the dashboard: the refresh reads the same page again. */
+export const annotatorsQuery = (id: number, params: AnnotatorPageParams = {}) =>
+  queryOptions({
+    queryKey: campaignKeys.annotators(id, params),
+    queryFn: () => apiRequest<AnnotatorPage>("GET", `/api/campaigns/${id}/annotators${listParams(params)}`),
     refetchInterval: DASHBOARD_REFRESH_MS,
     staleTime: 0,
   });

@@ -45,15 +45,26 @@ export const peopleKeys = {
   users: () => ["users"] as const,
   userPage: (params: UserPageParams) => ["users", params] as const,
   tokens: () => ["tokens"] as const,
+  tokenPage: (params: ListPageParams) => ["tokens", params] as const,
 };
 
-/** Which page of accounts: `q` a part of the username, `memberOf` a campaign id, `after` the `next` of the page before. */
-export interface UserPageParams {
+/** Which page of a searchable list: `q` the search text, `after` the `next` of the page before. */
+export interface ListPageParams {
   q?: string;
-  role?: UserRole;
-  memberOf?: number;
   after?: number;
   limit?: number;
+}
+
+/** A page of API tokens, newest first, as GET /api/tokens answers. */
+export interface TokenPage {
+  tokens: TokenRow[];
+  next: number | null;
+}
+
+/** Which page of accounts: `q` a part of the username, `memberOf` a campaign id, `after` the `next` of the page before. */
+export interface UserPageParams extends ListPageParams {
+  role?: UserRole;
+  memberOf?: number;
 }
 
 /** A page of accounts, newest first, as GET /api/users answers. */
@@ -76,10 +87,10 @@ export const usersQuery = (params: UserPageParams = {}) =>
     queryFn: () => apiRequest<UserPage>("GET", `/api/users${listParams(params)}`),
   });
 
-export const tokensQuery = () =>
+export const tokensQuery = (params: ListPageParams = {}) =>
   queryOptions({
-    queryKey: peopleKeys.tokens(),
-    queryFn: () => apiRequest<{ tokens: TokenRow[] }>("GET", "/api/tokens").then((d) => d.tokens),
+    queryKey: peopleKeys.tokenPage(params),
+    queryFn: () => apiRequest<TokenPage>("GET", `/api/tokens${listParams(params)}`),
   });
 
 /** POST /api/users: without a password the answer carries an invite link to set one. */

@@ -28,7 +28,7 @@ export default async function PeoplePage() {
   const { db, actor } = ctx;
   // The first page of each list; the sections page and search through the API from there.
   const firstPage = { limit: DEFAULT_PAGE };
-  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor, firstPage), listApiTokens(db, actor), listCampaigns(db, actor, firstPage)]);
+  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor, firstPage), listApiTokens(db, actor, firstPage), listCampaigns(db, actor, firstPage)]);
 
   // The client components see what the API answers: dates as ISO strings.
   const userRows: UserRow[] = users.rows.map((u) => ({
@@ -39,7 +39,7 @@ export default async function PeoplePage() {
     createdAt: u.createdAt.toISOString(),
     disabledAt: iso(u.disabledAt),
   }));
-  const tokenRows: TokenRow[] = tokens.map((t) => ({
+  const tokenRows: TokenRow[] = tokens.rows.map((t) => ({
     id: t.id,
     name: t.name,
     prefix: t.prefix,
@@ -67,7 +67,7 @@ export default async function PeoplePage() {
         <UsersSection initialPage={{ users: userRows, next: users.next }} currentUserId={actor.id} />
         <InviteSection />
         <MembershipSection initialCampaigns={campaignOptions} />
-        <TokensSection initialTokens={tokenRows} />
+        <TokensSection initialPage={{ tokens: tokenRows, next: tokens.next }} />
       </div>
     </main>
   );

@@ -19,6 +19,7 @@ import { describeEachDatabase, testDatabaseKinds, type DatabaseKind, seededRando
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { updateCampaign } from "../campaigns";
+import { annotatorRows } from "../report/annotator-rows";
 import { getDashboard } from "../report/dashboard";
 import { exportKilt, type ExportReport } from "../report/export-kilt";
 import { listQuestions } from "../report/question-list";
@@ -99,7 +100,7 @@ async function expectAgreement(db: Db, campaignId: number, stage: string): Promi
   });
   expect(dash.questions, stage).toEqual({ unanswerable: count(e.questions, (q) => q.unanswerable), answered: count(e.questions, (q) => q.endorsed > 0) });
   expect(new Map(dash.disputed.map((q) => [q.queryId, q.disputed])), stage).toEqual(new Map(e.questions.filter((q) => q.disputed > 0).map((q) => [q.id, q.disputed])));
-  for (const row of dash.annotators) {
+  for (const row of await annotatorRows(db, campaignId)) {
     const a = e.agreement.get(row.userId) ?? { compared: 0, agreed: 0 };
     expect({ user: row.userId, compared: row.compared, agreement: row.agreement }, stage).toEqual({ user: row.userId, compared: a.compared, agreement: a.compared ? a.agreed / a.compared : null });
   }

@@ -38,7 +38,7 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     await resumeAnnotator(db(), system, c.campaignId, a.id);
     expect((await counts()).every((p) => p.judgmentCount === 3 && p.sufficientCount === 3 && p.openSlots === 0)).toBe(true);
 
-    const standings = await listStandings(db(), system, c.campaignId);
+    const standings = (await listStandings(db(), system, c.campaignId, { sort: "username", dir: "asc", limit: 50 })).rows;
     expect(standings.find((s) => s.userId === a.id)).toMatchObject({ status: "active", judgments: 2 });
   });
 

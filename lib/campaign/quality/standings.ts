@@ -6,7 +6,8 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { recountPassages } from "../internal/recount";
-import { annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/dashboard";
+import type { AnnotatorListQuery, Page } from "@/lib/lists/list-options";
+import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 
 /** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
@@ -94,15 +95,22 @@ export async function resumeAnnotator(db: Db, actor: Actor, campaignId: number, 
 
 export type AnnotatorStanding = AnnotatorRow;
 
-/** The annotators who judged in a campaign (or have a standing there), with their figures. */
-export async function listStandings(db: Db, actor: Actor, campaignId: number): Promise<AnnotatorStanding[]> {
+/**
+ * The annotators who judged in a campaign (or have a standing there), with their figures, a page at
+ * a time: sorted by any column in the database (ties by user id), `q` a part of the username. Every
+ * member's figures are computed from the tallies to rank them (a few rows per annotator, not per
+ * judgment); only the page's rows are sent.
+ */
+export async function listStandings(db: Db, actor: Actor, campaignId: number, query: AnnotatorListQuery): Promise<Page<AnnotatorStanding>> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  return annotatorRows(db, campaignId);
+  return annotatorPageRows(db, campaignId, query);
 }
 
 export async function getStanding(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorStanding> {
-  const found = (await listStandings(db, actor, campaignId)).find((s) => s.userId === userId);
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  const [found] = await annotatorRows(db, campaignId, { userId });
   if (found) return found;
   const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
   return annotatorRowsOf([], [{ userId, username: u?.username ?? "?", status: null, pauseReason: null, goldJudged: null, goldCorrect: null }])[0]!;

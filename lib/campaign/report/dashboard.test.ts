@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { annotatorRowsOf, chartBinMinutes, fillBins, progressOf } from "./dashboard";
+import { annotatorRowsOf } from "./annotator-rows";
+import { chartBinMinutes, fillBins, progressOf } from "./dashboard";
 
 const cell = (batchId: number, judgments: number, sufficient: number, passages: number, extra: Partial<{ claimed: number; open: number; decided: number }> = {}) => ({
   batchId,

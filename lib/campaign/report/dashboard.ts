@@ -1,22 +1,18 @@
-import { asc, eq, sql } from "drizzle-orm";
-import { rawClientOf, rowsOf, type Db } from "@/db/client";
+import { asc, eq } from "drizzle-orm";
+import { rawClientOf, type Db } from "@/db/client";
 import { batches, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
 import { projectFinish } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
-import { smoothedAccuracy } from "../quality/consensus";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
-  annotatorSummaries,
   compactTallies,
   disputedQuestions,
   judgmentsOverTime,
   passageCells,
   questionCounts,
-  type AnnotatorSummary,
   type DisputedQuestion,
   type PassageCell,
 } from "../internal/tallies";
@@ -48,23 +44,6 @@ export interface BatchProgress extends Progress {
   status: BatchStatus;
 }
 
-export interface AnnotatorRow {
-  userId: number;
-  username: string;
-  status: "active" | "paused";
-  pauseReason: "coordinator" | "gold_rule" | null;
-  judgments: number;
-  goldJudged: number;
-  goldCorrect: number;
-  /** (0.5 + correct) / (1 + judged) */
-  goldAccuracy: number;
-  /** Share of judgments on finished passages whose verdict matches the outcome; null before any. */
-  agreement: number | null;
-  compared: number;
-  medianSeconds: number | null;
-  shareUnder2s: number | null;
-}
-
 export interface Dashboard {
   campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number };
   generatedAt: string;
@@ -74,7 +53,6 @@ export interface Dashboard {
   activity: { binMinutes: number; points: { at: string; judgments: number }[] };
   projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null };
   disputed: DisputedQuestion[];
-  annotators: AnnotatorRow[];
 }
 
 const WINDOW_MINUTES = 60;
@@ -119,58 +97,6 @@ export function progressOf(cells: readonly PassageCell[], r: number, t: number):
   };
 }
 
-/** Builds annotator rows from their tallies and standings. */
-export function annotatorRowsOf(
-  summaries: readonly AnnotatorSummary[],
-  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null }[],
-): AnnotatorRow[] {
-  const byUser = new Map(summaries.map((s) => [s.userId, s]));
-  return people.map((p) => {
-    const mine = byUser.get(p.userId);
-    return {
-      userId: p.userId,
-      username: p.username,
-      status: (p.status ?? "active") as "active" | "paused",
-      pauseReason: (p.pauseReason ?? null) as "coordinator" | "gold_rule" | null,
-      judgments: mine?.judgments ?? 0,
-      goldJudged: p.goldJudged ?? 0,
-      goldCorrect: p.goldCorrect ?? 0,
-      goldAccuracy: smoothedAccuracy(p.goldCorrect ?? 0, p.goldJudged ?? 0),
-      agreement: mine && mine.compared > 0 ? mine.agreed / mine.compared : null,
-      compared: mine?.compared ?? 0,
-      medianSeconds: medianSecondsFromBuckets(mine?.buckets ?? []),
-      shareUnder2s: shareUnder(mine?.buckets ?? [], 2_000),
-    };
-  });
-}
-
-/** The annotators who judged in a campaign or have a standing there, with their figures (from the tallies). Internal: no authorization of its own; getDashboard and the standings functions call it after theirs. */
-export async function annotatorRows(db: Db, campaignId: number): Promise<AnnotatorRow[]> {
-  // Both at once: who has tallies is read by the people query itself.
-  const [summaries, people] = await Promise.all([
-    annotatorSummaries(db, campaignId),
-    db.execute(sql`
-      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct
-      from users u
-      left join annotator_standings s on s.campaign_id = ${campaignId} and s.user_id = u.id
-      where s.user_id is not null
-         or u.id in (select user_id from annotator_tallies where campaign_id = ${campaignId}
-                     union select user_id from annotator_tally_deltas where campaign_id = ${campaignId})
-      order by u.username`),
-  ]);
-  return annotatorRowsOf(
-    summaries,
-    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null }>(people).map((p) => ({
-      userId: Number(p.user_id),
-      username: p.username,
-      status: p.status,
-      pauseReason: p.pause_reason,
-      goldJudged: p.gold_judged,
-      goldCorrect: p.gold_correct,
-    })),
-  );
-}
-
 /** Everything the live dashboard shows, read from the tallies (cost independent of the number of passages). */
 export async function getDashboard(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<Dashboard> {
   requireCoordinator(actor);
@@ -180,22 +106,21 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed, annotators] = await Promise.all([
+    const [batchRows, cells, questions, span, disputed] = await Promise.all([
       q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
       disputedQuestions(q, campaignId, 20),
-      annotatorRows(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, annotators, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, annotators, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
@@ -212,7 +137,6 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     activity: { binMinutes, points: fillBins(points, binMinutes) },
     projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft },
     disputed,
-    annotators,
   };
 }
 

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { BatchTable } from "@/components/campaigns/batch-table";
+import { BatchList } from "@/components/campaigns/batch-table";
 import { Dashboard } from "@/components/campaigns/dashboard";
 import { Markdown } from "@/components/ui/markdown";
 import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
+import { listStandings } from "@/lib/campaign/quality/standings";
+import { annotatorListQuerySchema, DEFAULT_PAGE } from "@/lib/lists/list-options";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../campaigns.css";
 
@@ -21,7 +23,12 @@ export default async function CampaignPage({ params }: Props) {
   const loaded = await campaignPage((await params).id);
   if (!loaded) return null;
   const { db, actor, campaign } = loaded;
-  const [batches, dashboard] = await Promise.all([listBatches(db, actor, campaign.id), getDashboard(db, actor, campaign.id)]);
+  // The first page of each list; the tables page, sort and search through the API from there.
+  const [batches, dashboard, annotators] = await Promise.all([
+    listBatches(db, actor, campaign.id, { limit: DEFAULT_PAGE }),
+    getDashboard(db, actor, campaign.id),
+    listStandings(db, actor, campaign.id, annotatorListQuerySchema.parse({})),
+  ]);
   const settings: [string, string][] = [
     ["Judgments per passage (R)", String(campaign.judgmentsPerPassage)],
     ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
@@ -77,21 +84,25 @@ export default async function CampaignPage({ params }: Props) {
 
       <section aria-labelledby="dashboard-heading">
         <h2 id="dashboard-heading">Dashboard</h2>
-        <Dashboard initial={dashboard} />
+        <Dashboard initial={dashboard} initialAnnotators={{ annotators: annotators.rows, next: annotators.next }} />
       </section>
 
       <section aria-labelledby="batches-heading">
         <h2 id="batches-heading">Batches</h2>
-        <BatchTable
-          batches={batches.map((b) => ({
-            id: b.id,
-            name: b.name,
-            status: b.status,
-            queries: b.queries,
-            passages: b.passages,
-            goldPassages: b.goldPassages,
-            pages: b.pages,
-          }))}
+        <BatchList
+          campaignId={campaign.id}
+          initialPage={{
+            batches: batches.rows.map((b) => ({
+              id: b.id,
+              name: b.name,
+              status: b.status,
+              queries: b.queries,
+              passages: b.passages,
+              goldPassages: b.goldPassages,
+              pages: b.pages,
+            })),
+            next: batches.next,
+          }}
         />
       </section>
 

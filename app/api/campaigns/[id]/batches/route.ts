@@ -2,13 +2,18 @@ import { listBatches } from "@/lib/campaign/batches";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { batchUploadParts } from "@/lib/server/uploads";
 import { env } from "@/lib/env";
+import { parseInput } from "@/lib/errors";
+import { batchListQuerySchema, searchParamsObject } from "@/lib/lists/list-options";
 import { json, requestContext, route } from "@/lib/server/http";
 import { idParam, type IdContext } from "@/lib/server/route-params";
 
-// GET /api/campaigns/:id/batches — the campaign's batches with their counts
+// GET /api/campaigns/:id/batches — the campaign's batches with their counts, newest first, a page at a time (?q=, ?after=, ?limit=)
 export const GET = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
-  return json({ batches: await listBatches(db, actor, await idParam(ctx)) });
+  const campaignId = await idParam(ctx);
+  const query = parseInput(batchListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
+  const page = await listBatches(db, actor, campaignId, query);
+  return json({ batches: page.rows, next: page.next });
 });
 
 // POST /api/campaigns/:id/batches — imports a batch: multipart `queries` file, optional `candidates` file, `topK`, `name`

@@ -2,7 +2,7 @@ import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { json, requestContext, route } from "@/lib/server/http";
 import { idParam, type IdContext } from "@/lib/server/route-params";
 
-// GET /api/campaigns/:id/dashboard — progress, activity, agreement, questions and annotators (coordinators)
+// GET /api/campaigns/:id/dashboard — progress, activity, agreement and questions (coordinators; the annotators: GET …/annotators)
 export const GET = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
   return json({ dashboard: await getDashboard(db, actor, await idParam(ctx)) });
