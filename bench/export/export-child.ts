@@ -6,8 +6,9 @@
 //   node --import tsx bench/export/export-child.ts --kind pglite-copy --sql-file F --out FILE --data-dir DIR
 //
 // kilt / judgments: the generator (exportKilt with location "span", or exportJudgments) goes through
-// the same streaming the HTTP routes use (`primed` + `linesResponse` from lib/stream.ts: one
-// ReadableStream chunk per line) and its body is piped into FILE. Timed: from the generator's
+// the same streaming the HTTP routes use (`primed` + `linesResponse` from lib/server/downloads.ts:
+// lines gathered into ~64 KB chunks, or the judgments export's bytes passed on) and its body is
+// piped into FILE. Timed: from the generator's
 // creation to the file's close. The database's `execute` is wrapped to add up the time spent
 // awaiting SQL (round trip + the driver decoding rows), per statement kind; the rest is JavaScript
 // (building lines, JSON, streaming, writing).
@@ -156,9 +157,10 @@ async function main() {
     if (!generator) throw new Error(`--kind must be kilt, judgments, open-only or pglite-copy, not '${kind}'`);
     let lines = 0;
     const counted = (async function* () {
-      for await (const line of generator) {
-        lines++;
-        yield line;
+      for await (const chunk of generator as AsyncGenerator<string | Uint8Array>) {
+        if (typeof chunk === "string") lines++;
+        else for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
+        yield chunk;
       }
     })();
     // As the HTTP routes do: primed generator → linesResponse (a ReadableStream of encoded lines).

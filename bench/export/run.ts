@@ -16,10 +16,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { judgmentRowsQuery } from "@/lib/campaign/report/export-judgments";
+import { judgmentLinesSelect } from "@/lib/campaign/report/export-judgments";
 import { postgresCpuSeconds } from "../import/proc";
 import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
@@ -109,11 +108,12 @@ order by j.id`;
 }
 
 /**
- * The app's own statement (`judgmentRowsQuery`, lib/campaign/export-judgments.ts) as SQL text with
- * its values inline: without `page`, one statement for all rows; with it, one page as the app runs it.
+ * The app's own statement (`judgmentLinesSelect`, lib/campaign/report/export-judgments.ts), SQL
+ * text with its values inline: without `page`, one statement for all rows; with it, one page of
+ * ids as the app runs it (in its COPY).
  */
-function appSelect(campaignId: number, page?: { after: number; limit: number }): string {
-  return new PgDialect().sqlToQuery(judgmentRowsQuery(campaignId, page ?? {}).inlineParams()).sql;
+function appSelect(campaignId: number, page?: { after: number; upTo: number }): string {
+  return judgmentLinesSelect(campaignId, page ?? {});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,7 +355,7 @@ async function main() {
               let plan: ExplainJson | undefined;
               for (let i = 0; i < 2; i++) {
                 const [r] = rowsOf<{ "QUERY PLAN": ExplainJson[] }>(
-                  await b.db.execute(sql.raw(`explain (analyze, format json) ${appSelect(built.campaignId, { after: mid, limit: 5000 })}`)),
+                  await b.db.execute(sql.raw(`explain (analyze, format json) ${appSelect(built.campaignId, { after: mid, upTo: mid + 20000 })}`)),
                 );
                 plan = r?.["QUERY PLAN"]?.[0];
               }
@@ -363,10 +363,10 @@ async function main() {
               if (plan) {
                 const jitMs = plan.JIT?.Timing?.Total;
                 notes.push(
-                  `one page of exportJudgments' statement (EXPLAIN ANALYZE, 5,000 rows after id ${int(mid)}): planning ${fmt(plan["Planning Time"], 1)} ms, ` +
+                  `one page of exportJudgments' statement (EXPLAIN ANALYZE, ids ${int(mid)} + 1 … 20,000): planning ${fmt(plan["Planning Time"], 1)} ms, ` +
                     `execution ${fmt(plan["Execution Time"], 1)} ms` +
                     (jitMs !== undefined ? `, of which JIT compilation ${fmt(jitMs, 1)} ms (${plan.JIT?.Functions ?? "?"} functions; estimated cost ${fmt(plan.Plan["Total Cost"], 0)} > jit_above_cost ${jit?.cost})` : `, no JIT (jit = ${jit?.jit})`) +
-                    `; the export runs this statement ${int(Math.floor(built.judgments / 5000) + 1)} times`,
+                    `; the export runs this statement ${int(Math.ceil(built.judgments / 20000))} times`,
                 );
               }
               // 3. EXPERIMENT: the same app export with JIT off for the database (a setting, not a code change).

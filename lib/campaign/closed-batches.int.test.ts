@@ -16,6 +16,7 @@ import { updateCampaign } from "./campaigns";
 import { pauseAnnotator } from "./quality/standings";
 import { exportJudgments } from "./report/export-judgments";
 import { exportKilt } from "./report/export-kilt";
+import { exportedBytes } from "@/test/exported";
 
 /** "ok", or the refusal as "status code: message". */
 async function outcome(promise: Promise<unknown>): Promise<string> {
@@ -35,7 +36,7 @@ async function exportsOf(db: Db, campaignId: number, batchId: number): Promise<s
     for await (const line of exportKilt(db, system, campaignId, { batchId, location })) parts.push(line);
     parts.push("--\n");
   }
-  for await (const line of exportJudgments(db, system, campaignId, { batchId })) parts.push(line);
+  parts.push((await exportedBytes(exportJudgments(db, system, campaignId, { batchId }))).toString("utf8"));
   return parts.join("");
 }
 

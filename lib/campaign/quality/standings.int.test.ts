@@ -8,6 +8,7 @@ import { describeEachDatabase } from "@/test/databases";
 import { nextTask, type Task } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { exportJudgments } from "../report/export-judgments";
+import { exportedLines } from "@/test/exported";
 import { getQuestionView } from "../report/question-view";
 import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
 import type { UserActor } from "@/lib/auth/actor";
@@ -55,7 +56,7 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
     const counted = new Map<string, boolean>();
     const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
-    for await (const line of exportJudgments(db(), system, c.campaignId)) {
+    for (const line of await exportedLines(exportJudgments(db(), system, c.campaignId))) {
       const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean; verdict: string };
       if (row.counted) counted.set(`${row.passage_id}:${names.get(row.annotator)}`, row.verdict === "sufficient");
     }
@@ -89,7 +90,7 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
     const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
     const exported = new Map<string, boolean>();
-    for await (const line of exportJudgments(db(), system, c.campaignId)) {
+    for (const line of await exportedLines(exportJudgments(db(), system, c.campaignId))) {
       const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean };
       exported.set(`${row.passage_id}:${names.get(row.annotator)}`, row.counted);
     }

@@ -1,20 +1,55 @@
 import { expect, it } from "vitest";
 import { users } from "@/db/schema";
-import { eq } from "drizzle-orm";
-import { system } from "@/lib/auth/actor";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign, type TestCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { exportedBytes, exportedLines } from "@/test/exported";
+import { referenceJudgmentLines } from "@/test/judgment-lines-reference";
 import { nextTask } from "../annotate/assignment";
+import { changeBatchStatus } from "../batches";
 import { exportJudgments } from "./export-judgments";
 import { submitJudgment } from "../annotate/judgments";
-import { pauseAnnotator } from "../quality/standings";
+import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 
-async function collect(lines: AsyncGenerator<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const l of lines) out.push(l);
-  return out;
+/** Strings that JSON escapes, COPY's formats and UTF-8 could each get wrong. */
+const TRICKY = [
+  'say "hi" \\ C:\\path\\n \\u0041 \\\\',
+  "tab\there\nline\r\nfeed\b\f\v",
+  "\u0001\u0002\u0003\u001f\u007f\u0080\u009f",
+  "\u2028\u2029 line and paragraph separators",
+  "astral 𐌅😀𝄞, é 東京 שלום",
+  "\\.",
+  "",
+  "</script><!-- ' ; --",
+];
+/** Times with microseconds (a JavaScript Date truncates them), offsets, no fraction. */
+const TIMES = ["2026-03-04 05:06:07.999999+00", "1999-12-31 23:59:59.9995+01", "2026-12-01 00:00:00+00", "2026-07-01 12:00:00.5+05:30", "2026-03-04 05:06:07.000001+00"];
+
+/** Every exported string column of the campaign set to a tricky value; odd times, durations, unreadable flags. */
+async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
+  const judgments = rowsOf<{ id: number }>(await db.execute(sql`select id from judgments where campaign_id = ${c.campaignId} order by id`));
+  for (const [i, j] of judgments.entries()) {
+    await db.execute(sql`
+      update judgments set created_at = ${TIMES[i % TIMES.length]}::timestamptz + (${i}::int * interval '1 second'),
+        duration_ms = ${[0, 2147483647, 1234][i % 3]}::int,
+        span_text = case when span_text is null then null else ${TRICKY[i % TRICKY.length]}::text end,
+        unreadable = (verdict = 'insufficient' and ${i % 2 === 0}::boolean)
+      where id = ${j.id}`);
+  }
+  for (const [i, who] of team.entries()) await db.execute(sql`update users set pseudonym = ${TRICKY[i % TRICKY.length] + unique("")} where id = ${who.id}`);
+  for (const [i, kiltId] of c.queryIds.entries()) {
+    await db.execute(sql`update queries set kilt_id = ${TRICKY[(i + 3) % TRICKY.length] + unique("")} where campaign_id = ${c.campaignId} and kilt_id = ${kiltId}`);
+  }
+  for (const [i, old] of c.pageIds.entries()) {
+    const id = TRICKY[(i + 5) % TRICKY.length] + unique("");
+    await db.execute(sql`insert into pages (wikipedia_id, title, paragraphs) select ${id}, title, paragraphs from pages where wikipedia_id = ${old}`);
+    await db.execute(sql`update passages set wikipedia_id = ${id} where campaign_id = ${c.campaignId} and wikipedia_id = ${old}`);
+  }
 }
+
 
 describeEachDatabase("judgments export", ({ db }) => {
   it("writes one snake_case line per judgment, annotators by pseudonym, spans in code points", async () => {
@@ -36,7 +71,7 @@ describeEachDatabase("judgments export", ({ db }) => {
     }
     await pauseAnnotator(db(), system, c.campaignId, b.id);
 
-    const lines = await collect(exportJudgments(db(), system, c.campaignId));
+    const lines = await exportedLines(exportJudgments(db(), system, c.campaignId));
     expect(lines).toHaveLength(8); // 2 annotators × 2 questions × 2 passages
     expect(lines.every((l) => l.endsWith("\n") && !l.slice(0, -1).includes("\n"))).toBe(true);
     // Compact JSON with the keys in the documented order (the server builds the lines), times in UTC to the millisecond.
@@ -59,6 +94,46 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(Object.keys(rows[0]!)).toEqual(["query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted", "batch_id", "duration_ms", "created_at"]);
 
     const anon = await makeAnnotator(db());
-    await expect(collect(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);
+    await expect(exportedLines(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);
+  });
+
+  it("writes the same bytes as the previous implementation on tricky data, across pages, open and sealed", async () => {
+    const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
+    const team = await makeAnnotators(db(), 4);
+    const [a, b, d, e] = team as [UserActor, UserActor, UserActor, UserActor];
+    let n = 0;
+    const judge = async (who: UserActor) => {
+      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+        n++;
+        await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, n % 3 === 2 ? "insufficient" : "sufficient", n * 37));
+      }
+    };
+    for (const who of [a, b, d]) await judge(who);
+    await pauseAnnotator(db(), system, c.campaignId, a.id);
+    await judge(e); // takes a's slots; once a is resumed, e's judgments come fourth and do not count
+    await resumeAnnotator(db(), system, c.campaignId, a.id);
+    await pauseAnnotator(db(), system, c.campaignId, b.id);
+    await makeTricky(db(), c, team);
+
+    const same = async (options: { batchId?: number; pageRows?: number }) => {
+      const bytes = await exportedBytes(exportJudgments(db(), system, c.campaignId, options));
+      const expected = await referenceJudgmentLines(db(), c.campaignId, options.batchId);
+      expect(bytes.toString("utf8")).toBe(expected);
+      expect(bytes.equals(Buffer.from(expected, "utf8"))).toBe(true);
+      return expected;
+    };
+    const open = await same({});
+    const [count] = rowsOf<{ n: string | number }>(await db().execute(sql`select count(*) as n from judgments where campaign_id = ${c.campaignId}`));
+    expect(open.split("\n")).toHaveLength(Number(count!.n) + 1);
+    for (const needle of ['"counted":false', '"counted":true', '"unreadable":true', '"span":null', "\\u0001", "\u2028", "😀", '.999Z"']) expect(open).toContain(needle);
+    for (const pageRows of [1, 4, 35, 36, 37]) await same({ pageRows });
+    await same({ batchId: c.batchId, pageRows: 5 });
+
+    // Sealed: the closed batch's export reads which judgments counted at close, whatever happens since.
+    await changeBatchStatus(db(), system, c.batchId, "close");
+    const sealed = await same({ pageRows: 4 });
+    await pauseAnnotator(db(), system, c.campaignId, d.id);
+    await resumeAnnotator(db(), system, c.campaignId, b.id);
+    expect(await same({ pageRows: 7 })).toBe(sealed);
   });
 });

@@ -1,102 +1,153 @@
-import { sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { copyLines } from "@/db/copy-lines";
+import { rawClientOf, rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
-import type { JudgmentRow } from "./rows";
 
-const json = JSON.stringify;
+/** Judgments per page (one COPY each, ~8.5 MB of lines): memory stays flat whatever the campaign's size. */
+const PAGE_ROWS = 20_000;
 
-/** Rows read per round trip: memory stays flat whatever the campaign's size. */
-const PAGE_ROWS = 5000;
+/**
+ * Pages being read at once on PostgreSQL, beside the one being written out: each COPY keeps one
+ * backend busy, so two use both cores of a small server while the export only pipes bytes.
+ */
+const PAGES_AHEAD = 2;
 
-interface ExportedJudgmentRow extends JudgmentRow {
-  query_id: string;
-  wikipedia_id: string;
-  passage_start: number;
-  passage_end: number;
-  annotator: string;
-  is_gold: boolean;
-  counted: boolean;
-  batch_id: number;
+/**
+ * For each page's statement (bench/export): JIT off, since its estimated cost crosses
+ * jit_above_cost and compiling it cost more than it saved; no parallel workers, since the pages
+ * already keep the cores busy.
+ */
+const PAGE_SETTINGS = { jit: "off", max_parallel_workers_per_gather: "0" };
+
+/** An integer written into SQL text (COPY takes no parameters). */
+function int(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`judgmentLinesSelect: not an integer: ${n}`);
+  return String(n);
 }
 
 /**
- * The export's statement: the judgments after `after` in id order, with what a line needs and
- * whether each counts (the rule of `countedJudgmentsOf`, applied row by row). Without `limit`, every
- * row at once (bench/export runs it so, for its diagnostics).
+ * The export's statement: one JSONL line (text) per judgment of the campaign, in id order — ids in
+ * (`after`, `upTo`] when given — with whether each counts (the rule of `countedJudgmentsOf`,
+ * applied row by row; in a closed batch whether it counted at close, internal/seal.ts). The line
+ * is built here, compact, keys in the documented order, strings through `to_json` (the escapes of
+ * JSON.stringify: `"`, `\`, and every character below U+0020, as \b \f \n \r \t or \u00xx),
+ * times in UTC to the millisecond (truncated, as a JavaScript Date). SQL text with the values
+ * inline, for COPY.
  */
-export function judgmentRowsQuery(campaignId: number, page: { after?: number; limit?: number; batchId?: number } = {}): SQL {
-  return sql`
-    select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-           p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-           u.pseudonym as annotator, j.verdict, j.unreadable,
-           j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-           p.is_gold,
-           -- In a closed batch: whether it counted at close (internal/seal.ts), whatever happened since.
-           coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
+export function judgmentLinesSelect(campaignId: number, page: { after?: number; upTo?: number; batchId?: number } = {}): string {
+  return `
+    select '{"query_id":' || to_json(p.kilt_id)::text || ',"passage_id":' || j.passage_id::text
+        || ',"wikipedia_id":' || to_json(p.wikipedia_id)::text
+        || ',"start_paragraph_id":' || p.start_paragraph_id::text || ',"end_paragraph_id":' || p.end_paragraph_id::text
+        || ',"annotator":' || to_json(u.pseudonym)::text
+        -- The verdict's labels (sufficient, insufficient) need no escapes.
+        || ',"verdict":"' || j.verdict::text || '","unreadable":' || j.unreadable::text
+        || ',"span":' || case when j.span_text is null then 'null' else
+             '{"start_paragraph_id":' || j.start_paragraph_id::text || ',"start_character":' || j.start_character::text
+             || ',"end_paragraph_id":' || j.end_paragraph_id::text || ',"end_character":' || j.end_character::text
+             || ',"text":' || to_json(j.span_text)::text || '}' end
+        || ',"is_gold":' || p.is_gold::text
+        || ',"counted":' || coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
              select count(*) from judgments j2
              left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
              where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
                and (j2.created_at, j2.id) < (j.created_at, j.id)
-           ) < c.judgments_per_passage) as counted,
-           j.batch_id, j.duration_ms, j.created_at
-    from judgments j
-    join passages p on p.id = j.passage_id
-    join queries q on q.id = p.query_id
-    join users u on u.id = j.user_id
-    join campaigns c on c.id = j.campaign_id
-    left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-    where j.campaign_id = ${campaignId}
-      ${page.after === undefined ? sql`` : sql`and j.id > ${page.after}`}
-      ${page.batchId === undefined ? sql`` : sql`and j.batch_id = ${page.batchId}`}
-    order by j.id
-    ${page.limit === undefined ? sql`` : sql`limit ${page.limit}`}`;
+           ) < c.judgments_per_passage)::text
+        || ',"batch_id":' || j.batch_id::text || ',"duration_ms":' || j.duration_ms::text
+        || ',"created_at":"' || to_char(j.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}' as line
+    -- The page's judgments in id order, then each one's passage and question, annotator, campaign and
+    -- standing looked up by key (lateral, offset 0: nested loops that keep the order): O(page) work
+    -- whatever the tables' sizes. Joined plainly, the planner hashed all passages on every page and
+    -- sorted the built lines (bench/export).
+    from (
+      select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.unreadable,
+             j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+             j.counted_at_close, j.duration_ms, j.created_at
+      from judgments j
+      where j.campaign_id = ${int(campaignId)}
+        ${page.after === undefined ? "" : `and j.id > ${int(page.after)}`}
+        ${page.upTo === undefined ? "" : `and j.id <= ${int(page.upTo)}`}
+        ${page.batchId === undefined ? "" : `and j.batch_id = ${int(page.batchId)}`}
+      order by j.id offset 0
+    ) j
+    cross join lateral (
+      select p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold, q.kilt_id
+      from passages p join queries q on q.id = p.query_id where p.id = j.passage_id offset 0
+    ) p
+    cross join lateral (select u.pseudonym from users u where u.id = j.user_id offset 0) u
+    cross join lateral (select c.judgments_per_passage from campaigns c where c.id = j.campaign_id offset 0) c
+    left join lateral (
+      select s.status from annotator_standings s where s.campaign_id = j.campaign_id and s.user_id = j.user_id offset 0
+    ) s on true
+    order by j.id`;
+}
+
+interface PageRange {
+  after: number;
+  upTo: number;
 }
 
 /**
- * Every judgment of a campaign as JSONL lines (snake_case), for audit and re-analysis: keyset pages
- * over the judgments in id order, so memory stays flat. Annotators appear by pseudonym only.
+ * The id ranges of the pages, in order: each holds the next `pageRows` judgments (the last fewer).
+ * The next range is asked for while the caller uses this one.
  */
-export async function* exportJudgments(db: Db, actor: Actor, campaignId: number, options: { batchId?: number } = {}): AsyncGenerator<string> {
+async function* pageRanges(db: Db, campaignId: number, batchId: number | undefined, pageRows: number): AsyncGenerator<PageRange> {
+  const range = async (after: number) => {
+    const [r] = rowsOf<{ up_to: string | number | null; n: string | number }>(
+      await db.execute(sql`
+        select max(id) as up_to, count(*) as n from (
+          select id from judgments
+          where campaign_id = ${campaignId} ${batchId === undefined ? sql`` : sql`and batch_id = ${batchId}`} and id > ${after}
+          order by id limit ${pageRows}) page`),
+    );
+    return r && r.up_to !== null ? { after, upTo: Number(r.up_to), full: Number(r.n) === pageRows } : null;
+  };
+  let next = range(0);
+  for (;;) {
+    const r = await next;
+    if (!r) return;
+    next = r.full ? range(r.upTo) : Promise.resolve(null);
+    next.catch(() => {}); // asked for ahead: the caller may stop before awaiting it
+    yield r;
+  }
+}
+
+/**
+ * Every judgment of a campaign (or of one batch) as JSONL, for audit and re-analysis, in chunks of
+ * whole lines (snake_case; annotators by pseudonym only). The lines are built by the database and
+ * read with COPY (`copyLines`), a page of id range at a time, so memory stays flat and no row is
+ * decoded here; on PostgreSQL the next pages are read on other connections while one is written
+ * out. `pageRows` is for tests (pages of a few rows).
+ */
+export async function* exportJudgments(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  options: { batchId?: number; pageRows?: number } = {},
+): AsyncGenerator<Uint8Array> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  // One page per READ ONLY transaction with JIT off: the page statement's estimated cost crosses
-  // jit_above_cost, and compiling it on every page cost more than it saved (bench/export).
-  // The next page is asked for before this one is turned into lines, so the server and the
-  // JavaScript work at the same time (on PGlite they simply take turns).
-  const page = (after: number) =>
-    db.transaction(
-      async (tx) => {
-        await tx.execute(sql`set local jit = off`);
-        return rowsOf<ExportedJudgmentRow>(await tx.execute(judgmentRowsQuery(campaignId, { after, limit: PAGE_ROWS, batchId: options.batchId })));
-      },
-      { accessMode: "read only" },
-    );
-  // A page asked for ahead and never awaited (the download was cancelled) must not be an unhandled rejection.
-  const ahead = (after: number) => {
-    const p = page(after);
-    p.catch(() => {});
-    return p;
-  };
-  let pending = ahead(0);
-  for (;;) {
-    const rows = await pending;
-    const last = rows.length === PAGE_ROWS ? Number(rows[rows.length - 1]!.id) : null;
-    if (last !== null) pending = ahead(last);
-    for (const r of rows) {
-      // The line is written out field by field (strings through JSON.stringify, for their escapes):
-      // the same bytes as stringifying an object, without building one per row (bench/export).
-      const span =
-        r.span_text === null
-          ? "null"
-          : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
-      yield (
-        `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
-        `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
-        `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
-        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"}\n`
-      );
+  const ahead = rawClientOf(db).kind === "postgres" ? PAGES_AHEAD : 1;
+  const ranges = pageRanges(db, campaignId, options.batchId, options.pageRows ?? PAGE_ROWS);
+  const reading: Promise<Buffer[]>[] = [];
+  const readAhead = async () => {
+    while (reading.length < ahead) {
+      const r = await ranges.next();
+      if (r.done) return;
+      const page = copyLines(db, judgmentLinesSelect(campaignId, { ...r.value, batchId: options.batchId }), { settings: PAGE_SETTINGS });
+      page.catch(() => {}); // read ahead and never awaited if the download is cancelled: not an unhandled rejection
+      reading.push(page);
     }
-    if (last === null) return;
+  };
+  try {
+    await readAhead();
+    while (reading.length) {
+      const chunks = await reading.shift()!;
+      await readAhead();
+      yield* chunks;
+    }
+  } finally {
+    await ranges.return(undefined);
   }
 }

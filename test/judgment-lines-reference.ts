@@ -1,0 +1,60 @@
+// The judgments export as it was before its lines were built in SQL and read with COPY
+// (lib/campaign/report/export-judgments.ts up to issue 13): the rows through drizzle, each line
+// written in JavaScript. Kept as the reference the new export must equal byte for byte.
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import type { JudgmentRow } from "@/lib/campaign/report/rows";
+
+const json = JSON.stringify;
+
+interface ExportedJudgmentRow extends JudgmentRow {
+  query_id: string;
+  wikipedia_id: string;
+  passage_start: number;
+  passage_end: number;
+  annotator: string;
+  is_gold: boolean;
+  counted: boolean;
+  batch_id: number;
+}
+
+/** Every judgment line of a campaign (or one batch of it), as the previous export wrote them. */
+export async function referenceJudgmentLines(db: Db, campaignId: number, batchId?: number): Promise<string> {
+  const rows = rowsOf<ExportedJudgmentRow>(
+    await db.execute(sql`
+      select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+             p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+             u.pseudonym as annotator, j.verdict, j.unreadable,
+             j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+             p.is_gold,
+             coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
+               select count(*) from judgments j2
+               left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
+               where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
+                 and (j2.created_at, j2.id) < (j.created_at, j.id)
+             ) < c.judgments_per_passage) as counted,
+             j.batch_id, j.duration_ms, j.created_at
+      from judgments j
+      join passages p on p.id = j.passage_id
+      join queries q on q.id = p.query_id
+      join users u on u.id = j.user_id
+      join campaigns c on c.id = j.campaign_id
+      left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+      where j.campaign_id = ${campaignId} ${batchId === undefined ? sql`` : sql`and j.batch_id = ${batchId}`}
+      order by j.id`),
+  );
+  return rows
+    .map((r) => {
+      const span =
+        r.span_text === null
+          ? "null"
+          : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
+      return (
+        `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
+        `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
+        `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
+        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"}\n`
+      );
+    })
+    .join("");
+}
