@@ -155,6 +155,11 @@ async function verify(db: Db, table: string, pages: number, indexes: number[], s
 
 // ---------------------------------------------------------------------------------------------
 
+/** A memory sample of the child (ChildReport.peaks / .opened) as one line, in MB. */
+function memoryLine(m: Record<string, number>): string {
+  const mb = (k: string) => fmt((m[k] ?? 0) / MB, 0);
+  return `RSS ${mb("rss")} MB = WebAssembly memory ${mb("wasm")} + other anonymous ${mb("anon")} (V8 heap ${mb("heapTotal")}, array buffers ${mb("arrayBuffers")}) + mapped files ${mb("files")}`;
+}
 
 function printTable(rows: Row[]) {
   const header = ["database", "pages", "MB", "seconds", "pages/s", "MB/s", "peak RSS MB", "app/psql (speed)"];
@@ -278,7 +283,8 @@ async function main() {
       }
       // The memory floor: the same process opening the database and running one query.
       const floor = await timedRun(process.execPath, childArgs([...where, "--open-only"]));
-      const floorBytes = floor.timeRssBytes ?? childResult<ChildReport>(floor, "import").maxRssKiB * 1024;
+      const floorReport = childResult<ChildReport>(floor, "import");
+      const floorBytes = floor.timeRssBytes ?? floorReport.maxRssKiB * 1024;
       if (target === "postgres") await bench.db.execute(sql.raw(`checkpoint`));
       const run = await timedRun(process.execPath, childArgs(["--file", file, ...where], cpuProfDir));
       const r = childResult<ChildReport>(run, "import");
@@ -300,6 +306,8 @@ async function main() {
           r.stageMemory
             ? `memory at the end of the staging COPY: V8 heap ${fmt(r.stageMemory.heapTotal / MB, 0)} MB, array buffers (incl. a WebAssembly memory) ${fmt(r.stageMemory.arrayBuffers / MB, 0)} MB, other external ${fmt((r.stageMemory.external - r.stageMemory.arrayBuffers) / MB, 0)} MB, RSS ${fmt(r.stageMemory.rss / MB, 0)} MB`
             : "",
+          floorReport.opened ? `floor's resident memory once open: ${memoryLine(floorReport.opened)}` : "",
+          r.peaks ? `highest during the import (sampled every 0.5 s): ${memoryLine(r.peaks)}` : "",
           `child process wall time incl. start-up ${fmt(run.seconds)} s`,
         ],
       };
