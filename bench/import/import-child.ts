@@ -35,7 +35,7 @@ export interface ChildReport {
   stageMaxRssKiB?: number;
   /** process.memoryUsage() at that moment, in bytes (a WebAssembly memory counts in arrayBuffers). */
   stageMemory?: NodeJS.MemoryUsage;
-  /** The highest of each memory figure sampled every 500 ms (bytes; wasm/anon/files from /proc/self/smaps). */
+  /** The highest of each memory figure sampled every 2 s (bytes; wasm/anon/files from /proc/self/smaps). */
   peaks?: Record<string, number>;
   /** The same figures once the database is open (before the import). */
   opened?: Record<string, number>;
@@ -111,7 +111,7 @@ async function main() {
       return;
     }
     const opened = memoryNow();
-    const sampler = memorySampler(500);
+    const sampler = memorySampler(2000);
     const server0 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
