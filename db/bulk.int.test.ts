@@ -21,6 +21,22 @@ describeEachDatabase("COPY", ({ db }) => {
     await db().execute(sql.raw(`drop table ${table}`));
   });
 
+  it("stores every row when they fill several COPY chunks, one row larger than a chunk among them", async () => {
+    const table = unique("copy_big").replace("-", "_");
+    await db().execute(sql.raw(`create table ${table} (id int, paragraphs text[])`));
+    const paragraph = (i: number) => `${i} 白凪 𐌅 "q" \\ tab\t line\n`.repeat(i === 1500 ? 60_000 : 40);
+    const copy = await openCopyStream(db(), table, ["id", "paragraphs"]);
+    for (let i = 0; i < 3000; i++) await copy.writeRow([String(i), copyValue(textArrayLiteral([paragraph(i), "end"]))]);
+    await copy.end();
+    const [counts] = rowsOf<{ n: number; bytes: number }>(await db().execute(sql.raw(`select count(*)::int as n, sum(octet_length(paragraphs[1]))::int as bytes from ${table}`)));
+    expect(counts?.n).toBe(3000);
+    expect(counts!.bytes).toBeGreaterThan(5 * 1024 * 1024);
+    const rows = rowsOf<{ id: number; paragraphs: string[] }>(await db().execute(sql.raw(`select id, paragraphs from ${table} where id in (0, 1499, 1500, 1501, 2999) order by id`)));
+    expect(rows.map((r) => r.id)).toEqual([0, 1499, 1500, 1501, 2999]);
+    for (const r of rows) expect(r.paragraphs).toEqual([paragraph(r.id), "end"]);
+    await db().execute(sql.raw(`drop table ${table}`));
+  });
+
   it("fails, rather than hangs, when the server refuses a row", async () => {
     const table = unique("copy_bad").replace("-", "_");
     await db().execute(sql.raw(`create table ${table} (a int)`));

@@ -13,11 +13,12 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
-import { copyValue, textArrayLiteral } from "@/db/bulk";
+import { copyTextArray, copyValue } from "@/db/bulk";
 import { system } from "@/lib/auth/actor";
 import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "@/lib/campaign/import/import-knowledge";
 import { readLines } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
+import { residentSplit } from "./memory";
 import { postgresCpuSeconds } from "./proc";
 import { cpuSince, reportResult, runMain } from "../common";
 
@@ -34,10 +35,38 @@ export interface ChildReport {
   stageMaxRssKiB?: number;
   /** process.memoryUsage() at that moment, in bytes (a WebAssembly memory counts in arrayBuffers). */
   stageMemory?: NodeJS.MemoryUsage;
+  /** The highest of each memory figure sampled every 2 s (bytes; wasm/anon/files from /proc/self/smaps). */
+  peaks?: Record<string, number>;
+  /** The same figures once the database is open (before the import). */
+  opened?: Record<string, number>;
   /** CPU seconds of this process during the import. */
   cpuSeconds: number;
   /** CPU seconds of the local PostgreSQL server's processes during the import (when visible). */
   serverCpuSeconds?: number;
+}
+
+function memoryNow(): Record<string, number> {
+  const u = process.memoryUsage();
+  const split = residentSplit();
+  return { rss: split?.rss ?? u.rss, heapTotal: u.heapTotal, heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers, external: u.external, wasm: split?.wasm ?? 0, anon: split?.anon ?? 0, files: split?.files ?? 0 };
+}
+
+/** Samples memoryNow() every `ms` and keeps the highest of each figure. */
+function memorySampler(ms: number) {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const [k, v] of Object.entries(memoryNow())) peaks[k] = Math.max(peaks[k] ?? 0, v);
+  };
+  sample();
+  const timer = setInterval(sample, ms);
+  return {
+    sample,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
 }
 
 async function main() {
@@ -63,7 +92,7 @@ async function main() {
     for await (const line of readLines(fs.createReadStream(file), { file, maxLineBytes: MAX_KNOWLEDGE_LINE_BYTES, onBytes: (b) => (bytes = b) })) {
       lines++;
       const record = knowledgeRecordSchema.parse(JSON.parse(line.text));
-      const row = [String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyValue(textArrayLiteral(record.text))];
+      const row = [String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyTextArray(record.text)];
       sink += (row.join("\t") + "\n").length;
       pages++;
     }
@@ -78,9 +107,11 @@ async function main() {
     if (values["open-only"]) {
       const t0 = performance.now();
       await handle.db.execute(sql`select count(*) from pages`);
-      reportResult({ seconds: (performance.now() - t0) / 1000, pages: 0, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
+      reportResult({ seconds: (performance.now() - t0) / 1000, pages: 0, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0, opened: memoryNow() });
       return;
     }
+    const opened = memoryNow();
+    const sampler = memorySampler(2000);
     const server0 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -95,9 +126,11 @@ async function main() {
         lastProgress = performance.now();
         stageMaxRssKiB = process.resourceUsage().maxRSS;
         stageMemory = process.memoryUsage();
+        sampler.sample();
       },
     });
     const t1 = performance.now();
+    const peaks = sampler.stop();
     const server1 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
     reportResult({
       seconds: (t1 - t0) / 1000,
@@ -108,6 +141,8 @@ async function main() {
       maxRssKiB: process.resourceUsage().maxRSS,
       stageMaxRssKiB,
       stageMemory,
+      peaks,
+      opened,
       cpuSeconds: cpuSince(cpu0),
       serverCpuSeconds: server0 !== undefined && server1 !== undefined ? server1 - server0 : undefined,
     });

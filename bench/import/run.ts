@@ -83,8 +83,27 @@ function parseOptions() {
   };
 }
 
-function childArgs(extra: string[], cpuProfDir?: string): string[] {
-  return [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "--import", "tsx", CHILD, ...extra];
+/**
+ * The import child as one JavaScript file (bundled with esbuild, which tsx brings along; packages
+ * stay in node_modules), run by plain node as the app's compiled code runs: tsx's loader thread and
+ * its transpiling hold ~70 MB that an app process never has. `undefined` when esbuild is missing:
+ * the child then runs under tsx.
+ */
+async function bundleChild(): Promise<string | undefined> {
+  const outfile = path.join(REPO, "bench", "out", "import-child.mjs");
+  try {
+    const { build } = await import("esbuild");
+    await build({ entryPoints: [CHILD], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
+    return outfile;
+  } catch (error) {
+    console.log(`could not bundle the import child (${String(error)}): it runs under tsx`);
+    return undefined;
+  }
+}
+
+/** The child's node arguments: the bundle when there is one, else the TypeScript file under tsx. */
+function childArgs(bundle: string | undefined, extra: string[], cpuProfDir?: string): string[] {
+  return [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), ...(bundle ? [bundle] : ["--import", "tsx", CHILD]), ...extra];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,6 +174,11 @@ async function verify(db: Db, table: string, pages: number, indexes: number[], s
 
 // ---------------------------------------------------------------------------------------------
 
+/** A memory sample of the child (ChildReport.peaks / .opened) as one line, in MB. */
+function memoryLine(m: Record<string, number>): string {
+  const mb = (k: string) => fmt((m[k] ?? 0) / MB, 0);
+  return `RSS ${mb("rss")} MB = WebAssembly memory ${mb("wasm")} + other anonymous ${mb("anon")} (V8 heap ${mb("heapTotal")}, array buffers ${mb("arrayBuffers")}) + mapped files ${mb("files")}`;
+}
 
 function printTable(rows: Row[]) {
   const header = ["database", "pages", "MB", "seconds", "pages/s", "MB/s", "peak RSS MB", "app/psql (speed)"];
@@ -186,6 +210,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-"));
   const cpuProfDir = opts.cpuProf ? path.join(REPO, "bench", "out", "cpu-prof") : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+  const bundle = await bundleChild();
 
   let admin: DatabaseHandle | undefined;
   let bench: DatabaseHandle | undefined;
@@ -212,6 +237,7 @@ async function main() {
   let allOk = true;
   try {
     console.log(`KILT knowledge-source import benchmark — ${opts.pages.toLocaleString("en-US")} pages, seed ${opts.seed}`);
+    console.log(`import child: ${bundle ? `${path.relative(REPO, bundle)} (bundled with esbuild), on plain node` : "under tsx"}`);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
 
     // 1. The file, once (and the same rows as a COPY text file for the baseline; not timed).
@@ -277,10 +303,12 @@ async function main() {
         await pg.close();
       }
       // The memory floor: the same process opening the database and running one query.
-      const floor = await timedRun(process.execPath, childArgs([...where, "--open-only"]));
-      const floorBytes = floor.timeRssBytes ?? childResult<ChildReport>(floor, "import").maxRssKiB * 1024;
+      const floor = await timedRun(process.execPath, childArgs(bundle, [...where, "--open-only"]));
+      const floorTsx = bundle ? await timedRun(process.execPath, childArgs(undefined, [...where, "--open-only"])) : undefined;
+      const floorReport = childResult<ChildReport>(floor, "import");
+      const floorBytes = floor.timeRssBytes ?? floorReport.maxRssKiB * 1024;
       if (target === "postgres") await bench.db.execute(sql.raw(`checkpoint`));
-      const run = await timedRun(process.execPath, childArgs(["--file", file, ...where], cpuProfDir));
+      const run = await timedRun(process.execPath, childArgs(bundle, ["--file", file, ...where], cpuProfDir));
       const r = childResult<ChildReport>(run, "import");
       const peak = run.timeRssBytes ?? r.maxRssKiB * 1024;
       const row: Row = {
@@ -300,6 +328,9 @@ async function main() {
           r.stageMemory
             ? `memory at the end of the staging COPY: V8 heap ${fmt(r.stageMemory.heapTotal / MB, 0)} MB, array buffers (incl. a WebAssembly memory) ${fmt(r.stageMemory.arrayBuffers / MB, 0)} MB, other external ${fmt((r.stageMemory.external - r.stageMemory.arrayBuffers) / MB, 0)} MB, RSS ${fmt(r.stageMemory.rss / MB, 0)} MB`
             : "",
+          floorTsx ? `the same floor with the child run under tsx (as before the bundle): ${fmt((floorTsx.timeRssBytes ?? childResult<ChildReport>(floorTsx, "import").maxRssKiB * 1024) / MB, 0)} MB` : "",
+          floorReport.opened ? `floor's resident memory once open: ${memoryLine(floorReport.opened)}` : "",
+          r.peaks ? `highest during the import (sampled every 2 s): ${memoryLine(r.peaks)}` : "",
           `child process wall time incl. start-up ${fmt(run.seconds)} s`,
         ],
       };
@@ -322,7 +353,7 @@ async function main() {
 
     // 5. The import's JavaScript side alone, without a database.
     if (opts.parsePass) {
-      const run = await timedRun(process.execPath, childArgs(["--file", file, "--parse-only"]));
+      const run = await timedRun(process.execPath, childArgs(bundle, ["--file", file, "--parse-only"]));
       const r = childResult<ChildReport>(run, "import");
       notes.push(
         `JS side alone (readLines + JSON.parse + zod + COPY escaping, no database): ${fmt(r.seconds)} s, ${fmt(r.pages / r.seconds, 0)} pages/s, ${fmt(r.bytes / MB / r.seconds)} MB/s, CPU ${fmt(r.cpuSeconds)} s`,

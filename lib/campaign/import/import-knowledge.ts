@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import {
+  copyTextArray,
   copyValue,
   createStagingTable,
   dropStaleTables,
@@ -8,7 +9,6 @@ import {
   openCopyStream,
   quoteIdent,
   stagingTableName,
-  textArrayLiteral,
   type StagingColumn,
 } from "@/db/bulk";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
@@ -131,7 +131,7 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
         continue;
       }
       if (problems.list.length) continue; // keep validating, stop staging
-      await copy.writeRow([String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyValue(textArrayLiteral(record.text))]);
+      await copy.writeRow([String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyTextArray(record.text)]);
       staged++;
     }
     copying = false;
