@@ -1,8 +1,11 @@
 // What every benchmark runner shares: option checks, number formatting, the main wrapper, timed
 // child processes and their result lines.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sql } from "drizzle-orm";
+import type { DatabaseHandle } from "@/db/client";
 
 /** An integer option of at least `min`, or an error naming the option and the value given. */
 export function integerOption(name: string, value: string | undefined, min: number): number {
@@ -97,4 +100,46 @@ export function childResult<T>(run: Timed, what: string): T {
 export function cpuSince(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1e6;
+}
+
+/** The name and URL of a throwaway database `<prefix>_<random>` on the server of `baseUrl`. */
+export function throwawayDatabase(baseUrl: string, prefix: string): { benchDb: string; benchUrl: string } {
+  const benchDb = `${prefix}_${randomBytes(4).toString("hex")}`;
+  const url = new URL(baseUrl);
+  url.pathname = `/${benchDb}`;
+  return { benchDb, benchUrl: url.toString() };
+}
+
+/**
+ * The clean-up of a benchmark run, once, also on Ctrl-C: closes the bench database, drops it (when
+ * `created`) through the admin connection, closes that, and removes the temporary directory.
+ */
+export function cleanupOnce(benchDb: string, tmp: string, state: () => { admin?: DatabaseHandle; bench?: DatabaseHandle; created: boolean }): () => Promise<void> {
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    const { admin, bench, created } = state();
+    await bench?.close().catch(() => {});
+    if (admin && created) {
+      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
+    }
+    await admin?.close().catch(() => {});
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => {
+    console.error("\ninterrupted: cleaning up");
+    void cleanup().finally(() => process.exit(130));
+  });
+  return cleanup;
+}
+
+/** A row of a benchmark's result table: what one run wrote, how long it took, its peak memory. */
+export interface ResultRow {
+  bytes: number;
+  seconds: number;
+  peakRssBytes?: number;
+  /** seconds ÷ the baseline's seconds */
+  ratio?: number;
+  notes: string[];
 }

@@ -7,6 +7,21 @@ import type { JudgmentRow } from "@/lib/campaign/report/rows";
 
 const json = JSON.stringify;
 
+/** The export's columns before `counted` (the bench's psql baseline selects them too). */
+export const JUDGMENT_COLUMNS = `q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
+  p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
+  u.pseudonym as annotator, j.verdict, j.unreadable,
+  j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+  p.is_gold`;
+
+/** What a judgment row joins to for those columns and `counted`. */
+export const JUDGMENT_JOINS = `from judgments j
+  join passages p on p.id = j.passage_id
+  join queries q on q.id = p.query_id
+  join users u on u.id = j.user_id
+  join campaigns c on c.id = j.campaign_id
+  left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id`;
+
 interface ExportedJudgmentRow extends JudgmentRow {
   query_id: string;
   wikipedia_id: string;
@@ -22,11 +37,7 @@ interface ExportedJudgmentRow extends JudgmentRow {
 export async function referenceJudgmentLines(db: Db, campaignId: number, batchId?: number): Promise<string> {
   const rows = rowsOf<ExportedJudgmentRow>(
     await db.execute(sql`
-      select j.id, q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-             p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-             u.pseudonym as annotator, j.verdict, j.unreadable,
-             j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-             p.is_gold,
+      select j.id, ${sql.raw(JUDGMENT_COLUMNS)},
              coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
                select count(*) from judgments j2
                left join annotator_standings s2 on s2.campaign_id = j2.campaign_id and s2.user_id = j2.user_id
@@ -34,12 +45,7 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
                  and (j2.created_at, j2.id) < (j.created_at, j.id)
              ) < c.judgments_per_passage) as counted,
              j.batch_id, j.duration_ms, j.created_at
-      from judgments j
-      join passages p on p.id = j.passage_id
-      join queries q on q.id = p.query_id
-      join users u on u.id = j.user_id
-      join campaigns c on c.id = j.campaign_id
-      left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+      ${sql.raw(JUDGMENT_JOINS)}
       where j.campaign_id = ${campaignId} ${batchId === undefined ? sql`` : sql`and j.batch_id = ${batchId}`}
       order by j.id`),
   );

@@ -9,7 +9,6 @@
 // else postgres://postgres@127.0.0.1:5432/postgres) and psql. A throwaway database
 // kps_bench_export_<random> is created, filled in SQL, and dropped at the end (also on Ctrl-C);
 // output files live in a temporary directory that is removed.
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,12 +18,13 @@ import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { judgmentLinesSelect } from "@/lib/campaign/report/export-judgments";
+import { JUDGMENT_COLUMNS, JUDGMENT_JOINS } from "@/test/judgment-lines-reference";
 import { postgresCpuSeconds } from "../import/proc";
 import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
-import { childResult, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
+import { childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
@@ -34,15 +34,9 @@ const RATIO_TARGET = 2;
 
 type Target = "postgres" | "pglite";
 
-interface Row {
+interface Row extends ResultRow {
   label: string;
   lines: number;
-  bytes: number;
-  seconds: number;
-  peakRssBytes?: number;
-  /** seconds ÷ the baseline's seconds */
-  ratio?: number;
-  notes: string[];
 }
 
 function parseOptions() {
@@ -88,20 +82,11 @@ async function runChild(args: string[], cpuProfDir?: string): Promise<{ run: Tim
 // `counted` (first R judgments of the passage by annotators in good standing) as a window function.
 
 function baselineSelect(campaignId: number): string {
-  return `select q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
-       p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-       u.pseudonym as annotator, j.verdict, j.unreadable,
-       j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-       p.is_gold,
+  return `select ${JUDGMENT_COLUMNS},
        coalesce(s.status, 'active') = 'active'
          and count(*) filter (where coalesce(s.status, 'active') = 'active') over earlier < c.judgments_per_passage as counted,
        j.batch_id, j.duration_ms, j.created_at
-from judgments j
-join passages p on p.id = j.passage_id
-join queries q on q.id = p.query_id
-join users u on u.id = j.user_id
-join campaigns c on c.id = j.campaign_id
-left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
+${JUDGMENT_JOINS}
 where j.campaign_id = ${campaignId}
 window earlier as (partition by j.passage_id order by j.created_at, j.id rows between unbounded preceding and 1 preceding)
 order by j.id`;
@@ -266,30 +251,13 @@ async function main() {
   const opts = parseOptions();
   process.chdir(REPO); // migrations are found from the working directory
   const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const benchDb = `kps_bench_export_${randomBytes(4).toString("hex")}`;
-  const benchUrlObject = new URL(baseUrl);
-  benchUrlObject.pathname = `/${benchDb}`;
-  const benchUrl = benchUrlObject.toString();
+  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench_export");
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-export-"));
 
   let admin: DatabaseHandle | undefined;
   let bench: DatabaseHandle | undefined;
   let created = false;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await bench?.close().catch(() => {});
-    if (admin && created) {
-      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
-    }
-    await admin?.close().catch(() => {});
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
-  process.once("SIGINT", () => {
-    console.error("\ninterrupted: cleaning up");
-    void cleanup().finally(() => process.exit(130));
-  });
+  const cleanup = cleanupOnce(benchDb, tmp, () => ({ admin, bench, created }));
 
   const outcomes: Outcome[] = [];
   try {

@@ -19,20 +19,15 @@ import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { childResult, fmt, runMain, timedRun } from "../common";
+import { childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
 const MB = 1e6;
 
-interface Row {
+interface Row extends ResultRow {
   database: string;
   pages: number;
-  bytes: number;
-  seconds: number;
-  peakRssBytes?: number;
-  ratio?: number;
-  notes: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,10 +198,7 @@ async function main() {
   const opts = parseOptions();
   process.chdir(REPO); // migrations are found from the working directory
   const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const benchDb = `kps_bench_${randomBytes(4).toString("hex")}`;
-  const benchUrlObject = new URL(baseUrl);
-  benchUrlObject.pathname = `/${benchDb}`;
-  const benchUrl = benchUrlObject.toString();
+  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench");
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-"));
   const cpuProfDir = opts.cpuProf ? path.join(REPO, "bench", "out", "cpu-prof") : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
@@ -215,21 +207,7 @@ async function main() {
   let admin: DatabaseHandle | undefined;
   let bench: DatabaseHandle | undefined;
   let created = false;
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    await bench?.close().catch(() => {});
-    if (admin && created) {
-      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
-    }
-    await admin?.close().catch(() => {});
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
-  process.once("SIGINT", () => {
-    console.error("\ninterrupted: cleaning up");
-    void cleanup().finally(() => process.exit(130));
-  });
+  const cleanup = cleanupOnce(benchDb, tmp, () => ({ admin, bench, created }));
 
   const rows: Row[] = [];
   const verdicts: string[] = [];

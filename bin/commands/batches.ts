@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { batchListQuerySchema } from "@/lib/lists/list-options";
-import { type CliContext, eachOfPaged, existingFile, note, number, out, parseArgs, progressPrinter } from "./shared";
+import { type CliContext, existingFile, listEvery, note, number, out, parseArgs, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */
 export function addBatchCommands(program: Command, ctx: CliContext): void {
@@ -11,19 +11,16 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
     .description("list every batch of a campaign, newest first")
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--search <text>", "only names containing this text")
-    .action(async (opts: { campaign: string; search?: string }) => {
-      ctx.needToken();
-      const { q } = parseArgs(batchListQuerySchema, { q: opts.search }, { q: "search" });
-      type Listed = { id: number; name: string; status: string; queries: number; passages: number; goldPassages: number };
-      const total = await eachOfPaged<Listed>(
-        ctx,
-        `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
-        "batches",
-        (b) => out(`${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`),
-        q ? { q } : {},
-      );
-      note(`Listed ${total} batch${total === 1 ? "" : "es"}.`);
-    });
+    .action((opts: { campaign: string; search?: string }) =>
+      listEvery<{ id: number; name: string; status: string; queries: number; passages: number; goldPassages: number }>(ctx, {
+        path: `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
+        key: "batches",
+        schema: batchListQuerySchema,
+        search: opts.search,
+        noun: ["batch", "batches"],
+        line: (b) => `${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`,
+      }),
+    );
   for (const action of ["launch", "pause", "close"] as const) {
     batch
       .command(action)

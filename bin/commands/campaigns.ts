@@ -6,7 +6,7 @@ import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type Questi
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { formatDuration } from "@/lib/metrics/progress";
-import { type CliContext, eachOfPaged, existingFile, note, number, out, parseArgs } from "./shared";
+import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
 /** `kps campaign create|list|status|questions`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
@@ -16,19 +16,16 @@ export function addCampaignCommands(program: Command, ctx: CliContext): void {
     .command("list")
     .description("list every campaign with its size, newest first")
     .option("--search <text>", "only names containing this text")
-    .action(async (opts: { search?: string }) => {
-      ctx.needToken();
-      const { q } = parseArgs(campaignListQuerySchema, { q: opts.search }, { q: "search" });
-      type Listed = { id: number; name: string; batches: number; queries: number; passages: number };
-      const total = await eachOfPaged<Listed>(
-        ctx,
-        "/api/campaigns",
-        "campaigns",
-        (c) => out(`${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`),
-        q ? { q } : {},
-      );
-      note(`Listed ${total} campaign${total === 1 ? "" : "s"}.`);
-    });
+    .action((opts: { search?: string }) =>
+      listEvery<{ id: number; name: string; batches: number; queries: number; passages: number }>(ctx, {
+        path: "/api/campaigns",
+        key: "campaigns",
+        schema: campaignListQuerySchema,
+        search: opts.search,
+        noun: ["campaign", "campaigns"],
+        line: (c) => `${c.id}\t${c.name}\t${c.batches} batches\t${c.queries} questions\t${c.passages} passages`,
+      }),
+    );
   campaign
     .command("status")
     .description("print a campaign's progress, agreement and annotators (the dashboard's figures)")

@@ -84,3 +84,18 @@ export async function eachOfPaged<T>(ctx: CliContext, path: string, key: string,
   } while (after !== null);
   return total;
 }
+
+/**
+ * The body of a `list [--search]` command: every page of `path` (the search as `q`, checked with
+ * the route's own `schema`), one line per row on stdout, then "Listed N <noun>." on stderr.
+ */
+export async function listEvery<T>(
+  ctx: CliContext,
+  list: { path: string; key: string; schema: z.ZodType; search: string | undefined; noun: readonly [string, string]; header?: string; line: (row: T) => string },
+): Promise<void> {
+  ctx.needToken();
+  const { q } = parseArgs(list.schema, { q: list.search }, { q: "search" }) as { q?: string };
+  if (list.header) out(list.header);
+  const total = await eachOfPaged<T>(ctx, list.path, list.key, (row) => out(list.line(row)), q ? { q } : {});
+  note(`Listed ${total} ${total === 1 ? list.noun[0] : list.noun[1]}.`);
+}

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { createTokenSchema, TOKEN_DEFAULT_DAYS } from "@/lib/auth/schemas";
 import { tokenListQuerySchema } from "@/lib/lists/list-options";
-import { type CliContext, eachOfPaged, note, number, out, parseArgs } from "./shared";
+import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
 
 interface TokenLine {
   id: number;
@@ -35,22 +35,20 @@ export function addTokenCommands(program: Command, ctx: CliContext): void {
     .command("list")
     .description("list every API token, newest first (never their secrets)")
     .option("--search <text>", "only tokens whose name, prefix or owner contains this text")
-    .action(async (opts: { search?: string }) => {
-      ctx.needToken();
-      const { q } = parseArgs(tokenListQuerySchema, { q: opts.search }, { q: "search" });
-      out(["id", "prefix", "name", "owner", "expires", "last used", "state"].join("\t"));
-      const total = await eachOfPaged<TokenLine>(
-        ctx,
-        "/api/tokens",
-        "tokens",
-        (t) => {
+    .action((opts: { search?: string }) =>
+      listEvery<TokenLine>(ctx, {
+        path: "/api/tokens",
+        key: "tokens",
+        schema: tokenListQuerySchema,
+        search: opts.search,
+        noun: ["token", "tokens"],
+        header: ["id", "prefix", "name", "owner", "expires", "last used", "state"].join("\t"),
+        line: (t) => {
           const state = t.revokedAt ? "revoked" : t.expiresAt && new Date(t.expiresAt) <= new Date() ? "expired" : "active";
-          out([t.id, `${t.prefix}…`, t.name, t.owner, t.expiresAt ?? "never", t.lastUsedAt ?? "never", state].join("\t"));
+          return [t.id, `${t.prefix}…`, t.name, t.owner, t.expiresAt ?? "never", t.lastUsedAt ?? "never", state].join("\t");
         },
-        q ? { q } : {},
-      );
-      note(`Listed ${total} token${total === 1 ? "" : "s"}.`);
-    });
+      }),
+    );
   token
     .command("revoke")
     .description("revoke an API token at once")

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
 import { userListQuerySchema } from "@/lib/lists/list-options";
-import { type CliContext, eachOfPaged, note, number, out, parseArgs } from "./shared";
+import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
 
 /** `kps user create|list|disable|enable|set-password|reset-link`. */
 export function addUserCommands(program: Command, ctx: CliContext): void {
@@ -35,19 +35,16 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
     .command("list")
     .description("list every account, newest first (id, username, role, state)")
     .option("--search <text>", "only usernames containing this text")
-    .action(async (opts: { search?: string }) => {
-      ctx.needToken();
-      const { q } = parseArgs(userListQuerySchema, { q: opts.search }, { q: "search" });
-      type Listed = { id: number; username: string; role: string; hasPassword: boolean; disabledAt: string | null };
-      const total = await eachOfPaged<Listed>(
-        ctx,
-        "/api/users",
-        "users",
-        (u) => out(`${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`),
-        q ? { q } : {},
-      );
-      note(`Listed ${total} account${total === 1 ? "" : "s"}.`);
-    });
+    .action((opts: { search?: string }) =>
+      listEvery<{ id: number; username: string; role: string; hasPassword: boolean; disabledAt: string | null }>(ctx, {
+        path: "/api/users",
+        key: "users",
+        schema: userListQuerySchema,
+        search: opts.search,
+        noun: ["account", "accounts"],
+        line: (u) => `${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`,
+      }),
+    );
   addLifecycleCommands(user, ctx);
 }
 

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
+import { PagedRows, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
@@ -23,15 +23,20 @@ export function BatchList({ campaignId, initialPage }: { campaignId: number; ini
   return (
     <>
       {several && <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" value={q} onSearch={search} />}
-      {list.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p className="muted">{q ? `No batch matches “${q}”.` : "No batch yet. Import one to start annotating."}</p>
-      ) : (
-        <BatchTable campaignId={campaignId} batches={rows} />
-      )}
-      <Pager what="batches" page={pages.page} next={list.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
-      <ErrorAlert>{list.isError && `The list could not be refreshed: ${list.error.message}`}</ErrorAlert>
+      <PagedRows
+        list={list}
+        rows={rows}
+        q={q}
+        none="No batch yet. Import one to start annotating."
+        noMatch="No batch matches"
+        what="batches"
+        page={pages.page}
+        next={list.data?.next ?? null}
+        onPrevious={pages.previous}
+        onNext={pages.next}
+      >
+        {(shown) => <BatchTable campaignId={campaignId} batches={shown} />}
+      </PagedRows>
     </>
   );
 }

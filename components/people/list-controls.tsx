@@ -1,6 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
+import { ErrorAlert } from "@/components/ui/form-field";
 import "@/components/campaigns/list-nav.css";
 
 /**
@@ -120,5 +121,45 @@ export function Pager({ what, page, next, onPrevious, onNext }: { what: string; 
         Next page →
       </button>
     </nav>
+  );
+}
+
+/**
+ * The body of a searchable, paged list: "Loading…", the empty or no-match line, or the table of
+ * `rows`; then the pager and the error of the last refresh. `list` is the page's query.
+ */
+export function PagedRows<T>({
+  list,
+  rows,
+  q,
+  none,
+  noMatch,
+  what,
+  page,
+  next,
+  onPrevious,
+  onNext,
+  children,
+}: {
+  list: { isPending: boolean; isError: boolean; error: Error | null };
+  rows: T[];
+  q: string;
+  /** Said when the list is empty, e.g. "No API token yet." */
+  none: string;
+  /** Said before the search text when nothing matches, e.g. "No token matches". */
+  noMatch: string;
+  what: string;
+  page: number;
+  next: number | null;
+  onPrevious: () => void;
+  onNext: (after: number) => void;
+  children: (rows: T[]) => ReactNode;
+}) {
+  return (
+    <>
+      {list.isPending ? <p className="muted">Loading…</p> : rows.length === 0 ? <p className="muted">{q ? `${noMatch} “${q}”.` : none}</p> : children(rows)}
+      <Pager what={what} page={page} next={next} onPrevious={onPrevious} onNext={onNext} />
+      <ErrorAlert>{list.isError && `The list could not be refreshed: ${list.error?.message}`}</ErrorAlert>
+    </>
   );
 }

@@ -12,7 +12,7 @@ import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
 import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenPage, type TokenRow } from "@/lib/query/people";
 import { CreateForm } from "./create-form";
-import { Pager, SearchBox, useSearchedPages } from "./list-controls";
+import { PagedRows, SearchBox, useSearchedPages } from "./list-controls";
 import { PeopleSection } from "./people-section";
 
 /** The lifetimes the form offers (days); 90 is the default. */
@@ -41,15 +41,9 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
       }
     >
       <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" value={q} onSearch={search} />
-      {tokens.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p className="muted">{q ? `No token matches “${q}”.` : "No API token yet."}</p>
-      ) : (
-        <TokenTable tokens={rows} />
-      )}
-      <Pager what="API tokens" page={pages.page} next={tokens.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
-      <ErrorAlert>{tokens.isError && `The list could not be refreshed: ${tokens.error.message}`}</ErrorAlert>
+      <PagedRows list={tokens} rows={rows} q={q} none="No API token yet." noMatch="No token matches" what="API tokens" page={pages.page} next={tokens.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next}>
+        {(shown) => <TokenTable tokens={shown} />}
+      </PagedRows>
       <h3 className="subhead">Create a token</h3>
       <CreateTokenForm />
     </PeopleSection>

@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { ACTIONS, DataTable } from "@/components/ui/data-table";
-import { ErrorAlert, FormField } from "@/components/ui/form-field";
+import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { UserRole } from "@/lib/auth/roles";
@@ -12,7 +12,7 @@ import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/lib/query/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/lib/query/people";
 import { CreateForm } from "./create-form";
-import { Pager, SearchBox, useSearchedPages } from "./list-controls";
+import { PagedRows, SearchBox, useSearchedPages } from "./list-controls";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 import { useUserActions } from "./user-actions";
@@ -31,15 +31,9 @@ export function UsersSection({ initialPage, currentUserId }: { initialPage: User
       intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
       <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={q} onSearch={search} />
-      {users.isPending ? (
-        <p className="muted">Loading…</p>
-      ) : rows.length === 0 ? (
-        <p className="muted">{q ? `No account matches “${q}”.` : "No account yet."}</p>
-      ) : (
-        <UserTable users={rows} currentUserId={currentUserId} />
-      )}
-      <Pager what="users" page={pages.page} next={users.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next} />
-      <ErrorAlert>{users.isError && `The list could not be refreshed: ${users.error.message}`}</ErrorAlert>
+      <PagedRows list={users} rows={rows} q={q} none="No account yet." noMatch="No account matches" what="users" page={pages.page} next={users.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next}>
+        {(shown) => <UserTable users={shown} currentUserId={currentUserId} />}
+      </PagedRows>
       <h3 className="subhead">Create a user</h3>
       <CreateUserForm />
     </PeopleSection>

@@ -1,9 +1,10 @@
-import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/lists/list-options";
+import { olderThan } from "@/lib/lists/keyset";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
 import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";
@@ -61,19 +62,10 @@ export async function createApiToken(db: Db, actor: Actor, input: CreateTokenInp
 export async function listApiTokens(db: Db, actor: Actor, query: TokenListQuery): Promise<Page<TokenSummary>> {
   requireCoordinator(actor);
   const pattern = query.q ? likePattern(query.q) : undefined;
-  const rows = await db
-    .select(summaryColumns)
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(
-      and(
-        pattern ? or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`) : undefined,
-        query.after === undefined ? undefined : lt(apiTokens.id, query.after),
-      ),
-    )
-    .orderBy(desc(apiTokens.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit);
+  const matches = pattern === undefined ? undefined : or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`);
+  const where = and(matches, olderThan(apiTokens.id, query.after));
+  const owned = db.select(summaryColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId));
+  return pageOf(await owned.where(where).orderBy(desc(apiTokens.id)).limit(query.limit + 1), query.limit);
 }
 
 /** Revokes a token at once: the next request that carries it is refused. */

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users, type UserRole } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/lists/list-options";
+import { olderThan } from "@/lib/lists/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
@@ -59,7 +60,7 @@ export async function listUsers(db: Db, actor: Actor, query: UserListQuery): Pro
     query.memberOf === undefined
       ? undefined
       : sql`exists (select 1 from ${campaignMembers} where ${campaignMembers.campaignId} = ${query.memberOf} and ${campaignMembers.userId} = ${users.id})`,
-    query.after === undefined ? undefined : lt(users.id, query.after),
+    olderThan(users.id, query.after),
   ];
   const rows = await db
     .select(publicColumns)

@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, type BatchStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/lists/list-options";
+import { olderThan } from "@/lib/lists/keyset";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
 import { endClaimsOfBatch } from "./internal/claims";
@@ -43,19 +44,9 @@ const batchColumns = {
 /** A campaign's batches with their counts, newest first (id descending), a page at a time; `q` a part of the name (coordinators). */
 export async function listBatches(db: Db, actor: Actor, campaignId: number, query: BatchListQuery): Promise<Page<BatchView>> {
   requireCoordinator(actor);
-  const rows = await db
-    .select(batchColumns)
-    .from(batches)
-    .where(
-      and(
-        eq(batches.campaignId, campaignId),
-        query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined,
-        query.after === undefined ? undefined : lt(batches.id, query.after),
-      ),
-    )
-    .orderBy(desc(batches.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit);
+  const named = query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined;
+  const where = and(eq(batches.campaignId, campaignId), named, olderThan(batches.id, query.after));
+  return pageOf(await db.select(batchColumns).from(batches).where(where).orderBy(desc(batches.id)).limit(query.limit + 1), query.limit);
 }
 
 export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {

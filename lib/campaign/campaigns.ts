@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, passages, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
+import { olderThan } from "@/lib/lists/keyset";
 import { retallyOutcomes } from "./internal/tallies";
 import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
@@ -174,7 +175,7 @@ export async function listCampaigns(db: Db, actor: Actor, query: CampaignListQue
       createdAt: campaigns.createdAt,
     })
     .from(campaigns)
-    .where(and(nameMatches(query.q), query.after === undefined ? undefined : lt(campaigns.id, query.after)))
+    .where(and(nameMatches(query.q), olderThan(campaigns.id, query.after)))
     .orderBy(desc(campaigns.id))
     .limit(query.limit + 1);
   const summaries = rows.map(({ r, statuses, ...c }) => {
@@ -209,7 +210,7 @@ export async function listMyCampaigns(db: Db, actor: Actor, query: CampaignListQ
       and(
         or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
         nameMatches(query.q),
-        query.after === undefined ? undefined : lt(campaigns.id, query.after),
+        olderThan(campaigns.id, query.after),
       ),
     )
     .orderBy(desc(campaigns.id))

@@ -1,16 +1,11 @@
 import { createCampaign, listCampaigns } from "@/lib/campaign/campaigns";
 import { createCampaignSchema } from "@/lib/campaign/settings";
-import { parseInput } from "@/lib/errors";
-import { campaignListQuerySchema, searchParamsObject } from "@/lib/lists/list-options";
+import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { json, readJson, requestContext, route } from "@/lib/server/http";
+import { pagedListRoute } from "@/lib/server/paged-list";
 
 // GET /api/campaigns — campaigns newest first with their size, a page at a time (?q=, ?after=, ?limit=) (coordinators)
-export const GET = route(async (req) => {
-  const { db, actor } = await requestContext(req);
-  const query = parseInput(campaignListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
-  const page = await listCampaigns(db, actor, query);
-  return json({ campaigns: page.rows, next: page.next });
-});
+export const GET = pagedListRoute("campaigns", campaignListQuerySchema, listCampaigns);
 
 // POST /api/campaigns — creates a campaign with its settings (defaults: R 3, T 2, …)
 export const POST = route(async (req) => {

@@ -1,17 +1,12 @@
 import { createUserSchema } from "@/lib/auth/schemas";
 import { createUser, listUsers } from "@/lib/auth/users";
 import { env } from "@/lib/env";
-import { parseInput } from "@/lib/errors";
-import { searchParamsObject, userListQuerySchema } from "@/lib/lists/list-options";
+import { userListQuerySchema } from "@/lib/lists/list-options";
 import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
+import { pagedListRoute } from "@/lib/server/paged-list";
 
 // GET /api/users — accounts newest first, a page at a time (?q=, ?role=, ?memberOf=, ?after=, ?limit=) (coordinators)
-export const GET = route(async (req) => {
-  const { db, actor } = await requestContext(req);
-  const query = parseInput(userListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
-  const page = await listUsers(db, actor, query);
-  return json({ users: page.rows, next: page.next });
-});
+export const GET = pagedListRoute("users", userListQuerySchema, listUsers);
 
 // POST /api/users — creates an account; without a password the answer carries an invite link
 export const POST = route(async (req) => {

@@ -2,19 +2,13 @@ import { listBatches } from "@/lib/campaign/batches";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { batchUploadParts } from "@/lib/server/uploads";
 import { env } from "@/lib/env";
-import { parseInput } from "@/lib/errors";
-import { batchListQuerySchema, searchParamsObject } from "@/lib/lists/list-options";
+import { batchListQuerySchema } from "@/lib/lists/list-options";
 import { json, requestContext, route } from "@/lib/server/http";
+import { campaignPagedListRoute } from "@/lib/server/paged-list";
 import { idParam, type IdContext } from "@/lib/server/route-params";
 
 // GET /api/campaigns/:id/batches — the campaign's batches with their counts, newest first, a page at a time (?q=, ?after=, ?limit=)
-export const GET = route(async (req, ctx: IdContext) => {
-  const { db, actor } = await requestContext(req);
-  const campaignId = await idParam(ctx);
-  const query = parseInput(batchListQuerySchema, searchParamsObject(new URL(req.url).searchParams), "query string");
-  const page = await listBatches(db, actor, campaignId, query);
-  return json({ batches: page.rows, next: page.next });
-});
+export const GET = campaignPagedListRoute("batches", batchListQuerySchema, listBatches);
 
 // POST /api/campaigns/:id/batches — imports a batch: multipart `queries` file, optional `candidates` file, `topK`, `name`
 export const POST = route(async (req, ctx: IdContext) => {
