@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import { rawClientOf, type Db } from "./client";
 
 /**
@@ -9,71 +8,67 @@ import { rawClientOf, type Db } from "./client";
  */
 const LINES_FORMAT = `(format csv, delimiter e'\\x01', quote e'\\x02')`;
 const QUOTE_BYTE = 0x02;
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
 /** Bytes are handed out in chunks of about this size (one write each downstream). */
 const CHUNK_BYTES = 64 * 1024;
 
+const CHANGED = "copyLines: a value was empty, `\\.` or held a line break or a byte 0x01/0x02, so COPY would have changed it";
+
 /**
  * The rows of `select` — one text column; every value non-empty, never null, without line feeds,
  * carriage returns or the bytes 0x01/0x02 (JSON text qualifies) — as their UTF-8 bytes, each
- * followed by "\n", read with `COPY (select) TO …`: the driver decodes no row and no JavaScript runs
- * per row. A value that COPY would have to quote is an error, never altered bytes. The whole result
- * is returned (in chunks of ~64 KB of whole lines): the caller bounds it, a page at a time.
+ * followed by "\n", with no value decoded into a JavaScript string. A value that breaks those rules
+ * is an error, never altered bytes. The whole result is returned (in chunks of ~64 KB of whole
+ * lines): the caller bounds it, a page at a time.
  *
- * `select` is SQL text (COPY takes no parameters): only inline values the caller has checked, such
- * as integers. PostgreSQL: `COPY … TO STDOUT` in a READ ONLY transaction, with `settings` set for
- * it (`set local`, e.g. `jit: "off"`); the pool's connections let several pages run on several
- * backends at once. PGlite: `COPY … TO '/dev/blob'` (the settings are for the server's planner and
- * JIT, which PGlite runs without).
+ * `select` is SQL text: only inline values the caller has checked, such as integers. PostgreSQL: the
+ * select in a READ ONLY transaction with `settings` set for it (`set local`, e.g. `jit: "off"`), its
+ * rows taken raw (postgres.js `.raw()`: each value the bytes PostgreSQL sent); the pool's
+ * connections let several pages run on several backends at once. Not `COPY … TO STDOUT`: a
+ * postgres.js COPY stream can stall and never end (porsager/postgres#917), which once left a
+ * download hanging in the end-to-end tests. PGlite: `COPY … TO '/dev/blob'` (the settings are for
+ * the server's planner and JIT, which PGlite runs without).
  */
 export async function copyLines(db: Db, select: string, options: { settings?: Record<string, string> } = {}): Promise<Buffer[]> {
-  const copy = `copy (${select}) to`;
   const raw = rawClientOf(db);
   const settings = Object.entries(options.settings ?? {}).map(([name, value]) => {
     if (!/^[a-z_]+$/.test(name) || !/^[a-z0-9_.]+$/i.test(value)) throw new Error(`copyLines: not a setting: ${name} = ${value}`);
     return `set local ${name} = ${value}`;
   });
-  const chunks =
-    raw.kind === "postgres"
-      ? ((await raw.client.begin("read only", async (tx) => {
-          for (const s of settings) await tx.unsafe(s);
-          return collect(await tx.unsafe(`${copy} stdout ${LINES_FORMAT}`).readable());
-        })) as Buffer[])
-      : await blobChunks((await raw.client.query(`${copy} '/dev/blob' ${LINES_FORMAT}`)).blob);
-  for (const c of chunks) {
-    if (c.includes(QUOTE_BYTE)) throw new Error("copyLines: a value was empty, `\\.` or held a line break or a byte 0x01/0x02, so COPY would have changed it");
+  if (raw.kind === "postgres") {
+    const rows = await raw.client.begin("read only", async (tx) => {
+      for (const s of settings) await tx.unsafe(s);
+      return tx.unsafe(select).raw();
+    });
+    return linesOf(rows as unknown as (Buffer | null)[][]);
   }
+  const chunks = await blobChunks((await raw.client.query(`copy (${select}) to '/dev/blob' ${LINES_FORMAT}`)).blob);
+  for (const c of chunks) if (c.includes(QUOTE_BYTE)) throw new Error(CHANGED);
   return chunks;
 }
 
-/** Every byte of a COPY OUT stream of postgres.js, regrouped into ~64 KB chunks of whole lines (it pushes one row at a time). */
-function collect(stream: Readable): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let group: Buffer[] = [];
-    let size = 0;
-    let ended = false;
-    const flush = () => {
-      if (size) chunks.push(Buffer.concat(group, size));
+/** Raw one-column rows as lines, in ~64 KB chunks of whole lines, under the rules above. */
+function linesOf(rows: readonly (Buffer | null)[][]): Buffer[] {
+  const chunks: Buffer[] = [];
+  let group: Buffer[] = [];
+  let size = 0;
+  const newline = Buffer.from([NEWLINE]);
+  for (const row of rows) {
+    const value = row[0];
+    if (!value || value.length === 0 || value.includes(NEWLINE) || value.includes(CARRIAGE_RETURN) || value.includes(0x01) || value.includes(QUOTE_BYTE)) throw new Error(CHANGED);
+    if (value.length === 2 && value[0] === 0x5c && value[1] === 0x2e) throw new Error(CHANGED); // `\.`
+    group.push(value, newline);
+    size += value.length + 1;
+    if (size >= CHUNK_BYTES) {
+      chunks.push(Buffer.concat(group, size));
       group = [];
       size = 0;
-    };
-    stream.on("data", (b: Buffer) => {
-      group.push(b);
-      size += b.length;
-      if (size >= CHUNK_BYTES) flush();
-    });
-    // postgres.js destroys the stream with the server's error (or the connection's) when one arrives mid-COPY.
-    stream.once("error", reject);
-    stream.once("end", () => {
-      ended = true;
-      flush();
-      resolve(chunks);
-    });
-    stream.once("close", () => {
-      if (!ended) reject(new Error("copyLines: the COPY stream closed before its end"));
-    });
-  });
+    }
+  }
+  if (size) chunks.push(Buffer.concat(group, size));
+  return chunks;
 }
 
 async function blobChunks(blob: Blob | undefined): Promise<Buffer[]> {
