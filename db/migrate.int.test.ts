@@ -21,6 +21,7 @@ const expectedTables = [
   "judgment_hours",
   "judgment_minute_deltas",
   "judgment_minutes",
+  "judgment_versions",
   "judgments",
   "pages",
   "passage_tallies",

@@ -28,6 +28,17 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: "number" });
 
+/** A user's judging shortcuts (lib/annotation/shortcuts.ts parses and applies them). */
+export interface ShortcutPrefs {
+  enabled: boolean;
+  /** Action → key (KeyboardEvent.key), for the remapped ones. */
+  keys: Record<string, string>;
+}
+
+/** What an annotator can flag a judgment for (besides a free comment). */
+export const JUDGMENT_FLAGS = ["broken_text", "offensive", "question_wrong"] as const;
+export type JudgmentFlag = (typeof JUDGMENT_FLAGS)[number];
+
 // ── Accounts ─────────────────────────────────────────────────────────────────
 
 export const users = pgTable(
@@ -43,6 +54,8 @@ export const users = pgTable(
     createdBy: ref("created_by"),
     createdAt: createdAt(),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** The judging page's single-key shortcuts: off, or remapped (null: the defaults). WCAG 2.1.4. */
+    shortcuts: jsonb("shortcuts").$type<ShortcutPrefs>(),
   },
   (t) => [
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
@@ -161,6 +174,14 @@ export const campaigns = pgTable(
     instructions: text("instructions").notNull().default(""),
     /** Membership: every annotator, present and future, unless turned off. */
     allAnnotators: boolean("all_annotators").notNull().default(true),
+    /** Passages an annotator aims to judge per session (shown as progress on the judging page); null: no goal. */
+    sessionGoal: integer("session_goal"),
+    /** Dashboard warnings: an annotator is flagged with more than this share of judgments under 2 s… */
+    warnFastShare: real("warn_fast_share").notNull().default(0.5),
+    /** …or agreement with the majority below this… */
+    warnMinAgreement: real("warn_min_agreement").notNull().default(0.6),
+    /** …once they have this many judgments (compared ones, for agreement). */
+    warnMinJudgments: integer("warn_min_judgments").notNull().default(20),
     createdBy: ref("created_by").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -171,6 +192,8 @@ export const campaigns = pgTable(
     check("campaigns_gold_threshold_range", sql`${t.goldAccuracyThreshold} between 0 and 1`),
     check("campaigns_gold_min_positive", sql`${t.goldMinJudgments} >= 0`),
     check("campaigns_lease_range", sql`${t.leaseSeconds} between 30 and 86400`),
+    check("campaigns_session_goal_positive", sql`${t.sessionGoal} is null or ${t.sessionGoal} between 1 and 100000`),
+    check("campaigns_warn_ranges", sql`${t.warnFastShare} between 0 and 1 and ${t.warnMinAgreement} between 0 and 1 and ${t.warnMinJudgments} >= 1`),
   ],
 );
 
@@ -373,6 +396,14 @@ export const judgments = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     /** Hash of the submitted body: a replay with another body is a conflict. */
     requestHash: text("request_hash").notNull(),
+    /** The annotator's note to the coordinators, if any. */
+    comment: text("comment"),
+    /** What the annotator flagged (JUDGMENT_FLAGS). */
+    flags: text("flags").array().notNull().default(sql`'{}'::text[]`),
+    /** How many times the annotator revised it (undo or history); earlier versions are in judgment_versions. */
+    revision: integer("revision").notNull().default(0),
+    /** When the current version was submitted, if it is a revision (created_at stays the first submission). */
+    revisedAt: timestamp("revised_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -389,7 +420,41 @@ export const judgments = pgTable(
     ),
     check("judgments_unreadable_insufficient", sql`not ${t.unreadable} or ${t.verdict} = 'insufficient'`),
     check("judgments_duration_nonnegative", sql`${t.durationMs} >= 0`),
+    check("judgments_flags_known", sql`${t.flags} <@ array['broken_text', 'offensive', 'question_wrong']::text[]`),
+    check("judgments_comment_length", sql`${t.comment} is null or char_length(${t.comment}) between 1 and 2000`),
+    // The dashboard's count of commented or flagged judgments reads only these.
+    index("judgments_noted_idx").on(t.campaignId, t.createdAt).where(sql`${t.comment} is not null or ${t.flags} <> '{}'::text[]`),
   ],
+);
+
+/** Earlier versions of a revised judgment, each as it stood until replaced (the judgments export lists them). */
+export const judgmentVersions = pgTable(
+  "judgment_versions",
+  {
+    id: id(),
+    judgmentId: ref("judgment_id")
+      .notNull()
+      .references(() => judgments.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    /** 0 for the first submission, then 1, 2, … (the judgment's `revision` is the current one). */
+    revision: integer("revision").notNull(),
+    verdict: verdict("verdict").notNull(),
+    unreadable: boolean("unreadable").notNull(),
+    startParagraphId: integer("start_paragraph_id"),
+    startCharacter: integer("start_character"),
+    endParagraphId: integer("end_paragraph_id"),
+    endCharacter: integer("end_character"),
+    spanText: text("span_text"),
+    comment: text("comment"),
+    flags: text("flags").array().notNull().default(sql`'{}'::text[]`),
+    durationMs: integer("duration_ms").notNull(),
+    /** When this version was submitted, and when the next one replaced it. */
+    submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull(),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("judgment_versions_judgment_revision_key").on(t.judgmentId, t.revision), index("judgment_versions_campaign_idx").on(t.campaignId)],
 );
 
 export const annotatorStandings = pgTable(

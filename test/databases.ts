@@ -6,9 +6,14 @@ import { env } from "@/lib/env";
 
 export type DatabaseKind = "pglite" | "postgres";
 
-/** The databases integration suites run on: always PGlite; PostgreSQL too when DATABASE_URL is set. */
+/**
+ * The databases integration suites run on: always PGlite; PostgreSQL too when DATABASE_URL is set.
+ * `KPS_TEST_DATABASES=postgres` (with DATABASE_URL) leaves PGlite out: CI sets it on its PostgreSQL
+ * run, since its embedded run covers PGlite anyway.
+ */
 export function testDatabaseKinds(): DatabaseKind[] {
-  return testDatabaseUrl() ? ["pglite", "postgres"] : ["pglite"];
+  if (!testDatabaseUrl()) return ["pglite"];
+  return process.env.KPS_TEST_DATABASES === "postgres" ? ["postgres"] : ["pglite", "postgres"];
 }
 
 /** The PostgreSQL server integration suites run on too, if any (DATABASE_URL). */
