@@ -21,9 +21,14 @@ function newestSource() {
   return newest;
 }
 
-export function ensureBuild() {
+/** Whether .next holds a build newer than every source. */
+export function buildIsCurrent() {
   const built = fs.statSync(path.join(root, ".next", "BUILD_ID"), { throwIfNoEntry: false });
-  if (built && built.mtimeMs >= newestSource()) return;
+  return Boolean(built && built.mtimeMs >= newestSource());
+}
+
+export function ensureBuild() {
+  if (buildIsCurrent()) return;
   console.log("Building the app (next build)…");
   const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);

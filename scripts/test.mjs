@@ -3,6 +3,7 @@
 // is set), then end-to-end in Chromium against the production build (Playwright).
 // Ends with one summary line: "tests: N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
+import { buildIsCurrent } from "./ensure-build.mjs";
 import { playwrightFailures, printFailures, vitestFailures } from "./test-report.mjs";
 import fs from "node:fs";
 import path from "node:path";
@@ -53,6 +54,8 @@ const extra = process.argv.slice(2);
 const skipE2e = extra.includes("--unit-only");
 if (!skipE2e) {
   if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0) failedSteps.push("browser");
+  // A build newer than every source is used as it is (CI's second run, on the embedded database, reuses the first's).
+  else if (buildIsCurrent()) console.log("\n━━ production build: .next is newer than every source, not rebuilt ━━");
   else if (run("production build (next build)", bin("next"), ["build"]) !== 0) failedSteps.push("build");
   else {
     const pwJson = path.join(resultsDir, "playwright.json");
