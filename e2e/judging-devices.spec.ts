@@ -89,6 +89,7 @@ test("a whole campaign judged by touch: tap a word to start, another to end, tap
   await page.goto(`/annotate/${campaignId}`);
 
   const stored: { text: string; verdict: string }[] = [];
+  const highlighted: string[] = [];
   for (let i = 0; i < 4; i++) {
     await expect(passage(page)).toBeVisible();
     const claim = await passage(page).getAttribute("data-claim");
@@ -101,6 +102,7 @@ test("a whole campaign judged by touch: tap a word to start, another to end, tap
     const last = await wordPoint(page, words.at(-1)!);
     await page.touchscreen.tap(last.x, last.y);
     await expect(marks(page)).toHaveText(words.join(" "));
+    highlighted.push(words.join(" "));
     await sufficientButton(page).tap();
     await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "true");
     const answer = judgmentResponse(page);
@@ -114,7 +116,7 @@ test("a whole campaign judged by touch: tap a word to start, another to end, tap
   }
   await expect(nothingLeft(page)).toBeVisible();
   expect(stored.map((s) => s.verdict)).toEqual(["sufficient", "sufficient", "sufficient", "sufficient"]);
-  for (const s of stored) expect(s.text).toMatch(/^\S.*\d{4}$/);
+  expect(stored.map((s) => s.text)).toEqual(highlighted);
 
   // The coordinator's export of judgments has all four, as the annotator's spans.
   const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
@@ -173,7 +175,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   await expect(instructions).toHaveCount(0);
   // The question reads as a heading across the width, not a word per line.
   const question = await page.locator("h1.question").boundingBox();
-  expect(question!.width).toBeGreaterThan(page.viewportSize()!.width * 0.6);
+  expect(question!.width).toBeGreaterThan(Math.min(page.viewportSize()!.width * 0.8, 600));
 
   // A highlight, then the checks with it on screen.
   const it = await wordPoint(page, "It");

@@ -119,7 +119,8 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .instructions-sheet::backdrop { background: rgba(20, 22, 26, 0.45); }
 .instructions-sheet h3 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); margin: 1.25rem 0 0.5rem; }
 .instructions-sheet .instructions-head { position: sticky; top: -1rem; background: var(--surface); padding-top: 0.25rem; }
-.instructions-sheet .key-list { grid-template-columns: max-content 1fr; }
+.instructions-sheet .key-list { grid-template-columns: 1fr; gap: 0.15rem; }
+.instructions-sheet .key-list dd { margin-bottom: 0.5rem; }
 
 .judging-calm { max-width: 34rem; margin: 5rem auto; padding: 0 1rem; }
 .judging-calm h1 { font-size: 1.4rem; }

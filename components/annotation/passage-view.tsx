@@ -111,28 +111,31 @@ function usePointerHighlight(bodyRef: RefObject<HTMLDivElement | null>, latest: 
   useEffect(() => {
     const body = bodyRef.current;
     if (!body) return;
-    let down: { id: number; x: number; y: number; dragging: boolean; moved: boolean } | null = null;
+    /** The pointer that is down; `anchor`: the highlight's start when a touch drag began on it. */
+    let down: { id: number; x: number; y: number; anchor: number | null; moved: boolean } | null = null;
     /** The one-word start a tap made: the next tap on it ends the highlight there. */
     let tapStart: number | null = null;
     let lastDragWord = -1;
     const onDown = (e: PointerEvent) => {
       if (!e.isPrimary || e.button !== 0) return;
       const onMark = e.target instanceof Element && e.target.closest("mark") !== null;
-      const dragging = e.pointerType !== "mouse" && onMark && latest.current.range !== null;
-      down = { id: e.pointerId, x: e.clientX, y: e.clientY, dragging, moved: false };
+      const range = latest.current.range;
+      const anchor = e.pointerType !== "mouse" && onMark && range ? Math.min(range.first, range.last) : null;
+      down = { id: e.pointerId, x: e.clientX, y: e.clientY, anchor, moved: false };
       lastDragWord = -1;
-      if (dragging) body.setPointerCapture(e.pointerId);
+      if (anchor !== null) body.setPointerCapture(e.pointerId);
     };
     const onMove = (e: PointerEvent) => {
       if (!down || e.pointerId !== down.id) return;
       if (Math.hypot(e.clientX - down.x, e.clientY - down.y) > TAP_SLOP) down.moved = true;
-      const { words, range, onSelect } = latest.current;
-      if (!down.dragging || !down.moved || !range) return;
+      const { words, onSelect } = latest.current;
+      const anchor = down.anchor;
+      if (anchor === null || !down.moved) return;
       const word = wordAtPoint(body, words, e.clientX, e.clientY);
       if (word < 0 || word === lastDragWord) return;
       lastDragWord = word;
       tapStart = null;
-      onSelect({ first: Math.min(range.first, word), last: Math.max(range.first, word) });
+      onSelect({ first: Math.min(anchor, word), last: Math.max(anchor, word) });
     };
     const onUp = (e: PointerEvent) => {
       if (!down || e.pointerId !== down.id) return;
