@@ -134,7 +134,7 @@ test("a touch drag from the highlight moves its end, word-snapped", async ({ pag
   const start = await wordPoint(page, "It");
   await page.touchscreen.tap(start.x, start.y);
   await expect(marks(page)).toHaveText("It");
-  // Pointer events with touch: down on the highlight, move across the words, up on "engineer".
+  // Pointer events with touch: down on the highlight, sideways across the words (onto the next line), up on "engineer".
   const to = await wordPoint(page, "engineer");
   const cdp = await page.context().newCDPSession(page);
   const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) =>

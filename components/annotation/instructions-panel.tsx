@@ -112,7 +112,7 @@ function Contents({ id, instructions, shortcuts, onClose }: Props) {
       <h3>Highlighting</h3>
       <p className="hint">
         Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or Shift+click) another to end it; drag
-        the highlight with a finger or pen to move its end.
+        the highlight sideways with a finger or pen to move its end.
       </p>
       <h3>Keys</h3>
       <KeyList shortcuts={shortcuts} />

@@ -107,7 +107,8 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .bar-keys kbd { font-size: 0.72em; }
 
 .judging .narrow-only, .judging .pointer-coarse { display: none; }
-.passage-body mark { touch-action: none; }
+/* A touch drag that starts sideways on the highlight moves its end (touch-action does not apply to an inline <mark>: its paragraph takes it); up and down still scroll. */
+.passage-body p:has(mark), .passage-body li:has(mark) { touch-action: pan-y pinch-zoom; }
 
 /* The instructions as a sheet over the passage (narrow screens; instructions-panel.tsx). */
 .instructions-sheet {

@@ -103,9 +103,9 @@ const TAP_SLOP = 10;
 /**
  * Clicks, taps and touch drags on the passage, word-snapped. A click or a tap sets the start (a
  * one-word highlight); Shift+click, or the next tap while that one word is all there is, sets the
- * end. A touch or pen drag that starts on the highlight moves its end under the finger (the
- * highlight takes no panning, so the rest of the passage still scrolls). A mouse drag is the
- * browser's own selection, snapped on mouseup.
+ * end. A touch or pen drag that starts sideways on the highlight moves its end under the finger
+ * (the highlight's paragraph takes no sideways panning, judging-styles.tsx; up and down still
+ * scroll). A mouse drag is the browser's own selection, snapped on mouseup.
  */
 function usePointerHighlight(bodyRef: RefObject<HTMLDivElement | null>, latest: RefObject<{ words: readonly PassageWord[]; range: WordRange | null; onSelect: (r: WordRange) => void }>) {
   useEffect(() => {
