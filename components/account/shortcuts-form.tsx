@@ -2,9 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { ShortcutPrefs } from "@/db/schema";
 import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
-import { SHORTCUT_ACTION_NAMES, SHORTCUT_ACTIONS, type ShortcutAction } from "@/lib/annotation/shortcuts";
+import { SHORTCUT_ACTION_NAMES, SHORTCUT_ACTIONS, type ShortcutAction, type ShortcutPrefs } from "@/lib/annotation/shortcuts";
 import type { ShortcutsView } from "@/lib/annotation/user-shortcuts";
 import { apiRequest, fieldProblem, generalMessage } from "@/lib/query/client";
 

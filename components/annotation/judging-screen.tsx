@@ -59,21 +59,10 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
 
   const clearHighlight = () => edit.setHighlight(null);
-  useJudgingKeys({
-    hasTask: task !== null,
-    hasHighlight: range !== null,
-    instructionsOpen,
-    instructionsId: INSTRUCTIONS_ID,
-    toggleInstructions,
-    closeInstructions,
-    clearHighlight,
-    submit,
-    moveBy: edit.moveBy,
-    moveBySentence: edit.moveBySentence,
-    shortcuts,
-    chooseSufficient: edit.chooseSufficient,
-    chooseInsufficient: edit.chooseInsufficient,
-  });
+  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
+  const hasTask = task !== null;
+  const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
+  useJudgingKeys({ hasTask, hasHighlight: range !== null, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
 
   const error = current.error;
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;

@@ -6,6 +6,8 @@
 import { z } from "zod";
 import type { ShortcutPrefs } from "@/db/schema";
 
+export type { ShortcutPrefs };
+
 /** Every remappable single-key action, with its default key and what it does. */
 export const SHORTCUT_ACTIONS = {
   sufficient: { key: "1", label: "Sufficient" },
