@@ -277,6 +277,8 @@ test("shortcuts remapped on the account page are the judging page's keys; turned
   // Remap "Sufficient" to Y on the account page; a duplicate is refused beside its field first.
   await page.goto("/account");
   const form = page.getByRole("form", { name: "Judging shortcuts" });
+  await expect(form).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   await form.getByLabel("Sufficient", { exact: true }).fill("2");
   await form.getByRole("button", { name: "Save shortcuts" }).click();
   await expect(form.getByText('"2" is already the key of insufficient')).toBeVisible();

@@ -42,7 +42,7 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
     if (!draft || frozen) return;
     update((d) => ({ ...d, verdict: "sufficient", unreadable: false }));
     setStatus(
-      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them, or press Shift+→ to start at the first word." },
+      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them (or tap the first and the last), or press Shift+→ to start at the first word." },
     );
   }, [draft, frozen, update, setStatus]);
 
