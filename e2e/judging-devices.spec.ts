@@ -184,7 +184,12 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   await expect(marks(page)).toHaveText("It");
   expect(await seriousViolations(page)).toEqual([]);
 
-  const sizes = testInfo.project.name === "phone" ? [page.viewportSize()!, { width: 360, height: 740 }, { width: 740, height: 360 }] : [page.viewportSize()!];
+  // Portrait and landscape: the phone also at 390×844 (where the bar once overflowed) and 360 px, the tablet turned.
+  const turned = { width: page.viewportSize()!.height, height: page.viewportSize()!.width };
+  const sizes = {
+    phone: [page.viewportSize()!, { width: 390, height: 844 }, { width: 360, height: 740 }, { width: 740, height: 360 }, turned],
+    tablet: [page.viewportSize()!, turned],
+  }[testInfo.project.name] ?? [page.viewportSize()!];
   for (const size of sizes) {
     await page.setViewportSize(size);
     const header = await page.locator(".judging-top").boundingBox();

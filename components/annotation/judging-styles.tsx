@@ -140,6 +140,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd { display: none; }
   .judging .pointer-coarse { display: inline; }
   .judging button, .judging-top .back-link { min-height: 44px; }
+  .judging-top { padding-top: 0.2rem; padding-bottom: 0.2rem; }
   .judging-top .back-link { display: inline-flex; align-items: center; }
 }
 
