@@ -194,6 +194,15 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
     await page.setViewportSize(size);
     const header = await page.locator(".judging-top").boundingBox();
     expect(header!.height, `header at ${size.width}×${size.height}`).toBeLessThanOrEqual(56);
+    // Its parts side by side, none over another.
+    const parts = await page.locator(".judging-top > :is(.campaign-name, .progress, button, a)").evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, name: el.className };
+      }),
+    );
+    for (let i = 1; i < parts.length; i++) expect(parts[i]!.left, `${parts[i]!.name} after ${parts[i - 1]!.name} at ${size.width}px`).toBeGreaterThanOrEqual(parts[i - 1]!.right - 0.5);
+    for (const p of parts.filter((p) => p.name !== "campaign-name")) expect(p.scrollWidth, `${p.name} fits its text at ${size.width}px`).toBeLessThanOrEqual(p.clientWidth + 1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `sideways scrolling at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.width);
     for (const button of await page.locator(".verdict-bar button").all()) {
       await expect(button).toBeInViewport({ ratio: 1 });

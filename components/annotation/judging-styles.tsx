@@ -149,6 +149,8 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   .judging-top { flex-wrap: nowrap; gap: 0.6rem; padding: 0.2rem 0.75rem; white-space: nowrap; }
   .judging-top .campaign-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
   .judging-top .spacer { flex: 1 0 0; }
+  /* Only the campaign name gives way (a min-width below would let the links shrink under their text). */
+  .judging-top .progress, .judging-top .link-button, .judging-top .back-link { flex-shrink: 0; }
   .judging .wide-only { display: none; }
   .judging .narrow-only { display: inline; }
   .judging-top .progress-long {
