@@ -39,7 +39,9 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
   const counts = countsOf(answer, saves);
   return (
     <header className="judging-top">
-      <span className="campaign-name">{campaignName}</span>
+      <span className="campaign-name" title={campaignName}>
+        {campaignName}
+      </span>
       {counts && (
         <span className="progress">
           {/* Narrow screens: "Q1 · 2/3" on one line; screen readers hear the whole phrase either way. */}
