@@ -33,6 +33,9 @@ export default defineConfig({
   projects: [
     { name: "setup", testMatch: /.*\.setup\.ts/ },
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+    // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only.
+    { name: "phone", testMatch: /judging-devices\.spec\.ts/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
+    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
   ],
   webServer: {
     command: "node scripts/e2e-server.mjs",

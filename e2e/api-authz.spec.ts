@@ -212,6 +212,12 @@ const matrix: Record<string, Case> = {
     body: () => ({ currentPassword: PASSWORD, newPassword: "matrix-new-password" }),
     expect: { anonymous: 401, annotator: 200, coordinator: 200 },
   },
+  "GET /api/me/shortcuts": { expect: { anonymous: 401, annotator: 200, coordinator: 200 } },
+  "PUT /api/me/shortcuts": {
+    account: ({ admin }, role) => createAccount(admin, role, "matrix-shortcuts"),
+    body: () => ({ enabled: false, keys: { sufficient: "y" } }),
+    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+  },
   "POST /api/auth/sign-out-everywhere": {
     account: ({ admin }, role) => createAccount(admin, role, "matrix-everywhere"),
     expect: { anonymous: 401, annotator: 200, coordinator: 200 },

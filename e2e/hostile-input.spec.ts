@@ -159,3 +159,37 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   await otherApi.dispose();
   await admin.dispose();
 });
+
+test("PUT /api/me/shortcuts refuses bad JSON, unknown actions, duplicate and reserved keys and an oversized body, naming the field; nothing is stored", async ({ baseURL }) => {
+  const admin = await adminApi(baseURL!);
+  const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "hostile-shortcuts"));
+  const put = (data: unknown) => api.put("/api/me/shortcuts", typeof data === "string" ? { data: Buffer.from(data), headers: { "content-type": "application/json" } } : { data });
+  const problems = async (res: Awaited<ReturnType<typeof put>>) => ((await res.json()).error.details.problems as { field: string; message: string }[]);
+
+  const badJson = await put('{"enabled": tru');
+  expect(badJson.status()).toBe(400);
+  expect((await badJson.json()).error.message).toContain("not valid JSON");
+
+  const unknown = await put({ enabled: true, keys: { "<script>": "x", sufficient: "y" } });
+  expect(unknown.status()).toBe(422);
+  expect(await problems(unknown)).toEqual([{ field: "keys.<script>", message: expect.stringContaining("is not a shortcut action") }]);
+
+  const duplicate = await put({ enabled: true, keys: { sufficient: "2" } });
+  expect(duplicate.status()).toBe(422);
+  expect(await problems(duplicate)).toEqual([{ field: "keys.sufficient", message: '"2" is already the key of insufficient' }]);
+
+  const notOneKey = await put({ enabled: true, keys: { sentence: "'); DROP TABLE users; --", unreadable: "/" }, extra: 1 });
+  expect(notOneKey.status()).toBe(422);
+  const fields = (await problems(notOneKey)).map((p) => p.field).sort();
+  expect(fields).toEqual(["(body)", "keys.sentence", "keys.unreadable"]);
+
+  const huge = await put({ enabled: true, keys: { sufficient: "x".repeat(1_100_000) } });
+  expect(huge.status()).toBe(413);
+
+  // None of it was stored: still the defaults.
+  const now = await (await api.get("/api/me/shortcuts")).json();
+  expect(now.shortcuts).toEqual({ enabled: true, keys: {} });
+  expect(now.keys.sufficient).toBe("1");
+  await api.dispose();
+  await admin.dispose();
+});

@@ -1,15 +1,107 @@
 "use client";
 
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { Markdown } from "@/components/ui/markdown";
+import { keyLabel } from "@/lib/annotation/shortcuts";
+import type { JudgingShortcuts } from "./use-judging-keys";
 
-/** The campaign's instructions (the coordinator's Markdown, rendered safely) beside the passage. */
-export function InstructionsPanel({ id, instructions, onClose }: { id: string; instructions: string; onClose: () => void }) {
+/** Below this width the instructions are a sheet over the passage, not a column beside it. */
+export const NARROW_QUERY = "(max-width: 820px)";
+
+/** Whether a media query matches, kept up to date (false on the server). */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia(query);
+      list.addEventListener("change", onChange);
+      return () => list.removeEventListener("change", onChange);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
+function KeyRow({ keys, children }: { keys: ReactNode; children: ReactNode }) {
   return (
-    <aside id={id} className="instructions-panel" aria-labelledby={`${id}-title`}>
+    <div>
+      <dt>{keys}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** The key list, with the user's own keys; single keys left out while they are turned off. */
+function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
+  const k = (action: keyof JudgingShortcuts["keys"]) => (shortcuts.enabled ? <kbd>{keyLabel(shortcuts.keys[action])}</kbd> : null);
+  const single = shortcuts.enabled;
+  return (
+    <dl className="key-list">
+      {single && <KeyRow keys={k("sufficient")}>Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it</KeyRow>}
+      {single && <KeyRow keys={k("insufficient")}>Not sufficient</KeyRow>}
+      {single && <KeyRow keys={k("unreadable")}>Unreadable: garbled or not prose (counts as not sufficient)</KeyRow>}
+      <KeyRow keys={<kbd>Enter</kbd>}>Submit and go to the next passage</KeyRow>
+      <KeyRow
+        keys={
+          <>
+            <kbd>Shift</kbd>+<kbd>→</kbd>
+          </>
+        }
+      >
+        Extend the highlight by a word (starts at the first word)
+      </KeyRow>
+      <KeyRow
+        keys={
+          <>
+            <kbd>Shift</kbd>+<kbd>←</kbd>
+          </>
+        }
+      >
+        Shrink it by a word
+      </KeyRow>
+      <KeyRow
+        keys={
+          <>
+            <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>→</kbd> / <kbd>←</kbd>
+          </>
+        }
+      >
+        Extend or shrink the highlight by a sentence
+      </KeyRow>
+      {single && <KeyRow keys={k("sentence")}>Highlight the whole sentence at the highlight&apos;s start (the first one without a highlight); again: the next sentence</KeyRow>}
+      <KeyRow
+        keys={
+          <>
+            {single && (
+              <>
+                {k("startLeft")} {k("startRight")} or{" "}
+              </>
+            )}
+            <kbd>Alt</kbd>+<kbd>←</kbd> / <kbd>→</kbd>
+          </>
+        }
+      >
+        Move the start of the highlight a word left or right
+      </KeyRow>
+      <KeyRow keys={<kbd>Esc</kbd>}>Clear the highlight</KeyRow>
+      {single && <KeyRow keys={k("instructions")}>Show or hide these instructions</KeyRow>}
+    </dl>
+  );
+}
+
+interface Props {
+  id: string;
+  instructions: string;
+  shortcuts: JudgingShortcuts;
+  onClose: () => void;
+}
+
+function Contents({ id, instructions, shortcuts, onClose }: Props) {
+  return (
+    <>
       <div className="instructions-head">
         <h2 id={`${id}-title`}>Instructions</h2>
-        <button type="button" className="link-button" onClick={onClose} aria-keyshortcuts="?">
-          Hide <kbd>?</kbd>
+        <button type="button" className="link-button" onClick={onClose} aria-keyshortcuts={shortcuts.enabled ? shortcuts.keys.instructions : undefined}>
+          Hide{shortcuts.enabled && <> <kbd>{keyLabel(shortcuts.keys.instructions)}</kbd></>}
         </button>
       </div>
       {instructions.trim() ? (
@@ -17,66 +109,40 @@ export function InstructionsPanel({ id, instructions, onClose }: { id: string; i
       ) : (
         <p className="muted">Your coordinator has not written instructions for this campaign.</p>
       )}
+      <h3>Highlighting</h3>
+      <p className="hint">
+        Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or Shift+click) another to end it; drag
+        the highlight sideways with a finger or pen to move its end.
+      </p>
       <h3>Keys</h3>
-      <dl className="key-list">
-        <div>
-          <dt>
-            <kbd>1</kbd>
-          </dt>
-          <dd>Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>2</kbd>
-          </dt>
-          <dd>Not sufficient</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>U</kbd>
-          </dt>
-          <dd>Unreadable: garbled or not prose (counts as not sufficient)</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>Enter</kbd>
-          </dt>
-          <dd>Submit and go to the next passage</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>Shift</kbd>+<kbd>→</kbd>
-          </dt>
-          <dd>Extend the highlight by a word (starts at the first word)</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>Shift</kbd>+<kbd>←</kbd>
-          </dt>
-          <dd>Shrink it by a word</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>[</kbd> <kbd>]</kbd>
-          </dt>
-          <dd>
-            Move the start of the highlight a word left or right (also <kbd>Alt</kbd>+<kbd>←</kbd> / <kbd>→</kbd>)
-          </dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>Esc</kbd>
-          </dt>
-          <dd>Clear the highlight</dd>
-        </div>
-        <div>
-          <dt>
-            <kbd>?</kbd>
-          </dt>
-          <dd>Show or hide these instructions</dd>
-        </div>
-      </dl>
-      <p className="hint">Or drag across words with the mouse: the highlight snaps to whole words.</p>
-    </aside>
+      <KeyList shortcuts={shortcuts} />
+      <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>
+    </>
+  );
+}
+
+/**
+ * The campaign's instructions (the coordinator's Markdown, rendered safely) and the keys: a column
+ * beside the passage on wide screens, a modal sheet over it on narrow ones (focus stays inside, Esc
+ * or the Hide button closes it).
+ */
+export function InstructionsPanel(props: Props) {
+  const isNarrow = useMediaQuery(NARROW_QUERY);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (isNarrow && dialog && !dialog.open) dialog.showModal();
+  }, [isNarrow]);
+  if (!isNarrow) {
+    return (
+      <aside id={props.id} className="instructions-panel" aria-labelledby={`${props.id}-title`}>
+        <Contents {...props} />
+      </aside>
+    );
+  }
+  return (
+    <dialog ref={dialogRef} id={props.id} className="instructions-sheet" aria-labelledby={`${props.id}-title`} onClose={props.onClose}>
+      <Contents {...props} />
+    </dialog>
   );
 }

@@ -9,7 +9,7 @@ import { isFirstVisit, questionNumber } from "./judging-storage";
 import { JudgingStyles } from "./judging-styles";
 import { JudgingHeader, JudgingMain } from "./judging-view";
 import { NotOnCampaignScreen, NothingLeftScreen, PausedScreen } from "./status-screens";
-import { useJudgingKeys } from "./use-judging-keys";
+import { useJudgingKeys, type JudgingShortcuts } from "./use-judging-keys";
 import { useJudgmentOutbox } from "./use-judgment-outbox";
 import { useTaskQueue } from "./use-task-queue";
 import { useVerdictEditing } from "./use-verdict-editing";
@@ -45,7 +45,7 @@ function useInstructionsPanel(campaignId: number, instructions: string) {
  * The annotator's judging screen: one passage at a time, the next one already fetched, every
  * judgment kept as a draft until the server acknowledges it.
  */
-export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView }) {
+export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts }) {
   const campaignId = campaign.id;
   const [status, setStatus] = useState<BarStatus | null>(null);
   const onLapsed = useCallback(() => {
@@ -59,19 +59,10 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
 
   const clearHighlight = () => edit.setHighlight(null);
-  useJudgingKeys({
-    hasTask: task !== null,
-    hasHighlight: range !== null,
-    instructionsOpen,
-    instructionsId: INSTRUCTIONS_ID,
-    toggleInstructions,
-    closeInstructions,
-    clearHighlight,
-    submit,
-    moveBy: edit.moveBy,
-    chooseSufficient: edit.chooseSufficient,
-    chooseInsufficient: edit.chooseInsufficient,
-  });
+  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
+  const hasTask = task !== null;
+  const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
+  useJudgingKeys({ hasTask, hasHighlight: range !== null, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
 
   const error = current.error;
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
@@ -88,6 +79,7 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
         question={question}
         instructionsOpen={instructionsOpen}
         instructionsId={INSTRUCTIONS_ID}
+        instructionsKey={shortcuts.enabled ? shortcuts.keys.instructions : null}
         onToggleInstructions={toggleInstructions}
       />
       <div className="judging-body">
@@ -96,13 +88,14 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
             task={task}
             draft={draft}
             words={words}
+            range={range}
             error={error}
             questionRef={questionRef}
             onSelect={edit.setHighlight}
             onRetry={() => void current.refetch()}
           />
         </main>
-        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} onClose={closeInstructions} />}
+        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} />}
       </div>
       {task && draft && (
         <VerdictBar
@@ -112,6 +105,7 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
           // Retries show in the bar.
           status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
           busy={frozen}
+          shortcuts={shortcuts}
           onSufficient={edit.chooseSufficient}
           onInsufficient={() => edit.chooseInsufficient(false)}
           onUnreadable={() => edit.chooseInsufficient(true)}

@@ -106,6 +106,23 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .bar-keys { margin: 0; color: var(--muted); flex: none; }
 .bar-keys kbd { font-size: 0.72em; }
 
+.judging .narrow-only, .judging .pointer-coarse { display: none; }
+/* A touch drag that starts sideways on the highlight moves its end (touch-action does not apply to an inline <mark>: its paragraph takes it); up and down still scroll. */
+.passage-body p:has(mark), .passage-body li:has(mark) { touch-action: pan-y pinch-zoom; }
+
+/* The instructions as a sheet over the passage (narrow screens; instructions-panel.tsx). */
+.instructions-sheet {
+  position: fixed; inset: auto 0 0 0; margin: 0; width: 100%; max-width: 100%; max-height: 85vh; overflow: auto;
+  padding: 1rem 1rem calc(1.5rem + env(safe-area-inset-bottom)); border: 0; border-radius: 14px 14px 0 0;
+  background: var(--surface); color: var(--text); box-shadow: 0 -8px 30px rgba(31, 35, 40, 0.25); font-size: 1rem;
+  user-select: text; -webkit-user-select: text;
+}
+.instructions-sheet::backdrop { background: rgba(20, 22, 26, 0.45); }
+.instructions-sheet h3 { font-size: 0.8rem; text-transform: uppercase; letter-spacing: 0.05em; color: var(--muted); margin: 1.25rem 0 0.5rem; }
+.instructions-sheet .instructions-head { position: sticky; top: -1rem; background: var(--surface); padding-top: 0.25rem; }
+.instructions-sheet .key-list { grid-template-columns: 1fr; gap: 0.15rem; }
+.instructions-sheet .key-list dd { margin-bottom: 0.5rem; }
+
 .judging-calm { max-width: 34rem; margin: 5rem auto; padding: 0 1rem; }
 .judging-calm h1 { font-size: 1.4rem; }
 .judging-calm h1:focus { outline: none; }
@@ -116,6 +133,50 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   .judging { --bar-space: 10.5rem; }
   .bar-keys { display: none; }
   .instructions-panel { flex-basis: 18rem; }
+}
+
+/* Touch screens: no key hints on the buttons, a touch hint instead of the drag hint, 44 px targets. */
+@media (pointer: coarse) {
+  .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd { display: none; }
+  .judging .pointer-coarse { display: inline; }
+  .judging button, .judging-top .back-link { min-height: 44px; }
+  .judging-top { padding-top: 0.2rem; padding-bottom: 0.2rem; }
+  .judging-top .back-link { display: inline-flex; align-items: center; }
+}
+
+/* Phones and tablets, portrait or landscape: one header line, the verdict bar's buttons in a grid. */
+@media (max-width: 820px), (max-height: 520px) {
+  .judging-top { flex-wrap: nowrap; gap: 0.6rem; padding: 0.2rem 0.75rem; white-space: nowrap; }
+  .judging-top .campaign-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
+  .judging-top .spacer { flex: 1 0 0; }
+  /* Only the campaign name gives way (a min-width below would let the links shrink under their text). */
+  .judging-top .progress, .judging-top .link-button, .judging-top .back-link { flex-shrink: 0; }
+  .judging .wide-only { display: none; }
+  .judging .narrow-only { display: inline; }
+  .judging-top .progress-long {
+    position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+  }
+  .judging-top .link-button, .judging-top .back-link { min-height: 44px; min-width: 44px; padding: 0 0.4rem; }
+  .judging-main { padding: 1rem 0.75rem 0.5rem; }
+  .question-block { margin-bottom: 1rem; }
+  .question { font-size: 1.3rem; }
+  .passage { padding: 0.9rem 1rem 1.1rem; }
+  .passage-body { font-size: 1.08rem; line-height: 1.7; }
+  .verdict-bar { padding: 0.45rem 0.75rem calc(0.35rem + env(safe-area-inset-bottom)); }
+  .verdict-inner { flex-wrap: wrap; gap: 0.45rem; }
+  .verdict-quote { flex-basis: 100%; font-size: 0.9rem; }
+  .verdict-choices { flex: 1 1 100%; display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.4rem; }
+  .verdict-choices button { min-height: 44px; justify-content: center; white-space: normal; text-align: center; line-height: 1.2; padding: 0.35rem 0.5rem; }
+  .verdict-choices .submit { margin-left: 0; }
+  .verdict-foot { margin-top: 0.2rem; min-height: 1.2rem; }
+}
+@media (max-width: 600px), (max-height: 520px) {
+  /* The judging header carries the way back to the queue; the app's top bar would take a second line. */
+  body:has(.judging) .topbar { display: none; }
+  .judging { min-height: 100vh; }
+}
+@media (max-width: 600px) {
+  .verdict-choices { grid-template-columns: repeat(2, minmax(0, 1fr)); }
 }
 `;
 

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { keyLabel } from "@/lib/annotation/shortcuts";
 import type { RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/lib/query/annotation";
@@ -28,27 +29,52 @@ interface HeaderProps {
   question: number | null;
   instructionsId: string;
   instructionsOpen: boolean;
+  /** The instructions key, or null while single-key shortcuts are off. */
+  instructionsKey: string | null;
   onToggleInstructions: () => void;
 }
 
 /** The top line: campaign, progress, the instructions toggle and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
+export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions }: HeaderProps) {
   const counts = countsOf(answer, saves);
   return (
     <header className="judging-top">
-      <span className="campaign-name">{campaignName}</span>
+      <span className="campaign-name" title={campaignName}>
+        {campaignName}
+      </span>
       {counts && (
         <span className="progress">
-          {question !== null ? `Question ${question} · ` : ""}passage {counts.passageNo} of {counts.passagesInQuestion}
+          {/* Narrow screens: "Q1 · 2/3" on one line; screen readers hear the whole phrase either way. */}
+          <span className="progress-long">
+            {question !== null ? `Question ${question} · ` : ""}passage {counts.passageNo} of {counts.passagesInQuestion}
+          </span>
+          <span className="narrow-only" aria-hidden="true">
+            {question !== null ? `Q${question} · ` : ""}
+            {counts.passageNo}/{counts.passagesInQuestion}
+          </span>
         </span>
       )}
-      {counts && <span className="judged">{counts.judgedToday} judged today</span>}
+      {counts && <span className="judged wide-only">{counts.judgedToday} judged today</span>}
       <span className="spacer" />
-      <button type="button" className="link-button" aria-expanded={instructionsOpen} aria-controls={instructionsId} aria-keyshortcuts="?" onClick={onToggleInstructions}>
-        Instructions <kbd>?</kbd>
+      <button
+        type="button"
+        className="link-button"
+        aria-expanded={instructionsOpen}
+        aria-controls={instructionsId}
+        aria-keyshortcuts={instructionsKey ?? undefined}
+        onClick={onToggleInstructions}
+      >
+        Instructions
+        {instructionsKey && (
+          <>
+            {" "}
+            <kbd className="wide-only">{keyLabel(instructionsKey)}</kbd>
+          </>
+        )}
       </button>
       <Link href="/annotate" className="back-link">
-        Your queue
+        <span className="wide-only">Your queue</span>
+        <span className="narrow-only">Queue</span>
       </Link>
     </header>
   );
@@ -58,6 +84,8 @@ interface MainProps {
   task: Task | null;
   draft: Draft | null;
   words: readonly PassageWord[];
+  /** The highlight as words, or null. */
+  range: WordRange | null;
   error: Error | null;
   questionRef: RefObject<HTMLHeadingElement | null>;
   onSelect: (range: WordRange | null) => void;
@@ -65,7 +93,7 @@ interface MainProps {
 }
 
 /** The question and its passage; or why there is none, or that it is on its way. */
-export function JudgingMain({ task, draft, words, error, questionRef, onSelect, onRetry }: MainProps) {
+export function JudgingMain({ task, draft, words, range, error, questionRef, onSelect, onRetry }: MainProps) {
   if (task && draft) {
     return (
       <>
@@ -85,7 +113,7 @@ export function JudgingMain({ task, draft, words, error, questionRef, onSelect, 
             </p>
           )}
         </section>
-        <PassageView task={task} words={words} span={draft.span} onSelect={onSelect} />
+        <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} />
       </>
     );
   }

@@ -1,7 +1,15 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef } from "react";
+import { actionOfKey, type ShortcutAction } from "@/lib/annotation/shortcuts";
+import type { SentenceMove } from "@/lib/kilt/sentences";
 import type { HighlightMove } from "@/lib/kilt/words";
+
+/** The user's single-key shortcuts: on or off, and the key of each action. */
+export interface JudgingShortcuts {
+  enabled: boolean;
+  keys: Record<ShortcutAction, string>;
+}
 
 /** What the judging screen's keys act on, as of the latest render. */
 export interface JudgingKeys {
@@ -15,6 +23,8 @@ export interface JudgingKeys {
   clearHighlight: () => void;
   submit: () => void;
   moveBy: (move: HighlightMove) => void;
+  moveBySentence: (move: SentenceMove) => void;
+  shortcuts: JudgingShortcuts;
   chooseSufficient: () => void;
   chooseInsufficient: (unreadable: boolean) => void;
 }
@@ -44,23 +54,44 @@ function onTaskKey(e: KeyboardEvent, target: HTMLElement | null, k: JudgingKeys)
     return;
   }
   if (e.altKey) return;
-  const act = new Map<string, () => void>([
-    ["1", k.chooseSufficient],
-    ["2", () => k.chooseInsufficient(false)],
-    ["u", () => k.chooseInsufficient(true)],
-    ["U", () => k.chooseInsufficient(true)],
-    ["[", () => k.moveBy("start-left")],
-    ["]", () => k.moveBy("start-right")],
-  ]).get(e.key);
+  const action = singleKeyAction(e, k);
+  const act = action && action !== "instructions" ? taskActions(k)[action] : undefined;
   if (!act) return;
   e.preventDefault();
   act();
 }
 
+function taskActions(k: JudgingKeys): Record<Exclude<ShortcutAction, "instructions">, () => void> {
+  return {
+    sufficient: k.chooseSufficient,
+    insufficient: () => k.chooseInsufficient(false),
+    unreadable: () => k.chooseInsufficient(true),
+    startLeft: () => k.moveBy("start-left"),
+    startRight: () => k.moveBy("start-right"),
+    sentence: () => k.moveBySentence("sentence"),
+  };
+}
+
+/** The single-key action a key press stands for under the user's shortcuts (none while they are off). */
+function singleKeyAction(e: KeyboardEvent, k: JudgingKeys): ShortcutAction | undefined {
+  if (!k.shortcuts.enabled || e.key.length === 0 || Array.from(e.key).length !== 1) return undefined;
+  return actionOfKey(k.shortcuts.keys, e.key);
+}
+
+/** Ctrl+Shift+→ / ← grow or shrink the highlight by a sentence (modifier combos stay when single keys are off). */
+function onSentenceKey(e: KeyboardEvent, k: JudgingKeys): boolean {
+  if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return false;
+  e.preventDefault();
+  k.moveBySentence(e.key === "ArrowRight" ? "extend-sentence" : "shrink-sentence");
+  return true;
+}
+
 function onJudgingKey(e: KeyboardEvent, k: JudgingKeys): void {
-  if (e.defaultPrevented || e.isComposing || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+  if (e.defaultPrevented || e.isComposing || isTyping(e.target)) return;
+  if (k.hasTask && onSentenceKey(e, k)) return;
+  if (e.ctrlKey || e.metaKey) return;
   const target = e.target instanceof HTMLElement ? e.target : null;
-  if (e.key === "?") {
+  if (singleKeyAction(e, k) === "instructions") {
     e.preventDefault();
     k.toggleInstructions();
     return;

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
+import { moveBySentence, passageSentences, type SentenceMove } from "@/lib/kilt/sentences";
 import { moveHighlight, spanOfWords, type HighlightMove, type PassageWord, type WordRange } from "@/lib/kilt/words";
 import type { Task } from "@/lib/query/annotation";
 import type { Draft } from "./judging-storage";
@@ -41,7 +42,7 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
     if (!draft || frozen) return;
     update((d) => ({ ...d, verdict: "sufficient", unreadable: false }));
     setStatus(
-      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them, or press Shift+→ to start at the first word." },
+      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them (or tap the first and the last), or press Shift+→ to start at the first word." },
     );
   }, [draft, frozen, update, setStatus]);
 
@@ -54,20 +55,29 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
     [draft, frozen, update, setStatus],
   );
 
-  const moveBy = useCallback(
-    (move: HighlightMove) => {
-      if (!task || frozen) return;
-      const next = moveHighlight(range, move, words.length);
-      if (!next) return;
+  /** A keyboard move: the new highlight, then the edge that moved scrolled into view. */
+  const moveTo = useCallback(
+    (next: WordRange | null, edge: "start" | "end") => {
+      if (!task || frozen || !next) return;
       setHighlight(next);
       requestAnimationFrame(() => {
         const marks = document.querySelectorAll(".passage-body mark");
-        const edge = move === "extend" || move === "shrink" ? marks[marks.length - 1] : marks[0];
-        edge?.scrollIntoView({ block: "nearest" });
+        (edge === "end" ? marks[marks.length - 1] : marks[0])?.scrollIntoView({ block: "nearest" });
       });
     },
-    [task, frozen, range, words.length, setHighlight],
+    [task, frozen, setHighlight],
   );
 
-  return { setHighlight, chooseSufficient, chooseInsufficient, moveBy };
+  const moveBy = useCallback(
+    (move: HighlightMove) => moveTo(moveHighlight(range, move, words.length), move === "extend" || move === "shrink" ? "end" : "start"),
+    [moveTo, range, words.length],
+  );
+
+  const sentences = useMemo(() => (task ? passageSentences(task.passage.paragraphs, words) : []), [task, words]);
+  const moveBySentences = useCallback(
+    (move: SentenceMove) => moveTo(moveBySentence(range, move, sentences), move === "sentence" ? "start" : "end"),
+    [moveTo, range, sentences],
+  );
+
+  return { setHighlight, chooseSufficient, chooseInsufficient, moveBy, moveBySentence: moveBySentences };
 }

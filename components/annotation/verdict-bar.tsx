@@ -1,6 +1,9 @@
 "use client";
 
+import { useEffect, useRef } from "react";
+import { keyLabel } from "@/lib/annotation/shortcuts";
 import type { Verdict } from "@/lib/query/annotation";
+import type { JudgingShortcuts } from "./use-judging-keys";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";
 
@@ -17,6 +20,8 @@ interface Props {
   status: BarStatus | null;
   /** A submission is on its way (choices are frozen until the server answers). */
   busy: boolean;
+  /** The user's keys: shown on the buttons (not while single keys are off). */
+  shortcuts: JudgingShortcuts;
   onSufficient: () => void;
   onInsufficient: () => void;
   onUnreadable: () => void;
@@ -30,18 +35,34 @@ function shortQuote(text: string): string {
   return flat.length > 180 ? `${flat.slice(0, 110)} … ${flat.slice(-60)}` : flat;
 }
 
+/** Keeps the judging screen's bottom padding (`--bar-space`) at the bar's real height, so the passage's end is never under it. */
+function useBarSpace() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = ref.current;
+    const screen = bar?.closest<HTMLElement>(".judging");
+    if (!bar || !screen) return;
+    const observer = new ResizeObserver(() => screen.style.setProperty("--bar-space", `${Math.ceil(bar.getBoundingClientRect().height) + 16}px`));
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, []);
+  return ref;
+}
+
 /**
  * The bar at the bottom: the highlight quoted, the three choices and Submit with their keys, and a
  * status line that screen readers hear (Saving…, Saved, prompts).
  */
 export function VerdictBar(p: Props) {
+  const { enabled, keys } = p.shortcuts;
+  const barRef = useBarSpace();
   const choices = [
-    { key: "1", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient", onClick: p.onSufficient },
-    { key: "2", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable, onClick: p.onInsufficient },
-    { key: "U", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable, onClick: p.onUnreadable },
-  ];
+    { action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient", onClick: p.onSufficient },
+    { action: "insufficient", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable, onClick: p.onInsufficient },
+    { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable, onClick: p.onUnreadable },
+  ] as const;
   return (
-    <section className="verdict-bar" aria-label="Verdict">
+    <section className="verdict-bar" aria-label="Verdict" ref={barRef}>
       <div className="verdict-inner">
         <div className="verdict-quote">
           {p.quote ? (
@@ -54,22 +75,24 @@ export function VerdictBar(p: Props) {
             </>
           ) : (
             <span className="quote-empty">
-              No highlight. Drag across the words that answer the question, or press <kbd>Shift</kbd>+<kbd>→</kbd>.
+              No highlight. <span className="pointer-fine">Drag across the words that answer the question, or press <kbd>Shift</kbd>+<kbd>→</kbd>.</span>
+              <span className="pointer-coarse">Tap the first word of the answer, then its last.</span>
             </span>
           )}
         </div>
         <div className="verdict-choices" role="group" aria-label="Your verdict">
           {choices.map((c) => (
             <button
-              key={c.key}
+              key={c.action}
               type="button"
               className={`choice ${c.className}`}
               aria-pressed={c.pressed}
-              aria-keyshortcuts={c.key}
+              aria-keyshortcuts={enabled ? keys[c.action] : undefined}
               data-enter-submits=""
               onClick={c.onClick}
             >
-              <kbd>{c.key}</kbd>{` ${c.label}`}
+              {enabled && <kbd>{keyLabel(keys[c.action])}</kbd>}
+              {enabled ? ` ${c.label}` : c.label}
             </button>
           ))}
           <button type="button" className="submit" aria-keyshortcuts="Enter" aria-busy={p.busy} onClick={p.onSubmit}>
@@ -82,8 +105,13 @@ export function VerdictBar(p: Props) {
           {p.status?.text ?? ""}
         </p>
         <p className="bar-keys" aria-hidden="true">
-          <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>[</kbd> <kbd>]</kbd> or <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start ·{" "}
-          <kbd>Esc</kbd> clear · <kbd>?</kbd> instructions
+          <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> by sentence ·{" "}
+          {enabled && (
+            <>
+              <kbd>{keyLabel(keys.sentence)}</kbd> sentence · <kbd>{keyLabel(keys.startLeft)}</kbd> <kbd>{keyLabel(keys.startRight)}</kbd> or{" "}
+            </>
+          )}
+          <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start · <kbd>Esc</kbd> clear{enabled && <> · <kbd>{keyLabel(keys.instructions)}</kbd> instructions</>}
         </p>
       </div>
     </section>

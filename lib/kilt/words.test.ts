@@ -13,6 +13,7 @@ import {
   spanOfWords,
   spanText,
   utf16ToCodePoint,
+  wordAt,
   wordRangeOfSpan,
   wordsOf,
 } from "./words";
@@ -267,5 +268,22 @@ describe("keyboard moves", () => {
     expect(moveHighlight({ first: 0, last: 9 }, "extend", 10)).toEqual({ first: 0, last: 9 });
     expect(moveHighlight({ first: 0, last: 9 }, "start-left", 10)).toEqual({ first: 0, last: 9 });
     expect(moveHighlight(null, "extend", 0)).toBeNull();
+  });
+});
+
+describe("wordAt", () => {
+  const words = passageWords([
+    { id: 1, text: "Lit in 1871, relit." },
+    { id: 2, text: "Section::::History.\n" },
+    { id: 3, text: "Closed." },
+  ]);
+  it("finds the word under a tap: inside it, on a space or comma after it, or the paragraph's last", () => {
+    const text = (i: number) => words[i]?.text;
+    expect(text(wordAt(words, { paragraphId: 1, offset: 0 }))).toBe("Lit");
+    expect(text(wordAt(words, { paragraphId: 1, offset: 8 }))).toBe("1871");
+    expect(text(wordAt(words, { paragraphId: 1, offset: 11 }))).toBe("relit");
+    expect(text(wordAt(words, { paragraphId: 1, offset: 19 }))).toBe("relit");
+    expect(text(wordAt(words, { paragraphId: 3, offset: 2 }))).toBe("Closed");
+    expect(wordAt(words, { paragraphId: 2, offset: 0 })).toBe(-1);
   });
 });

@@ -251,3 +251,22 @@ export function moveHighlight(range: WordRange | null, move: HighlightMove, coun
       return { first: Math.min(first + 1, last), last };
   }
 }
+
+/**
+ * The word under a point (a tap or a click): the word of that paragraph that holds the offset, else
+ * the next one after it (a tap on a space or a comma), else the paragraph's last. -1 when the
+ * paragraph has no selectable word.
+ */
+export function wordAt(words: readonly PassageWord[], point: TextPoint): number {
+  let last = -1;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.paragraphId !== point.paragraphId) {
+      if (w.paragraphId > point.paragraphId) break;
+      continue;
+    }
+    if (w.end > point.offset) return i;
+    last = i;
+  }
+  return last;
+}

@@ -1,17 +1,21 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm, SignOutEverywhere } from "@/components/account/account-forms";
+import { ShortcutsForm } from "@/components/account/shortcuts-form";
+import { getShortcuts } from "@/lib/annotation/user-shortcuts";
 import { requireSignedIn } from "@/lib/server/page-auth";
 import "../../(coordinate)/campaigns/campaigns.css";
 import "../../(coordinate)/people/people.css";
+import "./account.css";
 
 export const metadata: Metadata = { title: "Your account" };
 
 // Reads the session on every request.
 export const dynamic = "force-dynamic";
 
-/** The signed-in user's own account: change the password, sign out everywhere. */
+/** The signed-in user's own account: change the password, the judging shortcuts, sign out everywhere. */
 export default async function AccountPage() {
-  const { actor } = await requireSignedIn();
+  const { db, actor } = await requireSignedIn();
+  const shortcuts = await getShortcuts(db, actor);
   return (
     <main className="page">
       <div className="page-head">
@@ -27,6 +31,13 @@ export default async function AccountPage() {
           </h2>
           <p className="hint intro-hint">Your other sessions end; this one stays signed in.</p>
           <ChangePasswordForm />
+        </section>
+        <section className="card people-section" aria-labelledby="shortcuts-heading">
+          <h2 id="shortcuts-heading" className="card-title">
+            Judging shortcuts
+          </h2>
+          <p className="hint intro-hint">Turn the judging page&apos;s single-key shortcuts off, or give each action a key of your own.</p>
+          <ShortcutsForm initial={shortcuts} />
         </section>
         <section className="card people-section" aria-labelledby="everywhere-heading">
           <h2 id="everywhere-heading" className="card-title">

@@ -1,0 +1,337 @@
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
+import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
+
+// The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
+// Touch tests tap; keyboard tests run where there is a keyboard (the desktop project).
+
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
+/** The demo question whose gold passage ends "… first lit in 1871." */
+const LIGHTHOUSE_QUERY = "-3290814144789249484";
+
+/** Signs a new annotator in on this test's page (its context has the project's device). */
+async function signInAnnotator(page: Page, admin: APIRequestContext): Promise<string> {
+  const username = await createAccount(admin, "annotator", "devices");
+  const res = await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } });
+  expect(res.status(), await res.text()).toBe(200);
+  return username;
+}
+
+/** A campaign with the demo pages and one demo question (its gold passage alone), launched. */
+async function launchDemoQuestion(admin: APIRequestContext, settings: Record<string, unknown> = {}): Promise<number> {
+  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-devices"), goldAccuracyThreshold: 0, ...settings } });
+  expect(created.status(), await created.text()).toBe(201);
+  const campaignId: number = (await created.json()).campaign.id;
+  const knowledge = await admin.post("/api/knowledge", { multipart: { file: { name: "knowledge.jsonl", mimeType: "application/x-ndjson", buffer: fs.readFileSync(demoFile("knowledge.jsonl")) } } });
+  expect(knowledge.status(), await knowledge.text()).toBe(201);
+  const line = fs.readFileSync(demoFile("queries.jsonl"), "utf8").split("\n").find((l) => l.includes(`"id":"${LIGHTHOUSE_QUERY}"`))!;
+  const batch = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: { queries: { name: "one.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") }, name: "devices e2e" },
+  });
+  expect(batch.status(), await batch.text()).toBe(201);
+  expect((await admin.post(`/api/batches/${(await batch.json()).batch.id}/launch`)).status()).toBe(200);
+  return campaignId;
+}
+
+const passage = (page: Page) => page.locator("article.passage");
+const marks = (page: Page) => page.locator(".passage-body mark");
+const nothingLeft = (page: Page) => page.getByRole("heading", { name: "Nothing left for you in this campaign" });
+const submitButton = (page: Page) => page.getByRole("button", { name: /Submit$/ });
+const sufficientButton = (page: Page) => page.getByRole("button", { name: /^(\S+ )?Sufficient$/ });
+
+/** The centre of the `nth` occurrence of a whole word in the passage text, in viewport coordinates. */
+async function wordPoint(page: Page, word: string, nth = 0): Promise<{ x: number; y: number }> {
+  const point = await page.evaluate(
+    ({ word, nth }) => {
+      const body = document.querySelector(".passage-body")!;
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      let seen = 0;
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = n.textContent ?? "";
+        const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu");
+        for (let m = re.exec(text); m; m = re.exec(text)) {
+          if (seen++ < nth) continue;
+          const range = document.createRange();
+          range.setStart(n, m.index);
+          range.setEnd(n, m.index + word.length);
+          (n.parentElement as HTMLElement).scrollIntoView({ block: "center" });
+          const r = range.getClientRects()[0]!;
+          return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        }
+      }
+      return null;
+    },
+    { word, nth },
+  );
+  if (!point) throw new Error(`no word "${word}" in the passage`);
+  return point;
+}
+
+/** The stored judgment a submit brought back (POST /api/claims/:handle/judgment). */
+function judgmentResponse(page: Page): Promise<Response> {
+  return page.waitForResponse((r) => /\/api\/claims\/[^/]+\/judgment/.test(r.url()) && r.request().method() === "POST");
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  return (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+test("a whole campaign judged by touch: tap a word to start, another to end, tap Sufficient and Submit; every judgment stored with its span", async ({ page, baseURL }, testInfo) => {
+  test.skip(!testInfo.project.use.hasTouch, "touch devices only (phone, tablet)");
+  const admin = await adminApi(baseURL!);
+  const { campaignId } = await launchedTwoQuestionBatch(admin, unique("touch"));
+  await signInAnnotator(page, admin);
+  await page.goto(`/annotate/${campaignId}`);
+
+  const stored: { text: string; verdict: string }[] = [];
+  const highlighted: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    await expect(passage(page)).toBeVisible();
+    const claim = await passage(page).getAttribute("data-claim");
+    // Each passage is one sentence such as "The tower was lit in 1871." — from its first word to its last.
+    const text = (await page.locator(".passage-body p").first().textContent())!.trim();
+    const words = text.replace(/[.]$/, "").split(/\s+/);
+    const first = await wordPoint(page, words[0]!);
+    await page.touchscreen.tap(first.x, first.y);
+    await expect(marks(page)).toHaveText(words[0]!);
+    const last = await wordPoint(page, words.at(-1)!);
+    await page.touchscreen.tap(last.x, last.y);
+    await expect(marks(page)).toHaveText(words.join(" "));
+    highlighted.push(words.join(" "));
+    await sufficientButton(page).tap();
+    await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "true");
+    const answer = judgmentResponse(page);
+    await submitButton(page).tap();
+    const res = await answer;
+    expect(res.status()).toBe(201);
+    const { judgment } = await res.json();
+    stored.push({ text: judgment.span.text, verdict: judgment.verdict });
+    // The screen moves on: another passage, or the end.
+    await expect(page.locator(`article.passage:not([data-claim="${claim}"])`).or(nothingLeft(page))).toBeVisible();
+  }
+  await expect(nothingLeft(page)).toBeVisible();
+  expect(stored.map((s) => s.verdict)).toEqual(["sufficient", "sufficient", "sufficient", "sufficient"]);
+  expect(stored.map((s) => s.text)).toEqual(highlighted);
+
+  // The coordinator's export of judgments has all four, as the annotator's spans.
+  const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+  expect(lines).toHaveLength(4);
+  await admin.dispose();
+});
+
+test("a touch drag from the highlight moves its end, word-snapped", async ({ page, baseURL }, testInfo) => {
+  test.skip(!testInfo.project.use.hasTouch, "touch devices only (phone, tablet)");
+  const admin = await adminApi(baseURL!);
+  const campaignId = await launchDemoQuestion(admin);
+  await signInAnnotator(page, admin);
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  const start = await wordPoint(page, "It");
+  await page.touchscreen.tap(start.x, start.y);
+  await expect(marks(page)).toHaveText("It");
+  // Pointer events with touch: down on the highlight, sideways across the words (onto the next line), up on "engineer".
+  const to = await wordPoint(page, "engineer");
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type: "touchStart" | "touchMove" | "touchEnd", x: number, y: number) =>
+    cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
+  await touch("touchStart", start.x, start.y);
+  for (let s = 1; s <= 8; s++) await touch("touchMove", start.x + ((to.x - start.x) * s) / 8, start.y + ((to.y - start.y) * s) / 8);
+  await touch("touchEnd", to.x, to.y);
+  await expect(marks(page)).toHaveText("It was designed by the engineer");
+  await admin.dispose();
+});
+
+test("phone and tablet layout: one header line, the verdict bar inside the screen with 44 px targets, no sideways scrolling; axe on the queue, the judging page and the instructions sheet", async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  const admin = await adminApi(baseURL!);
+  const campaignId = await launchDemoQuestion(admin, { instructions: "Judge the passage **alone**.\n\n- Highlight the *shortest* span." });
+  await signInAnnotator(page, admin);
+  await admin.dispose();
+
+  await page.goto("/annotate");
+  await expect(page.getByRole("heading", { name: "Your queue" })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  const isTouch = !!testInfo.project.use.hasTouch;
+  // The first visit opens the instructions: a sheet (a modal dialog) on narrow screens, a column on wide ones.
+  const narrow = page.viewportSize()!.width <= 820;
+  const instructions = narrow ? page.getByRole("dialog", { name: "Instructions" }) : page.getByRole("complementary", { name: "Instructions" });
+  await expect(instructions).toBeVisible();
+  await expect(instructions.locator("strong")).toHaveText("alone");
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-instructions.png`) });
+  const hide = instructions.getByRole("button", { name: /^Hide/ });
+  if (isTouch) await hide.tap();
+  else await hide.click();
+  await expect(instructions).toHaveCount(0);
+  // The question reads as a heading across the width, not a word per line.
+  const question = await page.locator("h1.question").boundingBox();
+  expect(question!.width).toBeGreaterThan(Math.min(page.viewportSize()!.width * 0.8, 600));
+
+  // A highlight, then the checks with it on screen.
+  const it = await wordPoint(page, "It");
+  if (isTouch) await page.touchscreen.tap(it.x, it.y);
+  else await page.mouse.click(it.x, it.y);
+  await expect(marks(page)).toHaveText("It");
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Portrait and landscape: the phone also at 390×844 (where the bar once overflowed) and 360 px, the tablet turned.
+  const turned = { width: page.viewportSize()!.height, height: page.viewportSize()!.width };
+  const sizes = {
+    phone: [page.viewportSize()!, { width: 390, height: 844 }, { width: 360, height: 740 }, { width: 740, height: 360 }, turned],
+    tablet: [page.viewportSize()!, turned],
+  }[testInfo.project.name] ?? [page.viewportSize()!];
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    const header = await page.locator(".judging-top").boundingBox();
+    expect(header!.height, `header at ${size.width}×${size.height}`).toBeLessThanOrEqual(56);
+    // Its parts side by side, none over another.
+    const parts = await page.locator(".judging-top > :is(.campaign-name, .progress, button, a)").evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, name: el.className };
+      }),
+    );
+    for (let i = 1; i < parts.length; i++) expect(parts[i]!.left, `${parts[i]!.name} after ${parts[i - 1]!.name} at ${size.width}px`).toBeGreaterThanOrEqual(parts[i - 1]!.right - 0.5);
+    for (const p of parts.filter((p) => p.name !== "campaign-name")) expect(p.scrollWidth, `${p.name} fits its text at ${size.width}px`).toBeLessThanOrEqual(p.clientWidth + 1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `sideways scrolling at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.width);
+    for (const button of await page.locator(".verdict-bar button").all()) {
+      await expect(button).toBeInViewport({ ratio: 1 });
+      if (isTouch) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+    await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-${size.width}x${size.height}.png`) });
+  }
+});
+
+/** Presses keys and counts them. */
+function keyCounter(page: Page) {
+  let count = 0;
+  return {
+    press: async (key: string) => {
+      count++;
+      await page.keyboard.press(key);
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
+test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", async ({ page, baseURL }, testInfo) => {
+  test.skip(!!testInfo.project.use.hasTouch, "keyboard: the desktop project");
+  const admin = await adminApi(baseURL!);
+  const campaignId = await launchDemoQuestion(admin);
+  await signInAnnotator(page, admin);
+  await admin.dispose();
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+
+  const keys = keyCounter(page);
+  const answer = "It was designed by the engineer Ana Kessler and first lit in 1871";
+  // S takes the sentence at the cursor (the first, with no highlight); S again, the next one.
+  for (let i = 0; i < 5 && (await marks(page).allTextContents()).join("") !== answer; i++) await keys.press("s");
+  await expect(marks(page)).toHaveText(answer);
+  expect(keys.count).toBeLessThanOrEqual(5);
+  expect(keys.count).toBe(2);
+
+  // Ctrl+Shift+← shrinks by a sentence (to the start word), Ctrl+Shift+→ grows back to the sentence's end.
+  await page.keyboard.press("Control+Shift+ArrowLeft");
+  await expect(marks(page)).toHaveText("It");
+  await page.keyboard.press("Control+Shift+ArrowRight");
+  await expect(marks(page)).toHaveText(answer);
+
+  await page.keyboard.press("1");
+  const saved = judgmentResponse(page);
+  await page.keyboard.press("Enter");
+  const res = await saved;
+  expect(res.status()).toBe(201);
+  const { judgment } = await res.json();
+  // KILT offsets in code points: the sentence starts after the Old Italic letters (3 astral code points).
+  expect(judgment.span).toMatchObject({ startParagraphId: 1, endParagraphId: 1, endCharacter: 180, text: answer });
+});
+
+test("a click sets the highlight's start and Shift+click its end", async ({ page, baseURL }, testInfo) => {
+  test.skip(!!testInfo.project.use.hasTouch, "mouse: the desktop project");
+  const admin = await adminApi(baseURL!);
+  const campaignId = await launchDemoQuestion(admin);
+  await signInAnnotator(page, admin);
+  await admin.dispose();
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  const designed = await wordPoint(page, "designed");
+  await page.mouse.click(designed.x, designed.y);
+  await expect(marks(page)).toHaveText("designed");
+  const kessler = await wordPoint(page, "Kessler");
+  await page.keyboard.down("Shift");
+  await page.mouse.click(kessler.x, kessler.y);
+  await page.keyboard.up("Shift");
+  await expect(marks(page)).toHaveText("designed by the engineer Ana Kessler");
+  // A plain click elsewhere starts again.
+  const lit = await wordPoint(page, "lit");
+  await page.mouse.click(lit.x, lit.y);
+  await expect(marks(page)).toHaveText("lit");
+});
+
+test("shortcuts remapped on the account page are the judging page's keys; turned off, single keys do nothing and Enter still submits", async ({ page, baseURL }, testInfo) => {
+  test.skip(!!testInfo.project.use.hasTouch, "keyboard: the desktop project");
+  const admin = await adminApi(baseURL!);
+  const campaignId = await launchDemoQuestion(admin);
+  await signInAnnotator(page, admin);
+  await admin.dispose();
+
+  // Remap "Sufficient" to Y on the account page; a duplicate is refused beside its field first.
+  await page.goto("/account");
+  const form = page.getByRole("form", { name: "Judging shortcuts" });
+  await expect(form).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await form.getByLabel("Sufficient", { exact: true }).fill("2");
+  await form.getByRole("button", { name: "Save shortcuts" }).click();
+  await expect(form.getByText('"2" is already the key of insufficient')).toBeVisible();
+  await form.getByLabel("Sufficient", { exact: true }).fill("y");
+  await form.getByRole("button", { name: "Save shortcuts" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
+  expect((await (await page.request.get("/api/me/shortcuts")).json()).shortcuts).toEqual({ enabled: true, keys: { sufficient: "y" } });
+
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  await page.keyboard.press("s");
+  await expect(marks(page)).not.toHaveCount(0);
+  await page.keyboard.press("1");
+  await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "false");
+  await page.keyboard.press("y");
+  await expect(page.getByRole("button", { name: "Y Sufficient" })).toHaveAttribute("aria-pressed", "true");
+  // The draft stays with the claim: leave it at "Not sufficient" (no highlight) for the next visit.
+  await page.getByRole("button", { name: "2 Not sufficient" }).click();
+  await expect(marks(page)).toHaveCount(0);
+
+  // Off: no single key acts (not even S or ?); Shift+→, Ctrl+Shift+→, Esc and Enter still do.
+  await page.goto("/account");
+  await form.getByLabel("Single-key shortcuts on the judging page").uncheck();
+  await form.getByRole("button", { name: "Save shortcuts" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Not sufficient", exact: true })).toHaveAttribute("aria-pressed", "true");
+  for (const key of ["s", "y", "1", "u", "]", "?"]) await page.keyboard.press(key);
+  await expect(marks(page)).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Sufficient", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByRole("button", { name: "Unreadable", exact: true })).toHaveAttribute("aria-pressed", "false");
+  await expect(page.getByRole("complementary", { name: "Instructions" })).toHaveCount(0);
+  await page.keyboard.press("Shift+ArrowRight");
+  await expect(marks(page)).toHaveText("Velmora");
+  await page.keyboard.press("Control+Shift+ArrowRight");
+  await expect(marks(page)).toHaveText(/^Velmora Lighthouse .* harbour$/);
+  await page.getByRole("button", { name: "Sufficient", exact: true }).click();
+  const saved = judgmentResponse(page);
+  await page.keyboard.press("Enter");
+  expect((await saved).status()).toBe(201);
+});
