@@ -8,6 +8,7 @@ import { InstructionsPanel } from "./instructions-panel";
 import { isFirstVisit, questionNumber } from "./judging-storage";
 import { JudgingStyles } from "./judging-styles";
 import { JudgingHeader, JudgingMain } from "./judging-view";
+import { ProgressMeter } from "./progress-meter";
 import { NotOnCampaignScreen, NothingLeftScreen, PausedScreen } from "./status-screens";
 import { useJudgingKeys } from "./use-judging-keys";
 import { useJudgmentOutbox } from "./use-judgment-outbox";
@@ -89,6 +90,7 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
         instructionsOpen={instructionsOpen}
         instructionsId={INSTRUCTIONS_ID}
         onToggleInstructions={toggleInstructions}
+        meter={<ProgressMeter campaignId={campaignId} saved={saves.length} />}
       />
       <div className="judging-body">
         <main className="judging-main">

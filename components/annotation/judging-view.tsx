@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { RefObject } from "react";
+import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/lib/query/annotation";
 import type { Draft } from "./judging-storage";
@@ -29,10 +29,12 @@ interface HeaderProps {
   instructionsId: string;
   instructionsOpen: boolean;
   onToggleInstructions: () => void;
+  /** The annotator's and the campaign's progress (ProgressMeter), in place of the task's own count. */
+  meter?: ReactNode;
 }
 
 /** The top line: campaign, progress, the instructions toggle and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
+export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions, meter }: HeaderProps) {
   const counts = countsOf(answer, saves);
   return (
     <header className="judging-top">
@@ -42,7 +44,7 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
           {question !== null ? `Question ${question} · ` : ""}passage {counts.passageNo} of {counts.passagesInQuestion}
         </span>
       )}
-      {counts && <span className="judged">{counts.judgedToday} judged today</span>}
+      {meter ?? (counts && <span className="judged">{counts.judgedToday} judged today</span>)}
       <span className="spacer" />
       <button type="button" className="link-button" aria-expanded={instructionsOpen} aria-controls={instructionsId} aria-keyshortcuts="?" onClick={onToggleInstructions}>
         Instructions <kbd>?</kbd>

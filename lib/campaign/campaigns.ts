@@ -26,6 +26,10 @@ export interface CampaignView {
   earlyStop: boolean;
   instructions: string;
   allAnnotators: boolean;
+  sessionGoal: number | null;
+  warnFastShare: number;
+  warnMinAgreement: number;
+  warnMinJudgments: number;
   memberIds: number[];
   createdAt: Date;
   updatedAt: Date;
@@ -44,6 +48,10 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     earlyStop: c.earlyStop,
     instructions: c.instructions,
     allAnnotators: c.allAnnotators,
+    sessionGoal: c.sessionGoal,
+    warnFastShare: c.warnFastShare,
+    warnMinAgreement: c.warnMinAgreement,
+    warnMinJudgments: c.warnMinJudgments,
     memberIds,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

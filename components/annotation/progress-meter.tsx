@@ -1,0 +1,48 @@
+"use client";
+
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import type { MyProgress } from "@/lib/campaign/annotate/my-progress";
+import { apiRequest } from "@/lib/query/client";
+
+/** GET /api/campaigns/:id/my-progress, read again after each acknowledged judgment (`saved` counts them). */
+export const myProgressQuery = (campaignId: number, saved: number) =>
+  queryOptions({
+    queryKey: ["my-progress", campaignId, saved] as const,
+    queryFn: () => apiRequest<{ progress: MyProgress }>("GET", `/api/campaigns/${campaignId}/my-progress`).then((d) => d.progress),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+const css = `
+.progress-meter { display: inline-flex; align-items: center; gap: 0.9rem; flex-wrap: wrap; }
+.progress-meter .goal { display: inline-flex; align-items: center; gap: 0.4rem; }
+.progress-meter progress { width: 6rem; height: 0.55rem; accent-color: var(--accent); }
+`;
+
+/**
+ * The judging header's progress: the campaign's slots filled, the annotator's judgments today and in
+ * all, and — when the campaign sets a session goal — this session's judgments towards it (a session
+ * ends after 30 min without a judgment; lib/campaign/annotate/my-progress.ts).
+ */
+export function ProgressMeter({ campaignId, saved }: { campaignId: number; saved: number }) {
+  const { data } = useQuery(myProgressQuery(campaignId, saved));
+  if (!data) return null;
+  const { goal, judged } = data.session;
+  return (
+    <span className="progress-meter" data-testid="progress-meter">
+      <style href="kps-progress-meter" precedence="default">
+        {css}
+      </style>
+      {data.percentFilled !== null && <span data-testid="campaign-filled">{data.percentFilled}% of slots filled</span>}
+      <span data-testid="my-judged">
+        You: {data.judgedToday.toLocaleString("en-US")} today · {data.judgedTotal.toLocaleString("en-US")} in all
+      </span>
+      {goal !== null && (
+        <span className="goal" data-testid="session-goal">
+          <label htmlFor="session-goal-bar">{judged >= goal ? `Session goal of ${goal} reached` : `Session: ${judged} of ${goal}`}</label>
+          <progress id="session-goal-bar" max={goal} value={Math.min(judged, goal)} />
+        </span>
+      )}
+    </span>
+  );
+}
