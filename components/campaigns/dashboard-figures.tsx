@@ -1,17 +1,12 @@
 import Link from "next/link";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
-import { formatDuration } from "@/lib/metrics/progress";
+import { describeOutlook } from "@/lib/metrics/progress";
 import { BatchNameCells } from "./batch-cells";
 
 const number = (n: number) => n.toLocaleString("en-US");
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
 const coefficient = (v: number | null) => (v === null ? "—" : v.toFixed(3));
-
-function projectedFinish({ projection: p }: Dashboard): string {
-  if (p.remainingSlots === 0) return "done";
-  return p.secondsLeft === null ? "no recent activity" : `in ${formatDuration(p.secondsLeft)}`;
-}
 
 /** The campaign's headline figures; the question counts link to the questions they count. */
 export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
@@ -28,7 +23,7 @@ export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
       <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
       <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
       <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
-      <Figure label="Projected finish" testId="eta" value={projectedFinish(d)} />
+      <Figure label="Projected finish" testId="eta" value={describeOutlook(d.projection.outlook)} />
     </dl>
   );
 }
