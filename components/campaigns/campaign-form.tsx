@@ -1,53 +1,22 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { FormField, SubmitButton } from "@/components/ui/form-field";
-import { createCampaign, updateCampaign } from "@/lib/query/campaigns";
-import { createCampaignSchema, updateCampaignSchema } from "@/lib/campaign/settings";
-import { ApiError } from "@/lib/query/client";
-import { changedValues, DEFAULT_SETTINGS, FIELD_LABELS, fieldId, fromDraft, toDraft, type CampaignSettings, type Draft, type Field } from "./campaign-draft";
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, toDraft, type CampaignSettings, type Draft, type Field } from "./campaign-draft";
 import { CheckSetting, InstructionsSetting, NumberSetting, SaveFailure } from "./campaign-fields";
+import { useCampaignSave } from "./use-campaign-save";
 
 /**
  * Creates a campaign (POST /api/campaigns, then opens it) or edits one (PATCH with the changed
- * fields). Every setting shows its default; the server's field problems appear beside the fields
- * and in a summary.
+ * fields). Every setting shows its default; field problems appear beside the fields (the first one
+ * focused) and in a summary.
  */
 export function CampaignForm({ campaignId, initial }: { campaignId?: number; initial?: CampaignSettings }) {
-  const router = useRouter();
   const editing = campaignId !== undefined;
   const start = initial ?? DEFAULT_SETTINGS;
   const [draft, setDraft] = useState<Draft>(() => toDraft(start));
-  const formRef = useRef<HTMLFormElement>(null);
-  const save = useMutation({
-    mutationFn: async () => {
-      // The server's own schema first (a name of spaces only, a blank number), so the problems show at once.
-      const values = editing ? changedValues(draft, start) : fromDraft(draft);
-      const checked = (editing ? updateCampaignSchema : createCampaignSchema).safeParse(values);
-      if (!checked.success) {
-        const problems = checked.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
-        throw new ApiError(422, "invalid", "The campaign was not saved.", { problems });
-      }
-      if (!editing) return createCampaign(values);
-      if (Object.keys(values).length === 0) return { campaign: { id: campaignId } };
-      return updateCampaign(campaignId, values);
-    },
-    onSuccess: ({ campaign }) => {
-      router.push(`/campaigns/${campaign.id}`);
-      router.refresh();
-    },
-  });
-  const problems = save.error instanceof ApiError ? save.error.problems : [];
-  // The first field with a problem (in the form's order) gets the focus, scrolled into view with its message beside it.
-  useEffect(() => {
-    if (!save.error) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    first?.focus({ preventScroll: true });
-    first?.scrollIntoView({ block: "center" });
-  }, [save.error]);
+  const { save, formRef, problems } = useCampaignSave(campaignId, start, draft);
   const problemOf = (f: Field) => problems.find((p) => p.field === f)?.message;
   const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const number = (f: Parameters<typeof NumberSetting>[0]["field"]) => ({ field: f, value: draft[f], onChange: set(f), error: problemOf(f) });
