@@ -1,3 +1,4 @@
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
@@ -11,12 +12,15 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-/** axe at the desktop size the page has, then at a phone's 390×844, then back. */
-async function axeAtBothSizes(page: Page): Promise<void> {
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+/** axe at the desktop size the page has, then at a phone's 390×844 (with a screenshot `name`-390.png), then back. */
+async function axeAtBothSizes(page: Page, name: string): Promise<void> {
   const desktop = page.viewportSize()!;
   expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: path.join(screenshotDir, `${name}-390.png`), fullPage: true });
   await page.setViewportSize(desktop);
 }
 
@@ -61,7 +65,7 @@ test.describe("progress and quality", () => {
     await expect(item("done").getByRole("link")).toHaveCount(0);
     await expect(item("paused")).toContainText("Paused");
     await expect(item("paused").getByRole("link")).toHaveCount(0);
-    await axeAtBothSizes(page);
+    await axeAtBothSizes(page, "queue");
 
     await item("open").getByRole("link", { name: /^Start / }).click();
     await expect(page).toHaveURL(new RegExp(`/annotate/${open.campaignId}$`));
@@ -77,7 +81,7 @@ test.describe("progress and quality", () => {
     await expect(meter.getByTestId("session-goal")).toHaveText("Session: 1 of 3");
     await expect(meter.getByTestId("campaign-filled")).toHaveText("8% of slots filled");
     await expect(meter.getByRole("progressbar", { name: "Session: 1 of 3" })).toHaveAttribute("value", "1");
-    await axeAtBothSizes(page);
+    await axeAtBothSizes(page, "judging-progress");
 
     await page.goto(`/annotate?q=${prefix}open`);
     await expect(item("open")).toContainText(/about [34] left for you · 1 today · 1 in all/);
@@ -109,16 +113,16 @@ test.describe("progress and quality", () => {
     await tip.focus();
     await expect(page.getByRole("tooltip")).toBeVisible();
     await expect(tip).toHaveAccessibleDescription(/\(0\.5 \+ correct\) \/ \(1 \+ gold judged\)/);
-    await axeAtBothSizes(page);
+    await axeAtBothSizes(page, "dashboard-warnings");
 
     await warnings.getByRole("link", { name: people[0]! }).click();
     await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/annotators/\\d+$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Annotator ${people[0]}`);
     await expect(page.getByTestId("annotator-warnings")).toContainText("under 2 s");
-    await expect(page.getByTestId("speed-histogram")).toHaveAttribute("aria-label", /0–1 s: 4/);
+    await expect(page.getByTestId("speed-histogram")).toHaveAttribute("aria-label", /0–1 s: 4,/);
     await expect(page.getByTestId("agreement-chart")).toHaveAttribute("aria-label", /: 0 % of 4/);
     await expect(page.getByTestId("annotator-judgment")).toHaveCount(4);
-    await axeAtBothSizes(page);
+    await axeAtBothSizes(page, "annotator-page");
 
     await page.getByRole("link", { name: "Gold only" }).click();
     await expect(page.getByRole("heading", { name: "Gold results" })).toBeVisible();

@@ -3,7 +3,7 @@
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AnnotatorDetail } from "@/lib/campaign/report/annotator-detail";
 
-const binLabel = (b: AnnotatorDetail["speed"][number]) => (b.toSeconds === null ? `${b.fromSeconds} s+` : `${b.fromSeconds}–${b.toSeconds} s`);
+const binLabel = (b: AnnotatorDetail["speed"][number]) => (b.toSeconds === null ? `${b.fromSeconds}+` : `${b.fromSeconds}–${b.toSeconds}`);
 
 /** How long the annotator's judgments took: the duration tallies' half-second buckets gathered into bins. */
 export function SpeedHistogram({ speed }: { speed: AnnotatorDetail["speed"] }) {
@@ -11,17 +11,17 @@ export function SpeedHistogram({ speed }: { speed: AnnotatorDetail["speed"] }) {
   if (!total) return <p className="muted">No judgment yet.</p>;
   const data = speed.map((b) => ({ bin: binLabel(b), judgments: b.judgments }));
   return (
-    <figure className="chart" aria-label={`Seconds per judgment: ${data.map((d) => `${d.bin}: ${d.judgments}`).join(", ")}`} data-testid="speed-histogram">
+    <figure className="chart" aria-label={`Seconds per judgment: ${data.map((d) => `${d.bin} s: ${d.judgments}`).join(", ")}`} data-testid="speed-histogram">
       <ResponsiveContainer width="100%" height={200}>
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="bin" fontSize={12} interval={0} />
+          <XAxis dataKey="bin" fontSize={11} interval="preserveStartEnd" minTickGap={2} />
           <YAxis allowDecimals={false} width={44} fontSize={12} />
           <Tooltip formatter={(v) => [v, "judgments"]} />
           <Bar dataKey="judgments" fill="#1f5fbf" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
-      <figcaption className="hint">Judgments by seconds taken (under 2 s counts as very fast)</figcaption>
+      <figcaption className="hint">Judgments by seconds taken (under 2 s counts as very fast; the last bin is 120 s or more)</figcaption>
     </figure>
   );
 }

@@ -75,6 +75,10 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
   return (
     <>
       <ErrorAlert>{change.error?.message}</ErrorAlert>
+      <p className="hint">
+        Gold accuracy is smoothed
+        <GoldAccuracyTip /> · each name opens the annotator’s judgments, gold results and charts.
+      </p>
       <div className="table-scroll" tabIndex={0}>
         <table className="data" data-testid="annotators" aria-label="Annotators">
           <thead>
@@ -90,7 +94,6 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                     {c.label}
                     <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
                   </button>
-                  {c.key === "goldAccuracy" && <GoldAccuracyTip />}
                 </th>
               ))}
               <th scope="col">
