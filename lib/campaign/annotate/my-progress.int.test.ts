@@ -4,6 +4,7 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
+import { changeBatchStatus } from "../batches";
 import { updateCampaign } from "../campaigns";
 import { pauseAnnotator } from "../quality/standings";
 import { nextTask } from "./assignment";
@@ -69,9 +70,12 @@ describeEachDatabase("an annotator's own progress", ({ db }) => {
     await expect(getMyProgress(db(), me, closed.campaignId)).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it(`caps "left for you" at ${LEFT_CAP}`, async () => {
+  it(`caps "left for you" at ${LEFT_CAP}, and counts only launched batches`, async () => {
     const c = await makeCampaign(db(), { queries: 501, candidates: 1 });
     const me = await makeAnnotator(db());
     expect((await getMyProgress(db(), me, c.campaignId)).left).toEqual({ count: LEFT_CAP, capped: true });
+    // Paused: its 1,002 open passages are walked but none is left for anyone.
+    await changeBatchStatus(db(), system, c.batchId, "pause");
+    expect((await listMyQueueFigures(db(), me, [c.campaignId])).get(c.campaignId)!.left).toEqual({ count: 0, capped: false });
   });
 });

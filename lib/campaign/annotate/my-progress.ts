@@ -8,15 +8,21 @@ import { requireActiveAnnotator } from "./annotator-access";
  * one campaign-wide share are read: never gold flags, never anyone else's judgments or counts.
  */
 
-/** "Left for you" is counted up to this many passages, then shown as "1,000+": the count walks the open-passage index, never every passage. */
+/** "Left for you" is counted up to this many passages, then shown as "1,000+". */
 export const LEFT_CAP = 1000;
+/**
+ * The count walks at most this many entries of the open-passage index (passages_open_idx, in its
+ * order), never every passage: open passages of paused or draft batches, or ones the annotator
+ * already claimed, can fill that walk, and then the count is a lower bound ("12+ left").
+ */
+export const LEFT_SCAN = 3 * LEFT_CAP;
 /** A session is the run of the annotator's judgments without a pause of this many minutes or more. */
 export const SESSION_IDLE_MINUTES = 30;
 
 export interface LeftForMe {
   /** Passages of launched batches with an open slot that the annotator never claimed or judged, plus their live claim; at most LEFT_CAP. */
   count: number;
-  /** True when there are more than `count`. */
+  /** True when there may be more than `count` (more than LEFT_CAP, or the walk of LEFT_SCAN index entries ended first). */
   capped: boolean;
 }
 
@@ -39,29 +45,39 @@ export interface MyProgress {
 const mine = (userId: number, campaignId: number | SQL) => sql`
   (select count(*)::int from judgments mj where mj.user_id = ${userId} and mj.campaign_id = ${campaignId} and mj.created_at >= date_trunc('day', now())) as judged_today,
   (select count(*)::int from judgments mj where mj.user_id = ${userId} and mj.campaign_id = ${campaignId}) as judged_total,
-  (select count(*)::int from (
-     select 1 from passages mp
-     where mp.campaign_id = ${campaignId} and mp.open_slots > 0
-       and mp.batch_id in (select mb.id from batches mb where mb.campaign_id = ${campaignId} and mb.status = 'launched')
-       and not exists (select 1 from claims mc where mc.passage_id = mp.id and mc.user_id = ${userId})
-     limit ${LEFT_CAP + 1}) open_for_me)
-   + (select count(*)::int from claims mc where mc.user_id = ${userId} and mc.campaign_id = ${campaignId} and mc.ended_at is null and mc.expires_at > now()
-        and exists (select 1 from passages mp join batches mb on mb.id = mp.batch_id where mp.id = mc.passage_id and mb.status = 'launched')) as left_count`;
+  w.found as left_found, w.scanned as left_scanned,
+  (select count(*)::int from claims mc where mc.user_id = ${userId} and mc.campaign_id = ${campaignId} and mc.ended_at is null and mc.expires_at > now()
+     and exists (select 1 from passages mp join batches mb on mb.id = mp.batch_id where mp.id = mc.passage_id and mb.status = 'launched')) as live_claims`;
+
+/** The bounded walk of the open-passage index behind "left for you" (joined as `w`). */
+const leftWalk = (userId: number, campaignId: number | SQL) => sql`
+  (select (count(*) filter (where o.launched and not o.mine))::int as found, count(*)::int as scanned
+   from (select mp.batch_id in (select mb.id from batches mb where mb.campaign_id = ${campaignId} and mb.status = 'launched') as launched,
+                exists (select 1 from claims mc where mc.passage_id = mp.id and mc.user_id = ${userId}) as mine
+         from passages mp
+         where mp.campaign_id = ${campaignId} and mp.open_slots > 0
+         order by mp.open_slots, mp.query_id, mp.id
+         limit ${LEFT_SCAN}) o) w`;
 
 interface MineRow {
   judged_today: number;
   judged_total: number;
-  left_count: number;
+  left_found: number;
+  left_scanned: number;
+  live_claims: number;
 }
 
-const leftOf = (n: number): LeftForMe => (n > LEFT_CAP ? { count: LEFT_CAP, capped: true } : { count: n, capped: false });
+function leftOf(r: MineRow): LeftForMe {
+  const n = r.left_found + r.live_claims;
+  return n > LEFT_CAP ? { count: LEFT_CAP, capped: true } : { count: n, capped: r.left_scanned >= LEFT_SCAN };
+}
 
 /** GET /api/campaigns/:id/my-progress: the caller's figures in a campaign they work on (paused: refused, as the judging page is). */
 export async function getMyProgress(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<MyProgress> {
   const { user, campaign } = await requireActiveAnnotator(db, actor, campaignId);
   const goal = campaign.sessionGoal;
   const [figures, share, recent] = await Promise.all([
-    db.execute(sql`select ${mine(user.id, campaignId)}`),
+    db.execute(sql`select ${mine(user.id, campaignId)} from ${leftWalk(user.id, campaignId)}`),
     db.execute(sql`
       select coalesce(sum(t.passages), 0)::float8 as passages, coalesce(sum(t.open + t.claimed), 0)::float8 as unfilled
       from (select batch_id, passages, open, claimed from passage_tallies where campaign_id = ${campaignId}
@@ -79,7 +95,7 @@ export async function getMyProgress(db: Db, actor: Actor, campaignId: number, no
     percentFilled: slots > 0 ? Math.floor((100 * (slots - Number(s.unfilled))) / slots) : null,
     judgedToday: f.judged_today,
     judgedTotal: f.judged_total,
-    left: leftOf(f.left_count),
+    left: leftOf(f),
     session: { judged: sessionLength(rowsOf<{ created_at: string | Date }>(recent).map((r) => new Date(r.created_at)), now), goal },
   };
 }
@@ -108,7 +124,7 @@ export interface QueueFigures {
 
 /**
  * The queue's figures for campaigns the caller works on (ids not theirs are left out): one statement
- * for the page, each "left" count capped at LEFT_CAP along the open-passage index.
+ * for the page, each "left" count a bounded walk of the open-passage index (LEFT_SCAN entries at most).
  */
 export async function listMyQueueFigures(db: Db, actor: Actor, campaignIds: readonly number[]): Promise<Map<number, QueueFigures>> {
   const user = requireUser(actor);
@@ -124,11 +140,11 @@ export async function listMyQueueFigures(db: Db, actor: Actor, campaignIds: read
       from (values ${ids}) v(id)
       join campaigns camp on camp.id = v.id
       left join annotator_standings s on s.campaign_id = camp.id and s.user_id = ${user.id}
-      cross join lateral (select ${mine(user.id, sql.raw("camp.id"))}) f
+      cross join lateral (select ${mine(user.id, sql.raw("camp.id"))} from ${leftWalk(user.id, sql.raw("camp.id"))}) f
       where camp.all_annotators or exists (select 1 from campaign_members m where m.campaign_id = camp.id and m.user_id = ${user.id})`),
   );
   for (const r of rows) {
-    out.set(Number(r.id), { paused: r.paused, judgedToday: r.judged_today, judgedTotal: r.judged_total, left: r.paused ? null : leftOf(r.left_count) });
+    out.set(Number(r.id), { paused: r.paused, judgedToday: r.judged_today, judgedTotal: r.judged_total, left: r.paused ? null : leftOf(r) });
   }
   return out;
 }
