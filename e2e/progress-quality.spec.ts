@@ -150,6 +150,7 @@ test.describe("progress and quality", () => {
     await expect(name).toBeFocused();
     await expect(name).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#campaign-name-error")).toHaveText("is required");
+    await axeAtBothSizes(page, "campaign-form");
     await name.fill(unique("goal campaign"));
     await page.getByRole("button", { name: "Create campaign" }).click();
     await expect(page).toHaveURL(/\/campaigns\/\d+$/);

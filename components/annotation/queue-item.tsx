@@ -4,10 +4,13 @@ import type { MyCampaign } from "@/lib/campaign/campaigns";
 
 const number = (n: number) => n.toLocaleString("en-US");
 
-/** "about 40 left for you", "1,000+ left for you". */
+/** "about 40 left for you", "1,000+ left for you" (a count that is a lower bound: lib/campaign/annotate/my-progress.ts). */
 function leftText(left: NonNullable<QueueFigures["left"]>): string {
-  return left.capped ? `${number(left.count)}+ left for you` : `about ${number(left.count)} left for you`;
+  if (left.capped) return left.count ? `${number(left.count)}+ left for you` : "more may be left for you";
+  return `about ${number(left.count)} left for you`;
 }
+
+const hasWork = (left: QueueFigures["left"]) => !!left && (left.count > 0 || left.capped);
 
 /**
  * One campaign of the annotator's queue: what is left for them and what they did, and one plain
@@ -15,14 +18,14 @@ function leftText(left: NonNullable<QueueFigures["left"]>): string {
  */
 export function QueueItem({ campaign: c, figures: f, started }: { campaign: MyCampaign; figures: QueueFigures | undefined; started: boolean }) {
   const verb = started ? "Continue" : "Start";
-  const workable = c.hasLaunchedBatch && f && !f.paused && f.left && f.left.count > 0;
+  const workable = c.hasLaunchedBatch && f && !f.paused && hasWork(f.left);
   return (
     <li className="card" style={{ display: "flex", alignItems: "center", gap: "1rem", padding: "0.8rem 1rem", flexWrap: "wrap" }} data-campaign={c.name}>
       <span style={{ flex: 1, minWidth: "12rem" }}>
         <span style={{ fontWeight: 500, display: "block" }}>{c.name}</span>
         {f && (
           <span className="muted" style={{ fontSize: "0.9rem" }} data-testid="queue-figures">
-            {f.left && c.hasLaunchedBatch && f.left.count > 0 ? `${leftText(f.left)} · ` : ""}
+            {f.left && c.hasLaunchedBatch && hasWork(f.left) ? `${leftText(f.left)} · ` : ""}
             {number(f.judgedToday)} today · {number(f.judgedTotal)} in all
           </span>
         )}
