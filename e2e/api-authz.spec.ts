@@ -30,6 +30,12 @@ async function newCampaign({ admin }: Setup): Promise<number> {
   return (await res.json()).campaign.id;
 }
 
+/** A new annotator account's user id. */
+async function newAnnotatorId({ admin }: Setup): Promise<number> {
+  const res = await admin.post("/api/users", { data: { username: unique("detail"), role: "annotator", password: PASSWORD } });
+  return (await res.json()).user.id;
+}
+
 /** A one-page knowledge file with a page id no other run used. */
 function pageLine(wikipediaId: string): Buffer {
   return Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Matrix page", text: ["Matrix page\n", "It has one paragraph.\n"] }) + "\n");
@@ -170,6 +176,23 @@ const matrix: Record<string, Case> = {
       return `/api/campaigns/${await newCampaign(s)}/annotators/${(await res.json()).user.id}/pause`;
     },
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/annotators/[userId]": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators/${await newAnnotatorId(s)}`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/annotators/[userId]/judgments": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators/${await newAnnotatorId(s)}/judgments?gold=1&limit=5`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "GET /api/campaigns/[id]/annotator-warnings": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotator-warnings`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  // The caller's own progress: annotators of the campaign only (every annotator works on a new campaign).
+  "GET /api/campaigns/[id]/my-progress": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-progress`,
+    expect: { anonymous: 401, annotator: 200, coordinator: 403 },
   },
   "POST /api/knowledge": {
     raw: () => pageLine(unique("matrix-page")),

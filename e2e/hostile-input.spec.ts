@@ -193,3 +193,43 @@ test("PUT /api/me/shortcuts refuses bad JSON, unknown actions, duplicate and res
   await api.dispose();
   await admin.dispose();
 });
+
+test("hostile session goals, warning thresholds and annotator-page parameters are refused with errors naming the field", async ({ page }) => {
+  const created = await page.request.post("/api/campaigns", { data: { name: unique("hostile goal") } });
+  const campaignId: number = (await created.json()).campaign.id;
+  const fieldsOf = async (res: Awaited<ReturnType<typeof page.request.get>>): Promise<string[]> => {
+    expect(res.status(), await res.text()).toBe(422);
+    const body = (await res.json()) as { error: { details: { problems: { field: string }[] } } };
+    return body.error.details.problems.map((p) => p.field);
+  };
+  for (const [field, value] of [
+    ["sessionGoal", 0],
+    ["sessionGoal", 100_001],
+    ["sessionGoal", 2.5],
+    ["sessionGoal", `200; ${SQL[0]}`],
+    ["warnFastShare", 1.5],
+    ["warnFastShare", -0.1],
+    ["warnMinAgreement", XSS[0]],
+    ["warnMinJudgments", 0],
+    ["warnMinJudgments", "20"],
+  ] as const) {
+    expect(await fieldsOf(await page.request.patch(`/api/campaigns/${campaignId}`, { data: { [field]: value } })), `${field}: ${value}`).toEqual([field]);
+  }
+  // A space-only name is refused after trimming, naming the field.
+  expect(await fieldsOf(await page.request.post("/api/campaigns", { data: { name: "   " } }))).toEqual(["name"]);
+  // Null: no goal (the one non-number it takes).
+  expect((await page.request.patch(`/api/campaigns/${campaignId}`, { data: { sessionGoal: null } })).status()).toBe(200);
+
+  const user = await page.request.post("/api/users", { data: { username: unique("hostile-target"), role: "annotator", password: PASSWORD } });
+  const userId: number = (await user.json()).user.id;
+  const judgments = (qs: string) => page.request.get(`/api/campaigns/${campaignId}/annotators/${userId}/judgments?${qs}`);
+  expect(await fieldsOf(await judgments("gold=yes"))).toEqual(["gold"]);
+  expect(await fieldsOf(await judgments(`after=${encodeURIComponent(SQL[1]!)}`))).toEqual(["after"]);
+  expect(await fieldsOf(await judgments("limit=100000"))).toEqual(["limit"]);
+  expect(await fieldsOf(await page.request.get(`/api/campaigns/${campaignId}/annotators/${encodeURIComponent("1 OR 1=1")}`))).toEqual(["userId"]);
+  expect(await fieldsOf(await page.request.get(`/api/campaigns/${encodeURIComponent(XSS[1]!)}/my-progress`))).toEqual(["id"]);
+  // The annotator page of a bad user id: not found, nothing rendered from the path.
+  const dialogs = watchDialogs(page);
+  expect((await page.goto(`/campaigns/${campaignId}/annotators/${encodeURIComponent(XSS[0]!)}`))!.status()).toBe(404);
+  await expectInert(page, dialogs);
+});

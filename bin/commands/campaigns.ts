@@ -5,7 +5,7 @@ import type { Dashboard } from "@/lib/campaign/report/dashboard";
 import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
-import { formatDuration } from "@/lib/metrics/progress";
+import { describeOutlook } from "@/lib/metrics/progress";
 import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
 /** `kps campaign create|list|status|questions`. */
@@ -92,7 +92,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
 /** The dashboard's figures, one tab-separated line per fact. */
 function printDashboard(d: Dashboard): void {
   const coefficient = (v: number | null) => (v === null ? "-" : v.toFixed(3));
-  const eta = d.projection.remainingSlots === 0 ? "done" : d.projection.secondsLeft === null ? "no recent activity" : `in ${formatDuration(d.projection.secondsLeft)}`;
+  const eta = describeOutlook(d.projection.outlook);
   out(`campaign\t${d.campaign.id}\t${d.campaign.name}`);
   out(`slots\t${d.totals.filled} filled\t${d.totals.claimed} claimed\t${d.totals.open} open\tof ${d.totals.slots}`);
   out(`passages\t${d.totals.passages}\t${d.totals.finishedPassages} finished\t${d.totals.endorsedPassages} endorsed`);

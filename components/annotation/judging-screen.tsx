@@ -8,6 +8,7 @@ import { InstructionsPanel } from "./instructions-panel";
 import { isFirstVisit, questionNumber } from "./judging-storage";
 import { JudgingStyles } from "./judging-styles";
 import { JudgingHeader, JudgingMain } from "./judging-view";
+import { ProgressMeter } from "./progress-meter";
 import { NotOnCampaignScreen, NothingLeftScreen, PausedScreen } from "./status-screens";
 import { useJudgingKeys, type JudgingShortcuts } from "./use-judging-keys";
 import { useJudgmentOutbox } from "./use-judgment-outbox";
@@ -81,6 +82,7 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
         instructionsId={INSTRUCTIONS_ID}
         instructionsKey={shortcuts.enabled ? shortcuts.keys.instructions : null}
         onToggleInstructions={toggleInstructions}
+        meter={<ProgressMeter campaignId={campaignId} saved={saves.length} />}
       />
       <div className="judging-body">
         <main className="judging-main">

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { keyLabel } from "@/lib/annotation/shortcuts";
-import type { RefObject } from "react";
+import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/lib/query/annotation";
 import type { Draft } from "./judging-storage";
@@ -32,10 +32,12 @@ interface HeaderProps {
   /** The instructions key, or null while single-key shortcuts are off. */
   instructionsKey: string | null;
   onToggleInstructions: () => void;
+  /** The annotator's and the campaign's progress (ProgressMeter), in place of the task's own count. */
+  meter?: ReactNode;
 }
 
 /** The top line: campaign, progress, the instructions toggle and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions }: HeaderProps) {
+export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter }: HeaderProps) {
   const counts = countsOf(answer, saves);
   return (
     <header className="judging-top">
@@ -54,7 +56,7 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
           </span>
         </span>
       )}
-      {counts && <span className="judged wide-only">{counts.judgedToday} judged today</span>}
+      {meter ?? (counts && <span className="judged wide-only">{counts.judgedToday} judged today</span>)}
       <span className="spacer" />
       <button
         type="button"

@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { Num } from "@/components/ui/data-table";
@@ -8,6 +9,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { AnnotatorSort } from "@/lib/lists/list-options";
 import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/lib/query/campaigns";
+import "./annotator-quality.css";
 
 type Sort = { key: AnnotatorSort; dir: "asc" | "desc" };
 
@@ -73,6 +75,10 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
   return (
     <>
       <ErrorAlert>{change.error?.message}</ErrorAlert>
+      <p className="hint">
+        Gold accuracy is smoothed
+        <GoldAccuracyTip /> · each name opens the annotator’s judgments, gold results and charts.
+      </p>
       <div className="table-scroll" tabIndex={0}>
         <table className="data" data-testid="annotators" aria-label="Annotators">
           <thead>
@@ -98,7 +104,9 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
           <tbody>
             {rows.map((a) => (
               <tr key={a.userId} data-username={a.username}>
-                <td>{a.username}</td>
+                <td>
+                  <Link href={`/campaigns/${campaignId}/annotators/${a.userId}`}>{a.username}</Link>
+                </td>
                 <Num>{a.judgments}</Num>
                 <Num>{a.goldJudged}</Num>
                 <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
@@ -123,5 +131,20 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
         </table>
       </div>
     </>
+  );
+}
+
+/** What the smoothed gold accuracy is: a focusable "?" whose tooltip describes it (aria-describedby), shown on hover and focus. */
+function GoldAccuracyTip() {
+  return (
+    <span className="info-tip">
+      <button type="button" className="secondary" aria-label="How gold accuracy is computed" aria-describedby="gold-accuracy-tip">
+        ?
+      </button>
+      <span role="tooltip" id="gold-accuracy-tip">
+        Smoothed gold accuracy: (0.5 + correct) / (1 + gold judged). It starts at 0.5 and moves towards the plain share correct as gold
+        judgments add up, so one early mistake does not read as 0 %. The gold rule pauses an annotator below the campaign’s threshold.
+      </span>
+    </span>
   );
 }

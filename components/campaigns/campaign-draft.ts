@@ -6,7 +6,16 @@ export type CampaignSettings = CreateCampaignInput;
 /** The defaults of a new campaign: the server's own (lib/campaign/settings.ts). */
 export const DEFAULT_SETTINGS: CampaignSettings = { name: "", ...CAMPAIGN_DEFAULTS };
 
-export type NumberField = "judgmentsPerPassage" | "endorsementThreshold" | "goldMinJudgments" | "goldAccuracyThreshold" | "leaseMinutes";
+export type NumberField =
+  | "judgmentsPerPassage"
+  | "endorsementThreshold"
+  | "goldMinJudgments"
+  | "goldAccuracyThreshold"
+  | "leaseMinutes"
+  | "sessionGoal"
+  | "warnFastShare"
+  | "warnMinAgreement"
+  | "warnMinJudgments";
 export type BooleanField = "showAnswers" | "earlyStop" | "allAnnotators";
 export type Field = keyof CampaignSettings;
 
@@ -21,6 +30,10 @@ export const FIELD_LABELS: Record<Field, string> = {
   earlyStop: "Stop early once decided",
   instructions: "Instructions (Markdown)",
   allAnnotators: "All annotators",
+  sessionGoal: "Session goal (passages)",
+  warnFastShare: "Warn above this share under 2 s",
+  warnMinAgreement: "Warn below this agreement",
+  warnMinJudgments: "Warn after this many judgments",
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
@@ -34,10 +47,14 @@ export function toDraft(s: CampaignSettings): Draft {
     goldMinJudgments: String(s.goldMinJudgments),
     goldAccuracyThreshold: String(s.goldAccuracyThreshold),
     leaseMinutes: String(s.leaseMinutes),
+    sessionGoal: s.sessionGoal === null ? "" : String(s.sessionGoal),
+    warnFastShare: String(s.warnFastShare),
+    warnMinAgreement: String(s.warnMinAgreement),
+    warnMinJudgments: String(s.warnMinJudgments),
   };
 }
 
-/** A blank number is sent as null, which the server names as a missing value. */
+/** A blank number is sent as null, which the server names as a missing value (or, for the session goal, reads as "no goal"). */
 const num = (v: string): number | null => (v.trim() === "" ? null : Number(v));
 
 export function fromDraft(d: Draft): Record<Field, unknown> {
@@ -52,6 +69,10 @@ export function fromDraft(d: Draft): Record<Field, unknown> {
     earlyStop: d.earlyStop,
     instructions: d.instructions,
     allAnnotators: d.allAnnotators,
+    sessionGoal: num(d.sessionGoal),
+    warnFastShare: num(d.warnFastShare),
+    warnMinAgreement: num(d.warnMinAgreement),
+    warnMinJudgments: num(d.warnMinJudgments),
   };
 }
 

@@ -23,6 +23,7 @@ export function NumberSetting({
   step = 1,
   hint,
   defaultText,
+  optional = false,
 }: {
   field: NumberField;
   value: string;
@@ -33,6 +34,8 @@ export function NumberSetting({
   step?: number;
   hint: ReactNode;
   defaultText: string;
+  /** May be left blank. */
+  optional?: boolean;
 }) {
   return (
     <FormField id={fieldId(f)} label={withDefault(FIELD_LABELS[f], defaultText)} hint={hint} error={error}>
@@ -42,7 +45,7 @@ export function NumberSetting({
           name={f}
           type="number"
           inputMode={step < 1 ? "decimal" : "numeric"}
-          required
+          required={!optional}
           min={min}
           max={max}
           step={step}

@@ -1,38 +1,22 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { FormField, SubmitButton } from "@/components/ui/form-field";
-import { createCampaign, updateCampaign } from "@/lib/query/campaigns";
-import { ApiError } from "@/lib/query/client";
-import { changedValues, DEFAULT_SETTINGS, FIELD_LABELS, fieldId, fromDraft, toDraft, type CampaignSettings, type Draft, type Field } from "./campaign-draft";
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, toDraft, type CampaignSettings, type Draft, type Field } from "./campaign-draft";
 import { CheckSetting, InstructionsSetting, NumberSetting, SaveFailure } from "./campaign-fields";
+import { useCampaignSave } from "./use-campaign-save";
 
 /**
  * Creates a campaign (POST /api/campaigns, then opens it) or edits one (PATCH with the changed
- * fields). Every setting shows its default; the server's field problems appear beside the fields
- * and in a summary.
+ * fields). Every setting shows its default; field problems appear beside the fields (the first one
+ * focused) and in a summary.
  */
 export function CampaignForm({ campaignId, initial }: { campaignId?: number; initial?: CampaignSettings }) {
-  const router = useRouter();
   const editing = campaignId !== undefined;
   const start = initial ?? DEFAULT_SETTINGS;
   const [draft, setDraft] = useState<Draft>(() => toDraft(start));
-  const save = useMutation({
-    mutationFn: async () => {
-      if (!editing) return createCampaign(fromDraft(draft));
-      const changed = changedValues(draft, start);
-      if (Object.keys(changed).length === 0) return { campaign: { id: campaignId } };
-      return updateCampaign(campaignId, changed);
-    },
-    onSuccess: ({ campaign }) => {
-      router.push(`/campaigns/${campaign.id}`);
-      router.refresh();
-    },
-  });
-  const problems = save.error instanceof ApiError ? save.error.problems : [];
+  const { save, formRef, problems } = useCampaignSave(campaignId, start, draft);
   const problemOf = (f: Field) => problems.find((p) => p.field === f)?.message;
   const set = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const number = (f: Parameters<typeof NumberSetting>[0]["field"]) => ({ field: f, value: draft[f], onChange: set(f), error: problemOf(f) });
@@ -43,7 +27,7 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
   };
 
   return (
-    <form className="stack" onSubmit={submit} aria-label={editing ? "Campaign settings" : "New campaign"}>
+    <form ref={formRef} className="stack" onSubmit={submit} aria-label={editing ? "Campaign settings" : "New campaign"}>
       <FormField id={fieldId("name")} label={FIELD_LABELS.name} error={problemOf("name")}>
         {(p) => <input {...p} name="name" required maxLength={200} autoFocus={!editing} value={draft.name} onChange={(e) => set("name")(e.target.value)} />}
       </FormField>
@@ -73,8 +57,24 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
       </fieldset>
       <fieldset className="plain">
         <legend>Annotators</legend>
+        <NumberSetting
+          {...number("sessionGoal")}
+          min={1}
+          max={100000}
+          optional
+          defaultText="none"
+          hint="Passages an annotator aims to judge in one session (a session ends after 30 min without a judgment); the judging page shows progress towards it. Blank: no goal."
+        />
         <CheckSetting {...check("allAnnotators")} hint="Every annotator, present and future, works on this campaign. Off: only the annotators added to it." />
         <InstructionsSetting value={draft.instructions} onChange={set("instructions")} error={problemOf("instructions")} />
+      </fieldset>
+      <fieldset className="plain">
+        <legend>Dashboard warnings</legend>
+        <div className="form-grid">
+          <NumberSetting {...number("warnFastShare")} min={0} max={1} step={0.01} defaultText="0.5" hint="Flag an annotator when more than this share (0–1) of their judgments took under 2 s." />
+          <NumberSetting {...number("warnMinAgreement")} min={0} max={1} step={0.01} defaultText="0.6" hint="Flag an annotator whose agreement with the majority (0–1) falls below this." />
+          <NumberSetting {...number("warnMinJudgments")} min={1} max={100000} defaultText="20" hint="Judgments (compared ones, for agreement) before an annotator is flagged." />
+        </div>
       </fieldset>
       {save.isError && <SaveFailure message={save.error.message} problems={problems} />}
       <div className="form-actions">

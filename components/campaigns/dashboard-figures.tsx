@@ -1,17 +1,13 @@
 import Link from "next/link";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
-import { formatDuration } from "@/lib/metrics/progress";
+import { describeOutlook } from "@/lib/metrics/progress";
 import { BatchNameCells } from "./batch-cells";
+import "./annotator-quality.css";
 
 const number = (n: number) => n.toLocaleString("en-US");
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
 const coefficient = (v: number | null) => (v === null ? "—" : v.toFixed(3));
-
-function projectedFinish({ projection: p }: Dashboard): string {
-  if (p.remainingSlots === 0) return "done";
-  return p.secondsLeft === null ? "no recent activity" : `in ${formatDuration(p.secondsLeft)}`;
-}
 
 /** The campaign's headline figures; the question counts link to the questions they count. */
 export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
@@ -28,7 +24,7 @@ export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
       <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
       <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
       <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
-      <Figure label="Projected finish" testId="eta" value={projectedFinish(d)} />
+      <Figure label="Projected finish" testId="eta" value={describeOutlook(d.projection.outlook)} />
     </dl>
   );
 }
@@ -67,22 +63,34 @@ export function BatchProgress({ batches }: { batches: Dashboard["batches"] }) {
   );
 }
 
-/** Filled, claimed, open and not-needed slots as one stacked bar. */
+const SLOT_PARTS = [
+  ["filled", "filled"],
+  ["claimed", "claimed now"],
+  ["open", "open"],
+  ["not-needed", "not needed"],
+] as const;
+
+/** Filled, claimed, open and not-needed slots as one stacked bar, with its legend. */
 export function SlotBar({ progress: p, label }: { progress: Progress; label: string }) {
   if (!p.slots) return null;
-  const parts = [
-    ["filled", p.filled],
-    ["claimed", p.claimed],
-    ["open", p.open],
-    ["not-needed", p.notNeeded],
-  ] as const;
+  const count = { filled: p.filled, claimed: p.claimed, open: p.open, "not-needed": p.notNeeded };
   return (
-    <div
-      className="slot-bar"
-      role="img"
-      aria-label={`${label}: ${p.filled} filled, ${p.claimed} claimed, ${p.open} open, ${p.notNeeded} not needed of ${p.slots} slots`}
-    >
-      {parts.map(([name, n]) => (n ? <span key={name} className={`slot-${name}`} style={{ width: `${(100 * n) / p.slots}%` }} /> : null))}
-    </div>
+    <>
+      <div
+        className="slot-bar"
+        role="img"
+        aria-label={`${label}: ${p.filled} filled, ${p.claimed} claimed, ${p.open} open, ${p.notNeeded} not needed of ${p.slots} slots`}
+      >
+        {SLOT_PARTS.map(([name]) => (count[name] ? <span key={name} className={`slot-${name}`} style={{ width: `${(100 * count[name]) / p.slots}%` }} /> : null))}
+      </div>
+      <ul className="slot-legend" aria-hidden="true" data-testid="slot-legend">
+        {SLOT_PARTS.map(([name, text]) => (
+          <li key={name}>
+            <span className={`swatch slot-${name}`} />
+            {text} {number(count[name])}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

@@ -6,6 +6,7 @@ import type { Dashboard as DashboardData } from "@/lib/campaign/report/dashboard
 import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/lib/query/campaigns";
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
+import { AnnotatorWarnings } from "./annotator-warnings";
 import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
@@ -39,6 +40,7 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       <DisputedList campaignId={campaignId} disputed={d.disputed} />
 
       <h3 id="annotators-heading">Annotators</h3>
+      <AnnotatorWarnings campaignId={campaignId} />
       <AnnotatorTable campaignId={campaignId} initialPage={initialAnnotators} />
     </div>
   );

@@ -16,7 +16,7 @@ export function UploadProgress({ steps }: { steps: Step[] }) {
         {steps.map((s) => (
           <li key={s.key}>
             <label htmlFor={`upload-${s.key}`}>{s.label}</label>
-            <progress id={`upload-${s.key}`} max={s.total || 1} value={s.state === "done" ? s.total || 1 : s.loaded} />
+            <progress id={`upload-${s.key}`} className={s.state} max={s.total || 1} value={s.state === "done" ? s.total || 1 : s.loaded} />
             <span className={`step-state ${s.state}`} aria-live="polite">
               {stepText(s)}
             </span>

@@ -26,6 +26,10 @@ export interface CampaignView {
   earlyStop: boolean;
   instructions: string;
   allAnnotators: boolean;
+  sessionGoal: number | null;
+  warnFastShare: number;
+  warnMinAgreement: number;
+  warnMinJudgments: number;
   memberIds: number[];
   createdAt: Date;
   updatedAt: Date;
@@ -44,6 +48,10 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     earlyStop: c.earlyStop,
     instructions: c.instructions,
     allAnnotators: c.allAnnotators,
+    sessionGoal: c.sessionGoal,
+    warnFastShare: c.warnFastShare,
+    warnMinAgreement: c.warnMinAgreement,
+    warnMinJudgments: c.warnMinJudgments,
     memberIds,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
@@ -134,14 +142,14 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
   return getCampaign(db, actor, id);
 }
 
-export type CampaignStatus = "empty" | "draft" | "running" | "paused" | "closed";
+export type CampaignStatus = "empty" | "draft" | "running" | "paused" | "complete" | "closed";
 
 export interface CampaignSummary {
   id: number;
   name: string;
   batches: number;
   launchedBatches: number;
-  /** running: a batch is launched; paused: none launched but one paused; closed: all closed; draft: only drafts left. */
+  /** running: a batch is launched; paused: none launched but one paused; complete: not all closed, but every slot filled (none open or claimed); closed: all closed; draft: only drafts left. */
   status: CampaignStatus;
   queries: number;
   passages: number;
@@ -172,16 +180,22 @@ export async function listCampaigns(db: Db, actor: Actor, query: CampaignListQue
       filled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select passages * judgment_count as n from passage_tallies where campaign_id = ${outerCampaignId}
         union all select passages * judgment_count from passage_tally_deltas where campaign_id = ${outerCampaignId}) f)`,
+      unfilled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        select open + claimed as n from passage_tallies where campaign_id = ${outerCampaignId}
+        union all select open + claimed from passage_tally_deltas where campaign_id = ${outerCampaignId}) u)`,
       createdAt: campaigns.createdAt,
     })
     .from(campaigns)
     .where(and(nameMatches(query.q), olderThan(campaigns.id, query.after)))
     .orderBy(desc(campaigns.id))
     .limit(query.limit + 1);
-  const summaries = rows.map(({ r, statuses, ...c }) => {
+  const summaries = rows.map(({ r, statuses, unfilled, ...c }) => {
     const of = (status: BatchStatus) => statuses?.[status] ?? 0;
     const count = Object.values(statuses ?? {}).reduce((a, b) => a + b, 0);
-    const status: CampaignStatus = count === 0 ? "empty" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed";
+    const allClosed = count > 0 && of("closed") === count;
+    const complete = !allClosed && Number(c.passages) > 0 && Number(unfilled) === 0 && of("draft") === 0;
+    const status: CampaignStatus =
+      count === 0 ? "empty" : complete ? "complete" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed";
     return { ...c, batches: count, launchedBatches: of("launched"), passages: Number(c.passages), filled: Number(c.filled), slots: Number(c.passages) * r, status };
   });
   return pageOf(summaries, query.limit);

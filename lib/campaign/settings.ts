@@ -18,6 +18,14 @@ export const campaignSettingsShape = {
   earlyStop: z.boolean(),
   instructions: z.string().max(50_000, "must be at most 50,000 characters"),
   allAnnotators: z.boolean(),
+  /** Passages an annotator aims to judge per session (the judging page shows progress towards it); null: none. */
+  sessionGoal: z.number().int("must be a whole number").min(1, "must be 1 to 100,000").max(100_000, "must be 1 to 100,000").nullable(),
+  /** Dashboard warning: share (0–1) of an annotator's judgments under 2 s above this… */
+  warnFastShare: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+  /** …or agreement with the majority (0–1) below this… */
+  warnMinAgreement: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+  /** …once they have this many judgments. */
+  warnMinJudgments: z.number().int("must be a whole number").min(1, "must be 1 to 100,000").max(100_000, "must be 1 to 100,000"),
 };
 
 export const CAMPAIGN_DEFAULTS = {
@@ -30,6 +38,10 @@ export const CAMPAIGN_DEFAULTS = {
   earlyStop: false,
   instructions: "",
   allAnnotators: true,
+  sessionGoal: null,
+  warnFastShare: 0.5,
+  warnMinAgreement: 0.6,
+  warnMinJudgments: 20,
 } as const;
 
 const thresholdWithinR = (s: { judgmentsPerPassage?: number; endorsementThreshold?: number }) =>
@@ -48,6 +60,10 @@ export const createCampaignSchema = z
     earlyStop: campaignSettingsShape.earlyStop.default(CAMPAIGN_DEFAULTS.earlyStop),
     instructions: campaignSettingsShape.instructions.default(CAMPAIGN_DEFAULTS.instructions),
     allAnnotators: campaignSettingsShape.allAnnotators.default(CAMPAIGN_DEFAULTS.allAnnotators),
+    sessionGoal: campaignSettingsShape.sessionGoal.default(CAMPAIGN_DEFAULTS.sessionGoal),
+    warnFastShare: campaignSettingsShape.warnFastShare.default(CAMPAIGN_DEFAULTS.warnFastShare),
+    warnMinAgreement: campaignSettingsShape.warnMinAgreement.default(CAMPAIGN_DEFAULTS.warnMinAgreement),
+    warnMinJudgments: campaignSettingsShape.warnMinJudgments.default(CAMPAIGN_DEFAULTS.warnMinJudgments),
   })
   .strict()
   .refine(thresholdWithinR, thresholdMessage);

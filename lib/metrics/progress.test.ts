@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, projectFinish } from "./progress";
+import { describeOutlook, finishOutlook, formatDuration, MIN_JUDGMENTS_TO_PROJECT, projectFinish } from "./progress";
 
 describe("projectFinish", () => {
   it("projects from the rate in the window", () => {
@@ -57,5 +57,32 @@ describe("formatDuration", () => {
   it("rejects negative and non-finite input", () => {
     expect(() => formatDuration(-1)).toThrow(RangeError);
     expect(() => formatDuration(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+  });
+});
+
+describe("finishOutlook", () => {
+  const window = { windowMinutes: 60 };
+  it("never says done for an empty campaign", () => {
+    expect(finishOutlook({ ...window, slots: 0, remainingSlots: 0, judgmentsInWindow: 0 })).toEqual({ kind: "empty" });
+    expect(describeOutlook({ kind: "empty" })).toBe("no passages yet");
+  });
+
+  it("says done when slots exist and none remains, whatever the pace", () => {
+    expect(finishOutlook({ ...window, slots: 30, remainingSlots: 0, judgmentsInWindow: 0 })).toEqual({ kind: "done" });
+  });
+
+  it(`projects only when the window holds at least ${MIN_JUDGMENTS_TO_PROJECT} judgments`, () => {
+    const few = finishOutlook({ ...window, slots: 300, remainingSlots: 100, judgmentsInWindow: MIN_JUDGMENTS_TO_PROJECT - 1 });
+    expect(few).toEqual({ kind: "too_few", judgmentsInWindow: 19, needed: 20 });
+    expect(describeOutlook(few)).toBe("not enough recent judgments to project");
+    expect(finishOutlook({ ...window, slots: 300, remainingSlots: 100, judgmentsInWindow: 0 }).kind).toBe("too_few");
+    // 20 an hour, 100 left: 5 h.
+    const enough = finishOutlook({ ...window, slots: 300, remainingSlots: 100, judgmentsInWindow: MIN_JUDGMENTS_TO_PROJECT });
+    expect(enough).toEqual({ kind: "eta", secondsLeft: 5 * 3600 });
+    expect(describeOutlook(enough)).toBe("in 5 h");
+  });
+
+  it("takes another minimum", () => {
+    expect(finishOutlook({ ...window, slots: 9, remainingSlots: 3, judgmentsInWindow: 3, minJudgments: 3 })).toEqual({ kind: "eta", secondsLeft: 3600 });
   });
 });

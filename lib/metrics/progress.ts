@@ -27,6 +27,39 @@ export function projectFinish(input: { remainingSlots: number; judgmentsInWindow
   return { perHour, secondsLeft: Math.ceil((remainingSlots * windowMinutes * 60) / judgmentsInWindow) };
 }
 
+/** The last hour must hold at least this many judgments before its pace is projected. */
+export const MIN_JUDGMENTS_TO_PROJECT = 20;
+
+/** What the dashboard says of the finish. */
+export type FinishOutlook =
+  | { kind: "empty" }
+  | { kind: "done" }
+  | { kind: "too_few"; judgmentsInWindow: number; needed: number }
+  | { kind: "eta"; secondsLeft: number };
+
+/**
+ * The finish as the dashboard states it: "empty" with no slots at all (never "done" for a campaign
+ * with nothing in it), "done" when slots exist and none remains, "too_few" when the window holds fewer
+ * than `minJudgments` judgments (a pace of 3 judgments an hour projects nonsense), otherwise the
+ * projection of `projectFinish`.
+ */
+export function finishOutlook(input: { slots: number; remainingSlots: number; judgmentsInWindow: number; windowMinutes: number; minJudgments?: number }): FinishOutlook {
+  const needed = input.minJudgments ?? MIN_JUDGMENTS_TO_PROJECT;
+  if (input.slots === 0) return { kind: "empty" };
+  const { secondsLeft } = projectFinish(input);
+  if (secondsLeft === 0) return { kind: "done" };
+  if (input.judgmentsInWindow < needed || secondsLeft === null) return { kind: "too_few", judgmentsInWindow: input.judgmentsInWindow, needed };
+  return { kind: "eta", secondsLeft };
+}
+
+/** The outlook in words, as the dashboard and `kps campaign status` print it. */
+export function describeOutlook(o: FinishOutlook): string {
+  if (o.kind === "empty") return "no passages yet";
+  if (o.kind === "done") return "done";
+  if (o.kind === "too_few") return "not enough recent judgments to project";
+  return `in ${formatDuration(o.secondsLeft)}`;
+}
+
 /**
  * A duration for people, with the two largest units that matter: "45 s", "12 min", "3 h 20 min",
  * "2 d 4 h". The value is rounded to the smallest unit shown (so 3,599 s reads "1 h", not

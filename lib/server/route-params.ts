@@ -9,3 +9,15 @@ export async function idParam(ctx: { params: Promise<{ id: string }> }): Promise
 }
 
 export type IdContext = { params: Promise<{ id: string }> };
+
+const annotatorParams = z.object({
+  id: z.coerce.number().int().positive("must be a positive integer"),
+  userId: z.coerce.number().int().positive("must be a positive integer"),
+});
+
+export type AnnotatorContext = { params: Promise<{ id: string; userId: string }> };
+
+/** The numeric `[id]` (campaign) and `[userId]` of an annotator route, or 422 naming the bad segment. */
+export async function annotatorParam(ctx: AnnotatorContext): Promise<{ id: number; userId: number }> {
+  return parseInput(annotatorParams, await ctx.params, "path");
+}

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { QueueItem } from "@/components/annotation/queue-item";
 import { ListPager, ListSearch } from "@/components/campaigns/list-nav";
 import { listMyStartedCampaignIds } from "@/lib/campaign/annotate/annotator-view";
+import { listMyQueueFigures } from "@/lib/campaign/annotate/my-progress";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
 import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/lists/list-options";
 import { requireSignedIn } from "@/lib/server/page-auth";
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: "Your queue" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The campaigns an annotator works on, newest first, 50 to a page, searchable by name. */
+/** The campaigns an annotator works on, newest first, 50 to a page, searchable by name, each with what is left for them and what they did. */
 export default async function AnnotatorHome({ searchParams }: Props) {
   const { db, actor } = await requireSignedIn();
   // Other roles see the layout's "Not allowed"; skip the annotator queries.
@@ -19,6 +20,7 @@ export default async function AnnotatorHome({ searchParams }: Props) {
   const query = { ...(parsed.success ? parsed.data : {}), limit: DEFAULT_PAGE };
   const [page, started] = await Promise.all([listMyCampaigns(db, actor, query), listMyStartedCampaignIds(db, actor)]);
   const campaigns = page.rows;
+  const figures = await listMyQueueFigures(db, actor, campaigns.map((c) => c.id));
   const searching = query.q !== undefined || query.after !== undefined;
   return (
     <main className="page">
@@ -28,21 +30,9 @@ export default async function AnnotatorHome({ searchParams }: Props) {
         <p className="muted">{searching ? "No campaign of yours matches." : "You are not on any campaign yet. Your coordinator will add you."}</p>
       ) : (
         <ul aria-label="Your campaigns" style={{ listStyle: "none", padding: 0, margin: 0, display: "grid", gap: "0.6rem", maxWidth: "40rem" }}>
-          {campaigns.map((c) => {
-            const verb = started.has(c.id) ? "Continue" : "Start";
-            return (
-              <li key={c.id} className="card" style={{ display: "flex", alignItems: "center", gap: "1rem", padding: "0.8rem 1rem" }}>
-                <span style={{ flex: 1, fontWeight: 500 }}>{c.name}</span>
-                {c.hasLaunchedBatch ? (
-                  <Link className="button" href={`/annotate/${c.id}`} aria-label={`${verb} ${c.name}`}>
-                    {verb}
-                  </Link>
-                ) : (
-                  <span className="muted">Nothing launched yet</span>
-                )}
-              </li>
-            );
-          })}
+          {campaigns.map((c) => (
+            <QueueItem key={c.id} campaign={c} figures={figures.get(c.id)} started={started.has(c.id)} />
+          ))}
         </ul>
       )}
       <ListPager base="/annotate" what="your campaigns" q={query.q} after={query.after} next={page.next} />

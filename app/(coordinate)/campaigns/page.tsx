@@ -17,6 +17,7 @@ const statusLabel: Record<CampaignStatus, string> = {
   draft: "draft",
   running: "running",
   paused: "paused",
+  complete: "complete",
   closed: "closed",
 };
 

@@ -3,7 +3,7 @@ import { rawClientOf, type Db } from "@/db/client";
 import { batches, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { projectFinish } from "@/lib/metrics/progress";
+import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
@@ -51,7 +51,7 @@ export interface Dashboard {
   batches: BatchProgress[];
   questions: { unanswerable: number; answered: number };
   activity: { binMinutes: number; points: { at: string; judgments: number }[] };
-  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null };
+  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null; outlook: FinishOutlook };
   disputed: DisputedQuestion[];
 }
 
@@ -127,15 +127,17 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const live = new Set(batchRows.filter((b) => b.status !== "closed").map((b) => b.id));
   const remainingSlots = batchProgress.filter((b) => live.has(b.id)).reduce((s, b) => s + b.open + b.claimed, 0);
   const projected = projectFinish({ remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
+  const totals = progressOf(cells, r, t);
+  const outlook = finishOutlook({ slots: totals.slots, remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
 
   return {
     campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t },
     generatedAt: now.toISOString(),
-    totals: progressOf(cells, r, t),
+    totals,
     batches: batchProgress,
     questions,
     activity: { binMinutes, points: fillBins(points, binMinutes) },
-    projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft },
+    projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
     disputed,
   };
 }

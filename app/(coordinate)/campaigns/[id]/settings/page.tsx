@@ -24,6 +24,10 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             earlyStop: campaign.earlyStop,
             instructions: campaign.instructions,
             allAnnotators: campaign.allAnnotators,
+            sessionGoal: campaign.sessionGoal,
+            warnFastShare: campaign.warnFastShare,
+            warnMinAgreement: campaign.warnMinAgreement,
+            warnMinJudgments: campaign.warnMinJudgments,
           }}
         />
       </div>

@@ -11,5 +11,6 @@ export const GET = route(async (req, ctx: IdContext) => {
   const campaignId = await idParam(ctx);
   const { batch, location } = parseInput(exportQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
   const lines = await primed(exportKilt(db, actor, campaignId, { batchId: batch, location }));
-  return linesResponse(lines, `campaign-${campaignId}${batch ? `-batch-${batch}` : ""}-provenance.jsonl`);
+  // Distinct names for the two variants, so both downloads keep their own file.
+  return linesResponse(lines, `campaign-${campaignId}${batch ? `-batch-${batch}` : ""}-kilt${location === "passage" ? "-passage-location" : ""}.jsonl`);
 });

@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AgreementChart, SpeedHistogram } from "@/components/campaigns/annotator-charts";
+import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { warningText } from "@/components/campaigns/warning-text";
+import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
+import { AppError } from "@/lib/errors";
+import { searchParamsObject } from "@/lib/lists/list-options";
+import { campaignPage } from "@/lib/server/page-auth";
+import "../../../campaigns.css";
+
+type Props = {
+  params: Promise<{ id: string; userId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export const dynamic = "force-dynamic";
+
+async function load(params: Props["params"]) {
+  const { id, userId } = await params;
+  const loaded = await campaignPage(id);
+  if (!loaded) return null;
+  if (!/^[1-9][0-9]{0,14}$/.test(userId)) notFound();
+  try {
+    return { ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, Number(userId)) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const loaded = await load(params);
+  return { title: loaded ? `${loaded.detail.annotator.username} · ${loaded.campaign.name}` : "Not allowed" };
+}
+
+const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
+
+/** A coordinator's page of one annotator in one campaign: figures, warnings, charts, and their judgments 20 to a page. */
+export default async function AnnotatorPage({ params, searchParams }: Props) {
+  const loaded = await load(params);
+  if (!loaded) return null;
+  const { db, actor, campaign, detail } = loaded;
+  const a = detail.annotator;
+  const parsed = annotatorJudgmentsQuerySchema.safeParse(searchParamsObject(await searchParams));
+  const query = parsed.success ? parsed.data : annotatorJudgmentsQuerySchema.parse({});
+  const page = await listAnnotatorJudgments(db, actor, campaign.id, a.userId, query);
+  const base = `/campaigns/${campaign.id}/annotators/${a.userId}`;
+  const href = (gold: boolean, after?: number) => `${base}?${new URLSearchParams({ ...(gold ? { gold: "1" } : {}), ...(after ? { after: String(after) } : {}) })}`;
+  const gold = query.gold === "1";
+  const figures: [string, string][] = [
+    ["Judgments", a.judgments.toLocaleString("en-US")],
+    ["Standing", a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : "paused"],
+    ["Gold judged", String(a.goldJudged)],
+    ["Gold right", String(a.goldCorrect)],
+    ["Smoothed gold accuracy", a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"],
+    ["Agrees with majority", `${pct(a.agreement)}${a.compared ? ` of ${a.compared}` : ""}`],
+    ["Median s / judgment", a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)],
+    ["Under 2 s", pct(a.shareUnder2s)],
+  ];
+  return (
+    <CampaignSubpage campaign={campaign} title={`Annotator ${a.username}`}>
+      <dl className="summary-counts" data-testid="annotator-figures">
+        {figures.map(([term, value]) => (
+          <div key={term}>
+            <dt>{term}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {detail.warnings.length > 0 ? (
+        <div className="warning-box" role="note" data-testid="annotator-warnings">
+          <strong>Out of line:</strong>
+          <ul>
+            {detail.warnings.map((w) => (
+              <li key={w.kind}>{warningText(w, detail.campaign)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="hint">No warning (checked once they have {detail.campaign.warnMinJudgments} judgments).</p>
+      )}
+
+      <h2>Agreement over time</h2>
+      <AgreementChart days={detail.agreementByDay} threshold={detail.campaign.warnMinAgreement} />
+      <h2>Speed</h2>
+      <SpeedHistogram speed={detail.speed} />
+
+      <h2 id="judgments-heading">{gold ? "Gold results" : "Judgments"}</h2>
+      <nav className="pager" aria-label="Which judgments">
+        {gold ? <Link href={href(false)}>All judgments</Link> : <span aria-current="page">All judgments</span>}
+        {gold ? <span aria-current="page">Gold only</span> : <Link href={href(true)}>Gold only</Link>}
+      </nav>
+      {gold && (
+        <p className="hint legend">
+          <mark className="mark-highlight">their highlight</mark> <mark className="mark-gold">expected gold span</mark>
+        </p>
+      )}
+      <AnnotatorJudgments campaignId={campaign.id} judgments={page.rows} />
+      {(query.after !== undefined || page.next !== null) && (
+        <nav className="pager" aria-label="Pages of judgments">
+          {query.after !== undefined && <Link href={href(gold)}>← Newest</Link>}
+          {page.next !== null && (
+            <Link href={href(gold, page.next)} rel="next">
+              Older judgments →
+            </Link>
+          )}
+        </nav>
+      )}
+    </CampaignSubpage>
+  );
+}

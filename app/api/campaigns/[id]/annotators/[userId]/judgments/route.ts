@@ -1,0 +1,12 @@
+import { annotatorJudgmentsQuerySchema, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
+import { json, requestContext, route } from "@/lib/server/http";
+import { readQuery } from "@/lib/server/paged-list";
+import { annotatorParam, type AnnotatorContext } from "@/lib/server/route-params";
+
+// GET /api/campaigns/:id/annotators/:userId/judgments — their judgments newest first with passage text and gold results (?gold=1, ?after=, ?limit=) (coordinators)
+export const GET = route(async (req, ctx: AnnotatorContext) => {
+  const { db, actor } = await requestContext(req);
+  const { id, userId } = await annotatorParam(ctx);
+  const page = await listAnnotatorJudgments(db, actor, id, userId, readQuery(req, annotatorJudgmentsQuerySchema));
+  return json({ judgments: page.rows, next: page.next });
+});

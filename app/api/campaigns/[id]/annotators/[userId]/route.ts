@@ -1,0 +1,10 @@
+import { getAnnotatorDetail } from "@/lib/campaign/report/annotator-detail";
+import { json, requestContext, route } from "@/lib/server/http";
+import { annotatorParam, type AnnotatorContext } from "@/lib/server/route-params";
+
+// GET /api/campaigns/:id/annotators/:userId — one annotator's figures, warnings, speed histogram and agreement per day (coordinators)
+export const GET = route(async (req, ctx: AnnotatorContext) => {
+  const { db, actor } = await requestContext(req);
+  const { id, userId } = await annotatorParam(ctx);
+  return json({ annotator: await getAnnotatorDetail(db, actor, id, userId) });
+});

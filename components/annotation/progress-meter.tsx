@@ -1,0 +1,61 @@
+"use client";
+
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import type { MyProgress } from "@/lib/campaign/annotate/my-progress";
+import { apiRequest } from "@/lib/query/client";
+
+/** GET /api/campaigns/:id/my-progress, read again after each acknowledged judgment (`saved` counts them). */
+export const myProgressQuery = (campaignId: number, saved: number) =>
+  queryOptions({
+    queryKey: ["my-progress", campaignId, saved] as const,
+    queryFn: () => apiRequest<{ progress: MyProgress }>("GET", `/api/campaigns/${campaignId}/my-progress`).then((d) => d.progress),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+
+const css = `
+.progress-meter { display: inline-flex; align-items: center; gap: 0.9rem; flex-wrap: wrap; }
+.progress-meter .goal { display: inline-flex; align-items: center; gap: 0.4rem; }
+.progress-meter progress { width: 4rem; height: 0.55rem; accent-color: var(--accent); }
+`;
+
+/**
+ * The judging header's progress: the campaign's slots filled, the annotator's judgments today and in
+ * all, and — when the campaign sets a session goal — this session's judgments towards it (a session
+ * ends after 30 min without a judgment; lib/campaign/annotate/my-progress.ts).
+ */
+export function ProgressMeter({ campaignId, saved }: { campaignId: number; saved: number }) {
+  const { data } = useQuery(myProgressQuery(campaignId, saved));
+  if (!data) return null;
+  const { goal, judged } = data.session;
+  return (
+    <span className="progress-meter" data-testid="progress-meter">
+      <style href="kps-progress-meter" precedence="default">
+        {css}
+      </style>
+      {data.percentFilled !== null && (
+        <span data-testid="campaign-filled" className="wide-only">
+          {data.percentFilled}% of slots filled
+        </span>
+      )}
+      <span data-testid="my-judged" className="wide-only">
+        You: {data.judgedToday.toLocaleString("en-US")} today · {data.judgedTotal.toLocaleString("en-US")} in all
+      </span>
+      {/* Narrow screens keep the header on one line: today's count, and the goal as a bar with its figure. */}
+      <span className="narrow-only">{data.judgedToday.toLocaleString("en-US")} today</span>
+      {goal !== null && (
+        <span className="goal">
+          <label htmlFor="session-goal-bar">
+            <span className="wide-only" data-testid="session-goal">
+              {judged >= goal ? `Session goal of ${goal} reached` : `Session: ${judged} of ${goal}`}
+            </span>
+            <span className="narrow-only">
+              {Math.min(judged, goal)}/{goal}
+            </span>
+          </label>
+          <progress id="session-goal-bar" max={goal} value={Math.min(judged, goal)} />
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,44 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { createCampaignSchema, updateCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaign, updateCampaign } from "@/lib/query/campaigns";
+import { ApiError } from "@/lib/query/client";
+import { changedValues, fromDraft, type CampaignSettings, type Draft } from "./campaign-draft";
+
+/**
+ * Saving the campaign form: the server's own schema is checked first (a name of spaces only, a blank
+ * number), so problems show at once; then POST (new) or PATCH with the changed fields, and the
+ * campaign opens. On a problem, the first invalid field in the form's order gets the focus, scrolled
+ * into view with its message beside it.
+ */
+export function useCampaignSave(campaignId: number | undefined, start: CampaignSettings, draft: Draft) {
+  const router = useRouter();
+  const formRef = useRef<HTMLFormElement>(null);
+  const save = useMutation({
+    mutationFn: async () => {
+      const values = campaignId !== undefined ? changedValues(draft, start) : fromDraft(draft);
+      const checked = (campaignId !== undefined ? updateCampaignSchema : createCampaignSchema).safeParse(values);
+      if (!checked.success) {
+        const problems = checked.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
+        throw new ApiError(422, "invalid", "The campaign was not saved.", { problems });
+      }
+      if (campaignId === undefined) return createCampaign(values);
+      if (Object.keys(values).length === 0) return { campaign: { id: campaignId } };
+      return updateCampaign(campaignId, values);
+    },
+    onSuccess: ({ campaign }) => {
+      router.push(`/campaigns/${campaign.id}`);
+      router.refresh();
+    },
+  });
+  useEffect(() => {
+    if (!save.error) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    first?.focus({ preventScroll: true });
+    first?.scrollIntoView({ block: "center" });
+  }, [save.error]);
+  return { save, formRef, problems: save.error instanceof ApiError ? save.error.problems : [] };
+}

@@ -1,0 +1,161 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+
+// Issue 14, deliverables 3 and 6: the annotator's queue and header progress with a session goal; the
+// coordinator's annotator page and the dashboard's warnings. Small campaigns (4 passages), judged mostly through the API.
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  return (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+/** axe at the desktop size the page has, then at a phone's 390×844 (with a screenshot `name`-390.png), then back. */
+async function axeAtBothSizes(page: Page, name: string): Promise<void> {
+  const desktop = page.viewportSize()!;
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: path.join(screenshotDir, `${name}-390.png`), fullPage: true });
+  await page.setViewportSize(desktop);
+}
+
+async function userIdOf(admin: APIRequestContext, username: string): Promise<number> {
+  const { users } = (await (await admin.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as { users: { id: number; username: string }[] };
+  return users.find((u) => u.username === username)!.id;
+}
+
+test.describe("progress and quality", () => {
+  test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
+
+  test("the queue says what is left, Paused or Nothing left; the header shows the campaign's and the annotator's progress towards the session goal", async ({ browser, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const prefix = unique("queue").replace(/-/g, "");
+    // Open work (a goal of 3 per session), a campaign someone else finished (R = 1), one where this annotator is paused.
+    const open = await launchedTwoQuestionBatch(admin, `${prefix}open`, { sessionGoal: 3, goldAccuracyThreshold: 0 });
+    const finished = await launchedTwoQuestionBatch(admin, `${prefix}done`, { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0 });
+    const paused = await launchedTwoQuestionBatch(admin, `${prefix}paused`, { goldAccuracyThreshold: 0 });
+    const other = await signedInApi(baseURL!, await createAccount(admin, "annotator", "finisher"));
+    expect(await judgeAll(other, finished.campaignId, () => false)).toHaveLength(4);
+    await other.dispose();
+    const username = await createAccount(admin, "annotator", "progress");
+    const pause = await admin.post(`/api/campaigns/${paused.campaignId}/annotators/${await userIdOf(admin, username)}/pause`);
+    expect(pause.status(), await pause.text()).toBe(200);
+    // The annotator's own progress is refused to coordinators: it is the caller's own work only.
+    expect((await admin.get(`/api/campaigns/${open.campaignId}/my-progress`)).status()).toBe(403);
+    await admin.dispose();
+
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.getByLabel("Username").fill(username);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/annotate$/);
+
+    const item = (part: string) => page.getByRole("listitem").filter({ hasText: `e2e-${prefix}${part}` });
+    await page.goto(`/annotate?q=${prefix}`);
+    await expect(item("open")).toContainText("about 4 left for you · 0 today · 0 in all");
+    await expect(item("open").getByRole("link", { name: /^Start / })).toBeVisible();
+    await expect(item("done")).toContainText("Nothing left for you");
+    await expect(item("done").getByRole("link")).toHaveCount(0);
+    await expect(item("paused")).toContainText("Paused");
+    await expect(item("paused").getByRole("link")).toHaveCount(0);
+    await axeAtBothSizes(page, "queue");
+
+    await item("open").getByRole("link", { name: /^Start / }).click();
+    await expect(page).toHaveURL(new RegExp(`/annotate/${open.campaignId}$`));
+    const meter = page.getByTestId("progress-meter");
+    await expect(meter.getByTestId("campaign-filled")).toHaveText("0% of slots filled");
+    await expect(meter.getByTestId("my-judged")).toHaveText("You: 0 today · 0 in all");
+    await expect(meter.getByTestId("session-goal")).toHaveText("Session: 0 of 3");
+    await expect(page.locator("article.passage")).toBeVisible();
+    // One judgment by keyboard: 1 of 12 slots, 1 towards the goal.
+    await page.keyboard.press("2");
+    await page.keyboard.press("Enter");
+    await expect(meter.getByTestId("my-judged")).toHaveText("You: 1 today · 1 in all");
+    await expect(meter.getByTestId("session-goal")).toHaveText("Session: 1 of 3");
+    await expect(meter.getByTestId("campaign-filled")).toHaveText("8% of slots filled");
+    await expect(meter.getByRole("progressbar", { name: "Session: 1 of 3" })).toHaveAttribute("value", "1");
+    await axeAtBothSizes(page, "judging-progress");
+
+    await page.goto(`/annotate?q=${prefix}open`);
+    await expect(item("open")).toContainText(/about [34] left for you · 1 today · 1 in all/);
+    await expect(item("open").getByRole("link", { name: /^Continue / })).toBeVisible();
+    await context.close();
+  });
+
+  test("the dashboard flags the hasty annotator, whose page shows their judgments, gold results and charts", async ({ page, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const { campaignId } = await launchedTwoQuestionBatch(admin, "warned", { warnMinJudgments: 2, goldAccuracyThreshold: 0 });
+    const people = await Promise.all(["hasty", "careful", "steady"].map((p) => createAccount(admin, "annotator", p)));
+    const [hasty, careful, steady] = await Promise.all(people.map((u) => signedInApi(baseURL!, u)));
+    expect(await judgeAll(hasty!, campaignId, () => false, 300)).toHaveLength(4);
+    expect(await judgeAll(careful!, campaignId, () => true, 6000)).toHaveLength(4);
+    expect(await judgeAll(steady!, campaignId, () => true, 9000)).toHaveLength(4);
+    // Annotators read none of this.
+    expect((await hasty!.get(`/api/campaigns/${campaignId}/annotator-warnings`)).status()).toBe(403);
+    await Promise.all([hasty, careful, steady].map((a) => a!.dispose()));
+    await admin.dispose();
+
+    await page.goto(`/campaigns/${campaignId}`);
+    const warnings = page.getByTestId("dashboard-warnings");
+    await expect(warnings).toContainText("1 annotator is out of line");
+    await expect(warnings).toContainText("100 % of judgments under 2 s (warns above 50 %)");
+    await expect(warnings).toContainText("agrees with the majority on 0 % (warns below 60 %)");
+    await expect(page.getByTestId("slot-legend")).toContainText("filled 12");
+    // The smoothed gold accuracy, explained on focus.
+    const tip = page.getByRole("button", { name: "How gold accuracy is computed" });
+    await tip.focus();
+    await expect(page.getByRole("tooltip")).toBeVisible();
+    await expect(tip).toHaveAccessibleDescription(/\(0\.5 \+ correct\) \/ \(1 \+ gold judged\)/);
+    await axeAtBothSizes(page, "dashboard-warnings");
+
+    await warnings.getByRole("link", { name: people[0]! }).click();
+    await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/annotators/\\d+$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Annotator ${people[0]}`);
+    await expect(page.getByTestId("annotator-warnings")).toContainText("under 2 s");
+    await expect(page.getByTestId("speed-histogram")).toHaveAttribute("aria-label", /0–1 s: 4,/);
+    await expect(page.getByTestId("agreement-chart")).toHaveAttribute("aria-label", /: 0 % of 4/);
+    await expect(page.getByTestId("annotator-judgment")).toHaveCount(4);
+    await axeAtBothSizes(page, "annotator-page");
+
+    await page.getByRole("link", { name: "Gold only" }).click();
+    await expect(page.getByRole("heading", { name: "Gold results" })).toBeVisible();
+    const gold = page.getByTestId("annotator-judgment");
+    await expect(gold).toHaveCount(2);
+    for (const g of await gold.all()) {
+      await expect(g).toContainText("gold: expects sufficient · wrong");
+      // An insufficient verdict: no highlight of theirs; this gold names no span, so none is drawn either.
+      await expect(g.locator("mark")).toHaveCount(0);
+    }
+    // The careful annotator's gold: right, their highlight drawn.
+    await page.goto(`/campaigns/${campaignId}`);
+    await page.getByTestId("annotators").getByRole("link", { name: people[1]! }).click();
+    await page.getByRole("link", { name: "Gold only" }).click();
+    await expect(page.getByTestId("annotator-judgment").first()).toContainText("gold: expects sufficient · right");
+    await expect(page.getByTestId("annotator-judgment").first().locator("mark.mark-highlight")).toBeVisible();
+  });
+
+  test("a campaign name of spaces only: the name field gets the focus with its error beside it; the session goal is saved", async ({ page }) => {
+    await page.goto("/campaigns/new");
+    await page.getByLabel("Name").fill("   ");
+    await page.getByLabel(/Session goal/).fill("200");
+    await page.getByRole("button", { name: "Create campaign" }).click();
+    const name = page.getByLabel("Name");
+    await expect(name).toBeFocused();
+    await expect(name).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#campaign-name-error")).toHaveText("is required");
+    await axeAtBothSizes(page, "campaign-form");
+    await name.fill(unique("goal campaign"));
+    await page.getByRole("button", { name: "Create campaign" }).click();
+    await expect(page).toHaveURL(/\/campaigns\/\d+$/);
+    const id = page.url().split("/").pop();
+    const saved = await (await page.request.get(`/api/campaigns/${id}`)).json();
+    expect(saved.campaign).toMatchObject({ sessionGoal: 200, warnFastShare: 0.5, warnMinAgreement: 0.6, warnMinJudgments: 20 });
+  });
+});
