@@ -32,10 +32,11 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /.*\.setup\.ts/ },
-    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+    // Tests tagged @touch run on the phone and tablet only, @desktop ones on the desktop only (none is skipped).
+    { name: "chromium", grepInvert: /@touch/, use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
     // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only.
-    { name: "phone", testMatch: /judging-devices\.spec\.ts/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
-    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
+    { name: "phone", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
+    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
   ],
   webServer: {
     command: "node scripts/e2e-server.mjs",

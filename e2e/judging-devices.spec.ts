@@ -5,7 +5,7 @@ import { expect, test, type APIRequestContext, type Page, type Response } from "
 import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
-// Touch tests tap; keyboard tests run where there is a keyboard (the desktop project).
+// Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
@@ -81,8 +81,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-test("a whole campaign judged by touch: tap a word to start, another to end, tap Sufficient and Submit; every judgment stored with its span", async ({ page, baseURL }, testInfo) => {
-  test.skip(!testInfo.project.use.hasTouch, "touch devices only (phone, tablet)");
+test("a whole campaign judged by touch: tap a word to start, another to end, tap Sufficient and Submit; every judgment stored with its span", { tag: "@touch" }, async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const { campaignId } = await launchedTwoQuestionBatch(admin, unique("touch"));
   await signInAnnotator(page, admin);
@@ -124,8 +123,7 @@ test("a whole campaign judged by touch: tap a word to start, another to end, tap
   await admin.dispose();
 });
 
-test("a touch drag from the highlight moves its end, word-snapped", async ({ page, baseURL }, testInfo) => {
-  test.skip(!testInfo.project.use.hasTouch, "touch devices only (phone, tablet)");
+test("a touch drag from the highlight moves its end, word-snapped", { tag: "@touch" }, async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const campaignId = await launchDemoQuestion(admin);
   await signInAnnotator(page, admin);
@@ -226,8 +224,7 @@ function keyCounter(page: Page) {
   };
 }
 
-test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", async ({ page, baseURL }, testInfo) => {
-  test.skip(!!testInfo.project.use.hasTouch, "keyboard: the desktop project");
+test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", { tag: "@desktop" }, async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const campaignId = await launchDemoQuestion(admin);
   await signInAnnotator(page, admin);
@@ -259,8 +256,7 @@ test("the answer sentence of a demo passage is highlighted in at most 5 key pres
   expect(judgment.span).toMatchObject({ startParagraphId: 1, endParagraphId: 1, endCharacter: 180, text: answer });
 });
 
-test("a click sets the highlight's start and Shift+click its end", async ({ page, baseURL }, testInfo) => {
-  test.skip(!!testInfo.project.use.hasTouch, "mouse: the desktop project");
+test("a click sets the highlight's start and Shift+click its end", { tag: "@desktop" }, async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const campaignId = await launchDemoQuestion(admin);
   await signInAnnotator(page, admin);
@@ -281,8 +277,7 @@ test("a click sets the highlight's start and Shift+click its end", async ({ page
   await expect(marks(page)).toHaveText("lit");
 });
 
-test("shortcuts remapped on the account page are the judging page's keys; turned off, single keys do nothing and Enter still submits", async ({ page, baseURL }, testInfo) => {
-  test.skip(!!testInfo.project.use.hasTouch, "keyboard: the desktop project");
+test("shortcuts remapped on the account page are the judging page's keys; turned off, single keys do nothing and Enter still submits", { tag: "@desktop" }, async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const campaignId = await launchDemoQuestion(admin);
   await signInAnnotator(page, admin);
