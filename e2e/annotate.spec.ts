@@ -2,9 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { accounts, adminApi, createAccount, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, adminApi, createAccount, demoFile, launchDemoCampaign, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
 
-const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
 /** The demo knowledge source, read by the test itself: spans are checked against it by code points. */
@@ -37,45 +36,6 @@ function kiltSlice(wikipediaId: string, loc: Location): string {
   ].join("");
 }
 
-const upload = (name: string) => ({ name, mimeType: "application/x-ndjson", buffer: fs.readFileSync(demoFile(name)) });
-
-/** A coordinator's campaign with the demo batch (top-1 candidate per question) imported and launched, all through the API. */
-async function launchDemoCampaign(
-  api: APIRequestContext,
-  settings: { instructions?: string; showAnswers?: boolean; leaseMinutes?: number; goldMinJudgments?: number; goldAccuracyThreshold?: number } = {},
-  only?: { queryId: string },
-): Promise<{ campaignId: number; passages: number; name: string }> {
-  const name = unique("e2e-annotate");
-  // These annotators judge by rhythm, not by reading: the gold rule would pause them (unless a test wants it).
-  const created = await api.post("/api/campaigns", { data: { name, goldAccuracyThreshold: 0, ...settings } });
-  expect(created.status(), await created.text()).toBe(201);
-  const campaignId: number = (await created.json()).campaign.id;
-  const knowledge = await api.post("/api/knowledge", { multipart: { file: upload("knowledge.jsonl") } });
-  expect(knowledge.status(), await knowledge.text()).toBe(201);
-  // `only`: one question and its gold passage alone (no candidates), for a passage known in advance.
-  const queries = only
-    ? {
-        name: "one-query.jsonl",
-        mimeType: "application/x-ndjson",
-        buffer: Buffer.from(
-          fs
-            .readFileSync(demoFile("queries.jsonl"), "utf8")
-            .split("\n")
-            .filter((l) => l.includes(`"id":"${only.queryId}"`))
-            .join("\n") + "\n",
-        ),
-      }
-    : upload("queries.jsonl");
-  const batch = await api.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: only ? { queries, name: "annotate e2e" } : { queries, candidates: upload("candidates.jsonl"), topK: "1", name: "annotate e2e" },
-  });
-  expect(batch.status(), await batch.text()).toBe(201);
-  const imported = (await batch.json()) as { batch: { id: number }; queries: number; passages: number };
-  expect(imported.queries).toBe(only ? 1 : 5);
-  const launched = await api.post(`/api/batches/${imported.batch.id}/launch`);
-  expect(launched.status(), await launched.text()).toBe(200);
-  return { campaignId, passages: imported.passages, name };
-}
 
 /** A new annotator account, signed in through the sign-in form (keyboard) in its own browser context. */
 async function annotator(browser: Browser, admin: APIRequestContext, viewport = { width: 1280, height: 800 }): Promise<{ username: string; context: BrowserContext; page: Page }> {

@@ -1,14 +1,12 @@
-import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
-import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
+import { adminApi, createAccount, launchDemoCampaign, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
 // Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
-const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
 /** The demo question whose gold passage ends "… first lit in 1871." */
 const LIGHTHOUSE_QUERY = "-3290814144789249484";
 
@@ -22,18 +20,7 @@ async function signInAnnotator(page: Page, admin: APIRequestContext): Promise<st
 
 /** A campaign with the demo pages and one demo question (its gold passage alone), launched. */
 async function launchDemoQuestion(admin: APIRequestContext, settings: Record<string, unknown> = {}): Promise<number> {
-  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-devices"), goldAccuracyThreshold: 0, ...settings } });
-  expect(created.status(), await created.text()).toBe(201);
-  const campaignId: number = (await created.json()).campaign.id;
-  const knowledge = await admin.post("/api/knowledge", { multipart: { file: { name: "knowledge.jsonl", mimeType: "application/x-ndjson", buffer: fs.readFileSync(demoFile("knowledge.jsonl")) } } });
-  expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const line = fs.readFileSync(demoFile("queries.jsonl"), "utf8").split("\n").find((l) => l.includes(`"id":"${LIGHTHOUSE_QUERY}"`))!;
-  const batch = await admin.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: { queries: { name: "one.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") }, name: "devices e2e" },
-  });
-  expect(batch.status(), await batch.text()).toBe(201);
-  expect((await admin.post(`/api/batches/${(await batch.json()).batch.id}/launch`)).status()).toBe(200);
-  return campaignId;
+  return (await launchDemoCampaign(admin, settings, { queryId: LIGHTHOUSE_QUERY })).campaignId;
 }
 
 const passage = (page: Page) => page.locator("article.passage");
