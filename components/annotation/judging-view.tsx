@@ -21,6 +21,7 @@ function countsOf(answer: TaskAnswer | undefined, saves: readonly Saved[]) {
 }
 
 interface HeaderProps {
+  campaignId: number;
   campaignName: string;
   answer: TaskAnswer | undefined;
   saves: readonly Saved[];
@@ -31,8 +32,8 @@ interface HeaderProps {
   onToggleInstructions: () => void;
 }
 
-/** The top line: campaign, progress, the instructions toggle and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
+/** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
+export function JudgingHeader({ campaignId, campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
   const counts = countsOf(answer, saves);
   return (
     <header className="judging-top">
@@ -47,6 +48,9 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
       <button type="button" className="link-button" aria-expanded={instructionsOpen} aria-controls={instructionsId} aria-keyshortcuts="?" onClick={onToggleInstructions}>
         Instructions <kbd>?</kbd>
       </button>
+      <Link href={`/annotate/${campaignId}/history`} className="back-link">
+        My judgments
+      </Link>
       <Link href="/annotate" className="back-link">
         Your queue
       </Link>

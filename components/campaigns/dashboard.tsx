@@ -7,6 +7,7 @@ import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/lib/
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
+import { NotedFigure } from "./noted-figure";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
 export function Dashboard({ initial, initialAnnotators }: { initial: DashboardData; initialAnnotators: AnnotatorPage }) {
@@ -27,6 +28,7 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
         )}
       </p>
       <DashboardFigures dashboard={d} />
+      <NotedFigure campaignId={campaignId} noted={d.noted} />
       <SlotBar progress={d.totals} label="All batches" />
 
       <h3>Judgments over time</h3>

@@ -33,6 +33,7 @@ export default async function AnnotatorHome({ searchParams }: Props) {
             return (
               <li key={c.id} className="card" style={{ display: "flex", alignItems: "center", gap: "1rem", padding: "0.8rem 1rem" }}>
                 <span style={{ flex: 1, fontWeight: 500 }}>{c.name}</span>
+                {started.has(c.id) && <Link href={`/annotate/${c.id}/history`} aria-label={`My judgments in ${c.name}`}>My judgments</Link>}
                 {c.hasLaunchedBatch ? (
                   <Link className="button" href={`/annotate/${c.id}`} aria-label={`${verb} ${c.name}`}>
                     {verb}

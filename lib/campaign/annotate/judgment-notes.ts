@@ -3,6 +3,8 @@
 import { z } from "zod";
 import type { JudgmentFlag } from "@/db/schema";
 
+export type { JudgmentFlag };
+
 /** The flags in the order the judging page shows them (db/schema.ts JUDGMENT_FLAGS, checked by the database too). */
 export const FLAG_LABELS = {
   broken_text: "Broken text",
