@@ -26,8 +26,7 @@ export const commentSchema = z
 
 /** Flags: a set of the known names. */
 export const flagsSchema = z
-  .array(z.enum(JUDGMENT_FLAG_NAMES as [JudgmentFlag, ...JudgmentFlag[]], `must be one of ${JUDGMENT_FLAG_NAMES.join(", ")}`))
-  .max(JUDGMENT_FLAG_NAMES.length)
+  .array(z.enum(JUDGMENT_FLAG_NAMES as [JudgmentFlag, ...JudgmentFlag[]], `must be one of ${JUDGMENT_FLAG_NAMES.join(", ")}`), "must be a list of flags")
   .refine((f) => new Set(f).size === f.length, "must not repeat a flag");
 
 /** The two as a submission or revision carries them (both optional: none). */
