@@ -14,9 +14,7 @@ import { useJudgmentOutbox } from "./use-judgment-outbox";
 import { useTaskQueue } from "./use-task-queue";
 import { useVerdictEditing } from "./use-verdict-editing";
 import { VerdictBar, type BarStatus } from "./verdict-bar";
-import { DraftNotes, UndoScreen } from "./undo-screen";
-import { revisionTargetOf, UndoBar } from "./undo-bar";
-import type { RevisionTarget } from "./revision-editor";
+import { DraftNotes, useUndo } from "./undo-screen";
 
 const INSTRUCTIONS_ID = "judging-instructions";
 
@@ -57,15 +55,15 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
   const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
   const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
-  const [revising, setRevising] = useState<RevisionTarget | null>(null); // Undo: the judgment just saved, open again
+  const undo = useUndo(campaignId, setStatus); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
 
   const clearHighlight = () => edit.setHighlight(null);
   useJudgingKeys({
-    hasTask: task !== null && !revising,
-    hasHighlight: range !== null && !revising,
+    hasTask: task !== null && !undo.screen,
+    hasHighlight: range !== null && !undo.screen,
     instructionsOpen,
     instructionsId: INSTRUCTIONS_ID,
     toggleInstructions,
@@ -80,17 +78,13 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   const error = current.error;
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
-  if (revising) {
-    const done = (text: string) => () => (setRevising(null), setStatus({ tone: "ok", text }));
-    return <UndoScreen campaignId={campaignId} target={revising} onSaved={done("Revised")} onCancel={done("Kept as it was saved")} />;
-  }
+  if (undo.screen) return undo.screen;
   if (answer?.kind === "done") return <NothingLeftScreen judgedThisVisit={saves.length} />;
 
   return (
     <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>
       <JudgingStyles />
       <JudgingHeader
-        campaignId={campaignId}
         campaignName={campaign.name}
         answer={answer}
         saves={saves}
@@ -110,9 +104,8 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
             onSelect={edit.setHighlight}
             onRetry={() => void current.refetch()}
           />
-          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} />}
+          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={lastSaved} onUndo={undo.start} />}
         </main>
-        <UndoBar saved={lastSaved} disabled={revising !== null} onUndo={(s) => setRevising(revisionTargetOf(s))} />
         {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} onClose={closeInstructions} />}
       </div>
       {task && draft && (

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import type { RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/lib/query/annotation";
@@ -21,7 +22,6 @@ function countsOf(answer: TaskAnswer | undefined, saves: readonly Saved[]) {
 }
 
 interface HeaderProps {
-  campaignId: number;
   campaignName: string;
   answer: TaskAnswer | undefined;
   saves: readonly Saved[];
@@ -33,8 +33,9 @@ interface HeaderProps {
 }
 
 /** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
-export function JudgingHeader({ campaignId, campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
+export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, onToggleInstructions }: HeaderProps) {
   const counts = countsOf(answer, saves);
+  const path = usePathname();
   return (
     <header className="judging-top">
       <span className="campaign-name">{campaignName}</span>
@@ -48,7 +49,7 @@ export function JudgingHeader({ campaignId, campaignName, answer, saves, questio
       <button type="button" className="link-button" aria-expanded={instructionsOpen} aria-controls={instructionsId} aria-keyshortcuts="?" onClick={onToggleInstructions}>
         Instructions <kbd>?</kbd>
       </button>
-      <Link href={`/annotate/${campaignId}/history`} className="back-link">
+      <Link href={`${path}/history`} className="back-link">
         My judgments
       </Link>
       <Link href="/annotate" className="back-link">

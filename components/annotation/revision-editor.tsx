@@ -64,6 +64,29 @@ function useEditorKeys(choose: (c: Partial<Choice>) => void, save: () => void) {
   }, []);
 }
 
+/** The three verdicts as toggle buttons, and clearing the highlight. */
+function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partial<Choice>) => void }) {
+  const pressed = (v: Verdict, unreadable: boolean) => choice.verdict === v && choice.unreadable === unreadable;
+  return (
+    <div className="revision-controls" role="group" aria-label="Verdict">
+      <button type="button" aria-pressed={pressed("sufficient", false)} aria-keyshortcuts="1" onClick={() => choose({ verdict: "sufficient", unreadable: false })}>
+        <kbd>1</kbd> Sufficient
+      </button>
+      <button type="button" aria-pressed={pressed("insufficient", false)} aria-keyshortcuts="2" onClick={() => choose({ verdict: "insufficient", unreadable: false, span: null })}>
+        <kbd>2</kbd> Not sufficient
+      </button>
+      <button type="button" aria-pressed={pressed("insufficient", true)} aria-keyshortcuts="U" onClick={() => choose({ verdict: "insufficient", unreadable: true, span: null })}>
+        <kbd>U</kbd> Unreadable
+      </button>
+      {choice.span && (
+        <button type="button" className="link-button" onClick={() => choose({ span: null })}>
+          Clear highlight
+        </button>
+      )}
+    </div>
+  );
+}
+
 /**
  * Edits a judgment already stored and saves it as a revision (PUT …/judgment): verdict, highlight
  * (a drag snaps to words, as on the judging screen), comment and flags. A refusal (the passage
@@ -111,28 +134,12 @@ export function RevisionEditor({ campaignId, target, onSaved, onCancel }: { camp
     progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
   };
   const error = saving.error;
-  const pressed = (v: Verdict, unreadable: boolean) => choice.verdict === v && choice.unreadable === unreadable;
   return (
     <section className="revision-editor" aria-label="Revise your judgment">
       <p className="question-label">Question</p>
       <p className="revision-question">{target.question}</p>
       <PassageView task={view} words={words} span={choice.span} onSelect={select} />
-      <div className="revision-controls" role="group" aria-label="Verdict">
-        <button type="button" aria-pressed={pressed("sufficient", false)} aria-keyshortcuts="1" onClick={() => choose({ verdict: "sufficient", unreadable: false })}>
-          <kbd>1</kbd> Sufficient
-        </button>
-        <button type="button" aria-pressed={pressed("insufficient", false)} aria-keyshortcuts="2" onClick={() => choose({ verdict: "insufficient", unreadable: false, span: null })}>
-          <kbd>2</kbd> Not sufficient
-        </button>
-        <button type="button" aria-pressed={pressed("insufficient", true)} aria-keyshortcuts="U" onClick={() => choose({ verdict: "insufficient", unreadable: true, span: null })}>
-          <kbd>U</kbd> Unreadable
-        </button>
-        {choice.span && (
-          <button type="button" className="link-button" onClick={() => choose({ span: null })}>
-            Clear highlight
-          </button>
-        )}
-      </div>
+      <VerdictChoices choice={choice} choose={choose} />
       <p className="revision-quote">{choice.span ? <q>{choice.span.text}</q> : <span className="muted">No highlight</span>}</p>
       <NotesFields idPrefix={`revise-${target.claim}`} notes={notes} disabled={saving.isPending} onChange={setNotes} />
       <div className="revision-actions">

@@ -1,14 +1,26 @@
 "use client";
 
 import Link from "next/link";
+import { useCallback, useState, type ReactNode } from "react";
 import type { Draft } from "./judging-storage";
 import { NotesFields } from "./notes-fields";
 import { RevisionEditor, type RevisionTarget } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
 import { JudgingStyles } from "./judging-styles";
+import { revisionTargetOf, UndoBar, type SavedJudgment } from "./undo-bar";
+import type { BarStatus } from "./verdict-bar";
+
+/** Undo on the judging screen: `start` opens a saved judgment in the editor; `screen` is that editor, shown instead of the passage (null when closed). */
+export function useUndo(campaignId: number, setStatus: (status: BarStatus | null) => void): { screen: ReactNode; start: (s: SavedJudgment) => void } {
+  const [revising, setRevising] = useState<RevisionTarget | null>(null);
+  const start = useCallback((s: SavedJudgment) => setRevising(revisionTargetOf(s)), []);
+  const done = (text: string) => () => (setRevising(null), setStatus({ tone: "ok", text }));
+  const screen = revising && <UndoScreen campaignId={campaignId} target={revising} onSaved={done("Revised")} onCancel={done("Kept as it was saved")} />;
+  return { screen: screen || null, start };
+}
 
 /** The judging screen while Undo has the judgment just saved open again: the revision editor, then back to the next passage. */
-export function UndoScreen({ campaignId, target, onSaved, onCancel }: { campaignId: number; target: RevisionTarget; onSaved: () => void; onCancel: () => void }) {
+function UndoScreen({ campaignId, target, onSaved, onCancel }: { campaignId: number; target: RevisionTarget; onSaved: () => void; onCancel: () => void }) {
   return (
     <div className="judging judging-undo">
       <JudgingStyles />
@@ -27,11 +39,21 @@ export function UndoScreen({ campaignId, target, onSaved, onCancel }: { campaign
   );
 }
 
-/** The comment and flags of the draft on screen (part of its body when submitted), with their styles. */
-export function DraftNotes({ draft, frozen, update }: { draft: Draft; frozen: boolean; update: (change: (d: Draft) => Draft) => void }) {
+interface DraftNotesProps {
+  draft: Draft;
+  frozen: boolean;
+  update: (change: (d: Draft) => Draft) => void;
+  /** The judgment saved last, offered to Undo for a minute. */
+  saved: SavedJudgment | null;
+  onUndo: (s: SavedJudgment) => void;
+}
+
+/** Below the passage on screen: the comment and flags of its draft (part of its body when submitted), and the Undo bar of the judgment before. */
+export function DraftNotes({ draft, frozen, update, saved, onUndo }: DraftNotesProps) {
   return (
     <>
       <RevisionStyles />
+      <UndoBar saved={saved} disabled={false} onUndo={onUndo} />
       <NotesFields
         idPrefix="judging"
         notes={{ comment: draft.comment ?? "", flags: draft.flags ?? [] }}
