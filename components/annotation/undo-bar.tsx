@@ -38,7 +38,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * "Saved · Undo" for a minute after each submit: the button, Backspace or Ctrl+Z (⌘Z) open the
+ * "Judgment stored · Undo" for a minute after each submit: the button, Backspace or Ctrl+Z (⌘Z) open the
  * judgment again (the caller shows the revision editor). Once used, or after the minute, it goes.
  */
 export function UndoBar({ saved, disabled, onUndo }: { saved: SavedJudgment | null; disabled: boolean; onUndo: (s: SavedJudgment) => void }) {
@@ -76,8 +76,8 @@ export function UndoBar({ saved, disabled, onUndo }: { saved: SavedJudgment | nu
   if (!live) return null;
   const left = Math.max(0, Math.ceil((UNDO_WINDOW_MS - (now - saved.savedAt)) / 1000));
   return (
-    <div className="undo-bar" role="status" data-testid="undo-bar">
-      <span>Judgment saved.</span>
+    <div className="undo-bar" aria-live="polite" data-testid="undo-bar">
+      <span>Judgment stored.</span>
       <button type="button" className="secondary" onClick={() => undo()} aria-keyshortcuts="Backspace Control+Z">
         Undo <kbd>⌫</kbd>
       </button>
