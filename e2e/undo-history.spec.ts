@@ -97,6 +97,20 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   await a.page.keyboard.press("Enter");
   await expect(a.page.getByTestId("undo-bar")).toBeVisible();
   await expect.poll(async () => (await exportLines(admin, campaignId)).filter((l) => l.flags.includes("question_wrong")).length).toBe(1);
+
+  // After the last passage, too: the Undo bar stays on the "nothing left" screen.
+  const done = a.page.getByRole("heading", { name: "Nothing left for you in this campaign" });
+  while (!(await done.isVisible())) {
+    const claim = await a.page.locator(".passage").getAttribute("data-claim");
+    await a.page.keyboard.press("2");
+    await a.page.keyboard.press("Enter");
+    await expect(done.or(a.page.locator(`.passage:not([data-claim="${claim}"])`))).toBeVisible();
+  }
+  await expect(a.page.getByTestId("undo-bar")).toBeVisible();
+  await a.page.keyboard.press("Control+z");
+  await expect(a.page.getByRole("heading", { name: "Revise your last judgment" })).toBeVisible();
+  await a.page.getByRole("button", { name: "Cancel" }).click();
+  await expect(done).toBeVisible();
   await a.context.close();
   await coordinator.context().close();
 });

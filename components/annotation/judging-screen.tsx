@@ -55,7 +55,7 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
   const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
   const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
-  const undo = useUndo(campaignId, setStatus); // the judgment just saved, open again
+  const undo = useUndo(campaignId, setStatus, lastSaved); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
@@ -79,7 +79,7 @@ export function JudgingScreen({ campaign }: { campaign: AnnotatorCampaignView })
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
   if (undo.screen) return undo.screen;
-  if (answer?.kind === "done") return <NothingLeftScreen judgedThisVisit={saves.length} />;
+  if (answer?.kind === "done") return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
 
   return (
     <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>

@@ -10,16 +10,26 @@ import { JudgingStyles } from "./judging-styles";
 import { revisionTargetOf, UndoBar, type SavedJudgment } from "./undo-bar";
 import type { BarStatus } from "./verdict-bar";
 
-/** Undo on the judging screen: `start` opens a saved judgment in the editor; `screen` is that editor, shown instead of the passage (null when closed). */
-export function useUndo(campaignId: number, setStatus: (status: BarStatus | null) => void): { screen: ReactNode; start: (s: SavedJudgment) => void } {
+/**
+ * Undo on the judging screen: `start` opens a saved judgment in the editor; `screen` is that editor,
+ * shown instead of the passage (null when closed); `withBar` adds the Undo bar to a screen without a
+ * passage (after the last one).
+ */
+export function useUndo(campaignId: number, setStatus: (status: BarStatus | null) => void, saved: SavedJudgment | null) {
   const [revising, setRevising] = useState<RevisionTarget | null>(null);
   const start = useCallback((s: SavedJudgment) => setRevising(revisionTargetOf(s)), []);
   const done = (text: string) => () => (setRevising(null), setStatus({ tone: "ok", text }));
   const screen = revising && <UndoScreen campaignId={campaignId} target={revising} onSaved={done("Revised")} onCancel={done("Kept as it was saved")} />;
-  return { screen: screen || null, start };
+  const withBar = (node: ReactNode) => (
+    <>
+      {node}
+      <RevisionStyles />
+      <UndoBar saved={saved} disabled={false} onUndo={start} />
+    </>
+  );
+  return { screen: screen || null, start, withBar };
 }
 
-/** The judging screen while Undo has the judgment just saved open again: the revision editor, then back to the next passage. */
 function UndoScreen({ campaignId, target, onSaved, onCancel }: { campaignId: number; target: RevisionTarget; onSaved: () => void; onCancel: () => void }) {
   return (
     <div className="judging judging-undo">
