@@ -150,6 +150,16 @@ const matrix: Record<string, Case> = {
     body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key") }),
     expect: { anonymous: 401, annotator: 403, coordinator: 403 },
   },
+  // ── issue 14: undo, history, notes (finer cases: e2e/my-judgments-authz.spec.ts) ──
+  "PUT /api/claims/[handle]/judgment": {
+    path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,
+    body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key"), revision: 0 }),
+    expect: { anonymous: 401, annotator: 404, coordinator: 403 },
+  },
+  "GET /api/campaigns/[id]/my-judgments": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-judgments?limit=5`,
+    expect: { anonymous: 401, annotator: 200, coordinator: 403 },
+  },
   "GET /api/campaigns/[id]/export": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/export?location=passage`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },

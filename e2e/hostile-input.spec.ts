@@ -1,6 +1,6 @@
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
-import { adminApi, createAccount, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { expect, test, type APIResponse, type Page } from "@playwright/test";
+import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
@@ -232,4 +232,48 @@ test("hostile session goals, warning thresholds and annotator-page parameters ar
   const dialogs = watchDialogs(page);
   expect((await page.goto(`/campaigns/${campaignId}/annotators/${encodeURIComponent(XSS[0]!)}`))!.status()).toBe(404);
   await expectInert(page, dialogs);
+});
+
+// Issue 14: comments, flags and revisions — every bad field named, markup in a comment shown as text.
+test("hostile comments, flags and revisions: 400 or 422 naming the field; a comment with markup is inert on the question view and the dashboard", async ({ page, baseURL }) => {
+  const admin = await adminApi(baseURL!);
+  const dialogs = watchDialogs(page);
+  const { campaignId } = await launchedTwoQuestionBatch(admin, "hostile-notes", { goldAccuracyThreshold: 0 });
+  const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "hostile-notes"));
+  const task = await (await api.post(`/api/campaigns/${campaignId}/next`)).json();
+  const url = `/api/claims/${task.claim.handle}/judgment`;
+  const ok = { verdict: "insufficient", span: null, durationMs: 500, idempotencyKey: unique("key") };
+  const field = async (res: APIResponse): Promise<string[]> => {
+    expect(res.status(), await res.text()).toBe(422);
+    const body = (await res.json()) as { error: { details: { problems: { field: string }[] } } };
+    return body.error.details.problems.map((p) => p.field);
+  };
+  expect((await api.post(url, { data: Buffer.from('{"verdict": '), headers: { "content-type": "application/json" } })).status()).toBe(400);
+  expect(await field(await api.post(url, { data: { ...ok, comment: "x".repeat(2001) } }))).toEqual(["comment"]);
+  expect(await field(await api.post(url, { data: { ...ok, comment: "😀".repeat(2001) } }))).toEqual(["comment"]); // code points, not UTF-16 units
+  expect(await field(await api.post(url, { data: { ...ok, comment: "" } }))).toEqual(["comment"]);
+  expect(await field(await api.post(url, { data: { ...ok, comment: 42 } }))).toEqual(["comment"]);
+  expect(await field(await api.post(url, { data: { ...ok, flags: ["spam"] } }))).toEqual(["flags.0"]);
+  expect(await field(await api.post(url, { data: { ...ok, flags: "offensive" } }))).toEqual(["flags"]);
+  expect(await field(await api.post(url, { data: { ...ok, flags: ["offensive", "offensive"] } }))).toEqual(["flags"]);
+  const comment = hostile("Comment");
+  expect((await api.post(url, { data: { ...ok, comment, flags: ["offensive"] } })).status()).toBe(201);
+  expect(await field(await api.put(url, { data: { ...ok, idempotencyKey: unique("k"), revision: "0" } }))).toEqual(["revision"]);
+  expect(await field(await api.put(url, { data: { ...ok, idempotencyKey: unique("k"), revision: 0, flags: [1] } }))).toEqual(["flags.0"]);
+  expect(await field(await api.put(url, { data: { ...ok, idempotencyKey: unique("k") } }))).toEqual(["revision"]);
+  expect((await api.put(url, { data: Buffer.from("[1,"), headers: { "content-type": "application/json" } })).status()).toBe(400);
+  expect(await field(await api.get(`/api/campaigns/${campaignId}/my-judgments?limit=abc`))).toEqual(["limit"]);
+  expect(await field(await api.get(`/api/campaigns/${campaignId}/my-judgments?after=${encodeURIComponent("<script>")}`))).toEqual(["after"]);
+  expect((await (await api.get(`/api/campaigns/${campaignId}/my-judgments`)).json()).judgments[0].comment).toBe(comment);
+
+  const questions = await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json();
+  const queryId = (questions.questions as { id: number; input: string }[]).find((q) => q.input === task.query.input)!.id;
+  await page.goto(`/campaigns/${campaignId}/questions/${queryId}`);
+  await expect(page.getByTestId("judgment-notes")).toContainText(comment);
+  await expectInert(page, dialogs);
+  await page.goto(`/campaigns/${campaignId}`);
+  await expect(page.getByTestId("noted-count")).toHaveText("1");
+  await expectInert(page, dialogs);
+  await api.dispose();
+  await admin.dispose();
 });

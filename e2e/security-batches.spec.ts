@@ -74,6 +74,7 @@ test("a closed batch refuses judgments with 409 and exports the same bytes after
     "progress.judgedToday", "progress.passageOfQuestion", "progress.passagesInQuestion",
     "judgment.claim", "judgment.verdict", "judgment.unreadable", "judgment.span", "judgment.span.startParagraphId", "judgment.span.startCharacter",
     "judgment.span.endParagraphId", "judgment.span.endCharacter", "judgment.span.text", "judgment.durationMs", "judgment.createdAt",
+    "judgment.comment", "judgment.flags[]", // issue 14: the annotator's own note and flags
   ]);
   const paths = (v: unknown, at = ""): string[] =>
     Array.isArray(v)

@@ -1,6 +1,7 @@
 // The judgments export as it was before its lines were built in SQL and read with COPY
 // (lib/campaign/report/export-judgments.ts up to issue 13): the rows through drizzle, each line
-// written in JavaScript. Kept as the reference the new export must equal byte for byte.
+// written in JavaScript. Kept as the reference the new export must equal byte for byte; issue 14's
+// fields (revision, revised_at, comment, flags, versions) are written here the same way.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { JudgmentRow } from "@/lib/campaign/report/rows";
@@ -31,6 +32,37 @@ interface ExportedJudgmentRow extends JudgmentRow {
   is_gold: boolean;
   counted: boolean;
   batch_id: number;
+  revision: number;
+  revised_at: string | Date | null;
+  comment: string | null;
+  flags: string[];
+  versions: VersionRow[] | null;
+}
+
+interface VersionRow extends Omit<JudgmentRow, "id" | "passage_id" | "created_at"> {
+  revision: number;
+  comment: string | null;
+  flags: string[];
+  submitted_at: string;
+  replaced_at: string;
+}
+
+const iso = (t: string | Date | null) => (t === null ? "null" : `"${new Date(t).toISOString()}"`);
+
+function spanOf(r: Omit<JudgmentRow, "id" | "passage_id" | "created_at">): string {
+  return r.span_text === null
+    ? "null"
+    : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
+}
+
+/** Issue 14's fields: the revision, notes and earlier versions. */
+function revisionsOf(r: ExportedJudgmentRow): string {
+  const versions = (r.versions ?? []).map(
+    (v) =>
+      `{"revision":${v.revision},"verdict":${json(v.verdict)},"unreadable":${v.unreadable},"span":${spanOf(v)},"comment":${json(v.comment)},` +
+      `"flags":${json(v.flags)},"duration_ms":${v.duration_ms},"submitted_at":${iso(v.submitted_at)},"replaced_at":${iso(v.replaced_at)}}`,
+  );
+  return `,"revision":${r.revision},"revised_at":${iso(r.revised_at)},"comment":${json(r.comment)},"flags":${json(r.flags)},"versions":[${versions.join(",")}]`;
 }
 
 /** Every judgment line of a campaign (or one batch of it), as the previous export wrote them. */
@@ -44,22 +76,20 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
                where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
                  and (j2.created_at, j2.id) < (j.created_at, j.id)
              ) < c.judgments_per_passage) as counted,
-             j.batch_id, j.duration_ms, j.created_at
+             j.batch_id, j.duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags,
+             (select json_agg(v order by v.revision) from judgment_versions v where v.judgment_id = j.id) as versions
       ${sql.raw(JUDGMENT_JOINS)}
       where j.campaign_id = ${campaignId} ${batchId === undefined ? sql`` : sql`and j.batch_id = ${batchId}`}
       order by j.id`),
   );
   return rows
     .map((r) => {
-      const span =
-        r.span_text === null
-          ? "null"
-          : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
+      const span = spanOf(r);
       return (
         `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
         `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
         `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
-        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"}\n`
+        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"${revisionsOf(r)}}\n`
       );
     })
     .join("");

@@ -15,6 +15,7 @@ import { useJudgmentOutbox } from "./use-judgment-outbox";
 import { useTaskQueue } from "./use-task-queue";
 import { useVerdictEditing } from "./use-verdict-editing";
 import { VerdictBar, type BarStatus } from "./verdict-bar";
+import { DraftNotes, useUndo } from "./undo-screen";
 
 const INSTRUCTIONS_ID = "judging-instructions";
 
@@ -54,21 +55,23 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
   }, []);
   const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
   const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
-  const { draft, words, range, span, frozen, failures, paused, saves, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
+  const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
+  const undo = useUndo(campaignId, setStatus, lastSaved); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
 
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
-  const hasTask = task !== null;
+  const hasTask = task !== null && !undo.screen;
   const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
-  useJudgingKeys({ hasTask, hasHighlight: range !== null, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
+  useJudgingKeys({ hasTask, hasHighlight: range !== null && !undo.screen, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
 
   const error = current.error;
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
-  if (answer?.kind === "done") return <NothingLeftScreen judgedThisVisit={saves.length} />;
+  if (undo.screen) return undo.screen;
+  if (answer?.kind === "done") return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
 
   return (
     <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>
@@ -96,6 +99,7 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
             onSelect={edit.setHighlight}
             onRetry={() => void current.refetch()}
           />
+          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={lastSaved} onUndo={undo.start} />}
         </main>
         {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} />}
       </div>

@@ -1,6 +1,7 @@
 // What the judging screen keeps in this browser's localStorage: drafts (what the annotator has done
 // on a claim, kept until the server acknowledges it), question numbers, and instructions seen.
 
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
 import type { Span } from "@/lib/kilt/words";
 import type { JudgmentBody, Verdict } from "@/lib/query/annotation";
 
@@ -19,6 +20,9 @@ export interface Draft {
   startedAt: number;
   /** The body being submitted: frozen until the server answers, so a retry sends the same body with the same key. */
   pending: JudgmentBody | null;
+  /** Issue 14: a comment for the coordinators and flags (absent: none). */
+  comment?: string;
+  flags?: JudgmentFlag[];
 }
 
 const DRAFT_PREFIX = "kps:draft:";

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { usePathname } from "next/navigation";
 import { keyLabel } from "@/lib/annotation/shortcuts";
 import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
@@ -36,9 +37,10 @@ interface HeaderProps {
   meter?: ReactNode;
 }
 
-/** The top line: campaign, progress, the instructions toggle and the way back to the queue. */
+/** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
 export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter }: HeaderProps) {
   const counts = countsOf(answer, saves);
+  const path = usePathname();
   return (
     <header className="judging-top">
       <span className="campaign-name" title={campaignName}>
@@ -74,6 +76,10 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
           </>
         )}
       </button>
+      {/* Narrow screens keep one header line: the queue links to the history there. */}
+      <Link href={`${path}/history`} className="back-link wide-only">
+        My judgments
+      </Link>
       <Link href="/annotate" className="back-link">
         <span className="wide-only">Your queue</span>
         <span className="narrow-only">Queue</span>

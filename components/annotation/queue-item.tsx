@@ -30,6 +30,11 @@ export function QueueItem({ campaign: c, figures: f, started }: { campaign: MyCa
           </span>
         )}
       </span>
+      {(started || (f && f.judgedTotal > 0)) && (
+        <Link href={`/annotate/${c.id}/history`} aria-label={`My judgments in ${c.name}`}>
+          My judgments
+        </Link>
+      )}
       {workable ? (
         <Link className="button" href={`/annotate/${c.id}`} aria-label={`${verb} ${c.name}`}>
           {verb}

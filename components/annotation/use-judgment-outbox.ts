@@ -6,6 +6,8 @@ import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kil
 import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/lib/query/annotation";
 import { ApiError } from "@/lib/query/client";
 import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
+import { notesBody } from "./notes-fields";
+import type { SavedJudgment } from "./undo-bar";
 import type { BarStatus } from "./verdict-bar";
 
 /** A judgment acknowledged in this session: progress counts of tasks fetched before it are one short. */
@@ -55,6 +57,7 @@ function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { promp
     unreadable: draft.verdict === "insufficient" && draft.unreadable,
     durationMs: Math.min(Math.max(0, Math.round(Date.now() - draft.startedAt)), 24 * 3600 * 1000 - 1),
     idempotencyKey: draft.idempotencyKey,
+    ...notesBody(draft),
   };
 }
 
@@ -142,6 +145,7 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, queue: 
   const [draft, setDraftState] = useDraft(campaignId, task);
   const [paused, setPaused] = useState(false);
   const saves = useRef<Saved[]>([]);
+  const [lastSaved, setLastSaved] = useState<SavedJudgment | null>(null);
 
   const words = useMemo(() => (task ? passageWords(task.passage.paragraphs) : []), [task]);
   const range = useMemo(() => (draft?.span ? wordRangeOfSpan(words, draft.span) : null), [draft?.span, words]);
@@ -188,6 +192,7 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, queue: 
         if (result.next && vars.ask) placeNext(claim, vars.ask, result.next);
         settle.acknowledge();
         settle.forget();
+        setLastSaved({ task, body, savedAt: Date.now() });
         setStatus({ tone: "ok", text: "Saved" });
         settle.next();
       },
@@ -207,6 +212,8 @@ export function useJudgmentOutbox(campaignId: number, task: Task | null, queue: 
     paused,
     /** Judgments acknowledged in this session, in order. */
     saves: saves.current,
+    /** The judgment acknowledged last: what Undo opens again. */
+    lastSaved,
     update,
     submit,
   };

@@ -4,6 +4,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import type { Task as ServerTask } from "@/lib/campaign/annotate/assignment";
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
 import type { Span } from "@/lib/kilt/words";
 import { apiExchange, ApiError } from "./client";
 
@@ -19,6 +20,9 @@ export interface JudgmentBody {
   unreadable: boolean;
   durationMs: number;
   idempotencyKey: string;
+  /** Issue 14: a note to the coordinators and flags, both optional. */
+  comment?: string | null;
+  flags?: JudgmentFlag[];
 }
 
 /** What the next-task route answered: a task (with its lease as the server counts it) or nothing left (204). */

@@ -5,6 +5,7 @@ import type { UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase, seededRandom } from "@/test/databases";
+import { listMyJudgments } from "./my-judgments";
 import { nextTask, renewClaim } from "./assignment";
 import { submitJudgment } from "./judgments";
 
@@ -165,6 +166,22 @@ describeEachDatabase("gold cannot be told apart", ({ db }) => {
     const scores = leakScores(samples);
     const leaks = scores.filter((s) => s.auc > 0.6);
     expect(leaks, `fields that tell gold apart:\n${scores.slice(0, 8).map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`).join("\n")}`).toEqual([]);
+
+    // Issue 14: the history of one's own judgments tells gold apart no better.
+    const history: Sample[] = [];
+    for (const a of team) {
+      for (let after: string | undefined, page; !page || page.next; after = page.next ?? undefined) {
+        page = await listMyJudgments(db(), a, c.campaignId, { after, limit: 50 });
+        payloads.push(JSON.parse(JSON.stringify(page)));
+        for (const row of page.rows) {
+          const passageId = passageOfHandle.get(row.claim)!;
+          history.push({ fields: flatten(JSON.parse(JSON.stringify(row))), question: row.query.id, passageId, gold: gold.has(passageId) });
+        }
+      }
+    }
+    expect(history).toHaveLength(40 * 4 * 2);
+    const historyScores = leakScores(history);
+    expect(historyScores.filter((s) => s.auc > 0.6), historyScores.slice(0, 8).map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`).join("\n")).toEqual([]);
 
     // No passage or claim id of the campaign, as a number or a string, anywhere in any payload.
     const claimIds = (await db().select({ id: claims.id }).from(claims).where(inArray(claims.handle, handles))).map((r) => r.id);

@@ -4,6 +4,7 @@
 // held across a round trip to it.
 import { preparedRows } from "@/lib/cache/prepared";
 import type { Db } from "@/db/client";
+import type { JudgmentFlag } from "@/db/schema";
 import type { JudgmentRow } from "../report/rows";
 
 /** One statement, on its own: SQL text with $n parameters → rows. */
@@ -47,10 +48,15 @@ export interface ClaimRow {
 }
 
 /** A stored judgment as statement 1 reads it (`row_to_json`: times as strings). */
-export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & { request_hash: string; created_at: string };
+export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & {
+  request_hash: string;
+  created_at: string;
+  comment: string | null;
+  flags: JudgmentFlag[];
+};
 
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-  span_text, duration_ms, request_hash, created_at from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
+  span_text, duration_ms, request_hash, created_at, comment, flags from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
 /** $1 handle, $2 user id, $3 whether to read the passage's paragraphs, $4 idempotency key. */
 export const READ_CLAIM_SQL = `
@@ -113,10 +119,12 @@ with held as materialized (
   -- Compared with the passage's outcome as this statement leaves it, as the passages trigger does
   -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
-    start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees)
+    start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees,
+    comment, flags)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
     $sp, $sc, $ep, $ec, $text, $duration, $key, $hash, clock_timestamp(),
-    kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t))
+    kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t)),
+    $comment, $flags
   from p
   returning created_at
 ), e as (
@@ -152,6 +160,8 @@ const PARAMS: Record<string, string> = {
   $hash: "$18::text",
   $gold: "$19::boolean",
   $correct: "$20::boolean",
+  $comment: "$21::text",
+  $flags: "$22::text[]",
 };
 
 export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z]+\b/g, (name) => {

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { campaigns, judgments, type Judgment } from "@/db/schema";
+import { campaigns, judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
@@ -9,6 +9,7 @@ import { sliceLocation } from "@/lib/kilt/codepoints";
 import { smoothedAccuracy } from "../quality/consensus";
 import { isGoldCorrect, setStanding } from "../quality/standings";
 import { claimHandleSchema, nextTask, type Task } from "./assignment";
+import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
 
 const offset = z.number().int().min(0, "must be 0 or more");
@@ -30,6 +31,7 @@ export const judgmentInputSchema = z
     unreadable: z.boolean().default(false),
     durationMs: z.number().int().min(0, "must be 0 or more").max(24 * 3600 * 1000, "must be under a day"),
     idempotencyKey: z.string().min(8, "must be at least 8 characters").max(200),
+    ...notesShape,
   })
   .superRefine((j, ctx) => {
     if (j.verdict === "sufficient" && !j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
@@ -61,6 +63,8 @@ export interface JudgmentView {
   span: z.infer<typeof spanSchema> | null;
   durationMs: number;
   createdAt: Date;
+  comment: string | null;
+  flags: JudgmentFlag[];
 }
 
 function view(j: Judgment, handle: string): JudgmentView {
@@ -74,13 +78,20 @@ function view(j: Judgment, handle: string): JudgmentView {
         : { startParagraphId: j.startParagraphId!, startCharacter: j.startCharacter!, endParagraphId: j.endParagraphId!, endCharacter: j.endCharacter!, text: j.spanText },
     durationMs: j.durationMs,
     createdAt: j.createdAt,
+    comment: j.comment,
+    flags: j.flags as JudgmentFlag[],
   };
 }
 
-/** The body's fingerprint: a replay must carry the same body as the first submission. */
-function requestHash(claimId: number, input: JudgmentInput): string {
-  const { idempotencyKey: _key, ...rest } = input;
-  return sha256(JSON.stringify({ claimId, ...rest, span: rest.span && { ...rest.span } }));
+/**
+ * The body's fingerprint: a replay must carry the same body as the first submission. No comment and
+ * no flags leave it as it was before they existed; `extra` tells a revision from a submission.
+ */
+export function requestHash(claimId: number, input: JudgmentInput, extra: Record<string, unknown> = {}): string {
+  const { idempotencyKey: _key, comment: _c, flags: _f, ...rest } = input;
+  const { comment, flags } = notesOf(input);
+  const notes = { ...(comment === null ? {} : { comment }), ...(flags.length ? { flags } : {}) };
+  return sha256(JSON.stringify({ claimId, ...rest, span: rest.span && { ...rest.span }, ...notes, ...extra }));
 }
 
 /**
@@ -140,7 +151,7 @@ export async function submitJudgment(
   }
 }
 
-async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
+export async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   if (campaign) await setStanding(db, campaign, userId, { status: "paused", reason: "gold_rule", by: null });
 }
@@ -179,7 +190,7 @@ function checkAccess(actor: Actor, claim: ClaimRow): void {
   }
 }
 
-function goldOf(c: ClaimRow) {
+export function goldOf(c: Pick<ClaimRow, "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character">) {
   return {
     expectedVerdict: c.expected_verdict,
     expectedStartParagraphId: c.expected_start_paragraph_id,
@@ -194,12 +205,13 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
   return [
     c.claim_id, userId, c.passage_id, c.live, c.unended, c.r, c.t, c.early_stop,
     input.verdict, input.unreadable, s?.startParagraphId ?? null, s?.startCharacter ?? null, s?.endParagraphId ?? null, s?.endCharacter ?? null, s?.text ?? null,
-    input.durationMs, input.idempotencyKey, hash, c.is_gold, correct,
+    input.durationMs, input.idempotencyKey, hash, c.is_gold, correct, notesOf(input).comment, flagsLiteral(notesOf(input).flags),
   ];
 }
 
 function viewOf(input: JudgmentInput, handle: string, createdAt: Date): JudgmentView {
-  return { claim: handle, verdict: input.verdict, unreadable: input.unreadable, span: input.span && { ...input.span }, durationMs: input.durationMs, createdAt };
+  const { verdict, unreadable, durationMs } = input;
+  return { claim: handle, verdict, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
 }
 
 function replayOf(previous: StoredJudgmentJson, hash: string, handle: string): { judgment: JudgmentView; replayed: true } {
@@ -211,7 +223,8 @@ function replayOf(previous: StoredJudgmentJson, hash: string, handle: string): {
     p.span_text === null
       ? null
       : { startParagraphId: p.start_paragraph_id!, startCharacter: p.start_character!, endParagraphId: p.end_paragraph_id!, endCharacter: p.end_character!, text: p.span_text };
-  return { judgment: { claim: handle, verdict: p.verdict, unreadable: p.unreadable, span, durationMs: p.duration_ms, createdAt: new Date(p.created_at) }, replayed: true };
+  const judgment = { claim: handle, verdict: p.verdict, unreadable: p.unreadable, span, durationMs: p.duration_ms, createdAt: new Date(p.created_at), comment: p.comment, flags: p.flags };
+  return { judgment, replayed: true };
 }
 
 /** Why the write found no passage to take the judgment, in the order the rules apply. Rare: extra statements are fine here. */
@@ -252,7 +265,7 @@ async function findReplay(db: Db, userId: number, key: string, hash: string, han
 }
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
-function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
+export function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
   if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
     throw invalidField(
       "span",

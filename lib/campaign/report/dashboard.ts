@@ -16,6 +16,7 @@ import {
   type DisputedQuestion,
   type PassageCell,
 } from "../internal/tallies";
+import { notedJudgments, type NotedJudgments } from "./noted-judgments";
 
 /** Slots and agreement of a batch, or of the whole campaign. */
 export interface Progress {
@@ -53,6 +54,8 @@ export interface Dashboard {
   activity: { binMinutes: number; points: { at: string; judgments: number }[] };
   projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null; outlook: FinishOutlook };
   disputed: DisputedQuestion[];
+  /** Judgments with a comment or flags (issue 14). */
+  noted: NotedJudgments;
 }
 
 const WINDOW_MINUTES = 60;
@@ -139,6 +142,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     activity: { binMinutes, points: fillBins(points, binMinutes) },
     projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
     disputed,
+    noted: await notedJudgments(db, campaignId),
   };
 }
 

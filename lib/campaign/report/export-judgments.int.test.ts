@@ -36,8 +36,24 @@ async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
       update judgments set created_at = ${TIMES[i % TIMES.length]}::timestamptz + (${i}::int * interval '1 second'),
         duration_ms = ${[0, 2147483647, 1234][i % 3]}::int,
         span_text = case when span_text is null then null else ${TRICKY[i % TRICKY.length]}::text end,
-        unreadable = (verdict = 'insufficient' and ${i % 2 === 0}::boolean)
+        unreadable = (verdict = 'insufficient' and ${i % 2 === 0}::boolean),
+        comment = nullif(${TRICKY[(i + 1) % TRICKY.length]}::text, ''), flags = ${["{}", "{broken_text}", "{offensive,question_wrong}"][i % 3]}::text[]
       where id = ${j.id}`);
+    // Every third judgment revised (twice, for some): its earlier versions with tricky notes and odd times.
+    const revisions = i % 3 === 1 ? 1 + (i % 2) : 0;
+    for (let v = 0; v < revisions; v++) {
+      await db.execute(sql`
+        insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
+          end_paragraph_id, end_character, span_text, comment, flags, duration_ms, submitted_at, replaced_at)
+        select id, campaign_id, ${v}::int, case when ${v % 2 === 0}::boolean then 'insufficient'::verdict else 'sufficient'::verdict end, false,
+          case when ${v % 2 === 0}::boolean then null else 2 end, case when ${v % 2 === 0}::boolean then null else 0 end,
+          case when ${v % 2 === 0}::boolean then null else 2 end, case when ${v % 2 === 0}::boolean then null else 3 end,
+          case when ${v % 2 === 0}::boolean then null else ${TRICKY[(i + v) % TRICKY.length]}::text end,
+          nullif(${TRICKY[(i + v + 2) % TRICKY.length]}::text, ''), ${v ? "{question_wrong}" : "{}"}::text[], ${v * 1000 + 17}::int,
+          ${TIMES[(i + v) % TIMES.length]}::timestamptz, ${TIMES[(i + v + 1) % TIMES.length]}::timestamptz
+        from judgments where id = ${j.id}`);
+    }
+    if (revisions) await db.execute(sql`update judgments set revision = ${revisions}::int, revised_at = ${TIMES[(i + 2) % TIMES.length]}::timestamptz where id = ${j.id}`);
   }
   for (const [i, who] of team.entries()) await db.execute(sql`update users set pseudonym = ${TRICKY[i % TRICKY.length] + unique("")} where id = ${who.id}`);
   for (const [i, kiltId] of c.queryIds.entries()) {
@@ -78,7 +94,7 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(lines.every((l) => l === JSON.stringify(JSON.parse(l)) + "\n")).toBe(true);
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0]!).sort()).toEqual(
-      ["annotator", "batch_id", "counted", "created_at", "duration_ms", "end_paragraph_id", "is_gold", "passage_id", "query_id", "span", "start_paragraph_id", "unreadable", "verdict", "wikipedia_id"].sort(),
+      ["annotator", "batch_id", "comment", "counted", "created_at", "duration_ms", "end_paragraph_id", "flags", "is_gold", "passage_id", "query_id", "revised_at", "revision", "span", "start_paragraph_id", "unreadable", "verdict", "versions", "wikipedia_id"].sort(),
     );
     const [pa] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
     expect(rows.filter((r) => r.annotator === pa!.pseudonym)).toHaveLength(4);
@@ -91,7 +107,11 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect((spans[0]!.end_character as number) - (spans[0]!.start_character as number)).toBe(4);
     expect(new Set(rows.map((r) => r.query_id))).toEqual(new Set(c.queryIds));
     expect(rows.every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.created_at as string))).toBe(true);
-    expect(Object.keys(rows[0]!)).toEqual(["query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted", "batch_id", "duration_ms", "created_at"]);
+    expect(Object.keys(rows[0]!)).toEqual([
+      "query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted",
+      "batch_id", "duration_ms", "created_at", "revision", "revised_at", "comment", "flags", "versions",
+    ]);
+    expect(rows[0]).toMatchObject({ revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
 
     const anon = await makeAnnotator(db());
     await expect(exportedLines(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);
@@ -125,7 +145,9 @@ describeEachDatabase("judgments export", ({ db }) => {
     const open = await same({});
     const [count] = rowsOf<{ n: string | number }>(await db().execute(sql`select count(*) as n from judgments where campaign_id = ${c.campaignId}`));
     expect(open.split("\n")).toHaveLength(Number(count!.n) + 1);
-    for (const needle of ['"counted":false', '"counted":true', '"unreadable":true', '"span":null', "\\u0001", "\u2028", "😀", '.999Z"']) expect(open).toContain(needle);
+    for (const needle of ['"counted":false', '"counted":true', '"unreadable":true', '"span":null', "\\u0001", "\u2028", "😀", '.999Z"', '"flags":["offensive","question_wrong"]', '"versions":[{"revision":0,', '"revision":1,"verdict":"sufficient"']) {
+      expect(open).toContain(needle);
+    }
     for (const pageRows of [1, 4, 35, 36, 37]) await same({ pageRows });
     await same({ batchId: c.batchId, pageRows: 5 });
 

@@ -30,10 +30,24 @@ function int(n: number): string {
   return String(n);
 }
 
+/** A judgment's (or version's) span as JSON text, `null` when it has none. */
+function spanJson(t: string): string {
+  return `case when ${t}.span_text is null then 'null' else
+    '{"start_paragraph_id":' || ${t}.start_paragraph_id::text || ',"start_character":' || ${t}.start_character::text
+    || ',"end_paragraph_id":' || ${t}.end_paragraph_id::text || ',"end_character":' || ${t}.end_character::text
+    || ',"text":' || to_json(${t}.span_text)::text || '}' end`;
+}
+
+/** A time as a JSON string in UTC to the millisecond (truncated, as a JavaScript Date), or `null`. */
+function isoTime(column: string): string {
+  return `coalesce('"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
+}
+
 /**
  * The export's statement: one JSONL line (text) per judgment of the campaign, in id order — ids in
  * (`after`, `upTo`] when given — with whether each counts (the rule of `countedJudgmentsOf`,
- * applied row by row; in a closed batch whether it counted at close, internal/seal.ts). The line
+ * applied row by row; in a closed batch whether it counted at close, internal/seal.ts), its
+ * revision, comment and flags, and its earlier versions (judgment_versions, oldest first). The line
  * is built here, compact, keys in the documented order, strings through `to_json` (the escapes of
  * JSON.stringify: `"`, `\`, and every character below U+0020, as \b \f \n \r \t or \u00xx),
  * times in UTC to the millisecond (truncated, as a JavaScript Date). SQL text with the values
@@ -47,10 +61,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
         || ',"annotator":' || to_json(u.pseudonym)::text
         -- The verdict's labels (sufficient, insufficient) need no escapes.
         || ',"verdict":"' || j.verdict::text || '","unreadable":' || j.unreadable::text
-        || ',"span":' || case when j.span_text is null then 'null' else
-             '{"start_paragraph_id":' || j.start_paragraph_id::text || ',"start_character":' || j.start_character::text
-             || ',"end_paragraph_id":' || j.end_paragraph_id::text || ',"end_character":' || j.end_character::text
-             || ',"text":' || to_json(j.span_text)::text || '}' end
+        || ',"span":' || ${spanJson("j")}
         || ',"is_gold":' || p.is_gold::text
         || ',"counted":' || coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
              select count(*) from judgments j2
@@ -59,7 +70,10 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
                and (j2.created_at, j2.id) < (j.created_at, j.id)
            ) < c.judgments_per_passage)::text
         || ',"batch_id":' || j.batch_id::text || ',"duration_ms":' || j.duration_ms::text
-        || ',"created_at":"' || to_char(j.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"}' as line
+        || ',"created_at":' || ${isoTime("j.created_at")}
+        || ',"revision":' || j.revision::text || ',"revised_at":' || ${isoTime("j.revised_at")}
+        || ',"comment":' || coalesce(to_json(j.comment)::text, 'null') || ',"flags":' || to_json(j.flags)::text
+        || ',"versions":' || v.versions || '}' as line
     -- The page's judgments in id order, then each one's passage and question, annotator, campaign and
     -- standing looked up by key (lateral, offset 0: nested loops that keep the order): O(page) work
     -- whatever the tables' sizes. Joined plainly, the planner hashed all passages on every page and
@@ -67,7 +81,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     from (
       select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.unreadable,
              j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-             j.counted_at_close, j.duration_ms, j.created_at
+             j.counted_at_close, j.duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags
       from judgments j
       where j.campaign_id = ${int(campaignId)}
         ${page.after === undefined ? "" : `and j.id > ${int(page.after)}`}
@@ -84,6 +98,15 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     left join lateral (
       select s.status from annotator_standings s where s.campaign_id = j.campaign_id and s.user_id = j.user_id offset 0
     ) s on true
+    -- Earlier versions (revised judgments only: most have none, and the unique index answers at once).
+    cross join lateral (
+      select case when j.revision = 0 then '[]' else coalesce('[' || string_agg('{"revision":' || v.revision::text
+          || ',"verdict":"' || v.verdict::text || '","unreadable":' || v.unreadable::text || ',"span":' || ${spanJson("v")}
+          || ',"comment":' || coalesce(to_json(v.comment)::text, 'null') || ',"flags":' || to_json(v.flags)::text
+          || ',"duration_ms":' || v.duration_ms::text || ',"submitted_at":' || ${isoTime("v.submitted_at")}
+          || ',"replaced_at":' || ${isoTime("v.replaced_at")} || '}', ',' order by v.revision) || ']', '[]') end as versions
+      from judgment_versions v where v.judgment_id = j.id and j.revision > 0
+    ) v
     order by j.id`;
 }
 

@@ -20,6 +20,10 @@ export interface QuestionJudgment {
   /** Counted: the annotator is in good standing and this is among the passage's first R such judgments. */
   counted: boolean;
   paused: boolean;
+  /** The annotator's note and flags (issue 14), and how often they revised it. */
+  comment: string | null;
+  flags: string[];
+  revision: number;
 }
 
 export interface QuestionPassage {
@@ -71,6 +75,9 @@ interface PassageRow extends PassageOutcomeRow {
 interface ViewedJudgmentRow extends JudgmentRow {
   username: string;
   paused: boolean;
+  comment: string | null;
+  flags: string[];
+  revision: number;
 }
 
 /** Every passage of one question with its judgments, highlights, consensus span and gold (coordinators). */
@@ -106,7 +113,7 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
   const judgmentRows = rowsOf<ViewedJudgmentRow>(
     await db.execute(sql`
       select j.id, j.passage_id, u.username, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character,
-             j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at,
+             j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at, j.comment, j.flags, j.revision,
              coalesce(s.status, 'active') = 'paused' as paused
       from judgments j join passages p on p.id = j.passage_id join users u on u.id = j.user_id
       left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
@@ -167,6 +174,9 @@ function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number):
       createdAt: new Date(j.created_at).toISOString(),
       counted,
       paused: j.paused,
+      comment: j.comment,
+      flags: j.flags,
+      revision: j.revision,
     };
   });
 }

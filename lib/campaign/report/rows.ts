@@ -1,4 +1,4 @@
-import type { Verdict } from "@/db/schema";
+import type { JudgmentFlag, Verdict } from "@/db/schema";
 import type { Location } from "@/lib/kilt/codepoints";
 import { passageOutcome, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 
@@ -26,6 +26,15 @@ export function spanOf(j: Pick<JudgmentRow, "start_paragraph_id" | "start_charac
     ? null
     : { startParagraphId: j.start_paragraph_id, startCharacter: j.start_character!, endParagraphId: j.end_paragraph_id!, endCharacter: j.end_character! };
 }
+
+/** The judgment's span with its text (as the annotator API sends it); null for an insufficient verdict. */
+export function spanWithTextOf(j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">): (Location & { text: string }) | null {
+  const location = spanOf(j);
+  return location && j.span_text !== null ? { ...location, text: j.span_text } : null;
+}
+
+/** A judgment's version as the revision and the history read it: its own columns and notes. */
+export type JudgmentVersionRow = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & { comment: string | null; flags: JudgmentFlag[]; revision: number };
 
 /** The passage columns its outcome is read from. */
 export interface PassageOutcomeRow {

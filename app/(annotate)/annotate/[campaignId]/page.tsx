@@ -5,19 +5,16 @@ import { PausedScreen } from "@/components/annotation/status-screens";
 import { getShortcuts } from "@/lib/annotation/user-shortcuts";
 import { getAnnotatorCampaign } from "@/lib/campaign/annotate/annotator-view";
 import { AppError } from "@/lib/errors";
-import { requireSignedIn } from "@/lib/server/page-auth";
+import { annotatorCampaignPage } from "@/lib/server/annotate-page";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
 export const metadata: Metadata = { title: "Judging" };
 
 export default async function JudgingPage({ params }: Props) {
-  const { db, actor } = await requireSignedIn();
-  // Other roles see the layout's "Not allowed".
-  if (actor.role !== "annotator") return null;
-  const idText = (await params).campaignId;
-  const id = /^[1-9][0-9]{0,14}$/.test(idText) ? Number(idText) : NaN;
-  if (!Number.isSafeInteger(id)) notFound();
+  const page = await annotatorCampaignPage(params);
+  if (!page) return null;
+  const { db, actor, campaignId: id } = page;
   try {
     const [campaign, { shortcuts, keys }] = await Promise.all([getAnnotatorCampaign(db, actor, id), getShortcuts(db, actor)]);
     return <JudgingScreen campaign={campaign} shortcuts={{ enabled: shortcuts.enabled, keys }} />;

@@ -1,5 +1,6 @@
 import { claimHandleParam } from "@/lib/campaign/annotate/assignment";
 import { judgmentInputSchema, judgmentQuerySchema, submitJudgmentAndNext } from "@/lib/campaign/annotate/judgments";
+import { reviseJudgment, revisionInputSchema } from "@/lib/campaign/annotate/revise-judgment";
 import { parseInput } from "@/lib/errors";
 import { json, readJson, requestContext, route } from "@/lib/server/http";
 
@@ -15,4 +16,15 @@ export const POST = route(async (req, ctx: HandleContext) => {
   const input = await readJson(req, judgmentInputSchema);
   const { judgment, replayed, next } = await submitJudgmentAndNext(db, actor, handle, input, query);
   return json(next === undefined ? { judgment } : { judgment, next }, replayed ? 200 : 201);
+});
+
+// PUT /api/claims/:handle/judgment — revises the caller's judgment on that claim (undo, history): 200 {judgment} with its new
+// `revision`; the same idempotency key and body again answer the same; 409 once its passage is finished, the batch is not
+// launched or the annotator is paused (`details.reason`), or when `revision` is not the judgment's current one.
+export const PUT = route(async (req, ctx: HandleContext) => {
+  const { db, actor } = await requestContext(req);
+  const handle = await claimHandleParam(ctx);
+  const input = await readJson(req, revisionInputSchema);
+  const { judgment } = await reviseJudgment(db, actor, handle, input);
+  return json({ judgment });
 });

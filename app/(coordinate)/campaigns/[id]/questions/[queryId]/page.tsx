@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
+import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import { AppError } from "@/lib/errors";
@@ -92,6 +93,7 @@ export default async function QuestionPage({ params }: Props) {
                     {j.counted ? "" : j.paused ? " · not counted (annotator paused)" : " · not counted (beyond R)"}
                   </span>
                 </header>
+                <JudgmentNotesView judgment={j} />
                 <HighlightedPassage paragraphs={p.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
               </article>
             ))}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
+import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
+import { myJudgmentsQuery, type MyJudgment } from "@/lib/query/my-judgments";
+import { RevisionEditor } from "./revision-editor";
+import { RevisionStyles } from "./revision-styles";
+
+const verdictText = (j: MyJudgment) => (j.unreadable ? "Unreadable" : j.verdict === "sufficient" ? "Sufficient" : "Not sufficient");
+
+function when(iso: string): string {
+  return new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** One judgment of the history: the question, the verdict, the highlight over the passage, the notes; Revise while it may change. */
+function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJudgment; index: number }) {
+  const [open, setOpen] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const titleId = `my-judgment-${index}`;
+  return (
+    <li className="card my-judgment" aria-labelledby={titleId} data-testid="my-judgment">
+      <header>
+        <h2 id={titleId} className="card-title">
+          {j.query.input}
+        </h2>
+        <span className="verdict-tag" data-testid="my-verdict">
+          {verdictText(j)}
+        </span>
+        <span className="hint">
+          {when(j.submittedAt)}
+          {j.revisedAt ? ` · revised ${when(j.revisedAt)}` : ""}
+        </span>
+      </header>
+      {open ? (
+        <RevisionEditor
+          campaignId={campaignId}
+          target={{ claim: j.claim, question: j.query.input, passage: j.passage, verdict: j.verdict, unreadable: j.unreadable, span: j.span, comment: j.comment, flags: j.flags, revision: j.revision }}
+          onSaved={() => (setOpen(false), setSaved(true))}
+          onCancel={() => setOpen(false)}
+        />
+      ) : (
+        <>
+          <p className="hint">{j.passage.title}</p>
+          <HighlightedPassage paragraphs={j.passage.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
+          {j.flags.length > 0 && <p>Flagged: {j.flags.map((f) => FLAG_LABELS[f]).join(", ")}</p>}
+          {j.comment && <blockquote>{j.comment}</blockquote>}
+          {saved && <p role="status">Revised.</p>}
+          {j.locked ? (
+            <p className="hint">{j.locked}</p>
+          ) : (
+            <button type="button" className="secondary" onClick={() => (setSaved(false), setOpen(true))} aria-label={`Revise your judgment on “${j.query.input}”`}>
+              Revise
+            </button>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
+
+/** The annotator's judgments in a campaign, newest first, a page at a time. */
+export function MyJudgmentsList({ campaignId, initial }: { campaignId: number; initial: { judgments: MyJudgment[]; next: string | null } }) {
+  const query = useInfiniteQuery({ ...myJudgmentsQuery(campaignId), initialData: { pages: [initial], pageParams: [null] } });
+  const rows = query.data.pages.flatMap((p) => p.judgments);
+  return (
+    <>
+      <RevisionStyles />
+      {rows.length === 0 ? (
+        <p className="muted">You have not judged a passage in this campaign yet.</p>
+      ) : (
+        <ul className="my-judgments" aria-label="Your judgments, newest first">
+          {rows.map((j, i) => (
+            <MyJudgmentCard key={j.claim} campaignId={campaignId} j={j} index={i} />
+          ))}
+        </ul>
+      )}
+      {query.isError && <p className="error" role="alert">{query.error.message}</p>}
+      {query.hasNextPage && (
+        <button type="button" className="secondary" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+          {query.isFetchingNextPage ? "Loading…" : "Older judgments"}
+        </button>
+      )}
+    </>
+  );
+}

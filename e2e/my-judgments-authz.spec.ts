@@ -1,0 +1,66 @@
+// Issue 14: who may list and revise judgments, beyond the matrix of api-authz.spec.ts — an annotator
+// not on the campaign, an annotator of another campaign, a coordinator's bearer token, the owner.
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { adminApi, launchedTwoQuestionBatch, PASSWORD, signedInApi, unique } from "./fixtures";
+
+async function newAnnotator(admin: APIRequestContext, prefix: string): Promise<{ id: number; username: string }> {
+  const res = await admin.post("/api/users", { data: { username: unique(prefix), role: "annotator", password: PASSWORD } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).user;
+}
+
+/** One judgment through the API: the claim handle it was made on and the body sent. */
+async function judgeOne(api: APIRequestContext, campaignId: number) {
+  const task = await (await api.post(`/api/campaigns/${campaignId}/next`)).json();
+  const body = { verdict: "insufficient", span: null, durationMs: 900, idempotencyKey: unique("key") };
+  expect((await api.post(`/api/claims/${task.claim.handle}/judgment`, { data: body })).status()).toBe(201);
+  return task.claim.handle as string;
+}
+
+test("my judgments and their revision: the owner only; other annotators get 404, coordinators and their tokens 403", async ({ baseURL, playwright }) => {
+  const admin = await adminApi(baseURL!);
+  const x = await launchedTwoQuestionBatch(admin, "authz-x");
+  const y = await launchedTwoQuestionBatch(admin, "authz-y");
+  const [owner, outsider, otherCampaign] = [await newAnnotator(admin, "owner"), await newAnnotator(admin, "outsider"), await newAnnotator(admin, "other")];
+  expect((await admin.put(`/api/campaigns/${x.campaignId}/members`, { data: { allAnnotators: false, userIds: [owner.id] } })).status()).toBe(200);
+  expect((await admin.put(`/api/campaigns/${y.campaignId}/members`, { data: { allAnnotators: false, userIds: [otherCampaign.id] } })).status()).toBe(200);
+  const ownerApi = await signedInApi(baseURL!, owner.username);
+  const handle = await judgeOne(ownerApi, x.campaignId);
+  const otherApi = await signedInApi(baseURL!, otherCampaign.username);
+  await judgeOne(otherApi, y.campaignId);
+  const outsiderApi = await signedInApi(baseURL!, outsider.username);
+  const token = (await (await admin.post("/api/tokens", { data: { name: unique("bearer") } })).json()).token.token as string;
+  const bearer = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const revision = { verdict: "insufficient", span: null, unreadable: true, durationMs: 300, idempotencyKey: unique("rev"), revision: 0 };
+
+  for (const [who, api, status] of [["outsider", outsiderApi, 404], ["annotator of another campaign", otherApi, 404], ["bearer token", bearer, 403]] as const) {
+    const list = await api.get(`/api/campaigns/${x.campaignId}/my-judgments`);
+    expect(list.status(), `${who}: ${await list.text()}`).toBe(status);
+    const put = await api.put(`/api/claims/${handle}/judgment`, { data: revision });
+    expect(put.status(), `${who}: ${await put.text()}`).toBe(status === 403 ? 403 : 404);
+    expect(typeof (await put.json()).error.message).toBe("string");
+  }
+  // The other campaign's annotator sees their own judgment there, nothing of X.
+  const theirs = await (await otherApi.get(`/api/campaigns/${y.campaignId}/my-judgments`)).json();
+  expect(theirs.judgments).toHaveLength(1);
+  expect(JSON.stringify(theirs)).not.toContain(handle);
+
+  // The owner: listed by claim handle (no database id), revised once per key.
+  const mine = await (await ownerApi.get(`/api/campaigns/${x.campaignId}/my-judgments`)).json();
+  expect(mine.judgments.map((j: { claim: string }) => j.claim)).toEqual([handle]);
+  expect(Object.keys(mine.judgments[0]).sort()).toEqual(
+    ["claim", "comment", "flags", "locked", "passage", "query", "revisedAt", "revision", "span", "submittedAt", "unreadable", "verdict"].sort(),
+  );
+  const first = await ownerApi.put(`/api/claims/${handle}/judgment`, { data: revision });
+  expect(first.status(), await first.text()).toBe(200);
+  expect((await first.json()).judgment).toMatchObject({ claim: handle, revision: 1, unreadable: true });
+  const replay = await ownerApi.put(`/api/claims/${handle}/judgment`, { data: revision });
+  expect(replay.status()).toBe(200);
+  expect((await replay.json()).judgment.revision).toBe(1);
+  const conflict = await ownerApi.put(`/api/claims/${handle}/judgment`, { data: { ...revision, unreadable: false } });
+  expect(conflict.status()).toBe(409);
+  const stale = await ownerApi.put(`/api/claims/${handle}/judgment`, { data: { ...revision, idempotencyKey: unique("rev") } });
+  expect(stale.status()).toBe(409);
+  expect((await stale.json()).error).toMatchObject({ code: "conflict", details: { reason: "stale" } });
+  for (const api of [ownerApi, otherApi, outsiderApi, bearer, admin]) await api.dispose();
+});

@@ -1,0 +1,42 @@
+// The annotator's own judgments: the history page's pages and revising a judgment (undo on the
+// judging page too). Browser code through the one API client.
+
+import { infiniteQueryOptions } from "@tanstack/react-query";
+import type { MyJudgment } from "@/lib/campaign/annotate/my-judgments";
+import type { RevisedJudgmentView } from "@/lib/campaign/annotate/revise-judgment";
+import type { JudgmentBody } from "./annotation";
+import { apiRequest } from "./client";
+
+export type { MyJudgment };
+
+/** The body of PUT /api/claims/:handle/judgment: the new version and the revision it replaces. */
+export type RevisionBody = JudgmentBody & { revision: number };
+
+/** A revised judgment as the API answers it (dates as JSON text). */
+export type RevisedJudgment = Omit<RevisedJudgmentView, "createdAt" | "revisedAt"> & { createdAt: string; revisedAt: string | null };
+
+export const myJudgmentKeys = {
+  all: (campaignId: number) => ["my-judgments", campaignId] as const,
+};
+
+/** PUT /api/claims/:handle/judgment: 200 with the judgment at its new revision; 409 says why it cannot change. */
+export async function putRevision(claim: string, body: RevisionBody): Promise<RevisedJudgment> {
+  const { judgment } = await apiRequest<{ judgment: RevisedJudgment }>("PUT", `/api/claims/${encodeURIComponent(claim)}/judgment`, body);
+  return judgment;
+}
+
+interface MyJudgmentsPage {
+  judgments: MyJudgment[];
+  next: string | null;
+}
+
+/** GET /api/campaigns/:id/my-judgments, page after page (`after`: the claim handle ending the page before). */
+export function myJudgmentsQuery(campaignId: number) {
+  return infiniteQueryOptions({
+    queryKey: myJudgmentKeys.all(campaignId),
+    queryFn: ({ pageParam }) =>
+      apiRequest<MyJudgmentsPage>("GET", `/api/campaigns/${campaignId}/my-judgments${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ""}`),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
+  });
+}
