@@ -136,7 +136,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   baseURL,
 }, testInfo) => {
   const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin, { instructions: "Judge the passage **alone**.\n\n- Highlight the *shortest* span." });
+  const campaignId = await launchDemoQuestion(admin, { sessionGoal: 200, instructions: "Judge the passage **alone**.\n\n- Highlight the *shortest* span." });
   await signInAnnotator(page, admin);
   await admin.dispose();
 
@@ -180,11 +180,13 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
     const header = await page.locator(".judging-top").boundingBox();
     expect(header!.height, `header at ${size.width}×${size.height}`).toBeLessThanOrEqual(56);
     // Its parts side by side, none over another.
-    const parts = await page.locator(".judging-top > :is(.campaign-name, .progress, button, a)").evaluateAll((els) =>
-      els.map((el) => {
-        const r = el.getBoundingClientRect();
-        return { left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, name: el.className };
-      }),
+    const parts = await page.locator(".judging-top > :is(.campaign-name, .progress, .progress-meter, button, a)").evaluateAll((els) =>
+      els
+        .filter((el) => el.getClientRects().length > 0) // not the parts hidden at this width
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          return { left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, name: el.className };
+        }),
     );
     for (let i = 1; i < parts.length; i++) expect(parts[i]!.left, `${parts[i]!.name} after ${parts[i - 1]!.name} at ${size.width}px`).toBeGreaterThanOrEqual(parts[i - 1]!.right - 0.5);
     for (const p of parts.filter((p) => p.name !== "campaign-name")) expect(p.scrollWidth, `${p.name} fits its text at ${size.width}px`).toBeLessThanOrEqual(p.clientWidth + 1);

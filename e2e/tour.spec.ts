@@ -22,6 +22,7 @@ async function signedInPage(browser: Browser, username: string, device: Record<s
 }
 
 test("screenshot tour: judging (desktop, phone), queue, history, dashboard, annotator page, question view", async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
   const { campaignId, name } = await launchDemoCampaign(page.request, {
     sessionGoal: 20,
     instructions: "Judge whether the passage **alone** lets you answer the question.\n\n- Highlight the *shortest* span that does.",
@@ -74,7 +75,14 @@ test("screenshot tour: judging (desktop, phone), queue, history, dashboard, anno
   const phone = await signedInPage(browser, third, devices["Pixel 7"]);
   await phone.goto(`/annotate/${campaignId}`);
   await expect(phone.locator("article.passage")).toBeVisible();
-  await phone.locator(".passage-body").getByText(/\w/).first().tap();
+  // The instructions open as a sheet on a first visit: shown, then closed; a tap on the passage's first word starts a highlight.
+  const sheet = phone.locator("dialog.instructions-sheet");
+  await expect(sheet).toBeVisible();
+  await phone.screenshot({ path: shot("judging-phone-instructions") });
+  await sheet.getByRole("button", { name: /^Hide/ }).tap();
+  await expect(sheet).toBeHidden();
+  const first = (await phone.locator(".passage-body [data-cp]").first().boundingBox())!;
+  await phone.touchscreen.tap(first.x + 4, first.y + 12);
   await expect(phone.locator(".passage-body mark").first()).toBeVisible();
   await phone.screenshot({ path: shot("judging-phone") });
   await phone.context().close();

@@ -135,6 +135,18 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   .instructions-panel { flex-basis: 18rem; }
 }
 
+/* Middle widths (small laptops, tablets turned): still one header line — the short question progress, the campaign name gives way. */
+@media (max-width: 1300px) {
+  .judging-top { flex-wrap: nowrap; white-space: nowrap; }
+  .judging-top .campaign-name { min-width: 0; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
+  .judging-top .progress, .judging-top .progress-meter, .judging-top .link-button, .judging-top .back-link { flex-shrink: 0; }
+  .judging-top .progress-long {
+    position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0;
+  }
+  .judging-top .progress .narrow-only, .judging-top .progress-meter .goal-short { display: inline; }
+  .judging-top .progress-meter .goal-long { display: none; }
+}
+
 /* Touch screens: no key hints on the buttons, a touch hint instead of the drag hint, 44 px targets. */
 @media (pointer: coarse) {
   .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd { display: none; }

@@ -15,8 +15,11 @@ export const myProgressQuery = (campaignId: number, saved: number) =>
 
 const css = `
 .progress-meter { display: inline-flex; align-items: center; gap: 0.9rem; flex-wrap: wrap; }
-.progress-meter .goal { display: inline-flex; align-items: center; gap: 0.4rem; }
+.progress-meter .goal { display: inline-flex; align-items: center; gap: 0.4rem; white-space: nowrap; }
 .progress-meter progress { width: 4rem; height: 0.55rem; accent-color: var(--accent); }
+@media (max-width: 820px), (max-height: 520px) { .progress-meter { flex-wrap: nowrap; white-space: nowrap; } .progress-meter progress { width: 2.5rem; } }
+/* The smallest phones: the figure alone on screen; the bar stays for screen readers. */
+@media (max-width: 420px) { .progress-meter progress { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); } }
 `;
 
 /**
@@ -41,19 +44,19 @@ export function ProgressMeter({ campaignId, saved }: { campaignId: number; saved
       <span data-testid="my-judged" className="wide-only">
         You: {data.judgedToday.toLocaleString("en-US")} today · {data.judgedTotal.toLocaleString("en-US")} in all
       </span>
-      {/* Narrow screens keep the header on one line: today's count, and the goal as a bar with its figure. */}
-      <span className="narrow-only">{data.judgedToday.toLocaleString("en-US")} today</span>
+      {/* Narrow screens keep the header on one line: the goal as a bar with its figure, or else today's count. */}
+      {goal === null && <span className="narrow-only">{data.judgedToday.toLocaleString("en-US")} today</span>}
       {goal !== null && (
         <span className="goal">
-          <label htmlFor="session-goal-bar">
-            <span className="wide-only" data-testid="session-goal">
+          <span aria-hidden="true">
+            <span className="wide-only goal-long" data-testid="session-goal">
               {judged >= goal ? `Session goal of ${goal} reached` : `Session: ${judged} of ${goal}`}
             </span>
-            <span className="narrow-only">
+            <span className="narrow-only goal-short">
               {Math.min(judged, goal)}/{goal}
             </span>
-          </label>
-          <progress id="session-goal-bar" max={goal} value={Math.min(judged, goal)} />
+          </span>
+          <progress aria-label={`Session: ${judged} of ${goal}`} max={goal} value={Math.min(judged, goal)} />
         </span>
       )}
     </span>
