@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { accounts, adminApi, createAccount, demoFile, launchDemoCampaign, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, adminApi, createAccount, demoFile, launchDemoCampaign, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
@@ -43,11 +43,7 @@ async function annotator(browser: Browser, admin: APIRequestContext, viewport = 
   // Not the coordinator's session that test.use gives this file's contexts.
   const context = await browser.newContext({ viewport, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
-  await page.goto("/");
-  await page.getByLabel("Username").fill(username);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/annotate$/);
+  await signInWithForm(page, username);
   return { username, context, page };
 }
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { expect, request, type APIRequestContext } from "@playwright/test";
+import { expect, request, type APIRequestContext, type Page } from "@playwright/test";
 
 export const ADMIN = { username: "e2e-admin", password: "e2e-admin-password" } as const;
 export const PASSWORD = "e2e-password-123";
@@ -39,6 +39,15 @@ export async function signedInApi(baseURL: string, username: string, password = 
   const res = await api.post("/api/auth/sign-in", { data: { username, password } });
   if (!res.ok()) throw new Error(`sign-in of ${username} failed: ${res.status()} ${await res.text()}`);
   return api;
+}
+
+/** Signs `username` in through the sign-in form, with the keyboard; lands on their start page (an annotator's queue). */
+export async function signInWithForm(page: Page, username: string, password = PASSWORD, landing = /\/annotate$/): Promise<void> {
+  await page.goto("/");
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(landing);
 }
 
 export function adminApi(baseURL: string): Promise<APIRequestContext> {

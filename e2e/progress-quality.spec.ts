@@ -1,7 +1,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
 
 // Issue 14, deliverables 3 and 6: the annotator's queue and header progress with a session goal; the
 // coordinator's annotator page and the dashboard's warnings. Small campaigns (4 passages), judged mostly through the API.
@@ -51,11 +51,7 @@ test.describe("progress and quality", () => {
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
-    await page.goto("/");
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(/\/annotate$/);
+    await signInWithForm(page, username);
 
     const item = (part: string) => page.getByRole("listitem").filter({ hasText: `e2e-${prefix}${part}` });
     await page.goto(`/annotate?q=${prefix}`);
