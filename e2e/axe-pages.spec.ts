@@ -17,17 +17,15 @@ async function serious(page: Page): Promise<string[]> {
     .map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-/** Visits each path at both sizes; each must answer 200 and show its heading. */
-async function checkPages(page: Page, paths: string[]): Promise<void> {
+/** Visits each path at one size; each must answer 200 and show its heading. */
+async function checkPages(page: Page, size: (typeof SIZES)[number], paths: string[]): Promise<void> {
   const found: string[] = [];
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    for (const path of paths) {
-      const res = await page.goto(path);
-      expect(res!.status(), path).toBe(200);
-      await expect(page.locator("h1, h2").first(), path).toBeVisible();
-      found.push(...(await serious(page)).map((v) => `${size.width}px ${v}`));
-    }
+  await page.setViewportSize(size);
+  for (const path of paths) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBe(200);
+    await expect(page.locator("h1, h2").first(), path).toBeVisible();
+    found.push(...(await serious(page)).map((v) => `${size.width}px ${v}`));
   }
   expect(found).toEqual([]);
 }
@@ -47,36 +45,40 @@ async function campaignWithWork(admin: APIRequestContext, baseURL: string) {
 test.describe("coordinator pages", () => {
   test.use({ storageState: storageStatePath("coordinator") });
 
-  test("every coordinator page, at 1280 px and 390 px: no serious or critical axe violation", async ({ page, baseURL }) => {
-    const admin = await adminApi(baseURL!);
-    const { campaignId, userId, queryId } = await campaignWithWork(admin, baseURL!);
-    await admin.dispose();
-    await checkPages(page, [
-      "/campaigns",
-      "/campaigns/new",
-      `/campaigns/${campaignId}`,
-      `/campaigns/${campaignId}/settings`,
-      `/campaigns/${campaignId}/import`,
-      `/campaigns/${campaignId}/questions`,
-      `/campaigns/${campaignId}/questions/${queryId}`,
-      `/campaigns/${campaignId}/annotators/${userId}`,
-      "/people",
-      "/people/audit",
-      "/account",
-    ]);
-  });
+  for (const size of SIZES) {
+    test(`every coordinator page at ${size.width} px: no serious or critical axe violation`, async ({ page, baseURL }) => {
+      test.setTimeout(150_000);
+      const admin = await adminApi(baseURL!);
+      const { campaignId, userId, queryId } = await campaignWithWork(admin, baseURL!);
+      await admin.dispose();
+      await checkPages(page, size, [
+        "/campaigns",
+        "/campaigns/new",
+        `/campaigns/${campaignId}`,
+        `/campaigns/${campaignId}/settings`,
+        `/campaigns/${campaignId}/import`,
+        `/campaigns/${campaignId}/questions`,
+        `/campaigns/${campaignId}/questions/${queryId}`,
+        `/campaigns/${campaignId}/annotators/${userId}`,
+        "/people",
+        "/people/audit",
+        "/account",
+      ]);
+    });
+  }
 });
 
 test.describe("annotator and public pages", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("every annotator page and the sign-in page, at 1280 px and 390 px: no serious or critical axe violation", async ({ page, baseURL }) => {
+    test.setTimeout(150_000);
     const admin = await adminApi(baseURL!);
     const { campaignId, username } = await campaignWithWork(admin, baseURL!);
     await admin.dispose();
-    await checkPages(page, ["/"]);
+    for (const size of SIZES) await checkPages(page, size, ["/"]);
     const res = await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } });
     expect(res.status()).toBe(200);
-    await checkPages(page, ["/annotate", `/annotate/${campaignId}`, `/annotate/${campaignId}/history`, "/account"]);
+    for (const size of SIZES) await checkPages(page, size, ["/annotate", `/annotate/${campaignId}`, `/annotate/${campaignId}/history`, "/account"]);
   });
 });

@@ -62,8 +62,9 @@ test("screenshot tour: judging (desktop, phone), queue, history, dashboard, anno
       await a.keyboard.press("s");
       await a.keyboard.press("1");
     }
-    await a.keyboard.press("Enter");
+    await a.getByRole("button", { name: /Submit$/ }).click();
     expect((await saved).status()).toBe(201);
+    await expect(a.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
   }
   await a.goto(`/annotate/${campaignId}/history`);
   await expect(a.getByRole("heading", { level: 1 })).toBeVisible();

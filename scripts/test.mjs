@@ -29,6 +29,13 @@ function readJson(file) {
   }
 }
 
+/** The production build; one newer than every source is used as it is (CI's second run, on the embedded database, reuses the first's). */
+function build() {
+  if (!buildIsCurrent()) return run("production build (next build)", bin("next"), ["build"]);
+  console.log("\n━━ production build: .next is newer than every source, not rebuilt ━━");
+  return 0;
+}
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let failedSteps = [];
 /** "file › title: first line of the error" for each failed test (and each flaky one), printed last. */
@@ -54,9 +61,7 @@ const extra = process.argv.slice(2);
 const skipE2e = extra.includes("--unit-only");
 if (!skipE2e) {
   if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0) failedSteps.push("browser");
-  // A build newer than every source is used as it is (CI's second run, on the embedded database, reuses the first's).
-  else if (buildIsCurrent()) console.log("\n━━ production build: .next is newer than every source, not rebuilt ━━");
-  else if (run("production build (next build)", bin("next"), ["build"]) !== 0) failedSteps.push("build");
+  else if (build() !== 0) failedSteps.push("build");
   else {
     const pwJson = path.join(resultsDir, "playwright.json");
     fs.rmSync(pwJson, { force: true });
@@ -76,7 +81,7 @@ if (!skipE2e) {
 
 // Last, so that the tail of a CI log names what failed.
 printFailures(failures, flaky);
-const database = process.env.DATABASE_URL ? "PostgreSQL and PGlite" : "PGlite";
+const database = !process.env.DATABASE_URL ? "PGlite" : process.env.KPS_TEST_DATABASES === "postgres" ? "PostgreSQL" : "PostgreSQL and PGlite";
 console.log(`\nDatabases: ${database}${failedSteps.length ? ` · failed steps: ${failedSteps.join(", ")}` : ""}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);
