@@ -1,6 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { batches } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
+import { passageCells } from "../internal/tallies";
 import { requireActiveAnnotator } from "./annotator-access";
 
 /**
@@ -76,23 +78,23 @@ function leftOf(r: MineRow): LeftForMe {
 export async function getMyProgress(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<MyProgress> {
   const { user, campaign } = await requireActiveAnnotator(db, actor, campaignId);
   const goal = campaign.sessionGoal;
-  const [figures, share, recent] = await Promise.all([
+  const [figures, cells, shown, recent] = await Promise.all([
     db.execute(sql`select ${mine(user.id, campaignId)} from ${leftWalk(user.id, campaignId)}`),
-    db.execute(sql`
-      select coalesce(sum(t.passages), 0)::float8 as passages, coalesce(sum(t.open + t.claimed), 0)::float8 as unfilled
-      from (select batch_id, passages, open, claimed from passage_tallies where campaign_id = ${campaignId}
-            union all select batch_id, passages, open, claimed from passage_tally_deltas where campaign_id = ${campaignId}) t
-      join batches b on b.id = t.batch_id and b.status <> 'draft'`),
+    // The campaign's share filled: the dashboard's tally cells (tallies and pending deltas), of batches past draft.
+    passageCells(db, campaignId),
+    db.select({ id: batches.id }).from(batches).where(and(eq(batches.campaignId, campaignId), ne(batches.status, "draft"))),
     // Newest first along judgments_user_idx, only as far as the goal needs (or 500 without a goal).
     db.execute(sql`
       select created_at from judgments where user_id = ${user.id} and campaign_id = ${campaignId}
       order by created_at desc limit ${(goal ?? 500) + 1}`),
   ]);
   const f = rowsOf<MineRow>(figures)[0]!;
-  const s = rowsOf<{ passages: number; unfilled: number }>(share)[0]!;
-  const slots = Number(s.passages) * campaign.judgmentsPerPassage;
+  const ids = new Set(shown.map((b) => b.id));
+  const counted = cells.filter((c) => ids.has(c.batchId));
+  const slots = counted.reduce((n, c) => n + c.passages, 0) * campaign.judgmentsPerPassage;
+  const unfilled = counted.reduce((n, c) => n + c.open + c.claimed, 0);
   return {
-    percentFilled: slots > 0 ? Math.floor((100 * (slots - Number(s.unfilled))) / slots) : null,
+    percentFilled: slots > 0 ? Math.floor((100 * (slots - unfilled)) / slots) : null,
     judgedToday: f.judged_today,
     judgedTotal: f.judged_total,
     left: leftOf(f),

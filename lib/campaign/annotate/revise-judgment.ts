@@ -52,15 +52,13 @@ export function revisionRefusal(p: Pick<PassageState, "paused" | "batch_status" 
   return null;
 }
 
-const spanOf = spanWithTextOf;
-
 function viewOf(j: Locked, handle: string): RevisedJudgmentView {
   const at = (s: string | null) => (s === null ? null : new Date(s));
   return {
     claim: handle,
     verdict: j.verdict,
     unreadable: j.unreadable,
-    span: spanOf(j),
+    span: spanWithTextOf(j),
     durationMs: j.duration_ms,
     createdAt: new Date(j.created_at),
     comment: j.comment,
@@ -120,7 +118,7 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   const s = input.span;
   const delta = (input.verdict === "sufficient" ? 1 : 0) - (j.verdict === "sufficient" ? 1 : 0);
   const gold = p.is_gold ? goldOf(p) : null;
-  const goldDelta = gold ? Number(isGoldCorrect(gold, input)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanOf(j) })) : 0;
+  const goldDelta = gold ? Number(isGoldCorrect(gold, input)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) })) : 0;
   // Time spent on the judgment: the first submission's and every revision's.
   const duration = Math.min(j.duration_ms + input.durationMs, 2_147_483_647);
   await tx.execute(sql`

@@ -109,21 +109,22 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed] = await Promise.all([
+    const [batchRows, cells, questions, span, disputed, noted] = await Promise.all([
       q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
       disputedQuestions(q, campaignId, 20),
+      notedJudgments(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, noted, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, noted, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
@@ -142,7 +143,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     activity: { binMinutes, points: fillBins(points, binMinutes) },
     projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
     disputed,
-    noted: await notedJudgments(db, campaignId),
+    noted,
   };
 }
 
