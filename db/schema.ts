@@ -18,11 +18,11 @@ import {
 
 // ── Enums ────────────────────────────────────────────────────────────────────
 
-export const userRole = pgEnum("user_role", ["coordinator", "annotator"]);
+export const userRole = pgEnum("user_role", ["coordinator", "annotator", "crowd"]);
 export const batchStatus = pgEnum("batch_status", ["draft", "launched", "paused", "closed"]);
 export const verdict = pgEnum("verdict", ["sufficient", "insufficient"]);
 export const standingStatus = pgEnum("standing_status", ["active", "paused"]);
-export const pauseReason = pgEnum("pause_reason", ["coordinator", "gold_rule"]);
+export const pauseReason = pgEnum("pause_reason", ["coordinator", "gold_rule", "speed_rule"]);
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
@@ -299,6 +299,10 @@ export const passages = pgTable(
     expectedStartCharacter: integer("expected_start_character"),
     expectedEndParagraphId: integer("expected_end_paragraph_id"),
     expectedEndCharacter: integer("expected_end_character"),
+    /** Gold only: a training item of crowd onboarding (shown with feedback; still hidden gold for everyone else). */
+    isTraining: boolean("is_training").notNull().default(false),
+    /** Gold only, optional: why the expected verdict and span are right, shown after a training answer. */
+    explanation: text("explanation"),
     /** Counted judgments (by annotators in good standing). */
     judgmentCount: smallint("judgment_count").notNull().default(0),
     /** Counted judgments whose verdict is sufficient. */
@@ -325,6 +329,8 @@ export const passages = pgTable(
     check("passages_paragraph_range", sql`0 <= ${t.startParagraphId} and ${t.startParagraphId} <= ${t.endParagraphId}`),
     check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
     check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
+    check("passages_training_gold", sql`(not ${t.isTraining} and ${t.explanation} is null) or ${t.isGold}`),
+    index("passages_training_idx").on(t.campaignId, t.id).where(sql`${t.isTraining}`),
   ],
 );
 
@@ -579,6 +585,152 @@ export const queryTallies = pgTable(
   ],
 );
 
+// ── Crowd campaigns ──────────────────────────────────────────────────────────
+
+export const CROWD_PLATFORMS = ["prolific", "mturk", "generic"] as const;
+export type CrowdPlatform = (typeof CROWD_PLATFORMS)[number];
+/** How a crowd session ends; each outcome has its own completion code. */
+export const CROWD_OUTCOMES = ["completed", "queue_empty", "paused", "timed_out", "training_failed"] as const;
+export type CrowdOutcome = (typeof CROWD_OUTCOMES)[number];
+export const CROWD_STAGES = ["consent", "training", "working", "ended"] as const;
+export type CrowdStage = (typeof CROWD_STAGES)[number];
+
+/** A campaign's crowd entry: off by default; when on, workers arrive at /crowd/{entry_key} from the platform. */
+export const crowdEntries = pgTable(
+  "crowd_entries",
+  {
+    campaignId: ref("campaign_id")
+      .primaryKey()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    enabled: boolean("enabled").notNull().default(false),
+    platform: text("platform").$type<CrowdPlatform>().notNull().default("prolific"),
+    /** 128 random bits (base64url): the entry URL's secret part, so campaigns cannot be enumerated. */
+    entryKey: text("entry_key").notNull(),
+    /** Markdown shown before any work; the worker agrees to it. */
+    consent: text("consent").notNull().default(""),
+    /** K: training items per worker (0: none). */
+    trainingItems: smallint("training_items").notNull().default(5),
+    /** Share of training answers that must be right to enter real work. */
+    trainingPassShare: real("training_pass_share").notNull().default(0.8),
+    /** A session is this many passages, or this many questions' passages. */
+    quota: integer("quota").notNull().default(20),
+    quotaUnit: text("quota_unit").$type<"passages" | "questions">().notNull().default("passages"),
+    timeLimitMinutes: integer("time_limit_minutes").notNull().default(60),
+    maxSessionsPerWorker: integer("max_sessions_per_worker").notNull().default(1),
+    /** Null: no limit. */
+    maxJudgmentsPerWorker: integer("max_judgments_per_worker"),
+    /** Pause a worker whose median time per judgment is under 2 s (after warnMinJudgments judgments). */
+    pauseFastWorkers: boolean("pause_fast_workers").notNull().default(false),
+    /** Prolific's completion URL; the code is appended as ?cc=CODE. */
+    completionUrl: text("completion_url").notNull().default("https://app.prolific.com/submissions/complete"),
+    /** One completion code per outcome (CROWD_OUTCOMES → code). */
+    codes: jsonb("codes").$type<Record<CrowdOutcome, string>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("crowd_entries_entry_key_key").on(t.entryKey),
+    check("crowd_entries_platform", sql`${t.platform} in ('prolific', 'mturk', 'generic')`),
+    check("crowd_entries_quota_unit", sql`${t.quotaUnit} in ('passages', 'questions')`),
+    check(
+      "crowd_entries_ranges",
+      sql`${t.trainingItems} between 0 and 50 and ${t.trainingPassShare} between 0 and 1 and ${t.quota} between 1 and 10000
+        and ${t.timeLimitMinutes} between 1 and 1440 and ${t.maxSessionsPerWorker} between 1 and 1000
+        and (${t.maxJudgmentsPerWorker} is null or ${t.maxJudgmentsPerWorker} >= 1)`,
+    ),
+  ],
+);
+
+/** A platform worker id, mapped to one pseudonymous crowd account of one campaign. */
+export const crowdWorkers = pgTable(
+  "crowd_workers",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    platform: text("platform").$type<CrowdPlatform>().notNull(),
+    /** PROLIFIC_PID, MTurk's workerId, or ?worker=: for the payment report only. */
+    platformWorkerId: text("platform_worker_id").notNull(),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("crowd_workers_platform_key").on(t.campaignId, t.platform, t.platformWorkerId), uniqueIndex("crowd_workers_user_key").on(t.userId)],
+);
+
+/** One crowd worker's stretch of work: consent → training → working → ended, with an outcome and its code. */
+export const crowdSessions = pgTable(
+  "crowd_sessions",
+  {
+    id: id(),
+    workerId: ref("worker_id")
+      .notNull()
+      .references(() => crowdWorkers.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** 1 for the worker's first session, then 2, … */
+    number: integer("number").notNull(),
+    /** Prolific STUDY_ID / MTurk hitId. */
+    studyId: text("study_id"),
+    /** Prolific SESSION_ID / MTurk assignmentId. */
+    platformSessionId: text("platform_session_id"),
+    /** MTurk only: where the assignment is submitted (an allowed MTurk origin). */
+    turkSubmitTo: text("turk_submit_to"),
+    stage: text("stage").$type<CrowdStage>().notNull().default("consent"),
+    outcome: text("outcome").$type<CrowdOutcome>(),
+    code: text("code"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When real work began (training passed): the session's judgments are the worker's from then to its end. */
+    workStartedAt: timestamp("work_started_at", { withTimezone: true }),
+    deadlineAt: timestamp("deadline_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    trainingJudged: integer("training_judged").notNull().default(0),
+    trainingCorrect: integer("training_correct").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("crowd_sessions_worker_number_key").on(t.workerId, t.number),
+    // At most one open session per worker.
+    uniqueIndex("crowd_sessions_open_key").on(t.workerId).where(sql`${t.stage} <> 'ended'`),
+    index("crowd_sessions_campaign_idx").on(t.campaignId, t.id),
+    check("crowd_sessions_stage", sql`${t.stage} in ('consent', 'training', 'working', 'ended')`),
+    check("crowd_sessions_outcome", sql`(${t.stage} = 'ended') = (${t.outcome} is not null and ${t.code} is not null and ${t.endedAt} is not null)`),
+  ],
+);
+
+/** A training answer: shown with feedback, never a judgment (never counts towards consensus). */
+export const trainingAnswers = pgTable(
+  "training_answers",
+  {
+    id: id(),
+    sessionId: ref("session_id")
+      .notNull()
+      .references(() => crowdSessions.id, { onDelete: "cascade" }),
+    passageId: ref("passage_id")
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    verdict: verdict("verdict").notNull(),
+    startParagraphId: integer("start_paragraph_id"),
+    startCharacter: integer("start_character"),
+    endParagraphId: integer("end_paragraph_id"),
+    endCharacter: integer("end_character"),
+    spanText: text("span_text"),
+    correct: boolean("correct").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("training_answers_session_position_key").on(t.sessionId, t.position), uniqueIndex("training_answers_user_passage_key").on(t.userId, t.passageId)],
+);
+
 /** Small key/value facts about this installation (e.g. whether the demo was seeded). */
 export const appMeta = pgTable("app_meta", {
   key: text("key").primaryKey(),
@@ -605,3 +757,6 @@ export type Claim = typeof claims.$inferSelect;
 export type Judgment = typeof judgments.$inferSelect;
 export type Verdict = (typeof verdict.enumValues)[number];
 export type AnnotatorStanding = typeof annotatorStandings.$inferSelect;
+export type CrowdEntry = typeof crowdEntries.$inferSelect;
+export type CrowdWorker = typeof crowdWorkers.$inferSelect;
+export type CrowdSession = typeof crowdSessions.$inferSelect;

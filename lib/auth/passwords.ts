@@ -40,6 +40,7 @@ export async function setUserPassword(db: Db, actor: Actor, userId: number, inpu
   const me = requireUser(actor);
   if (me.id === userId) throw new AppError("conflict", "Change your own password on your account page: it asks for the current one.");
   const target = await getUserRow(db, userId);
+  if (target.role === "crowd") throw new AppError("conflict", `${target.username} is a crowd worker's account: it has no password.`);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
@@ -64,8 +65,10 @@ export async function createPasswordResetLink(
   requireCoordinator(actor);
   const target = await getUserRow(db, userId);
   if (target.disabledAt) throw new AppError("conflict", `${target.username} is disabled; enable the account before resetting its password.`);
+  const role = target.role;
+  if (role === "crowd") throw new AppError("conflict", `${target.username} is a crowd worker's account: it has no password.`);
   return db.transaction(async (tx) => {
-    const invite = await createInvite(tx, actor, { role: target.role, expiresInHours: input.expiresInHours }, userId);
+    const invite = await createInvite(tx, actor, { role, expiresInHours: input.expiresInHours }, userId);
     const details = { username: target.username, inviteId: invite.id, expiresAt: invite.expiresAt };
     await recordAudit(tx, actor, { action: "user.reset_link", targetType: "user", targetId: userId, details });
     return { token: invite.token, username: target.username, expiresAt: invite.expiresAt };

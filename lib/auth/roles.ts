@@ -9,6 +9,12 @@ export const ROLES = ["coordinator", "annotator"] as const satisfies readonly St
 
 export type UserRole = (typeof ROLES)[number];
 
+/**
+ * Every stored role: the ones above, which coordinators give, and `crowd`, an account the app makes
+ * for a platform worker on entering one campaign (lib/crowd/): never given, never signed in with a password.
+ */
+export type AccountRole = UserRole | "crowd";
+
 // The reverse check: a role added to the database enum but not here fails to compile.
-const everyStoredRole: Exclude<StoredRole, UserRole> extends never ? true : never = true;
+const everyStoredRole: Exclude<StoredRole, AccountRole> extends never ? true : never = true;
 void everyStoredRole;

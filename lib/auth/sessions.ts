@@ -6,6 +6,7 @@ import { preparedFor } from "@/lib/cache/prepared";
 import { AppError } from "@/lib/errors";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
+import type { AccountRole } from "./roles";
 import type { SignInInput } from "./schemas";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
@@ -17,7 +18,7 @@ export interface SignInResult {
   /** The cookie value; only its hash is stored. */
   sessionToken: string;
   expiresAt: Date;
-  user: { id: number; username: string; role: "coordinator" | "annotator" };
+  user: { id: number; username: string; role: AccountRole };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users, type UserRole } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
@@ -56,7 +56,8 @@ export async function listUsers(db: Db, actor: Actor, query: UserListQuery): Pro
   requireCoordinator(actor);
   const conditions = [
     query.q ? sql`${users.username} ilike ${likePattern(query.q)}` : undefined,
-    query.role ? eq(users.role, query.role) : undefined,
+    // Crowd accounts (one per platform worker) are listed with their campaign's workers, not here.
+    query.role ? eq(users.role, query.role) : ne(users.role, "crowd"),
     query.memberOf === undefined
       ? undefined
       : sql`exists (select 1 from ${campaignMembers} where ${campaignMembers.campaignId} = ${query.memberOf} and ${campaignMembers.userId} = ${users.id})`,

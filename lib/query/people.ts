@@ -1,14 +1,14 @@
 // The People page's queries (key factories and `queryOptions`) and the calls its forms make.
 // Pure browser code over lib/query/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { UserRole } from "@/lib/auth/roles";
+import type { AccountRole, UserRole } from "@/lib/auth/roles";
 import { apiRequest } from "./client";
 
 /** The shapes the People page reads, as the API sends them (dates as ISO strings). */
 export interface UserRow {
   id: number;
   username: string;
-  role: UserRole;
+  role: AccountRole;
   hasPassword: boolean;
   createdAt: string;
   /** Set while the account is disabled. */

@@ -282,6 +282,7 @@ for (const kind of testDatabaseKinds()) {
         await migrateUpTo(handle, "0003_judgment_hours");
         await applyAhead(handle, "0006_sealed_batches_claim_handles");
         await applyAhead(handle, "0007_annotator_experience");
+        await applyAhead(handle, "0008_crowd_campaigns");
         const dropRules = await defineRulesAhead(handle);
         const next = random(20261202);
         const c = await makeCampaign(db, { queries: 4, candidates: 2, settings: { goldMinJudgments: 10_000 } });
