@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { invalidInput } from "@/lib/errors";
-import { duplicateCodes, generateCodes, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
+import { duplicateCodes, generateCodes, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
 // is made on the first read or change, with a random entry key and generated completion codes, so
@@ -67,7 +67,7 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
     const [current] = await tx.select().from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)).for("update");
     if (!current) throw new Error(`crowd entry of campaign ${campaignId} missing`);
     const codes = { ...current.codes, ...newCodes };
-    const clashes = duplicateCodes(codes);
+    const clashes = duplicateCodes(codes, Object.keys(newCodes ?? {}) as CrowdOutcome[]);
     if (clashes.length) throw invalidInput(clashes);
     const [updated] = await tx
       .update(crowdEntries)

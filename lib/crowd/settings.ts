@@ -85,17 +85,18 @@ export const crowdSettingsShape = {
 const codeFields = Object.fromEntries(CROWD_OUTCOME_LIST.map((o) => [o, codeSchema])) as Record<CrowdOutcome, typeof codeSchema>;
 const codesSchema = z.object(codeFields, "must be an object of one code per outcome").strict();
 
-/** Two outcomes with one code could not be told apart on the platform (compared regardless of letter case). */
-export function duplicateCodes(codes: Partial<Record<CrowdOutcome, string>>): { field: string; message: string }[] {
-  const seen = new Map<string, CrowdOutcome>();
+/**
+ * Two outcomes with one code could not be told apart on the platform (compared regardless of letter
+ * case). Each clash is named on the outcome being `changed` (all, by default: the later of the two).
+ */
+export function duplicateCodes(codes: Partial<Record<CrowdOutcome, string>>, changed: readonly CrowdOutcome[] = CROWD_OUTCOME_LIST): { field: string; message: string }[] {
   const problems: { field: string; message: string }[] = [];
-  for (const outcome of CROWD_OUTCOME_LIST) {
-    const code = codes[outcome];
-    if (code === undefined) continue;
-    const first = seen.get(code.toUpperCase());
-    if (first) problems.push({ field: `codes.${outcome}`, message: `is the same as the code for '${first}'; each outcome needs its own code` });
-    else seen.set(code.toUpperCase(), outcome);
-  }
+  CROWD_OUTCOME_LIST.forEach((outcome, i) => {
+    const code = codes[outcome]?.toUpperCase();
+    if (code === undefined || !changed.includes(outcome)) return;
+    const other = CROWD_OUTCOME_LIST.find((o, j) => o !== outcome && codes[o]?.toUpperCase() === code && (j < i || !changed.includes(o)));
+    if (other) problems.push({ field: `codes.${outcome}`, message: `is the same as the code for '${other}'; each outcome needs its own code` });
+  });
   return problems;
 }
 
