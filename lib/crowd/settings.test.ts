@@ -69,6 +69,11 @@ describe("crowd settings schema", () => {
       "codes.paused",
       "codes.timed_out",
     ]);
+    // A change names the outcome changed, not the one that already had the code.
+    expect(duplicateCodes({ completed: "A", paused: "a" }, ["completed"])).toEqual([
+      { field: "codes.completed", message: "is the same as the code for 'paused'; each outcome needs its own code" },
+    ]);
+    expect(duplicateCodes({ completed: "A", paused: "A" }, [])).toEqual([]);
   });
 
   it("takes only absolute http(s) completion URLs", () => {
