@@ -116,6 +116,15 @@ const matrix: Record<string, Case> = {
     body: () => ({ allAnnotators: false, userIds: [] }),
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
+  "GET /api/campaigns/[id]/crowd": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
+  "PUT /api/campaigns/[id]/crowd": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
+    body: () => ({ enabled: true, quota: 6 }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
   "GET /api/campaigns/[id]/batches": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches?q=matrix&limit=5`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
