@@ -54,7 +54,7 @@ test("the campaign page links to its crowd workers, whose page offers the downlo
   await expect(page.getByText("No crowd worker has entered this campaign yet.")).toBeVisible();
   await expect(page.getByTestId("workers-csv")).toHaveAttribute("href", `/api/campaigns/${campaignId}/workers?format=csv`);
   await page.getByLabel("Outcome").selectOption("training_failed");
-  await expect(page.getByText("No session training not passed.")).toBeVisible();
+  await expect(page.getByText("No session with the outcome “training not passed”.")).toBeVisible();
   await expect(page.getByTestId("workers-jsonl")).toHaveAttribute("href", `/api/campaigns/${campaignId}/workers?format=jsonl&outcome=training_failed`);
   await page.getByLabel("Search worker ids").fill("PID-1");
   await page.getByRole("button", { name: "Search" }).click();

@@ -30,7 +30,7 @@ const outcomeTone: Record<WorkerOutcomeFilter, string | undefined> = {
 
 const platformLabel: Record<WorkerSessionRow["platform"], string> = { prolific: "Prolific", mturk: "MTurk", generic: "Generic" };
 
-const COLUMNS = ["Worker", "Session", "Outcome · code", "Started", "Ended", ...numeric("Judgments", "Counted", "Active", "Training", "Gold accuracy", "Agreement"), "Standing"];
+const COLUMNS = ["Worker", "Session", "Outcome · code", "Started · ended", ...numeric("Judgments", "Counted", "Active", "Training", "Gold accuracy", "Agreement"), "Standing"];
 
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
 
@@ -98,7 +98,7 @@ export function WorkerSessions({ campaignId, initialPage }: { campaignId: number
         list={list}
         rows={rows}
         q={q}
-        none={outcome ? `No session ${outcomeLabel[outcome]}.` : "No crowd worker has entered this campaign yet."}
+        none={outcome ? `No session with the outcome “${outcomeLabel[outcome]}”.` : "No crowd worker has entered this campaign yet."}
         noMatch="No worker id matches"
         what="crowd sessions"
         page={pages.page}
@@ -120,22 +120,40 @@ function WorkerTable({ rows }: { rows: WorkerSessionRow[] }) {
         return (
           <tr key={r.id}>
             <td>
-              {platformLabel[r.platform]} <code>{r.workerId}</code>
-              <div className="hint">{r.pseudonym}</div>
+              <code className="worker-id">{r.workerId}</code>
+              <div className="hint">
+                {platformLabel[r.platform]} · {r.pseudonym}
+              </div>
             </td>
             <td>
               #{r.session}
-              {(r.studyId || r.platformSessionId) && (
+              {r.studyId && (
                 <div className="hint">
-                  {r.studyId && <code title="study (Prolific) or HIT (MTurk)">{r.studyId}</code>} {r.platformSessionId && <code title="session (Prolific) or assignment (MTurk)">{r.platformSessionId}</code>}
+                  <code className="worker-id" title="study (Prolific) or HIT (MTurk)">
+                    {r.studyId}
+                  </code>
+                </div>
+              )}
+              {r.platformSessionId && (
+                <div className="hint">
+                  <code className="worker-id" title="session (Prolific) or assignment (MTurk)">
+                    {r.platformSessionId}
+                  </code>
                 </div>
               )}
             </td>
             <td>
-              <StatusBadge tone={outcomeTone[o]}>{outcomeLabel[o]}</StatusBadge> {r.code && <code>{r.code}</code>}
+              <StatusBadge tone={outcomeTone[o]}>{outcomeLabel[o]}</StatusBadge>
+              {r.code && (
+                <div>
+                  <code className="worker-id">{r.code}</code>
+                </div>
+              )}
             </td>
-            <td>{formatTime(r.startedAt)}</td>
-            <td>{formatTime(r.endedAt)}</td>
+            <td className="worker-time">
+              {formatTime(r.startedAt)}
+              <div className="hint">{r.endedAt ? formatTime(r.endedAt) : "not ended"}</div>
+            </td>
             <Num>{r.judgments}</Num>
             <Num>{r.countedJudgments}</Num>
             <Num>{duration(r.activeSeconds)}</Num>
