@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { CrowdOutcome, CrowdPlatform } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
-import { makeAnnotator } from "./campaign-factory";
+import { insertUser } from "@/lib/auth/users";
 import { unique } from "./databases";
 
 // Crowd fixtures by direct inserts, for the tests of what reads crowd rows (the payment report):
@@ -27,12 +27,12 @@ export interface TestCrowdWorker {
 }
 
 /**
- * A platform worker mapped to an account. The account's role is `annotator`, not `crowd`: the
- * judging functions (nextTask, submitJudgment) refuse `crowd` until the crowd session logic lets
- * those accounts judge, and the report reads the rows whatever the role.
+ * A platform worker mapped to a crowd account (role `crowd`, no password), as entering the campaign
+ * makes one; it judges through nextTask/submitJudgment within its open session (lib/crowd/work.ts).
  */
 export async function makeCrowdWorker(db: Db, campaignId: number, platform: CrowdPlatform, platformWorkerId: string): Promise<TestCrowdWorker> {
-  const actor = await makeAnnotator(db);
+  const user = await insertUser(db, { username: unique("crowd"), role: "crowd", passwordHash: null });
+  const actor: UserActor = { kind: "user", id: user.id, username: user.username, role: "crowd", via: "token" };
   const [row] = rowsOf<{ id: string | number }>(
     await db.execute(sql`
       insert into crowd_workers (campaign_id, platform, platform_worker_id, user_id)

@@ -3,8 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { nextTask } from "@/lib/campaign/annotate/assignment";
-import { submitJudgment } from "@/lib/campaign/annotate/judgments";
-import { pauseAnnotator } from "@/lib/campaign/quality/standings";
+import { pauseByGoldRule, submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
@@ -43,7 +42,7 @@ describeEachDatabase("crowd payment report", ({ db }) => {
 
   // Four workers on six passages (R = 2): A (Prolific) judges 4 in session 1 — the last one claimed
   // before the session ended and submitted after — and 2 in session 2, still open; C (generic) 3,
-  // which finish those passages; D (MTurk) 2, then is paused by a coordinator (their judgments stop
+  // which finish those passages; D (MTurk) 2, then is paused by the gold rule (their judgments stop
   // counting); B (MTurk, a formula for an id) fails training and never works.
   beforeAll(async () => {
     const c = await makeCampaign(db(), { queries: 3, candidates: 1, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1 } });
@@ -78,7 +77,7 @@ describeEachDatabase("crowd payment report", ({ db }) => {
 
     const d1 = await startCrowdSession(db(), d, campaignId, { platformSessionId: "ASSIGN-d1" });
     await judge(db(), d.actor, campaignId, 2, 500, track("d1", d1, d));
-    await pauseAnnotator(db(), system, campaignId, d.actor.id);
+    await pauseByGoldRule(db(), campaignId, d.actor.id);
     await endCrowdSession(db(), d1, "paused");
   });
 
@@ -113,7 +112,7 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     expect(a2).toMatchObject({ session: 2, stage: "working", outcome: null, code: null, endedAt: null, platformSessionId: "SESS-a2" });
     expect(byId.get(sessions.b1!.id)).toMatchObject({ platform: "mturk", outcome: "training_failed", code: codeOf("training_failed"), studyId: "HIT-1" });
     expect(byId.get(sessions.c1!.id)).toMatchObject({ platform: "generic", outcome: "timed_out", studyId: null, platformSessionId: null });
-    expect(byId.get(sessions.d1!.id)).toMatchObject({ outcome: "paused", code: codeOf("paused"), paused: true, pauseReason: "coordinator" });
+    expect(byId.get(sessions.d1!.id)).toMatchObject({ outcome: "paused", code: codeOf("paused"), paused: true, pauseReason: "gold_rule" });
     const [pseudonym] = rowsOf<{ pseudonym: string }>(await db().execute(sql`select pseudonym from users where id = ${sessions.c1!.worker.actor.id}`));
     expect(byId.get(sessions.c1!.id)!.pseudonym).toBe(pseudonym!.pseudonym);
   });
