@@ -208,6 +208,11 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotator-warnings`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200 },
   },
+  // ── issue 15: the payment report ──
+  "GET /api/campaigns/[id]/workers": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/workers?q=a&outcome=completed&limit=5`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+  },
   // The caller's own progress: annotators of the campaign only (every annotator works on a new campaign).
   "GET /api/campaigns/[id]/my-progress": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-progress`,

@@ -65,7 +65,7 @@ test("every kps command has --help", async () => {
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
     ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"], ["campaign", "crowd"],
-    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
+    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["workers"], ["health"],
     ["user", "disable"], ["user", "enable"], ["user", "set-password"], ["user", "reset-link"], ["audit"],
   ];
   for (const command of commands) {
@@ -130,6 +130,14 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   const judgments = await cli(["judgments", "--campaign", campaignId], env);
   expect(judgments.code, judgments.stderr).toBe(0);
   expect(judgments.stdout).toBe("");
+  // No crowd worker yet: the payment report is its header line, in the format of the file's extension.
+  const workersFile = path.join(path.dirname(out), "workers.csv");
+  const workers = await cli(["workers", "--campaign", campaignId, "-o", workersFile], env);
+  expect(workers.code, workers.stderr).toBe(0);
+  expect(fs.readFileSync(workersFile, "utf8")).toMatch(/^platform,workerId,pseudonym,session,.*,paused,pauseReason\r\n$/);
+  const workersJsonl = await cli(["workers", "--campaign", campaignId, "--format", "jsonl"], env);
+  expect(workersJsonl.code, workersJsonl.stderr).toBe(0);
+  expect(workersJsonl.stdout).toBe("");
 });
 
 test("kps shows every problem of a rejected file with its line and field", async ({ baseURL }) => {
