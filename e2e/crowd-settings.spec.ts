@@ -30,6 +30,7 @@ test.describe("crowd settings", () => {
     await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=\\{\\{%STUDY_ID%\\}\\}&SESSION_ID=\\{\\{%SESSION_ID%\\}\\}$`));
     await expect(form.getByLabel("Completion URL")).toHaveValue("https://app.prolific.com/submissions/complete");
     expect(await seriousViolations(page)).toEqual([]);
+    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-prolific.png") }); // README: setting up a Prolific study
 
     const completed = await form.getByLabel("Code: Quota completed").inputValue();
     await form.getByLabel("Code: Paused by quality control").fill(completed.toLowerCase());
@@ -49,6 +50,7 @@ test.describe("crowd settings", () => {
     await form.getByRole("button", { name: "Save crowd settings" }).click();
     await expect(form.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
     await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}$`));
+    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-mturk.png") }); // README: setting up an MTurk HIT
     await form.getByText("Preview as workers see it").click();
     await expect(form.locator(".markdown-body h1")).toHaveText("Consent");
     await expect(form.locator(".markdown-body script")).toHaveCount(0);
