@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Markdown } from "@/components/ui/markdown";
+import { useLandingFocus } from "./crowd-screens";
 import { crowdKeys, consentToCrowdSession, type CrowdSessionView } from "@/lib/query/crowd-session";
 
 /** "5 training items, 20 passages, 60 minutes left" — what the worker is agreeing to do. */
@@ -24,6 +25,7 @@ function minutesLeft(deadline: string): number | null {
 
 /** The consent Markdown and the instructions (rendered without raw HTML), then "I agree and start". */
 export function ConsentStage({ session, shortcutsOn, onShortcutsChange }: { session: CrowdSessionView; shortcutsOn: boolean; onShortcutsChange: (on: boolean) => void }) {
+  const headingRef = useLandingFocus();
   const qc = useQueryClient();
   const agree = useMutation({
     mutationFn: consentToCrowdSession,
@@ -31,7 +33,7 @@ export function ConsentStage({ session, shortcutsOn, onShortcutsChange }: { sess
   });
   return (
     <main className="crowd-page">
-      <h1 tabIndex={-1} autoFocus>
+      <h1 tabIndex={-1} ref={headingRef}>
         {session.campaignName}
       </h1>
       <SessionFacts training={session.training.total} quota={session.work.quota} unit={session.work.unit} minutes={minutesLeft(session.deadline)} />

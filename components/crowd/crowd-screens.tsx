@@ -1,14 +1,28 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { ApiError } from "@/lib/query/client";
+
+/**
+ * Focus on this heading once it is on screen (React's autoFocus moves focus only to form controls),
+ * so a screen reader says where the worker has landed; the page starts at its top.
+ */
+export function useLandingFocus<T extends HTMLElement = HTMLHeadingElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
 
 /** A calm one-card screen; focus lands on its heading, so a screen reader says where the worker is. */
 export function CrowdCard({ title, children }: { title: string; children?: ReactNode }) {
+  const headingRef = useLandingFocus();
   return (
     <main className="crowd-page">
       <div className="card">
-        <h1 tabIndex={-1} autoFocus>
+        <h1 tabIndex={-1} ref={headingRef}>
           {title}
         </h1>
         {children}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { useLandingFocus } from "./crowd-screens";
 import type { CrowdCompletion, CrowdSessionView } from "@/lib/query/crowd-session";
 
 type Outcome = NonNullable<CrowdSessionView["outcome"]>;
@@ -93,11 +94,12 @@ function Completion({ completion, code }: { completion: CrowdCompletion | null; 
 
 /** The end of the session: what its outcome means, and the completion for the platform. */
 export function EndedStage({ session }: { session: CrowdSessionView }) {
+  const headingRef = useLandingFocus();
   const title = session.outcome ? TITLES[session.outcome] : "Your session has ended";
   return (
     <main className="crowd-page">
       <div className="card">
-        <h1 tabIndex={-1} autoFocus>
+        <h1 tabIndex={-1} ref={headingRef}>
           {title}
         </h1>
         {session.message && <p>{session.message}</p>}

@@ -6,9 +6,9 @@ import { JudgingStyles } from "@/components/annotation/judging-styles";
 import { PassageView } from "@/components/annotation/passage-view";
 import { Markdown } from "@/components/ui/markdown";
 import { passageWords } from "@/lib/kilt/words";
-import { crowdEntryQuery, type TrainingItemView } from "@/lib/query/crowd-session";
+import { crowdEntryQuery, type CrowdEntryInfo, type TrainingItemView } from "@/lib/query/crowd-session";
 import { SessionFacts } from "./consent-stage";
-import { CrowdLoading, EntryProblem } from "./crowd-screens";
+import { CrowdLoading, EntryProblem, useLandingFocus } from "./crowd-screens";
 import { taskOfItem } from "./crowd-task";
 
 function Example({ item }: { item: TrainingItemView }) {
@@ -36,10 +36,14 @@ export function MturkPreview({ entryKey }: { entryKey: string }) {
   const entry = useQuery(crowdEntryQuery(entryKey));
   if (entry.error) return <EntryProblem error={entry.error} onRetry={() => void entry.refetch()} />;
   if (!entry.data) return <CrowdLoading text="Loading the preview…" />;
-  const e = entry.data;
+  return <Preview e={entry.data} />;
+}
+
+function Preview({ e }: { e: CrowdEntryInfo }) {
+  const headingRef = useLandingFocus();
   return (
     <main className="crowd-page">
-      <h1 tabIndex={-1} autoFocus>
+      <h1 tabIndex={-1} ref={headingRef}>
         {e.campaignName}
       </h1>
       <p className="crowd-notice" role="note">
