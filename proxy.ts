@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { crowdFrameOrigins } from "@/lib/crowd/origins";
 
 /**
  * A Content-Security-Policy with a fresh nonce for every page: Next.js reads the nonce from the
@@ -8,10 +9,13 @@ import { NextResponse, type NextRequest } from "next/server";
  * API routes are not matched: a proxy makes Next.js copy the request body (up to 10 MB) before the
  * route reads it, which would defeat the streamed body limits and truncate uploads.
  * The production server (server/production-server.mjs) gives every other response a strict CSP.
+ * Only the crowd entry pages (/crowd/…) may be framed, by MTurk's worker sites (and KPS_CROWD_FRAME_ORIGINS),
+ * and post their assignment form there; every other page keeps frame-ancestors 'none'.
  */
 export function proxy(request: NextRequest): NextResponse {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64");
-  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const framedBy = request.nextUrl.pathname.startsWith("/crowd/") ? crowdFrameOrigins() : [];
+  const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development", framedBy);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", policy);
@@ -22,7 +26,7 @@ export function proxy(request: NextRequest): NextResponse {
   return response;
 }
 
-function contentSecurityPolicy(nonce: string, development = false): string {
+function contentSecurityPolicy(nonce: string, development = false, framedBy: readonly string[] = []): string {
   return [
     "default-src 'self'",
     // 'strict-dynamic': scripts Next.js's nonced scripts load are trusted; no inline script without the nonce.
@@ -33,8 +37,8 @@ function contentSecurityPolicy(nonce: string, development = false): string {
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
+    `form-action 'self'${framedBy.map((o) => ` ${o}`).join("")}`,
+    framedBy.length ? `frame-ancestors ${framedBy.join(" ")}` : "frame-ancestors 'none'",
   ].join("; ");
 }
 

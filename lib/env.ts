@@ -17,6 +17,14 @@ const envSchema = z.object({
   KPS_MAX_KNOWLEDGE_BYTES: z.coerce.number().int().positive().default(64 * 1024 ** 3),
   /** Largest batch upload (questions + candidates), in bytes. */
   KPS_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(512 * 1024 ** 2),
+  /**
+   * Origins besides MTurk's own (https://www.mturk.com, https://workersandbox.mturk.com) that may frame
+   * the crowd entry pages and receive their assignment submit: a comma-separated list, e.g. a test harness.
+   */
+  KPS_CROWD_FRAME_ORIGINS: z
+    .string()
+    .regex(/^https?:\/\/[\w.-]+(:\d+)?(\s*,\s*https?:\/\/[\w.-]+(:\d+)?)*$/, "a comma-separated list of origins (scheme://host[:port])")
+    .optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──

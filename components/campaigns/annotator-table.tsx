@@ -25,7 +25,7 @@ const columns: { key: AnnotatorSort; label: string; numeric: boolean }[] = [
 ];
 
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
-const standing = (a: AnnotatorRow) => (a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : "paused");
+const standing = (a: AnnotatorRow) => (a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : a.pauseReason === "speed_rule" ? "paused (speed rule)" : "paused");
 
 /** The first page the campaign page renders on the server: by username, no search. */
 const FIRST_ANNOTATOR_SORT: Sort = { key: "username", dir: "asc" };

@@ -13,6 +13,11 @@ import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 export const SESSION_COOKIE = "kps_session";
 export const SESSION_DAYS = 14;
 export const TOKEN_PREFIX = "kps_";
+/**
+ * A crowd worker's session credential (lib/crowd/): a session row like a cookie's, but sent as
+ * `Authorization: Bearer kpsw_…` because MTurk frames the page cross-site, where cookies are not sent.
+ */
+export const CROWD_TOKEN_PREFIX = "kpsw_";
 
 export interface SignInResult {
   /** The cookie value; only its hash is stored. */
@@ -76,6 +81,11 @@ export async function resolveActor(
 ): Promise<Actor> {
   const now = new Date();
   const address = credentials.address ? { address: credentials.address } : {};
+  if (credentials.bearerToken?.startsWith(CROWD_TOKEN_PREFIX)) {
+    const found = await resolveSession(db, credentials.bearerToken, now);
+    if (!found || found.role !== "crowd") throw new AppError("unauthorized", "This crowd session is unknown or over; open the study link again.");
+    return { ...found, ...address };
+  }
   if (credentials.bearerToken) {
     const tokenHash = sha256(credentials.bearerToken);
     const found = await cachedOrLoad<Resolved | null>(db, "credentials", `t:${tokenHash}`, async () => {
@@ -90,14 +100,20 @@ export async function resolveActor(
     return { ...found.actor, ...address };
   }
   if (credentials.sessionToken) {
-    const sessionId = sha256(credentials.sessionToken);
-    const found = await cachedOrLoad<Resolved | null>(db, "credentials", `s:${sessionId}`, async () => {
-      const value = await loadSession(db, sessionId);
-      return { value, keep: value !== null };
-    });
-    if (found && found.expiresAt! > now) return { ...found.actor, ...address };
+    const found = await resolveSession(db, credentials.sessionToken, now);
+    // A crowd account never signs in with a cookie: its session is only for the Bearer header.
+    if (found && found.role !== "crowd") return { ...found, ...address };
   }
   return anonymous;
+}
+
+async function resolveSession(db: Db, token: string, now: Date): Promise<Resolved["actor"] | null> {
+  const sessionId = sha256(token);
+  const found = await cachedOrLoad<Resolved | null>(db, "credentials", `s:${sessionId}`, async () => {
+    const value = await loadSession(db, sessionId);
+    return { value, keep: value !== null };
+  });
+  return found && found.expiresAt! > now ? found.actor : null;
 }
 
 // Prepared (named statements on PostgreSQL): neither drizzle nor the server rebuilds them per request.

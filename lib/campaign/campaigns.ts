@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, passages, users, type BatchStatus, type Campaign } from "@/db/schema";
+import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, type BatchStatus, type Campaign } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
@@ -222,7 +222,10 @@ export async function listMyCampaigns(db: Db, actor: Actor, query: CampaignListQ
     .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
     .where(
       and(
-        or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
+        // A crowd worker's account sees the one campaign it entered, never another.
+        user.role === "crowd"
+          ? sql`exists (select 1 from ${crowdWorkers} where ${crowdWorkers.campaignId} = ${campaigns.id} and ${crowdWorkers.userId} = ${user.id})`
+          : or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
         nameMatches(query.q),
         olderThan(campaigns.id, query.after),
       ),

@@ -21,3 +21,12 @@ export type AnnotatorContext = { params: Promise<{ id: string; userId: string }>
 export async function annotatorParam(ctx: AnnotatorContext): Promise<{ id: number; userId: number }> {
   return parseInput(annotatorParams, await ctx.params, "path");
 }
+
+const entryKeyParams = z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a crowd entry key (base64url) from the campaign's entry URL") });
+
+export type EntryKeyContext = { params: Promise<{ key: string }> };
+
+/** The `[key]` of a crowd entry route, or 422 naming the bad segment. */
+export async function entryKeyParam(ctx: EntryKeyContext): Promise<string> {
+  return parseInput(entryKeyParams, await ctx.params, "path").key;
+}

@@ -1,24 +1,26 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
-import { annotatorStandings, campaignMembers, campaigns, type Campaign } from "@/db/schema";
+import { annotatorStandings, campaignMembers, campaigns, crowdWorkers, type Campaign } from "@/db/schema";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { cachedOrLoad, invalidate } from "@/lib/cache/hot-cache";
 import { preparedFor } from "@/lib/cache/prepared";
 import { AppError } from "@/lib/errors";
 
-type AccessRow = { campaign: Campaign; member: number | null; standing: "active" | "paused" | null };
+type AccessRow = { campaign: Campaign; member: number | null; crowd: number | null; standing: "active" | "paused" | null };
 
 const accessQuery = (db: Db) =>
   db
-    .select({ campaign: campaigns, member: campaignMembers.userId, standing: annotatorStandings.status })
+    .select({ campaign: campaigns, member: campaignMembers.userId, crowd: crowdWorkers.userId, standing: annotatorStandings.status })
     .from(campaigns)
     .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, sql.placeholder("user"))))
+    .leftJoin(crowdWorkers, and(eq(crowdWorkers.campaignId, campaigns.id), eq(crowdWorkers.userId, sql.placeholder("user"))))
     .leftJoin(annotatorStandings, and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, sql.placeholder("user"))))
     .where(eq(campaigns.id, sql.placeholder("campaign")))
     .prepare("kps_annotator_access");
 
 /**
- * The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal.
+ * The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal. A crowd
+ * worker's account (role `crowd`) works on the one campaign it entered (crowd_workers), never another.
  * Outside a transaction the campaign, membership and standing are cached for at most 1 s per process
  * (lib/cache/hot-cache.ts): a change by this process (`campaignAccessChanged`) applies at once, by
  * another process within that second. Inside a transaction (or with `fresh`) it reads the database.
@@ -30,13 +32,13 @@ export async function requireActiveAnnotator(
   options: { fresh?: boolean } = {},
 ): Promise<{ user: UserActor; campaign: Campaign }> {
   const user = requireUser(actor);
-  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
+  if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators judge passages.");
   const load = async () => {
     const [row] = (await preparedFor(db, "access", accessQuery).execute({ campaign: campaignId, user: user.id })) as (AccessRow | undefined)[];
-    return { value: row ?? null, keep: !!row && refusal(row) === null };
+    return { value: row ?? null, keep: !!row && refusal(row, user.role) === null };
   };
   const row = options.fresh || "rollback" in db ? (await load()).value : await cachedOrLoad(db, "access", `${campaignId}:${user.id}`, load);
-  const refused = row ? refusal(row) : "not_found";
+  const refused = row ? refusal(row, user.role) : "not_found";
   if (refused === "not_found") throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
   if (refused === "paused") {
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
@@ -44,8 +46,8 @@ export async function requireActiveAnnotator(
   return { user, campaign: row!.campaign };
 }
 
-function refusal(row: AccessRow): "not_found" | "paused" | null {
-  if (!row.campaign.allAnnotators && row.member === null) return "not_found";
+function refusal(row: AccessRow, role: UserActor["role"]): "not_found" | "paused" | null {
+  if (role === "crowd" ? row.crowd === null : !row.campaign.allAnnotators && row.member === null) return "not_found";
   return row.standing === "paused" ? "paused" : null;
 }
 

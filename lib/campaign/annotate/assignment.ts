@@ -4,8 +4,9 @@ import { campaigns, claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError, parseInput } from "@/lib/errors";
-import { claimNext } from "../internal/claim-next";
-import { reapExpiredClaims, reapExpiredClaimsWhenDue, type Task } from "../internal/claims";
+import { crowdNextTask } from "@/lib/crowd/work";
+import { claimNextReaping } from "../internal/claim-next";
+import type { Task } from "../internal/claims";
 import { requireActiveAnnotator } from "./annotator-access";
 
 export type { Task };
@@ -28,15 +29,10 @@ export async function claimHandleParam(ctx: { params: Promise<{ handle: string }
  * lasts for that statement only. `after`: the handle of a claim the client already shows (prefetching the next).
  */
 export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: string }): Promise<Task | null> {
+  // A crowd worker's next passage also depends on their session: its quota, time and outcome.
+  if (actor.kind === "user" && actor.role === "crowd") return crowdNextTask(db, actor, input);
   const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
-  // Expired claims are reaped at most every 2 s per campaign and process (and whenever nothing
-  // else is open): a claim that has just expired keeps its slot a little longer, never doubles it.
-  const reaped = await reapExpiredClaimsWhenDue(db, campaign.id);
-  const task = await claimNext(db, user, campaign, input.after);
-  if (task || reaped) return task;
-  // Nothing open: slots held by claims that expired since the last reaping may be free.
-  if (!(await db.transaction((tx) => reapExpiredClaims(tx, campaign.id)))) return null;
-  return claimNext(db, user, campaign, input.after);
+  return claimNextReaping(db, user, campaign, input.after);
 }
 
 /** Extends a live claim by the campaign's lease. An expired or ended claim (its batch paused or closed, too) cannot be renewed (410). */

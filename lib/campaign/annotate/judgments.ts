@@ -183,8 +183,9 @@ export async function submitJudgmentAndNext(
 /** The annotator works on the claim's campaign and is not paused there (requireActiveAnnotator's rule, on the row read with the claim). */
 function checkAccess(actor: Actor, claim: ClaimRow): void {
   const user = requireUser(actor);
-  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators judge passages.");
-  if (!claim.all_annotators && !claim.member) throw new AppError("not_found", `No campaign with id ${claim.campaign_id} for you.`);
+  if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators judge passages.");
+  // A crowd worker's claims are only ever given in the one campaign it entered (requireActiveAnnotator).
+  if (user.role === "annotator" && !claim.all_annotators && !claim.member) throw new AppError("not_found", `No campaign with id ${claim.campaign_id} for you.`);
   if (claim.standing === "paused") {
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   }

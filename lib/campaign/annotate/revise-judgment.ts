@@ -174,13 +174,14 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
  */
 export async function reviseJudgment(db: Db, actor: Actor, handle: string, input: RevisionInput): Promise<{ judgment: RevisedJudgmentView; replayed: boolean }> {
   const user = requireUser(actor);
-  if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators revise judgments.");
+  if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators revise judgments.");
   try {
     const { pauseIn, ...result } = await db.transaction(async (tx) => {
       const own = await findOwn(tx, handle, user.id);
       const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null);
       const j = await lockJudgment(tx, own.judgment_id);
-      if (!p.all_annotators && !p.member) throw new AppError("not_found", "No judgment of yours on this claim.");
+      // A crowd worker's judgments all lie in the one campaign it entered.
+      if (user.role === "annotator" && !p.all_annotators && !p.member) throw new AppError("not_found", "No judgment of yours on this claim.");
       const { revision: expected, ...body } = input;
       const hash = requestHash(j.judgment_id, body as JudgmentInput, { revise: expected });
       if (j.idempotency_key === input.idempotencyKey) {

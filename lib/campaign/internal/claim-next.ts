@@ -4,7 +4,7 @@ import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { preparedRows } from "@/lib/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
-import { newClaimHandle, taskFromRow, type Task, type TaskRow } from "./claims";
+import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "./claims";
 
 /**
  * Claiming in one statement, with the same rules as the step-by-step version it replaced:
@@ -110,4 +110,18 @@ export async function claimNext(db: Db, user: UserActor, campaign: Campaign, aft
       if (attempt >= 3 || !isUniqueViolation(error)) throw error;
     }
   }
+}
+
+/**
+ * `claimNext` with reaping: expired claims are reaped at most every 2 s per campaign and process (and
+ * whenever nothing else is open), so a claim that has just expired keeps its slot a little longer,
+ * never doubles it.
+ */
+export async function claimNextReaping(db: Db, user: UserActor, campaign: Campaign, after: string | undefined): Promise<Task | null> {
+  const reaped = await reapExpiredClaimsWhenDue(db, campaign.id);
+  const task = await claimNext(db, user, campaign, after);
+  if (task || reaped) return task;
+  // Nothing open: slots held by claims that expired since the last reaping may be free.
+  if (!(await db.transaction((tx) => reapExpiredClaims(tx, campaign.id)))) return null;
+  return claimNext(db, user, campaign, after);
 }

@@ -65,6 +65,27 @@ export async function endClaimsOfBatch(tx: Db | Tx, batchId: number): Promise<nu
   return ended.length;
 }
 
+/** Ends a user's unended claims in a campaign and frees their slots as reaping does: a crowd session that ends gives back the passage it prefetched. */
+export async function endLiveClaimsOf(tx: Db | Tx, campaignId: number, userId: number): Promise<number> {
+  const ended = await tx
+    .update(claims)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(claims.campaignId, campaignId), eq(claims.userId, userId), isNull(claims.endedAt)))
+    .returning({ passageId: claims.passageId });
+  await freeSlotsOfEndedClaims(tx, ended);
+  return ended.length;
+}
+
+/** Ends one live claim (by its handle) and frees its slot: a crowd worker's prefetch past their session's quota. */
+export async function endClaim(tx: Db | Tx, handle: string): Promise<void> {
+  const ended = await tx
+    .update(claims)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(claims.handle, handle), isNull(claims.endedAt)))
+    .returning({ passageId: claims.passageId });
+  await freeSlotsOfEndedClaims(tx, ended);
+}
+
 /** Moves the passage counters of just-ended claims: one fewer live claim each, its slot open again unless the passage is decided. */
 async function freeSlotsOfEndedClaims(tx: Db | Tx, ended: { passageId: number }[]): Promise<void> {
   if (!ended.length) return;

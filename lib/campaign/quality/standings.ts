@@ -34,7 +34,7 @@ export async function setStanding(
   db: Db,
   campaign: Campaign,
   userId: number,
-  change: { status: "paused"; reason: "coordinator" | "gold_rule"; by: number | null } | { status: "active" },
+  change: { status: "paused"; reason: "coordinator" | "gold_rule" | "speed_rule"; by: number | null } | { status: "active" },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const values =

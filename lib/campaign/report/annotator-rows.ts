@@ -10,7 +10,7 @@ export interface AnnotatorRow {
   userId: number;
   username: string;
   status: "active" | "paused";
-  pauseReason: "coordinator" | "gold_rule" | null;
+  pauseReason: "coordinator" | "gold_rule" | "speed_rule" | null;
   judgments: number;
   goldJudged: number;
   goldCorrect: number;
@@ -35,7 +35,7 @@ export function annotatorRowsOf(
       userId: p.userId,
       username: p.username,
       status: (p.status ?? "active") as "active" | "paused",
-      pauseReason: (p.pauseReason ?? null) as "coordinator" | "gold_rule" | null,
+      pauseReason: (p.pauseReason ?? null) as "coordinator" | "gold_rule" | "speed_rule" | null,
       judgments: mine?.judgments ?? 0,
       goldJudged: p.goldJudged ?? 0,
       goldCorrect: p.goldCorrect ?? 0,
@@ -168,7 +168,7 @@ interface PageRow {
   user_id: string | number;
   username: string;
   status: "active" | "paused";
-  pause_reason: "coordinator" | "gold_rule" | null;
+  pause_reason: "coordinator" | "gold_rule" | "speed_rule" | null;
   gold_judged: number;
   gold_correct: number;
   judgments: number;

@@ -52,7 +52,7 @@ export default async function AnnotatorPage({ params, searchParams }: Props) {
   const gold = query.gold === "1";
   const figures: [string, string][] = [
     ["Judgments", a.judgments.toLocaleString("en-US")],
-    ["Standing", a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : "paused"],
+    ["Standing", a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : a.pauseReason === "speed_rule" ? "paused (speed rule)" : "paused"],
     ["Gold judged", String(a.goldJudged)],
     ["Gold right", String(a.goldCorrect)],
     ["Smoothed gold accuracy", a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"],

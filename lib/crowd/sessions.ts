@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq, isNotNull, ne } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { campaigns, crowdEntries, crowdSessions, crowdWorkers, sessions, type CrowdEntry, type CrowdWorker } from "@/db/schema";
+import type { Actor } from "@/lib/auth/actor";
+import { randomSecret, sha256 } from "@/lib/auth/crypto";
+import { CROWD_TOKEN_PREFIX } from "@/lib/auth/sessions";
+import { insertUser } from "@/lib/auth/users";
+import { AppError, invalidField, isUniqueViolation, parseInput } from "@/lib/errors";
+import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMENT, type EntryIds } from "./entry-params";
+import { allowedTurkSubmitTo } from "./origins";
+import { requireCrowdSession } from "./crowd-actor";
+import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
+import { firstTrainingItem } from "./training";
+import type { CrowdEntryInfo, CrowdSessionView } from "./views";
+
+/** How long a crowd credential outlives its session's deadline: the worker can still read their code. */
+const CREDENTIAL_GRACE_MS = 24 * 3600 * 1000;
+
+async function openEntry(db: Db, key: string): Promise<{ entry: CrowdEntry; campaign: typeof campaigns.$inferSelect }> {
+  const [row] = await db
+    .select({ entry: crowdEntries, campaign: campaigns })
+    .from(crowdEntries)
+    .innerJoin(campaigns, eq(campaigns.id, crowdEntries.campaignId))
+    .where(eq(crowdEntries.entryKey, key));
+  if (!row || !row.entry.enabled) throw new AppError("not_found", "This study link is not open: it is unknown, or its crowd entry is turned off.");
+  return row;
+}
+
+/** The public face of a crowd entry (anyone with the link): what the consent step and the MTurk preview show. */
+export async function getCrowdEntryInfo(db: Db, _actor: Actor, key: string): Promise<CrowdEntryInfo> {
+  const { entry, campaign } = await openEntry(db, key);
+  return {
+    campaignName: campaign.name,
+    platform: entry.platform,
+    consent: entry.consent,
+    instructions: campaign.instructions,
+    trainingItems: entry.trainingItems,
+    quota: entry.quota,
+    quotaUnit: entry.quotaUnit,
+    timeLimitMinutes: entry.timeLimitMinutes,
+    example: await firstTrainingItem(db, campaign.id),
+  };
+}
+
+function entryIds(entry: CrowdEntry, body: unknown): EntryIds {
+  const params = parseInput(entryParamSchemas[entry.platform], parseInput(entryBodySchema, body));
+  const ids = entryIdsOf(entry.platform, params as Record<string, string>);
+  if (entry.platform === "mturk") {
+    if (ids.platformSessionId === MTURK_PREVIEW_ASSIGNMENT) throw new AppError("conflict", "This is a preview of the HIT: accept it to start.", { preview: true });
+    if (!allowedTurkSubmitTo(ids.turkSubmitTo!)) throw invalidField("turkSubmitTo", "is not a Mechanical Turk address", "not an MTurk address");
+  }
+  return ids;
+}
+
+/** The platform worker's crowd account in this campaign: found, or made (a pseudonymous user of role `crowd`). */
+async function workerOf(db: Db, entry: CrowdEntry, workerId: string): Promise<CrowdWorker> {
+  const where = and(eq(crowdWorkers.campaignId, entry.campaignId), eq(crowdWorkers.platform, entry.platform), eq(crowdWorkers.platformWorkerId, workerId));
+  for (let attempt = 1; ; attempt++) {
+    const [found] = await db.select().from(crowdWorkers).where(where);
+    if (found) return found;
+    try {
+      return await db.transaction(async (tx) => {
+        const user = await insertUser(tx as unknown as Db, { username: `crowd-${entry.campaignId}-${randomBytes(6).toString("hex")}`, role: "crowd", passwordHash: null });
+        const [made] = await tx.insert(crowdWorkers).values({ campaignId: entry.campaignId, platform: entry.platform, platformWorkerId: workerId, userId: user.id }).returning();
+        return made!;
+      });
+    } catch (error) {
+      // Two entries of one worker at once: the other made the account; read it.
+      if (attempt >= 3 || !(isUniqueViolation(error) || (error instanceof AppError && error.code === "conflict"))) throw error;
+    }
+  }
+}
+
+/** The worker's open session (its platform ids brought up to date), else a new one, else — past the sessions limit — the last one. */
+async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: EntryIds): Promise<number> {
+  const platformIds = { studyId: ids.studyId, platformSessionId: ids.platformSessionId, turkSubmitTo: ids.turkSubmitTo };
+  for (let attempt = 1; ; attempt++) {
+    const [open] = await db
+      .update(crowdSessions)
+      .set(platformIds)
+      .where(and(eq(crowdSessions.workerId, worker.id), ne(crowdSessions.stage, "ended")))
+      .returning({ id: crowdSessions.id });
+    if (open) return open.id;
+    const [last] = await db.select().from(crowdSessions).where(eq(crowdSessions.workerId, worker.id)).orderBy(desc(crowdSessions.number)).limit(1);
+    if (last && last.number >= entry.maxSessionsPerWorker) return last.id;
+    try {
+      const deadlineAt = new Date(Date.now() + entry.timeLimitMinutes * 60_000);
+      const values = { workerId: worker.id, campaignId: entry.campaignId, userId: worker.userId, number: (last?.number ?? 0) + 1, deadlineAt, ...platformIds };
+      const [made] = await db.insert(crowdSessions).values(values).returning({ id: crowdSessions.id });
+      return made!.id;
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error; // another entry of this worker opened it first
+    }
+  }
+}
+
+/**
+ * A platform worker enters through the campaign's link (anyone with it: the platforms' ids are not
+ * signed). Their id maps to one crowd account of this campaign only; entering again resumes the open
+ * session, or — past the sessions limit — shows the last one with its code again. Answers a fresh
+ * credential for the Bearer header and the session.
+ */
+export async function enterCrowd(
+  db: Db,
+  _actor: Actor,
+  input: { key: string; body: unknown; userAgent?: string | null },
+): Promise<{ token: string; session: CrowdSessionView }> {
+  const { entry } = await openEntry(db, input.key);
+  const ids = entryIds(entry, input.body);
+  const worker = await workerOf(db, entry, ids.workerId);
+  const sessionId = await sessionFor(db, entry, worker, ids);
+  const ctx = await settleSession(db, (await latestSessionOf(db, worker.userId))!);
+  if (ctx.session.id !== sessionId) throw new Error("enterCrowd: the worker's latest session is not the one entered");
+  const token = randomSecret(CROWD_TOKEN_PREFIX);
+  const expiresAt = new Date(Math.max(ctx.session.deadlineAt.getTime(), Date.now()) + CREDENTIAL_GRACE_MS);
+  await db.insert(sessions).values({ id: sha256(token), userId: worker.userId, expiresAt, userAgent: input.userAgent?.slice(0, 300) ?? null });
+  return { token, session: await sessionView(db, ctx) };
+}
+
+export async function getMyCrowdSession(db: Db, actor: Actor): Promise<CrowdSessionView> {
+  const { ctx } = await requireCrowdSession(db, actor);
+  return sessionView(db, ctx);
+}
+
+/**
+ * The worker agrees to the consent text: training follows, or real work when there is no training
+ * item or the worker passed training in an earlier session. Idempotent past the consent stage.
+ */
+export async function consentToCrowdSession(db: Db, actor: Actor): Promise<CrowdSessionView> {
+  const { ctx } = await requireCrowdSession(db, actor);
+  if (ctx.session.stage !== "consent") return sessionView(db, ctx);
+  const [trained] = await db
+    .select({ n: count() })
+    .from(crowdSessions)
+    .where(and(eq(crowdSessions.workerId, ctx.session.workerId), isNotNull(crowdSessions.workStartedAt)));
+  const toWork = (trained?.n ?? 0) > 0 || (await trainingTotal(db, ctx)) === 0;
+  const [session] = await db
+    .update(crowdSessions)
+    .set(toWork ? { stage: "working", workStartedAt: new Date() } : { stage: "training" })
+    .where(and(eq(crowdSessions.id, ctx.session.id), eq(crowdSessions.stage, "consent")))
+    .returning();
+  return sessionView(db, { ...ctx, session: session ?? ctx.session });
+}
