@@ -33,6 +33,7 @@ const css = `
 .feedback-compare mark.given { background: #fdf3c4; }
 .feedback-explanation { margin: 0 0 0.75rem; }
 .training-feedback .next { min-width: 8rem; }
+.showing-expected .passage-body mark { background: #cdeccd; box-shadow: 0 0 0 1px #8fcf8f; }
 .passage-caption { font-size: 0.85rem; color: var(--muted); margin: 0 0 0.4rem; }
 
 @media (max-width: 600px) {

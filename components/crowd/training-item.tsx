@@ -89,7 +89,7 @@ export function TrainingItemScreen({ campaignId, campaignName, instructions, ite
   const shown = a.feedback ? { ...a.draft, span: a.feedback.expected.span } : a.draft;
 
   return (
-    <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>
+    <div className={`judging${instructionsOpen ? " with-instructions" : ""}${a.feedback ? " showing-expected" : ""}`}>
       <JudgingStyles />
       <JudgingHeader
         campaignName={campaignName}

@@ -22,7 +22,7 @@ function CrowdMeter({ saved }: { saved: number }) {
         {Math.min(judged, quota)} of {quota} {unit} judged
       </span>
       <span className="narrow-only" aria-hidden="true">
-        {Math.min(judged, quota)}/{quota}
+        {Math.min(judged, quota)}/{quota} done
       </span>
     </span>
   );
