@@ -39,7 +39,7 @@ test.beforeAll(async () => {
       where id = (select id from passages where campaign_id = ${campaignId} and is_gold order by id limit 1)`);
     await handle.db.execute(sql`
       insert into crowd_entries (campaign_id, enabled, platform, entry_key, consent, training_items, training_pass_share, quota, codes)
-      values (${campaignId}, true, 'generic', ${ENTRY_KEY}, ${"## Consent\nYour judgments are used for research."}, 1, 0, 2, ${JSON.stringify(CODES)}::jsonb)`);
+      values (${campaignId}, true, 'generic', ${ENTRY_KEY}, ${"## Your data\nYour judgments are used for research."}, 1, 0, 2, ${JSON.stringify(CODES)}::jsonb)`);
   } finally {
     await handle.close();
   }
@@ -67,7 +67,7 @@ test("a generic crowd worker consents, trains with feedback, judges the quota an
   const worker = unique("worker");
   await page.goto(`/crowd/${ENTRY_KEY}?worker=${worker}`);
 
-  await expect(page.getByRole("heading", { name: "Consent" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Consent" })).toContainText("Your judgments are used for research.");
   await expect(page.getByRole("heading", { level: 1 })).toBeFocused();
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole("button", { name: "I agree and start" }).click();
@@ -118,6 +118,6 @@ test("an unknown entry says the study is not open; a link without the worker id 
   await expect(page.getByRole("heading", { name: "This study is not open" })).toBeVisible();
   await page.goto(`/crowd/${ENTRY_KEY}`);
   await expect(page.getByRole("heading", { name: "This link is incomplete" })).toBeVisible();
-  await expect(page.getByRole("alert")).toContainText("worker");
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("worker: is required");
   await context.close();
 });
