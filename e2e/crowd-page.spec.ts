@@ -1,55 +1,51 @@
-import fs from "node:fs";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { sql } from "drizzle-orm";
-import { openDatabase } from "@/db/client";
-import { ADMIN, adminApi, launchedTwoQuestionBatch, startApp, tempDataDir, unique, waitHealthy, type AppProcess } from "./fixtures";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { adminApi, unique } from "./fixtures";
 
 // Smoke test of the crowd worker's page (/crowd/{entryKey}, generic platform): consent → one
 // training item with feedback → a quota of two passages on the judging screen → the completion code;
-// a reload and a second arrival with the same worker id show the same code. The campaign is made
-// through the API on an app of this spec's own; its crowd entry and training flag go straight into
-// the data directory (the crowd settings route is another part of issue 15).
+// a reload and a second arrival with the same worker id show the same code. The campaign, its
+// training item and its crowd entry are made through the API.
 
-const PORT = Number(process.env.KPS_E2E_PORT || 3100) + 61;
-const ENTRY_KEY = "crowdPageSmokeKey00001";
 const CODES = { completed: "DONE-7", queue_empty: "EMPTY-7", paused: "PAUSE-7", timed_out: "TIME-7", training_failed: "FAIL-7" };
 
-let app: AppProcess;
-let dataDir: string;
+/** A launched batch of two questions on a fresh page: gold + one candidate each; the first gold is a training item. Answers the entry key. */
+async function crowdCampaign(admin: APIRequestContext): Promise<string> {
+  const wikipediaId = unique("crowd-page");
+  const text = ["Crowd page\n", "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
+  const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
+    data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Crowd page", text }) + "\n"),
+    headers: { "content-type": "application/x-ndjson" },
+  });
+  expect(knowledge.status(), await knowledge.text()).toBe(201);
+  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-crowd"), goldAccuracyThreshold: 0 } });
+  const campaignId: number = (await created.json()).campaign.id;
+  const ids = [unique("q"), unique("q")];
+  const provenance = (p: number) => ({ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p });
+  const training = { training: true, explanation: "The paragraph says when it was lit." };
+  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ ...provenance(1 + 2 * i), ...(i === 0 ? training : {}) }] }] }));
+  const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: [provenance(2 + 2 * i)] }] }));
+  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: {
+      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
+      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  expect((await admin.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+  const crowd = await admin.put(`/api/campaigns/${campaignId}/crowd`, {
+    data: { enabled: true, platform: "generic", consent: "## Your data\nYour judgments are used for research.", trainingItems: 1, trainingPassShare: 0, quota: 2, codes: CODES },
+  });
+  expect(crowd.status(), await crowd.text()).toBe(200);
+  return (await crowd.json()).crowd.entryKey;
+}
 
-test.describe.configure({ mode: "serial" });
+let ENTRY_KEY = "";
 
-const appEnv = { KPS_DEMO: "0", KPS_ADMIN_USERNAME: ADMIN.username, KPS_ADMIN_PASSWORD: ADMIN.password };
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  dataDir = tempDataDir();
-  app = startApp(PORT, dataDir, appEnv);
-  await waitHealthy(app.url);
-  const admin = await adminApi(app.url);
-  const { campaignId } = await launchedTwoQuestionBatch(admin, "crowd", { goldAccuracyThreshold: 0 });
+test.beforeAll(async ({ baseURL }) => {
+  const admin = await adminApi(baseURL!);
+  ENTRY_KEY = await crowdCampaign(admin);
   await admin.dispose();
-  await app.stop();
-  const handle = await openDatabase({ dataDir });
-  try {
-    await handle.db.execute(sql`
-      update passages set is_training = true, explanation = 'The paragraph says when it was lit.'
-      where id = (select id from passages where campaign_id = ${campaignId} and is_gold order by id limit 1)`);
-    await handle.db.execute(sql`
-      insert into crowd_entries (campaign_id, enabled, platform, entry_key, consent, training_items, training_pass_share, quota, codes)
-      values (${campaignId}, true, 'generic', ${ENTRY_KEY}, ${"## Your data\nYour judgments are used for research."}, 1, 0, 2, ${JSON.stringify(CODES)}::jsonb)`);
-  } finally {
-    await handle.close();
-  }
-  app = startApp(PORT, dataDir, appEnv);
-  await waitHealthy(app.url);
-});
-
-test.afterAll(async () => {
-  await app?.stop();
-  if (dataDir) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
 });
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -62,7 +58,7 @@ const notSufficient = (page: Page) => page.getByRole("button", { name: /^(\S+ )?
 
 test("a generic crowd worker consents, trains with feedback, judges the quota and gets the completion code, again after a reload", async ({ browser }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 360, height: 740 }, storageState: { cookies: [], origins: [] } });
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   const worker = unique("worker");
   await page.goto(`/crowd/${ENTRY_KEY}?worker=${worker}`);
@@ -103,7 +99,7 @@ test("a generic crowd worker consents, trains with feedback, judges the quota an
   await page.reload();
   await expect(page.getByTestId("completion-code")).toHaveText(CODES.completed);
   expect(await page.evaluate((k) => sessionStorage.getItem(`kps.crowd.${k}`), ENTRY_KEY)).toMatch(/^kpsw_/);
-  const again = await browser.newContext({ baseURL: app.url, storageState: { cookies: [], origins: [] } });
+  const again = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const second = await again.newPage();
   await second.goto(`/crowd/${ENTRY_KEY}?worker=${worker}`);
   await expect(second.getByTestId("completion-code")).toHaveText(CODES.completed);
@@ -112,7 +108,7 @@ test("a generic crowd worker consents, trains with feedback, judges the quota an
 });
 
 test("an unknown entry says the study is not open; a link without the worker id names what is missing", async ({ browser }) => {
-  const context = await browser.newContext({ baseURL: app.url, storageState: { cookies: [], origins: [] } });
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await page.goto("/crowd/noSuchEntryKey000000000");
   await expect(page.getByRole("heading", { name: "This study is not open" })).toBeVisible();
