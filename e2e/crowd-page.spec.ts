@@ -1,3 +1,4 @@
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { adminApi, unique } from "./fixtures";
@@ -54,6 +55,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
+const shot = (name: string) => path.join(import.meta.dirname, "..", "test-results", "screenshots", `crowd-${name}.png`);
+
 const notSufficient = (page: Page) => page.getByRole("button", { name: /^(\S+ )?Not sufficient$/ });
 
 test("a generic crowd worker consents, trains with feedback, judges the quota and gets the completion code, again after a reload", async ({ browser }) => {
@@ -78,6 +81,7 @@ test("a generic crowd worker consents, trains with feedback, judges the quota an
   await expect(feedback).toContainText("Sufficient");
   await expect(feedback).toContainText("The paragraph says when it was lit.");
   expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: shot("training-feedback"), fullPage: true }); // README
   await page.getByRole("button", { name: "Next", exact: true }).click();
 
   // Work: the quota of two passages on the judging screen, without the annotator's links.
@@ -93,6 +97,7 @@ test("a generic crowd worker consents, trains with feedback, judges the quota an
   await expect(page.getByTestId("completion-code")).toHaveText(CODES.completed);
   await expect(page.getByRole("button", { name: "Copy code" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: shot("completion") }); // README
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
   // The tab's token resumes the session; a fresh arrival with the same id enters the same ended session.
