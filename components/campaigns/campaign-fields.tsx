@@ -88,12 +88,22 @@ export function InstructionsSetting({ value, onChange, error }: { value: string;
   );
 }
 
-/** Why the campaign was not saved: the server's problems by field label, or its message. */
-export function SaveFailure({ message, problems }: { message: string; problems: Problem[] }) {
-  const labelOf = (field?: string) => (field && field in FIELD_LABELS ? `${FIELD_LABELS[field as Field]}: ` : field ? `${field}: ` : "");
+/** Why a settings form was not saved (the campaign's, by default): the server's problems by field label, or its message. */
+export function SaveFailure({
+  message,
+  problems,
+  labels = FIELD_LABELS,
+  what = "The campaign was",
+}: {
+  message: string;
+  problems: Problem[];
+  labels?: Readonly<Record<string, string>>;
+  what?: string;
+}) {
+  const labelOf = (field?: string) => (field && field in labels ? `${labels[field]}: ` : field ? `${field}: ` : "");
   return (
     <div className="error" role="alert">
-      <p style={{ margin: 0 }}>{problems.length ? "The campaign was not saved:" : message}</p>
+      <p style={{ margin: 0 }}>{problems.length ? `${what} not saved:` : message}</p>
       {problems.length > 0 && (
         <ul className="problems">
           {problems.map((p, i) => (

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { FieldError, FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
-import type { Problem } from "@/lib/query/client";
 import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField, type CrowdNumberField } from "./crowd-draft";
 
 // The crowd settings form's fields: each labelled (its default beside the label), its hint and the
@@ -102,25 +101,5 @@ export function ConsentSetting({ value, onChange, error }: { value: string; onCh
     <FormField id={crowdFieldId("consent")} label={labelOf("consent", "empty")} hint={hint} error={error} after={preview}>
       {(p) => <textarea {...p} name="consent" maxLength={50000} rows={6} value={value} onChange={(e) => onChange(e.target.value)} />}
     </FormField>
-  );
-}
-
-/** Why the crowd settings were not saved: the server's problems by field label, or its message. */
-export function CrowdSaveFailure({ message, problems }: { message: string; problems: Problem[] }) {
-  const labelFor = (field?: string) => (field && field in CROWD_FIELD_LABELS ? `${CROWD_FIELD_LABELS[field as CrowdField]}: ` : field ? `${field}: ` : "");
-  return (
-    <div className="error" role="alert">
-      <p style={{ margin: 0 }}>{problems.length ? "The crowd settings were not saved:" : message}</p>
-      {problems.length > 0 && (
-        <ul className="problems">
-          {problems.map((p, i) => (
-            <li key={i}>
-              {labelFor(p.field)}
-              {p.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
   );
 }

@@ -6,8 +6,9 @@ import { CopyField } from "@/components/ui/copy-field";
 import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
 import { CROWD_DEFAULTS, CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, CROWD_PLATFORM_LABELS, type CrowdPlatform, type CrowdSettingsAnswer, type QuotaUnit } from "@/lib/crowd/settings";
 import { crowdSettingsQuery } from "@/lib/query/crowd";
-import { toCrowdDraft, type CrowdDraft, type CrowdField, type CrowdNumberField } from "./crowd-draft";
-import { ConsentSetting, CrowdCheck, CrowdNumber, CrowdSaveFailure, CrowdSelect, CrowdText } from "./crowd-fields";
+import { CROWD_FIELD_LABELS, toCrowdDraft, type CrowdDraft, type CrowdField, type CrowdNumberField } from "./crowd-draft";
+import { SaveFailure } from "./campaign-fields";
+import { ConsentSetting, CrowdCheck, CrowdNumber, CrowdSelect, CrowdText } from "./crowd-fields";
 import { useCrowdSave } from "./use-crowd-save";
 
 /** The "Crowd entry" section of a campaign's settings page: its settings, read from the API, then the form. */
@@ -98,7 +99,7 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
           ))}
         </div>
       </fieldset>
-      {save.isError && <CrowdSaveFailure message={save.error.message} problems={problems} />}
+      {save.isError && <SaveFailure message={save.error.message} problems={problems} labels={CROWD_FIELD_LABELS} what="The crowd settings were" />}
       <div className="form-actions">
         <SubmitButton pending={save.isPending} pendingLabel="Saving…">
           Save crowd settings

@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type RefObject } from "react";
 import { createCampaignSchema, updateCampaignSchema } from "@/lib/campaign/settings";
 import { createCampaign, updateCampaign } from "@/lib/query/campaigns";
 import { ApiError } from "@/lib/query/client";
@@ -34,11 +34,16 @@ export function useCampaignSave(campaignId: number | undefined, start: CampaignS
       router.refresh();
     },
   });
+  return { save, formRef, problems: useFailedSave(formRef, save.error) };
+}
+
+/** After a refused save: focus (and scroll to) the form's first field marked invalid; the server's problems by field. */
+export function useFailedSave(formRef: RefObject<HTMLFormElement | null>, error: Error | null) {
   useEffect(() => {
-    if (!save.error) return;
+    if (!error) return;
     const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     first?.focus({ preventScroll: true });
     first?.scrollIntoView({ block: "center" });
-  }, [save.error]);
-  return { save, formRef, problems: save.error instanceof ApiError ? save.error.problems : [] };
+  }, [formRef, error]);
+  return error instanceof ApiError ? error.problems : [];
 }

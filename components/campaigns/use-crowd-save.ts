@@ -1,11 +1,12 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { duplicateCodes, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer } from "@/lib/crowd/settings";
 import { ApiError } from "@/lib/query/client";
 import { crowdKeys, saveCrowdSettings } from "@/lib/query/crowd";
 import { changedCrowdValues, toCrowdDraft, type CrowdDraft } from "./crowd-draft";
+import { useFailedSave } from "./use-campaign-save";
 
 /**
  * Saving the crowd settings form: the server's own schema is checked first (a blank number, two
@@ -32,11 +33,5 @@ export function useCrowdSave(campaignId: number, saved: CrowdSettingsAnswer, dra
       setDraft(toCrowdDraft(crowd));
     },
   });
-  useEffect(() => {
-    if (!save.error) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    first?.focus({ preventScroll: true });
-    first?.scrollIntoView({ block: "center" });
-  }, [save.error]);
-  return { save, formRef, problems: save.error instanceof ApiError ? save.error.problems : [] };
+  return { save, formRef, problems: useFailedSave(formRef, save.error) };
 }

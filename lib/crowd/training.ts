@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import { claims, crowdSessions, trainingAnswers, type Campaign } from "@/db/schema";
 import { checkSpan, spanSchema } from "@/lib/campaign/annotate/judgments";
-import { newClaimHandle, taskFromRow } from "@/lib/campaign/internal/claims";
+import { newClaimHandle, taskFromRow, type TaskRow } from "@/lib/campaign/internal/claims";
 import { isGoldCorrect } from "@/lib/campaign/quality/standings";
 import { AppError, parseInput } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
@@ -28,17 +28,10 @@ export const trainingAnswerSchema = z
   });
 export type TrainingAnswerInput = z.infer<typeof trainingAnswerSchema>;
 
-interface TrainingRow {
+/** The task view's columns (without claim and progress), the passage's end and what gold expects. */
+interface TrainingRow extends Omit<TaskRow, "handle" | "expires_ms" | "today" | "done" | "total"> {
   passage_id: number;
-  kilt_id: string;
-  input: string;
-  answers: string[];
-  wikipedia_id: string;
-  title: string;
-  start: number;
   end: number;
-  paragraphs: string[];
-  header_above: string | null;
   expected_verdict: "sufficient" | "insufficient";
   expected_start_paragraph_id: number | null;
   expected_start_character: number | null;
