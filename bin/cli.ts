@@ -12,6 +12,7 @@ import { addKnowledgeCommands } from "./commands/knowledge";
 import { type CliContext, note } from "./commands/shared";
 import { addTokenCommands } from "./commands/tokens";
 import { addUserCommands } from "./commands/users";
+import { addWorkersCommand } from "./commands/workers";
 
 const cliEnvSchema = z.object({
   KPS_URL: z.url("KPS_URL must be a URL such as http://localhost:3000").optional(),
@@ -56,6 +57,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addCampaignCommands(program, ctx);
   addBatchCommands(program, ctx);
   addExportCommands(program, ctx);
+  addWorkersCommand(program, ctx);
   addHealthCommand(program, ctx);
 
   for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {

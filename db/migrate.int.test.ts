@@ -17,6 +17,9 @@ const expectedTables = [
   "campaign_members",
   "campaigns",
   "claims",
+  "crowd_entries",
+  "crowd_sessions",
+  "crowd_workers",
   "invites",
   "judgment_hours",
   "judgment_minute_deltas",
@@ -31,6 +34,7 @@ const expectedTables = [
   "query_tallies",
   "sessions",
   "sign_in_attempts",
+  "training_answers",
   "users",
 ];
 

@@ -58,6 +58,7 @@ test.describe("coordinator pages", () => {
         `/campaigns/${campaignId}/settings`,
         `/campaigns/${campaignId}/import`,
         `/campaigns/${campaignId}/questions`,
+        `/campaigns/${campaignId}/workers`,
         `/campaigns/${campaignId}/questions/${queryId}`,
         `/campaigns/${campaignId}/annotators/${userId}`,
         "/people",

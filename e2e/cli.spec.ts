@@ -64,8 +64,8 @@ test("every kps command has --help", async () => {
   test.setTimeout(150_000); // one process per command, each starting tsx: about 2 s apiece on a busy machine
   const commands = [
     [], ["login"], ["whoami"], ["user"], ["user", "create"], ["user", "list"], ["token"], ["token", "create"], ["token", "list"], ["token", "revoke"],
-    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"],
-    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["health"],
+    ["knowledge"], ["knowledge", "import"], ["campaign"], ["campaign", "create"], ["campaign", "list"], ["campaign", "status"], ["campaign", "questions"], ["campaign", "crowd"],
+    ["batch"], ["batch", "import"], ["batch", "list"], ["batch", "launch"], ["batch", "pause"], ["batch", "close"], ["export"], ["judgments"], ["workers"], ["health"],
     ["user", "disable"], ["user", "enable"], ["user", "set-password"], ["user", "reset-link"], ["audit"],
   ];
   for (const command of commands) {
@@ -130,6 +130,14 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   const judgments = await cli(["judgments", "--campaign", campaignId], env);
   expect(judgments.code, judgments.stderr).toBe(0);
   expect(judgments.stdout).toBe("");
+  // No crowd worker yet: the payment report is its header line, in the format of the file's extension.
+  const workersFile = path.join(path.dirname(out), "workers.csv");
+  const workers = await cli(["workers", "--campaign", campaignId, "-o", workersFile], env);
+  expect(workers.code, workers.stderr).toBe(0);
+  expect(fs.readFileSync(workersFile, "utf8")).toMatch(/^platform,workerId,pseudonym,session,.*,paused,pauseReason\r\n$/);
+  const workersJsonl = await cli(["workers", "--campaign", campaignId, "--format", "jsonl"], env);
+  expect(workersJsonl.code, workersJsonl.stderr).toBe(0);
+  expect(workersJsonl.stdout).toBe("");
 });
 
 test("kps shows every problem of a rejected file with its line and field", async ({ baseURL }) => {
@@ -146,4 +154,35 @@ test("kps shows every problem of a rejected file with its line and field", async
   expect(res.stderr).toContain("bad-queries.jsonl:3: input:");
   expect((await cli(["batch", "list", "--campaign", campaignId], env)).stdout.trim()).toBe("");
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("kps campaign crowd prints the entry URL and codes, changes settings, and names a bad option", async ({ baseURL }) => {
+  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+  const created = await cli(["campaign", "create", "--name", unique("cli crowd")], env);
+  expect(created.code, created.stderr).toBe(0);
+  const id = created.stdout.trim();
+
+  const shown = await cli(["campaign", "crowd", "--campaign", id], env);
+  expect(shown.code, shown.stderr).toBe(0);
+  expect(shown.stdout).toMatch(new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=`, "m"));
+  expect(shown.stdout).toMatch(/^code\tcompleted\t[A-Z0-9]{8}\tQuota completed$/m);
+  expect(shown.stderr).toContain("The crowd entry is closed");
+
+  const changed = await cli(["campaign", "crowd", "--campaign", id, "--enable", "--platform", "mturk", "--quota", "6", "--max-judgments", "none", "--code", "completed=CLI-DONE"], env);
+  expect(changed.code, changed.stderr).toBe(0);
+  expect(changed.stdout).toMatch(new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}$`, "m"));
+  expect(changed.stdout).toContain("enabled\tyes");
+  expect(changed.stdout).toContain("quota\t6 passages");
+  expect(changed.stdout).toMatch(/^code\tcompleted\tCLI-DONE\t/m);
+  expect(changed.stderr).toContain("Changed enabled, platform, quota, maxJudgmentsPerWorker, codes");
+
+  const bad = await cli(["campaign", "crowd", "--campaign", id, "--pass-share", "1.5", "--completion-url", "javascript:alert(1)"], env);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain("--pass-share: must be between 0 and 1");
+  expect(bad.stderr).toContain("--completion-url: must be an absolute http");
+
+  const clash = await cli(["campaign", "crowd", "--campaign", id, "--code", "paused=cli-done"], env);
+  expect(clash.code).toBe(1);
+  expect(clash.stderr).toContain("codes.paused: is the same as the code for 'completed'");
 });

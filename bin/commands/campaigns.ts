@@ -6,9 +6,10 @@ import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type Questi
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { describeOutlook } from "@/lib/metrics/progress";
+import { addCrowdCommand } from "./crowd";
 import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
-/** `kps campaign create|list|status|questions`. */
+/** `kps campaign create|list|status|questions|crowd`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
   const campaign = program.command("campaign").description("campaigns (coordinators)");
   addCreate(campaign, ctx);
@@ -39,6 +40,7 @@ export function addCampaignCommands(program: Command, ctx: CliContext): void {
       await eachOfPaged<AnnotatorRow>(ctx, `${campaign}/annotators`, "annotators", printAnnotator);
     });
   addQuestions(campaign, ctx);
+  addCrowdCommand(campaign, ctx);
 }
 
 /** The API's field names as the options that set them, for messages. */

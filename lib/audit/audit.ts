@@ -18,6 +18,7 @@ export type AuditAction =
   | "campaign.create"
   | "campaign.update"
   | "campaign.members"
+  | "campaign.crowd"
   | "batch.import"
   | "batch.launch"
   | "batch.pause"

@@ -3,7 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { annotatorStandings, campaigns, crowdEntries, passages } from "@/db/schema";
-import { anonymous, type Actor } from "@/lib/auth/actor";
+import { anonymous, system, type Actor } from "@/lib/auth/actor";
+import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { resolveActor } from "@/lib/auth/sessions";
 import { nextTask, type Task } from "@/lib/campaign/annotate/assignment";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
@@ -78,6 +79,14 @@ describeEachDatabase("crowd session rules", ({ db }) => {
       await submitJudgment(db(), w.actor, task.claim.handle, judgmentOf(task, (await isGold(db(), w.campaignId, task)) ? "insufficient" : "sufficient", 3000));
     }
     expect(await liveClaims(db(), w.userId)).toBe(0);
+  });
+
+  it("lets a coordinator pause a crowd worker like an annotator: the session ends as paused", async () => {
+    const w = await working(db(), { queries: 2, candidates: 1, entry: { quota: 50 } });
+    const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+    await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 3000));
+    await pauseAnnotator(db(), system, w.campaignId, w.userId);
+    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "paused" });
   });
 
   it("with a quota of questions, gives back a passage of the next question and ends the session", async () => {

@@ -43,9 +43,38 @@ export const provenanceItemSchema = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** Longest explanation of a training item, in code points. */
+export const MAX_EXPLANATION_CHARACTERS = 2000;
+
+/**
+ * A provenance item of a task file: gold. It may be a training item for crowd workers (`"training":
+ * true`, this app's extension of KILT), with an `explanation` shown after the worker's answer.
+ */
+export const goldProvenanceItemSchema = provenanceItemSchema
+  .extend({
+    training: z.boolean("must be true or false").optional(),
+    explanation: z
+      .string("must be text")
+      .refine((s) => Array.from(s).length <= MAX_EXPLANATION_CHARACTERS, `must be at most ${MAX_EXPLANATION_CHARACTERS.toLocaleString("en")} characters`)
+      .optional(),
+  })
+  .superRefine((item, ctx) => {
+    if (item.explanation !== undefined && item.training !== true) {
+      ctx.addIssue({ code: "custom", path: ["explanation"], message: 'is allowed only on a training item: add "training": true' });
+    }
+  });
+
+const goldOnly = 'is allowed only on gold provenance items (in the task file), not on retrieved candidates';
+
+/** A provenance item of a retrieval-output file: a candidate, never a training item. */
+export const candidateProvenanceItemSchema = provenanceItemSchema.extend({
+  training: z.never(goldOnly).optional(),
+  explanation: z.never(goldOnly).optional(),
+});
+
 export const outputEntrySchema = z.object({
   answer: z.string().optional(),
-  provenance: z.array(provenanceItemSchema).optional(),
+  provenance: z.array(goldProvenanceItemSchema).optional(),
 });
 
 /** A line of a KILT task file (`*-kilt.jsonl`). */

@@ -8,6 +8,10 @@ export interface PassageDraft {
   endParagraphId: number;
   origins: PassageOrigin[];
   isGold: boolean;
+  /** A gold passage crowd workers train on (the task file's `"training": true`). */
+  isTraining: boolean;
+  /** Shown to a worker after their training answer; only on a training passage. */
+  explanation: string | null;
   expectedSpan: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null;
 }
 
@@ -27,7 +31,8 @@ export function answersOf(line: TaskLine): string[] {
 
 /**
  * The gold passages of a task line: each provenance item becomes a gold passage over its
- * paragraph range, expecting `sufficient`, with the item's span when it gives character offsets.
+ * paragraph range, expecting `sufficient`, with the item's span when it gives character offsets,
+ * and marked as training (with its explanation) when the item says so.
  */
 export function goldPassagesOf(line: TaskLine): PassageDraft[] {
   const drafts: PassageDraft[] = [];
@@ -46,6 +51,8 @@ export function goldPassagesOf(line: TaskLine): PassageDraft[] {
         endParagraphId: end,
         origins: [{ kind: "gold" }],
         isGold: true,
+        isTraining: item.training === true,
+        explanation: item.explanation ?? null,
         expectedSpan: hasSpan
           ? { startParagraphId: start, startCharacter: item.start_character!, endParagraphId: end, endCharacter: item.end_character! }
           : null,
@@ -70,6 +77,8 @@ export function candidatePassagesOf(ranking: readonly ProvenanceItem[], topK: nu
       endParagraphId: end,
       origins: [{ kind: "retriever", retriever, rank: index + 1 }],
       isGold: false,
+      isTraining: false,
+      explanation: null,
       expectedSpan: null,
     };
   });
@@ -89,6 +98,8 @@ export function mergePassages(drafts: readonly PassageDraft[]): PassageDraft[] {
     if (d.isGold) {
       seen.isGold = true;
       seen.expectedSpan ??= d.expectedSpan;
+      seen.isTraining ||= d.isTraining;
+      seen.explanation ??= d.explanation;
     }
   }
   return [...byLocation.values()];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
-import { kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
+import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
 import { answersOf, goldPassagesOf, type PassageDraft } from "./passage-drafts";
 import type { Problems } from "./import-problems";
 
@@ -41,7 +41,7 @@ export interface Ranking {
 
 const retrievalLineSchema = z.object({
   id: kiltIdSchema,
-  output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()).min(1, "must hold the ranking's output entry"),
+  output: z.array(z.object({ provenance: z.array(candidateProvenanceItemSchema).optional() }).loose()).min(1, "must hold the ranking's output entry"),
 });
 
 const provenanceLineSchema = z.object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) }).loose();

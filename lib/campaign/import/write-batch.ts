@@ -75,6 +75,8 @@ function passageRows({ campaign }: CheckedBatch, batchId: number, queryId: numbe
     endParagraphId: d.endParagraphId,
     origins: d.origins,
     isGold: d.isGold,
+    isTraining: d.isTraining,
+    explanation: d.explanation,
     expectedVerdict: d.isGold ? ("sufficient" as const) : null,
     expectedStartParagraphId: d.expectedSpan?.startParagraphId ?? null,
     expectedStartCharacter: d.expectedSpan?.startCharacter ?? null,

@@ -70,7 +70,8 @@ async function campaignRow(db: Db, campaignId: number): Promise<Campaign> {
 
 async function assertAnnotator(db: Db, userId: number): Promise<void> {
   const [u] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
-  if (!u || u.role !== "annotator") throw new AppError("not_found", `No annotator with id ${userId}.`);
+  // A crowd worker's account is an annotator of its one campaign: coordinators pause and resume it too.
+  if (!u || (u.role !== "annotator" && u.role !== "crowd")) throw new AppError("not_found", `No annotator with id ${userId}.`);
 }
 
 /** A coordinator pauses an annotator in a campaign. */

@@ -90,7 +90,7 @@ export async function getAnnotatorDetail(db: Db, actor: Actor, campaignId: numbe
 
 async function requireAnnotatorUser(db: Db, userId: number): Promise<void> {
   const [u] = rowsOf<{ role: string }>(await db.execute(sql`select role from users where id = ${userId}`));
-  if (u?.role !== "annotator") throw new AppError("not_found", `No annotator with id ${userId}.`);
+  if (u?.role !== "annotator" && u?.role !== "crowd") throw new AppError("not_found", `No annotator with id ${userId}.`);
 }
 
 /** `GET /api/campaigns/:id/annotators/:userId/judgments?gold=1&after=&limit=` — newest first, 20 to a page. */

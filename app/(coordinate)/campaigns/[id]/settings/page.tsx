@@ -1,4 +1,5 @@
 import { CampaignForm } from "@/components/campaigns/campaign-form";
+import { CrowdSettingsSection } from "@/components/campaigns/crowd-form";
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";
@@ -30,6 +31,9 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             warnMinJudgments: campaign.warnMinJudgments,
           }}
         />
+      </div>
+      <div className="card form-card">
+        <CrowdSettingsSection campaignId={campaign.id} />
       </div>
     </CampaignSubpage>
   );

@@ -1,0 +1,84 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { crowdEntryUrl, generateCodes, CROWD_DEFAULTS } from "@/lib/crowd/settings";
+import { ApiError } from "../api-client";
+import { buildProgram } from "../cli";
+import { crowdChanges, crowdLines, type CrowdOptions } from "./crowd";
+
+/** The options commander gives the action for `argv` (after `kps campaign crowd`). */
+function optionsOf(argv: string[]): CrowdOptions {
+  const program = buildProgram({} as NodeJS.ProcessEnv);
+  const crowd = program.commands.find((c) => c.name() === "campaign")!.commands.find((c) => c.name() === "crowd")!;
+  crowd.action(() => {});
+  program.parse(["node", "kps", "campaign", "crowd", ...argv]);
+  return crowd.opts<CrowdOptions>();
+}
+
+const refusal = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (error) {
+    if (error instanceof ApiError) return error.message;
+    throw error;
+  }
+  throw new Error("accepted");
+};
+
+describe("kps campaign crowd", () => {
+  it("changes nothing without change options (then it only prints)", () => {
+    expect(crowdChanges(optionsOf(["--campaign", "4"]))).toEqual({});
+  });
+
+  it("turns every option into the API's field", () => {
+    const consent = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-crowd-")), "consent.md");
+    fs.writeFileSync(consent, "# Consent\n<b>markup</b> stays text.\n");
+    const argv = ["--campaign", "4", "--enable", "--platform", "mturk", "--consent-file", consent, "--training-items", "3", "--pass-share", "0.6"];
+    argv.push("--quota", "6", "--quota-unit", "questions", "--time-limit", "30", "--max-sessions", "2", "--max-judgments", "none", "--pause-fast");
+    argv.push("--completion-url", "http://127.0.0.1:4100/done", "--code", "completed=DONE_1", "--code", "training_failed=NOPE-2");
+    expect(crowdChanges(optionsOf(argv))).toEqual({
+      enabled: true,
+      platform: "mturk",
+      consent: "# Consent\n<b>markup</b> stays text.\n",
+      trainingItems: 3,
+      trainingPassShare: 0.6,
+      quota: 6,
+      quotaUnit: "questions",
+      timeLimitMinutes: 30,
+      maxSessionsPerWorker: 2,
+      maxJudgmentsPerWorker: null,
+      pauseFastWorkers: true,
+      completionUrl: "http://127.0.0.1:4100/done",
+      codes: { completed: "DONE_1", training_failed: "NOPE-2" },
+    });
+    expect(crowdChanges(optionsOf(["--campaign", "4", "--disable", "--no-pause-fast", "--max-judgments", "50"]))).toEqual({
+      enabled: false,
+      pauseFastWorkers: false,
+      maxJudgmentsPerWorker: 50,
+    });
+  });
+
+  it("says which option is wrong and why", () => {
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain("--enable and --disable cannot both be given");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--platform", "upwork"])))).toContain("--platform: must be 'prolific', 'mturk' or 'generic'");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota", "0"])))).toContain("--quota: must be a whole number from 1 to 10,000");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota-unit", "hours"])))).toContain("--quota-unit: must be 'passages' or 'questions'");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--completion-url", "javascript:alert(1)"])))).toContain("--completion-url: must be an absolute http");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "bonus=X"])))).toContain("--code: 'bonus=X' is not OUTCOME=CODE");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A", "--code", "paused=B"])))).toContain("paused is given twice");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A B"])))).toContain("--code paused=…: may hold only letters");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=AB", "--code", "completed=ab"])))).toContain("is the same as the code for 'completed'");
+    expect(() => optionsOf(["--campaign", "4", "--quota", "many"])).toThrow(/--quota must be a number/);
+  });
+
+  it("prints one line per setting and per code, the entry URL among them", () => {
+    const codes = generateCodes();
+    const lines = crowdLines({ ...CROWD_DEFAULTS, codes, campaignId: 4, entryKey: "k".repeat(22), updatedAt: "2026-01-01T00:00:00.000Z", entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific") });
+    expect(lines).toContain(`entry_url\thttp://localhost:3000/crowd/${"k".repeat(22)}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
+    expect(lines).toContain("enabled\tno");
+    expect(lines).toContain("max_judgments\tnone");
+    expect(lines).toContain(`code\tcompleted\t${codes.completed}\tQuota completed`);
+    expect(lines.filter((l) => l.startsWith("code\t"))).toHaveLength(5);
+  });
+});

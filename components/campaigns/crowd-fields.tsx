@@ -1,0 +1,126 @@
+import type { ReactNode } from "react";
+import { FieldError, FormField } from "@/components/ui/form-field";
+import { Markdown } from "@/components/ui/markdown";
+import type { Problem } from "@/lib/query/client";
+import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField, type CrowdNumberField } from "./crowd-draft";
+
+// The crowd settings form's fields: each labelled (its default beside the label), its hint and the
+// server's problem tied to the control by aria-describedby.
+
+function labelOf(f: CrowdField, defaultText?: string) {
+  return defaultText === undefined ? (
+    CROWD_FIELD_LABELS[f]
+  ) : (
+    <span>
+      {CROWD_FIELD_LABELS[f]} <span className="hint">(default {defaultText})</span>
+    </span>
+  );
+}
+
+export function CrowdNumber(props: {
+  field: CrowdNumberField;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  min: number;
+  max: number;
+  step?: number;
+  hint: ReactNode;
+  defaultText: string;
+  optional?: boolean;
+}) {
+  const { field: f, step = 1 } = props;
+  return (
+    <FormField id={crowdFieldId(f)} label={labelOf(f, props.defaultText)} hint={props.hint} error={props.error}>
+      {(p) => (
+        <input
+          {...p}
+          name={f}
+          type="number"
+          inputMode={step < 1 ? "decimal" : "numeric"}
+          required={!props.optional}
+          min={props.min}
+          max={props.max}
+          step={step}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </FormField>
+  );
+}
+
+export function CrowdCheck({ field: f, checked, onChange, error, hint, defaultOn = false }: { field: CrowdBooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode; defaultOn?: boolean }) {
+  const id = crowdFieldId(f);
+  return (
+    <div className="field check-field">
+      <label className="check" htmlFor={id}>
+        <input id={id} name={f} type="checkbox" checked={checked} aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} onChange={(e) => onChange(e.target.checked)} />
+        {labelOf(f, defaultOn ? "on" : "off")}
+      </label>
+      <span className="hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+export function CrowdSelect<T extends string>({ field: f, value, options, onChange, error, hint, defaultText }: { field: CrowdField; value: T; options: Record<T, string>; onChange: (value: T) => void; error?: string; hint?: ReactNode; defaultText?: string }) {
+  return (
+    <FormField id={crowdFieldId(f)} label={labelOf(f, defaultText)} hint={hint} error={error}>
+      {(p) => (
+        <select {...p} name={f} value={value} onChange={(e) => onChange(e.target.value as T)}>
+          {(Object.entries(options) as [T, string][]).map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+}
+
+export function CrowdText({ field: f, value, onChange, error, hint, type = "text", maxLength }: { field: CrowdField; value: string; onChange: (value: string) => void; error?: string; hint?: ReactNode; type?: "text" | "url"; maxLength: number }) {
+  return (
+    <FormField id={crowdFieldId(f)} label={labelOf(f)} hint={hint} error={error}>
+      {(p) => <input {...p} name={f} type={type} required spellCheck={false} autoComplete="off" maxLength={maxLength} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </FormField>
+  );
+}
+
+export function ConsentSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+  const hint = "Markdown (headings, lists, **bold**, links); raw HTML is shown as text. Workers read it and agree before any work; the campaign’s instructions follow.";
+  const preview = value.trim() && (
+    <details className="instructions-box">
+      <summary>Preview as workers see it</summary>
+      <Markdown className="markdown-body">{value}</Markdown>
+    </details>
+  );
+  return (
+    <FormField id={crowdFieldId("consent")} label={labelOf("consent", "empty")} hint={hint} error={error} after={preview}>
+      {(p) => <textarea {...p} name="consent" maxLength={50000} rows={6} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </FormField>
+  );
+}
+
+/** Why the crowd settings were not saved: the server's problems by field label, or its message. */
+export function CrowdSaveFailure({ message, problems }: { message: string; problems: Problem[] }) {
+  const labelFor = (field?: string) => (field && field in CROWD_FIELD_LABELS ? `${CROWD_FIELD_LABELS[field as CrowdField]}: ` : field ? `${field}: ` : "");
+  return (
+    <div className="error" role="alert">
+      <p style={{ margin: 0 }}>{problems.length ? "The crowd settings were not saved:" : message}</p>
+      {problems.length > 0 && (
+        <ul className="problems">
+          {problems.map((p, i) => (
+            <li key={i}>
+              {labelFor(p.field)}
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { adminApi, storageStatePath, unique } from "./fixtures";
+
+// Issue 15, deliverable 1: the campaign settings page's "Crowd entry" section: every field labelled
+// (axe), problems beside their fields, the entry URL for the saved platform with a Copy button.
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  return (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+
+test.describe("crowd settings", () => {
+  test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
+
+  test("the settings page's crowd entry: defaults and the Prolific link, a duplicate code named beside its field, then saved as MTurk", async ({ page, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const id = (await (await admin.post("/api/campaigns", { data: { name: unique("crowd form") } })).json()).campaign.id as number;
+    await admin.dispose();
+
+    await page.goto(`/campaigns/${id}/settings`);
+    const form = page.getByRole("form", { name: "Crowd entry" });
+    await expect(form.getByLabel(/Crowd entry open/)).not.toBeChecked();
+    await expect(form.getByLabel(/^Platform/)).toHaveValue("prolific");
+    await expect(form.getByLabel(/^Training items/)).toHaveValue("5");
+    await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=\\{\\{%STUDY_ID%\\}\\}&SESSION_ID=\\{\\{%SESSION_ID%\\}\\}$`));
+    await expect(form.getByLabel("Completion URL")).toHaveValue("https://app.prolific.com/submissions/complete");
+    expect(await seriousViolations(page)).toEqual([]);
+    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-prolific.png") }); // README: setting up a Prolific study
+
+    const completed = await form.getByLabel("Code: Quota completed").inputValue();
+    await form.getByLabel("Code: Paused by quality control").fill(completed.toLowerCase());
+    await form.getByLabel(/^Quota per session/).fill("6");
+    await form.getByRole("button", { name: "Save crowd settings" }).click();
+    await expect(form.getByLabel("Code: Paused by quality control")).toBeFocused();
+    await expect(page.locator("#crowd-codes-paused-error")).toHaveText("is the same as the code for 'completed'; each outcome needs its own code");
+    await expect(form.getByLabel("Code: Paused by quality control")).toHaveAttribute("aria-invalid", "true");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await form.getByLabel("Code: Paused by quality control").fill("PAUSED-1");
+    await form.getByLabel(/Crowd entry open/).check();
+    await form.getByLabel(/^Platform/).selectOption("mturk");
+    await expect(form.getByLabel("Completion URL")).toHaveCount(0);
+    await form.getByLabel(/^Consent text/).fill("# Consent\n\nI agree. <script>alert(1)</script>");
+    await form.getByLabel(/^Judgments per worker/).fill("");
+    await form.getByRole("button", { name: "Save crowd settings" }).click();
+    await expect(form.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}$`));
+    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-mturk.png") }); // README: setting up an MTurk HIT
+    await form.getByText("Preview as workers see it").click();
+    await expect(form.locator(".markdown-body h1")).toHaveText("Consent");
+    await expect(form.locator(".markdown-body script")).toHaveCount(0);
+
+    const saved = (await (await page.request.get(`/api/campaigns/${id}/crowd`)).json()).crowd;
+    expect(saved).toMatchObject({ enabled: true, platform: "mturk", quota: 6, maxJudgmentsPerWorker: null, consent: "# Consent\n\nI agree. <script>alert(1)</script>" });
+    expect(saved.codes.paused).toBe("PAUSED-1");
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Crowd entry" }).getByLabel(/^Quota per session/)).toHaveValue("6");
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(screenshotDir, "crowd-settings-390.png"), fullPage: true });
+  });
+});

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { crowdEntries, type CrowdEntry } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { getCampaign } from "@/lib/campaign/campaigns";
+import { invalidInput } from "@/lib/errors";
+import { duplicateCodes, generateCodes, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
+
+// A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
+// is made on the first read or change, with a random entry key and generated completion codes, so
+// every campaign has one and a coordinator never sees a campaign "without crowd settings".
+
+function toView(row: CrowdEntry): CrowdSettingsView {
+  return {
+    campaignId: row.campaignId,
+    entryKey: row.entryKey,
+    enabled: row.enabled,
+    platform: row.platform,
+    consent: row.consent,
+    trainingItems: row.trainingItems,
+    trainingPassShare: row.trainingPassShare,
+    quota: row.quota,
+    quotaUnit: row.quotaUnit,
+    timeLimitMinutes: row.timeLimitMinutes,
+    maxSessionsPerWorker: row.maxSessionsPerWorker,
+    maxJudgmentsPerWorker: row.maxJudgmentsPerWorker,
+    pauseFastWorkers: row.pauseFastWorkers,
+    completionUrl: row.completionUrl,
+    codes: { ...row.codes },
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The campaign's row, made now (defaults, a random key, generated codes) when it has none; concurrent first reads make one. */
+async function ensureEntry(db: Db, campaignId: number): Promise<CrowdEntry> {
+  const [found] = await db.select().from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId));
+  if (found) return found;
+  await db
+    .insert(crowdEntries)
+    .values({ campaignId, entryKey: randomBytes(16).toString("base64url"), codes: generateCodes() })
+    .onConflictDoNothing({ target: crowdEntries.campaignId });
+  const [made] = await db.select().from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId));
+  if (!made) throw new Error(`crowd entry of campaign ${campaignId} missing after insert`);
+  return made;
+}
+
+/** A campaign's crowd settings and entry key (coordinators); 404 for an unknown campaign. */
+export async function getCrowdSettings(db: Db, actor: Actor, campaignId: number): Promise<CrowdSettingsView> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  return toView(await ensureEntry(db, campaignId));
+}
+
+/**
+ * Changes the fields sent (coordinators); codes sent replace those outcomes' codes, the others are
+ * kept, and all five must stay distinct (422 naming `codes.<outcome>`). Audited as `campaign.crowd`.
+ */
+export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: number, input: UpdateCrowdSettingsInput): Promise<CrowdSettingsView> {
+  requireCoordinator(actor);
+  await getCampaign(db, actor, campaignId);
+  await ensureEntry(db, campaignId);
+  const { codes: newCodes, ...fields } = input;
+  const row = await db.transaction(async (tx) => {
+    // Locked: two coordinators changing codes at once cannot end with one code for two outcomes.
+    const [current] = await tx.select().from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)).for("update");
+    if (!current) throw new Error(`crowd entry of campaign ${campaignId} missing`);
+    const codes = { ...current.codes, ...newCodes };
+    const clashes = duplicateCodes(codes, Object.keys(newCodes ?? {}) as CrowdOutcome[]);
+    if (clashes.length) throw invalidInput(clashes);
+    const [updated] = await tx
+      .update(crowdEntries)
+      .set({ ...fields, ...(newCodes ? { codes } : {}), updatedAt: new Date() })
+      .where(eq(crowdEntries.campaignId, campaignId))
+      .returning();
+    // The consent text can be long: the entry names that it changed, not its words.
+    const { consent, ...changes } = input;
+    await recordAudit(tx, actor, {
+      action: "campaign.crowd",
+      targetType: "campaign",
+      targetId: campaignId,
+      details: { fields: Object.keys(input), changes: consent === undefined ? changes : { ...changes, consent: `(${Array.from(consent).length} characters)` } },
+    });
+    return updated!;
+  });
+  return toView(row);
+}
+
+/**
+ * Internal (no actor, no authorization): the crowd entry whose key is `key`, enabled or not, or null
+ * when no campaign has it. For the crowd routes, which check `enabled` and the campaign themselves.
+ */
+export async function crowdEntryByKey(db: Db, key: string): Promise<CrowdEntry | null> {
+  if (!key || key.length > 64) return null;
+  const [row] = await db.select().from(crowdEntries).where(eq(crowdEntries.entryKey, key));
+  return row ?? null;
+}

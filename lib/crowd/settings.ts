@@ -1,0 +1,194 @@
+import { z } from "zod";
+import type { CrowdOutcome as StoredOutcome, CrowdPlatform as StoredPlatform } from "@/db/schema";
+
+// The browser imports these schemas (the crowd settings form): there zod's JIT probe, `new Function("")`,
+// would be refused by the Content-Security-Policy (no 'unsafe-eval', proxy.ts) and reported. No JIT there.
+if (typeof window !== "undefined") z.config({ jitless: true });
+
+/**
+ * A campaign's crowd entry as coordinators give it (settings form, API and CLI share this module).
+ * Pure and client-safe: the lists below repeat the database's (type-only import, checked both ways).
+ */
+export const CROWD_PLATFORM_LIST = ["prolific", "mturk", "generic"] as const satisfies readonly StoredPlatform[];
+export const CROWD_OUTCOME_LIST = ["completed", "queue_empty", "paused", "timed_out", "training_failed"] as const satisfies readonly StoredOutcome[];
+export type CrowdPlatform = (typeof CROWD_PLATFORM_LIST)[number];
+export type CrowdOutcome = (typeof CROWD_OUTCOME_LIST)[number];
+const everyPlatform: Exclude<StoredPlatform, CrowdPlatform> | Exclude<StoredOutcome, CrowdOutcome> extends never ? true : never = true;
+void everyPlatform;
+
+export const QUOTA_UNITS = ["passages", "questions"] as const;
+export type QuotaUnit = (typeof QUOTA_UNITS)[number];
+
+export const CROWD_PLATFORM_LABELS: Record<CrowdPlatform, string> = {
+  prolific: "Prolific",
+  mturk: "Amazon Mechanical Turk",
+  generic: "Other (a worker id in the link)",
+};
+
+/** What each outcome means, in words for coordinators (the form, the CLI, the payment report). */
+export const CROWD_OUTCOME_LABELS: Record<CrowdOutcome, string> = {
+  completed: "Quota completed",
+  queue_empty: "No work left",
+  paused: "Paused by quality control",
+  timed_out: "Time limit reached",
+  training_failed: "Training not passed",
+};
+
+/** A completion code: what a worker pastes, or what the platform reads from the redirect. */
+export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const codeSchema = z
+  .string("must be a text of letters, digits, '_' or '-'")
+  .min(1, "must not be empty")
+  .max(64, "must be at most 64 characters")
+  .regex(CODE_PATTERN, "may hold only letters A–Z and a–z, digits, '_' and '-'");
+
+/** An absolute http(s) URL without credentials: Prolific's completion URL, to which `?cc=CODE` is added. */
+export const completionUrlSchema = z
+  .string("must be a URL such as https://app.prolific.com/submissions/complete")
+  .trim()
+  .max(2000, "must be at most 2,000 characters")
+  .refine(isHttpUrl, "must be an absolute http:// or https:// URL, such as https://app.prolific.com/submissions/complete");
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && !!url.hostname && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+const whole = (from: number, to: number, unit = "") => {
+  const range = `must be a whole number from ${from.toLocaleString("en")} to ${to.toLocaleString("en")}${unit}`;
+  return z.number(range).int(range).min(from, range).max(to, range);
+};
+
+export const crowdSettingsShape = {
+  enabled: z.boolean("must be true or false"),
+  platform: z.enum(CROWD_PLATFORM_LIST, "must be 'prolific', 'mturk' or 'generic'"),
+  /** Markdown shown before any work; the worker agrees to it. */
+  consent: z.string("must be text (Markdown)").max(50_000, "must be at most 50,000 characters"),
+  /** K: training items per worker (0: no training). */
+  trainingItems: whole(0, 50),
+  trainingPassShare: z.number("must be a number between 0 and 1").min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+  quota: whole(1, 10_000),
+  quotaUnit: z.enum(QUOTA_UNITS, "must be 'passages' or 'questions'"),
+  timeLimitMinutes: whole(1, 1440, " minutes (24 hours)"),
+  maxSessionsPerWorker: whole(1, 1000),
+  /** Null: no limit. */
+  maxJudgmentsPerWorker: whole(1, 1_000_000_000).nullable(),
+  pauseFastWorkers: z.boolean("must be true or false"),
+  completionUrl: completionUrlSchema,
+};
+
+const codeFields = Object.fromEntries(CROWD_OUTCOME_LIST.map((o) => [o, codeSchema])) as Record<CrowdOutcome, typeof codeSchema>;
+const codesSchema = z.object(codeFields, "must be an object of one code per outcome").strict();
+
+/**
+ * Two outcomes with one code could not be told apart on the platform (compared regardless of letter
+ * case). Each clash is named on the outcome being `changed` (all, by default: the later of the two).
+ */
+export function duplicateCodes(codes: Partial<Record<CrowdOutcome, string>>, changed: readonly CrowdOutcome[] = CROWD_OUTCOME_LIST): { field: string; message: string }[] {
+  const problems: { field: string; message: string }[] = [];
+  CROWD_OUTCOME_LIST.forEach((outcome, i) => {
+    const code = codes[outcome]?.toUpperCase();
+    if (code === undefined || !changed.includes(outcome)) return;
+    const other = CROWD_OUTCOME_LIST.find((o, j) => o !== outcome && codes[o]?.toUpperCase() === code && (j < i || !changed.includes(o)));
+    if (other) problems.push({ field: `codes.${outcome}`, message: `is the same as the code for '${other}'; each outcome needs its own code` });
+  });
+  return problems;
+}
+
+const distinctCodes = (s: { codes?: Partial<Record<CrowdOutcome, string>> }, ctx: z.RefinementCtx) => {
+  for (const p of duplicateCodes(s.codes ?? {})) ctx.addIssue({ code: "custom", path: p.field.split("."), message: p.message });
+};
+
+/** Every crowd setting (what a form holds whole). */
+export const crowdSettingsSchema = z
+  .object({ ...crowdSettingsShape, codes: codesSchema })
+  .strict()
+  .superRefine(distinctCodes);
+
+/** PUT /api/campaigns/:id/crowd: any settings, and any of the codes (the others are kept). */
+export const updateCrowdSettingsSchema = z
+  .object({ ...crowdSettingsShape, codes: codesSchema.partial() })
+  .partial()
+  .strict()
+  .superRefine(distinctCodes);
+
+export type CrowdSettings = z.infer<typeof crowdSettingsSchema>;
+export type UpdateCrowdSettingsInput = z.infer<typeof updateCrowdSettingsSchema>;
+
+/** What GET and PUT /api/campaigns/:id/crowd answer (the route adds `entryUrl`). */
+export interface CrowdSettingsView extends CrowdSettings {
+  campaignId: number;
+  /** 128 random bits, base64url: the entry URL's secret part. */
+  entryKey: string;
+  updatedAt: string;
+}
+
+export type CrowdSettingsAnswer = CrowdSettingsView & { entryUrl: string };
+
+/** The defaults of a new crowd entry (the database's column defaults; codes are generated per campaign). */
+export const CROWD_DEFAULTS: Omit<CrowdSettings, "codes"> = {
+  enabled: false,
+  platform: "prolific",
+  consent: "",
+  trainingItems: 5,
+  trainingPassShare: 0.8,
+  quota: 20,
+  quotaUnit: "passages",
+  timeLimitMinutes: 60,
+  maxSessionsPerWorker: 1,
+  maxJudgmentsPerWorker: null,
+  pauseFastWorkers: false,
+  completionUrl: "https://app.prolific.com/submissions/complete",
+};
+
+const CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/** One random code of 8 upper-case letters and digits (Web Crypto, unbiased). */
+export function randomCode(length = 8): string {
+  let code = "";
+  const bytes = new Uint8Array(length * 2);
+  while (code.length < length) {
+    crypto.getRandomValues(bytes);
+    for (const b of bytes) {
+      // 252 = 7 × 36: bytes from 252 up would favour the alphabet's first letters.
+      if (b < 252 && code.length < length) code += CODE_ALPHABET[b % 36];
+    }
+  }
+  return code;
+}
+
+/** A fresh code per outcome, all distinct: a new crowd entry's codes. */
+export function generateCodes(): Record<CrowdOutcome, string> {
+  const taken = new Set<string>();
+  const codes = {} as Record<CrowdOutcome, string>;
+  for (const outcome of CROWD_OUTCOME_LIST) {
+    let code = randomCode();
+    while (taken.has(code)) code = randomCode();
+    taken.add(code);
+    codes[outcome] = code;
+  }
+  return codes;
+}
+
+/**
+ * The link a coordinator pastes into the platform. Prolific: the study URL with its documented
+ * placeholders, which Prolific replaces per participant. MTurk: the ExternalQuestion URL (MTurk adds
+ * workerId, assignmentId, hitId and turkSubmitTo itself). Generic: `?worker=` with a placeholder the
+ * coordinator replaces with each worker's id.
+ */
+export function crowdEntryUrl(origin: string, entryKey: string, platform: CrowdPlatform): string {
+  const base = `${origin.replace(/\/+$/, "")}/crowd/${encodeURIComponent(entryKey)}`;
+  switch (platform) {
+    case "prolific":
+      return `${base}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`;
+    case "mturk":
+      return base;
+    case "generic":
+      return `${base}?worker=WORKER_ID`;
+  }
+}
