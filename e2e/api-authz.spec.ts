@@ -149,12 +149,12 @@ const matrix: Record<string, Case> = {
   },
   "GET /api/campaigns/[id]/crowd": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "PUT /api/campaigns/[id]/crowd": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
     body: () => ({ enabled: true, quota: 6 }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/batches": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches?q=matrix&limit=5`,
@@ -243,7 +243,7 @@ const matrix: Record<string, Case> = {
   // ── issue 15: the payment report ──
   "GET /api/campaigns/[id]/workers": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/workers?q=a&outcome=completed&limit=5`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   // The caller's own progress: annotators of the campaign only (every annotator works on a new campaign).
   "GET /api/campaigns/[id]/my-progress": {
