@@ -93,9 +93,11 @@ interface Props {
   instructions: string;
   shortcuts: JudgingShortcuts;
   onClose: () => void;
+  /** False: no mention of the Account page (crowd workers have none). */
+  accountHint?: boolean;
 }
 
-function Contents({ id, instructions, shortcuts, onClose }: Props) {
+function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: Props) {
   return (
     <>
       <div className="instructions-head">
@@ -116,7 +118,7 @@ function Contents({ id, instructions, shortcuts, onClose }: Props) {
       </p>
       <h3>Keys</h3>
       <KeyList shortcuts={shortcuts} />
-      <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>
+      {accountHint && <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>}
     </>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
-import type { Task } from "@/lib/query/annotation";
+import type { Task, TaskAnswer } from "@/lib/query/annotation";
 import { ApiError } from "@/lib/query/client";
 import { InstructionsPanel } from "./instructions-panel";
 import { isFirstVisit, questionNumber } from "./judging-storage";
@@ -32,22 +32,50 @@ function useQuestionOnScreen(campaignId: number, task: Task | null) {
   return { question, questionRef };
 }
 
-/** The instructions panel: shown once on the first visit to a campaign with instructions. */
-function useInstructionsPanel(campaignId: number, instructions: string) {
+/** The instructions panel: shown once on the first visit to a campaign with instructions (unless `autoOpen` is false). */
+function useInstructionsPanel(campaignId: number, instructions: string, autoOpen: boolean) {
   const [open, setOpen] = useState(false);
   useEffect(() => {
-    if (instructions.trim() && isFirstVisit(campaignId)) setOpen(true);
-  }, [campaignId, instructions]);
+    if (autoOpen && instructions.trim() && isFirstVisit(campaignId)) setOpen(true);
+  }, [campaignId, instructions, autoOpen]);
   const toggle = useCallback(() => setOpen((o) => !o), []);
   const close = useCallback(() => setOpen(false), []);
   return { instructionsOpen: open, toggleInstructions: toggle, closeInstructions: close };
+}
+
+/** The judging screen inside a crowd session (components/crowd/): no queue, history or account to go to. */
+export interface CrowdMode {
+  /** The session is over (nothing left, quota, time or limits: 409 `sessionEnded`, or paused): the crowd page ends it. */
+  onSessionOver: () => void;
+  /** The header's progress in place of the annotator's (`saved`: judgments acknowledged on this visit). */
+  meter: (saved: number) => ReactNode;
+}
+
+/** In crowd mode, what ends the session: nothing left (204), 409 with `details.sessionEnded`, or a pause. */
+function useSessionOver(crowd: CrowdMode | undefined, paused: boolean, error: Error | null, answer: TaskAnswer | undefined): boolean {
+  const ended = error instanceof ApiError && error.status === 409 && (error.details as { sessionEnded?: unknown } | undefined)?.sessionEnded === true;
+  const over = crowd !== undefined && (paused || ended || (error instanceof ApiError && error.paused) || answer?.kind === "done");
+  useEffect(() => {
+    if (over) crowd?.onSessionOver();
+  }, [over, crowd]);
+  return over;
+}
+
+function FinishingScreen() {
+  return (
+    <main className="judging-calm">
+      <p className="loading" role="status">
+        Finishing your session…
+      </p>
+    </main>
+  );
 }
 
 /**
  * The annotator's judging screen: one passage at a time, the next one already fetched, every
  * judgment kept as a draft until the server acknowledges it.
  */
-export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts }) {
+export function JudgingScreen({ campaign, shortcuts, crowd }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts; crowd?: CrowdMode }) {
   const campaignId = campaign.id;
   const [status, setStatus] = useState<BarStatus | null>(null);
   const onLapsed = useCallback(() => {
@@ -59,7 +87,7 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
   const undo = useUndo(campaignId, setStatus, lastSaved); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
-  const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions);
+  const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions, !crowd);
 
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
@@ -68,6 +96,8 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
   useJudgingKeys({ hasTask, hasHighlight: range !== null && !undo.screen, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
 
   const error = current.error;
+  const sessionOver = useSessionOver(crowd, paused, error, answer);
+  if (sessionOver) return <FinishingScreen />;
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
   if (undo.screen) return undo.screen;
@@ -85,7 +115,8 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
         instructionsId={INSTRUCTIONS_ID}
         instructionsKey={shortcuts.enabled ? shortcuts.keys.instructions : null}
         onToggleInstructions={toggleInstructions}
-        meter={<ProgressMeter campaignId={campaignId} saved={saves.length} />}
+        meter={crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaignId} saved={saves.length} />}
+        links={!crowd}
       />
       <div className="judging-body">
         <main className="judging-main">
@@ -99,9 +130,9 @@ export function JudgingScreen({ campaign, shortcuts }: { campaign: AnnotatorCamp
             onSelect={edit.setHighlight}
             onRetry={() => void current.refetch()}
           />
-          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={lastSaved} onUndo={undo.start} />}
+          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />}
         </main>
-        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} />}
+        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} accountHint={!crowd} />}
       </div>
       {task && draft && (
         <VerdictBar

@@ -35,10 +35,12 @@ interface HeaderProps {
   onToggleInstructions: () => void;
   /** The annotator's and the campaign's progress (ProgressMeter), in place of the task's own count. */
   meter?: ReactNode;
+  /** False: no links to the history and the queue (a crowd worker has neither). */
+  links?: boolean;
 }
 
 /** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter }: HeaderProps) {
+export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter, links = true }: HeaderProps) {
   const counts = countsOf(answer, saves);
   const path = usePathname();
   return (
@@ -77,13 +79,17 @@ export function JudgingHeader({ campaignName, answer, saves, question, instructi
         )}
       </button>
       {/* Narrow screens keep one header line: the queue links to the history there. */}
-      <Link href={`${path}/history`} className="back-link wide-only">
-        My judgments
-      </Link>
-      <Link href="/annotate" className="back-link">
-        <span className="wide-only">Your queue</span>
-        <span className="narrow-only">Queue</span>
-      </Link>
+      {links && (
+        <>
+          <Link href={`${path}/history`} className="back-link wide-only">
+            My judgments
+          </Link>
+          <Link href="/annotate" className="back-link">
+            <span className="wide-only">Your queue</span>
+            <span className="narrow-only">Queue</span>
+          </Link>
+        </>
+      )}
     </header>
   );
 }

@@ -56,20 +56,58 @@ export interface ApiAnswer<T> {
 }
 
 /**
- * Sends a request to a JSON route and answers the parsed body and the response; an error answer
- * becomes an `ApiError` with the server's code, message and details.
+ * The bearer credential this tab sends on every API call (a crowd worker's `kpsw_…` token: cookies
+ * cannot be relied on inside a platform's cross-site iframe), and how to get a fresh one when the
+ * server no longer takes it (401). Null: the session cookie, as for everyone else.
  */
-export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<ApiAnswer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method,
-      headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
+let credential: string | null = null;
+let renewCredential: (() => Promise<string | null>) | null = null;
+let renewing: Promise<string | null> | null = null;
+
+/** Sends `Authorization: Bearer {token}` on every call from now on (null: stop); `renew` answers a new token after a 401. */
+export function setApiCredential(token: string | null, renew?: () => Promise<string | null>): void {
+  credential = token;
+  renewCredential = token === null ? null : (renew ?? null);
+}
+
+/** One renewal at a time: the calls refused together wait for the same new token. */
+function renewedCredential(): Promise<string | null> {
+  if (!renewCredential) return Promise.resolve(null);
+  renewing ??= renewCredential()
+    .catch(() => null)
+    .finally(() => {
+      renewing = null;
     });
+  return renewing;
+}
+
+export interface ExchangeOptions {
+  /** False: send no bearer credential (the anonymous crowd entry). */
+  credential?: boolean;
+}
+
+async function send(method: string, url: string, body: unknown, bearer: string | null): Promise<Response> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+  try {
+    return await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
   } catch {
     throw new ApiError(0, "network", "The server could not be reached; check the connection and try again.");
+  }
+}
+
+/**
+ * Sends a request to a JSON route and answers the parsed body and the response; an error answer
+ * becomes an `ApiError` with the server's code, message and details. With a bearer credential set, a
+ * 401 renews it once and sends the request again (a 401 stored nothing).
+ */
+export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, options: ExchangeOptions = {}): Promise<ApiAnswer<T>> {
+  const bearer = options.credential === false ? null : credential;
+  let response = await send(method, url, body, bearer);
+  if (response.status === 401 && bearer !== null && renewCredential) {
+    const fresh = await renewedCredential();
+    if (fresh !== null) response = await send(method, url, body, fresh);
   }
   if (response.status === 204) return { data: undefined as T, response };
   const data: unknown = await response.json().catch(() => null);
@@ -78,8 +116,8 @@ export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | 
 }
 
 /** `apiExchange` when only the body matters. */
-export async function apiRequest<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown): Promise<T> {
-  return (await apiExchange<T>(method, url, body)).data;
+export async function apiRequest<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, options?: ExchangeOptions): Promise<T> {
+  return (await apiExchange<T>(method, url, body, options)).data;
 }
 
 /**
@@ -92,6 +130,7 @@ export function upload<T>(url: string, body: FormData, handlers: { onProgress?: 
     xhr.open("POST", url);
     xhr.responseType = "text";
     xhr.setRequestHeader("accept", "application/json");
+    if (credential !== null) xhr.setRequestHeader("authorization", `Bearer ${credential}`);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) handlers.onProgress?.(e.loaded, e.total);
     };

@@ -1,0 +1,62 @@
+"use client";
+
+import { useEffect, useRef, type ReactNode } from "react";
+import { ApiError } from "@/lib/query/client";
+
+/**
+ * Focus on this heading once it is on screen (React's autoFocus moves focus only to form controls),
+ * so a screen reader says where the worker has landed; the page starts at its top.
+ */
+export function useLandingFocus<T extends HTMLElement = HTMLHeadingElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+    ref.current?.focus({ preventScroll: true });
+  }, []);
+  return ref;
+}
+
+/** A calm one-card screen; focus lands on its heading, so a screen reader says where the worker is. */
+export function CrowdCard({ title, children }: { title: string; children?: ReactNode }) {
+  const headingRef = useLandingFocus();
+  return (
+    <main className="crowd-page">
+      <div className="card">
+        <h1 tabIndex={-1} ref={headingRef}>
+          {title}
+        </h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function CrowdLoading({ text = "Loading your session…" }: { text?: string }) {
+  return (
+    <main className="crowd-page">
+      <p className="muted" role="status">
+        {text}
+      </p>
+    </main>
+  );
+}
+
+/** Why the worker cannot enter: the link is off or unknown (404), incomplete (422), or the server is out of reach. */
+export function EntryProblem({ error, onRetry }: { error: Error; onRetry?: () => void }) {
+  const status = error instanceof ApiError ? error.status : 0;
+  const title = status === 404 ? "This study is not open" : status === 422 || status === 400 ? "This link is incomplete" : "Your session could not be started";
+  return (
+    <CrowdCard title={title}>
+      <p role="alert">{error.message}</p>
+      {status === 404 && <p className="muted">The study may have ended or been closed. Return to the platform you came from.</p>}
+      {(status === 422 || status === 400) && <p className="muted">Open the study again from the platform you came from (Prolific or Mechanical Turk), so the link carries your id.</p>}
+      {onRetry && (status === 0 || status >= 500 || status === 401 || status === 429) && (
+        <div className="crowd-actions">
+          <button type="button" onClick={onRetry}>
+            Try again
+          </button>
+        </div>
+      )}
+    </CrowdCard>
+  );
+}

@@ -1,0 +1,26 @@
+// Pure helpers that let the crowd page reuse the judging screen's pieces for items that are no claim.
+import type { Draft } from "@/components/annotation/judging-storage";
+import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
+import { effectiveKeys } from "@/lib/annotation/shortcuts";
+import type { Task } from "@/lib/query/annotation";
+import type { TrainingItemView } from "@/lib/query/crowd-session";
+
+/** Crowd workers have no account to remap keys on: the default keys (the page offers to turn them off). */
+export function crowdShortcuts(enabled: boolean): JudgingShortcuts {
+  return { enabled, keys: effectiveKeys(null) };
+}
+
+/** A training item (or the preview's example) in the shape the passage view reads; its "claim" is only a name. */
+export function taskOfItem(item: TrainingItemView, name = `training-${item.position}`): Task {
+  return {
+    claim: { handle: name, expiresAt: "" },
+    query: item.query,
+    passage: item.passage,
+    progress: { judgedToday: 0, passageOfQuestion: item.position + 1, passagesInQuestion: item.total },
+  };
+}
+
+/** The worker's answer to a training item, in memory only (nothing to resume: the item is asked again). */
+export function trainingDraft(campaignId: number, task: Task): Draft {
+  return { v: 2, campaignId, claim: task.claim.handle, verdict: null, unreadable: false, span: null, idempotencyKey: "", startedAt: Date.now(), pending: null };
+}
