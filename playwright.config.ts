@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { receiverOrigin, receiverPort } from "./e2e/crowd-receiver";
 
 /** Chromium: KPS_CHROMIUM (or CHROMIUM_PATH), else Debian's /usr/bin/chromium, else Playwright's own. */
 function chromiumPath(): string | undefined {
@@ -10,6 +11,8 @@ function chromiumPath(): string | undefined {
 
 export const E2E_PORT = Number(process.env.KPS_E2E_PORT || 3100);
 const baseURL = `http://localhost:${E2E_PORT}`;
+/** The crowd platforms' stand-in (e2e/crowd-receiver.ts): Prolific's completion URL, MTurk's submit and frame; another site than the app's. */
+export const CROWD_RECEIVER = receiverOrigin(E2E_PORT);
 
 export default defineConfig({
   testDir: "e2e",
@@ -38,13 +41,24 @@ export default defineConfig({
     { name: "phone", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
     { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
   ],
-  webServer: {
-    command: "node scripts/e2e-server.mjs",
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { PORT: String(E2E_PORT), KPS_ADMIN_USERNAME: "e2e-admin", KPS_ADMIN_PASSWORD: "e2e-admin-password" },
-  },
+  webServer: [
+    {
+      command: "node scripts/e2e-server.mjs",
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      // KPS_CROWD_FRAME_ORIGINS: the receiver may frame /crowd/… and receive MTurk's submit, as MTurk's own sites may.
+      env: { PORT: String(E2E_PORT), KPS_ADMIN_USERNAME: "e2e-admin", KPS_ADMIN_PASSWORD: "e2e-admin-password", KPS_CROWD_FRAME_ORIGINS: CROWD_RECEIVER },
+    },
+    {
+      command: `node node_modules/tsx/dist/cli.mjs e2e/crowd-receiver.ts --port ${receiverPort(E2E_PORT)}`,
+      url: `${CROWD_RECEIVER}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

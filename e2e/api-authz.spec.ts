@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { crowdCampaign, enterCrowd, trainWorker, type CrowdCampaign } from "./crowd-fixtures";
 import { accounts, adminApi, createAccount, PASSWORD, signedInApi, unique } from "./fixtures";
 
-type Caller = "anonymous" | "annotator" | "coordinator";
+/** `crowd`: a crowd worker's Bearer token (entered through the crowd entry made below, consent given: in training). */
+type Caller = "anonymous" | "annotator" | "coordinator" | "crowd";
+const CALLERS = ["anonymous", "annotator", "coordinator", "crowd"] as const;
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 interface Setup {
@@ -22,6 +25,34 @@ interface Case {
   /** The signed-in caller's account, when the shared one must not be used (the route ends its sessions or changes its password). */
   account?: (s: Setup, role: "annotator" | "coordinator") => Promise<string>;
   expect: Record<Caller, number>;
+}
+
+/** This worker process's crowd campaign (generic platform, one training item), made once, for the crowd routes and the crowd caller. */
+let sharedCrowd: Promise<CrowdCampaign> | undefined;
+function crowdEntry({ baseURL }: Setup): Promise<CrowdCampaign> {
+  sharedCrowd ??= (async () => {
+    const admin = await adminApi(baseURL);
+    const c = await crowdCampaign(admin, { prefix: "matrix-crowd", questions: 2, candidates: true, training: 1, crowd: { platform: "generic", trainingItems: 1, quota: 5 } });
+    await admin.dispose();
+    return c;
+  })();
+  return sharedCrowd;
+}
+
+/** A fresh crowd worker of the shared crowd entry, consent given (its session is in training), as an API context sending its Bearer token. */
+async function crowdApi(setup: Setup): Promise<APIRequestContext> {
+  const c = await crowdEntry(setup);
+  const w = await enterCrowd(setup.baseURL, c.entryKey, { worker: unique("matrix-worker") });
+  const consent = await w.api.post("/api/crowd/session/consent");
+  expect(consent.status(), await consent.text()).toBe(200);
+  return w.api;
+}
+
+/** The API context of a caller for a case (each signs in or enters afresh, so a sign-out case never ends a session another case uses). */
+async function callerApi(caller: Caller, spec: Case, setup: Setup, playwright: { request: { newContext: (o: { baseURL: string }) => Promise<APIRequestContext> } }): Promise<APIRequestContext> {
+  if (caller === "anonymous") return playwright.request.newContext({ baseURL: setup.baseURL });
+  if (caller === "crowd") return crowdApi(setup);
+  return signedInApi(setup.baseURL, spec.account ? await spec.account(setup, caller) : accounts()[caller]);
 }
 
 /** A campaign made by the admin, for routes under /api/campaigns/:id. */
@@ -71,170 +102,171 @@ async function draftBatch(setup: Setup): Promise<number> {
 }
 
 /**
- * Every API route × {anonymous, annotator, coordinator} with the status each must get.
+ * Every API route × {anonymous, annotator, coordinator, crowd worker} with the status each must get.
  * A route added under app/api without an entry here fails the first test below.
  */
 const matrix: Record<string, Case> = {
-  "GET /api/health": { expect: { anonymous: 200, annotator: 200, coordinator: 200 } },
+  "GET /api/health": { expect: { anonymous: 200, annotator: 200, coordinator: 200, crowd: 200 } },
   "POST /api/auth/sign-in": {
     body: async ({ admin }) => ({ username: await createAccount(admin, "annotator", "signin"), password: PASSWORD }),
-    expect: { anonymous: 200, annotator: 200, coordinator: 200 },
+    expect: { anonymous: 200, annotator: 200, coordinator: 200, crowd: 200 },
   },
-  "POST /api/auth/sign-out": { body: () => ({}), expect: { anonymous: 200, annotator: 200, coordinator: 200 } },
-  "GET /api/me": { expect: { anonymous: 401, annotator: 200, coordinator: 200 } },
+  "POST /api/auth/sign-out": { body: () => ({}), expect: { anonymous: 200, annotator: 200, coordinator: 200, crowd: 200 } },
+  "GET /api/me": { expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 200 } },
   "POST /api/setup": {
     body: () => ({ username: unique("setup"), password: PASSWORD }),
-    expect: { anonymous: 409, annotator: 409, coordinator: 409 },
+    expect: { anonymous: 409, annotator: 409, coordinator: 409, crowd: 409 },
   },
-  "GET /api/users": { expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
+  "GET /api/users": { expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 } },
   "POST /api/users": {
     body: () => ({ username: unique("matrix"), role: "annotator", password: PASSWORD }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
-  "GET /api/tokens": { path: () => "/api/tokens?q=matrix&limit=5", expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
-  "POST /api/tokens": { body: () => ({ name: "matrix" }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
+  "GET /api/tokens": { path: () => "/api/tokens?q=matrix&limit=5", expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 } },
+  "POST /api/tokens": { body: () => ({ name: "matrix" }), expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 } },
   "DELETE /api/tokens/[id]": {
     path: async ({ admin }) => {
       const res = await admin.post("/api/tokens", { data: { name: "to revoke" } });
       return `/api/tokens/${(await res.json()).token.id}`;
     },
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
-  "GET /api/campaigns": { expect: { anonymous: 401, annotator: 403, coordinator: 200 } },
-  "POST /api/campaigns": { body: () => ({ name: unique("matrix") }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
+  "GET /api/campaigns": { expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 } },
+  "POST /api/campaigns": { body: () => ({ name: unique("matrix") }), expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 } },
   "GET /api/campaigns/[id]": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "PATCH /api/campaigns/[id]": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}`,
     body: () => ({ showAnswers: true }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "PUT /api/campaigns/[id]/members": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/members`,
     body: () => ({ allAnnotators: false, userIds: [] }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/crowd": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "PUT /api/campaigns/[id]/crowd": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/crowd`,
     body: () => ({ enabled: true, quota: 6 }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/batches": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches?q=matrix&limit=5`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/campaigns/[id]/batches": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/batches`,
     multipart: batchFiles,
-    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
   "GET /api/batches/[id]": {
     path: async (s) => `/api/batches/${await draftBatch(s)}`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/batches/[id]/[action]": {
     path: async (s) => `/api/batches/${await draftBatch(s)}/launch`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/judgments": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/judgments`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/campaigns/[id]/next": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/next`,
-    expect: { anonymous: 401, annotator: 204, coordinator: 403 },
+    expect: { anonymous: 401, annotator: 204, coordinator: 403, crowd: 404 },
   },
   "POST /api/claims/[handle]/renew": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/renew`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 403 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 403 },
   },
   "POST /api/claims/[handle]/judgment": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,
     body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key") }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 403 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 403 },
   },
   // ── issue 14: undo, history, notes (finer cases: e2e/my-judgments-authz.spec.ts) ──
   "PUT /api/claims/[handle]/judgment": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,
     body: () => ({ verdict: "insufficient", span: null, durationMs: 1000, idempotencyKey: unique("matrix-key"), revision: 0 }),
-    expect: { anonymous: 401, annotator: 404, coordinator: 403 },
+    expect: { anonymous: 401, annotator: 404, coordinator: 403, crowd: 404 },
   },
   "GET /api/campaigns/[id]/my-judgments": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-judgments?limit=5`,
-    expect: { anonymous: 401, annotator: 200, coordinator: 403 },
+    // A crowd worker has no history of judgments to revise (not even in their own campaign): 403.
+    expect: { anonymous: 401, annotator: 200, coordinator: 403, crowd: 403 },
   },
   "GET /api/campaigns/[id]/export": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/export?location=passage`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/export/report": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/export/report`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/dashboard": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/dashboard`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/questions": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/questions?show=unanswerable&q=a`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/annotators": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators?sort=medianSeconds&dir=desc&q=a&limit=5`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/campaigns/[id]/annotators/[userId]/[action]": {
     path: async (s) => {
       const res = await s.admin.post("/api/users", { data: { username: unique("paused"), role: "annotator", password: PASSWORD } });
       return `/api/campaigns/${await newCampaign(s)}/annotators/${(await res.json()).user.id}/pause`;
     },
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/annotators/[userId]": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators/${await newAnnotatorId(s)}`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/annotators/[userId]/judgments": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators/${await newAnnotatorId(s)}/judgments?gold=1&limit=5`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/annotator-warnings": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotator-warnings`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   // ── issue 15: the payment report ──
   "GET /api/campaigns/[id]/workers": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/workers?q=a&outcome=completed&limit=5`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   // The caller's own progress: annotators of the campaign only (every annotator works on a new campaign).
   "GET /api/campaigns/[id]/my-progress": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-progress`,
-    expect: { anonymous: 401, annotator: 200, coordinator: 403 },
+    expect: { anonymous: 401, annotator: 200, coordinator: 403, crowd: 404 },
   },
   "POST /api/knowledge": {
     raw: () => pageLine(unique("matrix-page")),
-    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
-  "POST /api/invites": { body: () => ({ role: "annotator" }), expect: { anonymous: 401, annotator: 403, coordinator: 201 } },
+  "POST /api/invites": { body: () => ({ role: "annotator" }), expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 } },
   "POST /api/invites/accept": {
     body: async ({ admin }) => {
       const res = await admin.post("/api/invites", { data: { role: "annotator" } });
       const url: string = (await res.json()).invite.url;
       return { token: url.split("/invite/")[1], username: unique("accepted"), password: PASSWORD };
     },
-    expect: { anonymous: 201, annotator: 201, coordinator: 201 },
+    expect: { anonymous: 201, annotator: 201, coordinator: 201, crowd: 201 },
   },
   // ── issue 12: accounts ──
   "POST /api/users/[id]/disable": {
     path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/disable`,
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/users/[id]/enable": {
     path: async ({ admin }) => {
@@ -242,36 +274,54 @@ const matrix: Record<string, Case> = {
       expect((await admin.post(`/api/users/${id}/disable`)).status()).toBe(200);
       return `/api/users/${id}/enable`;
     },
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "PUT /api/users/[id]/password": {
     path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/password`,
     body: () => ({ password: "matrix-set-password" }),
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/users/[id]/reset-link": {
     path: async ({ admin }) => `/api/users/${await freshUserId(admin)}/reset-link`,
     body: () => ({}),
-    expect: { anonymous: 401, annotator: 403, coordinator: 201 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
   "PUT /api/me/password": {
     account: ({ admin }, role) => createAccount(admin, role, "matrix-own"),
     body: () => ({ currentPassword: PASSWORD, newPassword: "matrix-new-password" }),
-    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+    // A crowd account has no password: no current password can match (422 on currentPassword).
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 422 },
   },
-  "GET /api/me/shortcuts": { expect: { anonymous: 401, annotator: 200, coordinator: 200 } },
+  "GET /api/me/shortcuts": { expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 200 } },
   "PUT /api/me/shortcuts": {
     account: ({ admin }, role) => createAccount(admin, role, "matrix-shortcuts"),
     body: () => ({ enabled: false, keys: { sufficient: "y" } }),
-    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 200 },
   },
   "POST /api/auth/sign-out-everywhere": {
     account: ({ admin }, role) => createAccount(admin, role, "matrix-everywhere"),
-    expect: { anonymous: 401, annotator: 200, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 200 },
   },
   "GET /api/audit": {
     path: () => "/api/audit?limit=5&order=asc&since=2026-01-01",
-    expect: { anonymous: 401, annotator: 403, coordinator: 200 },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  // ── issue 15: crowd entry and sessions (anyone with the link enters; the session routes are the crowd worker's own) ──
+  "GET /api/crowd/[key]": {
+    path: async (s) => `/api/crowd/${(await crowdEntry(s)).entryKey}`,
+    expect: { anonymous: 200, annotator: 200, coordinator: 200, crowd: 200 },
+  },
+  "POST /api/crowd/[key]/enter": {
+    path: async (s) => `/api/crowd/${(await crowdEntry(s)).entryKey}/enter`,
+    body: () => ({ worker: unique("matrix-enter") }),
+    expect: { anonymous: 200, annotator: 200, coordinator: 200, crowd: 200 },
+  },
+  "GET /api/crowd/session": { expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 200 } },
+  "POST /api/crowd/session/consent": { expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 200 } },
+  "GET /api/crowd/session/training": { expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 200 } },
+  "POST /api/crowd/session/training": {
+    body: () => ({ position: 0, verdict: "insufficient", span: null, durationMs: 3000 }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 200 },
   },
 };
 
@@ -308,18 +358,14 @@ test("the authorization matrix lists every API route", () => {
 });
 
 for (const [route, spec] of Object.entries(matrix)) {
-  for (const caller of ["anonymous", "annotator", "coordinator"] as const) {
+  for (const caller of CALLERS) {
     test(`${route} as ${caller} → ${spec.expect[caller]}`, async ({ baseURL, playwright }) => {
       const admin = await adminApi(baseURL!);
       const setup = { admin, baseURL: baseURL! };
       const [method, template] = route.split(" ") as [Method, string];
       const target = spec.path ? await spec.path(setup) : template;
       const body = spec.body ? await spec.body(setup) : undefined;
-      // Each case signs in afresh, so a sign-out case never ends a session another case uses.
-      const api =
-        caller === "anonymous"
-          ? await playwright.request.newContext({ baseURL })
-          : await signedInApi(baseURL!, spec.account ? await spec.account(setup, caller) : accounts()[caller]);
+      const api = await callerApi(caller, spec, setup, playwright);
       const res = spec.multipart
         ? await api.fetch(target, { method, multipart: await spec.multipart(setup) })
         : spec.raw
@@ -350,6 +396,55 @@ test("a bearer token acts as its coordinator, and a revoked one is refused at on
   await admin.dispose();
 });
 
+test("a crowd worker's token names their own session only: never another worker's session or claim, another campaign, or a coordinator's list", async ({ baseURL, playwright }) => {
+  const admin = await adminApi(baseURL!);
+  const c = await crowdEntry({ admin, baseURL: baseURL! });
+  const other = await crowdCampaign(admin, { prefix: "matrix-other", questions: 1, training: 0, crowd: { platform: "generic", trainingItems: 0 } });
+  const aId = unique("worker-a");
+  const bId = unique("worker-b");
+  const a = await enterCrowd(baseURL!, c.entryKey, { worker: aId });
+  const b = await enterCrowd(baseURL!, c.entryKey, { worker: bId });
+  expect((await a.api.post("/api/crowd/session/consent")).status()).toBe(200);
+  expect((await trainWorker(a.api))?.session.stage).toBe("working");
+
+  // Each token reads its own session, whatever the query names; the answers carry no platform id.
+  for (const query of ["", `?worker=${bId}`, `?user=1&session=1&worker=${bId}`]) {
+    const mine = await a.api.get(`/api/crowd/session${query}`);
+    expect(mine.status()).toBe(200);
+    const text = await mine.text();
+    expect(JSON.parse(text)).toMatchObject({ stage: "working", campaignId: c.campaignId });
+    expect(text).not.toContain(aId);
+    expect(text).not.toContain(bId);
+    expect((await (await b.api.get(`/api/crowd/session${query}`)).json()).stage).toBe("consent");
+  }
+  // b's consent moves b's session only.
+  expect((await (await b.api.post("/api/crowd/session/consent")).json()).stage).toBe("training");
+  expect((await (await a.api.get("/api/crowd/session")).json()).stage).toBe("working");
+
+  // a's claim is a's: b can neither judge nor renew it.
+  const next = await a.api.post(`/api/campaigns/${c.campaignId}/next`);
+  expect(next.status(), await next.text()).toBe(200);
+  const handle: string = (await next.json()).claim.handle;
+  const judgment = { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") };
+  expect((await b.api.post(`/api/claims/${handle}/judgment`, { data: judgment })).status()).toBe(403);
+  expect((await b.api.post(`/api/claims/${handle}/renew`)).status()).toBe(403);
+
+  // Another campaign, even one with a crowd entry of its own: not found; the coordinator's routes: forbidden, own campaign included.
+  for (const path of [`/api/campaigns/${other.campaignId}/next`]) expect((await a.api.post(path)).status(), path).toBe(404);
+  expect((await a.api.get(`/api/campaigns/${other.campaignId}/my-progress`)).status()).toBe(404);
+  for (const path of ["/api/campaigns", `/api/campaigns/${c.campaignId}`, `/api/campaigns/${other.campaignId}/my-judgments`, `/api/campaigns/${other.campaignId}/dashboard`, `/api/campaigns/${c.campaignId}/workers`, `/api/campaigns/${c.campaignId}/annotators`, "/api/users"]) {
+    expect((await a.api.get(path)).status(), path).toBe(403);
+  }
+  // Its own campaign, as an annotator's: the claim given above is judged.
+  expect((await a.api.post(`/api/claims/${handle}/judgment`, { data: judgment })).status()).toBe(201);
+  expect((await a.api.get(`/api/campaigns/${c.campaignId}/my-progress`)).status()).toBe(200);
+
+  // A made-up crowd token is nobody.
+  const bogus = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: "Bearer kpsw_not-a-session" } });
+  expect((await bogus.get("/api/crowd/session")).status()).toBe(401);
+  await Promise.all([a.api.dispose(), b.api.dispose(), bogus.dispose(), admin.dispose()]);
+});
+
 test("a cookie-authenticated POST from another site is refused", async ({ baseURL }) => {
   const api = await signedInApi(baseURL!, accounts().coordinator);
   const res = await api.post("/api/tokens", { data: { name: "csrf" }, headers: { origin: "https://evil.example" } });
@@ -366,12 +461,9 @@ for (const [route, spec] of Object.entries(matrix)) {
   test(`${route} with malformed JSON → 400`, async ({ baseURL, playwright }) => {
     const admin = await adminApi(baseURL!);
     const setup = { admin, baseURL: baseURL! };
-    const caller = (["coordinator", "annotator", "anonymous"] as const).find((c) => spec.expect[c] < 300) ?? "coordinator";
+    const caller = (["coordinator", "annotator", "anonymous", "crowd"] as const).find((c) => spec.expect[c] < 300) ?? "coordinator";
     const target = spec.path ? await spec.path(setup) : route.split(" ")[1]!;
-    const api =
-      caller === "anonymous"
-        ? await playwright.request.newContext({ baseURL })
-        : await signedInApi(baseURL!, spec.account ? await spec.account(setup, caller) : accounts()[caller]);
+    const api = await callerApi(caller, spec, setup, playwright);
     const res = await api.fetch(target, { method, data: Buffer.from('{"not": json'), headers: { "content-type": "application/json" } });
     const answer = await res.text();
     expect(res.status(), `${route} as ${caller}: ${answer}`).toBe(400);
