@@ -289,8 +289,8 @@ const matrix: Record<string, Case> = {
   "PUT /api/me/password": {
     account: ({ admin }, role) => createAccount(admin, role, "matrix-own"),
     body: () => ({ currentPassword: PASSWORD, newPassword: "matrix-new-password" }),
-    // A crowd account has no password: no current password can match (422 on currentPassword).
-    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 422 },
+    // A crowd account has no password (409, before any attempt is recorded).
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 409 },
   },
   "GET /api/me/shortcuts": { expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 200 } },
   "PUT /api/me/shortcuts": {

@@ -17,6 +17,7 @@ import { getUserRow } from "./users";
  */
 export async function changeOwnPassword(db: Db, actor: Actor, input: ChangePasswordInput): Promise<{ sessionsEnded: number }> {
   const me = requireUser(actor);
+  if (me.role === "crowd") throw new AppError("conflict", "A crowd worker's account has no password.");
   // A guess at the current password is a sign-in attempt: a stolen session cannot try it faster.
   const key = { username: me.username, address: me.address ?? "unknown" };
   const attemptId = await recordAttempt(db, key);
