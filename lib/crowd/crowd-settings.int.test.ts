@@ -7,7 +7,8 @@ import { createCampaign } from "@/lib/campaign/campaigns";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { AppError, parseInput } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { crowdEntryByKey, getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
+import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
+import { getCrowdEntryInfo } from "./sessions";
 import { CROWD_DEFAULTS, updateCrowdSettingsSchema } from "./settings";
 
 /** What a call threw (an AppError), failing the test when it resolved. */
@@ -137,13 +138,14 @@ describeEachDatabase("crowd settings", ({ db }) => {
     expect((await refusal(updateCrowdSettings(db(), coord, 2 ** 40, { quota: 3 }))).status).toBe(404);
   });
 
-  it("finds an entry by its key (internal), and nothing for an unknown or odd key", async () => {
+  it("opens the entry to workers by its exact key only while it is on", async () => {
     const coord = await user("coordinator");
     const campaignId = await newCampaign();
     const { entryKey } = await getCrowdSettings(db(), coord, campaignId);
-    expect(await crowdEntryByKey(db(), entryKey)).toMatchObject({ campaignId, entryKey, enabled: false });
-    expect(await crowdEntryByKey(db(), entryKey.toLowerCase() === entryKey ? `${entryKey}x` : entryKey.toLowerCase())).toBeNull();
-    expect(await crowdEntryByKey(db(), "")).toBeNull();
-    expect(await crowdEntryByKey(db(), "x".repeat(10_000))).toBeNull();
+    const info = (key: string) => getCrowdEntryInfo(db(), anonymous, key);
+    expect((await refusal(info(entryKey))).status).toBe(404);
+    await updateCrowdSettings(db(), coord, campaignId, { enabled: true });
+    expect(await info(entryKey)).toMatchObject({ platform: "prolific", quota: 20, trainingItems: 5, example: null });
+    expect((await refusal(info(entryKey.toLowerCase() === entryKey ? `${entryKey}x` : entryKey.toLowerCase()))).status).toBe(404);
   });
 });

@@ -86,13 +86,3 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
   });
   return toView(row);
 }
-
-/**
- * Internal (no actor, no authorization): the crowd entry whose key is `key`, enabled or not, or null
- * when no campaign has it. For the crowd routes, which check `enabled` and the campaign themselves.
- */
-export async function crowdEntryByKey(db: Db, key: string): Promise<CrowdEntry | null> {
-  if (!key || key.length > 64) return null;
-  const [row] = await db.select().from(crowdEntries).where(eq(crowdEntries.entryKey, key));
-  return row ?? null;
-}
