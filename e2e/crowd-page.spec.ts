@@ -122,3 +122,35 @@ test("an unknown entry says the study is not open; a link without the worker id 
   await expect(page.getByRole("main").getByRole("alert")).toContainText("worker: is required");
   await context.close();
 });
+
+// Every screen of the crowd page, axe-checked at desktop and phone widths (the 360 px walk above
+// checks the same stages on its way): the MTurk preview, consent, a training item and its feedback,
+// the judging screen in crowd mode.
+for (const viewport of [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`the crowd page's screens are axe-clean at ${viewport.width} px`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport, storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await page.goto(`/crowd/${ENTRY_KEY}?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h&workerId=w&turkSubmitTo=https://www.mturk.com`);
+    await expect(page.getByText("The tower was lit in 1871.")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`/crowd/${ENTRY_KEY}?worker=${unique("axe")}`);
+    await expect(page.getByRole("region", { name: "Consent" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "I agree and start" }).click();
+    await expect(page.getByText("Training 1 of 1")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await notSufficient(page).click();
+    await page.getByRole("button", { name: /Submit$/ }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Expected" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Next", exact: true }).click();
+    await expect(page.getByTestId("crowd-progress")).toContainText("0/2");
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    await context.close();
+  });
+}
