@@ -7,7 +7,7 @@ import { claimNextReaping } from "@/lib/campaign/internal/claim-next";
 import { endClaim, type Task } from "@/lib/campaign/internal/claims";
 import { AppError } from "@/lib/errors";
 import { requireCrowdSession } from "./crowd-actor";
-import { endSession, sessionView, type SessionContext } from "./session-state";
+import { endSession, sessionView, workDone, type SessionContext } from "./session-state";
 
 /** The refusal a crowd worker gets once their session is over: the page then shows its completion. */
 async function sessionOver(db: Db, ctx: SessionContext): Promise<AppError> {
@@ -47,7 +47,7 @@ export async function crowdNextTask(db: Db, actor: UserActor, input: { campaignI
   const before = await workInHand(db, ctx);
   const others = before.live.filter((h) => h !== input.after);
   if (entry.quotaUnit === "passages" && others.length === 0) {
-    const judged = before.questions.size === 0 ? 0 : await judgedInSession(db, ctx);
+    const judged = before.questions.size === 0 ? 0 : (await workDone(db, ctx.session)).judged;
     if (judged + before.live.length >= entry.quota) return null;
   }
   const task = await claimNextReaping(db, user, campaign, input.after);
@@ -61,12 +61,4 @@ export async function crowdNextTask(db: Db, actor: UserActor, input: { campaignI
     return null;
   }
   return task;
-}
-
-async function judgedInSession(db: Db, ctx: SessionContext): Promise<number> {
-  const since = (ctx.session.workStartedAt ?? ctx.session.startedAt).toISOString();
-  const [row] = rowsOf<{ n: number }>(
-    await db.execute(sql`select count(*)::int as n from judgments j where j.user_id = ${ctx.session.userId} and j.campaign_id = ${ctx.session.campaignId} and j.created_at >= ${since}::timestamptz`),
-  );
-  return row?.n ?? 0;
 }
