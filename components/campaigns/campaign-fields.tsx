@@ -73,19 +73,36 @@ export function CheckSetting({ field: f, checked, onChange, error, hint }: { fie
   );
 }
 
-export function InstructionsSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const hint = "Markdown (headings, lists, **bold**, links); raw HTML is shown as text. Annotators see them beside the passage.";
+/** A Markdown text field with a preview of how it renders (raw HTML shown as text): the instructions, a crowd entry's consent. */
+export function MarkdownSetting(props: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  hint: string;
+  readers: string;
+  rows: number;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  const { id, name, label, hint, readers, rows, value, onChange, error } = props;
   const preview = value.trim() && (
     <details className="instructions-box">
-      <summary>Preview as annotators see it</summary>
+      <summary>Preview as {readers} see it</summary>
       <Markdown className="markdown-body">{value}</Markdown>
     </details>
   );
   return (
-    <FormField id={fieldId("instructions")} label={withDefault(FIELD_LABELS.instructions, "empty")} hint={hint} error={error} after={preview}>
-      {(p) => <textarea {...p} name="instructions" maxLength={50000} rows={8} value={value} onChange={(e) => onChange(e.target.value)} />}
+    <FormField id={id} label={label} hint={`Markdown (headings, lists, **bold**, links); raw HTML is shown as text. ${hint}`} error={error} after={preview}>
+      {(p) => <textarea {...p} name={name} maxLength={50000} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />}
     </FormField>
   );
+}
+
+export function InstructionsSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+  const label = withDefault(FIELD_LABELS.instructions, "empty");
+  const hint = "Annotators see them beside the passage.";
+  return <MarkdownSetting id={fieldId("instructions")} name="instructions" label={label} hint={hint} readers="annotators" rows={8} value={value} onChange={onChange} error={error} />;
 }
 
 /** Why a settings form was not saved (the campaign's, by default): the server's problems by field label, or its message. */

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { FieldError, FormField } from "@/components/ui/form-field";
-import { Markdown } from "@/components/ui/markdown";
+import { MarkdownSetting } from "./campaign-fields";
 import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField, type CrowdNumberField } from "./crowd-draft";
 
 // The crowd settings form's fields: each labelled (its default beside the label), its hint and the
@@ -90,16 +90,6 @@ export function CrowdText({ field: f, value, onChange, error, hint, type = "text
 }
 
 export function ConsentSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const hint = "Markdown (headings, lists, **bold**, links); raw HTML is shown as text. Workers read it and agree before any work; the campaign’s instructions follow.";
-  const preview = value.trim() && (
-    <details className="instructions-box">
-      <summary>Preview as workers see it</summary>
-      <Markdown className="markdown-body">{value}</Markdown>
-    </details>
-  );
-  return (
-    <FormField id={crowdFieldId("consent")} label={labelOf("consent", "empty")} hint={hint} error={error} after={preview}>
-      {(p) => <textarea {...p} name="consent" maxLength={50000} rows={6} value={value} onChange={(e) => onChange(e.target.value)} />}
-    </FormField>
-  );
+  const hint = "Workers read it and agree before any work; the campaign’s instructions follow.";
+  return <MarkdownSetting id={crowdFieldId("consent")} name="consent" label={labelOf("consent", "empty")} hint={hint} readers="workers" rows={6} value={value} onChange={onChange} error={error} />;
 }
