@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { useLandingFocus } from "./crowd-screens";
+import { CrowdCard } from "./crowd-screens";
 import type { CrowdCompletion, CrowdSessionView } from "@/lib/query/crowd-session";
 
 type Outcome = NonNullable<CrowdSessionView["outcome"]>;
@@ -94,27 +94,21 @@ function Completion({ completion, code }: { completion: CrowdCompletion | null; 
 
 /** The end of the session: what its outcome means, and the completion for the platform. */
 export function EndedStage({ session }: { session: CrowdSessionView }) {
-  const headingRef = useLandingFocus();
   const title = session.outcome ? TITLES[session.outcome] : "Your session has ended";
   return (
-    <main className="crowd-page">
-      <div className="card">
-        <h1 tabIndex={-1} ref={headingRef}>
-          {title}
-        </h1>
-        {session.message && <p>{session.message}</p>}
-        {session.work.judged > 0 && (
-          <p className="muted">
-            You judged {session.work.judged} of {session.work.quota} {session.work.unit}.
-          </p>
-        )}
-        {session.code && session.completion?.kind !== "code" && (
-          <p className="muted">
-            Your completion code: <code data-testid="completion-code">{session.code}</code>
-          </p>
-        )}
-        <Completion completion={session.completion} code={session.code} />
-      </div>
-    </main>
+    <CrowdCard title={title}>
+      {session.message && <p>{session.message}</p>}
+      {session.work.judged > 0 && (
+        <p className="muted">
+          You judged {session.work.judged} of {session.work.quota} {session.work.unit}.
+        </p>
+      )}
+      {session.code && session.completion?.kind !== "code" && (
+        <p className="muted">
+          Your completion code: <code data-testid="completion-code">{session.code}</code>
+        </p>
+      )}
+      <Completion completion={session.completion} code={session.code} />
+    </CrowdCard>
   );
 }
