@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigint,
+  customType,
   boolean,
   check,
   index,
@@ -182,6 +183,8 @@ export const campaigns = pgTable(
     warnMinAgreement: real("warn_min_agreement").notNull().default(0.6),
     /** …once they have this many judgments (compared ones, for agreement). */
     warnMinJudgments: integer("warn_min_judgments").notNull().default(20),
+    /** When an annotator finds none of a question's passages sufficient, ask for another passage or an explanation (KILT's campaign did). */
+    askWhenNoneSufficient: boolean("ask_when_none_sufficient").notNull().default(true),
     createdBy: ref("created_by").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -238,14 +241,43 @@ export const batches = pgTable(
 
 // ── Knowledge source, queries, passages ─────────────────────────────────────
 
-export const pages = pgTable("pages", {
-  wikipediaId: text("wikipedia_id").primaryKey(),
-  title: text("title").notNull(),
-  /** KILT `text` verbatim: [0] is the title, every element ends in "\n". */
-  paragraphs: text("paragraphs").array().notNull(),
-  createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+/** PostgreSQL's tsvector (full-text search), written and read in SQL only. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export const pages = pgTable(
+  "pages",
+  {
+    wikipediaId: text("wikipedia_id").primaryKey(),
+    title: text("title").notNull(),
+    /** KILT `text` verbatim: [0] is the title, every element ends in "\n". */
+    paragraphs: text("paragraphs").array().notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the page's paragraphs went into the text index (null: not yet, or changed since: updated_at > indexed_at). */
+    indexedAt: timestamp("indexed_at", { withTimezone: true }),
+  },
+  (t) => [
+    // Title search: a prefix of kps_fold(title) (lower case, accents folded; migration 0009).
+    index("pages_title_folded_idx").using("btree", sql`kps_fold(${t.title}) text_pattern_ops`),
+    index("pages_unindexed_idx").on(t.wikipediaId).where(sql`${t.indexedAt} is null or ${t.indexedAt} < ${t.updatedAt}`),
+  ],
+);
+
+/** The text index of the knowledge source: one row per content paragraph (built by `kps knowledge index`, lib/knowledge/). */
+export const paragraphIndex = pgTable(
+  "paragraph_index",
+  {
+    wikipediaId: text("wikipedia_id")
+      .notNull()
+      .references(() => pages.wikipediaId, { onDelete: "cascade" }),
+    paragraphId: integer("paragraph_id").notNull(),
+    /** The section the paragraph is in ("" before the first Section:::: header). */
+    section: text("section").notNull(),
+    /** Title (weight A) and paragraph text, accents folded, English configuration. */
+    document: tsvector("document").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.wikipediaId, t.paragraphId] }), index("paragraph_index_document_idx").using("gin", t.document)],
+);
 
 export const queries = pgTable(
   "queries",
@@ -270,7 +302,11 @@ export const queries = pgTable(
   (t) => [uniqueIndex("queries_campaign_kilt_id_key").on(t.campaignId, t.kiltId), index("queries_batch_idx").on(t.batchId)],
 );
 
-export type PassageOrigin = { kind: "gold" } | { kind: "retriever"; retriever: string; rank: number };
+export type PassageOrigin =
+  | { kind: "gold" }
+  | { kind: "retriever"; retriever: string; rank: number }
+  /** Proposed by an annotator who found none of the question's passages sufficient (their pseudonym). */
+  | { kind: "annotator"; annotator: string };
 
 export const passages = pgTable(
   "passages",
@@ -335,6 +371,71 @@ export const passages = pgTable(
 );
 
 // ── Annotation ───────────────────────────────────────────────────────────────
+
+/** Why an annotator found no passage sufficient and proposed none (KILT's campaign asked for one or the other). */
+export const EXPLANATION_REASONS = ["not_in_wikipedia", "ambiguous", "false_premise", "other"] as const;
+export type ExplanationReason = (typeof EXPLANATION_REASONS)[number];
+
+/**
+ * A passage an annotator proposed for a question none of whose passages they found sufficient: the
+ * passage itself is a row of `passages` (origin `annotator`, merged by location), judged by R other
+ * annotators; this row keeps who proposed it and the span they highlighted.
+ */
+export const proposals = pgTable(
+  "proposals",
+  {
+    id: id(),
+    passageId: ref("passage_id")
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    queryId: ref("query_id")
+      .notNull()
+      .references(() => queries.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    startParagraphId: integer("start_paragraph_id").notNull(),
+    startCharacter: integer("start_character").notNull(),
+    endParagraphId: integer("end_paragraph_id").notNull(),
+    endCharacter: integer("end_character").notNull(),
+    spanText: text("span_text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("proposals_passage_user_key").on(t.passageId, t.userId),
+    index("proposals_query_user_idx").on(t.queryId, t.userId),
+    index("proposals_campaign_idx").on(t.campaignId, t.id),
+  ],
+);
+
+/** An annotator's explanation of why no passage answers a question (instead of proposing one). */
+export const explanations = pgTable(
+  "explanations",
+  {
+    id: id(),
+    queryId: ref("query_id")
+      .notNull()
+      .references(() => queries.id, { onDelete: "cascade" }),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: ref("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").$type<ExplanationReason>().notNull(),
+    text: text("text").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("explanations_query_user_key").on(t.queryId, t.userId),
+    index("explanations_campaign_idx").on(t.campaignId, t.queryId),
+    check("explanations_reason", sql`${t.reason} in ('not_in_wikipedia', 'ambiguous', 'false_premise', 'other')`),
+    check("explanations_text_length", sql`char_length(${t.text}) <= 2000`),
+  ],
+);
 
 export const claims = pgTable(
   "claims",
@@ -760,3 +861,5 @@ export type AnnotatorStanding = typeof annotatorStandings.$inferSelect;
 export type CrowdEntry = typeof crowdEntries.$inferSelect;
 export type CrowdWorker = typeof crowdWorkers.$inferSelect;
 export type CrowdSession = typeof crowdSessions.$inferSelect;
+export type Proposal = typeof proposals.$inferSelect;
+export type Explanation = typeof explanations.$inferSelect;
