@@ -130,14 +130,23 @@ export async function startIndexBuild(db: Db, actor: Actor): Promise<IndexStatus
   return indexStatus(db);
 }
 
-/** Builds (incrementally) and waits for the end (coordinators; tests, the benchmark). 409 when a build is running. */
-export async function buildIndex(db: Db, actor: Actor): Promise<IndexStatus> {
+/**
+ * Builds (incrementally) and waits for the end (coordinators; tests, the benchmark). A build running
+ * elsewhere is waited for, then this one indexes what it left; 409 after `waitMs`.
+ */
+export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000): Promise<IndexStatus> {
   requireCoordinator(actor);
-  const total = await countStalePages(db);
-  const owner = await takeLease(db, total);
-  if (!owner) throw new AppError("conflict", "A text index build is already running.");
-  await runUnderLease(db, owner, total, { markBuilt: true });
-  return indexStatus(db);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const total = await countStalePages(db);
+    const owner = await takeLease(db, total);
+    if (owner) {
+      await runUnderLease(db, owner, total, { markBuilt: true });
+      return indexStatus(db);
+    }
+    if (Date.now() > deadline) throw new AppError("conflict", "A text index build is already running.");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 /**
