@@ -65,6 +65,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
     .option("--gold-threshold <x>", "smoothed gold accuracy below which an annotator is paused (default 0.7)", number("--gold-threshold"))
     .option("--lease-minutes <n>", "how long a claim lasts without renewal (default 10)", number("--lease-minutes"))
     .option("--early-stop", "stop assigning a passage once its outcome is decided (default off)")
+    .option("--no-ask", "do not ask an annotator who finds no passage of a question sufficient for another passage or an explanation (default: ask)")
     .option("--instructions-file <file>", "annotator instructions in Markdown", existingFile)
     .option("--members-only", "only annotators added to the campaign work on it (default: all annotators)")
     .action(async (opts: Record<string, unknown>) => {
@@ -80,6 +81,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
           goldAccuracyThreshold: opts.goldThreshold,
           leaseMinutes: opts.leaseMinutes,
           earlyStop: opts.earlyStop === true ? true : undefined,
+          askWhenNoneSufficient: opts.ask === false ? false : undefined,
           instructions: typeof opts.instructionsFile === "string" ? readFileSync(opts.instructionsFile, "utf8") : undefined,
           allAnnotators: opts.membersOnly === true ? false : undefined,
         },
