@@ -101,6 +101,7 @@ function printDashboard(d: Dashboard): void {
   out(`slots\t${d.totals.filled} filled\t${d.totals.claimed} claimed\t${d.totals.open} open\tof ${d.totals.slots}`);
   out(`passages\t${d.totals.passages}\t${d.totals.finishedPassages} finished\t${d.totals.endorsedPassages} endorsed`);
   out(`questions\t${d.questions.answered} answered\t${d.questions.unanswerable} unanswerable`);
+  if (d.responses) out(`responses\t${d.responses.questionsWithExplanations} questions with explanations\t${d.responses.proposals} passages proposed`);
   out(`agreement\talpha ${coefficient(d.totals.alpha)}\tkappa ${coefficient(d.totals.kappa)}`);
   out(`pace\t${Math.round(d.projection.perHour)} judgments/hour\tfinish ${eta}`);
   for (const b of d.batches) {
