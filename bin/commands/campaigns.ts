@@ -6,13 +6,15 @@ import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type Questi
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { describeOutlook } from "@/lib/metrics/progress";
+import { addCampaignUpdate } from "./campaign-update";
 import { addCrowdCommand } from "./crowd";
 import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
-/** `kps campaign create|list|status|questions|crowd`. */
+/** `kps campaign create|update|list|status|questions|crowd`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
   const campaign = program.command("campaign").description("campaigns (coordinators)");
   addCreate(campaign, ctx);
+  addCampaignUpdate(campaign, ctx);
   campaign
     .command("list")
     .description("list every campaign with its size, newest first")
