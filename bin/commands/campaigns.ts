@@ -6,13 +6,15 @@ import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type Questi
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { describeOutlook } from "@/lib/metrics/progress";
+import { addCampaignUpdate } from "./campaign-update";
 import { addCrowdCommand } from "./crowd";
 import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
-/** `kps campaign create|list|status|questions|crowd`. */
+/** `kps campaign create|update|list|status|questions|crowd`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
   const campaign = program.command("campaign").description("campaigns (coordinators)");
   addCreate(campaign, ctx);
+  addCampaignUpdate(campaign, ctx);
   campaign
     .command("list")
     .description("list every campaign with its size, newest first")
@@ -65,6 +67,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
     .option("--gold-threshold <x>", "smoothed gold accuracy below which an annotator is paused (default 0.7)", number("--gold-threshold"))
     .option("--lease-minutes <n>", "how long a claim lasts without renewal (default 10)", number("--lease-minutes"))
     .option("--early-stop", "stop assigning a passage once its outcome is decided (default off)")
+    .option("--no-ask", "do not ask an annotator who finds no passage of a question sufficient for another passage or an explanation (default: ask)")
     .option("--instructions-file <file>", "annotator instructions in Markdown", existingFile)
     .option("--members-only", "only annotators added to the campaign work on it (default: all annotators)")
     .action(async (opts: Record<string, unknown>) => {
@@ -80,6 +83,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
           goldAccuracyThreshold: opts.goldThreshold,
           leaseMinutes: opts.leaseMinutes,
           earlyStop: opts.earlyStop === true ? true : undefined,
+          askWhenNoneSufficient: opts.ask === false ? false : undefined,
           instructions: typeof opts.instructionsFile === "string" ? readFileSync(opts.instructionsFile, "utf8") : undefined,
           allAnnotators: opts.membersOnly === true ? false : undefined,
         },
@@ -99,6 +103,7 @@ function printDashboard(d: Dashboard): void {
   out(`slots\t${d.totals.filled} filled\t${d.totals.claimed} claimed\t${d.totals.open} open\tof ${d.totals.slots}`);
   out(`passages\t${d.totals.passages}\t${d.totals.finishedPassages} finished\t${d.totals.endorsedPassages} endorsed`);
   out(`questions\t${d.questions.answered} answered\t${d.questions.unanswerable} unanswerable`);
+  if (d.responses) out(`responses\t${d.responses.questionsWithExplanations} questions with explanations\t${d.responses.proposals} passages proposed`);
   out(`agreement\talpha ${coefficient(d.totals.alpha)}\tkappa ${coefficient(d.totals.kappa)}`);
   out(`pace\t${Math.round(d.projection.perHour)} judgments/hour\tfinish ${eta}`);
   for (const b of d.batches) {

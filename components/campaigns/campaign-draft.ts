@@ -16,7 +16,7 @@ export type NumberField =
   | "warnFastShare"
   | "warnMinAgreement"
   | "warnMinJudgments";
-export type BooleanField = "showAnswers" | "earlyStop" | "allAnnotators";
+export type BooleanField = "showAnswers" | "earlyStop" | "askWhenNoneSufficient" | "allAnnotators";
 export type Field = keyof CampaignSettings;
 
 export const FIELD_LABELS: Record<Field, string> = {
@@ -28,6 +28,7 @@ export const FIELD_LABELS: Record<Field, string> = {
   goldAccuracyThreshold: "Gold accuracy threshold",
   leaseMinutes: "Lease (minutes)",
   earlyStop: "Stop early once decided",
+  askWhenNoneSufficient: "Ask for a passage or an explanation when none is sufficient",
   instructions: "Instructions (Markdown)",
   allAnnotators: "All annotators",
   sessionGoal: "Session goal (passages)",
@@ -67,6 +68,7 @@ export function fromDraft(d: Draft): Record<Field, unknown> {
     goldAccuracyThreshold: num(d.goldAccuracyThreshold),
     leaseMinutes: num(d.leaseMinutes),
     earlyStop: d.earlyStop,
+    askWhenNoneSufficient: d.askWhenNoneSufficient,
     instructions: d.instructions,
     allAnnotators: d.allAnnotators,
     sessionGoal: num(d.sessionGoal),

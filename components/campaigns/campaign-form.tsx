@@ -40,6 +40,10 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
         </div>
         <CheckSetting {...check("showAnswers")} hint="Annotators see the question’s answers above the passage." />
         <CheckSetting {...check("earlyStop")} hint="Stop assigning a passage once its outcome is decided." />
+        <CheckSetting
+          {...check("askWhenNoneSufficient")}
+          hint="An annotator who finds none of a question’s passages sufficient proposes another passage or explains why (on by default)."
+        />
       </fieldset>
       <fieldset className="plain">
         <legend>Gold passages</legend>

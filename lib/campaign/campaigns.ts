@@ -24,6 +24,7 @@ export interface CampaignView {
   goldAccuracyThreshold: number;
   leaseMinutes: number;
   earlyStop: boolean;
+  askWhenNoneSufficient: boolean;
   instructions: string;
   allAnnotators: boolean;
   sessionGoal: number | null;
@@ -46,6 +47,7 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     goldAccuracyThreshold: c.goldAccuracyThreshold,
     leaseMinutes: Math.round(c.leaseSeconds / 60),
     earlyStop: c.earlyStop,
+    askWhenNoneSufficient: c.askWhenNoneSufficient,
     instructions: c.instructions,
     allAnnotators: c.allAnnotators,
     sessionGoal: c.sessionGoal,

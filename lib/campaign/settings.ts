@@ -16,6 +16,8 @@ export const campaignSettingsShape = {
   goldAccuracyThreshold: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
   leaseMinutes: z.number().int().min(1, "must be at least 1 minute").max(24 * 60, "must be at most 24 hours"),
   earlyStop: z.boolean(),
+  /** When an annotator finds none of a question's passages sufficient, ask them for another passage or an explanation. */
+  askWhenNoneSufficient: z.boolean(),
   instructions: z.string().max(50_000, "must be at most 50,000 characters"),
   allAnnotators: z.boolean(),
   /** Passages an annotator aims to judge per session (the judging page shows progress towards it); null: none. */
@@ -36,6 +38,7 @@ export const CAMPAIGN_DEFAULTS = {
   goldAccuracyThreshold: 0.7,
   leaseMinutes: 10,
   earlyStop: false,
+  askWhenNoneSufficient: true,
   instructions: "",
   allAnnotators: true,
   sessionGoal: null,
@@ -58,6 +61,7 @@ export const createCampaignSchema = z
     goldAccuracyThreshold: campaignSettingsShape.goldAccuracyThreshold.default(CAMPAIGN_DEFAULTS.goldAccuracyThreshold),
     leaseMinutes: campaignSettingsShape.leaseMinutes.default(CAMPAIGN_DEFAULTS.leaseMinutes),
     earlyStop: campaignSettingsShape.earlyStop.default(CAMPAIGN_DEFAULTS.earlyStop),
+    askWhenNoneSufficient: campaignSettingsShape.askWhenNoneSufficient.default(CAMPAIGN_DEFAULTS.askWhenNoneSufficient),
     instructions: campaignSettingsShape.instructions.default(CAMPAIGN_DEFAULTS.instructions),
     allAnnotators: campaignSettingsShape.allAnnotators.default(CAMPAIGN_DEFAULTS.allAnnotators),
     sessionGoal: campaignSettingsShape.sessionGoal.default(CAMPAIGN_DEFAULTS.sessionGoal),

@@ -34,6 +34,7 @@ export default async function CampaignPage({ params }: Props) {
     ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
     ["Show answers to annotators", onOff(campaign.showAnswers)],
     ["Stop early once decided", onOff(campaign.earlyStop)],
+    ["Ask when no passage is sufficient", onOff(campaign.askWhenNoneSufficient)],
     ["Lease", `${campaign.leaseMinutes} min`],
     ["Minimum gold judgments", String(campaign.goldMinJudgments)],
     ["Gold accuracy threshold", String(campaign.goldAccuracyThreshold)],

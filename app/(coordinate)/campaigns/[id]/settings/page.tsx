@@ -23,6 +23,7 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             goldAccuracyThreshold: campaign.goldAccuracyThreshold,
             leaseMinutes: campaign.leaseMinutes,
             earlyStop: campaign.earlyStop,
+            askWhenNoneSufficient: campaign.askWhenNoneSufficient,
             instructions: campaign.instructions,
             allAnnotators: campaign.allAnnotators,
             sessionGoal: campaign.sessionGoal,

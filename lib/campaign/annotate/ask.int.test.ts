@@ -1,0 +1,129 @@
+import { and, eq, sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { rowsOf, type Db } from "@/db/client";
+import { claims, explanations, passages, proposals, users } from "@/db/schema";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { createUser } from "@/lib/auth/users";
+import { failure, judgeAll, proposalOf } from "@/test/ask";
+import { describeEachDatabase } from "@/test/databases";
+import { changeBatchStatus } from "../batches";
+import { updateCampaign } from "../campaigns";
+import { nextTask } from "./assignment";
+import { getAsk } from "./ask";
+import { explainQuestion } from "./explanations";
+import { proposalInputSchema, proposePassage } from "./proposals";
+import { submitJudgment } from "./judgments";
+
+/** One question, a gold passage (paragraph 1) and one candidate (paragraph 2); paragraph 3 is free to propose. The gold rule out of reach. */
+const oneQuestion = (db: Db, settings: Record<string, unknown> = {}) => makeCampaign(db, { queries: 1, candidates: 1, settings: { goldMinJudgments: 10_000, ...settings } });
+
+describeEachDatabase("propose or explain: the ask", ({ db }) => {
+  it("asks once every passage of a question was judged not sufficient, most recent question first", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { goldMinJudgments: 10_000 } });
+    const a = await makeAnnotator(db());
+    const first = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    await submitJudgment(db(), a, first.claim.handle, judgmentOf(first, "insufficient"));
+    // One passage of the question left for them: nothing asked yet.
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    await judgeAll(db(), a, c.campaignId);
+    const ask = await getAsk(db(), a, c.campaignId);
+    const last = c.queryIds.find((q) => q !== first.query.id)!;
+    expect(ask).toEqual({ queryId: last, input: expect.any(String), judged: 2 });
+    expect(ask).not.toHaveProperty("answers");
+  });
+
+  it("asks nothing when one passage was sufficient, when the setting is off, and never a crowd worker or a coordinator", async () => {
+    const c = await oneQuestion(db());
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    let first = true;
+    for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId }), first = false) {
+      await submitJudgment(db(), a, t.claim.handle, judgmentOf(t, first ? "sufficient" : "insufficient"));
+    }
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    await judgeAll(db(), b, c.campaignId);
+    expect(await getAsk(db(), b, c.campaignId)).toMatchObject({ queryId: c.queryIds[0] });
+    await updateCampaign(db(), system, c.campaignId, { askWhenNoneSufficient: false, showAnswers: true });
+    expect(await getAsk(db(), b, c.campaignId)).toBeNull();
+    expect(await failure(explainQuestion(db(), b, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
+    await updateCampaign(db(), system, c.campaignId, { askWhenNoneSufficient: true });
+    expect(await getAsk(db(), b, c.campaignId)).toMatchObject({ answers: ["1871"] });
+    const { user } = await createUser(db(), system, { username: `coord-${c.campaignId}-${b.id}`, role: "coordinator", password: "password-123" });
+    const coordinator: UserActor = { kind: "user", id: user.id, username: user.username, role: "coordinator", via: "session" };
+    expect(await failure(getAsk(db(), coordinator, c.campaignId))).toBe("403");
+  });
+
+  it("asks nothing while the batch is paused", async () => {
+    const c = await oneQuestion(db());
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c.campaignId);
+    await changeBatchStatus(db(), system, c.batchId, "pause");
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    await changeBatchStatus(db(), system, c.batchId, "launch");
+    expect(await getAsk(db(), a, c.campaignId)).not.toBeNull();
+  });
+
+  it("a proposal makes a new passage of the question that R others judge, never its proposer; then nothing is asked", async () => {
+    const c = await oneQuestion(db(), { judgmentsPerPassage: 2, endorsementThreshold: 2 });
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c.campaignId);
+    expect(await proposePassage(db(), a, c.campaignId, proposalOf(c, 0))).toEqual({ merged: false });
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    expect(await failure(proposePassage(db(), a, c.campaignId, { ...proposalOf(c, 0), startParagraphId: 1 }))).toBe("409");
+    expect(await failure(explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
+    expect(await nextTask(db(), a, { campaignId: c.campaignId })).toBeNull();
+
+    const [p] = await db().select().from(passages).where(and(eq(passages.queryId, sql`(select query_id from proposals where user_id = ${a.id})`), eq(passages.startParagraphId, 3)));
+    const [me] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
+    expect(p).toMatchObject({ origins: [{ kind: "annotator", annotator: me!.pseudonym }], openSlots: 2, isGold: false, judgmentCount: 0 });
+    const [proposal] = await db().select().from(proposals).where(eq(proposals.passageId, p!.id));
+    expect(proposal).toMatchObject({ userId: a.id, startCharacter: 0, endCharacter: 9, spanText: "Paragraph" });
+    const batch = rowsOf<{ n: number }>(await db().execute(sql`select passage_count as n from batches where id = ${c.batchId}`));
+    expect(batch[0]!.n).toBe(3);
+
+    const others = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    for (const o of others) await judgeAll(db(), o, c.campaignId, () => "sufficient");
+    const judged = rowsOf<{ user_id: number }>(await db().execute(sql`select user_id::float8 as user_id from judgments where passage_id = ${p!.id} order by id`));
+    expect(judged.map((j) => j.user_id)).toEqual([others[0]!.id, others[1]!.id]);
+    const [after] = await db().select().from(passages).where(eq(passages.id, p!.id));
+    expect(after).toMatchObject({ judgmentCount: 2, sufficientCount: 2, openSlots: 0, claimCount: 0 });
+  });
+
+  it("merges a proposal of a location the question already has, and refuses one the proposer judged", async () => {
+    const c = await oneQuestion(db(), { judgmentsPerPassage: 1, endorsementThreshold: 1 });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    await judgeAll(db(), a, c.campaignId);
+    // The candidate (paragraph 2) is the one a judged: proposing it again is refused.
+    const candidate = proposalInputSchema.parse({
+      ...proposalOf(c, 0, 2),
+      span: { startParagraphId: 2, startCharacter: 0, endParagraphId: 2, endCharacter: 3, text: "The" },
+    });
+    expect(await failure(proposePassage(db(), a, c.campaignId, candidate))).toBe("409");
+    expect(await proposePassage(db(), a, c.campaignId, proposalOf(c, 0))).toEqual({ merged: false });
+    // b is given only the proposed passage (R = 1: the others are full) and judges it insufficient.
+    await judgeAll(db(), b, c.campaignId);
+    expect(await getAsk(db(), b, c.campaignId)).toMatchObject({ judged: 1 });
+    expect(await failure(proposePassage(db(), b, c.campaignId, proposalOf(c, 0)))).toBe("409");
+    expect(await proposePassage(db(), b, c.campaignId, candidate)).toEqual({ merged: true });
+    const [p] = await db().select().from(passages).where(and(eq(passages.campaignId, c.campaignId), eq(passages.startParagraphId, 2)));
+    expect(p!.origins.map((o) => o.kind)).toEqual(["retriever", "annotator"]);
+    const batch = rowsOf<{ n: number }>(await db().execute(sql`select passage_count as n from batches where id = ${c.batchId}`));
+    expect(batch[0]!.n).toBe(3);
+    const mine = await db().select().from(claims).where(and(eq(claims.passageId, p!.id), eq(claims.userId, b.id)));
+    expect(mine).toHaveLength(1);
+  });
+
+  it("an explanation is stored with the question; then nothing is asked", async () => {
+    const c = await oneQuestion(db());
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c.campaignId);
+    expect(await explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "not_in_wikipedia", text: "  The snapshot predates it. " })).toEqual({
+      reason: "not_in_wikipedia",
+    });
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    const rows = await db().select().from(explanations).where(eq(explanations.userId, a.id));
+    expect(rows).toMatchObject([{ reason: "not_in_wikipedia", text: "The snapshot predates it.", campaignId: c.campaignId }]);
+    expect(await failure(explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
+    expect(await failure(proposePassage(db(), a, c.campaignId, proposalOf(c, 0)))).toBe("409");
+  });
+});
