@@ -106,7 +106,8 @@ describe("upload parts", () => {
     expect(seen).toEqual([
       "queries.jsonl",
       'candidates.jsonl: {"id":"q1","output":[{"provenance":[]}]}',
-      JSON.stringify({ name: "fields last, as the CLI sends them", topK: 2 }),
+      // topK is the old name of perRetriever
+      JSON.stringify({ name: "fields last, as the CLI sends them", perRetriever: 2 }),
     ]);
   });
 
