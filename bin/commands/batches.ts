@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
 import { batchListQuerySchema } from "@/lib/lists/list-options";
 import { type CliContext, existingFile, listEvery, note, number, out, parseArgs, progressPrinter } from "./shared";
 
@@ -46,25 +47,6 @@ interface ImportOptions {
   name?: string;
 }
 
-interface RetrieverReport {
-  retriever: string;
-  read: number;
-  droppedByRank: number;
-  droppedByOverlap: number;
-  kept: number;
-  merged: number;
-}
-
-interface ImportResult {
-  batch: { id: number; name: string };
-  queries: number;
-  passages: number;
-  goldPassages: number;
-  candidatePassages: number;
-  pages: number;
-  retrievers?: RetrieverReport[];
-}
-
 /**
  * The upload's fields. `--top-k` keeps its old meaning (the candidates taken from a file, now
  * `perRetriever`) unless `--retrieve text` is given: then it is the number of text-retrieval candidates.
@@ -108,7 +90,7 @@ function addImport(batch: Command, ctx: CliContext): void {
       ctx.needToken();
       const parts = [{ name: "queries", file: opts.queries }, ...opts.candidates.map((file) => ({ name: "candidates", file })), ...importFields(opts)];
       const progress = progressPrinter("Uploading the batch");
-      const result = await ctx.client().upload<ImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
+      const result = await ctx.client().upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
       progress.done();
       out(String(result.batch.id));
       note(

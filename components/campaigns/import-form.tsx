@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, type Dispatch, type FormEvent } from "react";
+import { useRef, type Dispatch, type FormEvent, type InputHTMLAttributes } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/lib/campaign/import/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
@@ -101,20 +101,7 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
       <legend>Options</legend>
       <div className="form-grid">
         <FormField id="import-topk" label="Top-k candidates per retriever" hint="Taken from the top of each file’s ranking (default 4).">
-          {(p) => (
-            <input
-              {...p}
-              name="perRetriever"
-              type="number"
-              inputMode="numeric"
-              required
-              min={1}
-              max={100}
-              step={1}
-              value={draft.perRetriever}
-              onChange={(e) => edit({ perRetriever: e.target.value })}
-            />
-          )}
+          {(p) => <CountInput {...p} name="perRetriever" value={draft.perRetriever} onChange={(value) => edit({ perRetriever: value })} />}
         </FormField>
         <FormField
           id="import-overlap"
@@ -183,22 +170,14 @@ function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch
       </div>
       {draft.retrieveText && (
         <FormField id="import-retrieve-topk" label="Text-retrieval candidates" hint="Best paragraphs per question (default 4).">
-          {(p) => (
-            <input
-              {...p}
-              name="retrieveTopK"
-              type="number"
-              inputMode="numeric"
-              required
-              min={1}
-              max={100}
-              step={1}
-              value={draft.retrieveTopK}
-              onChange={(e) => edit({ retrieveTopK: e.target.value })}
-            />
-          )}
+          {(p) => <CountInput {...p} name="retrieveTopK" value={draft.retrieveTopK} onChange={(value) => edit({ retrieveTopK: value })} />}
         </FormField>
       )}
     </div>
   );
+}
+
+/** A count of candidates, 1..100 (the API's bounds). */
+function CountInput({ onChange, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> & { name: string; value: string; onChange: (value: string) => void }) {
+  return <input {...props} type="number" inputMode="numeric" required min={1} max={100} step={1} onChange={(e) => onChange(e.target.value)} />;
 }
