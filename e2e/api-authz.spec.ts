@@ -254,6 +254,20 @@ const matrix: Record<string, Case> = {
     raw: () => pageLine(unique("matrix-page")),
     expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
+  "GET /api/knowledge/search": {
+    path: () => "/api/knowledge/search?q=Matrix&mode=title&limit=5",
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/knowledge/pages/[wikipediaId]": {
+    path: async ({ admin }) => {
+      const wikipediaId = unique("matrix-page");
+      expect((await admin.post("/api/knowledge?name=matrix.jsonl", { data: pageLine(wikipediaId), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
+      return `/api/knowledge/pages/${encodeURIComponent(wikipediaId)}`;
+    },
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/knowledge/index": { expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 } },
+  "POST /api/knowledge/index": { body: () => ({}), expect: { anonymous: 401, annotator: 403, coordinator: 202, crowd: 403 } },
   "POST /api/invites": { body: () => ({ role: "annotator" }), expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 } },
   "POST /api/invites/accept": {
     body: async ({ admin }) => {
