@@ -10,6 +10,8 @@ import { createCampaign } from "../campaigns";
 import { createCampaignSchema } from "../settings";
 import { importBatch, type BatchImportInput } from "./import-batch";
 import { importKnowledge } from "./import-knowledge";
+import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";
+import { INDEX_NOT_BUILT } from "@/lib/knowledge/retrieve";
 
 // The hand-checked fixture: test/fixtures/candidates-3/README.md tells what each candidate becomes and why.
 const FIXTURE = path.resolve(import.meta.dirname, "../../../test/fixtures/candidates-3");
@@ -112,5 +114,40 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
     }
     const twice = await attempt({ candidates: [file("dpr.jsonl", tag), file("dpr.jsonl", tag, "dpr.json")] });
     expect(twice).toEqual([{ file: "dpr.json", line: 1, field: "(file)", message: "names the same retriever 'dpr' as dpr.jsonl: give each retriever's file its own name" }]);
+  });
+
+  it("with retrieve text and no text index, refuse the import naming the field", async () => {
+    const { tag, campaign } = await setUp();
+    // A fresh PGlite has no index; on a PostgreSQL database an earlier run built it, so there the ranker
+    // answers as rankParagraphs does without an index.
+    const unbuilt = !(await indexBuilt(db()));
+    const rank = unbuilt ? undefined : async () => Promise.reject(new AppError("conflict", INDEX_NOT_BUILT));
+    const problems = await problemsOf(importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), retrieve: "text" }, rank));
+    expect(problems).toEqual([{ field: "retrieve", message: "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)" }]);
+  });
+
+  it("with retrieve text, propose the best paragraphs of the index as candidates, merged with the files', filtered by overlap", async () => {
+    const { tag, campaign } = await setUp();
+    const word = `zq${tag.replace(/[^a-z]/g, "")}`; // a word only these pages hold, so the shared index ranks them first
+    const page = { wikipedia_id: `${tag}-port`, wikipedia_title: `${word} harbour`, text: [`${word} harbour\n`, `The ${word} harbour opened in 1850 for fishing boats.\n`, `Its ${word} lighthouse was lit in 1871.\n`, "Section::::Today.\n", "Ferries leave every hour.\n"] };
+    const line = (v: unknown) => ({ fileName: "x.jsonl", source: (async function* () { yield Buffer.from(JSON.stringify(v) + "\n"); })() });
+    await importKnowledge(db(), system, line(page));
+    await buildIndex(db(), system);
+    const task = [
+      { id: `${tag}-a`, input: `when was the ${word} lighthouse lit`, output: [{ answer: "1871" }] },
+      { id: `${tag}-b`, input: `when did the ${word} harbour open for fishing boats`, output: [{ answer: "in 1850" }] },
+      { id: `${tag}-c`, input: `how often do ${word} ferries leave`, output: [{ answer: "1904" }] },
+    ];
+    const tasks = { fileName: "t.jsonl", source: (async function* () { yield Buffer.from(task.map((t) => JSON.stringify(t)).join("\n") + "\n"); })() };
+    const dpr = { ...line({ id: `${tag}-a`, output: [{ provenance: [{ wikipedia_id: `${tag}-port`, start_paragraph_id: 2, end_paragraph_id: 2 }] }] }), fileName: "dpr.jsonl" };
+    const result = await importBatch(db(), system, { campaignId: campaign.id, queries: tasks, candidates: dpr, retrieve: "text", retrieveTopK: 1, minAnswerOverlap: 0.5 });
+    const rows = await stored(result.batch.id, tag);
+    // Hand-checked: the paragraph with the question's words ranks first (the word is on this page
+    // only); c's (paragraph 4, "Ferries leave every hour.") lacks its answer and is dropped.
+    expect(rows).toEqual(["a port 2-2: dpr#1, retrieval:text#1", "b port 1-1: retrieval:text#1"]);
+    expect(result.retrievers).toEqual([
+      { retriever: "dpr", read: 1, droppedByRank: 0, droppedByOverlap: 0, kept: 1, merged: 1 },
+      { retriever: "retrieval:text", read: 3, droppedByRank: 0, droppedByOverlap: 1, kept: 2, merged: 1 },
+    ]);
   });
 });
