@@ -68,9 +68,10 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput,
   if (options.retrieve === "text") candidates.push(...(await textCandidates(db, rank, read.parsed, options.retrieveTopK!, report)));
 
   const overlap = options.minAnswerOverlap === undefined ? undefined : answerOverlapFilter(candidates, questions, options.minAnswerOverlap);
-  const pageCount = await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
+  await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
   if (problems.list.length) throw importFailed(problems.list);
   addKeptCandidates(candidates, drafts, report);
+  const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;
   const result = await writeBatch(db, { campaign, name, createdBy: userId, queries: read.parsed, drafts, pageCount, retrievers: report.list() });
