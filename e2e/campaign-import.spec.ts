@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings";
+import { candidates3Files } from "./candidates-3";
 import { accounts, signedInApi, storageStatePath, unique } from "./fixtures";
 
 const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
@@ -84,7 +86,8 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   // The import screen.
   await page.getByRole("link", { name: "Import a batch" }).click();
   await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}/import$`));
-  await expect(page.getByLabel("Top-k candidates")).toHaveValue("4");
+  await expect(page.getByLabel("Top-k candidates per retriever")).toHaveValue("4");
+  await expect(page.getByLabel("Minimum answer overlap")).toHaveValue("");
   await expect(page.getByLabel("Keep only pages the questions and candidates cite")).toBeChecked();
   await page.getByLabel("Knowledge source (JSONL or .gz)").setInputFiles(demoFile("knowledge.jsonl"));
   await page.getByLabel("Questions (KILT task JSONL)").setInputFiles(demoFile("queries.jsonl"));
@@ -226,6 +229,51 @@ test("the knowledge source keeps only the pages the questions and candidates cit
   // Without candidates, only the gold passages are judged.
   const [batch] = await batchesOf(page.request, campaignId);
   expect(batch).toMatchObject({ name: "queries.jsonl", queries: 5, passages: 5, goldPassages: 5 });
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** No serious or critical axe violation on the page as it is, at 1280 and at 390 px wide. */
+async function expectAccessible(page: Page, what: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test("two retrieval files with the answer overlap: the form takes both, the outcome counts each retriever's candidates", async ({ page }) => {
+  const tag = unique("e2e-c3");
+  const { dir, file } = candidates3Files(tag);
+  const campaignId = await createCampaign(page.request, unique("e2e-candidates"));
+  await page.goto(`/campaigns/${campaignId}/import`);
+  await page.getByLabel("Knowledge source (JSONL or .gz)").setInputFiles(file("knowledge.jsonl"));
+  await page.getByLabel("Questions (KILT task JSONL)").setInputFiles(file("tasks.jsonl"));
+  await page.getByLabel("Candidates (retrieval output JSONL)").setInputFiles([file("dpr.jsonl"), file("tfidf.jsonl")]);
+  await page.getByLabel("Top-k candidates per retriever").fill("2");
+  await page.getByLabel("Minimum answer overlap").fill("0.1");
+  // Text retrieval shows its count only when asked for; it is left off here.
+  await expect(page.getByLabel("Text-retrieval candidates")).toHaveCount(0);
+  await page.getByLabel("Also propose paragraphs of the text index").check();
+  await expect(page.getByLabel("Text-retrieval candidates")).toHaveValue("4");
+  await expectAccessible(page, "the import form");
+  await page.getByLabel("Also propose paragraphs of the text index").uncheck();
+
+  const answer = page.waitForResponse((r) => r.url().endsWith(`/api/campaigns/${campaignId}/batches`) && r.request().method() === "POST");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  const res = await answer;
+  expect(res.status(), await res.text()).toBe(201);
+  // test/fixtures/candidates-3/README.md without bm25: q5's one candidate falls below the threshold.
+  expect(await res.json()).toMatchObject({ queries: 5, passages: 8, goldPassages: 4, candidatePassages: 4, pages: 4 });
+
+  const table = page.getByRole("status").getByRole("table", { name: "Candidates per retriever" });
+  await expect(table.getByRole("row")).toHaveText([
+    /Retriever\s*Read \(top K\)\s*Below the top K\s*Dropped by answer overlap\s*Kept\s*Merged with another origin/,
+    /^dpr\s*9\s*1\s*3\s*6\s*4$/,
+    /^tfidf\s*5\s*1\s*3\s*2\s*2$/,
+  ]);
+  await page.screenshot({ path: path.join(screenshotDir, "import-retrievers.png"), fullPage: true });
+  await expectAccessible(page, "the import outcome");
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

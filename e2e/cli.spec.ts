@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
+import { candidates3Files } from "./candidates-3";
 import { accounts, PASSWORD, unique } from "./fixtures";
 
 const run = promisify(execFile);
@@ -185,4 +186,27 @@ test("kps campaign crowd prints the entry URL and codes, changes settings, and n
   const clash = await cli(["campaign", "crowd", "--campaign", id, "--code", "paused=cli-done"], env);
   expect(clash.code).toBe(1);
   expect(clash.stderr).toContain("codes.paused: is the same as the code for 'completed'");
+});
+
+test("kps batch import takes a file per retriever, the per-retriever cut and the answer overlap, and prints what each rule did", async ({ baseURL }) => {
+  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+  const { dir, file } = candidates3Files(unique("cli-c3"));
+  expect((await cli(["knowledge", "import", file("knowledge.jsonl")], env)).stdout.trim()).toBe("4");
+  const campaignId = (await cli(["campaign", "create", "--name", unique("cli candidates")], env)).stdout.trim();
+  const args = ["batch", "import", "--campaign", campaignId, "--queries", file("tasks.jsonl"), "--candidates", file("dpr.jsonl"), "--candidates", file("run-3.jsonl"), "--per-retriever", "2"];
+
+  const refused = await cli([...args, "--min-answer-overlap", "1.5"], env);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain("minAnswerOverlap: must be between 0 and 1");
+
+  const imported = await cli([...args, "--min-answer-overlap", "0.1"], env);
+  expect(imported.code, imported.stderr).toBe(0);
+  expect(imported.stdout.trim()).toMatch(/^\d+$/);
+  // test/fixtures/candidates-3/README.md, without tfidf: the same passages, but dpr's q2 and q3 candidates merge with nothing.
+  expect(imported.stderr).toContain("5 questions, 11 passages (4 gold, 7 candidates) over 4 pages.");
+  expect(imported.stderr).toContain("Candidates per retriever:\n" +
+    "  dpr: 9 read (top K), 1 below the top K, 3 dropped by the answer overlap, 6 kept (3 merged with another origin)\n" +
+    "  bm25: 6 read (top K), 1 below the top K, 1 dropped by the answer overlap, 5 kept (2 merged with another origin)\n");
+  fs.rmSync(dir, { recursive: true, force: true });
 });

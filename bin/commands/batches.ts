@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
 import { batchListQuerySchema } from "@/lib/lists/list-options";
 import { type CliContext, existingFile, listEvery, note, number, out, parseArgs, progressPrinter } from "./shared";
 
@@ -35,34 +36,70 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
   }
 }
 
+interface ImportOptions {
+  campaign: string;
+  queries: string;
+  candidates: string[];
+  perRetriever?: number;
+  topK?: number;
+  minAnswerOverlap?: number;
+  retrieve?: string;
+  name?: string;
+}
+
+/**
+ * The upload's fields. `--top-k` keeps its old meaning (the candidates taken from a file, now
+ * `perRetriever`) unless `--retrieve text` is given: then it is the number of text-retrieval candidates.
+ */
+export function importFields(opts: ImportOptions): { name: string; value: string }[] {
+  const fields: [string, unknown][] = [
+    ["perRetriever", opts.perRetriever ?? (opts.retrieve ? undefined : opts.topK)],
+    ["minAnswerOverlap", opts.minAnswerOverlap],
+    ["retrieve", opts.retrieve],
+    ["retrieveTopK", opts.retrieve ? opts.topK : undefined],
+    ["name", opts.name || undefined],
+  ];
+  return fields.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value: String(value) }]));
+}
+
+/** One line per retriever: what the per-retriever cut and the answer-overlap rule left. */
+export function retrieverLines(retrievers: RetrieverReport[]): string[] {
+  return retrievers.map(
+    (r) =>
+      `  ${r.retriever}: ${r.read} read (top K), ${r.droppedByRank} below the top K, ${r.droppedByOverlap} dropped by the answer overlap, ` +
+      `${r.kept} kept (${r.merged} merged with another origin)`,
+  );
+}
+
+/** `--candidates` may be repeated: every file, in order. */
+const collectFiles = (value: string, previous: string[]) => [...previous, existingFile(value)];
+
 function addImport(batch: Command, ctx: CliContext): void {
   batch
     .command("import")
     .description("import questions (and candidates) into a campaign as a draft batch; prints the batch id")
     .requiredOption("--campaign <id>", "the campaign's id")
     .requiredOption("--queries <file>", "a KILT task JSONL file; its provenance becomes gold passages", existingFile)
-    .option("--candidates <file>", "a KILT retrieval-output JSONL file; without it the batch holds the queries' own provenance passages", existingFile)
-    .option("--top-k <k>", "candidates taken per question (default 4)", number("--top-k"))
+    .option("--candidates <file>", "a KILT retrieval-output JSONL file, one per retriever (repeat the option; the retriever is the file's name unless an item's meta.retriever says)", collectFiles, [])
+    .option("--per-retriever <k>", "candidates taken from the top of each file's ranking (default 4)", number("--per-retriever"))
+    .option("--top-k <k>", "with --retrieve text: the text-retrieval candidates per question (default 4); else the same as --per-retriever", number("--top-k"))
+    .option("--min-answer-overlap <share>", "keep a candidate only when it holds at least this share (0–1) of a gold answer's normalised tokens", number("--min-answer-overlap"))
+    .option("--retrieve <how>", "'text': also propose the best paragraphs of the text index (kps knowledge index) for each question")
     .option("--name <name>", "the batch's name (default: the queries file's name)")
-    .action(async (opts: { campaign: string; queries: string; candidates?: string; topK?: number; name?: string }) => {
+    .action(async (opts: ImportOptions) => {
       ctx.needToken();
-      const parts = [
-        { name: "queries", file: opts.queries },
-        ...(opts.candidates ? [{ name: "candidates", file: opts.candidates }] : []),
-        ...(opts.topK !== undefined ? [{ name: "topK", value: String(opts.topK) }] : []),
-        ...(opts.name ? [{ name: "name", value: opts.name }] : []),
-      ];
+      const parts = [{ name: "queries", file: opts.queries }, ...opts.candidates.map((file) => ({ name: "candidates", file })), ...importFields(opts)];
       const progress = progressPrinter("Uploading the batch");
-      const result = await ctx.client().upload<{ batch: { id: number; name: string }; queries: number; passages: number; goldPassages: number; candidatePassages: number; pages: number }>(
-        `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
-        parts,
-        progress,
-      );
+      const result = await ctx.client().upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
       progress.done();
       out(String(result.batch.id));
       note(
-        `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
-          `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages. Launch it with 'kps batch launch ${result.batch.id}'.`,
+        [
+          `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
+            `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
+          ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),
+          `Launch it with 'kps batch launch ${result.batch.id}'.`,
+        ].join("\n"),
       );
     });
 }

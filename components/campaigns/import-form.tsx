@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, type Dispatch, type FormEvent } from "react";
+import { useRef, type Dispatch, type FormEvent, type InputHTMLAttributes } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/lib/campaign/import/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
@@ -62,7 +62,7 @@ export function ImportForm({ campaignId, campaignName }: { campaignId: number; c
 
 type FileKey = "knowledge" | "queries" | "candidates";
 
-const FILES: { key: FileKey; label: string; accept: string; required?: boolean; hint: string }[] = [
+const FILES: { key: FileKey; label: string; accept: string; required?: boolean; multiple?: boolean; hint: string }[] = [
   {
     key: "knowledge",
     label: "Knowledge source (JSONL or .gz)",
@@ -70,25 +70,24 @@ const FILES: { key: FileKey; label: string; accept: string; required?: boolean; 
     hint: "Optional: the Wikipedia pages the passages come from. Skip it when they are already imported.",
   },
   { key: "queries", label: "Questions (KILT task JSONL)", accept: JSONL, required: true, hint: "Required. Each line’s provenance becomes a hidden gold passage." },
-  { key: "candidates", label: "Candidates (retrieval output JSONL)", accept: JSONL, hint: "Optional: the top-k passages of each question’s ranking are judged too." },
+  {
+    key: "candidates",
+    label: "Candidates (retrieval output JSONL)",
+    accept: JSONL,
+    multiple: true,
+    hint: "Optional: one file per retriever (choose several). The retriever is the file’s name (dpr.jsonl → dpr) unless its lines say.",
+  },
 ];
 
 function FileFields({ busy, dispatch }: { busy: boolean; dispatch: Dispatch<ImportAction> }) {
+  const pick = (key: FileKey, files: FileList | null) =>
+    dispatch({ type: "edit", patch: key === "candidates" ? { candidates: [...(files ?? [])] } : { [key]: files?.[0] ?? null } });
   return (
     <fieldset className="plain" disabled={busy}>
       <legend>Files</legend>
       {FILES.map((f) => (
         <FormField key={f.key} id={`import-${f.key}`} className="field file-drop" label={f.label} hint={f.hint}>
-          {(p) => (
-            <input
-              {...p}
-              name={f.key}
-              type="file"
-              required={f.required}
-              accept={f.accept}
-              onChange={(e) => dispatch({ type: "edit", patch: { [f.key]: e.target.files?.[0] ?? null } })}
-            />
-          )}
+          {(p) => <input {...p} name={f.key} type="file" required={f.required} multiple={f.multiple} accept={f.accept} onChange={(e) => pick(f.key, e.target.files)} />}
         </FormField>
       ))}
     </fieldset>
@@ -101,9 +100,27 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
     <fieldset className="plain" disabled={busy}>
       <legend>Options</legend>
       <div className="form-grid">
-        <FormField id="import-topk" label="Top-k candidates" hint="Candidates kept per question (default 4).">
+        <FormField id="import-topk" label="Top-k candidates per retriever" hint="Taken from the top of each file’s ranking (default 4).">
+          {(p) => <CountInput {...p} name="perRetriever" value={draft.perRetriever} onChange={(value) => edit({ perRetriever: value })} />}
+        </FormField>
+        <FormField
+          id="import-overlap"
+          label="Minimum answer overlap"
+          hint="Optional, 0–1 (KILT used 0.1): keep a candidate only when it holds that share of a gold answer’s words. Gold passages and questions without answers are kept."
+        >
           {(p) => (
-            <input {...p} name="topK" type="number" inputMode="numeric" required min={1} max={100} step={1} value={draft.topK} onChange={(e) => edit({ topK: e.target.value })} />
+            <input
+              {...p}
+              name="minAnswerOverlap"
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={1}
+              step="any"
+              placeholder="none"
+              value={draft.minAnswerOverlap}
+              onChange={(e) => edit({ minAnswerOverlap: e.target.value })}
+            />
           )}
         </FormField>
         <FormField id="import-name" label="Batch name" hint="Optional: defaults to the questions file’s name.">
@@ -126,6 +143,41 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
           Leaves out every other page of the knowledge source: much faster for a full Wikipedia dump.
         </span>
       </div>
+      <TextRetrievalFields draft={draft} edit={edit} />
     </fieldset>
   );
+}
+
+/** Candidates from the text index (kps knowledge index), besides or instead of the files. */
+function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch: Partial<ImportDraft>) => void }) {
+  return (
+    <div className="form-grid">
+      <div className="field check-field">
+        <label className="check" htmlFor="import-retrieve">
+          <input
+            id="import-retrieve"
+            name="retrieve"
+            type="checkbox"
+            checked={draft.retrieveText}
+            aria-describedby="import-retrieve-hint"
+            onChange={(e) => edit({ retrieveText: e.target.checked })}
+          />
+          <span>Also propose paragraphs of the text index</span>
+        </label>
+        <span className="hint" id="import-retrieve-hint">
+          Ranks the knowledge source’s paragraphs for each question (retriever “retrieval:text”). Build the index first.
+        </span>
+      </div>
+      {draft.retrieveText && (
+        <FormField id="import-retrieve-topk" label="Text-retrieval candidates" hint="Best paragraphs per question (default 4).">
+          {(p) => <CountInput {...p} name="retrieveTopK" value={draft.retrieveTopK} onChange={(value) => edit({ retrieveTopK: value })} />}
+        </FormField>
+      )}
+    </div>
+  );
+}
+
+/** A count of candidates, 1..100 (the API's bounds). */
+function CountInput({ onChange, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> & { name: string; value: string; onChange: (value: string) => void }) {
+  return <input {...props} type="number" inputMode="numeric" required min={1} max={100} step={1} onChange={(e) => onChange(e.target.value)} />;
 }

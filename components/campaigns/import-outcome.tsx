@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/lib/campaign/import/import-form-state";
-import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
+import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
 import { plural } from "@/lib/format";
 
@@ -75,6 +76,7 @@ export function ImportDone({
           </div>
         ))}
       </dl>
+      {batch.retrievers.length > 0 && <RetrieverCounts retrievers={batch.retrievers} />}
       <p className="hint">The batch is a draft: annotators see it once you launch it from the campaign page.</p>
       <div className="form-actions">
         <Link className="button" href={`/campaigns/${campaignId}`}>
@@ -87,6 +89,29 @@ export function ImportDone({
     </div>
   );
 }
+
+/** What the per-retriever cut and the answer-overlap rule did with each retriever's candidates. */
+function RetrieverCounts({ retrievers }: { retrievers: RetrieverReport[] }) {
+  return (
+    <>
+      <h3 className="card-title">Candidates per retriever</h3>
+      <DataTable label="Candidates per retriever" testId="retriever-counts" scroll columns={RETRIEVER_COLUMNS}>
+        {retrievers.map((r) => (
+          <tr key={r.retriever}>
+            <th scope="row">{r.retriever}</th>
+            <Num>{r.read}</Num>
+            <Num>{r.droppedByRank}</Num>
+            <Num>{r.droppedByOverlap}</Num>
+            <Num>{r.kept}</Num>
+            <Num>{r.merged}</Num>
+          </tr>
+        ))}
+      </DataTable>
+    </>
+  );
+}
+
+const RETRIEVER_COLUMNS = ["Retriever", ...numeric("Read (top K)", "Below the top K", "Dropped by answer overlap", "Kept", "Merged with another origin")];
 
 /** Why nothing (or only the knowledge source) was stored, with the problems by file and line. */
 export function ImportFailed({ failure, kept, outcomeRef }: { failure: Failure; kept: KnowledgeImportResult | null; outcomeRef: Ref<HTMLDivElement> }) {

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useRef, type Dispatch } from "react";
-import { importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/lib/campaign/import/import-form-state";
+import { batchFields, importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/lib/campaign/import/import-form-state";
 import { campaignKeys, importBatch, importKnowledge } from "@/lib/query/campaigns";
 import { ApiError } from "@/lib/query/client";
 
@@ -31,17 +31,16 @@ async function runImport(campaignId: number, draft: ImportDraft & { queries: Fil
     const body = new FormData();
     if (draft.keepCited) {
       body.append("references", queries);
-      if (candidates) body.append("references", candidates);
+      for (const c of candidates) body.append("references", c);
     }
     body.append("file", knowledge);
     const send = () => importKnowledge(body, progressOf(dispatch, "knowledge"));
     if (!(await attempt(dispatch, "knowledge", send, (result) => ({ type: "knowledgeDone", result })))) return;
   }
   const body = new FormData();
-  body.append("topK", draft.topK);
-  if (draft.name.trim()) body.append("name", draft.name.trim());
+  for (const [name, value] of batchFields(draft)) body.append(name, value);
   body.append("queries", queries);
-  if (candidates) body.append("candidates", candidates);
+  for (const c of candidates) body.append("candidates", c);
   await attempt(dispatch, "batch", () => importBatch(campaignId, body, progressOf(dispatch, "batch")), (result) => ({ type: "batchDone", result }));
 }
 

@@ -106,7 +106,8 @@ describe("upload parts", () => {
     expect(seen).toEqual([
       "queries.jsonl",
       'candidates.jsonl: {"id":"q1","output":[{"provenance":[]}]}',
-      JSON.stringify({ name: "fields last, as the CLI sends them", topK: 2 }),
+      // topK is the old name of perRetriever
+      JSON.stringify({ name: "fields last, as the CLI sends them", perRetriever: 2 }),
     ]);
   });
 
@@ -132,6 +133,63 @@ describe("upload parts", () => {
     await expect(drain(batchUploadParts(twice.req, MiB))).rejects.toThrow("Send one 'queries' file.");
     const other = streamedRequest("http://x/", [{ name: "knowledge", fileName: "k.jsonl", chunks: lines([]) }]);
     await expect(drain(batchUploadParts(other.req, MiB))).rejects.toThrow("Unexpected file part 'knowledge'");
+  });
+});
+
+describe("batch upload fields", () => {
+  const XSS = `<img src=x onerror="window.__xss=1">`;
+  const SQL = `'); DROP TABLE passages; --`;
+  async function optionsOf(fields: { name: string; value: string }[], candidates = 1) {
+    const files = Array.from({ length: candidates }, (_, i) => ({ name: "candidates", fileName: `r${i}.jsonl`, chunks: lines([]) }));
+    const { req } = streamedRequest("http://x/", [{ name: "queries", fileName: "q.jsonl", chunks: lines([]) }, ...files, ...fields]);
+    const seen: unknown[] = [];
+    for await (const part of batchUploadParts(req, MiB)) {
+      if (part.kind === "options") seen.push(part.options);
+      else await text(part.file.source);
+    }
+    return seen[0];
+  }
+  async function refusal(fields: { name: string; value: string }[]) {
+    const error = await optionsOf(fields).then(() => undefined, (e: unknown) => e);
+    expect(error, JSON.stringify(fields)).toBeInstanceOf(AppError);
+    return ((error as AppError).details as { problems: { field: string; message: string }[] }).problems;
+  }
+
+  it("take several candidates files and every option, empty fields left out", async () => {
+    expect(await optionsOf([{ name: "perRetriever", value: " 2 " }, { name: "minAnswerOverlap", value: ".1" }, { name: "retrieve", value: "text" }, { name: "retrieveTopK", value: "3" }, { name: "name", value: "" }], 3)).toEqual({
+      name: undefined,
+      perRetriever: 2,
+      minAnswerOverlap: 0.1,
+      retrieve: "text",
+      retrieveTopK: 3,
+    });
+    expect(await optionsOf([{ name: "topK", value: "5" }, { name: "minAnswerOverlap", value: "" }])).toMatchObject({ perRetriever: 5, minAnswerOverlap: undefined, retrieve: undefined });
+  });
+
+  it("refuse hostile values, naming the field", async () => {
+    for (const [name, value, message] of [
+      ["perRetriever", "0", "must be at least 1"],
+      ["perRetriever", "0x10", "must be a whole number of candidates"],
+      ["perRetriever", "1e3", "must be a whole number of candidates"],
+      ["perRetriever", "Infinity", "must be a whole number of candidates"],
+      ["perRetriever", "٤", "must be a whole number of candidates"],
+      ["perRetriever", SQL, "must be a whole number of candidates"],
+      ["topK", "101", "must be at most 100"],
+      ["minAnswerOverlap", "1.0001", "must be between 0 and 1"],
+      ["minAnswerOverlap", "-0.5", "must be between 0 and 1"],
+      ["minAnswerOverlap", "NaN", "must be a number between 0 and 1"],
+      ["minAnswerOverlap", XSS, "must be a number between 0 and 1"],
+      ["retrieve", "TEXT", 'must be "text" (rank the paragraphs of the text index), or left out'],
+      ["retrieve", XSS, 'must be "text" (rank the paragraphs of the text index), or left out'],
+    ] as const) {
+      expect(await refusal([{ name, value }]), `${name}=${value}`).toEqual([{ field: name, message }]);
+    }
+    expect((await refusal([{ name: "name", value: "x".repeat(201) }]))[0]!.field).toBe("name");
+  });
+
+  it("refuse more than 20 candidates files", async () => {
+    const error = await optionsOf([], 21).then(() => undefined, (e: unknown) => e);
+    expect((error as AppError).message).toBe("Send at most 20 'candidates' files.");
   });
 });
 

@@ -4,31 +4,37 @@
 // is refused before a byte of its body is read, with no check in the route.
 import { AppError, parseInput } from "@/lib/errors";
 import { batchImportOptionsSchema, type BatchPart } from "@/lib/campaign/import/import-batch";
+import { BATCH_FORM_FIELDS, MAX_CANDIDATE_FILES } from "@/lib/campaign/import/import-options";
 import type { KnowledgePart } from "@/lib/campaign/import/import-knowledge";
 import { isMultipart, limitedBody, multipartParts } from "@/lib/server/multipart";
 
 /**
- * A batch upload: multipart with a `queries` file, then optionally a `candidates` file, and the fields
- * `topK`/`name` before or after the files (the form sends them first, the CLI last).
+ * A batch upload: multipart with a `queries` file, optionally `candidates` files (one per retriever, at
+ * most MAX_CANDIDATE_FILES), and the fields `name`, `perRetriever` (old name `topK`), `minAnswerOverlap`,
+ * `retrieve`, `retrieveTopK` before or after the files (the form sends them first, the CLI last).
  */
 export async function* batchUploadParts(req: Request, maxBytes: number): AsyncGenerator<BatchPart> {
   if (!isMultipart(req)) {
-    throw new AppError("bad_request", "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates', 'topK', 'name').");
+    throw new AppError("bad_request", "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'name').");
   }
-  const fields: Record<string, string> = {};
-  const files = new Set<string>();
+  const fields = new Map<string, string>();
+  let queries = 0;
+  let candidates = 0;
   for await (const part of multipartParts(req, { maxBytes })) {
-    if (part.kind === "field") fields[part.name] = part.value;
-    else if (part.name === "queries" || part.name === "candidates") {
-      if (files.has(part.name)) throw new AppError("invalid", `Send one '${part.name}' file.`);
-      files.add(part.name);
-      yield { kind: part.name, file: { fileName: part.fileName, source: part.stream } };
-    } else throw new AppError("invalid", `Unexpected file part '${part.name}': send 'queries' and optionally 'candidates'.`);
+    if (part.kind === "field") fields.set(part.name, part.value);
+    else if (part.name === "queries") {
+      if (queries++) throw new AppError("invalid", "Send one 'queries' file.");
+      yield { kind: "queries", file: { fileName: part.fileName, source: part.stream } };
+    } else if (part.name === "candidates") {
+      if (++candidates > MAX_CANDIDATE_FILES) throw new AppError("invalid", `Send at most ${MAX_CANDIDATE_FILES} 'candidates' files.`);
+      yield { kind: "candidates", file: { fileName: part.fileName, source: part.stream } };
+    } else throw new AppError("invalid", `Unexpected file part '${part.name}': send 'queries' and optionally 'candidates' files.`);
   }
   // Without a queries file the import refuses the upload for that, before looking at the fields.
-  if (!files.has("queries")) return;
-  const options = parseInput(batchImportOptionsSchema, { name: fields.name || undefined, topK: fields.topK || undefined }, "form fields");
-  yield { kind: "options", options };
+  if (!queries) return;
+  // An empty field is a field left out (the form sends every input).
+  const given = Object.fromEntries(BATCH_FORM_FIELDS.flatMap((f) => (fields.get(f) ? [[f, fields.get(f)]] : [])));
+  yield { kind: "options", options: parseInput(batchImportOptionsSchema, given, "form fields") };
 }
 
 /**

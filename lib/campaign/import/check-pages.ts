@@ -5,21 +5,52 @@ import type { PassageDraft } from "./passage-drafts";
 import type { Located } from "./read-batch-files";
 
 /**
+ * Each page's paragraph count, read in chunks; a page holding passages of `text` is read whole, its
+ * passages' text handed over, and dropped with its chunk (memory stays bounded by the chunk).
+ */
+async function readPages(db: Db, located: Located<PassageDraft>[], text: TextRequest | undefined): Promise<Map<string, number>> {
+  const wanted = [...new Set(located.map((l) => l.value.wikipediaId))];
+  const textOf = new Map<string, Located<PassageDraft>[]>();
+  for (const l of text?.passages ?? []) {
+    const list = textOf.get(l.value.wikipediaId);
+    if (list) list.push(l);
+    else textOf.set(l.value.wikipediaId, [l]);
+  }
+  const paragraphCounts = new Map<string, number>();
+  const size = textOf.size ? 200 : 1000;
+  for (let i = 0; i < wanted.length; i += size) {
+    const ids = wanted.slice(i, i + size);
+    const rows = rowsOf<{ wikipedia_id: string; n: number; paragraphs: string[] | null }>(
+      await db.execute(sql`
+        select wikipedia_id, cardinality(paragraphs)::int as n,
+          case when wikipedia_id = any(${sql.param(ids.filter((id) => textOf.has(id)))}::text[]) then paragraphs end as paragraphs
+        from pages where wikipedia_id = any(${sql.param(ids)}::text[])`),
+    );
+    for (const r of rows) {
+      paragraphCounts.set(r.wikipedia_id, r.n);
+      for (const l of r.paragraphs ? textOf.get(r.wikipedia_id)! : []) {
+        const { startParagraphId: start, endParagraphId: end } = l.value;
+        if (start <= end && end < r.n) text!.onText(l, r.paragraphs!.slice(start, end + 1).join(" "));
+      }
+    }
+  }
+  return paragraphCounts;
+}
+
+/** Passages whose text a caller wants while the pages are read (the answer-overlap filter). */
+export interface TextRequest {
+  passages: Located<PassageDraft>[];
+  /** Called once per passage whose paragraph range lies inside its page: its paragraphs start..end, joined by spaces. */
+  onText: (passage: Located<PassageDraft>, text: string) => void;
+}
+
+/**
  * Every passage's page must exist, its paragraph range must lie inside the page, and a gold span's
  * character offsets (code points) must lie inside their paragraphs. Returns the count of distinct pages.
+ * With `text`, the same read of the pages hands over the text of the passages asked for.
  */
-export async function checkPages(db: Db, located: Located<PassageDraft>[], problems: Problems): Promise<number> {
-  const wanted = [...new Set(located.map((l) => l.value.wikipediaId))];
-  const paragraphCounts = new Map<string, number>();
-  for (let i = 0; i < wanted.length; i += 1000) {
-    const rows = rowsOf<{ wikipedia_id: string; n: number }>(
-      await db.execute(
-        sql`select wikipedia_id, cardinality(paragraphs)::int as n from pages where wikipedia_id = any(${sql.param(wanted.slice(i, i + 1000))}::text[])`,
-      ),
-    );
-    for (const r of rows) paragraphCounts.set(r.wikipedia_id, r.n);
-  }
-
+export async function checkPages(db: Db, located: Located<PassageDraft>[], problems: Problems, text?: TextRequest): Promise<number> {
+  const paragraphCounts = await readPages(db, located, text);
   const spanChecks: { l: Located<PassageDraft>; paragraph: number; character: number; which: "start" | "end" }[] = [];
   for (const l of located) {
     const d = l.value;

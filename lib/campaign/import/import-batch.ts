@@ -1,25 +1,23 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { campaigns, queries } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { AppError, invalidField } from "@/lib/errors";
+import { AppError, invalidField, parseInput } from "@/lib/errors";
 import { FatalImportError } from "@/lib/kilt/jsonl";
+import { addKeptCandidates, answerOverlapFilter, CandidateReport, fileCandidates, textCandidates, type CandidateFile, type RankParagraphs } from "./candidates";
 import { checkPages } from "./check-pages";
 import { importFailed, Problems } from "./import-problems";
-import { candidatePassagesOf, type PassageDraft } from "./passage-drafts";
-import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery, type Ranking } from "./read-batch-files";
+import { batchImportOptionsSchema, MAX_CANDIDATE_FILES, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
+import { retrieverOfFile, type PassageDraft } from "./passage-drafts";
+import { rankParagraphs } from "@/lib/knowledge/retrieve";
+import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
 import { writeBatch, type BatchImportResult } from "./write-batch";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
+export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
+export type { RetrieverReport } from "./candidates";
 export type { BatchImportResult } from "./write-batch";
-
-export const batchImportOptionsSchema = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  topK: z.coerce.number().int().min(1, "must be at least 1").max(100, "must be at most 100").default(4),
-});
-export type BatchImportOptions = z.infer<typeof batchImportOptionsSchema>;
 
 /**
  * A batch as a stream of parts, the shape of an upload (lib/server/uploads.ts): each file is read to
@@ -34,23 +32,24 @@ export type BatchPart =
 
 /** The files at hand (tests, the demo), or the parts of an upload. */
 export type BatchImportInput = { campaignId: number } & (
-  | (BatchImportOptions & { queries: ImportFile; candidates?: ImportFile })
+  | (BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] })
   | { parts: AsyncIterable<BatchPart> }
 );
 
 interface ReadBatch {
   queries: { file: ImportFile; parsed: ParsedQuery[] };
-  candidates?: { file: ImportFile; ranking: Map<string, Ranking> };
+  candidates: CandidateFile[];
   options: BatchImportOptions;
 }
 
 /**
  * Imports a batch into a campaign: questions from a KILT task file (their provenance becomes gold
- * passages) and, optionally, top-k candidates from a retrieval-output file. Every line is checked —
- * JSON, fields, duplicate and unknown ids, pages, paragraph ids and code-point offsets — and if any
- * line fails nothing is stored. The batch starts as a draft.
+ * passages) and, optionally, candidates: the top K of each retrieval-output file (one per retriever),
+ * the best paragraphs of the text index, or both, kept when they overlap an answer enough. Every line
+ * is checked — JSON, fields, duplicate and unknown ids, pages, paragraph ids and code-point offsets —
+ * and if any line fails nothing is stored. The batch starts as a draft.
  */
-export async function importBatch(db: Db, actor: Actor, input: BatchImportInput): Promise<BatchImportResult> {
+export async function importBatch(db: Db, actor: Actor, input: BatchImportInput, rank: RankParagraphs = rankParagraphs): Promise<BatchImportResult> {
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
@@ -60,13 +59,22 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput)
   const batch = await readBatch("parts" in input ? input.parts : partsOf(input), problems);
   const { queries: read, options } = batch;
   if (!problems.list.length && read.parsed.length === 0) problems.add(read.file.fileName, 1, "(file)", "holds no questions");
-  const drafts = passageDrafts(batch, problems);
+  const questions = new Map(read.parsed.map((q) => [q.kiltId, q]));
+  const drafts = new Map<string, Located<PassageDraft>[]>(read.parsed.map((q) => [q.kiltId, [...q.gold]]));
+  const report = new CandidateReport();
+  const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options.perRetriever, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
-  const pageCount = await checkPages(db, [...drafts.values()].flat(), problems);
   if (problems.list.length) throw importFailed(problems.list);
+  if (options.retrieve === "text") candidates.push(...(await textCandidates(db, rank, read.parsed, options.retrieveTopK!, report)));
+
+  const overlap = options.minAnswerOverlap === undefined ? undefined : answerOverlapFilter(candidates, questions, options.minAnswerOverlap);
+  await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
+  if (problems.list.length) throw importFailed(problems.list);
+  addKeptCandidates(candidates, drafts, report);
+  const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;
-  const result = await writeBatch(db, { campaign, name, createdBy: userId, queries: read.parsed, drafts, pageCount });
+  const result = await writeBatch(db, { campaign, name, createdBy: userId, queries: read.parsed, drafts, pageCount, retrievers: report.list() });
   await recordAudit(db, actor, { action: "batch.import", targetType: "batch", targetId: result.batch.id, details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages } });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).
@@ -74,22 +82,23 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput)
   return result;
 }
 
-async function* partsOf(input: BatchImportOptions & { queries: ImportFile; candidates?: ImportFile }): AsyncGenerator<BatchPart> {
-  yield { kind: "queries", file: input.queries };
-  if (input.candidates) yield { kind: "candidates", file: input.candidates };
-  yield { kind: "options", options: { name: input.name, topK: input.topK } };
+async function* partsOf(input: BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] }): AsyncGenerator<BatchPart> {
+  const { queries: file, candidates, ...options } = input; // the schema leaves out the other keys (campaignId)
+  yield { kind: "queries", file };
+  for (const c of candidates === undefined ? [] : Array.isArray(candidates) ? candidates : [candidates]) yield { kind: "candidates", file: c };
+  yield { kind: "options", options: parseInput(batchImportOptionsSchema, options, "options") };
 }
 
 /** Reads the parts: each file as it comes, collecting its problems; a broken file stops the reading. */
 async function readBatch(parts: AsyncIterable<BatchPart>, problems: Problems): Promise<ReadBatch> {
   let queries: ReadBatch["queries"] | undefined;
-  let candidates: ReadBatch["candidates"];
+  const candidates: CandidateFile[] = [];
   let options: BatchImportOptions | undefined;
   try {
     for await (const part of parts) {
       if (part.kind === "options") options = part.options;
       else if (part.kind === "queries") queries = { file: part.file, parsed: await readTaskFile(part.file, problems) };
-      else candidates = { file: part.file, ranking: await readCandidatesFile(part.file, problems) };
+      else candidates.push(await readCandidates(part.file, candidates, problems));
     }
   } catch (error) {
     if (error instanceof FatalImportError) throw importFailed([...problems.list, error.problem]);
@@ -99,23 +108,13 @@ async function readBatch(parts: AsyncIterable<BatchPart>, problems: Problems): P
   return { queries, candidates, options: options ?? batchImportOptionsSchema.parse({}) };
 }
 
-/** Each question's passages: its gold ones, then its top-k candidates (whose ids must be questions of the batch). */
-function passageDrafts({ queries, candidates, options }: ReadBatch, problems: Problems): Map<string, Located<PassageDraft>[]> {
-  const drafts = new Map<string, Located<PassageDraft>[]>();
-  for (const q of queries.parsed) drafts.set(q.kiltId, [...q.gold]);
-  if (!candidates) return drafts;
-  const file = candidates.file.fileName;
-  for (const [id, r] of candidates.ranking) {
-    const own = drafts.get(id);
-    if (!own) {
-      problems.add(file, r.lineNumber, "id", `'${id}' is not a question of ${queries.file.fileName}`);
-      continue;
-    }
-    candidatePassagesOf(r.ranking, options.topK).forEach((value, rank) =>
-      own.push({ value, file, line: r.lineNumber, field: `output[${r.entry}].provenance[${rank}]` }),
-    );
-  }
-  return drafts;
+/** One retrieval-output file; two files of one retriever name would mix their counts and origins. */
+async function readCandidates(file: ImportFile, before: CandidateFile[], problems: Problems): Promise<CandidateFile> {
+  if (before.length >= MAX_CANDIDATE_FILES) throw invalidField("candidates", `at most ${MAX_CANDIDATE_FILES} retrieval-output files in one batch`);
+  const retriever = retrieverOfFile(file.fileName);
+  const twin = before.find((c) => c.retriever === retriever);
+  if (twin) problems.add(file.fileName, 1, "(file)", `names the same retriever '${retriever}' as ${twin.file.fileName}: give each retriever's file its own name`);
+  return { file, retriever, ranking: await readCandidatesFile(file, problems) };
 }
 
 /** Refuses questions already in the campaign. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { describeProblem, importReducer, initialImportState, keptKnowledge, stepText, type ImportAction, type ImportState } from "./import-form-state";
+import { batchFields, describeProblem, importReducer, initialImportState, keptKnowledge, stepText, type ImportAction, type ImportState } from "./import-form-state";
 
 const file = (name: string, bytes: number) => new File(["x".repeat(bytes)], name);
 const run = (state: ImportState, ...actions: ImportAction[]) => actions.reduce(importReducer, state);
-const chosen = run(initialImportState, { type: "edit", patch: { knowledge: file("k.jsonl", 100), queries: file("q.jsonl", 30), candidates: file("c.jsonl", 20) } });
+const chosen = run(initialImportState, { type: "edit", patch: { knowledge: file("k.jsonl", 100), queries: file("q.jsonl", 30), candidates: [file("dpr.jsonl", 12), file("bm25.jsonl", 8)] } });
 
 describe("importReducer", () => {
   it("starts with a knowledge step and a batch step sized from the files", () => {
@@ -46,8 +46,25 @@ describe("importReducer", () => {
   });
 
   it("starts over from the defaults", () => {
-    const s = run(chosen, { type: "edit", patch: { topK: "9" } }, { type: "start" }, { type: "reset" });
+    const s = run(chosen, { type: "edit", patch: { perRetriever: "9", retrieveText: true } }, { type: "start" }, { type: "reset" });
     expect(s).toEqual(initialImportState);
+  });
+});
+
+describe("batchFields", () => {
+  it("sends the options the coordinator set, and the text-retrieval count only with text retrieval", () => {
+    const draft = initialImportState.draft;
+    expect(batchFields(draft)).toEqual([["perRetriever", "4"]]);
+    expect(batchFields({ ...draft, retrieveTopK: "6", minAnswerOverlap: " 0.1 ", name: " b " })).toEqual([
+      ["perRetriever", "4"],
+      ["minAnswerOverlap", "0.1"],
+      ["name", "b"],
+    ]);
+    expect(batchFields({ ...draft, retrieveText: true, retrieveTopK: "6" })).toEqual([
+      ["perRetriever", "4"],
+      ["retrieve", "text"],
+      ["retrieveTopK", "6"],
+    ]);
   });
 });
 
@@ -55,6 +72,7 @@ describe("describeProblem", () => {
   it("names the file, line and field, or the form field's label", () => {
     expect(describeProblem({ file: "q.jsonl", line: 3, field: "input", message: "must not be empty" })).toBe("q.jsonl line 3, input: must not be empty");
     expect(describeProblem({ file: "q.jsonl", line: 2, field: "(line)", message: "is not valid JSON" })).toBe("q.jsonl line 2: is not valid JSON");
-    expect(describeProblem({ field: "topK", message: "must be at most 100" })).toBe("Top-k candidates: must be at most 100");
+    expect(describeProblem({ field: "topK", message: "must be at most 100" })).toBe("Top-k candidates per retriever: must be at most 100");
+    expect(describeProblem({ field: "minAnswerOverlap", message: "must be between 0 and 1" })).toBe("Minimum answer overlap: must be between 0 and 1");
   });
 });

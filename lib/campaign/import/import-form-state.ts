@@ -22,8 +22,15 @@ export interface Step {
 export interface ImportDraft {
   knowledge: File | null;
   queries: File | null;
-  candidates: File | null;
-  topK: string;
+  /** One retrieval-output file per retriever. */
+  candidates: File[];
+  /** The top K taken from each candidates file. */
+  perRetriever: string;
+  /** "" for none, else a share 0..1. */
+  minAnswerOverlap: string;
+  /** Also propose the best paragraphs of the text index. */
+  retrieveText: boolean;
+  retrieveTopK: string;
   name: string;
   keepCited: boolean;
 }
@@ -56,7 +63,7 @@ export type ImportAction =
   | { type: "reset" };
 
 export const initialImportState: ImportState = {
-  draft: { knowledge: null, queries: null, candidates: null, topK: "4", name: "", keepCited: true },
+  draft: { knowledge: null, queries: null, candidates: [], perRetriever: "4", minAnswerOverlap: "", retrieveText: false, retrieveTopK: "4", name: "", keepCited: true },
   busy: false,
   steps: [],
   knowledgeResult: null,
@@ -68,7 +75,7 @@ const patchStep = (steps: Step[], key: StepKey, patch: (s: Step) => Partial<Step
 
 /** The steps of an import: the knowledge source first when one is chosen, then the batch. */
 function stepsOf(draft: ImportDraft): Step[] {
-  const batchBytes = (draft.queries?.size ?? 0) + (draft.candidates?.size ?? 0);
+  const batchBytes = (draft.queries?.size ?? 0) + draft.candidates.reduce((sum, f) => sum + f.size, 0);
   return [
     ...(draft.knowledge ? [{ key: "knowledge" as const, label: "Knowledge source", loaded: 0, total: draft.knowledge.size, state: "waiting" as const }] : []),
     { key: "batch", label: "Batch", loaded: 0, total: batchBytes, state: "waiting" },
@@ -128,9 +135,25 @@ const formFieldLabels: Record<string, string> = {
   queries: "Questions",
   candidates: "Candidates",
   file: "Knowledge source",
-  topK: "Top-k candidates",
+  topK: "Top-k candidates per retriever",
+  perRetriever: "Top-k candidates per retriever",
+  minAnswerOverlap: "Minimum answer overlap",
+  retrieve: "Text retrieval",
+  retrieveTopK: "Text-retrieval candidates",
   name: "Batch name",
 };
+
+/** The batch upload's fields, as the API takes them (lib/campaign/import/import-options.ts); empty ones left out. */
+export function batchFields(draft: ImportDraft): [string, string][] {
+  const fields: [string, string][] = [
+    ["perRetriever", draft.perRetriever.trim()],
+    ["minAnswerOverlap", draft.minAnswerOverlap.trim()],
+    ["retrieve", draft.retrieveText ? "text" : ""],
+    ["retrieveTopK", draft.retrieveText ? draft.retrieveTopK.trim() : ""],
+    ["name", draft.name.trim()],
+  ];
+  return fields.filter(([, value]) => value !== "");
+}
 
 /** "queries.jsonl line 3, input: must not be empty" (a whole-line problem names no field). */
 export function describeProblem(p: Problem): string {

@@ -69,6 +69,6 @@ describeEachDatabase("import of training items", ({ db }) => {
       { kiltId: q2, start: 2, isGold: true, isTraining: true, explanation: null },
     ]);
     // The candidate at paragraph 1 merged into the training passage: one row, both origins.
-    expect(rows[0]!.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "retriever", rank: 1 }]);
+    expect(rows[0]!.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "candidates", rank: 1 }]);
   });
 });

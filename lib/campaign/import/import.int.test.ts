@@ -131,7 +131,7 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const ps = await db().select().from(passages).where(eq(passages.queryId, first.id));
     const gold = ps.find((p) => p.isGold)!;
     expect(gold).toMatchObject({ wikipediaId: pa, startParagraphId: 1, endParagraphId: 1, expectedVerdict: "sufficient", expectedStartCharacter: 29, expectedEndCharacter: 47 });
-    expect(gold.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "retriever", rank: 2 }]);
+    expect(gold.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "c", rank: 2 }]);
     const pageLevel = ps.find((p) => p.wikipediaId === pb)!;
     expect(pageLevel).toMatchObject({ startParagraphId: 1, endParagraphId: 1, isGold: false });
     expect(pageLevel.origins).toEqual([{ kind: "retriever", retriever: "bm25", rank: 1 }]);

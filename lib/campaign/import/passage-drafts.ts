@@ -62,33 +62,43 @@ export function goldPassagesOf(line: TaskLine): PassageDraft[] {
   return drafts;
 }
 
+/** A retrieval file's retriever: its name without the extension (`dpr.jsonl` → `dpr`). */
+export function retrieverOfFile(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.replace(/(\.(jsonl|json|ndjson|txt))?(\.gz)?$/i, "") || base || "retriever";
+}
+
+/** A ranking item's retriever: its `meta.retriever` when given, else its file's. */
+export function retrieverOf(item: ProvenanceItem, fileRetriever: string): string {
+  return typeof item.meta?.retriever === "string" && item.meta.retriever !== "" ? item.meta.retriever : fileRetriever;
+}
+
 /**
  * Candidate passages from a retrieval-output ranking, top-k. An item without paragraph ids
  * (a page-level retriever) takes the page's first content paragraph, as the KILT campaign did.
  */
-export function candidatePassagesOf(ranking: readonly ProvenanceItem[], topK: number, defaultRetriever = "retriever"): PassageDraft[] {
+export function candidatePassagesOf(ranking: readonly ProvenanceItem[], topK: number, fileRetriever = "retriever"): PassageDraft[] {
   return ranking.slice(0, topK).map((item, index) => {
     const start = item.start_paragraph_id ?? 1;
-    const end = item.end_paragraph_id ?? start;
-    const retriever = typeof item.meta?.retriever === "string" ? item.meta.retriever : defaultRetriever;
-    return {
-      wikipediaId: item.wikipedia_id,
-      startParagraphId: start,
-      endParagraphId: end,
-      origins: [{ kind: "retriever", retriever, rank: index + 1 }],
-      isGold: false,
-      isTraining: false,
-      explanation: null,
-      expectedSpan: null,
-    };
+    return candidateDraft(item.wikipedia_id, start, item.end_paragraph_id ?? start, { kind: "retriever", retriever: retrieverOf(item, fileRetriever), rank: index + 1 });
   });
+}
+
+/** A candidate passage: not gold, one origin. */
+export function candidateDraft(wikipediaId: string, startParagraphId: number, endParagraphId: number, origin: PassageOrigin): PassageDraft {
+  return { wikipediaId, startParagraphId, endParagraphId, origins: [origin], isGold: false, isTraining: false, explanation: null, expectedSpan: null };
+}
+
+/** The key of a passage's location: same page and paragraph range, same passage. */
+export function locationKey(d: Pick<PassageDraft, "wikipediaId" | "startParagraphId" | "endParagraphId">): string {
+  return `${d.wikipediaId}\u0000${d.startParagraphId}\u0000${d.endParagraphId}`;
 }
 
 /** Merges passages proposed more than once (same page and range): one passage, all its origins. */
 export function mergePassages(drafts: readonly PassageDraft[]): PassageDraft[] {
   const byLocation = new Map<string, PassageDraft>();
   for (const d of drafts) {
-    const key = `${d.wikipediaId}\u0000${d.startParagraphId}\u0000${d.endParagraphId}`;
+    const key = locationKey(d);
     const seen = byLocation.get(key);
     if (!seen) {
       byLocation.set(key, { ...d, origins: [...d.origins] });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, passages, queries, type Batch, type Campaign } from "@/db/schema";
+import type { RetrieverReport } from "./candidates";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
@@ -11,6 +12,8 @@ export interface BatchImportResult {
   goldPassages: number;
   candidatePassages: number;
   pages: number;
+  /** Per retriever (file or text retrieval), what the import did with its candidates. */
+  retrievers: RetrieverReport[];
 }
 
 export interface CheckedBatch {
@@ -21,6 +24,7 @@ export interface CheckedBatch {
   /** Per question (KILT id), its gold and candidate passages. */
   drafts: Map<string, Located<PassageDraft>[]>;
   pageCount: number;
+  retrievers: RetrieverReport[];
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
@@ -60,7 +64,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       .update(batches)
       .set({ queryCount: input.queries.length, passageCount, goldPassageCount: goldCount, pageCount })
       .where(eq(batches.id, batch.id));
-    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, candidatePassages: passageCount - goldCount, pages: pageCount };
+    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, candidatePassages: passageCount - goldCount, pages: pageCount, retrievers: input.retrievers };
   });
 }
 

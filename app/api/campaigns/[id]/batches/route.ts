@@ -10,7 +10,7 @@ import { idParam, type IdContext } from "@/lib/server/route-params";
 // GET /api/campaigns/:id/batches — the campaign's batches with their counts, newest first, a page at a time (?q=, ?after=, ?limit=)
 export const GET = campaignPagedListRoute("batches", batchListQuerySchema, listBatches);
 
-// POST /api/campaigns/:id/batches — imports a batch: multipart `queries` file, optional `candidates` file, `topK`, `name`
+// POST /api/campaigns/:id/batches — imports a batch: multipart `queries` file, optional `candidates` files (one per retriever), `perRetriever` (old name `topK`), `minAnswerOverlap`, `retrieve`, `retrieveTopK`, `name`
 export const POST = route(async (req, ctx: IdContext) => {
   const { db, actor } = await requestContext(req);
   const campaignId = await idParam(ctx);

@@ -1,0 +1,145 @@
+// A batch's candidates, as the KILT campaign made them: the top K of each retriever's ranking
+// (`perRetriever`), kept only when they share enough tokens with a gold answer (`minAnswerOverlap`),
+// merged by location with every origin kept; and what each rule did, per retriever.
+import type { Db } from "@/db/client";
+import { AppError, invalidField } from "@/lib/errors";
+import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
+import type { TextRequest } from "./check-pages";
+import type { Problems } from "./import-problems";
+import { candidateDraft, candidatePassagesOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
+import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
+
+/** A retrieval-output file, read: its retriever (the file's name without extension) and its rankings. */
+export interface CandidateFile {
+  file: ImportFile;
+  retriever: string;
+  ranking: Map<string, Ranking>;
+}
+
+/** What the import did with one retriever's candidates. */
+export interface RetrieverReport {
+  retriever: string;
+  /** Candidates read: within the top K of each ranking (text retrieval: the paragraphs it proposed). */
+  read: number;
+  /** Ranked below the top K (`perRetriever`), left out. */
+  droppedByRank: number;
+  /** Read, but holding too small a share of every answer's tokens (`minAnswerOverlap`). */
+  droppedByOverlap: number;
+  /** Stored: read and not dropped. */
+  kept: number;
+  /** Of those kept, how many share their passage with another origin (gold, another retriever, another rank). */
+  merged: number;
+}
+
+/** One candidate of one question, from one retriever. */
+export interface Candidate {
+  kiltId: string;
+  retriever: string;
+  located: Located<PassageDraft>;
+  dropped: boolean;
+}
+
+/** The per-retriever counts, in the order the retrievers first appear. */
+export class CandidateReport {
+  private readonly rows = new Map<string, RetrieverReport>();
+  row(retriever: string): RetrieverReport {
+    let r = this.rows.get(retriever);
+    if (!r) this.rows.set(retriever, (r = { retriever, read: 0, droppedByRank: 0, droppedByOverlap: 0, kept: 0, merged: 0 }));
+    return r;
+  }
+  list(): RetrieverReport[] {
+    return [...this.rows.values()];
+  }
+}
+
+/** The top K candidates of every ranking of every file; an id that is no question of the batch is a problem. */
+export function fileCandidates(files: CandidateFile[], questions: ReadonlyMap<string, ParsedQuery>, taskFile: string, perRetriever: number, problems: Problems, report: CandidateReport): Candidate[] {
+  const out: Candidate[] = [];
+  for (const { file, retriever: fileRetriever, ranking } of files) {
+    for (const [kiltId, r] of ranking) {
+      if (!questions.has(kiltId)) {
+        problems.add(file.fileName, r.lineNumber, "id", `'${kiltId}' is not a question of ${taskFile}`);
+        continue;
+      }
+      candidatePassagesOf(r.ranking, perRetriever, fileRetriever).forEach((value, rank) => {
+        const retriever = retrieverOf(r.ranking[rank]!, fileRetriever);
+        report.row(retriever).read++;
+        out.push({ kiltId, retriever, dropped: false, located: { value, file: file.fileName, line: r.lineNumber, field: `output[${r.entry}].provenance[${rank}]` } });
+      });
+      for (const item of r.ranking.slice(perRetriever)) report.row(retrieverOf(item, fileRetriever)).droppedByRank++;
+    }
+  }
+  return out;
+}
+
+/** Ranks paragraphs of the text index for a question's text, best first (lib/knowledge/retrieve.ts). */
+export type RankParagraphs = (db: Db, text: string, k: number) => Promise<{ wikipediaId: string; paragraphId: number; score: number }[]>;
+
+export const TEXT_RETRIEVER = "retrieval:text";
+
+/**
+ * The best `k` paragraphs of the text index for each question's input, as candidates of origin
+ * `retrieval:text`. Without a built index, a problem naming the `retrieve` field.
+ */
+export async function textCandidates(db: Db, rank: RankParagraphs, questions: ParsedQuery[], k: number, report: CandidateReport): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const row = report.row(TEXT_RETRIEVER);
+  for (const q of questions) {
+    const best = await rank(db, q.input, k).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === "conflict") {
+        throw invalidField("retrieve", "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)");
+      }
+      throw error;
+    });
+    best.forEach((p, i) => {
+      row.read++;
+      const value = candidateDraft(p.wikipediaId, p.paragraphId, p.paragraphId, { kind: "retriever", retriever: TEXT_RETRIEVER, rank: i + 1 });
+      out.push({ kiltId: q.kiltId, retriever: TEXT_RETRIEVER, dropped: false, located: { value, file: "text retrieval", line: q.lineNumber, field: `input, paragraph ${i + 1}` } });
+    });
+  }
+  return out;
+}
+
+/**
+ * The answer-overlap filter as a request for the passages' text while the pages are checked: each
+ * candidate of a question with answers is dropped unless `passesAnswerOverlap` (one answer's token
+ * share in the passage's paragraphs start..end ≥ `threshold`). A candidate at one of its question's
+ * gold locations is never dropped: gold passages are not filtered, and the origin says the retriever
+ * found it. Questions without answers keep every candidate.
+ */
+export function answerOverlapFilter(candidates: Candidate[], questions: ReadonlyMap<string, ParsedQuery>, threshold: number): TextRequest {
+  const answers = new Map<string, Set<string>[]>();
+  const gold = new Map<string, Set<string>>();
+  const byPassage = new Map<Located<PassageDraft>, Candidate>();
+  for (const c of candidates) {
+    const q = questions.get(c.kiltId)!;
+    if (!answers.has(c.kiltId)) {
+      answers.set(c.kiltId, q.answers.map(answerTokens).filter((a) => a.size > 0));
+      gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
+    }
+    if (answers.get(c.kiltId)!.length === 0 || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
+    c.dropped = true; // until its text shows enough overlap
+    byPassage.set(c.located, c);
+  }
+  return {
+    passages: [...byPassage.keys()],
+    onText: (passage, text) => {
+      const c = byPassage.get(passage)!;
+      c.dropped = !passesAnswerOverlap(answers.get(c.kiltId)!, text, threshold);
+    },
+  };
+}
+
+/** Adds the kept candidates to their questions' passages and counts, per retriever, what was dropped, kept and merged. */
+export function addKeptCandidates(candidates: Candidate[], drafts: Map<string, Located<PassageDraft>[]>, report: CandidateReport): void {
+  const kept = candidates.filter((c) => !c.dropped);
+  for (const c of candidates) report.row(c.retriever)[c.dropped ? "droppedByOverlap" : "kept"]++;
+  const origins = new Map<string, number>();
+  const key = (kiltId: string, d: PassageDraft) => `${kiltId}\u0000${locationKey(d)}`;
+  for (const [kiltId, own] of drafts) for (const l of own) origins.set(key(kiltId, l.value), (origins.get(key(kiltId, l.value)) ?? 0) + 1);
+  for (const c of kept) origins.set(key(c.kiltId, c.located.value), (origins.get(key(c.kiltId, c.located.value)) ?? 0) + 1);
+  for (const c of kept) {
+    if (origins.get(key(c.kiltId, c.located.value))! > 1) report.row(c.retriever).merged++;
+    drafts.get(c.kiltId)!.push(c.located);
+  }
+}

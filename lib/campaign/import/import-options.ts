@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/** At most this many retrieval-output files in one batch. */
+export const MAX_CANDIDATE_FILES = 20;
+
+/** A number written in decimal ("4", " 0.1 ", ".5"); anything else (hex, "1e3", "Infinity") stays text and is refused. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const decimal = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === "string" && DECIMAL.test(v.trim()) ? Number(v.trim()) : v), schema);
+
+const count = (what: string) =>
+  decimal(z.number(`must be a whole number of ${what}`).int(`must be a whole number of ${what}`).min(1, "must be at least 1").max(100, "must be at most 100"));
+
+/**
+ * A batch import's options, as the API takes them (JSON numbers, or the text of multipart fields):
+ * - `perRetriever` (default 4): the top K candidates taken from each retrieval-output file; `topK`
+ *   is its old name, still taken;
+ * - `minAnswerOverlap` (0..1, none by default): keep a candidate only when, for one of the question's
+ *   answers, at least that share of the answer's tokens is in the passage (lib/kilt/answer-overlap.ts);
+ * - `retrieve: "text"` with `retrieveTopK` (default 4): also rank the paragraphs of the text index for
+ *   each question's input and take the best as candidates (origin `retrieval:text`).
+ */
+export const batchImportOptionsSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    perRetriever: count("candidates").optional(),
+    topK: count("candidates").optional(),
+    minAnswerOverlap: decimal(z.number("must be a number between 0 and 1").min(0, "must be between 0 and 1").max(1, "must be between 0 and 1")).optional(),
+    retrieve: z.literal("text", 'must be "text" (rank the paragraphs of the text index), or left out').optional(),
+    retrieveTopK: count("candidates").optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.topK !== undefined && o.perRetriever !== undefined && o.topK !== o.perRetriever) {
+      ctx.addIssue({ code: "custom", path: ["topK"], message: "is the old name of perRetriever: give one of them" });
+    }
+    if (o.retrieveTopK !== undefined && o.retrieve === undefined) {
+      ctx.addIssue({ code: "custom", path: ["retrieveTopK"], message: 'is the number of text-retrieval candidates: give it with retrieve "text"' });
+    }
+  })
+  .transform((o) => ({
+    name: o.name,
+    perRetriever: o.perRetriever ?? o.topK ?? 4,
+    minAnswerOverlap: o.minAnswerOverlap,
+    retrieve: o.retrieve,
+    retrieveTopK: o.retrieve ? (o.retrieveTopK ?? 4) : undefined,
+  }));
+
+/** The options as given (the aliases, numbers or their text). */
+export type BatchImportOptionsInput = z.input<typeof batchImportOptionsSchema>;
+/** The options as the import uses them. */
+export type BatchImportOptions = z.output<typeof batchImportOptionsSchema>;
+
+/** The multipart fields a batch upload takes, besides its files. */
+export const BATCH_FORM_FIELDS = ["name", "perRetriever", "topK", "minAnswerOverlap", "retrieve", "retrieveTopK"] as const;
