@@ -277,3 +277,26 @@ test("hostile comments, flags and revisions: 400 or 422 naming the field; a comm
   await api.dispose();
   await admin.dispose();
 });
+
+// Issue 16: the batch upload's candidate options — each hostile value a 422 naming the field, nothing stored.
+test("hostile batch-import options are refused naming the field, and no batch is stored", async ({ page }) => {
+  const created = await page.request.post("/api/campaigns", { data: { name: unique("hostile options") } });
+  const campaignId: number = (await created.json()).campaign.id;
+  const queries = { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify({ id: "h1", input: "q", output: [{ answer: "a" }] }) + "\n") };
+  for (const [field, value] of [
+    ["perRetriever", "0"],
+    ["perRetriever", `2; ${SQL[0]}`],
+    ["topK", "0x10"],
+    ["minAnswerOverlap", "1.5"],
+    ["minAnswerOverlap", XSS[0]],
+    ["retrieve", "bm25"],
+    ["retrieve", XSS[1]],
+    ["retrieveTopK", "4"], // without retrieve "text"
+  ] as const) {
+    const res = await page.request.post(`/api/campaigns/${campaignId}/batches`, { multipart: { queries, [field]: value! } });
+    expect(res.status(), `${field}=${value}`).toBe(422);
+    const body = (await res.json()) as { error: { details: { problems: { field: string }[] } } };
+    expect(body.error.details.problems.map((p) => p.field), `${field}=${value}`).toEqual([field]);
+  }
+  expect((await (await page.request.get(`/api/campaigns/${campaignId}/batches`)).json()).batches).toEqual([]);
+});
