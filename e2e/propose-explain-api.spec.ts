@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 
@@ -95,5 +96,16 @@ test("propose and explain through the API: hostile bodies are refused naming the
   await page.goto(`/campaigns/${campaignId}`);
   await expect(page.getByTestId("explained-count")).toHaveText("1");
   await expect(page.getByTestId("proposal-count")).toHaveText("1");
+  // The new panels (explanations, "proposed by", the dashboard's figure): no serious or critical axe violation, desktop and phone.
+  const violations: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of [`/campaigns/${campaignId}/questions/${questions.questions[0].id}`, `/campaigns/${campaignId}`]) {
+      await page.goto(path);
+      const found = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      violations.push(...found.map((v) => `${width}px ${path} ${v.id}: ${v.help}`));
+    }
+  }
+  expect(violations).toEqual([]);
   await Promise.all([api.dispose(), other.dispose(), admin.dispose()]);
 });
