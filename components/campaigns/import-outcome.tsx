@@ -60,7 +60,8 @@ export function ImportDone({
         <p>
           <strong>Knowledge source:</strong> {plural(knowledge.pages, "page")} imported from {knowledge.file} ({knowledge.inserted} new,{" "}
           {knowledge.updated} updated
-          {knowledge.skipped ? `, ${plural(knowledge.skipped, "line")} skipped as not cited` : ""}).
+          {knowledge.skipped ? `, ${plural(knowledge.skipped, "line")} skipped as not cited` : ""}
+          {knowledge.indexed ? `; ${plural(knowledge.indexed, "page")} put into the text index` : ""}).
         </p>
       )}
       <p style={{ marginBottom: 0 }}>

@@ -13,6 +13,7 @@ import {
 } from "@/db/bulk";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { invalidField } from "@/lib/errors";
+import { indexAfterImport } from "@/lib/knowledge/index-build";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type JsonlLine } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema, type KnowledgeRecord } from "@/lib/kilt/schemas";
 import { importFailed, MAX_PROBLEMS, Problems } from "./import-problems";
@@ -67,7 +68,12 @@ export interface KnowledgeImportResult {
   /** Lines left out by `onlyPageIds`. */
   skipped: number;
   bytes: number;
+  /** Pages put into the text index after the import (when it was built before; at most INDEX_AFTER_IMPORT_PAGES). */
+  indexed: number;
 }
+
+/** A knowledge import indexes at most this many new or changed pages itself; the rest wait for `kps knowledge index`. */
+export const INDEX_AFTER_IMPORT_PAGES = 5000;
 
 /**
  * Imports KILT knowledge-source pages (plain or gzip JSONL), streamed with flat memory: lines are
@@ -100,7 +106,8 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
     const { lines, skipped, bytes } = await stageLines(db, staging, input);
     await refuseDuplicatePages(db, staging, input.fileName);
     const { inserted, updated } = await upsertPages(db, staging);
-    return { file: input.fileName, lines, pages: inserted + updated, inserted, updated, skipped, bytes };
+    const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
+    return { file: input.fileName, lines, pages: inserted + updated, inserted, updated, skipped, bytes, indexed };
   } catch (error) {
     if (error instanceof FatalImportError) throw importFailed([error.problem]);
     throw error;

@@ -1,5 +1,6 @@
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { ImportForm } from "@/components/campaigns/import-form";
+import { TextIndexPanel } from "@/components/campaigns/text-index-panel";
 import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";
 
@@ -15,6 +16,7 @@ export default async function ImportPage({ params }: CampaignParams) {
         retrieved candidates. Every line is checked; a file with a bad line stores nothing.
       </p>
       <ImportForm campaignId={campaign.id} campaignName={campaign.name} />
+      <TextIndexPanel />
     </CampaignSubpage>
   );
 }

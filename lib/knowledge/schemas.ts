@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** `GET /api/knowledge/search` options. */
+export const searchOptionsSchema = z.object({
+  q: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  mode: z.enum(["title", "text"]).default("title"),
+  limit: z.coerce.number().int("must be an integer").min(1, "must be at least 1").max(50, "must be at most 50").default(20),
+});
+export type SearchOptions = z.infer<typeof searchOptionsSchema>;
+
+/** The `[wikipediaId]` of a page: a KILT page id (lib/kilt/schemas.ts: any non-empty string), bounded. */
+export const pageParamsSchema = z.object({
+  wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+});
