@@ -3,11 +3,13 @@
 // Follows judging-storage.ts: versioned, checked on load, quota and disabled storage tolerated.
 
 import type { Span } from "@/lib/kilt/words";
+import type { ExplanationReason } from "@/lib/query/ask";
+import type { SearchMode } from "@/lib/query/knowledge";
 import { storage } from "./judging-storage";
 
 export type AskPath = "propose" | "explain";
-export type SearchMode = "title" | "text";
-export type ExplanationReason = "not_in_wikipedia" | "ambiguous" | "false_premise" | "other";
+export type { SearchMode };
+export type { ExplanationReason };
 
 export interface AskDraft {
   v: 1;
