@@ -75,20 +75,21 @@ test("asked after none sufficient, an annotator searches, opens a page, highligh
   await expect(box4).toBeChecked();
   await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
 
-  // The highlight, exactly as when judging: S takes the first sentence.
+  // The highlight, exactly as when judging: S takes the first sentence (its words: not the final stop).
+  const quote = source.evidence.sentence.replace(/\.$/, "");
   await page.keyboard.press("s");
-  await expect(page.locator(".ask .passage-body mark")).toHaveText(source.evidence.sentence);
+  await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
 
   // A reload in the middle keeps the draft: the same page, paragraph and highlight.
   await page.reload();
-  await expect(page.locator(".ask .passage-body mark")).toHaveText(source.evidence.sentence);
+  await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
   await expect(page.getByRole("button", { name: "Propose a passage" })).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
   await expect(a.api.get(`/api/campaigns/${campaignId}/ask`).then((r) => r.json())).resolves.toEqual({ ask: null });
 
   // Two other annotators get the proposed location and endorse it; the proposer never gets it.
-  const span = { startParagraphId: 4, startCharacter: 0, endParagraphId: 4, endCharacter: Array.from(source.evidence.sentence).length, text: source.evidence.sentence };
+  const span = { startParagraphId: 4, startCharacter: 0, endParagraphId: 4, endCharacter: Array.from(quote).length, text: quote };
   const b = await annotatorWithPage(browser, admin, baseURL!, "endorser-b");
   const c = await annotatorWithPage(browser, admin, baseURL!, "endorser-c");
   const seenB = await judgeByApi(b.api, campaignId, source.evidence.wikipediaId, span, true);
