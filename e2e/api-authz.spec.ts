@@ -181,6 +181,29 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/next`,
     expect: { anonymous: 401, annotator: 204, coordinator: 403, crowd: 404 },
   },
+  // ── issue 16: propose or explain (finer cases: e2e/propose-explain-api.spec.ts) ──
+  "GET /api/campaigns/[id]/ask": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/ask`,
+    expect: { anonymous: 401, annotator: 200, coordinator: 403, crowd: 404 },
+  },
+  "POST /api/campaigns/[id]/proposals": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/proposals`,
+    // Authorized, then checked: the page does not exist (an annotator gets that far).
+    body: () => ({
+      queryId: "matrix-q",
+      wikipediaId: unique("matrix-no-page"),
+      startParagraphId: 1,
+      endParagraphId: 1,
+      span: { startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 2, text: "It" },
+    }),
+    expect: { anonymous: 401, annotator: 422, coordinator: 403, crowd: 404 },
+  },
+  "POST /api/campaigns/[id]/explanations": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/explanations`,
+    // Authorized, then checked: no such question in the campaign.
+    body: () => ({ queryId: "matrix-q", reason: "ambiguous", text: "" }),
+    expect: { anonymous: 401, annotator: 422, coordinator: 403, crowd: 404 },
+  },
   "POST /api/claims/[handle]/renew": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/renew`,
     expect: { anonymous: 401, annotator: 403, coordinator: 403, crowd: 403 },
@@ -254,6 +277,20 @@ const matrix: Record<string, Case> = {
     raw: () => pageLine(unique("matrix-page")),
     expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
   },
+  "GET /api/knowledge/search": {
+    path: () => "/api/knowledge/search?q=Matrix&mode=title&limit=5",
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/knowledge/pages/[wikipediaId]": {
+    path: async ({ admin }) => {
+      const wikipediaId = unique("matrix-page");
+      expect((await admin.post("/api/knowledge?name=matrix.jsonl", { data: pageLine(wikipediaId), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
+      return `/api/knowledge/pages/${encodeURIComponent(wikipediaId)}`;
+    },
+    expect: { anonymous: 401, annotator: 200, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/knowledge/index": { expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 } },
+  "POST /api/knowledge/index": { body: () => ({}), expect: { anonymous: 401, annotator: 403, coordinator: 202, crowd: 403 } },
   "POST /api/invites": { body: () => ({ role: "annotator" }), expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 } },
   "POST /api/invites/accept": {
     body: async ({ admin }) => {
@@ -438,6 +475,12 @@ test("a crowd worker's token names their own session only: never another worker'
   // Its own campaign, as an annotator's: the claim given above is judged.
   expect((await a.api.post(`/api/claims/${handle}/judgment`, { data: judgment })).status()).toBe(201);
   expect((await a.api.get(`/api/campaigns/${c.campaignId}/my-progress`)).status()).toBe(200);
+  // Propose or explain is never asked of a crowd worker, and refused if tried.
+  const ask = await a.api.get(`/api/campaigns/${c.campaignId}/ask`);
+  expect(ask.status(), await ask.text()).toBe(200);
+  expect(await ask.json()).toEqual({ ask: null });
+  const explained = await a.api.post(`/api/campaigns/${c.campaignId}/explanations`, { data: { queryId: "q", reason: "ambiguous", text: "" } });
+  expect(explained.status(), await explained.text()).toBe(403);
 
   // A made-up crowd token is nobody.
   const bogus = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: "Bearer kpsw_not-a-session" } });

@@ -6,13 +6,15 @@ import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type Questi
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
 import { describeOutlook } from "@/lib/metrics/progress";
+import { addCampaignUpdate } from "./campaign-update";
 import { addCrowdCommand } from "./crowd";
 import { type CliContext, eachOfPaged, existingFile, listEvery, note, number, out, parseArgs } from "./shared";
 
-/** `kps campaign create|list|status|questions|crowd`. */
+/** `kps campaign create|update|list|status|questions|crowd`. */
 export function addCampaignCommands(program: Command, ctx: CliContext): void {
   const campaign = program.command("campaign").description("campaigns (coordinators)");
   addCreate(campaign, ctx);
+  addCampaignUpdate(campaign, ctx);
   campaign
     .command("list")
     .description("list every campaign with its size, newest first")
@@ -101,6 +103,7 @@ function printDashboard(d: Dashboard): void {
   out(`slots\t${d.totals.filled} filled\t${d.totals.claimed} claimed\t${d.totals.open} open\tof ${d.totals.slots}`);
   out(`passages\t${d.totals.passages}\t${d.totals.finishedPassages} finished\t${d.totals.endorsedPassages} endorsed`);
   out(`questions\t${d.questions.answered} answered\t${d.questions.unanswerable} unanswerable`);
+  if (d.responses) out(`responses\t${d.responses.questionsWithExplanations} questions with explanations\t${d.responses.proposals} passages proposed`);
   out(`agreement\talpha ${coefficient(d.totals.alpha)}\tkappa ${coefficient(d.totals.kappa)}`);
   out(`pace\t${Math.round(d.projection.perHour)} judgments/hour\tfinish ${eta}`);
   for (const b of d.batches) {

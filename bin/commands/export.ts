@@ -3,6 +3,21 @@ import { exportQuerySchema } from "@/lib/campaign/report/export-options";
 import { formatBytes } from "@/lib/format";
 import { type CliContext, note, outputOf, parseArgs } from "./shared";
 
+/** A question annotators explained no passage answers, as the export report lists it. */
+interface Explained {
+  queryId: string;
+  explanations: { reason: string; text: string; annotator: string }[];
+}
+
+/** The export report's explanations, one line per question (at most 50 questions). */
+export function explainedLines(explained: Explained[]): string[] {
+  if (!explained.length) return [];
+  const lines = explained
+    .slice(0, 50)
+    .map((q) => `  ${q.queryId}: ${q.explanations.map((e) => `${e.reason} (${e.annotator})${e.text ? ` ${JSON.stringify(e.text)}` : ""}`).join("; ")}`);
+  return [`Explained by annotators (${explained.length} question${explained.length === 1 ? "" : "s"}):`, ...lines, ...(explained.length > 50 ? ["  …"] : [])];
+}
+
 /** `kps export` (the KILT provenance file and its report) and `kps judgments` (every judgment). */
 export function addExportCommands(program: Command, ctx: CliContext): void {
   program
@@ -18,7 +33,7 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
       const query = new URLSearchParams({ location: parsed.location, ...(parsed.batch ? { batch: String(parsed.batch) } : {}) });
       const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
       const bytes = await ctx.client().download(`${base}/export?${query}`, outputOf(opts.output));
-      const { data } = await ctx.client().request<{ report: { queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number } }>(
+      const { data } = await ctx.client().request<{ report: { queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[] } }>(
         "GET",
         `${base}/export/report?${query}`,
       );
@@ -28,6 +43,7 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
           `${r.unanswerable.length} unanswerable from the snapshot, ${r.withoutEndorsement} without an endorsed passage.`,
       );
       if (r.unanswerable.length) note(`Unanswerable: ${r.unanswerable.slice(0, 50).join(", ")}${r.unanswerable.length > 50 ? ", …" : ""}`);
+      for (const line of explainedLines(r.explained ?? [])) note(line);
     });
   program
     .command("judgments")

@@ -8,7 +8,7 @@ import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { AnnotatorWarnings } from "./annotator-warnings";
 import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
-import { NotedFigure } from "./noted-figure";
+import { NotedFigure, ResponsesFigure } from "./noted-figure";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
 export function Dashboard({ initial, initialAnnotators }: { initial: DashboardData; initialAnnotators: AnnotatorPage }) {
@@ -30,6 +30,7 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       </p>
       <DashboardFigures dashboard={d} />
       <NotedFigure campaignId={campaignId} noted={d.noted} />
+      <ResponsesFigure responses={d.responses} />
       <SlotBar progress={d.totals} label="All batches" />
 
       <h3>Judgments over time</h3>

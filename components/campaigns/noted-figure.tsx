@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
 import type { NotedJudgments } from "@/lib/campaign/report/noted-judgments";
+import type { ResponseCounts } from "@/lib/campaign/report/response-counts";
 
 /** The annotators' comments and flags on the dashboard: how many, and the questions of the latest, each linking to its question view. */
 export function NotedFigure({ campaignId, noted }: { campaignId: number; noted: NotedJudgments }) {
@@ -30,4 +31,15 @@ export function NotedFigure({ campaignId, noted }: { campaignId: number; noted: 
 function excerpt(text: string): string {
   const cps = Array.from(text);
   return cps.length > 140 ? `${cps.slice(0, 140).join("")}…` : text;
+}
+
+/** Propose or explain on the dashboard: questions annotators explained no passage answers, and passages they proposed. */
+export function ResponsesFigure({ responses }: { responses: ResponseCounts }) {
+  const { questionsWithExplanations: q, proposals: p } = responses;
+  return (
+    <p className="responses-figure" data-testid="responses">
+      <strong data-testid="explained-count">{q.toLocaleString("en")}</strong> {q === 1 ? "question" : "questions"} with explanations ·{" "}
+      <strong data-testid="proposal-count">{p.toLocaleString("en")}</strong> {p === 1 ? "passage" : "passages"} proposed by annotators
+    </p>
+  );
 }

@@ -30,7 +30,8 @@ export function TextIndexPanel() {
   });
   const s = status.data;
   const building = s?.state === "building" || build.isPending;
-  const label = s && s.state !== "none" ? "Update text index" : "Build text index";
+  // "Update" when the index exists and pages are new or changed; a build when up to date only refreshes the date.
+  const label = s && s.state === "ready" && s.stalePages > 0 ? "Update text index" : "Build text index";
   return (
     <section className="card form-card stack" aria-labelledby="text-index-heading">
       <h2 id="text-index-heading" className="card-title">
@@ -50,7 +51,7 @@ export function TextIndexPanel() {
       )}
       <ErrorAlert>{status.isError ? `The index status could not be read: ${status.error.message}` : build.error?.message}</ErrorAlert>
       <div className="form-actions">
-        <button type="button" disabled={!s || building || (s.state === "ready" && s.stalePages === 0)} onClick={() => build.mutate()}>
+        <button type="button" disabled={!s || building} onClick={() => build.mutate()}>
           {building ? "Indexing…" : label}
         </button>
       </div>

@@ -1,8 +1,11 @@
 import { z } from "zod";
 
 /** `GET /api/knowledge/search` options. */
+const noNul = (s: string) => !s.includes("\u0000");
+const NUL_MESSAGE = "must not contain a NUL character";
+
 export const searchOptionsSchema = z.object({
-  q: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  q: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, NUL_MESSAGE),
   mode: z.enum(["title", "text"]).default("title"),
   limit: z.coerce.number().int("must be an integer").min(1, "must be at least 1").max(50, "must be at most 50").default(20),
 });
@@ -10,5 +13,5 @@ export type SearchOptions = z.infer<typeof searchOptionsSchema>;
 
 /** The `[wikipediaId]` of a page: a KILT page id (lib/kilt/schemas.ts: any non-empty string), bounded. */
 export const pageParamsSchema = z.object({
-  wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, NUL_MESSAGE),
 });

@@ -3,12 +3,15 @@ import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { claims, explanations, passages, proposals, users } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
+import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { createUser } from "@/lib/auth/users";
 import { failure, judgeAll, proposalOf } from "@/test/ask";
-import { describeEachDatabase } from "@/test/databases";
+import { makeCrowdEntry, makeCrowdWorker, startCrowdSession } from "@/test/crowd";
+import { describeEachDatabase, unique } from "@/test/databases";
 import { changeBatchStatus } from "../batches";
 import { updateCampaign } from "../campaigns";
+import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { nextTask } from "./assignment";
 import { getAsk } from "./ask";
 import { explainQuestion } from "./explanations";
@@ -125,5 +128,33 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(rows).toMatchObject([{ reason: "not_in_wikipedia", text: "The snapshot predates it.", campaignId: c.campaignId }]);
     expect(await failure(explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
     expect(await failure(proposePassage(db(), a, c.campaignId, proposalOf(c, 0)))).toBe("409");
+  });
+
+  it("refuses a paused annotator (403, as for judging) until resumed", async () => {
+    const c = await oneQuestion(db());
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c.campaignId);
+    await pauseAnnotator(db(), system, c.campaignId, a.id);
+    expect(await failure(getAsk(db(), a, c.campaignId))).toBe("403");
+    expect(await failure(proposePassage(db(), a, c.campaignId, proposalOf(c, 0)))).toBe("403");
+    expect(await failure(explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("403");
+    await resumeAnnotator(db(), system, c.campaignId, a.id);
+    expect(await getAsk(db(), a, c.campaignId)).toMatchObject({ queryId: c.queryIds[0] });
+  });
+
+  it("never asks a crowd worker, and refuses their proposals and explanations", async () => {
+    const c = await oneQuestion(db());
+    await makeCrowdEntry(db(), c.campaignId, "generic");
+    const worker = await makeCrowdWorker(db(), c.campaignId, "generic", unique("w"));
+    await startCrowdSession(db(), worker, c.campaignId);
+    // A crowd session ends (409) once nothing is left for the worker.
+    await judgeAll(db(), worker.actor, c.campaignId).catch((error: unknown) => {
+      if (!(error instanceof AppError && error.code === "conflict")) throw error;
+    });
+    const judged = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from judgments where user_id = ${worker.actor.id}`));
+    expect(judged[0]!.n).toBe(2);
+    expect(await getAsk(db(), worker.actor, c.campaignId)).toBeNull();
+    expect(await failure(proposePassage(db(), worker.actor, c.campaignId, proposalOf(c, 0)))).toBe("403");
+    expect(await failure(explainQuestion(db(), worker.actor, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("403");
   });
 });

@@ -5,12 +5,19 @@ import { claims, passages } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { openTestDatabase, testDatabaseKinds, unique } from "@/test/databases";
+import { AppError } from "@/lib/errors";
 import { nextTask } from "./assignment";
+import { getAsk } from "./ask";
+import { explainQuestion } from "./explanations";
 import { submitJudgment } from "./judgments";
+import { proposePassage } from "./proposals";
 
 /**
  * Many annotators drain a batch at once, some abandoning claims at random (their lease is then
- * made to run out): every passage must end with exactly R judgments by R distinct annotators.
+ * made to run out), and those asked about a question none of whose passages they found sufficient
+ * propose another passage (new, or merged into one at the same location) or explain: every passage,
+ * the proposed ones included, must end with exactly R judgments by R distinct annotators, none by
+ * its proposer, and no claim left live.
  */
 for (const kind of testDatabaseKinds()) {
   const size = kind === "postgres" ? { annotators: 50, queries: 100, candidates: 2 } : { annotators: 8, queries: 20, candidates: 2 };
@@ -21,8 +28,10 @@ for (const kind of testDatabaseKinds()) {
     });
     afterAll(() => handle.close());
 
-    it(`${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims`, { timeout: 180_000 }, async () => {
+    it(`${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims, proposals`, { timeout: 240_000 }, async () => {
       const db = handle.db;
+      const openPassages = async (campaignId: number) =>
+        rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and open_slots > 0`))[0]!.n;
       // Every verdict is "insufficient": the gold rule is set out of reach, so nobody is paused.
       const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates, settings: { goldMinJudgments: 10_000 } });
       const annotators: UserActor[] = [];
@@ -54,13 +63,40 @@ for (const kind of testDatabaseKinds()) {
             durationMs: Math.floor(rand() * 5000),
             idempotencyKey: unique("k"),
           });
+          await respond(a);
         }
       };
-      // Rounds until nobody finds work: a slot reopened by a late abandonment is picked up.
+      // Asked about a question (every verdict is "insufficient"): propose a passage of its page, or explain.
+      let proposed = 0;
+      const respond = async (a: UserActor) => {
+        const ask = await getAsk(db, a, c.campaignId);
+        if (!ask) return;
+        const page = c.pageIds[c.queryIds.indexOf(ask.queryId)]!;
+        const last = size.candidates + 2; // the factory's pages: paragraphs 1 … candidates + 2, the last one no passage's
+        const start = [last, last - 1, 1][Math.floor(rand() * 3)]!;
+        const span = { startParagraphId: last, startCharacter: 0, endParagraphId: last, endCharacter: 9, text: "Paragraph" };
+        try {
+          if (rand() < 0.7) {
+            await proposePassage(db, a, c.campaignId, { queryId: ask.queryId, wikipediaId: page, startParagraphId: start, endParagraphId: last, span });
+            proposed++;
+          } else await explainQuestion(db, a, c.campaignId, { queryId: ask.queryId, reason: "not_in_wikipedia", text: "" });
+        } catch (error) {
+          // Judged that location already, or a passage proposed meanwhile is left for them: not asked any more.
+          if (!(error instanceof AppError && error.status === 409)) throw error;
+        }
+      };
+      // Rounds until nobody finds work: a slot reopened by a late abandonment, or a late proposal, is picked up.
       for (let round = 0; round < 5; round++) await Promise.all(annotators.map(work));
+      for (let round = 0; round < 20 && (await openPassages(c.campaignId)) > 0; round++) await Promise.all(annotators.map(work));
 
       const ps = await db.select().from(passages).where(eq(passages.campaignId, c.campaignId));
-      expect(ps).toHaveLength(size.queries * (size.candidates + 1));
+      expect(ps.length).toBeGreaterThan(size.queries * (size.candidates + 1));
+      expect(proposed).toBeGreaterThan(0);
+      const byProposer = rowsOf<{ n: number }>(
+        await db.execute(sql`select count(*)::int as n from proposals pr join judgments j on j.passage_id = pr.passage_id and j.user_id = pr.user_id
+          where pr.campaign_id = ${c.campaignId}`),
+      );
+      expect(byProposer[0]!.n).toBe(0);
       const counts = rowsOf<{ passage_id: number; n: number; distinct_users: number }>(
         await db.execute(sql`
           select p.id as passage_id, count(j.id)::int as n, count(distinct j.user_id)::int as distinct_users

@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
+import type { ExplanationReasonKey } from "./explanation-reasons";
 import { askQueryIdSchema, requireAsked } from "./ask";
 
 /** The longest explanation, in code points (the explanations_text_length constraint). */
@@ -29,6 +30,10 @@ export const explanationInputSchema = z
   });
 
 export type { ExplanationReason };
+
+// The client-safe labels name exactly the schema's reasons.
+const _sameReasons: [ExplanationReason, ExplanationReasonKey] extends [ExplanationReasonKey, ExplanationReason] ? true : never = true;
+void _sameReasons;
 export type ExplanationInput = z.infer<typeof explanationInputSchema>;
 
 /**

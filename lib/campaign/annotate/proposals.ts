@@ -90,8 +90,10 @@ async function placePassage(
   input: ProposalInput,
   origin: PassageOrigin,
 ): Promise<{ passageId: number; merged: boolean }> {
+  // Locked as the passage count's update will (FOR NO KEY UPDATE: two proposals in one batch take turns rather than
+  // deadlock upgrading shared locks); a status change waits for it, judgments and claims do not (key share, no lock).
   const [batch] = rowsOf<{ id: number }>(
-    await tx.execute(sql`select id::float8 as id from batches where id = ${question.batchId} and status = 'launched' for share`),
+    await tx.execute(sql`select id::float8 as id from batches where id = ${question.batchId} and status = 'launched' for no key update`),
   );
   if (!batch) throw new AppError("conflict", "This question's batch is not running: passages can be proposed only while it is launched.");
   const [inserted] = rowsOf<{ id: number }>(

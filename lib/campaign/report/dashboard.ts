@@ -17,6 +17,7 @@ import {
   type PassageCell,
 } from "../internal/tallies";
 import { notedJudgments, type NotedJudgments } from "./noted-judgments";
+import { responseCounts, type ResponseCounts } from "./response-counts";
 
 /** Slots and agreement of a batch, or of the whole campaign. */
 export interface Progress {
@@ -56,6 +57,8 @@ export interface Dashboard {
   disputed: DisputedQuestion[];
   /** Judgments with a comment or flags (issue 14). */
   noted: NotedJudgments;
+  /** Questions with explanations and passages proposed (issue 16). */
+  responses: ResponseCounts;
 }
 
 const WINDOW_MINUTES = 60;
@@ -109,22 +112,23 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed, noted] = await Promise.all([
+    const [batchRows, cells, questions, span, disputed, noted, responses] = await Promise.all([
       q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
       disputedQuestions(q, campaignId, 20),
       notedJudgments(q, campaignId),
+      responseCounts(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, noted, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, noted, responses, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, noted, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, noted, responses, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
@@ -144,6 +148,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
     disputed,
     noted,
+    responses,
   };
 }
 

@@ -3,6 +3,7 @@ import { copyLines } from "@/db/copy-lines";
 import { rawClientOf, rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
+import { responseLines } from "./export-responses";
 
 /**
  * Judgments per page (one statement each, ~4 MB of lines): memory stays flat whatever the campaign's
@@ -145,7 +146,7 @@ async function* pageRanges(db: Db, campaignId: number, batchId: number | undefin
  * whole lines (snake_case; annotators by pseudonym only). The lines are built by the database and
  * read with COPY (`copyLines`), a page of id range at a time, so memory stays flat and no row is
  * decoded here; on PostgreSQL the next pages are read on other connections while one is written
- * out. `pageRows` is for tests (pages of a few rows).
+ * out. After the judgments: the explanations and the proposals (export-responses.ts), none for most campaigns. `pageRows` is for tests (pages of a few rows).
  */
 export async function* exportJudgments(
   db: Db,
@@ -174,6 +175,7 @@ export async function* exportJudgments(
       await readAhead();
       yield* chunks;
     }
+    yield* responseLines(db, campaignId, options.batchId);
   } finally {
     await ranges.return(undefined);
   }

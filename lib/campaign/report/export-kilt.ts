@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import type { PassageOrigin } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
@@ -7,6 +8,7 @@ import { getCampaign, type CampaignView } from "../campaigns";
 import { consensusSpan } from "../quality/consensus";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
+import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 /** Questions read per round trip: memory stays flat whatever the campaign's size. */
@@ -28,6 +30,8 @@ export interface ExportReport {
   unanswerable: string[];
   /** Questions with no endorsed passage (yet). */
   withoutEndorsement: number;
+  /** Questions annotators explained no passage answers (issue 16), each with its explanations, in question order. */
+  explained: { queryId: string; explanations: ExplanationView[] }[];
 }
 
 interface QueryRow {
@@ -51,6 +55,7 @@ interface PassageRow extends PassageOutcomeRow {
   /** R and T of a closed batch as sealed at close; null while the batch is open (the campaign's then). */
   sealed_r: number | null;
   sealed_t: number | null;
+  origins: PassageOrigin[];
 }
 
 type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
@@ -60,6 +65,7 @@ interface Page {
   queries: QueryRow[];
   passagesOf: Map<number, (PassageRow & { outcome: PassageOutcome })[]>;
   highlightsOf: Map<number, HighlightRow[]>;
+  explanationsOf: Map<number, ExplanationView[]>;
 }
 
 /**
@@ -86,6 +92,7 @@ export async function* exportKilt(
     passagesEndorsed: 0,
     unanswerable: [],
     withoutEndorsement: 0,
+    explained: [],
   };
   const ctx = { campaignId, t: campaign.endorsementThreshold, location: options.location };
   let after = 0;
@@ -95,6 +102,8 @@ export async function* exportKilt(
     after = Number(page.queries[page.queries.length - 1]!.id);
     for (const q of page.queries) {
       counts.queries++;
+      const explanations = page.explanationsOf.get(Number(q.id));
+      if (explanations) counts.explained.push({ queryId: q.kilt_id, explanations });
       const own = page.passagesOf.get(Number(q.id)) ?? [];
       if (isUnanswerable(own.map((p) => p.outcome))) {
         counts.unanswerable.push(q.kilt_id);
@@ -128,13 +137,13 @@ async function readPage(db: Db, campaign: CampaignView, after: number, batchId: 
       where q.campaign_id = ${campaign.id} and q.id > ${after} ${batchFilter}
       order by q.id limit ${PAGE_QUERIES}`),
   );
-  if (!queries.length) return { queries, passagesOf: new Map(), highlightsOf: new Map() };
+  if (!queries.length) return { queries, passagesOf: new Map(), highlightsOf: new Map(), explanationsOf: new Map() };
   const ps = rowsOf<PassageRow & { outcome: PassageOutcome }>(
     await db.execute(sql`
       select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
              p.expected_verdict, coalesce(p.sealed_judgment_count, p.judgment_count) as judgment_count,
              coalesce(p.sealed_sufficient_count, p.sufficient_count) as sufficient_count,
-             coalesce(p.sealed_is_decided, p.is_decided) as is_decided, pg.title,
+             coalesce(p.sealed_is_decided, p.is_decided) as is_decided, pg.title, p.origins,
              b.sealed_judgments_per_passage as sealed_r, b.sealed_endorsement_threshold as sealed_t,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
@@ -166,7 +175,12 @@ async function readPage(db: Db, campaign: CampaignView, after: number, batchId: 
         )
       : []),
   ];
-  return { queries, passagesOf: groupBy(ps, (p) => Number(p.query_id)), highlightsOf: groupBy(highlights, (h) => Number(h.passage_id)) };
+  return {
+    queries,
+    passagesOf: groupBy(ps, (p) => Number(p.query_id)),
+    highlightsOf: groupBy(highlights, (h) => Number(h.passage_id)),
+    explanationsOf: await explanationsOf(db, campaign.id, queries.map((q) => Number(q.id))),
+  };
 }
 
 /** R and T a passage's outcome is read with: as sealed when its batch closed, else the campaign's. */
@@ -215,6 +229,8 @@ function provenanceEntry(
       votes: { sufficient: p.sufficient_count, insufficient: p.judgment_count - p.sufficient_count },
       campaign: ctx.campaignId,
       batch: Number(p.batch_id),
+      // A passage an annotator proposed names its origins, the proposers by pseudonym (imported passages: as before, none).
+      ...(proposersOf(p.origins).length ? { origins: p.origins } : {}),
     },
   };
   return JSON.stringify({ provenance: [item] });

@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import type { PassageOrigin } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
 import { consensusSpan } from "../quality/consensus";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
+import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 export interface QuestionJudgment {
@@ -46,6 +48,8 @@ export interface QuestionPassage {
   endorsed: boolean;
   /** The consensus span of the counted sufficient highlights (what the export writes), when endorsed. */
   consensus: Location | null;
+  /** Proposed by annotators who found no passage of the question sufficient (their pseudonyms); empty for imported passages. */
+  proposedBy: string[];
   judgments: QuestionJudgment[];
 }
 
@@ -55,6 +59,8 @@ export interface QuestionView {
   /** A sufficient gold passage finished without endorsement: unanswerable from the snapshot. */
   unanswerable: boolean;
   passages: QuestionPassage[];
+  /** Why annotators found no passage answers it (issue 16), oldest first. */
+  explanations: ExplanationView[];
 }
 
 interface PassageRow extends PassageOutcomeRow {
@@ -70,6 +76,7 @@ interface PassageRow extends PassageOutcomeRow {
   expected_end_character: number | null;
   claim_count: number;
   open_slots: number;
+  origins: PassageOrigin[];
 }
 
 interface ViewedJudgmentRow extends JudgmentRow {
@@ -95,6 +102,7 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
     query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
     unanswerable: isUnanswerable(passages.map((p) => p.outcome)),
     passages: passages.map((p) => p.passage),
+    explanations: (await explanationsOf(db, campaignId, [queryId])).get(queryId) ?? [],
   };
 }
 
@@ -105,7 +113,7 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
              p.expected_end_paragraph_id, p.expected_end_character,
-             p.judgment_count, p.sufficient_count, p.claim_count, p.open_slots, p.is_decided
+             p.judgment_count, p.sufficient_count, p.claim_count, p.open_slots, p.is_decided, p.origins
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
       where p.query_id = ${queryId}
       order by p.is_gold desc, p.id`),
@@ -152,6 +160,7 @@ function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campa
     finished: outcome.finished,
     endorsed: outcome.endorsed,
     consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
+    proposedBy: proposersOf(p.origins),
     judgments,
   };
   return { passage, outcome };

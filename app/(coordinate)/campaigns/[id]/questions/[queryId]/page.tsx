@@ -4,6 +4,8 @@ import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/explanation-reasons";
+import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import { AppError } from "@/lib/errors";
 import { campaignPage } from "@/lib/server/page-auth";
@@ -79,6 +81,7 @@ export default async function QuestionPage({ params }: Props) {
           <h2 id={`passage-${p.id}`} className="card-title">
             {p.title} <span className="muted">· paragraphs {p.startParagraphId}–{p.endParagraphId}</span>{" "}
             {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
+            {p.proposedBy.length > 0 && <span className="muted">· proposed by {p.proposedBy.join(", ")} </span>}
             <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>
           </h2>
           <div className="judgment-columns">
@@ -116,6 +119,29 @@ export default async function QuestionPage({ params }: Props) {
           </div>
         </section>
       ))}
+      {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}
     </CampaignSubpage>
+  );
+}
+
+/** Why annotators found that no passage answers the question (proposing none), oldest first. */
+function Explanations({ explanations }: { explanations: ExplanationView[] }) {
+  return (
+    <section className="card" aria-labelledby="explanations" data-testid="explanations">
+      <h2 id="explanations" className="card-title">
+        Explanations <span className="muted">· {explanations.length}</span>
+      </h2>
+      <ul className="steps explanation-list">
+        {explanations.map((e) => (
+          <li key={`${e.annotator}-${e.createdAt}`}>
+            <strong>{EXPLANATION_REASON_LABELS[e.reason]}</strong>
+            {e.text && <> — {e.text}</>}{" "}
+            <span className="muted">
+              · {e.annotator} · <time dateTime={e.createdAt}>{new Date(e.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</time>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

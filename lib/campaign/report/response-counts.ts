@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+
+/** What the dashboard shows of propose-or-explain (issue 16). */
+export interface ResponseCounts {
+  /** Questions at least one annotator explained no passage answers. */
+  questionsWithExplanations: number;
+  /** Passages annotators proposed (a proposal merged into an existing passage counts once per proposer). */
+  proposals: number;
+}
+
+/**
+ * Internal to getDashboard (which authorized the coordinator). Not a tally: two counts over the
+ * campaign's own rows of explanations and proposals through their campaign indexes
+ * (explanations_campaign_idx, proposals_campaign_idx: index-only scans). Bounded by how many
+ * responses annotators gave — at most one per annotator and question, and each follows that
+ * annotator's judgments of all the question's passages — never by the number of passages or judgments.
+ */
+export async function responseCounts(db: Db, campaignId: number): Promise<ResponseCounts> {
+  const [r] = rowsOf<{ explained: number; proposals: number }>(
+    await db.execute(sql`select
+      (select count(distinct query_id)::int from explanations where campaign_id = ${campaignId}) as explained,
+      (select count(*)::int from proposals where campaign_id = ${campaignId}) as proposals`),
+  );
+  return { questionsWithExplanations: r?.explained ?? 0, proposals: r?.proposals ?? 0 };
+}
