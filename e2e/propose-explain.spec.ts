@@ -7,7 +7,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { accounts, adminApi, PASSWORD, storageStatePath } from "./fixtures";
+import { accounts, adminApi, createAccount, PASSWORD, storageStatePath } from "./fixtures";
+import { wordPoint } from "./word-point";
 import { annotatorWithPage, axeAtBothWidths, buildTextIndex, importAskSource, judgeByApi, judgeNoneSufficient, oneQuestionCampaign, type AskSource } from "./ask-fixtures";
 
 const run = promisify(execFile);
@@ -35,7 +36,7 @@ test.afterAll(async () => {
   await admin.dispose();
 });
 
-test("asked after none sufficient, an annotator searches, opens a page, highlights and proposes; two others endorse it and the export holds it", async ({ browser, baseURL }) => {
+test("asked after none sufficient, an annotator searches, opens a page, highlights and proposes; two others endorse it and the export holds it", { tag: "@desktop" }, async ({ browser, baseURL }) => {
   test.setTimeout(180_000);
   const { campaignId, queryId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} lighthouse`);
   const a = await annotatorWithPage(browser, admin, baseURL!, "proposer");
@@ -115,7 +116,7 @@ test("asked after none sufficient, an annotator searches, opens a page, highligh
   for (const x of [a, b, c]) await x.context.close();
 });
 
-test("keyboard only, an annotator explains instead; the explanation shows in the question view and in kps judgments", async ({ browser, baseURL }) => {
+test("keyboard only, an annotator explains instead; the explanation shows in the question view and in kps judgments", { tag: "@desktop" }, async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const input = `which ${source.tag} lighthouse is meant`;
   const { campaignId, queryId } = await oneQuestionCampaign(admin, source, input);
@@ -159,4 +160,34 @@ test("keyboard only, an annotator explains instead; the explanation shows in the
   expect(out).toContain(queryId);
   await coordinator.context().close();
   await d.context.close();
+});
+
+// The phone project runs this one test of the file (playwright.config.ts): the Ask screen by touch.
+test("on a phone, the Ask screen fits and works by touch: tap a result, a paragraph, two words, Propose", { tag: "@touch" }, async ({ page, baseURL }) => {
+  const { campaignId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} light`);
+  const username = await createAccount(admin, "annotator", "phone");
+  expect((await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } })).status()).toBe(200);
+  await page.goto(`/annotate/${campaignId}`);
+  for (let i = 0; i < 2; i++) {
+    const claim = await page.locator("article.passage[data-claim]").getAttribute("data-claim");
+    await page.getByRole("button", { name: /Not sufficient$/ }).tap();
+    await page.getByRole("button", { name: /Submit$/ }).tap();
+    await expect(page.locator(`article.passage[data-claim="${claim}"]`)).toHaveCount(0);
+  }
+  await expect(page.getByText("None of this question’s passages held enough evidence.")).toBeVisible();
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(await fits()).toBe(true);
+  await page.getByRole("button", { name: "Propose a passage" }).tap();
+  await page.getByRole("searchbox", { name: "Search the knowledge source" }).fill(`élodie ${source.tag}`);
+  await page.getByRole("list", { name: "Search results" }).getByRole("button").first().tap();
+  await page.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) }).tap();
+  expect(await fits()).toBe(true);
+  await page.getByRole("button", { name: "Highlight in this paragraph" }).tap();
+  for (const word of ["She", "1933"]) {
+    const at = await wordPoint(page, word);
+    await page.touchscreen.tap(at.x, at.y);
+  }
+  await expect(page.locator(".ask .passage-body mark")).toHaveText(source.evidence.sentence.replace(/\.$/, ""));
+  await page.getByRole("button", { name: /^Propose passage/ }).tap();
+  await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
 });

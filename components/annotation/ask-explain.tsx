@@ -2,15 +2,12 @@
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "@/lib/query/client";
+import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/explanation-reasons";
 import type { ExplanationReason } from "./ask-storage";
 import type { AskFlow } from "./use-ask";
 
-const REASONS: { value: ExplanationReason; label: string }[] = [
-  { value: "not_in_wikipedia", label: "The answer is not in Wikipedia" },
-  { value: "ambiguous", label: "The question is ambiguous" },
-  { value: "false_premise", label: "The question has a false premise" },
-  { value: "other", label: "Other (say why below)" },
-];
+/** The form's reasons, in order, as people read them (the question view shows the same labels). */
+const REASONS = (Object.entries(EXPLANATION_REASON_LABELS) as [ExplanationReason, string][]).map(([value, label]) => ({ value, label }));
 const MAX_TEXT = 2000;
 
 /** The form's problems by field: the server's (422 details) or the form's own check. */

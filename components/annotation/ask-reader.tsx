@@ -8,6 +8,9 @@ import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph, type AskProposal } from "./use-ask-proposal";
 
+/** A proposal spans at most this many content paragraphs (the server's rule, lib/campaign/annotate/proposals.ts). */
+const MAX_PARAGRAPHS = 10;
+
 interface ReaderProps {
   page: KnowledgePage;
   draft: AskDraft;
@@ -29,7 +32,8 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
       target.focus({ preventScroll: true });
     } else heading.current?.focus();
   }, [page.wikipediaId, focusParagraph]);
-  const picked = range ? page.paragraphs.filter((p) => p.id >= range.start && p.id <= range.end && ids.includes(p.id)).length : 0;
+  const picked = range ? ids.filter((id) => id >= range.start && id <= range.end).length : 0;
+  const tooMany = picked > MAX_PARAGRAPHS;
   return (
     <article className="ask-reader" aria-labelledby="ask-page-title">
       <div className="ask-reader-head">
@@ -61,10 +65,11 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
         })}
       </div>
       <div className="ask-actions ask-sticky">
-        <span className="muted" role="status">
+        <span className={tooMany ? "field-error" : "muted"} role="status" id="ask-picked">
           {picked === 0 ? "No paragraph picked" : `${picked} paragraph${picked === 1 ? "" : "s"} picked`}
+          {tooMany && ` — at most ${MAX_PARAGRAPHS}: untick some at either end`}
         </span>
-        <button type="button" disabled={!range} onClick={() => update({ highlighting: true })}>
+        <button type="button" disabled={!range || tooMany} aria-describedby="ask-picked" onClick={() => update({ highlighting: true })}>
           Highlight in {picked === 1 ? "this paragraph" : "these paragraphs"}
         </button>
       </div>
