@@ -6,7 +6,8 @@ import { ApiError } from "@/lib/query/client";
 import type { KnowledgePage } from "@/lib/query/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
-import { pickableIds, pickParagraph, type AskProposal } from "./use-ask-proposal";
+import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";
+import type { AskProposal } from "./use-ask-proposal";
 
 /** A proposal spans at most this many content paragraphs (the server's rule, lib/campaign/annotate/proposals.ts). */
 const MAX_PARAGRAPHS = 10;
