@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 
@@ -95,5 +96,38 @@ test("propose and explain through the API: hostile bodies are refused naming the
   await page.goto(`/campaigns/${campaignId}`);
   await expect(page.getByTestId("explained-count")).toHaveText("1");
   await expect(page.getByTestId("proposal-count")).toHaveText("1");
+  // The new panels (explanations, "proposed by", the dashboard's figure): no serious or critical axe violation, desktop and phone.
+  const violations: string[] = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 844 });
+    for (const path of [`/campaigns/${campaignId}/questions/${questions.questions[0].id}`, `/campaigns/${campaignId}`]) {
+      await page.goto(path);
+      const found = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      violations.push(...found.map((v) => `${width}px ${path} ${v.id}: ${v.help}`));
+    }
+  }
+  expect(violations).toEqual([]);
   await Promise.all([api.dispose(), other.dispose(), admin.dispose()]);
+});
+
+test("the campaign setting: on by default, turned off on the settings form, audited, and then nothing is asked", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const admin = await adminApi(baseURL!);
+  const { campaignId } = await oneQuestion(admin);
+  expect((await (await admin.get(`/api/campaigns/${campaignId}`)).json()).campaign.askWhenNoneSufficient).toBe(true);
+  await page.goto(`/campaigns/${campaignId}/settings`);
+  const box = page.getByLabel(/Ask for a passage or an explanation/);
+  await expect(box).toBeChecked();
+  await box.uncheck();
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}$`));
+  await expect(page.locator(".settings-summary div").filter({ hasText: "Ask when no passage is sufficient" }).locator("dd")).toHaveText("off");
+  expect((await (await admin.get(`/api/campaigns/${campaignId}`)).json()).campaign.askWhenNoneSufficient).toBe(false);
+  const audit = await (await admin.get("/api/audit?limit=20")).json();
+  const entry = (audit.entries as { action: string; targetId: string; details: { changes?: Record<string, unknown> } }[]).find((e) => e.action === "campaign.update" && e.targetId === String(campaignId));
+  expect(entry?.details.changes).toEqual({ askWhenNoneSufficient: false });
+  const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "not-asked"));
+  await judgeAll(api, campaignId, () => false);
+  expect(await (await api.get(`/api/campaigns/${campaignId}/ask`)).json()).toEqual({ ask: null });
+  await Promise.all([api.dispose(), admin.dispose()]);
 });

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { indexBuilt } from "./index-build";
+import { foldText } from "./index-sql";
 import type { RankedParagraph } from "./types";
 
 /** Words of a query kept for the text search (a question rarely has more). */
@@ -27,7 +28,7 @@ export function queryWords(text: string): string[] {
 
 /**
  * The tsquery of a free-text query, or null when it has no words: an OR of its lexemes (English
- * stemming and stop words, folded with kps_fold like the index). An OR rather than plainto_tsquery's
+ * stemming and stop words, folded with foldText like the index). An OR rather than plainto_tsquery's
  * AND because a question ("Which year did the observatory open?") shares only some of its words
  * with the paragraph that answers it; AND would find nothing. websearch_to_tsquery on "w1 or w2 or …"
  * builds the OR and, unlike to_tsquery, never raises on its input; ts_rank then orders the matches
@@ -36,7 +37,7 @@ export function queryWords(text: string): string[] {
 export function orQuery(text: string): SQL | null {
   const words = queryWords(text);
   if (!words.length) return null;
-  return sql`websearch_to_tsquery('english', kps_fold(${words.join(" or ")}::text))`;
+  return sql`websearch_to_tsquery('english', ${foldText(sql`${words.join(" or ")}::text`)})`;
 }
 
 /**

@@ -6,11 +6,8 @@ import type { Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
-import type { ExplanationReasonKey } from "./explanation-reasons";
+import { MAX_EXPLANATION_LENGTH, type ExplanationReasonKey } from "./ask-rules";
 import { askQueryIdSchema, requireAsked } from "./ask";
-
-/** The longest explanation, in code points (the explanations_text_length constraint). */
-export const MAX_EXPLANATION_LENGTH = 2000;
 
 /** The body of POST /api/campaigns/:id/explanations: why no passage answers the question. */
 export const explanationInputSchema = z

@@ -6,11 +6,9 @@ import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { newClaimHandle } from "../internal/claims";
 import { requireActiveAnnotator } from "./annotator-access";
+import { MAX_PROPOSAL_PARAGRAPHS } from "./ask-rules";
 import { askQueryIdSchema, requireAsked, type AskedQuestion } from "./ask";
 import { checkSpan, spanSchema } from "./judgments";
-
-/** The most paragraphs a proposed passage spans (KILT's passages are a paragraph or a few). */
-export const MAX_PROPOSAL_PARAGRAPHS = 10;
 
 const contentParagraph = z.number().int("must be a whole number").min(1, "must be 1 or more (paragraph 0 is the page's title)").max(1_000_000);
 

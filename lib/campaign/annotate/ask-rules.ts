@@ -1,0 +1,19 @@
+// Pure and client-safe (the judging page's propose and explain forms and the question view import
+// it): the limits of a proposal and an explanation, and the reasons an annotator gives for a
+// question no passage answers (db/schema.ts EXPLANATION_REASONS; explanations.ts checks they agree).
+
+export type ExplanationReasonKey = "not_in_wikipedia" | "ambiguous" | "false_premise" | "other";
+
+/** Each reason as people read it, in the order the form offers them. */
+export const EXPLANATION_REASON_LABELS: Record<ExplanationReasonKey, string> = {
+  not_in_wikipedia: "The answer is not in Wikipedia",
+  ambiguous: "The question is ambiguous",
+  false_premise: "The question rests on a false premise",
+  other: "Other (say why)",
+};
+
+/** The longest explanation, in code points (the explanations_text_length constraint); text is required for `other`. */
+export const MAX_EXPLANATION_LENGTH = 2000;
+
+/** The most paragraphs a proposed passage spans (KILT's passages are a paragraph or a few); content paragraphs start at 1. */
+export const MAX_PROPOSAL_PARAGRAPHS = 10;
