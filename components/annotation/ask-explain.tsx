@@ -2,13 +2,12 @@
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "@/lib/query/client";
-import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/explanation-reasons";
+import { EXPLANATION_REASON_LABELS, MAX_EXPLANATION_LENGTH as MAX_TEXT } from "@/lib/campaign/annotate/ask-rules";
 import type { ExplanationReason } from "./ask-storage";
 import type { AskFlow } from "./use-ask";
 
 /** The form's reasons, in order, as people read them (the question view shows the same labels). */
 const REASONS = (Object.entries(EXPLANATION_REASON_LABELS) as [ExplanationReason, string][]).map(([value, label]) => ({ value, label }));
-const MAX_TEXT = 2000;
 
 /** The form's problems by field: the server's (422 details) or the form's own check. */
 function problemsOf(error: Error | null, local: Partial<Record<"reason" | "text", string>>) {

@@ -7,10 +7,8 @@ import type { KnowledgePage } from "@/lib/query/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";
+import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask-rules";
 import type { AskProposal } from "./use-ask-proposal";
-
-/** A proposal spans at most this many content paragraphs (the server's rule, lib/campaign/annotate/proposals.ts). */
-const MAX_PARAGRAPHS = 10;
 
 interface ReaderProps {
   page: KnowledgePage;
@@ -34,7 +32,7 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
     } else heading.current?.focus();
   }, [page.wikipediaId, focusParagraph]);
   const picked = range ? ids.filter((id) => id >= range.start && id <= range.end).length : 0;
-  const tooMany = picked > MAX_PARAGRAPHS;
+  const tooMany = picked > MAX_PROPOSAL_PARAGRAPHS;
   return (
     <article className="ask-reader" aria-labelledby="ask-page-title">
       <div className="ask-reader-head">
@@ -68,7 +66,7 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
       <div className="ask-actions ask-sticky">
         <span className={tooMany ? "field-error" : "muted"} role="status" id="ask-picked">
           {picked === 0 ? "No paragraph picked" : `${picked} paragraph${picked === 1 ? "" : "s"} picked`}
-          {tooMany && ` — at most ${MAX_PARAGRAPHS}: untick some at either end`}
+          {tooMany && ` — at most ${MAX_PROPOSAL_PARAGRAPHS}: untick some at either end`}
         </span>
         <button type="button" disabled={!range || tooMany} aria-describedby="ask-picked" onClick={() => update({ highlighting: true })}>
           Highlight in {picked === 1 ? "this paragraph" : "these paragraphs"}
