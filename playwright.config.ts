@@ -37,8 +37,9 @@ export default defineConfig({
     { name: "setup", testMatch: /.*\.setup\.ts/ },
     // Tests tagged @touch run on the phone and tablet only, @desktop ones on the desktop only (none is skipped).
     { name: "chromium", grepInvert: /@touch/, use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
-    // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only.
-    { name: "phone", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
+    // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only;
+    // the phone also runs propose-explain's one @touch test (the Ask screen by touch).
+    { name: "phone", testMatch: /(judging-devices|propose-explain)\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
     { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
   ],
   webServer: [

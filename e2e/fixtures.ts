@@ -106,8 +106,15 @@ export function tempDataDir(): string {
 }
 
 /**
+ * Older browser specs judge every passage of a question "not sufficient" and expect the next
+ * passage: the campaigns these helpers make do not ask for a proposal or an explanation (issue 16)
+ * unless the spec's `settings` say `askWhenNoneSufficient: true`.
+ */
+const NO_ASK = { askWhenNoneSufficient: false } as const;
+
+/**
  * A campaign with one launched batch of two questions (gold + one candidate each, single paragraphs)
- * on a fresh five-paragraph page; `settings` go to POST /api/campaigns.
+ * on a fresh five-paragraph page; `settings` go to POST /api/campaigns (no asking unless they say so).
  */
 export async function launchedTwoQuestionBatch(
   admin: APIRequestContext,
@@ -121,7 +128,7 @@ export async function launchedTwoQuestionBatch(
     headers: { "content-type": "application/x-ndjson" },
   });
   expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const created = await admin.post("/api/campaigns", { data: { name: unique(`e2e-${prefix}`), ...settings } });
+  const created = await admin.post("/api/campaigns", { data: { name: unique(`e2e-${prefix}`), ...NO_ASK, ...settings } });
   const campaignId: number = (await created.json()).campaign.id;
   const ids = [unique("q"), unique("q")];
   const provenance = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
@@ -172,7 +179,7 @@ export const demoFile = (name: string) => path.join(import.meta.dirname, "..", "
 
 const upload = (name: string) => ({ name, mimeType: "application/x-ndjson", buffer: fs.readFileSync(demoFile(name)) });
 
-/** A coordinator's campaign with the demo batch (top-1 candidate per question) imported and launched, all through the API. */
+/** A coordinator's campaign with the demo batch (top-1 candidate per question) imported and launched, all through the API (no asking unless `settings` say so). */
 export async function launchDemoCampaign(
   api: APIRequestContext,
   settings: Record<string, unknown> = {},
@@ -180,7 +187,7 @@ export async function launchDemoCampaign(
 ): Promise<{ campaignId: number; passages: number; name: string }> {
   const name = unique("e2e-annotate");
   // These annotators judge by rhythm, not by reading: the gold rule would pause them (unless a test wants it).
-  const created = await api.post("/api/campaigns", { data: { name, goldAccuracyThreshold: 0, ...settings } });
+  const created = await api.post("/api/campaigns", { data: { name, goldAccuracyThreshold: 0, ...NO_ASK, ...settings } });
   expect(created.status(), await created.text()).toBe(201);
   const campaignId: number = (await created.json()).campaign.id;
   const knowledge = await api.post("/api/knowledge", { multipart: { file: upload("knowledge.jsonl") } });

@@ -2,6 +2,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import { adminApi, createAccount, launchDemoCampaign, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
+import { wordPoint } from "./word-point";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
 // Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
@@ -28,34 +29,6 @@ const marks = (page: Page) => page.locator(".passage-body mark");
 const nothingLeft = (page: Page) => page.getByRole("heading", { name: "Nothing left for you in this campaign" });
 const submitButton = (page: Page) => page.getByRole("button", { name: /Submit$/ });
 const sufficientButton = (page: Page) => page.getByRole("button", { name: /^(\S+ )?Sufficient$/ });
-
-/** The centre of the `nth` occurrence of a whole word in the passage text, in viewport coordinates. */
-async function wordPoint(page: Page, word: string, nth = 0): Promise<{ x: number; y: number }> {
-  const point = await page.evaluate(
-    ({ word, nth }) => {
-      const body = document.querySelector(".passage-body")!;
-      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-      let seen = 0;
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const text = n.textContent ?? "";
-        const re = new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "gu");
-        for (let m = re.exec(text); m; m = re.exec(text)) {
-          if (seen++ < nth) continue;
-          const range = document.createRange();
-          range.setStart(n, m.index);
-          range.setEnd(n, m.index + word.length);
-          (n.parentElement as HTMLElement).scrollIntoView({ block: "center" });
-          const r = range.getClientRects()[0]!;
-          return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-        }
-      }
-      return null;
-    },
-    { word, nth },
-  );
-  if (!point) throw new Error(`no word "${word}" in the passage`);
-  return point;
-}
 
 /** The stored judgment a submit brought back (POST /api/claims/:handle/judgment). */
 function judgmentResponse(page: Page): Promise<Response> {

@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { accounts, adminApi, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, adminApi, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
 
 // Issue 16, deliverable 2: the text index built through the import page's button, and the search
 // and page routes as an annotator, hostile parameters included.
@@ -83,4 +86,31 @@ test("hostile search and page parameters: 422 naming the parameter or 404, never
     expect([404, 422], `${id}: ${res.status()}`).toContain(res.status());
   }
   await api.dispose();
+});
+
+/** Runs bin/kps.mjs; its exit code and output. */
+async function kps(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+test("kps knowledge index builds the index and exits 0 when it is ready; a bad token is refused with a clear message", async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const tokenOf = async (username: string) => {
+    const login = await kps(["--url", baseURL!, "login", "--username", username, "--password", PASSWORD], { KPS_TOKEN: "" });
+    expect(login.code, login.stderr).toBe(0);
+    return /^export KPS_TOKEN=(kps_\S+)$/m.exec(login.stdout)![1]!;
+  };
+  const built = await kps(["knowledge", "index", "--poll", "200"], { KPS_URL: baseURL!, KPS_TOKEN: await tokenOf(accounts().coordinator) });
+  expect(built.code, built.stderr).toBe(0);
+  expect(built.stdout.trim()).toMatch(/^\d+$/);
+  expect(built.stderr).toContain("The text index is ready");
+  const refused = await kps(["knowledge", "index"], { KPS_URL: baseURL!, KPS_TOKEN: "kps_made-up-token" });
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toMatch(/^kps: .*token/im);
 });

@@ -93,8 +93,23 @@ interface Props {
   instructions: string;
   shortcuts: JudgingShortcuts;
   onClose: () => void;
-  /** False: no mention of the Account page (crowd workers have none). */
+  /** False: no mention of the Account page (crowd workers have none), nor of proposing or explaining (they are never asked). */
   accountHint?: boolean;
+}
+
+/** The Ask screen's keys (ask-screen.tsx): after a question whose passages were all "not sufficient". */
+function AskHelp() {
+  return (
+    <>
+      <h3>When no passage is sufficient</h3>
+      <p className="hint">
+        You are asked to propose another passage or explain why none holds the answer. <kbd>Tab</kbd> to <em>Propose a passage</em> or <em>Explain</em>, <kbd>Enter</kbd>.
+        Proposing: type in the search box (<em>Title</em> or <em>Text</em>), <kbd>↓</kbd>/<kbd>↑</kbd> through the results, <kbd>Enter</kbd> opens a page; <kbd>Tab</kbd>{" "}
+        to a paragraph&rsquo;s box and <kbd>Space</kbd> picks it (the next one extends the range); then highlight with the keys above and <kbd>Enter</kbd> proposes.
+        Explaining: <kbd>↑</kbd>/<kbd>↓</kbd> choose a reason, <kbd>Tab</kbd> to the text, <kbd>Tab</kbd> to <em>Send</em>, <kbd>Enter</kbd>. A reload keeps what you did.
+      </p>
+    </>
+  );
 }
 
 function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: Props) {
@@ -118,6 +133,7 @@ function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: 
       </p>
       <h3>Keys</h3>
       <KeyList shortcuts={shortcuts} />
+      {accountHint && <AskHelp />}
       {accountHint && <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>}
     </>
   );

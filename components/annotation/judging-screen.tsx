@@ -4,12 +4,15 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
 import type { Task, TaskAnswer } from "@/lib/query/annotation";
 import { ApiError } from "@/lib/query/client";
+import { AskScreen } from "./ask-screen";
 import { InstructionsPanel } from "./instructions-panel";
-import { isFirstVisit, questionNumber } from "./judging-storage";
+import { isFirstVisit, questionNumber, type Draft } from "./judging-storage";
 import { JudgingStyles } from "./judging-styles";
 import { JudgingHeader, JudgingMain } from "./judging-view";
 import { ProgressMeter } from "./progress-meter";
 import { NotOnCampaignScreen, NothingLeftScreen, PausedScreen } from "./status-screens";
+import { askCheckpoint, useAsk } from "./use-ask";
+import { useAskProposal } from "./use-ask-proposal";
 import { useJudgingKeys, type JudgingShortcuts } from "./use-judging-keys";
 import { useJudgmentOutbox } from "./use-judgment-outbox";
 import { useTaskQueue } from "./use-task-queue";
@@ -61,6 +64,55 @@ function useSessionOver(crowd: CrowdMode | undefined, paused: boolean, error: Er
   return over;
 }
 
+/**
+ * Before the next question: a proposal or an explanation owed for the last one (`userId` null: never,
+ * as in crowd mode). `shown`: the task to show, null while asking or while the ask is on its way.
+ * Asked again when the Undo editor closes: a revised judgment may change what is owed.
+ */
+function useAskBeforeNext(campaignId: number, userId: number | null, answer: TaskAnswer | undefined, task: Task | null, undoOpen: boolean) {
+  const flow = useAsk(campaignId, userId, askCheckpoint(answer));
+  const proposal = useAskProposal(flow);
+  const { recheck } = flow;
+  const was = useRef(undoOpen);
+  useEffect(() => {
+    if (was.current && !undoOpen) recheck();
+    was.current = undoOpen;
+  }, [undoOpen, recheck]);
+  const asking = flow.ask !== null;
+  return { flow, proposal, asking, shown: asking || flow.holding ? null : task };
+}
+
+interface TaskBarProps {
+  draft: Draft;
+  /** The highlight's text as it is now (a frozen draft shows its pending body's). */
+  quote: string | null;
+  failures: number;
+  status: BarStatus | null;
+  busy: boolean;
+  shortcuts: JudgingShortcuts;
+  edit: ReturnType<typeof useVerdictEditing>;
+  onSubmit: () => void;
+}
+
+/** The verdict bar of the passage on screen; retries of its submission show in it. */
+function TaskVerdictBar({ draft, quote, failures, status, busy, shortcuts, edit, onSubmit }: TaskBarProps) {
+  return (
+    <VerdictBar
+      verdict={draft.pending?.verdict ?? draft.verdict}
+      unreadable={draft.pending?.unreadable ?? draft.unreadable}
+      quote={draft.pending ? (draft.pending.span?.text ?? null) : quote}
+      status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
+      busy={busy}
+      shortcuts={shortcuts}
+      onSufficient={edit.chooseSufficient}
+      onInsufficient={() => edit.chooseInsufficient(false)}
+      onUnreadable={() => edit.chooseInsufficient(true)}
+      onSubmit={onSubmit}
+      onClearHighlight={() => edit.setHighlight(null)}
+    />
+  );
+}
+
 function FinishingScreen() {
   return (
     <main className="judging-calm">
@@ -75,7 +127,7 @@ function FinishingScreen() {
  * The annotator's judging screen: one passage at a time, the next one already fetched, every
  * judgment kept as a draft until the server acknowledges it.
  */
-export function JudgingScreen({ campaign, shortcuts, crowd }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts; crowd?: CrowdMode }) {
+export function JudgingScreen({ campaign, shortcuts, crowd, userId }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts; crowd?: CrowdMode; userId?: number }) {
   const campaignId = campaign.id;
   const [status, setStatus] = useState<BarStatus | null>(null);
   const onLapsed = useCallback(() => {
@@ -88,12 +140,14 @@ export function JudgingScreen({ campaign, shortcuts, crowd }: { campaign: Annota
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions, !crowd);
+  const { flow, proposal, asking, shown } = useAskBeforeNext(campaignId, crowd || userId === undefined ? null : userId, answer, task, undo.screen !== null);
 
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
-  const hasTask = task !== null && !undo.screen;
+  const hasTask = shown !== null && !undo.screen;
   const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
-  useJudgingKeys({ hasTask, hasHighlight: range !== null && !undo.screen, ...instructions, clearHighlight, submit, moveBy, moveBySentence, shortcuts, chooseSufficient, chooseInsufficient });
+  const judgingKeys = { hasTask, hasHighlight: hasTask && range !== null, clearHighlight, submit, moveBy, moveBySentence, chooseSufficient, chooseInsufficient };
+  useJudgingKeys({ ...instructions, shortcuts, ...(asking && !undo.screen ? proposal.keys : judgingKeys) });
 
   const error = current.error;
   const sessionOver = useSessionOver(crowd, paused, error, answer);
@@ -101,14 +155,14 @@ export function JudgingScreen({ campaign, shortcuts, crowd }: { campaign: Annota
   if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
   if (undo.screen) return undo.screen;
-  if (answer?.kind === "done") return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
+  if (answer?.kind === "done" && !asking && !flow.holding) return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
 
   return (
     <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>
       <JudgingStyles />
       <JudgingHeader
         campaignName={campaign.name}
-        answer={answer}
+        answer={shown ? answer : undefined}
         saves={saves}
         question={question}
         instructionsOpen={instructionsOpen}
@@ -120,36 +174,25 @@ export function JudgingScreen({ campaign, shortcuts, crowd }: { campaign: Annota
       />
       <div className="judging-body">
         <main className="judging-main">
-          <JudgingMain
-            task={task}
-            draft={draft}
-            words={words}
-            range={range}
-            error={error}
-            questionRef={questionRef}
-            onSelect={edit.setHighlight}
-            onRetry={() => void current.refetch()}
-          />
-          {task && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />}
+          {asking ? (
+            <AskScreen flow={flow} proposal={proposal} questionRef={questionRef} />
+          ) : (
+            <JudgingMain
+              task={shown}
+              draft={draft}
+              words={words}
+              range={range}
+              error={error}
+              questionRef={questionRef}
+              onSelect={edit.setHighlight}
+              onRetry={() => void current.refetch()}
+            />
+          )}
+          {shown && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />}
         </main>
         {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} accountHint={!crowd} />}
       </div>
-      {task && draft && (
-        <VerdictBar
-          verdict={draft.pending?.verdict ?? draft.verdict}
-          unreadable={draft.pending?.unreadable ?? draft.unreadable}
-          quote={draft.pending ? (draft.pending.span?.text ?? null) : (span?.text ?? null)}
-          // Retries show in the bar.
-          status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
-          busy={frozen}
-          shortcuts={shortcuts}
-          onSufficient={edit.chooseSufficient}
-          onInsufficient={() => edit.chooseInsufficient(false)}
-          onUnreadable={() => edit.chooseInsufficient(true)}
-          onSubmit={submit}
-          onClearHighlight={clearHighlight}
-        />
-      )}
+      {shown && draft && <TaskVerdictBar draft={draft} quote={span?.text ?? null} failures={failures} status={status} busy={frozen} shortcuts={shortcuts} edit={edit} onSubmit={submit} />}
     </div>
   );
 }

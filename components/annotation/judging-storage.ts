@@ -29,7 +29,8 @@ const DRAFT_PREFIX = "kps:draft:";
 const DRAFT_MAX_AGE_MS = 3 * 24 * 3600 * 1000;
 const draftKey = (campaignId: number, claim: string) => `${DRAFT_PREFIX}${campaignId}:${claim}`;
 
-function storage(): Storage | null {
+/** This browser's localStorage, or null where it is disabled (then drafts live only in memory). */
+export function storage(): Storage | null {
   try {
     return typeof window === "undefined" ? null : window.localStorage;
   } catch {

@@ -17,7 +17,7 @@ export default async function JudgingPage({ params }: Props) {
   const { db, actor, campaignId: id } = page;
   try {
     const [campaign, { shortcuts, keys }] = await Promise.all([getAnnotatorCampaign(db, actor, id), getShortcuts(db, actor)]);
-    return <JudgingScreen campaign={campaign} shortcuts={{ enabled: shortcuts.enabled, keys }} />;
+    return <JudgingScreen campaign={campaign} shortcuts={{ enabled: shortcuts.enabled, keys }} userId={actor.id} />;
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") notFound();
     if (error instanceof AppError && (error.details as { paused?: boolean } | undefined)?.paused) return <PausedScreen />;

@@ -1,0 +1,67 @@
+"use client";
+
+import { useEffect, useRef, type RefObject } from "react";
+import { AskExplain } from "./ask-explain";
+import { AskPropose } from "./ask-propose";
+import type { AskPath } from "./ask-storage";
+import { AskStyles } from "./ask-styles";
+import type { AskFlow } from "./use-ask";
+import type { AskProposal } from "./use-ask-proposal";
+
+interface Props {
+  flow: AskFlow;
+  proposal: AskProposal;
+  questionRef: RefObject<HTMLHeadingElement | null>;
+}
+
+/**
+ * Asked before the next passage: none of this question's passages held enough evidence for the
+ * annotator, so they propose another passage (search, open a page, pick paragraphs, highlight) or
+ * explain why none does. Shown in place of the passage, inside the judging page's header and
+ * instructions; its draft survives a reload (ask-storage.ts).
+ */
+export function AskScreen({ flow, proposal, questionRef }: Props) {
+  const { ask, draft, update } = flow;
+  const focused = useRef<string | null>(null);
+  useEffect(() => {
+    // A new question asked: start at the top, focus on the question (screen readers hear where they are).
+    if (!ask || focused.current === ask.queryId) return;
+    focused.current = ask.queryId;
+    window.scrollTo({ top: 0 });
+    questionRef.current?.focus({ preventScroll: true });
+  }, [ask, questionRef]);
+  if (!ask || !draft) return null;
+  const choose = (path: AskPath) => update({ path });
+  return (
+    <section className="ask" aria-labelledby="ask-question">
+      <AskStyles />
+      <div className="question-block">
+        <p className="question-label">Question</p>
+        <h1 className="question" id="ask-question" ref={questionRef} tabIndex={-1}>
+          {ask.input}
+        </h1>
+        {ask.answers && ask.answers.length > 0 && (
+          <p className="answers">
+            <span className="answers-label">Answers:</span>{" "}
+            {ask.answers.map((a, i) => (
+              <span key={i} className="answer">
+                {a}
+              </span>
+            ))}
+          </p>
+        )}
+      </div>
+      <p className="ask-lead">None of this question&rsquo;s passages held enough evidence. Propose another passage or explain why none does.</p>
+      <div className="ask-paths" role="group" aria-label="Your answer">
+        <button type="button" aria-pressed={draft.path === "propose"} onClick={() => choose("propose")}>
+          Propose a passage
+        </button>
+        <button type="button" aria-pressed={draft.path === "explain"} onClick={() => choose("explain")}>
+          Explain why none does
+        </button>
+      </div>
+      {draft.path === "propose" && <AskPropose flow={flow} proposal={proposal} />}
+      {draft.path === "explain" && <AskExplain flow={flow} />}
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useMemo, useState } from "react";
+import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
+import type { Task } from "@/lib/query/annotation";
+import { knowledgePageOptions } from "@/lib/query/knowledge";
+import type { Draft } from "./judging-storage";
+import type { AskFlow } from "./use-ask";
+import type { JudgingKeys } from "./use-judging-keys";
+import { useVerdictEditing } from "./use-verdict-editing";
+import type { BarStatus } from "./verdict-bar";
+
+/**
+ * The highlight step of a proposal, done as when judging: the picked paragraphs become a passage
+ * for PassageView, and use-verdict-editing moves the highlight (its keys, drags and taps) over a
+ * judging draft that stands for the proposal's span (a proposal is a "sufficient" verdict).
+ */
+export function useAskProposal(flow: AskFlow) {
+  const { ask, draft, update } = flow;
+  const page = useQuery({ ...knowledgePageOptions(draft?.page ?? ""), enabled: Boolean(draft?.page), retry: false });
+  const data = page.data && page.data.wikipediaId === draft?.page ? page.data : null;
+  const range = draft?.range ?? null;
+  const view: Task | null = useMemo(() => {
+    if (!ask || !data || !range || !draft?.highlighting) return null;
+    const paragraphs = data.paragraphs.filter((p) => p.id >= range.start && p.id <= range.end);
+    return {
+      claim: { handle: `proposal-${ask.queryId}`, expiresAt: "" },
+      query: { id: ask.queryId, input: ask.input },
+      passage: { wikipediaId: data.wikipediaId, title: data.title, paragraphs },
+      progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
+    };
+  }, [ask, data, range, draft?.highlighting]);
+  const words = useMemo(() => (view ? passageWords(view.passage.paragraphs) : []), [view]);
+  const storedSpan = draft?.span ?? null;
+  const wordRange = useMemo(() => (storedSpan ? wordRangeOfSpan(words, storedSpan) : null), [storedSpan, words]);
+  const span = useMemo(() => (view && wordRange ? spanOfWords(view.passage.paragraphs, words, wordRange) : null), [view, words, wordRange]);
+
+  const [status, setStatus] = useState<BarStatus | null>(null);
+  const frozen = flow.proposing.isPending;
+  const asDraft: Draft | null = view
+    ? { v: 2, campaignId: 0, claim: view.claim.handle, verdict: "sufficient", unreadable: false, span: wordRange ? storedSpan : null, idempotencyKey: "", startedAt: 0, pending: null }
+    : null;
+  const editUpdate = useCallback(
+    (change: (d: Draft) => Draft) => {
+      if (asDraft) update({ span: change(asDraft).span });
+    },
+    [asDraft, update],
+  );
+  const edit = useVerdictEditing({ task: view, words, range: wordRange, draft: asDraft, frozen, update: editUpdate, status, setStatus });
+
+  const propose = useCallback(() => {
+    if (!ask || !data || !range || frozen) return;
+    if (!span) {
+      setStatus({ tone: "warn", text: "Highlight the words that answer the question first (drag across them, or press Shift+→)." });
+      return;
+    }
+    setStatus(null);
+    flow.proposing.mutate({ queryId: ask.queryId, wikipediaId: data.wikipediaId, startParagraphId: range.start, endParagraphId: range.end, span });
+  }, [ask, data, range, frozen, span, flow.proposing]);
+
+  /** The judging keys while highlighting: the moves, Esc, Enter proposes; the verdict keys do nothing. */
+  const keys: Pick<JudgingKeys, "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | "chooseSufficient" | "chooseInsufficient"> = {
+    hasTask: view !== null,
+    hasHighlight: view !== null && wordRange !== null,
+    clearHighlight: () => edit.setHighlight(null),
+    submit: propose,
+    moveBy: edit.moveBy,
+    moveBySentence: edit.moveBySentence,
+    chooseSufficient: () => {},
+    chooseInsufficient: () => {},
+  };
+  return { page, data, view, words, wordRange, span, status, edit, propose, keys };
+}
+
+export type AskProposal = ReturnType<typeof useAskProposal>;
