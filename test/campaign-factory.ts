@@ -68,7 +68,7 @@ export async function makeCampaign(
   );
   const { batch } = await importBatch(db, system, {
     campaignId: campaign.id,
-    topK: options.candidates,
+    perRetriever: Math.max(1, options.candidates), // at least 1, also when no candidates file is given
     queries: { fileName: "queries.jsonl", source: source(tasks.join("\n")) },
     candidates: options.candidates ? { fileName: "candidates.jsonl", source: source(rankings.join("\n")) } : undefined,
   });
