@@ -3,7 +3,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { indexBuilt } from "./index-build";
-import { INDEX_NOT_BUILT, orQuery, RANK } from "./retrieve";
+import { INDEX_NOT_BUILT, orQuery, rankedRows } from "./retrieve";
 import type { SearchOptions } from "./schemas";
 import { HEADLINE_OPTIONS, markedSegments, prefixSegments, snippetOf } from "./segments";
 import type { KnowledgePage, SearchResponse, SearchResult } from "./types";
@@ -52,27 +52,31 @@ const stripBullet = (text: string) => text.replace(/^BULLET::::-? ?/, "");
 
 /** The best-ranked paragraphs of the text index, with the matched words marked in the title and the snippet. */
 async function textSearch(db: Db, q: string, limit: number): Promise<SearchResult[]> {
+  const ranked = await rankedRows(db, q, limit);
   const query = orQuery(q);
-  if (!query) return [];
-  const rows = rowsOf<{ wikipedia_id: string; paragraph_id: number; section: string; title: string; text: string; marked_text: string; marked_title: string }>(
+  if (!ranked.length || !query) return [];
+  const rows = rowsOf<{ i: number; section: string; title: string; text: string; marked_text: string; marked_title: string }>(
     await db.execute(sql`with q as (select ${query} as query),
-      top as (select pi.wikipedia_id, pi.paragraph_id, pi.section, ${RANK(sql`q.query`)} as score
-        from paragraph_index pi, q where pi.document @@ q.query order by score desc, pi.wikipedia_id, pi.paragraph_id limit ${limit}),
-      hit as (select top.*, pg.title, translate(regexp_replace(pg.paragraphs[top.paragraph_id + 1], '^BULLET::::-? ?', ''), E'\\x01\\x02', '  ') as text
-        from top join pages pg on pg.wikipedia_id = top.wikipedia_id)
-      select hit.wikipedia_id, hit.paragraph_id, hit.section, hit.title, hit.text,
+      top as (select r.i, r.w, r.p from unnest(${sql.param(ranked.map((r) => r.wikipedia_id))}::text[], ${sql.param(ranked.map((r) => r.paragraph_id))}::int[])
+        with ordinality as r(w, p, i)),
+      hit as (select top.i, pi.section, pg.title, translate(regexp_replace(pg.paragraphs[top.p + 1], '^BULLET::::-? ?', ''), E'\\x01\\x02', '  ') as text
+        from top join paragraph_index pi on pi.wikipedia_id = top.w and pi.paragraph_id = top.p join pages pg on pg.wikipedia_id = top.w)
+      select hit.i, hit.section, hit.title, hit.text,
         ts_headline('english', kps_fold(hit.text), q.query, ${HEADLINE_OPTIONS}) as marked_text,
         ts_headline('english', kps_fold(translate(hit.title, E'\\x01\\x02', '  ')), q.query, ${HEADLINE_OPTIONS}) as marked_title
-      from hit, q order by hit.score desc, hit.wikipedia_id, hit.paragraph_id`),
+      from hit, q order by hit.i`),
   );
-  return rows.map((r) => ({
-    wikipediaId: r.wikipedia_id,
-    title: r.title,
-    paragraphId: Number(r.paragraph_id),
-    section: r.section,
-    titleSegments: markedSegments(r.marked_title, r.title),
-    snippet: snippetOf(markedSegments(r.marked_text, r.text)),
-  }));
+  return rows.map((r) => {
+    const at = ranked[Number(r.i) - 1]!;
+    return {
+      wikipediaId: at.wikipedia_id,
+      title: r.title,
+      paragraphId: at.paragraph_id,
+      section: r.section,
+      titleSegments: markedSegments(r.marked_title, r.title),
+      snippet: snippetOf(markedSegments(r.marked_text, r.text)),
+    };
+  });
 }
 
 /** One page of the knowledge source, every paragraph with the section it is in (coordinators and annotators). */
