@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, type Dispatch, type FormEvent, type InputHTMLAttributes } from "react";
-import { FormField } from "@/components/ui/form-field";
+import { CheckField, FormField } from "@/components/ui/form-field";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/lib/campaign/import/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { useImport } from "./use-import";
@@ -127,22 +127,14 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
           {(p) => <input {...p} name="name" maxLength={200} value={draft.name} onChange={(e) => edit({ name: e.target.value })} />}
         </FormField>
       </div>
-      <div className="field check-field">
-        <label className="check" htmlFor="import-keep-cited">
-          <input
-            id="import-keep-cited"
-            name="keepCited"
-            type="checkbox"
-            checked={draft.keepCited}
-            aria-describedby="import-keep-cited-hint"
-            onChange={(e) => edit({ keepCited: e.target.checked })}
-          />
-          <span>Keep only pages the questions and candidates cite</span>
-        </label>
-        <span className="hint" id="import-keep-cited-hint">
-          Leaves out every other page of the knowledge source: much faster for a full Wikipedia dump.
-        </span>
-      </div>
+      <CheckField
+        id="import-keep-cited"
+        name="keepCited"
+        label="Keep only pages the questions and candidates cite"
+        hint="Leaves out every other page of the knowledge source: much faster for a full Wikipedia dump."
+        checked={draft.keepCited}
+        onChange={(keepCited) => edit({ keepCited })}
+      />
       <TextRetrievalFields draft={draft} edit={edit} />
     </fieldset>
   );
@@ -152,22 +144,14 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
 function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch: Partial<ImportDraft>) => void }) {
   return (
     <div className="form-grid">
-      <div className="field check-field">
-        <label className="check" htmlFor="import-retrieve">
-          <input
-            id="import-retrieve"
-            name="retrieve"
-            type="checkbox"
-            checked={draft.retrieveText}
-            aria-describedby="import-retrieve-hint"
-            onChange={(e) => edit({ retrieveText: e.target.checked })}
-          />
-          <span>Also propose paragraphs of the text index</span>
-        </label>
-        <span className="hint" id="import-retrieve-hint">
-          Ranks the knowledge source’s paragraphs for each question (retriever “retrieval:text”). Build the index first.
-        </span>
-      </div>
+      <CheckField
+        id="import-retrieve"
+        name="retrieve"
+        label="Also propose paragraphs of the text index"
+        hint="Ranks the knowledge source’s paragraphs for each question (retriever “retrieval:text”). Build the index first."
+        checked={draft.retrieveText}
+        onChange={(retrieveText) => edit({ retrieveText })}
+      />
       {draft.retrieveText && (
         <FormField id="import-retrieve-topk" label="Text-retrieval candidates" hint="Best paragraphs per question (default 4).">
           {(p) => <CountInput {...p} name="retrieveTopK" value={draft.retrieveTopK} onChange={(value) => edit({ retrieveTopK: value })} />}

@@ -71,3 +71,18 @@ export function SubmitButton({ pending, pendingLabel, disabled, children }: { pe
     </button>
   );
 }
+
+/** A labelled checkbox with its hint (`<id>-hint`), tied to it by aria-describedby. */
+export function CheckField({ id, name, label, hint, checked, onChange }: { id: string; name: string; label: ReactNode; hint: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <div className="field check-field">
+      <label className="check" htmlFor={id}>
+        <input id={id} name={name} type="checkbox" checked={checked} aria-describedby={`${id}-hint`} onChange={(e) => onChange(e.target.checked)} />
+        <span>{label}</span>
+      </label>
+      <span className="hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+    </div>
+  );
+}
