@@ -77,6 +77,7 @@ test("every kps command has --help", async () => {
 });
 
 test("kps imports the demo sample into a new campaign and launches the batch", async ({ baseURL }) => {
+  test.setTimeout(150_000); // about twenty processes, each starting tsx: 3–6 s apiece on a busy machine
   const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
   const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   const demo = (f: string) => path.join(process.cwd(), "db", "demo", f);

@@ -86,6 +86,7 @@ test.describe("progress and quality", () => {
   });
 
   test("the dashboard flags the hasty annotator, whose page shows their judgments, gold results and charts", async ({ page, baseURL }) => {
+    test.setTimeout(120_000); // three annotators judge a batch over HTTP, then four pages render: 35 s here, past 60 s on a loaded machine
     const admin = await adminApi(baseURL!);
     const { campaignId } = await launchedTwoQuestionBatch(admin, "warned", { warnMinJudgments: 2, goldAccuracyThreshold: 0 });
     const people = await Promise.all(["hasty", "careful", "steady"].map((p) => createAccount(admin, "annotator", p)));
