@@ -30,8 +30,10 @@ for (const kind of testDatabaseKinds()) {
 
     it(`${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims, proposals`, { timeout: 240_000 }, async () => {
       const db = handle.db;
+      // Unfinished, not merely open: a slot held by an abandoned claim that nobody has reaped yet is not open, and
+      // the rounds must go on until someone's request reaps it (a proposal late in the run made this end early).
       const openPassages = async (campaignId: number) =>
-        rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and open_slots > 0`))[0]!.n;
+        rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and judgment_count < 3`))[0]!.n;
       // Every verdict is "insufficient": the gold rule is set out of reach, so nobody is paused.
       const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates, settings: { goldMinJudgments: 10_000 } });
       const annotators: UserActor[] = [];
