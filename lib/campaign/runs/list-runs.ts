@@ -25,7 +25,7 @@ const toView = (r: RunRow): RunView => ({ ...r, id: Number(r.id), createdAt: r.c
 export async function listRuns(db: Db, actor: Actor, campaignId: number): Promise<RunView[]> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  return (await runRows(db, campaignId)).map(toView);
+  return runRows(db, campaignId);
 }
 
 /** The runs of a campaign the caller already may read. Internal. */
