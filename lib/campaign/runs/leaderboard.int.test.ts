@@ -150,7 +150,11 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
     const rest = await listRunQuestions(db(), coordinator, { campaignId: c.campaignId, runId: run.id, limit: 2, after: first.next!, level: "paragraph" });
     expect(rest).toMatchObject({ questions: [{ kiltId: c.queryIds[2] }], next: null });
     const [q0, q1] = first.questions;
-    const detail = (line: string, q: number) => rankDetail((parseGoldLine(JSON.parse(line)) as { record: never }).record, (parseGuessLine(JSON.parse(g.A[q]!)) as { record: never }).record, "paragraph");
+    const detail = (line: string, q: number) => {
+      const [goldLine, guessLine] = [parseGoldLine(JSON.parse(line)), parseGuessLine(JSON.parse(g.A[q]!))];
+      if (!goldLine.ok || !guessLine.ok) throw new Error("a test line does not parse");
+      return rankDetail(goldLine.record, guessLine.record, "paragraph");
+    };
     expect(q0!.rprec).toEqual({ original: detail(gold.original[0]!, 0).rprec, endorsed: detail(gold.endorsed[0]!, 0).rprec, both: detail(gold.both[0]!, 0).rprec });
     expect(q0!.firstCompleteRank).toEqual({ original: 3, endorsed: 1, both: 1 });
     expect(q1!.rprec).toEqual({ original: detail(gold.original[1]!, 1).rprec, endorsed: null, both: null });
