@@ -35,6 +35,8 @@ const expectedTables = [
   "proposals",
   "queries",
   "query_tallies",
+  "run_predictions",
+  "runs",
   "sessions",
   "sign_in_attempts",
   "training_answers",

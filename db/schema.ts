@@ -839,6 +839,56 @@ export const appMeta = pgTable("app_meta", {
   createdAt: createdAt(),
 });
 
+// ── Runs: systems' predictions scored against the campaign ─────────────────
+
+/** A provenance item of a prediction as KILT's evaluator reads it (lib/kilt/score: `ProvItem`): each rank key as str(v).strip(). */
+export interface RunProvenanceItem {
+  wikipedia_id: string | null;
+  start_paragraph_id: string | null;
+  end_paragraph_id: string | null;
+  title: string | null;
+  text: string | null;
+}
+
+/** A system's predictions for every question of a campaign (a KILT guess file), scored at every read (lib/campaign/runs/). */
+export const runs = pgTable(
+  "runs",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdBy: ref("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    /** Predictions stored: one per question of the campaign at upload. */
+    questions: integer("questions").notNull(),
+    /** Every line had `provenance` (retrieval is scored) / `answer` (downstream is scored). */
+    hasProvenance: boolean("has_provenance").notNull(),
+    hasAnswers: boolean("has_answers").notNull(),
+  },
+  (t) => [
+    uniqueIndex("runs_campaign_name_key").on(t.campaignId, t.name),
+    check("runs_name_length", sql`char_length(${t.name}) between 1 and 80`),
+  ],
+);
+
+/** One prediction of a run: the question's answer and ranked provenance, as parsed from the guess line. */
+export const runPredictions = pgTable(
+  "run_predictions",
+  {
+    runId: ref("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    queryId: ref("query_id")
+      .notNull()
+      .references(() => queries.id, { onDelete: "cascade" }),
+    answer: text("answer"),
+    provenance: jsonb("provenance").$type<RunProvenanceItem[]>(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.queryId] }), index("run_predictions_query_idx").on(t.queryId)],
+);
+
 // ── Types ────────────────────────────────────────────────────────────────────
 
 export type User = typeof users.$inferSelect;
@@ -863,3 +913,5 @@ export type CrowdWorker = typeof crowdWorkers.$inferSelect;
 export type CrowdSession = typeof crowdSessions.$inferSelect;
 export type Proposal = typeof proposals.$inferSelect;
 export type Explanation = typeof explanations.$inferSelect;
+export type Run = typeof runs.$inferSelect;
+export type RunPrediction = typeof runPredictions.$inferSelect;

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { KiltResult } from "@/lib/kilt/score/accumulate";
+import type { RankDetail } from "@/lib/kilt/score/detail";
+import type { Level } from "@/lib/kilt/score/types";
+
+// The shapes and options of the runs API (GET/POST /api/campaigns/:id/runs…, …/leaderboard), apart
+// from the queries, so that pages, the browser client and the CLI can use them. Pure, client-safe.
+
+/** The three golds a run is scored against: the questions' imported lines, the campaign's endorsed provenance alone, and both (the KILT export). */
+export const GOLDS = ["original", "endorsed", "both"] as const;
+export type Gold = (typeof GOLDS)[number];
+export type PerGold<T> = Record<Gold, T>;
+
+/** A run as the API lists it. */
+export interface RunView {
+  id: number;
+  name: string;
+  createdAt: string;
+  /** The uploader's username (null: the account is gone, or the app itself). */
+  createdBy: string | null;
+  /** Predictions stored (the campaign's questions at upload). */
+  questions: number;
+  /** Every line had `provenance` (retrieval figures) / `answer` (downstream figures). */
+  hasProvenance: boolean;
+  hasAnswers: boolean;
+}
+
+/** A run's name: 1 to 80 characters, unique in its campaign. */
+export const runNameSchema = z
+  .string({ error: "must be a text" })
+  .trim()
+  .min(1, "must not be empty")
+  .refine((s) => Array.from(s).length <= 80, "must be at most 80 characters");
+
+/** The ks of the leaderboard when none are asked (KILT's defaults). */
+export const DEFAULT_KS = [1, 5] as const;
+/** The ks of a run's results download. */
+export const RESULT_KS = [1, 3, 5, 10] as const;
+
+const levelSchema = z.enum(["page", "paragraph"], { error: "must be page or paragraph" });
+
+/** `?ks=1,5,10`: 1 to 10 distinct positive integers of at most 100, sorted. */
+const ksSchema = z
+  .string()
+  .trim()
+  .regex(/^\d+(,\d+)*$/, "must be a comma-separated list of positive integers, e.g. 1,5,10")
+  .transform((s) => [...new Set(s.split(",").map(Number))].sort((a, b) => a - b))
+  .refine((ks) => ks.every((k) => k >= 1 && k <= 100), "each k must be 1 to 100")
+  .refine((ks) => ks.length <= 10, "at most 10 values of k");
+
+/** `GET /api/campaigns/:id/leaderboard?level=page|paragraph&ks=1,5,10`. */
+export const leaderboardQuerySchema = z.object({
+  level: levelSchema.default("page"),
+  ks: ksSchema.optional().transform((ks) => ks ?? [...DEFAULT_KS]),
+});
+export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
+
+export interface Leaderboard {
+  level: Level;
+  ks: number[];
+  /** Questions in each gold (a question not in a gold is left out of that gold's scores). */
+  golds: PerGold<{ questions: number }>;
+  computedAt: string;
+  rows: { run: RunView; scores: PerGold<KiltResult> }[];
+}
+
+/** A run's results download: page and paragraph retrieval at RESULT_KS, and downstream, per gold. */
+export type RunResults = PerGold<KiltResult>;
+
+/** `GET …/runs/:runId/questions?after=&limit=&q=&level=`: `after` the question id ending the page before; `level` of the figures (page by default). */
+export const runQuestionListQuerySchema = z.object({
+  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  after: z.coerce.number().int().positive("must be a question id").optional(),
+  limit: z.coerce.number().int().min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
+  level: levelSchema.default("page"),
+});
+export type RunQuestionListQuery = z.infer<typeof runQuestionListQuerySchema>;
+
+export interface RunQuestionRow {
+  /** The question's id (the keyset of the list). */
+  id: number;
+  kiltId: string;
+  input: string;
+  /** R-precision against each gold; null when the question is not in that gold (or the run has no provenance). */
+  rprec: PerGold<number | null>;
+  /** 1-based rank in the run's list where a gold evidence set is first complete; null when none is (or not in that gold). */
+  firstCompleteRank: PerGold<number | null>;
+}
+
+export interface RunQuestionPage {
+  questions: RunQuestionRow[];
+  next: number | null;
+}
+
+/** `GET …/runs/:runId/questions/:kiltId?level=page|paragraph`. */
+export const runQuestionQuerySchema = z.object({ level: levelSchema.default("page") });
+
+export interface RunQuestionDetail {
+  question: { kiltId: string; input: string; answers: string[] };
+  /** The run's answer, and its ranked list at the level (deduplicated as KILT ranks it). */
+  guess: { answer: string | null; ranked: RankDetail["ranked"] };
+  golds: PerGold<RankDetail | null>;
+}
