@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { formatScore, GOLD_HINT, GOLD_LABEL } from "./metrics";
 import { setLabel, setMarks } from "./rank-marks";
-import type { Gold, RankDetail } from "./runs-api";
+import type { RankDetail } from "@/lib/kilt/score/detail";
+import type { Gold } from "@/lib/query/runs";
 
 const SHOWN = 20;
 

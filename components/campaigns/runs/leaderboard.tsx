@@ -6,7 +6,8 @@ import { Fragment, useState } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatTime, plural } from "@/lib/format";
 import { formatScore, GOLD_HINT, GOLD_LABEL, GOLDS, metricsOf, nextSort, sortRows, type Metric, type SortKey } from "./metrics";
-import { leaderboardQuery, type Leaderboard as Board, type Level } from "./runs-api";
+import type { Level } from "@/lib/kilt/score/types";
+import { leaderboardQuery, type Leaderboard as Board } from "@/lib/query/runs";
 import { LevelSwitch } from "./level-switch";
 import "./runs.css";
 
@@ -17,7 +18,7 @@ import "./runs.css";
 export function Leaderboard({ campaignId }: { campaignId: number }) {
   const [level, setLevel] = useState<Level>("page");
   const [sort, setSort] = useState<SortKey | null>(null);
-  const board = useQuery({ ...leaderboardQuery(campaignId, level), placeholderData: keepPreviousData });
+  const board = useQuery({ ...leaderboardQuery(campaignId, { level }), placeholderData: keepPreviousData });
   const data = board.data;
   return (
     <section aria-labelledby="leaderboard-heading" className="leaderboard">

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Level } from "./runs-api";
+import type { Level } from "@/lib/kilt/score/types";
 
 const LEVELS: { value: Level; label: string; hint: string }[] = [
   { value: "page", label: "Page", hint: "a hit is the right Wikipedia page" },

@@ -1,8 +1,10 @@
 // The leaderboard's columns: which figure of KILT's dictionaries each metric reads, how it is
 // shown, and the sort of runs by one metric against one gold. Pure, so it is unit-testable.
-import type { Gold, KiltResult, Leaderboard, Level } from "./runs-api";
+import type { KiltResult } from "@/lib/kilt/score/accumulate";
+import type { Level } from "@/lib/kilt/score/types";
+import type { Gold, Leaderboard } from "@/lib/query/runs";
 
-export const GOLDS: Gold[] = ["original", "endorsed", "both"];
+export { GOLDS } from "@/lib/campaign/runs/views";
 
 export const GOLD_LABEL: Record<Gold, string> = { original: "Original", endorsed: "Endorsed", both: "Both" };
 
@@ -26,7 +28,7 @@ const retrieval = (key: string, label: string, description: string): Metric => (
   label,
   description,
   downstream: false,
-  value: (r, level) => r?.[level]?.[key],
+  value: (r, level) => (r?.[level] as Record<string, number> | undefined)?.[key],
 });
 
 const downstream = (group: "kilt" | "downstream", key: string, label: string, description: string): Metric => ({
@@ -34,7 +36,7 @@ const downstream = (group: "kilt" | "downstream", key: string, label: string, de
   label,
   description,
   downstream: true,
-  value: (r) => r?.downstream?.[group]?.[key],
+  value: (r) => (r?.downstream?.[group] as Record<string, number> | undefined)?.[key],
 });
 
 export const RETRIEVAL_METRICS: Metric[] = [

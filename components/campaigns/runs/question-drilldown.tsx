@@ -6,7 +6,8 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { GoldColumn } from "./gold-column";
 import { LevelSwitch } from "./level-switch";
 import { GOLDS } from "./metrics";
-import { runQuestionQuery, type Level } from "./runs-api";
+import type { Level } from "@/lib/kilt/score/types";
+import { runQuestionQuery } from "@/lib/query/runs";
 import "./runs.css";
 
 /** One question of a run against the three golds: the question, its answers and the run's, then a column per gold. */

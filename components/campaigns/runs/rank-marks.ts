@@ -1,6 +1,6 @@
 // What the drill-down marks on a run's ranked list: for each gold evidence set, the rank where the
 // list first holds all its members. Pure.
-import type { RankDetail } from "./runs-api";
+import type { RankDetail } from "@/lib/kilt/score/detail";
 
 export interface SetMark {
   index: number;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { runsQuery } from "./runs-api";
+import { runsQuery } from "@/lib/query/runs";
 
 /** A run's name from the campaign's run list ("Run 12" until it is read, or when it is gone). */
 export function RunName({ campaignId, runId, plain = false }: { campaignId: number; runId: number; plain?: boolean }) {

@@ -7,9 +7,9 @@ import { SearchBox } from "@/components/people/list-controls";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatScore, GOLD_LABEL, GOLDS } from "./metrics";
-import { runQuestionsQuery, type RunQuestionRow } from "./runs-api";
-
-type Cursor = string | number;
+import type { Level } from "@/lib/kilt/score/types";
+import { runQuestionsQuery, type RunQuestionRow } from "@/lib/query/runs";
+import { LevelSwitch } from "./level-switch";
 
 const COLUMNS = ["Question", "KILT id", ...numeric(...GOLDS.map((g) => `${GOLD_LABEL[g]} R-prec`))];
 
@@ -19,14 +19,16 @@ export const questionHref = (campaignId: number, runId: number, kiltId: string) 
 /** A run's questions, a page at a time, searchable by KILT id or question text, each with its R-precision per gold. */
 export function RunQuestions({ campaignId, runId }: { campaignId: number; runId: number }) {
   const [q, setQ] = useState("");
-  const [cursors, setCursors] = useState<Cursor[]>([]);
+  const [level, setLevel] = useState<Level>("page");
+  const [cursors, setCursors] = useState<number[]>([]);
   const after = cursors.at(-1);
-  const list = useQuery({ ...runQuestionsQuery(campaignId, runId, { q: q || undefined, after }), placeholderData: keepPreviousData });
+  const list = useQuery({ ...runQuestionsQuery(campaignId, runId, { q: q || undefined, after, level }), placeholderData: keepPreviousData });
   const rows = list.data?.questions ?? [];
   const next = list.data?.next ?? null;
   return (
     <section aria-labelledby="run-questions-heading">
       <h2 id="run-questions-heading">Questions</h2>
+      <LevelSwitch id="run-questions-level" value={level} onChange={setLevel} />
       <SearchBox
         id="run-questions-search"
         landmark="Questions"
@@ -46,7 +48,7 @@ export function RunQuestions({ campaignId, runId }: { campaignId: number; runId:
       ) : (
         <DataTable label="Questions of the run" testId="run-questions" scroll columns={COLUMNS}>
           {rows.map((row) => (
-            <QuestionRow key={row.kiltId} campaignId={campaignId} runId={runId} row={row} />
+            <QuestionRow key={row.id} campaignId={campaignId} runId={runId} row={row} />
           ))}
         </DataTable>
       )}

@@ -6,7 +6,7 @@ import { FormField } from "@/components/ui/form-field";
 import { describeProblem } from "@/lib/campaign/import/import-form-state";
 import { ApiError, type Problem } from "@/lib/query/client";
 import { formatBytes, plural } from "@/lib/format";
-import { runKeys, uploadRun, type RunView } from "./runs-api";
+import { runKeys, runUploadForm, uploadRun, type RunView } from "@/lib/query/runs";
 
 type Phase =
   | { state: "idle" }
@@ -23,12 +23,10 @@ function useRunUpload(campaignId: number) {
   const [phase, setPhase] = useState<Phase>({ state: "idle" });
   const busy = phase.state === "sending" || phase.state === "checking";
   const send = async (name: string, file: File) => {
-    const body = new FormData();
-    body.append("name", name);
-    body.append("guess", file);
+    const body = runUploadForm(name, file, file.name);
     setPhase({ state: "sending", loaded: 0, total: file.size });
     try {
-      const { run } = await uploadRun(campaignId, body, {
+      const run = await uploadRun(campaignId, body, {
         onProgress: (loaded, total) => setPhase({ state: "sending", loaded, total }),
         onSent: () => setPhase({ state: "checking", total: file.size }),
       });
