@@ -1,0 +1,170 @@
+import { FatalImportError, parseJsonLine, type ImportProblem, type JsonlLine } from "@/lib/kilt/jsonl";
+import { ScoreAccumulator, checkedKs } from "./accumulate";
+import { parseGoldLine, parseGuessLine } from "./records";
+import type { GoldRecord, GuessRecord, KiltResult, Level } from "./types";
+
+/**
+ * Scores a guess file against a gold file as `eval_retrieval.evaluate` and
+ * `eval_downstream.evaluate` do, reading both as streams. The guess drives: each guess line is
+ * matched by id with its gold line, read ahead as far as needed (gold lines passed over wait in a
+ * map, compact: no passage text), and scored at once; so memory stays flat when the files share
+ * their order and holds only gold records when they do not. Every line is checked; a problem names
+ * file, line and field, and with any problem no figure is given.
+ */
+
+export interface LineSource {
+  file: string;
+  lines: AsyncIterable<JsonlLine>;
+}
+
+export interface ScoreFilesInput {
+  gold: LineSource;
+  guess: LineSource;
+  ks: number[];
+  levels: Level[];
+}
+
+/** What the guess gives on every line: provenance (retrieval figures), answers (downstream figures). */
+export interface GuessKind {
+  provenance: boolean;
+  answers: boolean;
+}
+
+export type ScoreFilesResult =
+  | { ok: true; result: KiltResult; questions: number; kind: GuessKind }
+  | { ok: false; problems: ImportProblem[] };
+
+/** Reading stops collecting problems past this many. */
+export const MAX_SCORE_PROBLEMS = 200;
+
+interface Waiting {
+  record: GoldRecord;
+  line: number;
+}
+
+class Reader {
+  readonly problems: ImportProblem[] = [];
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly goldLines = new Map<string, number>();
+  private readonly gold: AsyncIterator<JsonlLine>;
+  private goldDone = false;
+
+  constructor(private readonly input: ScoreFilesInput) {
+    this.gold = input.gold.lines[Symbol.asyncIterator]();
+  }
+
+  problem(file: string, line: number, field: string, message: string): void {
+    if (this.problems.length < MAX_SCORE_PROBLEMS) this.problems.push({ file, line, field, message });
+  }
+
+  /** The gold record of an id, reading the gold file ahead until it appears; null when it never does. */
+  async goldOf(id: string): Promise<GoldRecord | null> {
+    const waiting = this.waiting.get(id);
+    if (waiting) {
+      this.waiting.delete(id);
+      return waiting.record;
+    }
+    while (!this.goldDone) {
+      const next = await this.nextGold();
+      if (!next) continue;
+      if (next.record.id === id) return next.record;
+      this.waiting.set(next.record.id, next);
+    }
+    return null;
+  }
+
+  /** Reads the rest of the gold file; every gold line never matched lacks a prediction. */
+  async finish(): Promise<void> {
+    while (!this.goldDone) {
+      const next = await this.nextGold();
+      if (next) this.waiting.set(next.record.id, next);
+    }
+    for (const [id, w] of this.waiting) this.problem(this.input.gold.file, w.line, "id", `has no prediction in ${this.input.guess.file} (id ${id})`);
+  }
+
+  private async nextGold(): Promise<Waiting | null> {
+    const r = await this.gold.next();
+    if (r.done) {
+      this.goldDone = true;
+      return null;
+    }
+    const { lineNumber, text } = r.value;
+    const file = this.input.gold.file;
+    const parsed = parseJsonLine(text);
+    const record = parsed.ok ? parseGoldLine(parsed.value) : parsed;
+    if (!record.ok) {
+      this.problem(file, lineNumber, record.field, record.message);
+      return null;
+    }
+    const first = this.goldLines.get(record.record.id);
+    if (first !== undefined) {
+      this.problem(file, lineNumber, "id", `repeats the id of line ${first} (${record.record.id}): gold ids must be unique`);
+      return null;
+    }
+    this.goldLines.set(record.record.id, lineNumber);
+    return { record: record.record, line: lineNumber };
+  }
+}
+
+/** Checks one guess line: parsed, id unique, the same kind of output as line 1. */
+function checkGuess(
+  reader: Reader,
+  file: string,
+  line: JsonlLine,
+  seen: Map<string, number>,
+  kind: { first?: GuessKind & { line: number } },
+): GuessRecord | null {
+  const parsed = parseJsonLine(line.text);
+  const record = parsed.ok ? parseGuessLine(parsed.value) : parsed;
+  if (!record.ok) {
+    reader.problem(file, line.lineNumber, record.field, record.message);
+    return null;
+  }
+  const guess = record.record;
+  const first = seen.get(guess.id);
+  if (first !== undefined) {
+    reader.problem(file, line.lineNumber, "id", `is a duplicate: line ${first} already predicts ${guess.id}`);
+    return null;
+  }
+  seen.set(guess.id, line.lineNumber);
+  const mine = { provenance: guess.provenance !== null, answers: guess.answer !== null };
+  if (!kind.first) kind.first = { ...mine, line: line.lineNumber };
+  else if (kind.first.provenance && !mine.provenance) {
+    reader.problem(file, line.lineNumber, "output[0].provenance", `is missing, while line ${kind.first.line} gives one: give provenance on every line or on none`);
+  } else if (kind.first.answers && !mine.answers) {
+    reader.problem(file, line.lineNumber, "output[0].answer", `is missing, while line ${kind.first.line} gives one: give an answer on every line or on none`);
+  }
+  return guess;
+}
+
+export async function scoreFiles(input: ScoreFilesInput): Promise<ScoreFilesResult> {
+  const ks = checkedKs(input.ks);
+  const accumulator = new ScoreAccumulator({ ks, levels: input.levels, downstream: true });
+  const reader = new Reader(input);
+  const seen = new Map<string, number>();
+  const kind: { first?: GuessKind & { line: number } } = {};
+  try {
+    for await (const line of input.guess.lines) {
+      const guess = checkGuess(reader, input.guess.file, line, seen, kind);
+      if (!guess) continue;
+      const gold = await reader.goldOf(guess.id);
+      if (!gold) reader.problem(input.guess.file, line.lineNumber, "id", `${guess.id} is not in ${input.gold.file}`);
+      else if (reader.problems.length === 0) accumulator.add(gold, guess);
+    }
+    await reader.finish();
+  } catch (error) {
+    if (!(error instanceof FatalImportError)) throw error;
+    reader.problems.push(error.problem);
+  }
+  if (!kind.first && reader.problems.length === 0) reader.problem(input.guess.file, 1, "(file)", "holds no prediction");
+  if (reader.problems.length > 0) return { ok: false, problems: sortProblems(reader.problems) };
+  const full = accumulator.result();
+  const result: KiltResult = {};
+  if (kind.first!.provenance) for (const level of input.levels) result[level] = full[level];
+  if (kind.first!.answers) result.downstream = full.downstream;
+  return { ok: true, result, questions: accumulator.questions, kind: { provenance: kind.first!.provenance, answers: kind.first!.answers } };
+}
+
+function sortProblems(problems: ImportProblem[]): ImportProblem[] {
+  return [...problems].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
