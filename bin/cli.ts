@@ -9,6 +9,7 @@ import { addCampaignCommands } from "./commands/campaigns";
 import { addExportCommands } from "./commands/export";
 import { addHealthCommand } from "./commands/health";
 import { addKnowledgeCommands } from "./commands/knowledge";
+import { addScoreCommand } from "./commands/score";
 import { type CliContext, note } from "./commands/shared";
 import { addTokenCommands } from "./commands/tokens";
 import { addUserCommands } from "./commands/users";
@@ -59,6 +60,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addExportCommands(program, ctx);
   addWorkersCommand(program, ctx);
   addHealthCommand(program, ctx);
+  addScoreCommand(program);
 
   for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride();

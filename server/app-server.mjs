@@ -19,7 +19,7 @@ export async function serve(settings, { connectionCap, announce }) {
   await app.prepare();
   const handle = app.getRequestHandler();
 
-  const UPLOAD_ROUTE = /^\/api\/(knowledge|campaigns\/[^/]+\/batches)\/?$/;
+  const UPLOAD_ROUTE = /^\/api\/(knowledge|campaigns\/[^/]+\/(batches|runs))\/?$/;
   const isUpload = (req) => req.method === "POST" && UPLOAD_ROUTE.test((req.url ?? "").split("?")[0]);
 
   /** Headers every response carries; proxy.ts replaces the CSP of pages with one holding their nonce. */

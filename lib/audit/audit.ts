@@ -24,9 +24,11 @@ export type AuditAction =
   | "batch.pause"
   | "batch.close"
   | "standing.pause"
-  | "standing.resume";
+  | "standing.resume"
+  | "run.upload"
+  | "run.delete";
 
-export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch";
+export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run";
 
 export interface AuditRecord {
   action: AuditAction;

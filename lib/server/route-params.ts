@@ -30,3 +30,24 @@ export type EntryKeyContext = { params: Promise<{ key: string }> };
 export async function entryKeyParam(ctx: EntryKeyContext): Promise<string> {
   return parseInput(entryKeyParams, await ctx.params, "path").key;
 }
+
+const runParams = z.object({
+  id: z.coerce.number().int().positive("must be a positive integer"),
+  runId: z.coerce.number().int().positive("must be a positive integer"),
+});
+
+export type RunContext = { params: Promise<{ id: string; runId: string }> };
+
+/** The numeric `[id]` (campaign) and `[runId]` of a run route, or 422 naming the bad segment. */
+export async function runParam(ctx: RunContext): Promise<{ id: number; runId: number }> {
+  return parseInput(runParams, await ctx.params, "path");
+}
+
+const runQuestionParams = runParams.extend({ kiltId: z.string().min(1, "must be a KILT id").max(1000, "must be at most 1000 characters") });
+
+export type RunQuestionContext = { params: Promise<{ id: string; runId: string; kiltId: string }> };
+
+/** A run route's ids and the `[kiltId]` of one of its questions (URL-encoded in the path), or 422 naming the bad segment. */
+export async function runQuestionParam(ctx: RunQuestionContext): Promise<{ id: number; runId: number; kiltId: string }> {
+  return parseInput(runQuestionParams, await ctx.params, "path");
+}

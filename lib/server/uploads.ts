@@ -1,11 +1,12 @@
-// The edge of the two imports: a request becomes the parts its import pulls (`BatchPart`,
-// `KnowledgePart`), typed, with the files streamed. These generators read nothing until the import
+// The edge of the uploads: a request becomes the parts its import pulls (`BatchPart`,
+// `KnowledgePart`, `RunPart`), typed, with the files streamed. These generators read nothing until the import
 // pulls the first part, which it does only once it has authorized the caller: an unauthorized upload
 // is refused before a byte of its body is read, with no check in the route.
 import { AppError, parseInput } from "@/lib/errors";
 import { batchImportOptionsSchema, type BatchPart } from "@/lib/campaign/import/import-batch";
 import { BATCH_FORM_FIELDS, MAX_CANDIDATE_FILES } from "@/lib/campaign/import/import-options";
 import type { KnowledgePart } from "@/lib/campaign/import/import-knowledge";
+import type { RunPart } from "@/lib/campaign/runs/upload-run";
 import { isMultipart, limitedBody, multipartParts } from "@/lib/server/multipart";
 
 /**
@@ -60,5 +61,19 @@ export async function* knowledgeUploadParts(req: Request, maxBytes: number): Asy
     } else {
       throw new AppError("invalid", `Unexpected part '${part.name}': send optional 'references' files, then 'file'.`);
     }
+  }
+}
+
+/** A run upload: multipart with the field `name` and one `guess` file (KILT guess JSONL, optionally gzip), in either order. */
+export async function* runUploadParts(req: Request, maxBytes: number): AsyncGenerator<RunPart> {
+  if (!isMultipart(req)) throw new AppError("bad_request", "Send the run as multipart/form-data with the field 'name' and a 'guess' file.");
+  let guess = 0;
+  for await (const part of multipartParts(req, { maxBytes })) {
+    if (part.kind === "field") {
+      if (part.name === "name") yield { kind: "name", name: part.value };
+    } else if (part.name === "guess") {
+      if (guess++) throw new AppError("invalid", "Send one 'guess' file.");
+      yield { kind: "guess", file: { fileName: part.fileName, source: part.stream } };
+    } else throw new AppError("invalid", `Unexpected file part '${part.name}': send the field 'name' and one 'guess' file.`);
   }
 }

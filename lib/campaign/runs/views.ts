@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { KiltResult } from "@/lib/kilt/score/accumulate";
 import type { RankDetail } from "@/lib/kilt/score/detail";
-import type { Level } from "@/lib/kilt/score/types";
+import type { KiltResult, Level } from "@/lib/kilt/score/types";
 
 // The shapes and options of the runs API (GET/POST /api/campaigns/:id/runs…, …/leaderboard), apart
 // from the queries, so that pages, the browser client and the CLI can use them. Pure, client-safe.
@@ -32,8 +31,8 @@ export const runNameSchema = z
   .min(1, "must not be empty")
   .refine((s) => Array.from(s).length <= 80, "must be at most 80 characters");
 
-/** The ks of the leaderboard when none are asked (KILT's defaults). */
-export const DEFAULT_KS = [1, 5] as const;
+/** The ks of the leaderboard when none are asked. */
+export const DEFAULT_KS = [1, 5, 10] as const;
 /** The ks of a run's results download. */
 export const RESULT_KS = [1, 3, 5, 10] as const;
 
@@ -61,7 +60,8 @@ export interface Leaderboard {
   /** Questions in each gold (a question not in a gold is left out of that gold's scores). */
   golds: PerGold<{ questions: number }>;
   computedAt: string;
-  rows: { run: RunView; scores: PerGold<KiltResult> }[];
+  /** Per run: its figures per gold, and how many questions they are over (fewer than the gold's when questions came to the campaign after the run). */
+  rows: { run: RunView; scores: PerGold<KiltResult>; questions: PerGold<number> }[];
 }
 
 /** A run's results download: page and paragraph retrieval at RESULT_KS, and downstream, per gold. */

@@ -42,6 +42,19 @@ describe("scoreFiles reproduces KILT's evaluators on the shared fixtures", () =>
     });
   }
 
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`random pair fuzz-${seed} (test/fixtures/kilt-eval-fuzz): every figure to 1e-9`, async () => {
+      const dir = path.join(process.cwd(), "test/fixtures/kilt-eval-fuzz", `fuzz-${seed}`);
+      const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as KiltResult;
+      const file = (f: string) => ({ file: f, lines: readLines(createReadStream(path.join(dir, f)), { file: f, maxLineBytes: 1 << 24 }) });
+      const scored = await scoreFiles({ gold: file("gold.jsonl"), guess: file("guess.jsonl"), ks: [1, 3, 5, 10], levels: ["page", "paragraph"] });
+      if (!scored.ok) throw new Error(JSON.stringify(scored.problems.slice(0, 3)));
+      const got = new Map(figures(scored.result));
+      for (const [key, value] of figures(expected)) expect(got.get(key), key).toBeCloseTo(value, 9);
+      expect(figures(scored.result)).toHaveLength(figures(expected).length);
+    });
+  }
+
   it("gives the same figures whatever the guess file's order (aligned by id, as KILT aligns)", async () => {
     const gold = readFileSync(path.join(FIXTURES, "seed-3/gold.jsonl"), "utf8").trim().split("\n");
     const guess = readFileSync(path.join(FIXTURES, "seed-3/guess.jsonl"), "utf8").trim().split("\n");

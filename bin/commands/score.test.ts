@@ -1,0 +1,86 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { buildProgram } from "../cli";
+import { parseKs, pythonFloat, scoreReport } from "./score";
+
+const REPO = path.resolve(import.meta.dirname, "../..");
+const FIXTURES = path.join(REPO, "test/fixtures/kilt-eval");
+const SEEDS = [1, 2, 3, 4, 5, 6].map((n) => `seed-${n}`);
+const KPS = path.join(REPO, "bin/kps.mjs");
+
+type Dict = { [key: string]: number | Dict };
+
+/** Every figure of a nested dictionary as [path, value], in the dictionary's order. */
+function figures(d: Dict, prefix = ""): [string, number][] {
+  return Object.entries(d).flatMap(([k, v]) => (typeof v === "number" ? [[`${prefix}${k}`, v] as [string, number]] : figures(v, `${prefix}${k}.`)));
+}
+
+/** Runs bin/kps.mjs; its exit code and output. */
+async function kps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KPS, ...args], { cwd: REPO, env: { ...process.env, KPS_URL: "", KPS_TOKEN: "" } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("kps score", () => {
+  it.each(SEEDS)("prints KILT's figures for %s as --json, every one to 1e-9, keys in KILT's order", async (seed) => {
+    const dir = path.join(FIXTURES, seed);
+    const expected = JSON.parse(fs.readFileSync(path.join(dir, "expected.json"), "utf8")) as Dict;
+    const report = await scoreReport({ gold: path.join(dir, "gold.jsonl"), guess: path.join(dir, "guess.jsonl"), ks: parseKs("1,3,5,10"), json: true });
+    if (!report.ok) throw new Error(report.stderr.join("\n"));
+    const got = JSON.parse(report.stdout.join("\n")) as Dict;
+    expect(figures(got).map(([k]) => k)).toEqual(figures(expected).map(([k]) => k));
+    const want = new Map(figures(expected));
+    for (const [key, value] of figures(got)) expect(Math.abs(value - want.get(key)!), `${seed} ${key}: ${value} vs KILT's ${want.get(key)}`).toBeLessThanOrEqual(1e-9);
+  });
+
+  it("prints the same digits as KILT in its human output, run as a program (seed-1)", async () => {
+    const dir = path.join(FIXTURES, "seed-1");
+    const expected = JSON.parse(fs.readFileSync(path.join(dir, "expected.json"), "utf8")) as Dict;
+    const run = await kps(["score", "--gold", path.join(dir, "gold.jsonl"), "--guess", path.join(dir, "guess.jsonl"), "--ks", "1,3,5,10"]);
+    expect(run.stderr).toMatch(/Scored 31 questions/);
+    expect(run.code).toBe(0);
+    const blocks = run.stdout.split("\n\n");
+    expect(blocks.map((b) => b.split("\n")[0]!.split(" (")[0])).toEqual(["page retrieval", "paragraph retrieval", "downstream: kilt", "downstream: downstream", "downstream: retrieval"]);
+    const sections = [expected.page, expected.paragraph, (expected.downstream as Dict).kilt, (expected.downstream as Dict).downstream, (expected.downstream as Dict).retrieval] as Dict[];
+    sections.forEach((section, i) => {
+      const lines = blocks[i]!.split("\n").slice(1);
+      expect(lines.map((l) => l.trim().split(/\s+/))).toEqual(figures(section).map(([k, v]) => [k, pythonFloat(v)]));
+    });
+    expect(run.stdout).toContain("0.43548387096774194");
+    expect(run.stdout).toContain("0.47849462093189954");
+  }, 60_000);
+
+  it("prints one level with --level, and KILT's default ks 1,5,10,20 without --ks", async () => {
+    const dir = path.join(FIXTURES, "seed-2");
+    const report = await scoreReport({ gold: path.join(dir, "gold.jsonl"), guess: path.join(dir, "guess.jsonl"), ks: [1, 5, 10, 20], level: "paragraph", json: true });
+    if (!report.ok) throw new Error(report.stderr.join("\n"));
+    const got = JSON.parse(report.stdout.join("\n")) as Dict;
+    expect(Object.keys(got)).toEqual(["paragraph", "downstream"]);
+    expect(Object.keys(got.paragraph!)).toContain("success_rate@20");
+    expect(Object.keys(got.paragraph!)).not.toContain("recall@1");
+    const cmd = buildProgram({} as NodeJS.ProcessEnv).commands.find((c) => c.name() === "score");
+    expect(cmd?.options.map((o) => o.long)).toEqual(["--gold", "--guess", "--ks", "--level", "--json"]);
+    expect(cmd?.options.find((o) => o.long === "--ks")?.defaultValue).toEqual([1, 5, 10, 20]);
+  });
+
+  it("names a bad option", async () => {
+    const gold = path.join(FIXTURES, "seed-1/gold.jsonl");
+    const parse = (...args: string[]) => buildProgram({} as NodeJS.ProcessEnv).parseAsync(["node", "kps", "score", "--gold", gold, "--guess", gold, ...args]);
+    for (const ks of ["0", "1,x", "2.5", "-1", "", "1,,5"]) await expect(parse("--ks", ks), ks).rejects.toThrow(/--ks <list>.*positive integers/);
+    await expect(parse("--level", "passage")).rejects.toThrow(/--level <level>.*Allowed choices are page, paragraph/);
+    await expect(parse("--guess", "no-such-file.jsonl")).rejects.toThrow(/--guess <file>.*no such file/);
+    expect(parseKs("10, 1,5,5")).toEqual([1, 5, 10]);
+  });
+
+  it("formats figures as Python's repr does", () => {
+    expect([0.43548387096774194, 0, 1, 0.5, 1e-5, 2.5e-5, 0.0001, 1 / 3].map(pythonFloat)).toEqual(["0.43548387096774194", "0.0", "1.0", "0.5", "1e-05", "2.5e-05", "0.0001", "0.3333333333333333"]);
+  });
+});

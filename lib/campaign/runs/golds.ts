@@ -1,0 +1,39 @@
+import { appendOutputEntries } from "@/lib/kilt/line-edit";
+import { parseGoldLine } from "@/lib/kilt/score/records";
+import type { GoldRecord } from "@/lib/kilt/score/types";
+import type { QuestionProvenance } from "../report/kilt-provenance";
+import type { PerGold } from "./views";
+
+// The three gold lines a campaign question gives a run's scorer, as KILT files (pure): the original
+// (the imported line), the endorsed (the original's answers, and as provenance only the campaign's
+// endorsed passages, one output each as the export writes them), and both (the KILT export's line).
+// A question the export leaves out (unanswerable, or no endorsed passage yet) is in neither of the
+// last two: as KILT scores only the ids of its gold file.
+
+type OutputEntry = Record<string, unknown>;
+
+/** The gold lines of a question (null: not in that gold). Ids are written as strings, as the export writes them. */
+export function goldLinesOf(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<string | null> {
+  const original = appendOutputEntries(q.originalLine, []);
+  if (q.status !== "endorsed") return { original, endorsed: null, both: null };
+  return { original, endorsed: endorsedLine(original, q.entries), both: appendOutputEntries(q.originalLine, q.entries) };
+}
+
+/** The original line with its outputs' answers only (their provenance dropped, answer-less outputs left out), then the endorsed entries. */
+function endorsedLine(original: string, entries: readonly string[]): string {
+  const line = JSON.parse(original) as { output?: OutputEntry[] };
+  const answers = (Array.isArray(line.output) ? line.output : []).filter((o) => o && typeof o === "object" && "answer" in o).map(({ provenance: _, ...rest }) => rest);
+  return JSON.stringify({ ...line, output: [...answers, ...entries.map((e) => JSON.parse(e) as OutputEntry)] });
+}
+
+/** The gold records of a question as the scorer reads its gold lines (a line the scorer refuses leaves the question out of that gold). */
+export function goldsOf(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<GoldRecord | null> {
+  const lines = goldLinesOf(q);
+  return { original: recordOf(lines.original), endorsed: recordOf(lines.endorsed), both: recordOf(lines.both) };
+}
+
+function recordOf(line: string | null): GoldRecord | null {
+  if (line === null) return null;
+  const parsed = parseGoldLine(JSON.parse(line));
+  return parsed.ok ? parsed.record : null;
+}

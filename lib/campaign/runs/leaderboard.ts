@@ -1,0 +1,69 @@
+import type { Db } from "@/db/client";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
+import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
+import { getCampaign, type CampaignView } from "../campaigns";
+import { requireRun, runRows } from "./list-runs";
+import { GoldCounts, scoredQuestions } from "./scored-pages";
+import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./views";
+
+/** One accumulator per gold for a run: the figures its predictions give (retrieval when it ranks, downstream when it answers). */
+function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): PerGold<ScoreAccumulator> {
+  const options: ScoreOptions = { ks, levels: run.hasProvenance ? levels : [], downstream: run.hasAnswers };
+  return { original: new ScoreAccumulator(options), endorsed: new ScoreAccumulator(options), both: new ScoreAccumulator(options) };
+}
+
+/**
+ * Scores runs against the three golds as they are now: every question of the campaign, a page at a
+ * time, into one ScoreAccumulator per run and gold; a question not in a gold is left out of it (as
+ * KILT scores only its gold file's ids), and so is a question a run has no prediction for.
+ */
+async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView[], ks: number[], levels: Level[]) {
+  const accumulators = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
+  const golds = new GoldCounts();
+  for await (const { golds: gold, guesses } of scoredQuestions(db, campaign, runList.map((r) => r.id))) {
+    golds.add(gold);
+    for (const [runId, guess] of guesses) {
+      const acc = accumulators.get(runId)!;
+      for (const g of GOLDS) {
+        const record = gold[g];
+        if (record) acc[g].add(record, guess);
+      }
+    }
+  }
+  const scores = (runId: number) => {
+    const acc = accumulators.get(runId)!;
+    return { original: acc.original.result(), endorsed: acc.endorsed.result(), both: acc.both.result() };
+  };
+  const scored = (runId: number) => {
+    const acc = accumulators.get(runId)!;
+    return { original: acc.original.questions, endorsed: acc.endorsed.questions, both: acc.both.questions };
+  };
+  return { golds: golds.counts, scores, scored };
+}
+
+/**
+ * The campaign's leaderboard (coordinators): every run scored at `level` and `ks` against the
+ * original, endorsed and both golds, computed from the campaign's current outcomes at this read, so
+ * it is never stale (a new endorsement or a paused annotator shows at the next read).
+ */
+export async function getLeaderboard(db: Db, actor: Actor, input: { campaignId: number } & LeaderboardQuery): Promise<Leaderboard> {
+  requireCoordinator(actor);
+  const campaign = await getCampaign(db, actor, input.campaignId);
+  const runList = await runRows(db, campaign.id);
+  const { golds, scores, scored } = await scoreRuns(db, campaign, runList, input.ks, [input.level]);
+  return {
+    level: input.level,
+    ks: input.ks,
+    golds,
+    computedAt: new Date().toISOString(),
+    rows: runList.map((run) => ({ run, scores: scores(run.id), questions: scored(run.id) })),
+  };
+}
+
+/** A run's results as KILT's evaluators print them, per gold: page and paragraph retrieval at ks 1, 3, 5, 10, and downstream (coordinators). */
+export async function getRunResults(db: Db, actor: Actor, input: { campaignId: number; runId: number }): Promise<{ run: RunView; results: RunResults }> {
+  const { campaign, run } = await requireRun(db, actor, input.campaignId, input.runId);
+  const { scores } = await scoreRuns(db, campaign, [run], [...RESULT_KS], ["page", "paragraph"]);
+  return { run, results: scores(run.id) };
+}

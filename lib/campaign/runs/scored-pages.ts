@@ -1,0 +1,71 @@
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import type { RunProvenanceItem } from "@/db/schema";
+import { pyStrip } from "@/lib/kilt/score/python";
+import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
+import type { CampaignView } from "../campaigns";
+import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
+import { goldsOf } from "./golds";
+import { GOLDS, type PerGold } from "./views";
+
+// The walk every run figure comes from: the campaign's questions a page at a time (memory flat in
+// the campaign's size), each with its three golds built from the campaign's outcomes as they are now
+// (the export's own reading, report/kilt-provenance.ts) and the runs' predictions for it. Internal:
+// callers authorize first.
+
+export interface ScoredQuestion {
+  question: QuestionProvenance;
+  golds: PerGold<GoldRecord | null>;
+  /** Per run id, its prediction (absent: the question came to the campaign after the run). */
+  guesses: Map<number, GuessRecord>;
+}
+
+export interface WalkOptions {
+  after?: number;
+  where?: SQL;
+  /** Questions per page (PAGE_QUERIES by default). */
+  limit?: number;
+}
+
+/** One page of questions after `after`, with golds and the runs' predictions. */
+export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonly number[], options: WalkOptions = {}): Promise<ScoredQuestion[]> {
+  const page = await readProvenancePage(db, campaign, { location: "span", after: options.after ?? 0, where: options.where, limit: options.limit });
+  if (!page.length) return [];
+  const predictions = runIds.length
+    ? rowsOf<{ run_id: number; query_id: number; answer: string | null; provenance: RunProvenanceItem[] | null }>(
+        await db.execute(sql`
+          select run_id, query_id, answer, provenance from run_predictions
+          where run_id = any(${sql.param([...runIds])}::bigint[]) and query_id = any(${sql.param(page.map((q) => q.id))}::bigint[])`),
+      )
+    : [];
+  const byQuery = new Map<number, typeof predictions>();
+  for (const p of predictions) {
+    const list = byQuery.get(Number(p.query_id));
+    if (list) list.push(p);
+    else byQuery.set(Number(p.query_id), [p]);
+  }
+  return page.map((question) => {
+    const id = pyStrip(question.kiltId);
+    const guesses = new Map((byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]));
+    return { question, golds: goldsOf(question), guesses };
+  });
+}
+
+/** Every question of the campaign, page by page. */
+export async function* scoredQuestions(db: Db, campaign: CampaignView, runIds: readonly number[]): AsyncGenerator<ScoredQuestion> {
+  let after = 0;
+  for (;;) {
+    const page = await scoredPage(db, campaign, runIds, { after });
+    yield* page;
+    if (page.length < PAGE_QUERIES) return;
+    after = page[page.length - 1]!.question.id;
+  }
+}
+
+/** Questions in each gold. */
+export class GoldCounts {
+  readonly counts: PerGold<{ questions: number }> = { original: { questions: 0 }, endorsed: { questions: 0 }, both: { questions: 0 } };
+  add(golds: PerGold<GoldRecord | null>): void {
+    for (const g of GOLDS) if (golds[g]) this.counts[g].questions++;
+  }
+}

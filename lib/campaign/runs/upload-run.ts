@@ -1,0 +1,208 @@
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import { copyValue, createStagingTable, dropStaleTables, dropTable, openCopyStream, quoteIdent, stagingTableName, type StagingColumn } from "@/db/bulk";
+import { campaigns, runs } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/audit";
+import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import { AppError, invalidField } from "@/lib/errors";
+import { FatalImportError, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
+import { parseGuessLine } from "@/lib/kilt/score/records";
+import { pyStrip } from "@/lib/kilt/score/python";
+import type { GuessRecord } from "@/lib/kilt/score/types";
+import { importFailed, Problems } from "../import/import-problems";
+import type { ImportFile } from "../import/read-batch-files";
+import { runNameSchema, type RunView } from "./views";
+import { getRunView } from "./list-runs";
+
+/** A guess line carries one answer and one ranked list (with passage texts, perhaps): long, but not unbounded. */
+export const MAX_GUESS_LINE_BYTES = 16 * 1024 * 1024;
+
+const STAGING_PREFIX = "kps_stage_run_";
+const STAGING_COLUMNS: StagingColumn[] = [
+  { name: "query_id", type: "bigint" },
+  // JSON null when the line has none (a staging column is never SQL null).
+  { name: "answer", type: "jsonb" },
+  { name: "provenance", type: "jsonb", compress: true },
+];
+
+/** Drops staging tables an upload left behind when its process died (older than a day). */
+export function dropStaleRunStagingTables(db: Db, olderThanMs = 24 * 3600 * 1000): Promise<number> {
+  return dropStaleTables(db, STAGING_PREFIX, olderThanMs);
+}
+
+/**
+ * An upload as a stream of parts (lib/server/uploads.ts: `runUploadParts`): the `name` field and the
+ * `guess` file, in either order. uploadRun pulls the first part only once it has authorized the
+ * caller, so an unauthorized upload is refused before its body is read.
+ */
+export type RunPart = { kind: "name"; name: string } | { kind: "guess"; file: ImportFile };
+
+export type UploadRunInput = { campaignId: number } & ({ name: string; guess: ImportFile } | { parts: AsyncIterable<RunPart> });
+
+/** A campaign question as a guess line names it: by its KILT id as KILT reads it (`str(id).strip()`). */
+interface Question {
+  queryId: number;
+  batchName: string;
+  lineNumber: number;
+}
+
+/** What a guess gives on line 1 (and so must give on every line). */
+interface GuessKind {
+  provenance: boolean;
+  answers: boolean;
+  line: number;
+}
+
+/**
+ * Stores a system's predictions for a campaign as a run (coordinators). The guess file (a KILT
+ * guess JSONL, plain or gzip) is streamed and every line checked as KILT's evaluator reads it (the
+ * lead's `parseGuessLine`); its ids must be the campaign's questions' KILT ids, each once, and every
+ * question needs a prediction. Lines are COPY'd into a staging table as they are read; with any
+ * problem nothing is stored (422 naming file, line and field).
+ */
+export async function uploadRun(db: Db, actor: Actor, input: UploadRunInput): Promise<RunView> {
+  const { userId } = requireCoordinator(actor);
+  const [campaign] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, input.campaignId));
+  if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
+
+  // Only now, with the caller allowed, is the upload read.
+  const staging = stagingTableName(STAGING_PREFIX);
+  await createStagingTable(db, staging, STAGING_COLUMNS);
+  try {
+    let name: string | undefined;
+    let staged: { file: string; kind: GuessKind; questions: number } | undefined;
+    for await (const part of "parts" in input ? input.parts : partsOf(input)) {
+      if (part.kind === "name") {
+        name = checkName(part.name);
+        await refuseTakenName(db, campaign.id, name);
+      } else {
+        if (staged) throw invalidField("guess", "send one guess file");
+        staged = await stageGuess(db, staging, campaign.id, part.file);
+      }
+    }
+    if (!staged) throw invalidField("guess", "a guess file (KILT JSONL, one prediction per question) is required");
+    if (name === undefined) throw invalidField("name", "a run needs a name (1 to 80 characters)");
+    await refuseTakenName(db, campaign.id, name);
+    const runId = await storeRun(db, actor, { campaignId: campaign.id, name, createdBy: userId, staging, ...staged });
+    return await getRunView(db, campaign.id, runId);
+  } finally {
+    await dropTable(db, staging);
+  }
+}
+
+async function* partsOf(input: { name: string; guess: ImportFile }): AsyncGenerator<RunPart> {
+  yield { kind: "name", name: input.name };
+  yield { kind: "guess", file: input.guess };
+}
+
+function checkName(value: string): string {
+  const parsed = runNameSchema.safeParse(value);
+  if (!parsed.success) throw invalidField("name", parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
+async function refuseTakenName(db: Db, campaignId: number, name: string): Promise<void> {
+  const [taken] = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.campaignId, campaignId), eq(runs.name, name)));
+  if (taken) throw new AppError("conflict", `This campaign already has a run named '${name}': delete it first or choose another name.`, { field: "name" });
+}
+
+/** The campaign's questions by KILT id (as KILT compares ids), with where each was imported, for the messages. */
+async function questionsOf(db: Db, campaignId: number): Promise<Map<string, Question>> {
+  const rows = rowsOf<{ id: number; kilt_id: string; line_number: number; batch_name: string }>(
+    await db.execute(sql`
+      select q.id, q.kilt_id, q.line_number, b.name as batch_name from queries q join batches b on b.id = q.batch_id
+      where q.campaign_id = ${campaignId} order by q.id`),
+  );
+  return new Map(rows.map((r) => [pyStrip(r.kilt_id), { queryId: Number(r.id), batchName: r.batch_name, lineNumber: r.line_number }]));
+}
+
+/** Reads, checks and COPYs every line into the staging table; any problem fails the whole upload. */
+async function stageGuess(db: Db, staging: string, campaignId: number, file: ImportFile) {
+  const questions = await questionsOf(db, campaignId);
+  const problems = new Problems();
+  const seen = new Map<string, number>();
+  const state: { kind?: GuessKind } = {};
+  const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
+  let copying = true;
+  try {
+    for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
+      const guess = checkLine(file.fileName, line, problems, seen, state);
+      if (problems.full) break;
+      if (!guess) continue;
+      const question = questions.get(guess.id);
+      if (!question) problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not a question of this campaign`);
+      if (problems.list.length || !question) continue; // keep checking, stop staging
+      await copy.writeRow([String(question.queryId), copyValue(JSON.stringify(guess.answer)), copyValue(JSON.stringify(guess.provenance))]);
+    }
+    for (const [id, q] of questions) {
+      if (problems.full) break;
+      if (!seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
+    }
+    if (!state.kind && !problems.list.length) problems.add(file.fileName, 1, "(file)", "holds no prediction");
+    copying = false;
+    if (problems.list.length) {
+      await copy.abort();
+      throw importFailed(problems.list);
+    }
+    await copy.end();
+    return { file: file.fileName, kind: state.kind!, questions: seen.size };
+  } catch (error) {
+    if (copying) await copy.abort();
+    if (error instanceof FatalImportError) throw importFailed([...problems.list, error.problem]);
+    throw error;
+  }
+}
+
+/** One guess line: JSON, KILT's guess shape, a new id, and the kind of output line 1 gave (the rules of `scoreFiles`). */
+function checkLine(file: string, line: { lineNumber: number; text: string }, problems: Problems, seen: Map<string, number>, state: { kind?: GuessKind }): GuessRecord | null {
+  const parsed = parseJsonLine(line.text);
+  const record = parsed.ok ? parseGuessLine(parsed.value) : parsed;
+  if (!record.ok) {
+    problems.add(file, line.lineNumber, record.field, record.message);
+    return null;
+  }
+  const guess = record.record;
+  const first = seen.get(guess.id);
+  if (first !== undefined) {
+    problems.add(file, line.lineNumber, "id", `is a duplicate: line ${first} already predicts ${guess.id}`);
+    return null;
+  }
+  seen.set(guess.id, line.lineNumber);
+  const kind = state.kind;
+  if (!kind) state.kind = { provenance: guess.provenance !== null, answers: guess.answer !== null, line: line.lineNumber };
+  else if (kind.provenance && guess.provenance === null) {
+    problems.add(file, line.lineNumber, "output[0].provenance", `is missing, while line ${kind.line} gives one: give provenance on every line or on none`);
+  } else if (kind.answers && guess.answer === null) {
+    problems.add(file, line.lineNumber, "output[0].answer", `is missing, while line ${kind.line} gives one: give an answer on every line or on none`);
+  }
+  return guess;
+}
+
+/** The run and its predictions (moved from the staging table in one statement), and the audit entry, in one transaction. */
+async function storeRun(
+  db: Db,
+  actor: Actor,
+  input: { campaignId: number; name: string; createdBy: number | null; staging: string; file: string; kind: GuessKind; questions: number },
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(runs)
+      .values({ campaignId: input.campaignId, name: input.name, createdBy: input.createdBy, questions: input.questions, hasProvenance: input.kind.provenance, hasAnswers: input.kind.answers })
+      .onConflictDoNothing()
+      .returning({ id: runs.id });
+    const run = inserted[0];
+    if (!run) throw new AppError("conflict", `This campaign already has a run named '${input.name}': delete it first or choose another name.`, { field: "name" });
+    await tx.execute(
+      sql.raw(`insert into run_predictions (run_id, query_id, answer, provenance)
+        select ${Number(run.id)}, s.query_id, s.answer #>> '{}', nullif(s.provenance, 'null'::jsonb)
+        from ${quoteIdent(input.staging)} s join queries q on q.id = s.query_id`),
+    );
+    await recordAudit(tx, actor, {
+      action: "run.upload",
+      targetType: "run",
+      targetId: run.id,
+      details: { campaignId: input.campaignId, name: input.name, file: input.file, questions: input.questions },
+    });
+    return Number(run.id);
+  });
+}

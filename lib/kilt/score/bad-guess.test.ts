@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { readLines } from "@/lib/kilt/jsonl";
+import { scoreFiles } from "./score-files";
+
+const REPO = path.resolve(import.meta.dirname, "../../..");
+const DIR = path.join(REPO, "test/fixtures/bad-guess");
+
+interface BadGuessCase {
+  kind: string;
+  file: string;
+  /** The file the problem names when it is not the guess (the gold, for a gold id without prediction). */
+  problemFile?: string;
+  line: number;
+  field: string;
+  message: string;
+}
+
+const cases = JSON.parse(fs.readFileSync(path.join(DIR, "cases.json"), "utf8")) as BadGuessCase[];
+
+/** scoreFiles on test/fixtures/bad-guess/gold.jsonl and `guess`, the files named by their base names. */
+function score(guess: string) {
+  const lines = (file: string) => readLines(fs.createReadStream(path.join(DIR, file)), { file, maxLineBytes: 1024 * 1024 });
+  return scoreFiles({ gold: { file: "gold.jsonl", lines: lines("gold.jsonl") }, guess: { file: guess, lines: lines(guess) }, ks: [1, 5], levels: ["page", "paragraph"] });
+}
+
+describe("bad guess files (test/fixtures/bad-guess)", () => {
+  it("has ten kinds and more, each file one change from valid.jsonl, which scores", async () => {
+    expect(new Set(cases.map((c) => c.kind)).size).toBeGreaterThanOrEqual(10);
+    const valid = await score("valid.jsonl");
+    expect(valid.ok && valid.questions).toBe(4);
+    expect(valid.ok && valid.kind).toEqual({ provenance: true, answers: true });
+  });
+
+  it.each(cases.map((c) => [c.kind, c] as const))("refuses %s with its file, line and field", async (_kind, c) => {
+    const scored = await score(c.file);
+    expect(scored.ok).toBe(false);
+    if (scored.ok) return;
+    expect(scored.problems).toHaveLength(1);
+    const [problem] = scored.problems;
+    expect({ file: problem!.file, line: problem!.line, field: problem!.field }).toEqual({ file: c.problemFile ?? c.file, line: c.line, field: c.field });
+    expect(problem!.message).toContain(c.message);
+  });
+
+  it("exits 1 from kps score, the problem's line on stderr and no figures", async () => {
+    const c = cases.find((x) => x.file === "duplicate-id.jsonl")!;
+    const guess = path.join(DIR, c.file);
+    const run = await promisify(execFile)(process.execPath, [path.join(REPO, "bin/kps.mjs"), "score", "--gold", path.join(DIR, "gold.jsonl"), "--guess", guess], { cwd: REPO }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`${guess} line ${c.line}, ${c.field}: `);
+    expect(run.stderr).toContain(c.message);
+    expect(run.stderr).toContain("nothing scored");
+  }, 60_000);
+});
