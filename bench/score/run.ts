@@ -68,7 +68,7 @@ async function bundleChild(): Promise<string | undefined> {
 
 /** A PYTHONPATH under which `from kilt import eval_retrieval` works, and where it came from; undefined when none. */
 function findKilt(tmp: string): { pythonPath: string; from: string } | { missing: string } {
-  const python = (args: string[], env?: NodeJS.ProcessEnv) => execFileSync("python3", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const python = (args: string[], env?: Record<string, string>) => execFileSync("python3", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   try {
     python(["-c", "import six"]);
   } catch {

@@ -1,13 +1,11 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createReadStream } from "node:fs";
 import { FatalImportError, type ImportProblem, readLines } from "@/lib/kilt/jsonl";
-import type { KiltResult, Level } from "@/lib/kilt/score/accumulate";
 import { scoreFiles } from "@/lib/kilt/score/score-files";
+import { DEFAULT_KS, type KiltResult, type Level } from "@/lib/kilt/score/types";
 import { ApiError } from "../api-client";
 import { existingFile, note, out } from "./shared";
 
-/** KILT's eval_retrieval.py default (`--ks`, `default="1,5,10,20"`). */
-export const DEFAULT_KS = [1, 5, 10, 20];
 /** The longest line read; KILT has none, but a line is held whole while it is parsed. */
 export const MAX_SCORE_LINE_BYTES = 64 * 1024 * 1024;
 /** How many problems a bad file prints before "… and N more". */
