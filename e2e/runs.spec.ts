@@ -11,7 +11,8 @@ test.use({ storageState: storageStatePath("coordinator") });
 
 const GOLDS = ["original", "endorsed", "both"] as const;
 type Gold = (typeof GOLDS)[number];
-type Board = { golds: Record<Gold, { questions: number }>; rows: { run: { id: number; name: string }; scores: Record<Gold, Record<string, Record<string, number>>> }[] };
+type Scores = { page?: Record<string, number>; paragraph?: Record<string, number>; downstream?: { kilt: Record<string, number> } };
+type Board = { golds: Record<Gold, { questions: number }>; rows: { run: { id: number; name: string }; scores: Record<Gold, Scores> }[] };
 
 async function expectAccessible(page: Page, what: string) {
   for (const width of [1280, 390]) {

@@ -1,6 +1,6 @@
 // The leaderboard's columns: which figure of KILT's dictionaries each metric reads, how it is
 // shown, and the sort of runs by one metric against one gold. Pure, so it is unit-testable.
-import type { KiltResult } from "@/lib/kilt/score/accumulate";
+import type { KiltResult } from "@/lib/kilt/score/types";
 import type { Level } from "@/lib/kilt/score/types";
 import type { Gold, Leaderboard } from "@/lib/query/runs";
 
