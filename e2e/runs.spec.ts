@@ -6,6 +6,7 @@ import { guessFile, HAND_KILT_EM, HAND_RPREC, runFiles, runsCampaign, shown, typ
 // Runs in a campaign (issue 17): two runs uploaded through the form, the leaderboard against the
 // three golds (figures from the API and by hand), sorting and the level switch, a question's
 // drill-down, a bad file's problems, and axe on the three pages at 1280 and 390 px.
+// Screenshots of the three pages go to test-results/screenshots/runs-*.png (docs/leaderboard.png is one).
 
 test.use({ storageState: storageStatePath("coordinator") });
 
@@ -110,6 +111,8 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
   });
 
   await expectAccessible(page, "runs page");
+  await page.screenshot({ path: "test-results/screenshots/runs-page.png", fullPage: true });
+  await page.locator("section.leaderboard").screenshot({ path: "test-results/screenshots/runs-leaderboard.png" });
 
   await test.step("a bad file: its problem with the line number, nothing added", async () => {
     const good = guessFile(c.ids, [[[c.pageA, 1]], [[c.pageA, 2]], [[c.pageA, 3]]]).toString();
@@ -134,6 +137,7 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(list.locator('[data-gold="original"]')).toHaveText("0.000");
     await expect(list.locator('[data-gold="endorsed"]')).toHaveText("1.000");
     await expectAccessible(page, "run page");
+    await page.screenshot({ path: "test-results/screenshots/runs-questions.png", fullPage: true });
     await list.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Question ${c.ids[0]}`);
     const original = page.getByTestId("gold-original");
@@ -147,5 +151,6 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(both.getByTestId("ranked-item").nth(0)).toContainText("hit · Set");
     await expect(both.getByTestId("ranked-item").nth(1)).toContainText("hit · Set");
     await expectAccessible(page, "drill-down");
+    await page.screenshot({ path: "test-results/screenshots/runs-drilldown.png", fullPage: true });
   });
 });

@@ -8,6 +8,12 @@ import type { Gold } from "@/lib/query/runs";
 
 const SHOWN = 20;
 
+const NOT_IN: Record<Gold, string> = {
+  original: "Not in this gold: the question’s imported line has no provenance.",
+  endorsed: "Not in this gold: the question is not exported (no passage endorsed yet, or unanswerable).",
+  both: "Not in this gold: the question is not exported (no passage endorsed yet, or unanswerable).",
+};
+
 /** One gold's view of the question: its evidence sets, the run's ranked list with hits marked, and the first complete rank. */
 export function GoldColumn({ gold, detail }: { gold: Gold; detail: RankDetail | null }) {
   const headingId = `gold-${gold}-heading`;
@@ -17,7 +23,7 @@ export function GoldColumn({ gold, detail }: { gold: Gold; detail: RankDetail | 
         {GOLD_LABEL[gold]} gold
       </h2>
       <p className="hint">{GOLD_HINT[gold]}</p>
-      {detail === null ? <p className="muted">This question is not in this gold{gold === "endorsed" ? ": no passage of it was endorsed." : "."}</p> : <Detail detail={detail} />}
+      {detail === null ? <p className="muted">{NOT_IN[gold]}</p> : <Detail detail={detail} />}
     </section>
   );
 }
@@ -32,7 +38,7 @@ function Detail({ detail }: { detail: RankDetail }) {
     <>
       <p className="first-complete" data-testid="first-complete">
         <strong>{detail.firstCompleteRank === null ? "No complete set" : `First complete set at rank ${detail.firstCompleteRank}`}</strong>
-        <span className="muted"> · R-precision {formatScore(detail.rprec)}</span>
+        <span className="muted">R-precision {formatScore(detail.rprec)}</span>
       </p>
       <h3>Evidence sets</h3>
       {marks.length === 0 ? (

@@ -43,7 +43,10 @@ export function RunList({ campaignId }: { campaignId: number }) {
               </th>
               <Num>{r.questions.toLocaleString("en")}</Num>
               <td>{predicts(r)}</td>
-              <td>{formatTime(r.createdAt)}</td>
+              <td>
+                {formatTime(r.createdAt)}
+                {r.createdBy && <span className="hint"> by {r.createdBy}</span>}
+              </td>
               <Num>
                 <div className="row-actions">
                   {confirming === r.id ? (

@@ -10,6 +10,7 @@ import { formatScore, GOLD_LABEL, GOLDS } from "./metrics";
 import type { Level } from "@/lib/kilt/score/types";
 import { runQuestionsQuery, type RunQuestionRow } from "@/lib/query/runs";
 import { LevelSwitch } from "./level-switch";
+import "./runs.css";
 
 const COLUMNS = ["Question", "KILT id", ...numeric(...GOLDS.map((g) => `${GOLD_LABEL[g]} R-prec`))];
 
@@ -26,7 +27,7 @@ export function RunQuestions({ campaignId, runId }: { campaignId: number; runId:
   const rows = list.data?.questions ?? [];
   const next = list.data?.next ?? null;
   return (
-    <section aria-labelledby="run-questions-heading">
+    <section aria-labelledby="run-questions-heading" className="run-questions">
       <h2 id="run-questions-heading">Questions</h2>
       <LevelSwitch id="run-questions-level" value={level} onChange={setLevel} />
       <SearchBox
