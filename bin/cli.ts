@@ -9,6 +9,7 @@ import { addCampaignCommands } from "./commands/campaigns";
 import { addExportCommands } from "./commands/export";
 import { addHealthCommand } from "./commands/health";
 import { addKnowledgeCommands } from "./commands/knowledge";
+import { addRunCommands } from "./commands/runs";
 import { addScoreCommand } from "./commands/score";
 import { type CliContext, note } from "./commands/shared";
 import { addTokenCommands } from "./commands/tokens";
@@ -61,6 +62,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addWorkersCommand(program, ctx);
   addHealthCommand(program, ctx);
   addScoreCommand(program);
+  addRunCommands(program, ctx);
 
   for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     cmd.exitOverride();

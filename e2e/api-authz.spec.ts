@@ -80,6 +80,33 @@ async function batchFiles({ admin }: Setup) {
   return { queries: { name: "queries.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(line) + "\n") } };
 }
 
+/** The KILT id of the one question of a runs campaign (ids are unique within a campaign; this one needs URL encoding). */
+const RUN_QUESTION = "matrix run/q #1";
+
+/** A new campaign with one question (RUN_QUESTION), for the runs routes. */
+async function runsCampaign(setup: Setup): Promise<number> {
+  const campaignId = await newCampaign(setup);
+  const { queries } = await batchFiles(setup);
+  const line = { ...JSON.parse(queries.buffer.toString()), id: RUN_QUESTION };
+  const res = await setup.admin.post(`/api/campaigns/${campaignId}/batches`, { multipart: { queries: { ...queries, buffer: Buffer.from(JSON.stringify(line) + "\n") } } });
+  expect(res.status(), await res.text()).toBe(201);
+  return campaignId;
+}
+
+/** A run upload's parts for a runs campaign: a name and a guess predicting RUN_QUESTION. */
+function runFiles() {
+  const guess = { id: RUN_QUESTION, output: [{ answer: "one paragraph", provenance: [{ wikipedia_id: "matrix", start_paragraph_id: 1, end_paragraph_id: 1 }] }] };
+  return Promise.resolve({ name: unique("matrix-run"), guess: { name: "guess.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(guess) + "\n") } });
+}
+
+/** A runs campaign with one run uploaded: its paths' prefix `/api/campaigns/:id/runs/:runId`. */
+async function runPath(setup: Setup): Promise<string> {
+  const campaignId = await runsCampaign(setup);
+  const res = await setup.admin.post(`/api/campaigns/${campaignId}/runs`, { multipart: await runFiles() });
+  expect(res.status(), await res.text()).toBe(201);
+  return `/api/campaigns/${campaignId}/runs/${(await res.json()).run.id}`;
+}
+
 /** The handle of a claim held by a fresh annotator in a launched campaign (so the callers below are not its owner). */
 async function someoneElsesClaim(setup: Setup): Promise<string> {
   const batchId = await draftBatch(setup);
@@ -272,6 +299,36 @@ const matrix: Record<string, Case> = {
   "GET /api/campaigns/[id]/my-progress": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/my-progress`,
     expect: { anonymous: 401, annotator: 200, coordinator: 403, crowd: 404 },
+  },
+  // ── issue 17: runs and the leaderboard ──
+  "GET /api/campaigns/[id]/runs": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/runs`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "POST /api/campaigns/[id]/runs": {
+    path: async (s) => `/api/campaigns/${await runsCampaign(s)}/runs`,
+    multipart: runFiles,
+    expect: { anonymous: 401, annotator: 403, coordinator: 201, crowd: 403 },
+  },
+  "DELETE /api/campaigns/[id]/runs/[runId]": {
+    path: runPath,
+    expect: { anonymous: 401, annotator: 403, coordinator: 204, crowd: 403 },
+  },
+  "GET /api/campaigns/[id]/runs/[runId]/results": {
+    path: async (s) => `${await runPath(s)}/results`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/campaigns/[id]/runs/[runId]/questions": {
+    path: async (s) => `${await runPath(s)}/questions?q=matrix&limit=5&level=paragraph`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/campaigns/[id]/runs/[runId]/questions/[kiltId]": {
+    path: async (s) => `${await runPath(s)}/questions/${encodeURIComponent(RUN_QUESTION)}?level=page`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/campaigns/[id]/leaderboard": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/leaderboard?level=paragraph&ks=1,5`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "POST /api/knowledge": {
     raw: () => pageLine(unique("matrix-page")),
@@ -496,8 +553,8 @@ test("a cookie-authenticated POST from another site is refused", async ({ baseUR
 });
 
 // Malformed JSON on every route that takes a body (or must take none), sent by a caller the route
-// accepts: a 400 with the error shape, never a 500 and never silently ignored. The two import routes
-// read JSONL files and answer bad lines with 422 and their line numbers (the bad-file corpus).
+// accepts: a 400 with the error shape, never a 500 and never silently ignored. The upload routes
+// (imports, runs) read JSONL files and answer bad lines with 422 and their line numbers (the bad-file corpus).
 for (const [route, spec] of Object.entries(matrix)) {
   const [method] = route.split(" ") as [Method, string];
   if (method === "GET" || spec.multipart || spec.raw) continue;

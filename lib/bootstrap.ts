@@ -13,6 +13,7 @@ import {
   type DemoSignIn,
 } from "@/lib/campaign/demo-credentials";
 import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
+import { dropStaleRunStagingTables } from "@/lib/campaign/runs/upload-run";
 import { databaseConfig, env } from "@/lib/env";
 
 /** Arbitrary, fixed key of the advisory lock that makes instances starting together bootstrap in turn. */
@@ -44,6 +45,8 @@ async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
   if (KPS_ADMIN_PASSWORD !== undefined) assertAdminPasswordPolicy(KPS_ADMIN_PASSWORD);
   const stale = await dropStaleStagingTables(db);
   if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
+  const staleRuns = await dropStaleRunStagingTables(db);
+  if (staleRuns) lines.push(`Dropped ${staleRuns} staging table(s) left by an interrupted run upload.`);
   if (KPS_ADMIN_USERNAME && KPS_ADMIN_PASSWORD) {
     const created = await ensureAdmin(db, system, { username: KPS_ADMIN_USERNAME, password: KPS_ADMIN_PASSWORD });
     if (created) lines.push(`Created coordinator '${KPS_ADMIN_USERNAME}' from KPS_ADMIN_USERNAME.`);

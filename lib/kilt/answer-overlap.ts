@@ -16,8 +16,8 @@
  * U+001C–U+001F and U+0085 but not U+FEFF, unlike JavaScript's `\s`).
  */
 
-/** Python's `string.punctuation`. */
-const PUNCTUATION = new Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~");
+/** Python's `string.punctuation`: the 32 ASCII marks (single UTF-16 units, so a character class is exact). */
+const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 /** Python's `\b(a|an|the)\b` on a str (Unicode word characters). */
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 /** The characters Python's `str.isspace()` accepts, which `str.split()` splits on. */
@@ -25,10 +25,7 @@ export const PYTHON_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u20
 
 /** KILT's `normalize_answer`: lower case, no ASCII punctuation, no articles a/an/the, whitespace collapsed. */
 export function normalizeAnswer(s: string): string {
-  const lower = s.toLowerCase();
-  const noPunctuation = Array.from(lower)
-    .filter((ch) => !PUNCTUATION.has(ch))
-    .join("");
+  const noPunctuation = s.toLowerCase().replace(PUNCTUATION, "");
   const noArticles = noPunctuation.replace(ARTICLES, " ");
   return answerWords(noArticles).join(" ");
 }

@@ -122,19 +122,22 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
   const problems = new Problems();
   const seen = new Map<string, number>();
   const state: { kind?: GuessKind } = {};
+  const unread = { lines: 0 };
   const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
   let copying = true;
   try {
     for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
       const guess = checkLine(file.fileName, line, problems, seen, state);
       if (problems.full) break;
+      if (guess === undefined) unread.lines++;
       if (!guess) continue;
       const question = questions.get(guess.id);
-      if (!question) problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not a question of this campaign`);
+      if (!question) problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not in the gold: no question of this campaign has this id`);
       if (problems.list.length || !question) continue; // keep checking, stop staging
       await copy.writeRow([String(question.queryId), copyValue(JSON.stringify(guess.answer)), copyValue(JSON.stringify(guess.provenance))]);
     }
-    for (const [id, q] of questions) {
+    // A question without prediction, once every line was read (a line that could not be read names no id).
+    for (const [id, q] of unread.lines ? [] : questions) {
       if (problems.full) break;
       if (!seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
     }
@@ -153,15 +156,21 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
   }
 }
 
-/** One guess line: JSON, KILT's guess shape, a new id, and the kind of output line 1 gave (the rules of `scoreFiles`). */
-function checkLine(file: string, line: { lineNumber: number; text: string }, problems: Problems, seen: Map<string, number>, state: { kind?: GuessKind }): GuessRecord | null {
+/** One guess line: JSON, KILT's guess shape, a new id, and the kind of output line 1 gave (the rules of `scoreFiles`). Undefined: the line could not be read (no id); null: a duplicate. */
+function checkLine(file: string, line: { lineNumber: number; text: string }, problems: Problems, seen: Map<string, number>, state: { kind?: GuessKind }): GuessRecord | null | undefined {
   const parsed = parseJsonLine(line.text);
   const record = parsed.ok ? parseGuessLine(parsed.value) : parsed;
   if (!record.ok) {
     problems.add(file, line.lineNumber, record.field, record.message);
-    return null;
+    return undefined;
   }
   const guess = record.record;
+  // KILT ranks an item without wikipedia_id nowhere: in a guess it is a mistake (the brief's rule).
+  const unnamed = (guess.provenance ?? []).findIndex((p) => p.wikipedia_id === null);
+  if (unnamed >= 0) {
+    problems.add(file, line.lineNumber, `output[0].provenance[${unnamed}].wikipedia_id`, "is missing: every provenance item names its page");
+    return undefined;
+  }
   const first = seen.get(guess.id);
   if (first !== undefined) {
     problems.add(file, line.lineNumber, "id", `is a duplicate: line ${first} already predicts ${guess.id}`);

@@ -1,5 +1,5 @@
 import { downstreamOfQuestion } from "./downstream";
-import { rankingMetrics } from "./retrieval";
+import { questionContext, rankingFigures, retrievalKeys } from "./retrieval";
 import type { DownstreamScores, GoldRecord, GuessRecord, KiltResult, Level, RetrievalScores, ScoreOptions } from "./types";
 
 /**
@@ -7,16 +7,6 @@ import type { DownstreamScores, GoldRecord, GuessRecord, KiltResult, Level, Retr
  * time (nothing per question is kept), and gives the evaluators' dictionaries: the mean over the
  * questions, keys in the order `eval_retrieval.compute` and `eval_downstream.evaluate` write them.
  */
-
-/** The keys of `compute`'s dictionary for these ks, in its order. */
-export function retrievalKeys(ks: readonly number[]): string[] {
-  const keys = ["Rprec", "entity_in_input"];
-  for (const k of ks) {
-    keys.push(`precision@${k}`, `answer_in_context@${k}`, `answer_and_ent_in_context@${k}`, `entity_in_context@${k}`);
-    if (k > 1) keys.push(`recall@${k}`, `success_rate@${k}`);
-  }
-  return keys;
-}
 
 /** The ks as KILT uses them: ascending. Throws on a k that is not a positive integer or is repeated (KILT would count it twice). */
 export function checkedKs(ks: readonly number[]): number[] {
@@ -26,18 +16,23 @@ export function checkedKs(ks: readonly number[]): number[] {
   return [...ks].sort((a, b) => a - b);
 }
 
-const DOWNSTREAM_KS = [1, 5];
+export { retrievalKeys } from "./retrieval";
 
+/** `eval_downstream.evaluate` reads Rprec and recall@5 of `compute(ks=[1, 5], rank_keys=["wikipedia_id"])`. */
+const DOWNSTREAM_KS = [1, 5];
+const RECALL_AT_5 = retrievalKeys(DOWNSTREAM_KS).indexOf("recall@5");
+
+/** Running sums of figures given in a fixed key order. */
 class Sums {
-  readonly values: Record<string, number>;
+  private readonly values: Float64Array;
   constructor(readonly keys: readonly string[]) {
-    this.values = Object.fromEntries(keys.map((k) => [k, 0]));
+    this.values = new Float64Array(keys.length);
   }
-  add(figures: Record<string, number>): void {
-    for (const k of this.keys) this.values[k]! += figures[k]!;
+  add(figures: readonly number[]): void {
+    for (let i = 0; i < this.values.length; i++) this.values[i]! += figures[i]!;
   }
   mean(count: number): RetrievalScores {
-    return Object.fromEntries(this.keys.map((k) => [k, count > 0 ? this.values[k]! / count : 0]));
+    return Object.fromEntries(this.keys.map((k, i) => [k, count > 0 ? this.values[i]! / count : 0]));
   }
 }
 
@@ -65,12 +60,15 @@ export class ScoreAccumulator {
 
   add(gold: GoldRecord, guess: GuessRecord): void {
     this.count++;
-    this.options.levels.forEach((level: Level, i) => this.levels[i]!.add(rankingMetrics(gold, guess, this.ks, level)));
+    const context = questionContext(gold, guess, Math.max(this.ks.at(-1)!, DOWNSTREAM_KS.at(-1)!));
+    this.options.levels.forEach((level: Level, i) => this.levels[i]!.add(rankingFigures(gold, guess, this.ks, level, context)));
     if (!this.downstream) return;
     const d = downstreamOfQuestion(gold, guess);
-    this.downstream.sums.add(d as unknown as Record<string, number>);
-    if (d.provenanceRight) this.downstream.kilt.add(d as unknown as Record<string, number>);
-    this.downstream.retrieval.add(rankingMetrics(gold, guess, DOWNSTREAM_KS, "page"));
+    const figures = [d.accuracy, d.em, d.f1, d.rougel];
+    this.downstream.sums.add(figures);
+    if (d.provenanceRight) this.downstream.kilt.add(figures);
+    const page = rankingFigures(gold, guess, DOWNSTREAM_KS, "page", context);
+    this.downstream.retrieval.add([page[0]!, page[RECALL_AT_5]!]);
   }
 
   result(): KiltResult {

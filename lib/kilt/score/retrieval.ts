@@ -100,63 +100,74 @@ function trues(rank: readonly RankPoint[], k: number): number {
   return n;
 }
 
-/** The normalised texts of the first k guess items that carry one. */
-function contexts(guess: GuessRecord, k: number): string[] {
-  const out: string[] = [];
-  for (const p of (guess.provenance ?? []).slice(0, k)) if (p.text !== null) out.push(normalizeAnswer(p.text));
+/**
+ * What a question's figures share across levels and ks: KILT's `*_in_context@k` and
+ * `entity_in_input` read the guess's texts and the gold's answers and titles, never the rank keys.
+ * Each text is normalised once; a figure @k is 1 when its first hit is among the first k items.
+ */
+export interface QuestionContext {
+  entityInInput: number;
+  /** 0-based index of the first guess item whose text holds an answer (resp. an answer and a title, a title); Infinity for none. */
+  firstAnswer: number;
+  firstAnswerAndEntity: number;
+  firstEntity: number;
+}
+
+export function questionContext(gold: GoldRecord, guess: GuessRecord, maxK: number): QuestionContext {
+  const answers = gold.answers.map(normalizeAnswer);
+  const titles = gold.titles.map(normalizeAnswer);
+  const input = normalizeAnswer(gold.input);
+  const out: QuestionContext = {
+    entityInInput: titles.some((t) => input.includes(t)) ? 1 : 0,
+    firstAnswer: Infinity,
+    firstAnswerAndEntity: Infinity,
+    firstEntity: Infinity,
+  };
+  const items = guess.provenance ?? [];
+  for (let i = 0; i < Math.min(maxK, items.length); i++) {
+    const raw = items[i]!.text;
+    if (raw === null) continue;
+    const text = normalizeAnswer(raw);
+    const hasAnswer = answers.some((a) => text.includes(a));
+    const hasEntity = titles.some((t) => text.includes(t));
+    if (hasAnswer && out.firstAnswer === Infinity) out.firstAnswer = i;
+    if (hasAnswer && hasEntity && out.firstAnswerAndEntity === Infinity) out.firstAnswerAndEntity = i;
+    if (hasEntity && out.firstEntity === Infinity) out.firstEntity = i;
+  }
   return out;
 }
 
-/** Per question, the normalised answers and titles, computed once for every k. */
-export interface Normalised {
-  answers: string[];
-  titles: string[];
-}
-
-export function normalisedOf(gold: GoldRecord): Normalised {
-  return { answers: gold.answers.map(normalizeAnswer), titles: gold.titles.map(normalizeAnswer) };
-}
-
-/** answer_in_context@k, answer_and_ent_in_context@k, entity_in_context@k of one question. */
-export function contextHits(guess: GuessRecord, n: Normalised, k: number): { answer: number; answerAndEntity: number; entity: number } {
-  let answer = 0;
-  let answerAndEntity = 0;
-  let entity = 0;
-  for (const text of contexts(guess, k)) {
-    const hasAnswer = n.answers.some((a) => text.includes(a));
-    const hasEntity = n.titles.some((t) => text.includes(t));
-    if (hasAnswer) answer = 1;
-    if (hasAnswer && hasEntity) answerAndEntity = 1;
-    if (hasEntity) entity = 1;
-  }
-  return { answer, answerAndEntity, entity };
-}
-
-/** KILT's `get_ranking_metrics` for one question: the same keys `compute` sums. */
-export function rankingMetrics(gold: GoldRecord, guess: GuessRecord, ks: readonly number[], level: Level): Record<string, number> {
+/**
+ * KILT's `get_ranking_metrics` for one question, as the values of `retrievalKeys(ks)` in order
+ * (Rprec, entity_in_input, then per k ascending precision, the three in-context figures, and for
+ * k > 1 recall and success rate).
+ */
+export function rankingFigures(gold: GoldRecord, guess: GuessRecord, ks: readonly number[], level: Level, context: QuestionContext): number[] {
   const guessIds = idsOf(guess.provenance, level);
-  const n = normalisedOf(gold);
-  const out: Record<string, number> = { Rprec: rPrecision(gold, guessIds, level), entity_in_input: entityInInput(gold, n) };
+  const out = [rPrecision(gold, guessIds, level), context.entityInInput];
   const sets = guessIds.length > 0 ? evidenceSets(gold, level) : [];
   const distinct = sets.length;
   const rank = distinct > 0 ? rankOf(guessIds, sets) : [];
   for (const k of ks) {
-    const hits = contextHits(guess, n, k);
     const found = distinct > 0 ? trues(rank, k) : 0;
-    out[`precision@${k}`] = distinct > 0 ? found / k : 0;
-    out[`answer_in_context@${k}`] = hits.answer;
-    out[`answer_and_ent_in_context@${k}`] = hits.answerAndEntity;
-    out[`entity_in_context@${k}`] = hits.entity;
-    if (k > 1) {
-      out[`recall@${k}`] = distinct > 0 ? found / distinct : 0;
-      out[`success_rate@${k}`] = found > 0 ? 1 : 0;
-    }
+    out.push(distinct > 0 ? found / k : 0, context.firstAnswer < k ? 1 : 0, context.firstAnswerAndEntity < k ? 1 : 0, context.firstEntity < k ? 1 : 0);
+    if (k > 1) out.push(distinct > 0 ? found / distinct : 0, found > 0 ? 1 : 0);
   }
   return out;
 }
 
-/** KILT's `_entity_in_input`: a gold title, normalised, inside the normalised input. */
-function entityInInput(gold: GoldRecord, n: Normalised): number {
-  const input = normalizeAnswer(gold.input);
-  return n.titles.some((t) => input.includes(t)) ? 1 : 0;
+/** The keys of `compute`'s dictionary for these ks (ascending), in its order. */
+export function retrievalKeys(ks: readonly number[]): string[] {
+  const keys = ["Rprec", "entity_in_input"];
+  for (const k of ks) {
+    keys.push(`precision@${k}`, `answer_in_context@${k}`, `answer_and_ent_in_context@${k}`, `entity_in_context@${k}`);
+    if (k > 1) keys.push(`recall@${k}`, `success_rate@${k}`);
+  }
+  return keys;
+}
+
+/** KILT's `get_ranking_metrics` for one question, by key (ks ascending). */
+export function rankingMetrics(gold: GoldRecord, guess: GuessRecord, ks: readonly number[], level: Level): Record<string, number> {
+  const figures = rankingFigures(gold, guess, ks, level, questionContext(gold, guess, Math.max(...ks)));
+  return Object.fromEntries(retrievalKeys(ks).map((k, i) => [k, figures[i]!]));
 }

@@ -1,0 +1,41 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { createUser } from "@/lib/auth/users";
+import { createCampaign } from "@/lib/campaign/campaigns";
+import { importBatch } from "@/lib/campaign/import/import-batch";
+import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { createCampaignSchema } from "@/lib/campaign/settings";
+import type { ImportFile } from "@/lib/campaign/import/read-batch-files";
+import { unique } from "./databases";
+
+// Helpers of the runs' integration tests: accounts, files, and a campaign made of the bad-guess fixtures' gold.
+
+export const BAD_GUESS_DIR = path.join(process.cwd(), "test/fixtures/bad-guess");
+
+export function fileOf(text: string, fileName = "guess.jsonl"): ImportFile {
+  return {
+    fileName,
+    source: (async function* () {
+      yield Buffer.from(text);
+    })(),
+  };
+}
+
+export function fixtureFile(name: string): ImportFile {
+  return fileOf(readFileSync(path.join(BAD_GUESS_DIR, name), "utf8"), name);
+}
+
+export async function makeUser(db: Db, role: "coordinator" | "annotator"): Promise<UserActor> {
+  const { user } = await createUser(db, system, { username: unique(role), role, password: "password-123" });
+  return { kind: "user", id: user.id, username: user.username, role, via: "session" };
+}
+
+/** A campaign whose questions are the bad-guess fixtures' gold (q1–q4, imported as the batch `gold.jsonl`). */
+export async function fixtureCampaign(db: Db): Promise<number> {
+  await importKnowledge(db, system, fixtureFile("knowledge.jsonl"));
+  const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("runs") }));
+  await importBatch(db, system, { campaignId: campaign.id, queries: fixtureFile("gold.jsonl") });
+  return campaign.id;
+}
