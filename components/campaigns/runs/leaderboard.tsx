@@ -109,6 +109,7 @@ function ScoreTable({ campaignId, board, sort, onSort }: { campaignId: number; b
             <tr key={row.run.id}>
               <th scope="row">
                 <Link href={`/campaigns/${campaignId}/runs/${row.run.id}`}>{row.run.name}</Link>
+                <FewerQuestions board={board} row={row} />
               </th>
               {metrics.map((m) => (
                 <ScoreCells key={m.key} metric={m} row={row} level={board.level} />
@@ -119,6 +120,13 @@ function ScoreTable({ campaignId, board, sort, onSort }: { campaignId: number; b
       </table>
     </div>
   );
+}
+
+/** A note under a run scored over fewer questions than a gold holds (questions imported after the run). */
+function FewerQuestions({ board, row }: { board: Board; row: Board["rows"][number] }) {
+  const counts = row.questions;
+  if (!counts || GOLDS.every((g) => counts[g] === board.golds[g].questions)) return null;
+  return <span className="hint rank-note">over {GOLDS.map((g) => `${counts[g]} of ${board.golds[g].questions}`).join(" · ")} questions</span>;
 }
 
 /** One metric's three figures; the endorsed and both figures are marked where they differ from the original. */
