@@ -20,6 +20,7 @@ async function expectAccessible(page: Page, what: string) {
     await page.setViewportSize({ width, height: 800 });
     const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await page.screenshot({ path: `test-results/screenshots/runs-${what.replace(/ /g, "-")}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -111,7 +112,6 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
   });
 
   await expectAccessible(page, "runs page");
-  await page.screenshot({ path: "test-results/screenshots/runs-page.png", fullPage: true });
   await page.locator("section.leaderboard").screenshot({ path: "test-results/screenshots/runs-leaderboard.png" });
 
   await test.step("a bad file: its problem with the line number, nothing added", async () => {
@@ -137,7 +137,6 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(list.locator('[data-gold="original"]')).toHaveText("0.000");
     await expect(list.locator('[data-gold="endorsed"]')).toHaveText("1.000");
     await expectAccessible(page, "run page");
-    await page.screenshot({ path: "test-results/screenshots/runs-questions.png", fullPage: true });
     await list.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Question ${c.ids[0]}`);
     const original = page.getByTestId("gold-original");
@@ -151,6 +150,5 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(both.getByTestId("ranked-item").nth(0)).toContainText("hit · Set");
     await expect(both.getByTestId("ranked-item").nth(1)).toContainText("hit · Set");
     await expectAccessible(page, "drill-down");
-    await page.screenshot({ path: "test-results/screenshots/runs-drilldown.png", fullPage: true });
   });
 });
