@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { adminApi, storageStatePath, unique } from "./fixtures";
@@ -150,5 +151,24 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(both.getByTestId("ranked-item").nth(0)).toContainText("hit · Set");
     await expect(both.getByTestId("ranked-item").nth(1)).toContainText("hit · Set");
     await expectAccessible(page, "drill-down");
+  });
+
+  await test.step("download a run's scores, delete a run after confirming", async () => {
+    await page.goto(`/campaigns/${c.campaignId}/runs`);
+    const download = page.waitForEvent("download");
+    await page.getByRole("link", { name: `Download the scores of ${classic} (JSON)` }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe(`run-${classic}-scores.json`);
+    const scores = JSON.parse(fs.readFileSync(await file.path(), "utf8"));
+    expect(Object.keys(scores)).toEqual(["original", "endorsed", "both"]);
+    expect(scores.original.paragraph.Rprec).toBeCloseTo(HAND_RPREC.paragraph.classic.original, 12);
+    expect(scores.endorsed.downstream.kilt["KILT-em"]).toBeCloseTo(HAND_KILT_EM.endorsed, 12);
+
+    await page.getByRole("button", { name: `Delete ${fresh}` }).click();
+    await page.getByRole("button", { name: `Yes, delete ${fresh}` }).click();
+    await expect(page.getByTestId("runs").getByRole("row")).toHaveCount(2);
+    await expect(page.getByTestId("leaderboard").locator("tbody tr")).toHaveCount(1);
+    const runs = await (await page.request.get(`/api/campaigns/${c.campaignId}/runs`)).json();
+    expect(runs.runs.map((r: { name: string }) => r.name)).toEqual([classic]);
   });
 });
