@@ -151,6 +151,12 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(both.getByTestId("ranked-item").nth(0)).toContainText("hit · Set");
     await expect(both.getByTestId("ranked-item").nth(1)).toContainText("hit · Set");
     await expectAccessible(page, "drill-down");
+
+    // q2's id, escaped in the address: original gold {A}, fresh ranks B then A.
+    await page.goto(`${new URL(page.url()).pathname.replace(/questions\/[^/]+$/, "questions/")}${encodeURIComponent(c.ids[2])}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Question ${c.ids[2]}`);
+    await expect(page.getByTestId("gold-original").getByTestId("first-complete")).toContainText("First complete set at rank 2");
+    await expect(page.getByTestId("gold-endorsed")).toContainText("Not in this gold");
   });
 
   await test.step("download a run's scores, delete a run after confirming", async () => {
