@@ -21,7 +21,7 @@ export function Leaderboard({ campaignId }: { campaignId: number }) {
   const board = useQuery({ ...leaderboardQuery(campaignId, { level }), placeholderData: keepPreviousData });
   const data = board.data;
   return (
-    <section aria-labelledby="leaderboard-heading" className="leaderboard">
+    <section aria-labelledby="leaderboard-heading" className="leaderboard" aria-busy={board.isFetching}>
       <h2 id="leaderboard-heading">Leaderboard</h2>
       <LevelSwitch id="leaderboard-level" value={level} onChange={setLevel} />
       <ErrorAlert>{board.isError && `The leaderboard could not be computed: ${board.error.message}`}</ErrorAlert>
