@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Fragment, useState } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatTime, plural } from "@/lib/format";
-import { formatScore, GOLD_HINT, GOLD_LABEL, GOLDS, metricsOf, nextSort, sortRows, type Metric, type SortKey } from "./metrics";
+import { figure, formatScore, GOLD_HINT, GOLD_LABEL, GOLDS, metricsOf, nextSort, sortRows, type Metric, type SortKey } from "./metrics";
 import type { Level } from "@/lib/kilt/score/types";
 import { leaderboardQuery, type Leaderboard as Board } from "@/lib/query/runs";
 import { LevelSwitch } from "./level-switch";
@@ -112,7 +112,7 @@ function ScoreTable({ campaignId, board, sort, onSort }: { campaignId: number; b
                 <FewerQuestions board={board} row={row} />
               </th>
               {metrics.map((m) => (
-                <ScoreCells key={m.key} metric={m} row={row} level={board.level} />
+                <ScoreCells key={m.key} metric={m} row={row} board={board} />
               ))}
             </tr>
           ))}
@@ -130,12 +130,12 @@ function FewerQuestions({ board, row }: { board: Board; row: Board["rows"][numbe
 }
 
 /** One metric's three figures; the endorsed and both figures are marked where they differ from the original. */
-function ScoreCells({ metric, row, level }: { metric: Metric; row: Board["rows"][number]; level: Level }) {
-  const original = metric.value(row.scores.original, level);
+function ScoreCells({ metric, row, board }: { metric: Metric; row: Board["rows"][number]; board: Board }) {
+  const original = figure(board, row, metric, "original");
   return (
     <>
       {GOLDS.map((g) => {
-        const v = metric.value(row.scores[g], level);
+        const v = figure(board, row, metric, g);
         const changed = g !== "original" && v !== undefined && original !== undefined && Math.abs(v - original) > 1e-12;
         return (
           <td key={g} className={`num${g === "original" ? " gold-first" : ""}${changed ? " changed" : ""}`} data-metric={metric.key} data-gold={g} title={v === undefined ? undefined : String(v)}>

@@ -65,6 +65,14 @@ export function metricsOf(board: Leaderboard): Metric[] {
 /** A figure as the leaderboard prints it: three decimals, "—" when the run has none. */
 export const formatScore = (v: number | undefined | null): string => (v === undefined || v === null || Number.isNaN(v) ? "—" : v.toFixed(3));
 
+type Row = Leaderboard["rows"][number];
+
+/** One run's figure of a metric against a gold; none when the run was scored over no question of that gold (KILT's zeros would mislead). */
+export function figure(board: Leaderboard, row: Row, metric: Metric, gold: Gold): number | undefined {
+  if (board.golds[gold].questions === 0 || row.questions?.[gold] === 0) return undefined;
+  return metric.value(row.scores[gold], board.level);
+}
+
 /** A column: one metric against one gold. */
 export interface SortKey {
   metric: string;
@@ -79,8 +87,8 @@ export function sortRows(board: Leaderboard, metrics: Metric[], sort: SortKey | 
   if (!metric) return board.rows;
   const sign = sort.dir === "asc" ? 1 : -1;
   return [...board.rows].sort((a, b) => {
-    const va = metric.value(a.scores[sort.gold], board.level);
-    const vb = metric.value(b.scores[sort.gold], board.level);
+    const va = figure(board, a, metric, sort.gold);
+    const vb = figure(board, b, metric, sort.gold);
     if (va === undefined || vb === undefined) return va === vb ? a.run.name.localeCompare(b.run.name) : va === undefined ? 1 : -1;
     return va === vb ? a.run.name.localeCompare(b.run.name) : sign * (va - vb);
   });

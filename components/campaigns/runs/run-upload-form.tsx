@@ -126,7 +126,8 @@ function UploadState({ phase, outcomeRef, skipField }: { phase: Phase; outcomeRe
     return (
       <div className="error outcome" role="alert" tabIndex={-1} ref={outcomeRef}>
         <p className="outcome-title">
-          <strong>Nothing was stored.</strong> {problems.length ? "Fix these lines and upload again." : phase.message}
+          <strong>Nothing was stored.</strong>{" "}
+          {problems.length ? "Fix these lines and upload again." : skipField ? "Choose another run name (see above)." : phase.message}
         </p>
         {problems.length > 0 && (
           <ul className="problems" aria-label="Problems">
