@@ -124,6 +124,11 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     const runs = await (await page.request.get(`/api/campaigns/${c.campaignId}/runs`)).json();
     expect(runs.runs).toHaveLength(2);
     await expect(page.getByTestId("runs").getByRole("row")).toHaveCount(3);
+    // A name already taken: said beside the name field.
+    await uploadThroughForm(page, classic, "again.jsonl", files.classic);
+    await expect(page.locator("#run-name-error")).toContainText(`already has a run named '${classic}'`);
+    await expect(page.getByLabel("Run name")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByTestId("runs").getByRole("row")).toHaveCount(3);
   });
 
   await test.step("a run's questions, then a question's drill-down", async () => {
