@@ -2,6 +2,9 @@
 // same synthetic files (bench/score/synthetic.ts), at 100,000 and 20,000 questions.
 //
 //   tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx]
+//                          [--order shuffled|gold]
+//
+// --order gold writes the guess in the gold's order (the scorer then holds no gold line: flat memory).
 //
 // KILT's code is never part of this repository. It is taken from KPS_KILT_DIR (a directory holding
 // the `kilt/` package of facebookresearch/KILT) and KPS_ROUGE_DIR (one holding pltrdy/rouge's
@@ -38,11 +41,12 @@ function parseOptions() {
       ks: { type: "string", default: "1,5,10,20" },
       "no-kilt": { type: "boolean", default: false },
       "no-tsx": { type: "boolean", default: false },
+      order: { type: "string", default: "shuffled" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
-    console.log("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx]");
+    console.log("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]");
     process.exit(0);
   }
   const sizes = values.questions.split(",").map(Number);
@@ -50,7 +54,8 @@ function parseOptions() {
   if (!/^\d+(,\d+)*$/.test(values.ks)) throw new Error(`--ks must be positive integers such as 1,5,10,20, not '${values.ks}'`);
   const seed = Number(values.seed);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
-  return { sizes, seed, ks: values.ks, kilt: !values["no-kilt"], tsx: !values["no-tsx"] };
+  if (values.order !== "shuffled" && values.order !== "gold") throw new Error(`--order must be shuffled or gold, not '${values.order}'`);
+  return { sizes, seed, ks: values.ks, kilt: !values["no-kilt"], tsx: !values["no-tsx"], shuffle: values.order === "shuffled" };
 }
 
 /** The score child bundled into one file, run on plain node as the compiled app runs (tsx's loader holds ~70 MB). */
@@ -151,8 +156,8 @@ async function runSize(n: number, opts: ReturnType<typeof parseOptions>, tmp: st
   const dir = path.join(tmp, String(n));
   fs.mkdirSync(dir);
   const t = performance.now();
-  const files = await writeScoreFiles(dir, n, opts.seed);
-  console.log(`\n${int(n)} questions: gold ${fmt(files.goldBytes / MB)} MB, guess ${fmt(files.guessBytes / MB)} MB (shuffled), written in ${fmt((performance.now() - t) / 1000)} s (not timed)`);
+  const files = await writeScoreFiles(dir, n, opts.seed, opts.shuffle);
+  console.log(`\n${int(n)} questions: gold ${fmt(files.goldBytes / MB)} MB, guess ${fmt(files.guessBytes / MB)} MB (${opts.shuffle ? "shuffled" : "in the gold's order"}), written in ${fmt((performance.now() - t) / 1000)} s (not timed)`);
   const args = ["--gold", files.gold, "--guess", files.guess, "--ks", opts.ks, "--json"];
 
   const run = await timedRun(process.execPath, bundle ? [bundle, ...args] : ["--import", "tsx", CHILD, ...args]);

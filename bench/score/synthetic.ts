@@ -172,12 +172,12 @@ async function writeLines(file: string, line: (k: number) => string, n: number):
   return bytes;
 }
 
-/** gold.jsonl (question order) and guess.jsonl (shuffled) in `dir`; their sizes in bytes. */
-export async function writeScoreFiles(dir: string, questions: number, seed: number): Promise<{ gold: string; guess: string; goldBytes: number; guessBytes: number }> {
+/** gold.jsonl (question order) and guess.jsonl (shuffled, or in the gold's order) in `dir`; their sizes in bytes. */
+export async function writeScoreFiles(dir: string, questions: number, seed: number, shuffle = true): Promise<{ gold: string; guess: string; goldBytes: number; guessBytes: number }> {
   const gold = path.join(dir, "gold.jsonl");
   const guess = path.join(dir, "guess.jsonl");
   const goldBytes = await writeLines(gold, (i) => syntheticQuestion(seed, i).gold, questions);
-  const order = shuffled(questions, seed);
-  const guessBytes = await writeLines(guess, (k) => syntheticQuestion(seed, order[k]!).guess, questions);
+  const order = shuffle ? shuffled(questions, seed) : undefined;
+  const guessBytes = await writeLines(guess, (k) => syntheticQuestion(seed, order ? order[k]! : k).guess, questions);
   return { gold, guess, goldBytes, guessBytes };
 }

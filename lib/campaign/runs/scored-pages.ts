@@ -51,14 +51,21 @@ export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonl
   });
 }
 
-/** Every question of the campaign, page by page. */
+/**
+ * Every question of the campaign, page by page; the next page is read while the caller scores this
+ * one (two pages in memory at most), so the database's time and the scorer's overlap.
+ */
 export async function* scoredQuestions(db: Db, campaign: CampaignView, runIds: readonly number[]): AsyncGenerator<ScoredQuestion> {
-  let after = 0;
+  let next = scoredPage(db, campaign, runIds, { after: 0 });
   for (;;) {
-    const page = await scoredPage(db, campaign, runIds, { after });
+    const page = await next;
+    const more = page.length === PAGE_QUERIES;
+    if (more) {
+      next = scoredPage(db, campaign, runIds, { after: page[page.length - 1]!.question.id });
+      next.catch(() => {}); // awaited on the next round; a caller that stops early leaves no unhandled rejection
+    }
     yield* page;
-    if (page.length < PAGE_QUERIES) return;
-    after = page[page.length - 1]!.question.id;
+    if (!more) return;
   }
 }
 
