@@ -18,12 +18,21 @@ import "./runs.css";
 export function Leaderboard({ campaignId }: { campaignId: number }) {
   const [level, setLevel] = useState<Level>("page");
   const [sort, setSort] = useState<SortKey | null>(null);
-  const board = useQuery({ ...leaderboardQuery(campaignId, { level }), placeholderData: keepPreviousData });
+  // Scoring a large campaign takes seconds: not again at every focus of the window, but on asking.
+  const board = useQuery({ ...leaderboardQuery(campaignId, { level }), placeholderData: keepPreviousData, refetchOnWindowFocus: false });
   const data = board.data;
   return (
     <section aria-labelledby="leaderboard-heading" className="leaderboard" aria-busy={board.isFetching}>
       <h2 id="leaderboard-heading">Leaderboard</h2>
-      <LevelSwitch id="leaderboard-level" value={level} onChange={setLevel} />
+      <div className="leaderboard-controls">
+        <LevelSwitch id="leaderboard-level" value={level} onChange={setLevel} />
+        <button type="button" className="secondary" disabled={board.isFetching} onClick={() => void board.refetch()}>
+          Score again
+        </button>
+        <span className="hint" aria-live="polite">
+          {board.isFetching && !board.isPending ? "Scoring the runs against the current outcomes…" : ""}
+        </span>
+      </div>
       <ErrorAlert>{board.isError && `The leaderboard could not be computed: ${board.error.message}`}</ErrorAlert>
       {board.isPending ? (
         <p className="muted">Scoring the runs…</p>
