@@ -2,8 +2,8 @@
 // The production server: Next.js's request handler on Node's http server, like `next start`, plus
 // the edge defences Next.js leaves to the server (server/app-server.mjs):
 // - timeouts: request headers within KPS_HEADERS_TIMEOUT_MS, every request body within
-//   KPS_REQUEST_TIMEOUT_MS (else 408 and the socket is closed), except the two upload routes
-//   (POST /api/knowledge, POST /api/campaigns/:id/batches: a 35 GB upload may take hours), which
+//   KPS_REQUEST_TIMEOUT_MS (else 408 and the socket is closed), except the upload routes
+//   (POST /api/knowledge, POST /api/campaigns/:id/batches and …/runs: a 35 GB upload may take hours), which
 //   are only cut when no byte moves for KPS_UPLOAD_IDLE_TIMEOUT_MS;
 // - at most KPS_MAX_CONNECTIONS_PER_ADDRESS open connections per client address (with N workers,
 //   each worker allows ⌈cap / N⌉: server/settings.mjs);

@@ -9,7 +9,7 @@ import type { ImportProblem } from "@/lib/kilt/jsonl";
 import { describeEachDatabase } from "@/test/databases";
 import { BAD_GUESS_DIR, fileOf, fixtureCampaign, fixtureFile, makeUser } from "@/test/runs";
 import { deleteRun, listRuns } from "./list-runs";
-import { uploadRun } from "./upload-run";
+import { MAX_RUNS_PER_CAMPAIGN, uploadRun } from "./upload-run";
 
 interface BadCase {
   kind: string;
@@ -55,6 +55,12 @@ describeEachDatabase("runs: upload", ({ db }) => {
     // The name is unique in the campaign.
     const taken = await refusal(uploadRun(db(), coordinator, { campaignId, name: "DPR", guess: fixtureFile("valid.jsonl") }));
     expect(taken.code).toBe("conflict");
+
+    // At most MAX_RUNS_PER_CAMPAIGN runs: the list stays one page.
+    await db().execute(sql`insert into runs (campaign_id, name, questions, has_provenance, has_answers) select ${campaignId}, 'filler ' || i, 4, true, true from generate_series(3, ${MAX_RUNS_PER_CAMPAIGN}) i`);
+    const full = await refusal(uploadRun(db(), coordinator, { campaignId, name: "one more", guess: fixtureFile("valid.jsonl") }));
+    expect(full.code).toBe("conflict");
+    await db().execute(sql`delete from runs where campaign_id = ${campaignId} and name like 'filler %'`);
 
     await deleteRun(db(), coordinator, { campaignId, runId: run.id });
     expect((await listRuns(db(), coordinator, campaignId)).map((r) => r.name)).toEqual(["BM25"]);

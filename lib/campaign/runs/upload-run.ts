@@ -17,6 +17,9 @@ import { getRunView } from "./list-runs";
 /** A guess line carries one answer and one ranked list (with passage texts, perhaps): long, but not unbounded. */
 export const MAX_GUESS_LINE_BYTES = 16 * 1024 * 1024;
 
+/** Runs a campaign holds at most: the run list is one page, and every leaderboard read scores them all. */
+export const MAX_RUNS_PER_CAMPAIGN = 50;
+
 const STAGING_PREFIX = "kps_stage_run_";
 const STAGING_COLUMNS: StagingColumn[] = [
   { name: "query_id", type: "bigint" },
@@ -64,6 +67,8 @@ export async function uploadRun(db: Db, actor: Actor, input: UploadRunInput): Pr
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
+  const [held] = await db.select({ n: sql<number>`count(*)::int` }).from(runs).where(eq(runs.campaignId, campaign.id));
+  if ((held?.n ?? 0) >= MAX_RUNS_PER_CAMPAIGN) throw new AppError("conflict", `This campaign holds ${MAX_RUNS_PER_CAMPAIGN} runs, the most it may: delete one first.`);
 
   // Only now, with the caller allowed, is the upload read.
   const staging = stagingTableName(STAGING_PREFIX);
