@@ -7,8 +7,8 @@ import type { GoldRecord, GuessRecord, KiltResult, Level } from "./types";
  * Scores a guess file against a gold file as `eval_retrieval.evaluate` and
  * `eval_downstream.evaluate` do, reading both as streams. The guess drives: each guess line is
  * matched by id with its gold line, read ahead as far as needed (gold lines passed over wait in a
- * map, compact: no passage text), and scored at once; so memory stays flat when the files share
- * their order and holds only gold records when they do not. Every line is checked; a problem names
+ * map as their UTF-8 bytes), and scored at once; so memory stays flat when the files share their
+ * order and holds only the gold lines read ahead when they do not. Every line is checked; a problem names
  * file, line and field, and with any problem no figure is given.
  */
 
@@ -42,9 +42,24 @@ interface Waiting {
   line: number;
 }
 
+/**
+ * A gold line passed over, parked until its guess comes: its checked text as UTF-8 bytes, outside
+ * the JavaScript heap (a parsed record takes several times as much), parsed again when needed.
+ */
+interface Parked {
+  bytes: Buffer;
+  line: number;
+}
+
+function unpark(p: Parked): GoldRecord {
+  const parsed = parseGoldLine(JSON.parse(p.bytes.toString("utf8")));
+  if (!parsed.ok) throw new Error("a checked gold line no longer parses");
+  return parsed.record;
+}
+
 class Reader {
   readonly problems: ImportProblem[] = [];
-  private readonly waiting = new Map<string, Waiting>();
+  private readonly waiting = new Map<string, Parked>();
   private readonly goldLines = new Map<string, number>();
   private readonly gold: AsyncIterator<JsonlLine>;
   private goldDone = false;
@@ -62,13 +77,13 @@ class Reader {
     const waiting = this.waiting.get(id);
     if (waiting) {
       this.waiting.delete(id);
-      return waiting.record;
+      return unpark(waiting);
     }
     while (!this.goldDone) {
       const next = await this.nextGold();
       if (!next) continue;
       if (next.record.id === id) return next.record;
-      this.waiting.set(next.record.id, next);
+      this.waiting.set(next.record.id, { bytes: Buffer.from(next.text, "utf8"), line: next.line });
     }
     return null;
   }
@@ -77,12 +92,12 @@ class Reader {
   async finish(): Promise<void> {
     while (!this.goldDone) {
       const next = await this.nextGold();
-      if (next) this.waiting.set(next.record.id, next);
+      if (next) this.waiting.set(next.record.id, { bytes: Buffer.alloc(0), line: next.line });
     }
     for (const [id, w] of this.waiting) this.problem(this.input.gold.file, w.line, "id", `has no prediction in ${this.input.guess.file} (id ${id})`);
   }
 
-  private async nextGold(): Promise<Waiting | null> {
+  private async nextGold(): Promise<(Waiting & { text: string }) | null> {
     const r = await this.gold.next();
     if (r.done) {
       this.goldDone = true;
@@ -102,7 +117,7 @@ class Reader {
       return null;
     }
     this.goldLines.set(record.record.id, lineNumber);
-    return { record: record.record, line: lineNumber };
+    return { record: record.record, line: lineNumber, text };
   }
 }
 
