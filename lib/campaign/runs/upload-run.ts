@@ -5,10 +5,9 @@ import { campaigns, runs } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { FatalImportError, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
-import { parseGuessLine } from "@/lib/kilt/score/records";
+import { FatalImportError, readLines } from "@/lib/kilt/jsonl";
+import { GuessLines, type GuessKind } from "@/lib/kilt/score/guess-lines";
 import { pyStrip } from "@/lib/kilt/score/python";
-import type { GuessRecord } from "@/lib/kilt/score/types";
 import { importFailed, Problems } from "../import/import-problems";
 import type { ImportFile } from "../import/read-batch-files";
 import { runNameSchema, type RunView } from "./views";
@@ -49,12 +48,6 @@ interface Question {
   lineNumber: number;
 }
 
-/** What a guess gives on line 1 (and so must give on every line). */
-interface GuessKind {
-  provenance: boolean;
-  answers: boolean;
-  line: number;
-}
 
 /**
  * Stores a system's predictions for a campaign as a run (coordinators). The guess file (a KILT
@@ -125,14 +118,13 @@ async function questionsOf(db: Db, campaignId: number): Promise<Map<string, Ques
 async function stageGuess(db: Db, staging: string, campaignId: number, file: ImportFile) {
   const questions = await questionsOf(db, campaignId);
   const problems = new Problems();
-  const seen = new Map<string, number>();
-  const state: { kind?: GuessKind } = {};
+  const lines = new GuessLines((line, field, message) => problems.add(file.fileName, line, field, message));
   const unread = { lines: 0 };
   const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
   let copying = true;
   try {
     for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
-      const guess = checkLine(file.fileName, line, problems, seen, state);
+      const guess = lines.check(line);
       if (problems.full) break;
       if (guess === undefined) unread.lines++;
       if (!guess) continue;
@@ -144,46 +136,21 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
     // A question without prediction, once every line was read (a line that could not be read names no id).
     for (const [id, q] of unread.lines ? [] : questions) {
       if (problems.full) break;
-      if (!seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
+      if (!lines.seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
     }
-    if (!state.kind && !problems.list.length) problems.add(file.fileName, 1, "(file)", "holds no prediction");
+    if (!lines.kind && !problems.list.length) problems.add(file.fileName, 1, "(file)", "holds no prediction");
     copying = false;
     if (problems.list.length) {
       await copy.abort();
       throw importFailed(problems.list);
     }
     await copy.end();
-    return { file: file.fileName, kind: state.kind!, questions: seen.size };
+    return { file: file.fileName, kind: lines.kind!, questions: lines.seen.size };
   } catch (error) {
     if (copying) await copy.abort();
     if (error instanceof FatalImportError) throw importFailed([...problems.list, error.problem]);
     throw error;
   }
-}
-
-/** One guess line: JSON, KILT's guess shape, a new id, and the kind of output line 1 gave (the rules of `scoreFiles`). Undefined: the line could not be read (no id); null: a duplicate. */
-function checkLine(file: string, line: { lineNumber: number; text: string }, problems: Problems, seen: Map<string, number>, state: { kind?: GuessKind }): GuessRecord | null | undefined {
-  const parsed = parseJsonLine(line.text);
-  const record = parsed.ok ? parseGuessLine(parsed.value) : parsed;
-  if (!record.ok) {
-    problems.add(file, line.lineNumber, record.field, record.message);
-    return undefined;
-  }
-  const guess = record.record;
-  const first = seen.get(guess.id);
-  if (first !== undefined) {
-    problems.add(file, line.lineNumber, "id", `is a duplicate: line ${first} already predicts ${guess.id}`);
-    return null;
-  }
-  seen.set(guess.id, line.lineNumber);
-  const kind = state.kind;
-  if (!kind) state.kind = { provenance: guess.provenance !== null, answers: guess.answer !== null, line: line.lineNumber };
-  else if (kind.provenance && guess.provenance === null) {
-    problems.add(file, line.lineNumber, "output[0].provenance", `is missing, while line ${kind.line} gives one: give provenance on every line or on none`);
-  } else if (kind.answers && guess.answer === null) {
-    problems.add(file, line.lineNumber, "output[0].answer", `is missing, while line ${kind.line} gives one: give an answer on every line or on none`);
-  }
-  return guess;
 }
 
 /** The run and its predictions (moved from the staging table in one statement), and the audit entry, in one transaction. */

@@ -1,7 +1,10 @@
 import { FatalImportError, parseJsonLine, type ImportProblem, type JsonlLine } from "@/lib/kilt/jsonl";
+import { GuessLines, type GuessKind } from "./guess-lines";
 import { ScoreAccumulator, checkedKs } from "./accumulate";
-import { parseGoldLine, parseGuessLine } from "./records";
-import type { GoldRecord, GuessRecord, KiltResult, Level } from "./types";
+import { parseGoldLine } from "./records";
+import type { GoldRecord, KiltResult, Level } from "./types";
+
+export type { GuessKind } from "./guess-lines";
 
 /**
  * Scores a guess file against a gold file as `eval_retrieval.evaluate` and
@@ -22,12 +25,6 @@ export interface ScoreFilesInput {
   guess: LineSource;
   ks: number[];
   levels: Level[];
-}
-
-/** What the guess gives on every line: provenance (retrieval figures), answers (downstream figures). */
-export interface GuessKind {
-  provenance: boolean;
-  answers: boolean;
 }
 
 export type ScoreFilesResult =
@@ -121,46 +118,14 @@ class Reader {
   }
 }
 
-/** Checks one guess line: parsed, id unique, the same kind of output as line 1. */
-function checkGuess(
-  reader: Reader,
-  file: string,
-  line: JsonlLine,
-  seen: Map<string, number>,
-  kind: { first?: GuessKind & { line: number } },
-): GuessRecord | null {
-  const parsed = parseJsonLine(line.text);
-  const record = parsed.ok ? parseGuessLine(parsed.value) : parsed;
-  if (!record.ok) {
-    reader.problem(file, line.lineNumber, record.field, record.message);
-    return null;
-  }
-  const guess = record.record;
-  const first = seen.get(guess.id);
-  if (first !== undefined) {
-    reader.problem(file, line.lineNumber, "id", `is a duplicate: line ${first} already predicts ${guess.id}`);
-    return null;
-  }
-  seen.set(guess.id, line.lineNumber);
-  const mine = { provenance: guess.provenance !== null, answers: guess.answer !== null };
-  if (!kind.first) kind.first = { ...mine, line: line.lineNumber };
-  else if (kind.first.provenance && !mine.provenance) {
-    reader.problem(file, line.lineNumber, "output[0].provenance", `is missing, while line ${kind.first.line} gives one: give provenance on every line or on none`);
-  } else if (kind.first.answers && !mine.answers) {
-    reader.problem(file, line.lineNumber, "output[0].answer", `is missing, while line ${kind.first.line} gives one: give an answer on every line or on none`);
-  }
-  return guess;
-}
-
 export async function scoreFiles(input: ScoreFilesInput): Promise<ScoreFilesResult> {
   const ks = checkedKs(input.ks);
   const accumulator = new ScoreAccumulator({ ks, levels: input.levels, downstream: true });
   const reader = new Reader(input);
-  const seen = new Map<string, number>();
-  const kind: { first?: GuessKind & { line: number } } = {};
+  const lines = new GuessLines((line, field, message) => reader.problem(input.guess.file, line, field, message));
   try {
     for await (const line of input.guess.lines) {
-      const guess = checkGuess(reader, input.guess.file, line, seen, kind);
+      const guess = lines.check(line);
       if (!guess) continue;
       const gold = await reader.goldOf(guess.id);
       if (!gold) reader.problem(input.guess.file, line.lineNumber, "id", `${guess.id} is not in ${input.gold.file}`);
@@ -171,13 +136,14 @@ export async function scoreFiles(input: ScoreFilesInput): Promise<ScoreFilesResu
     if (!(error instanceof FatalImportError)) throw error;
     reader.problems.push(error.problem);
   }
-  if (!kind.first && reader.problems.length === 0) reader.problem(input.guess.file, 1, "(file)", "holds no prediction");
+  const kind = lines.kind;
+  if (!kind && reader.problems.length === 0) reader.problem(input.guess.file, 1, "(file)", "holds no prediction");
   if (reader.problems.length > 0) return { ok: false, problems: sortProblems(reader.problems) };
   const full = accumulator.result();
   const result: KiltResult = {};
-  if (kind.first!.provenance) for (const level of input.levels) result[level] = full[level];
-  if (kind.first!.answers) result.downstream = full.downstream;
-  return { ok: true, result, questions: accumulator.questions, kind: { provenance: kind.first!.provenance, answers: kind.first!.answers } };
+  if (kind!.provenance) for (const level of input.levels) result[level] = full[level];
+  if (kind!.answers) result.downstream = full.downstream;
+  return { ok: true, result, questions: accumulator.questions, kind: { provenance: kind!.provenance, answers: kind!.answers } };
 }
 
 function sortProblems(problems: ImportProblem[]): ImportProblem[] {

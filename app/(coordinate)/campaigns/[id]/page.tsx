@@ -57,6 +57,7 @@ export default async function CampaignPage({ params }: Props) {
           <Link className="button" href={`/campaigns/${campaign.id}/import`}>
             Import a batch
           </Link>
+          <Link href={`/campaigns/${campaign.id}/runs`}>Runs and leaderboard</Link>
           <Link href={`/campaigns/${campaign.id}/settings`}>Settings</Link>
           <Link href={`/campaigns/${campaign.id}/workers`}>Crowd workers</Link>
         </div>

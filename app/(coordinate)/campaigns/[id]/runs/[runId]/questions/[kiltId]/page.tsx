@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { QuestionDrilldown } from "@/components/campaigns/runs/question-drilldown";
+import { requireRun } from "@/lib/campaign/runs/list-runs";
+import { AppError } from "@/lib/errors";
+import { campaignPage } from "@/lib/server/page-auth";
+import "../../../../../campaigns.css";
+
+type Props = { params: Promise<{ id: string; runId: string; kiltId: string }> };
+
+export const dynamic = "force-dynamic";
+
+/** The segment as the KILT id it encodes (Next hands the segment over still escaped; a malformed escape is taken as it is). */
+function kiltIdOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The campaign, the run and the KILT id of the address; not found for a bad or unknown run id. */
+async function load(params: Props["params"]) {
+  const { id, runId, kiltId } = await params;
+  const loaded = await campaignPage(id);
+  if (!loaded) return null;
+  if (!/^[1-9][0-9]{0,14}$/.test(runId)) notFound();
+  try {
+    return { ...(await requireRun(loaded.db, loaded.actor, loaded.campaign.id, Number(runId))), kiltId: kiltIdOf(kiltId) };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") notFound();
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const loaded = await load(params);
+  return { title: loaded ? `${loaded.kiltId} · ${loaded.run.name} · ${loaded.campaign.name}` : "Not allowed" };
+}
+
+/** One question of a run: the gold evidence sets, the run's ranked list with hits marked, the first complete rank, per gold. */
+export default async function RunQuestionPage({ params }: Props) {
+  const loaded = await load(params);
+  if (!loaded) return null;
+  const { campaign, run, kiltId } = loaded;
+  return (
+    <CampaignSubpage campaign={campaign} title={`Question ${kiltId}`}>
+      <p className="breadcrumb">
+        <Link href={`/campaigns/${campaign.id}/runs/${run.id}`}>← Run “{run.name}”</Link>
+      </p>
+      <QuestionDrilldown campaignId={campaign.id} runId={run.id} kiltId={kiltId} />
+    </CampaignSubpage>
+  );
+}
