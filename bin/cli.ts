@@ -32,7 +32,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   if (!parsedEnv.success) throw new ApiError(fieldProblems(parsedEnv.error).map((p) => `${p.field}: ${p.message}`).join("\n"), 0, "invalid");
 
   const program = new Command("kps")
-    .description("KILT Provenance Studio command-line client. It talks to a running app over HTTP.")
+    .description("KILT Provenance Studio command-line client. It talks to a running app over HTTP (kps score works offline, on files).")
     .addOption(new Option("--url <url>", "the app's address (env KPS_URL)").default(parsedEnv.data.KPS_URL ?? "http://localhost:3000"))
     .addOption(new Option("--token <token>", "an API token (env KPS_TOKEN); make one with 'kps login'").default(parsedEnv.data.KPS_TOKEN))
     .showHelpAfterError()

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../cli";
-import { parseKs, pythonFloat, scoreReport } from "./score";
+import { parseKs, problemLines, pythonFloat, scoreReport } from "./score";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.join(REPO, "test/fixtures/kilt-eval");
@@ -88,6 +88,14 @@ describe("kps score", () => {
     await expect(parse("--level", "passage")).rejects.toThrow(/--level <level>.*Allowed choices are page, paragraph/);
     await expect(parse("--guess", "no-such-file.jsonl")).rejects.toThrow(/--guess <file>.*no such file/);
     expect(parseKs("10, 1,5,5")).toEqual([1, 5, 10]);
+  });
+
+  it("prints the first 20 problems, then how many more", () => {
+    const problems = (n: number) => Array.from({ length: n }, (_, i) => ({ file: "g.jsonl", line: i + 1, field: "id", message: "is a duplicate" }));
+    expect(problemLines(problems(3))).toEqual(["g.jsonl line 1, id: is a duplicate", "g.jsonl line 2, id: is a duplicate", "g.jsonl line 3, id: is a duplicate"]);
+    expect(problemLines(problems(25)).slice(19)).toEqual(["g.jsonl line 20, id: is a duplicate", "… and 5 more"]);
+    expect(problemLines(problems(200)).at(-1)).toBe("… and at least 180 more (the check stops counting at 200)");
+    expect(problemLines([{ file: "g.jsonl", line: 0, field: "", message: "is not a valid gzip file" }])).toEqual(["g.jsonl: is not a valid gzip file"]);
   });
 
   it("formats figures as Python's repr does", () => {

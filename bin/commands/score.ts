@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createReadStream } from "node:fs";
 import { FatalImportError, type ImportProblem, readLines } from "@/lib/kilt/jsonl";
-import { scoreFiles } from "@/lib/kilt/score/score-files";
+import { MAX_SCORE_PROBLEMS, scoreFiles } from "@/lib/kilt/score/score-files";
 import { DEFAULT_KS, type KiltResult, type Level } from "@/lib/kilt/score/types";
 import { ApiError } from "../api-client";
 import { existingFile, note, out } from "./shared";
@@ -72,7 +72,9 @@ export function problemLine(p: ImportProblem): string {
 /** Problems as printed: the first MAX_PRINTED_PROBLEMS, then how many more. */
 export function problemLines(problems: ImportProblem[]): string[] {
   const shown = problems.slice(0, MAX_PRINTED_PROBLEMS).map(problemLine);
-  return problems.length > MAX_PRINTED_PROBLEMS ? [...shown, `… and ${problems.length - MAX_PRINTED_PROBLEMS} more`] : shown;
+  if (problems.length <= MAX_PRINTED_PROBLEMS) return shown;
+  const more = problems.length - MAX_PRINTED_PROBLEMS;
+  return [...shown, problems.length >= MAX_SCORE_PROBLEMS ? `… and at least ${more} more (the check stops counting at ${MAX_SCORE_PROBLEMS})` : `… and ${more} more`];
 }
 
 /** Scores two files offline; the lines to print (figures on stdout, or the problems for stderr). */
@@ -114,6 +116,10 @@ export function addScoreCommand(program: Command): void {
         for (const line of report.stderr) note(line);
         throw new ApiError("the files have problems: nothing scored.", 422, "invalid");
       }
+      // `kps score … | head` closes the pipe early: that is no error.
+      process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPIPE") throw error;
+      });
       for (const line of report.stdout) out(line);
       note(report.summary);
     });
