@@ -17,7 +17,8 @@ function guess(value: unknown): GuessRecord {
 
 describe("parseGuessLine names the field of each bad value", () => {
   const cases: [unknown, string, RegExp][] = [
-    [{ output: [{ answer: "x" }] }, "id", /string/],
+    [{ output: [{ answer: "x" }] }, "id", /is missing/],
+    [{ id: true, output: [{ answer: "x" }] }, "id", /string/],
     [{ id: "  ", output: [{ answer: "x" }] }, "id", /empty/],
     [{ id: 12345678901234567890, output: [{ answer: "x" }] }, "id", /2\^53/],
     [{ id: "q", output: [{ answer: "x" }, { answer: "y" }] }, "output", /exactly one/],

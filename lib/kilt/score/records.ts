@@ -14,7 +14,7 @@ export type ParsedRecord<T> = { ok: true; record: T } | { ok: false; field: stri
 
 const BIG = "is a number larger than 2^53, which JSON parsers round; write it as a string";
 
-const idSchema = z.union([z.string(), z.number()], { error: "must be a string (or an integer)" }).superRefine((v, ctx) => {
+const idSchema = z.union([z.string(), z.number()], { error: (issue) => (issue.input === undefined ? "is missing" : "must be a string (or an integer)") }).superRefine((v, ctx) => {
   if (typeof v === "number" && !Number.isInteger(v)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
   else if (typeof v === "number" && !Number.isSafeInteger(v)) ctx.addIssue({ code: "custom", message: BIG });
   else if (pyStrip(String(v)) === "") ctx.addIssue({ code: "custom", message: "must not be empty" });

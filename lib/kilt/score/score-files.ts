@@ -85,12 +85,16 @@ class Reader {
     return null;
   }
 
-  /** Reads the rest of the gold file; every gold line never matched lacks a prediction. */
-  async finish(): Promise<void> {
+  /**
+   * Reads the rest of the gold file; every gold line never matched lacks a prediction (unless a
+   * guess line could not be read: it names no id, so its gold line would be blamed wrongly).
+   */
+  async finish(unreadGuessLines: number): Promise<void> {
     while (!this.goldDone) {
       const next = await this.nextGold();
       if (next) this.waiting.set(next.record.id, { bytes: Buffer.alloc(0), line: next.line });
     }
+    if (unreadGuessLines > 0) return;
     for (const [id, w] of this.waiting) this.problem(this.input.gold.file, w.line, "id", `has no prediction in ${this.input.guess.file} (id ${id})`);
   }
 
@@ -123,15 +127,17 @@ export async function scoreFiles(input: ScoreFilesInput): Promise<ScoreFilesResu
   const accumulator = new ScoreAccumulator({ ks, levels: input.levels, downstream: true });
   const reader = new Reader(input);
   const lines = new GuessLines((line, field, message) => reader.problem(input.guess.file, line, field, message));
+  let unread = 0;
   try {
     for await (const line of input.guess.lines) {
       const guess = lines.check(line);
+      if (guess === undefined) unread++;
       if (!guess) continue;
       const gold = await reader.goldOf(guess.id);
       if (!gold) reader.problem(input.guess.file, line.lineNumber, "id", `${guess.id} is not in ${input.gold.file}`);
       else if (reader.problems.length === 0) accumulator.add(gold, guess);
     }
-    await reader.finish();
+    await reader.finish(unread);
   } catch (error) {
     if (!(error instanceof FatalImportError)) throw error;
     reader.problems.push(error.problem);
