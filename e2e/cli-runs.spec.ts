@@ -1,25 +1,12 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { accounts, PASSWORD, unique } from "./fixtures";
+import { cli } from "./kps-cli";
 
 // `kps run upload|list|scores|delete` against the running app, on the bad-guess fixtures' gold
 // imported as a campaign: the run's figures against the original gold are `kps score`'s on the same files.
 
-const run = promisify(execFile);
-const kps = path.join(process.cwd(), "bin", "kps.mjs");
 const fixture = (name: string) => path.join(process.cwd(), "test", "fixtures", "bad-guess", name);
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [kps, ...args], { env: { ...process.env, KPS_TOKEN: "", ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
 
 test("kps run uploads a guess file as a run, lists it, prints its figures as kps score does, refuses a bad file with its line, deletes it", async ({ baseURL }) => {
   const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);

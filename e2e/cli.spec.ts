@@ -1,24 +1,10 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { candidates3Files } from "./candidates-3";
 import { accounts, PASSWORD, unique } from "./fixtures";
-
-const run = promisify(execFile);
-const kps = path.join(process.cwd(), "bin", "kps.mjs");
-
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [kps, ...args], { env: { ...process.env, KPS_TOKEN: "", ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: e.code ?? 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
+import { cli } from "./kps-cli";
 
 test("kps login prints a token that later commands use; user create prints an invite link", async ({ baseURL }) => {
   const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);

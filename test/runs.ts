@@ -8,11 +8,12 @@ import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import type { ImportFile } from "@/lib/campaign/import/read-batch-files";
+import { BAD_GUESS_DIR } from "./bad-guess-cases";
 import { unique } from "./databases";
 
 // Helpers of the runs' integration tests: accounts, files, and a campaign made of the bad-guess fixtures' gold.
 
-export const BAD_GUESS_DIR = path.join(process.cwd(), "test/fixtures/bad-guess");
+export { BAD_GUESS_DIR };
 
 export function fileOf(text: string, fileName = "guess.jsonl"): ImportFile {
   return {

@@ -7,20 +7,12 @@ import { anonymous } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import type { ImportProblem } from "@/lib/kilt/jsonl";
 import { describeEachDatabase } from "@/test/databases";
+import { badGuessCases } from "@/test/bad-guess-cases";
 import { BAD_GUESS_DIR, fileOf, fixtureCampaign, fixtureFile, makeUser } from "@/test/runs";
 import { deleteRun, listRuns } from "./list-runs";
 import { MAX_RUNS_PER_CAMPAIGN, uploadRun } from "./upload-run";
 
-interface BadCase {
-  kind: string;
-  file: string;
-  problemFile?: string;
-  line: number;
-  field: string;
-  message: string;
-}
-
-const cases = JSON.parse(readFileSync(path.join(BAD_GUESS_DIR, "cases.json"), "utf8")) as BadCase[];
+const cases = badGuessCases();
 /** The campaign is the gold here, not a file: the words of the problems the upload writes itself. */
 const OWN_MESSAGES: Record<string, string> = { "an id not in the gold": "is not in the gold: no question of this campaign" };
 

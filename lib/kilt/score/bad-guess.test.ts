@@ -4,22 +4,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { readLines } from "@/lib/kilt/jsonl";
+import { BAD_GUESS_DIR, badGuessCases } from "@/test/bad-guess-cases";
 import { scoreFiles } from "./score-files";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
-const DIR = path.join(REPO, "test/fixtures/bad-guess");
+const DIR = BAD_GUESS_DIR;
 
-interface BadGuessCase {
-  kind: string;
-  file: string;
-  /** The file the problem names when it is not the guess (the gold, for a gold id without prediction). */
-  problemFile?: string;
-  line: number;
-  field: string;
-  message: string;
-}
-
-const cases = JSON.parse(fs.readFileSync(path.join(DIR, "cases.json"), "utf8")) as BadGuessCase[];
+const cases = badGuessCases();
 
 /** scoreFiles on test/fixtures/bad-guess/gold.jsonl and `guess`, the files named by their base names. */
 function score(guess: string) {
