@@ -7,6 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { copyValue, textArrayLiteral } from "@/db/bulk";
 import type { KnowledgeAnchor } from "@/lib/kilt/schemas";
+import { Rng } from "../rng";
 
 /** The first synthetic `wikipedia_id`; page i gets FIRST_WIKIPEDIA_ID + i (far above real ids). */
 export const FIRST_WIKIPEDIA_ID = 90_000_000;
@@ -35,30 +36,6 @@ function mix(a: number, b: number): number {
   h = Math.imul(h, 0x846ca68b);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  /** A float in [0, 1). */
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  /** An integer in [lo, hi], both inclusive. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

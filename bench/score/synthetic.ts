@@ -9,6 +9,7 @@
 // list, wikipedia_id sometimes a JSON number, titles with non-ASCII letters.
 import fs from "node:fs";
 import path from "node:path";
+import { Rng as BaseRng } from "../rng";
 
 const WORDS = [
   "harbour", "lantern", "river", "coast", "prize", "ferry", "observatory", "bridge", "tower", "valley", "north", "south", "founded",
@@ -28,27 +29,8 @@ function mix(a: number, b: number): number {
   return h >>> 0;
 }
 
-/** mulberry32. */
-class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
+/** The shared PRNG, with words drawn from the vocabulary above. */
+class Rng extends BaseRng {
   words(lo: number, hi: number): string {
     const n = this.int(lo, hi);
     const out: string[] = [];
