@@ -7,6 +7,7 @@ import { openDatabase, rowsOf, type DatabaseHandle } from "./client";
 import { migrateDatabase } from "./migrate";
 
 const expectedTables = [
+  "adjudications",
   "annotator_standings",
   "annotator_tallies",
   "annotator_tally_deltas",

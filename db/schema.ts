@@ -19,6 +19,10 @@ import {
 
 // ── Enums ────────────────────────────────────────────────────────────────────
 
+/** What "endorsed" means in a campaign (lib/campaign/quality/). */
+export const AGGREGATIONS = ["majority", "dawid-skene"] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+
 export const userRole = pgEnum("user_role", ["coordinator", "annotator", "crowd"]);
 export const batchStatus = pgEnum("batch_status", ["draft", "launched", "paused", "closed"]);
 export const verdict = pgEnum("verdict", ["sufficient", "insufficient"]);
@@ -168,8 +172,10 @@ export const campaigns = pgTable(
     /** T: sufficient judgments that endorse a passage. */
     endorsementThreshold: smallint("endorsement_threshold").notNull().default(2),
     showAnswers: boolean("show_answers").notNull().default(false),
-    goldMinJudgments: integer("gold_min_judgments").notNull().default(5),
-    goldAccuracyThreshold: real("gold_accuracy_threshold").notNull().default(0.7),
+    /** The gold rule, applied to each kind of gold apart (sufficient gold; negative gold and decoys): after this many of a kind… */
+    goldMinJudgments: integer("gold_min_judgments").notNull().default(4),
+    /** …an annotator whose smoothed accuracy on that kind is below this is paused. */
+    goldAccuracyThreshold: real("gold_accuracy_threshold").notNull().default(0.3),
     leaseSeconds: integer("lease_seconds").notNull().default(600),
     earlyStop: boolean("early_stop").notNull().default(false),
     instructions: text("instructions").notNull().default(""),
@@ -185,6 +191,12 @@ export const campaigns = pgTable(
     warnMinJudgments: integer("warn_min_judgments").notNull().default(20),
     /** When an annotator finds none of a question's passages sufficient, ask for another passage or an explanation (KILT's campaign did). */
     askWhenNoneSufficient: boolean("ask_when_none_sufficient").notNull().default(true),
+    /** Automatic decoys (negative gold): paragraphs without any answer token, this many per 100 passages of a batch (0: none). Never exported. */
+    decoysPer100: smallint("decoys_per_100").notNull().default(0),
+    /** Span check of sufficient gold: a highlight may be this share longer than the sentences holding the expected span. */
+    goldSpanSlack: real("gold_span_slack").notNull().default(0.2),
+    /** What "endorsed" means: T of R counted votes (majority) or a Dawid–Skene posterior of at least 0.5 once finished. */
+    aggregation: text("aggregation").$type<Aggregation>().notNull().default("majority"),
     createdBy: ref("created_by").references(() => users.id),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -196,6 +208,9 @@ export const campaigns = pgTable(
     check("campaigns_gold_min_positive", sql`${t.goldMinJudgments} >= 0`),
     check("campaigns_lease_range", sql`${t.leaseSeconds} between 30 and 86400`),
     check("campaigns_session_goal_positive", sql`${t.sessionGoal} is null or ${t.sessionGoal} between 1 and 100000`),
+    check("campaigns_decoys_range", sql`${t.decoysPer100} between 0 and 50`),
+    check("campaigns_gold_span_slack_range", sql`${t.goldSpanSlack} between 0 and 10`),
+    check("campaigns_aggregation", sql`${t.aggregation} in ('majority', 'dawid-skene')`),
     check("campaigns_warn_ranges", sql`${t.warnFastShare} between 0 and 1 and ${t.warnMinAgreement} between 0 and 1 and ${t.warnMinJudgments} >= 1`),
   ],
 );
@@ -306,7 +321,9 @@ export type PassageOrigin =
   | { kind: "gold" }
   | { kind: "retriever"; retriever: string; rank: number }
   /** Proposed by an annotator who found none of the question's passages sufficient (their pseudonym). */
-  | { kind: "annotator"; annotator: string };
+  | { kind: "annotator"; annotator: string }
+  /** An automatic decoy: a paragraph of a candidate's page with none of the answer tokens (negative gold, never exported). */
+  | { kind: "decoy" };
 
 export const passages = pgTable(
   "passages",
@@ -339,6 +356,8 @@ export const passages = pgTable(
     isTraining: boolean("is_training").notNull().default(false),
     /** Gold only, optional: why the expected verdict and span are right, shown after a training answer. */
     explanation: text("explanation"),
+    /** Gold only: an automatic decoy (expected insufficient, made at import, never exported). */
+    isDecoy: boolean("is_decoy").notNull().default(false),
     /** Counted judgments (by annotators in good standing). */
     judgmentCount: smallint("judgment_count").notNull().default(0),
     /** Counted judgments whose verdict is sufficient. */
@@ -365,6 +384,7 @@ export const passages = pgTable(
     check("passages_paragraph_range", sql`0 <= ${t.startParagraphId} and ${t.startParagraphId} <= ${t.endParagraphId}`),
     check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
     check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
+    check("passages_decoy_gold", sql`not ${t.isDecoy} or (${t.isGold} and ${t.expectedVerdict} = 'insufficient')`),
     check("passages_training_gold", sql`(not ${t.isTraining} and ${t.explanation} is null) or ${t.isGold}`),
     index("passages_training_idx").on(t.campaignId, t.id).where(sql`${t.isTraining}`),
   ],
@@ -491,7 +511,10 @@ export const judgments = pgTable(
     endParagraphId: integer("end_paragraph_id"),
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
+    /** Time the server measured: from handing out the task (or the annotator's previous judgment, if later) to receiving this one. */
     durationMs: integer("duration_ms").notNull(),
+    /** The time the client said it took: a hint only, never used by a rule. */
+    clientDurationMs: integer("client_duration_ms"),
     /**
      * Whether the verdict matches the passage's outcome (endorsed ⇒ sufficient), set by the
      * passage trigger once the passage is finished; null while it is not. Feeds "agreement with
@@ -557,6 +580,7 @@ export const judgmentVersions = pgTable(
     comment: text("comment"),
     flags: text("flags").array().notNull().default(sql`'{}'::text[]`),
     durationMs: integer("duration_ms").notNull(),
+    clientDurationMs: integer("client_duration_ms"),
     /** When this version was submitted, and when the next one replaced it. */
     submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull(),
     replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull(),
@@ -577,14 +601,63 @@ export const annotatorStandings = pgTable(
     pauseReason: pauseReason("pause_reason"),
     pausedAt: timestamp("paused_at", { withTimezone: true }),
     pausedBy: ref("paused_by").references(() => users.id),
+    /** Every gold judgment (sufficient and insufficient gold, decoys included) and the right ones. */
     goldJudged: integer("gold_judged").notNull().default(0),
     goldCorrect: integer("gold_correct").notNull().default(0),
+    /** Of those, the ones on negative gold (expected insufficient: imported or decoys). */
+    negativeGoldJudged: integer("negative_gold_judged").notNull().default(0),
+    negativeGoldCorrect: integer("negative_gold_correct").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.campaignId, t.userId] }),
     check("annotator_standings_pause_reason", sql`(${t.status} = 'paused') = (${t.pauseReason} is not null)`),
+  ],
+);
+
+export const ADJUDICATION_DECISIONS = ["endorse", "reject"] as const;
+export type AdjudicationDecision = (typeof ADJUDICATION_DECISIONS)[number];
+
+/**
+ * A coordinator's final word on a passage (as INCEpTION's curation): endorse (with a span) or
+ * reject, with a reason. It overrides the vote in the export, the leaderboard and the question view
+ * until reverted; every decision and revert is also in the audit log. At most one live per passage.
+ */
+export const adjudications = pgTable(
+  "adjudications",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    passageId: ref("passage_id")
+      .notNull()
+      .references(() => passages.id, { onDelete: "cascade" }),
+    decision: text("decision").$type<AdjudicationDecision>().notNull(),
+    /** Endorse only: the span exported (code points, end exclusive); null: the consensus span. */
+    startParagraphId: integer("start_paragraph_id"),
+    startCharacter: integer("start_character"),
+    endParagraphId: integer("end_paragraph_id"),
+    endCharacter: integer("end_character"),
+    spanText: text("span_text"),
+    reason: text("reason").notNull(),
+    createdBy: ref("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** The coordinator's username at the time (exported as meta.adjudicated_by). */
+    createdByUsername: text("created_by_username").notNull(),
+    createdAt: createdAt(),
+    revertedAt: timestamp("reverted_at", { withTimezone: true }),
+    revertedBy: ref("reverted_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("adjudications_live_key").on(t.passageId).where(sql`${t.revertedAt} is null`),
+    index("adjudications_campaign_idx").on(t.campaignId, t.passageId),
+    check("adjudications_decision", sql`${t.decision} in ('endorse', 'reject')`),
+    check("adjudications_reason_length", sql`char_length(${t.reason}) between 1 and 2000`),
+    check(
+      "adjudications_span_endorse",
+      sql`(${t.spanText} is null or ${t.decision} = 'endorse') and ((${t.spanText} is null) = (${t.startParagraphId} is null))`,
+    ),
   ],
 );
 
@@ -914,4 +987,5 @@ export type CrowdSession = typeof crowdSessions.$inferSelect;
 export type Proposal = typeof proposals.$inferSelect;
 export type Explanation = typeof explanations.$inferSelect;
 export type Run = typeof runs.$inferSelect;
+export type Adjudication = typeof adjudications.$inferSelect;
 export type RunPrediction = typeof runPredictions.$inferSelect;
