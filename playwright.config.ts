@@ -14,8 +14,17 @@ const baseURL = `http://localhost:${E2E_PORT}`;
 /** The crowd platforms' stand-in (e2e/crowd-receiver.ts): Prolific's completion URL, MTurk's submit and frame; another site than the app's. */
 export const CROWD_RECEIVER = receiverOrigin(E2E_PORT);
 
+/**
+ * KPS_E2E_SMOKE=1: only the tests tagged @smoke (judging, import, export, start-up), on the desktop:
+ * CI runs the whole suite on PostgreSQL and this subset on the embedded database.
+ * KPS_TOUR=1: the screenshot tour (`npm run tour`), which is not a test and stays out of CI.
+ */
+const SMOKE = process.env.KPS_E2E_SMOKE === "1";
+const TOUR = process.env.KPS_TOUR === "1";
+
 export default defineConfig({
   testDir: "e2e",
+  testIgnore: TOUR ? [] : ["**/tour.spec.ts"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -36,11 +45,13 @@ export default defineConfig({
   projects: [
     { name: "setup", testMatch: /.*\.setup\.ts/ },
     // Tests tagged @touch run on the phone and tablet only, @desktop ones on the desktop only (none is skipped).
-    { name: "chromium", grepInvert: /@touch/, use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+    { name: "chromium", grep: SMOKE ? /@smoke/ : undefined, grepInvert: /@touch/, use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
     // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only;
     // the phone also runs propose-explain's one @touch test (the Ask screen by touch).
-    { name: "phone", testMatch: /(judging-devices|propose-explain)\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
-    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] },
+    ...(SMOKE
+      ? []
+      : [{ name: "phone", testMatch: /(judging-devices|propose-explain)\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
+    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] }]),
   ],
   webServer: [
     {

@@ -144,7 +144,7 @@ interface ExportLine {
 test.describe("the judging screen", () => {
   test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 800 } });
 
-  test("three annotators complete a batch with the keyboard only, concurrently: three judgments per passage, spans exact by code points", async ({
+  test("three annotators complete a batch with the keyboard only, concurrently: three judgments per passage, spans exact by code points @smoke", async ({
     page,
     browser,
     baseURL,

@@ -42,7 +42,7 @@ function campaignIdFrom(page: Page): number {
 
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 800 } });
 
-test("a coordinator creates a campaign, imports the demo files and launches the batch", async ({ page }) => {
+test("a coordinator creates a campaign, imports the demo files and launches the batch @smoke", async ({ page }) => {
   const name = unique("e2e-campaign");
   await page.goto("/campaigns");
   await page.getByRole("link", { name: "New campaign" }).click();

@@ -3,7 +3,7 @@ import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, uniqu
 
 test.use({ storageState: storageStatePath("coordinator") });
 
-test("a coordinator pauses an annotator and the exported provenance changes; resuming restores it", async ({ page, baseURL }) => {
+test("a coordinator pauses an annotator and the exported provenance changes; resuming restores it @smoke", async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
   const wikipediaId = unique("export-page");
   const text = ["Export Page\n", "The first paragraph says the tower was lit in 1871.\n", "The second paragraph says it was relit in 2005.\n"];

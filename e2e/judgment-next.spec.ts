@@ -14,7 +14,7 @@ async function launchedCampaign(admin: APIRequestContext): Promise<number> {
   return (await launchedTwoQuestionBatch(admin, "next", { goldMinJudgments: 10_000 })).campaignId;
 }
 
-test("a judgment with ?next=1 brings the task after the prefetched one, once; bad parameters are 422 naming them", async ({ baseURL }) => {
+test("a judgment with ?next=1 brings the task after the prefetched one, once; bad parameters are 422 naming them @smoke", async ({ baseURL }) => {
   const admin = await adminApi(baseURL!);
   const campaignId = await launchedCampaign(admin);
   const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "next"));

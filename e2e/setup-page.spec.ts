@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { PASSWORD, startApp, tempDataDir, waitHealthy } from "./fixtures";
 
 // A fresh installation with no demo and no admin from the environment: /setup makes the first coordinator.
-test("the setup page creates the first coordinator and then disappears", async ({ page }) => {
+test("the setup page creates the first coordinator and then disappears @smoke", async ({ page }) => {
   test.setTimeout(90_000);
   const dataDir = tempDataDir();
   const app = startApp(3193, dataDir, { KPS_DEMO: "0" });

@@ -65,7 +65,10 @@ if (!skipE2e) {
   else {
     const pwJson = path.join(resultsDir, "playwright.json");
     fs.rmSync(pwJson, { force: true });
-    if (run("end-to-end tests (Playwright, Chromium)", bin("playwright"), ["test"]) !== 0) failedSteps.push("playwright");
+    // --e2e-smoke: only the @smoke tests on the desktop (playwright.config.ts); CI's embedded run.
+    const smoke = extra.includes("--e2e-smoke");
+    const title = smoke ? "end-to-end smoke tests (Playwright, Chromium, @smoke only)" : "end-to-end tests (Playwright, Chromium)";
+    if (run(title, bin("playwright"), ["test"], smoke ? { ...process.env, KPS_E2E_SMOKE: "1" } : process.env) !== 0) failedSteps.push("playwright");
     const p = readJson(pwJson);
     if (p?.stats) {
       totals.passed += p.stats.expected + p.stats.flaky;
