@@ -27,7 +27,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export type OpenOptions = { url: string } | { dataDir: string } | { memory: true };
+/** `memory` with `loadDataDir`: a fresh in-memory database started from a dumped data directory (PGlite's `dumpDataDir`), no initdb. */
+export type OpenOptions = { url: string } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
 
 /** How to open the database a `DatabaseConfig` names. */
 export function openOptionsOf(config: DatabaseConfig): OpenOptions {
@@ -72,7 +73,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   if ("memory" in options) {
-    const client = await PGlite.create({ postgresqlconf: PGLITE_CONF });
+    const client = await PGlite.create({ postgresqlconf: PGLITE_CONF, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
     const db = register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client });
     return { db, kind: "pglite", location: "memory", close: () => client.close() };
   }
