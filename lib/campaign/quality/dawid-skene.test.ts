@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EPS, fitDawidSkene, fitDawidSkeneTraced, fitOneCoinDawidSkene, majorityVote, type Verdict, type Vote } from "./dawid-skene";
+import { annotatorSkills, EPS, fitDawidSkene, fitDawidSkeneTraced, fitOneCoinDawidSkene, majorityVote, type Verdict, type Vote } from "./dawid-skene";
 
 // The fixtures: synthetic campaigns and what crowd-kit's DawidSkene / OneCoinDawidSkene print for
 // them (test/fixtures/aggregation/README.md).
@@ -190,5 +190,23 @@ describe("hand-checked cases", () => {
 
   it("refuses a verdict outside the two (a caller that skipped its parse)", () => {
     expect(() => fitDawidSkene([{ passage: "p", annotator: "a", verdict: "maybe" as Verdict }])).toThrow(/vote 1: verdict/);
+  });
+});
+
+describe("annotatorSkills", () => {
+  it("ranks careful annotators above an always-sufficient one, who scores the prior of 'sufficient'", () => {
+    const votes: Vote[] = [];
+    const truth = ["sufficient", "insufficient", "insufficient", "sufficient", "insufficient", "insufficient"] as const;
+    truth.forEach((t, i) => {
+      votes.push(v(`p${i}`, "careful-1", t), v(`p${i}`, "careful-2", t), v(`p${i}`, "bot", "sufficient"));
+    });
+    const ds = fitDawidSkene(votes);
+    const skills = annotatorSkills(ds);
+    expect([...skills.keys()]).toEqual(["careful-1", "careful-2", "bot"]);
+    expect(skills.get("bot")).toBeCloseTo(ds.priors.sufficient, 12);
+    expect(ds.priors.sufficient).toBeCloseTo(1 / 3, 6);
+    const oc = annotatorSkills(fitOneCoinDawidSkene(votes));
+    expect([...oc.keys()].at(-1)).toBe("bot");
+    expect(oc.get("careful-1")).toBeCloseTo(1, 6);
   });
 });

@@ -424,3 +424,22 @@ export function majorityVote(votes: readonly Vote[]): { pSufficient: Map<string,
   const probas = majorityProbas(ix);
   return common({ ix, probas, priors: new Float64Array(ix.K), errors: new Float64Array(0), skills: new Float64Array(0), trace: { iterations: 0, lossHistory: [], passages: 0, annotators: 0 } });
 }
+
+/**
+ * Each annotator's estimated chance of giving the true verdict, best first (ties by id): one-coin's
+ * skill, or for Dawid–Skene the prior-weighted diagonal Σ_c prior(c)·P(says c | c), where a
+ * verdict the annotator never gave counts 0 (an always-"sufficient" annotator scores the prior of
+ * "sufficient").
+ */
+export function annotatorSkills(fit: DawidSkeneFit | OneCoinFit): Map<string, number> {
+  let entries: [string, number][];
+  if (fit.model === "one-coin") entries = [...fit.skills];
+  else {
+    entries = [...fit.errors].map(([annotator, cells]) => [
+      annotator,
+      fit.priors.sufficient * (cells["sufficient|sufficient"] ?? 0) + fit.priors.insufficient * (cells["insufficient|insufficient"] ?? 0),
+    ]);
+  }
+  entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return new Map(entries);
+}
