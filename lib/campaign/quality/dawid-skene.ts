@@ -102,9 +102,12 @@ function index(votes: readonly Vote[], gold: ReadonlyMap<string, Verdict> | unde
   const worker = new Int32Array(n);
   const verdict = new Uint8Array(n);
   const seen = [false, false];
+  // Votes usually come grouped by passage: the previous vote's passage is checked before the map.
+  let lastPassage: string | undefined;
+  let lastTask = -1;
   for (let i = 0; i < n; i++) {
     const v = votes[i]!;
-    let t = passageIds.get(v.passage);
+    let t = v.passage === lastPassage ? lastTask : passageIds.get(v.passage);
     if (t === undefined) {
       t = passages.length;
       passageIds.set(v.passage, t);
@@ -118,6 +121,8 @@ function index(votes: readonly Vote[], gold: ReadonlyMap<string, Verdict> | unde
     }
     const c = v.verdict === "sufficient" ? 1 : v.verdict === "insufficient" ? 0 : -1;
     if (c < 0) throw new Error(`vote ${i + 1}: verdict must be "sufficient" or "insufficient"`);
+    lastPassage = v.passage;
+    lastTask = t;
     task[i] = t;
     worker[i] = w;
     verdict[i] = c;
