@@ -90,13 +90,15 @@ const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
  * The time the server measured for this judgment, in ms: from handing out its task (the claim's
  * `created_at`) or, if later, from the annotator's previous judgment in the campaign (a task
  * prefetched while the previous one was on screen counts from that judgment), to receiving this
- * one; clamped to [0, $max_duration]. The previous judgment is the newest by the
- * judgments_user_idx (user_id, campaign_id, created_at) index: one row read, whatever the history.
+ * one; clamped to [0, $max_duration] (24 h). The previous judgment is the first row of a backward
+ * scan of judgments_user_idx (user_id, campaign_id, created_at): one index entry read, however many
+ * judgments the annotator has (`max()` may read them all when the planner's estimate is small).
  * This statement's own insert is not visible to the subquery. The client's `durationMs` is stored
  * beside it (`client_duration_ms`) as a hint that no rule reads.
  */
 const SERVER_DURATION = `least(greatest(round(extract(epoch from (now_.at - greatest(held.created_at,
-      (select max(pj.created_at) from judgments pj where pj.user_id = $user and pj.campaign_id = p.campaign_id)))) * 1000), 0), $max_duration)::int`;
+      (select pj.created_at from judgments pj where pj.user_id = $user and pj.campaign_id = p.campaign_id
+       order by pj.created_at desc limit 1)))) * 1000), 0), $max_duration)::int`;
 
 /**
  * Statement 2, the write, on its own (autocommit, so its row locks end with it): locks the claim
