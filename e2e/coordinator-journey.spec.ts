@@ -60,17 +60,18 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(figure(page, "slots-open")).toHaveText(String(3 * passages));
 
   // Three annotators judge every passage (the page stays open: the dashboard must refresh by itself).
-  // fast: all sufficient in 1 s; careful: sufficient on passages starting at an even paragraph, in 3 s; slow: nothing sufficient, 9 s.
+  // fast: all sufficient at once; careful: sufficient on passages starting at an even paragraph, in 1 s; slow: nothing sufficient, 2.1 s.
+  // Time is the server's (issue 26): the waits are real; what each client claims (1, 3 and 9 s) is a hint no figure reads.
   const [fast, careful, slow] = [await createAccount(admin, "annotator", "fast"), await createAccount(admin, "annotator", "careful"), await createAccount(admin, "annotator", "slow")];
   const even = (id: number) => id % 2 === 0;
   let ids: number[] = [];
-  for (const [who, rule, ms] of [
-    [fast, () => true, 1_000],
-    [careful, even, 3_000],
-    [slow, () => false, 9_000],
+  for (const [who, rule, ms, takeMs] of [
+    [fast, () => true, 1_000, 0],
+    [careful, even, 3_000, 1_000],
+    [slow, () => false, 9_000, 2_100],
   ] as const) {
     const api = await signedInApi(baseURL!, who);
-    ids = await judgeAll(api, campaignId, rule, ms);
+    ids = await judgeAll(api, campaignId, rule, ms, takeMs);
     expect(ids).toHaveLength(passages);
     await api.dispose();
   }
@@ -111,12 +112,12 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(rowOf(fast).getByRole("cell").nth(4)).toHaveText(pct(evens)); // agrees on the endorsed (even) passages
   await expect(rowOf(careful).getByRole("cell").nth(4)).toHaveText("100 %");
   await expect(rowOf(slow).getByRole("cell").nth(4)).toHaveText(pct(odds));
-  // Medians come from half-second buckets: 1,000 ms reads within [1.0, 1.5) s, 9,000 ms within [9.0, 9.5) s.
+  // Medians come from half-second buckets of the server's times: fast's read within [0, 0.5] s, slow's 2.1 s and a little within [2.0, 2.5] s.
   const median = async (who: string) => Number(await rowOf(who).getByRole("cell").nth(5).textContent());
-  expect(await median(fast)).toBeGreaterThanOrEqual(1.0);
-  expect(await median(fast)).toBeLessThanOrEqual(1.5);
-  expect(await median(slow)).toBeGreaterThanOrEqual(9.0);
-  expect(await median(slow)).toBeLessThanOrEqual(9.5);
+  expect(await median(fast)).toBeGreaterThanOrEqual(0);
+  expect(await median(fast)).toBeLessThanOrEqual(0.5);
+  expect(await median(slow)).toBeGreaterThanOrEqual(2.0);
+  expect(await median(slow)).toBeLessThanOrEqual(2.5);
   await expect(rowOf(fast).getByRole("cell").nth(6)).toHaveText("100 %");
   await expect(rowOf(slow).getByRole("cell").nth(6)).toHaveText("0 %");
   await annotators.getByRole("button", { name: "Median s / judgment" }).click(); // numbers sort largest first

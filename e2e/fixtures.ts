@@ -150,8 +150,16 @@ export async function launchedTwoQuestionBatch(
  * One annotator's pass over every passage of a campaign through the API, judging by the passage's
  * first paragraph id (the API shows no passage id): sufficient (its first three words) where
  * `sufficient` says so. Returns the first paragraph ids of the passages judged, in order.
+ * `durationMs` is what the client claims (a hint the server keeps, no figure reads it); `takeMs` a
+ * real wait between getting each task and judging it, which the server's time does measure.
  */
-export async function judgeAll(api: APIRequestContext, campaignId: number, sufficient: (startParagraphId: number) => boolean, durationMs = 1200): Promise<number[]> {
+export async function judgeAll(
+  api: APIRequestContext,
+  campaignId: number,
+  sufficient: (startParagraphId: number) => boolean,
+  durationMs = 1200,
+  takeMs = 0,
+): Promise<number[]> {
   const judged: number[] = [];
   for (;;) {
     const res = await api.post(`/api/campaigns/${campaignId}/next`);
@@ -161,6 +169,7 @@ export async function judgeAll(api: APIRequestContext, campaignId: number, suffi
     const p = task.passage.paragraphs[0];
     const yes = sufficient(p.id);
     const text = p.text.split(" ").slice(0, 3).join(" ");
+    if (takeMs > 0) await new Promise((r) => setTimeout(r, takeMs));
     const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
       data: {
         verdict: yes ? "sufficient" : "insufficient",

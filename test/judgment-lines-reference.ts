@@ -1,7 +1,8 @@
 // The judgments export as it was before its lines were built in SQL and read with COPY
 // (lib/campaign/report/export-judgments.ts up to issue 13): the rows through drizzle, each line
 // written in JavaScript. Kept as the reference the new export must equal byte for byte; issue 14's
-// fields (revision, revised_at, comment, flags, versions) are written here the same way.
+// fields (revision, revised_at, comment, flags, versions) and issue 26's `client_duration_ms` (after
+// `duration_ms`, in the line and in each version) are written here the same way.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { JudgmentRow } from "@/lib/campaign/report/rows";
@@ -24,6 +25,7 @@ export const JUDGMENT_JOINS = `from judgments j
   left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id`;
 
 interface ExportedJudgmentRow extends JudgmentRow {
+  client_duration_ms: number | null;
   query_id: string;
   wikipedia_id: string;
   passage_start: number;
@@ -40,6 +42,7 @@ interface ExportedJudgmentRow extends JudgmentRow {
 }
 
 interface VersionRow extends Omit<JudgmentRow, "id" | "passage_id" | "created_at"> {
+  client_duration_ms: number | null;
   revision: number;
   comment: string | null;
   flags: string[];
@@ -60,7 +63,7 @@ function revisionsOf(r: ExportedJudgmentRow): string {
   const versions = (r.versions ?? []).map(
     (v) =>
       `{"revision":${v.revision},"verdict":${json(v.verdict)},"unreadable":${v.unreadable},"span":${spanOf(v)},"comment":${json(v.comment)},` +
-      `"flags":${json(v.flags)},"duration_ms":${v.duration_ms},"submitted_at":${iso(v.submitted_at)},"replaced_at":${iso(v.replaced_at)}}`,
+      `"flags":${json(v.flags)},"duration_ms":${v.duration_ms},"client_duration_ms":${json(v.client_duration_ms ?? null)},"submitted_at":${iso(v.submitted_at)},"replaced_at":${iso(v.replaced_at)}}`,
   );
   return `,"revision":${r.revision},"revised_at":${iso(r.revised_at)},"comment":${json(r.comment)},"flags":${json(r.flags)},"versions":[${versions.join(",")}]`;
 }
@@ -76,7 +79,7 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
                where j2.passage_id = j.passage_id and coalesce(s2.status, 'active') = 'active'
                  and (j2.created_at, j2.id) < (j.created_at, j.id)
              ) < c.judgments_per_passage) as counted,
-             j.batch_id, j.duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags,
+             j.batch_id, j.duration_ms, j.client_duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags,
              (select json_agg(v order by v.revision) from judgment_versions v where v.judgment_id = j.id) as versions
       ${sql.raw(JUDGMENT_JOINS)}
       where j.campaign_id = ${campaignId} ${batchId === undefined ? sql`` : sql`and j.batch_id = ${batchId}`}
@@ -89,7 +92,7 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
         `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
         `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
         `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
-        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"created_at":"${new Date(r.created_at).toISOString()}"${revisionsOf(r)}}\n`
+        `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"client_duration_ms":${json(r.client_duration_ms ?? null)},"created_at":"${new Date(r.created_at).toISOString()}"${revisionsOf(r)}}\n`
       );
     })
     .join("");

@@ -158,6 +158,8 @@ async function recordAnswer(db: Db, ctx: SessionContext, passageId: number, a: T
       endCharacter: span?.endCharacter ?? null,
       spanText: span?.text ?? null,
       correct,
+      // The client's figure, for the record only: no hand-out time is kept per training item, so no
+      // rule and no report reads it (the payment report times training by the server's clock).
       durationMs: a.durationMs,
     });
     // An ended claim: assignment never gives a passage to someone who ever claimed it, so this gold passage stays hidden gold for others.

@@ -9,6 +9,7 @@ import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory
 import { idsOfTask } from "@/test/claims";
 import { addTrainingAnswer, codeOf, endCrowdSession, makeCrowdEntry, makeCrowdWorker, startCrowdSession, type TestCrowdWorker } from "@/test/crowd";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { letTimePass } from "@/test/elapse";
 import { exportedLines } from "@/test/exported";
 import { exportWorkerSessions, listWorkerSessions } from "./workers-report";
 import { WORKER_REPORT_COLUMNS, workerListQuerySchema, type WorkerSessionRow } from "./workers-report-options";
@@ -68,6 +69,7 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     track("b1", b1, b);
     const passageIds = rowsOf<{ id: string | number }>(await db().execute(sql`select id from passages where campaign_id = ${campaignId} order by id limit 2`));
     await addTrainingAnswer(db(), b1, b.actor.id, Number(passageIds[0]!.id), 0, true, 1500);
+    await letTimePass(db(), b.actor.id, 2000); // B takes 2 s on its second item (its client claims 2.5 s)
     await addTrainingAnswer(db(), b1, b.actor.id, Number(passageIds[1]!.id), 1, false, 2500);
     await endCrowdSession(db(), b1, "training_failed", { judged: 2, correct: 1 });
 
@@ -89,6 +91,24 @@ describeEachDatabase("crowd payment report", ({ db }) => {
       await db().execute(sql`select agrees from judgments where user_id = ${s.worker.actor.id} and passage_id = any(${sql.param(s.submitted.passages)}::bigint[])`),
     );
     return { agreed: rows.filter((r) => r.agrees === true).length, compared: rows.filter((r) => r.agrees !== null).length };
+  }
+
+  /**
+   * The session's active time by the server's clock, read from the rows: its judgments' duration_ms
+   * (never the client's durationMs, kept as client_duration_ms), and its training from the session's
+   * start to its last training answer.
+   */
+  async function serverSecondsOf(key: string): Promise<number> {
+    const s = sessions[key]!;
+    const [r] = rowsOf<{ judged: number | null; trained: number | null; hint: number | null }>(
+      await db().execute(sql`
+        select (select sum(duration_ms)::float8 from judgments where user_id = ${s.worker.actor.id} and passage_id = any(${sql.param(s.submitted.passages)}::bigint[])) as judged,
+          (select sum(client_duration_ms)::float8 from judgments where user_id = ${s.worker.actor.id} and passage_id = any(${sql.param(s.submitted.passages)}::bigint[])) as hint,
+          (select round(extract(epoch from (max(a.created_at) - cs.started_at)) * 1000)::float8 from training_answers a join crowd_sessions cs on cs.id = a.session_id
+           where a.session_id = ${s.id} group by cs.started_at) as trained`),
+    );
+    expect(r!.hint ?? 0, key).toBe(s.submitted.ms.reduce((x, y) => x + y, 0)); // the client's claims, kept as hints
+    return ((r!.judged ?? 0) + (r!.trained ?? 0)) / 1000;
   }
 
   async function goldOf(key: string) {
@@ -130,18 +150,20 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     for (const [key, e] of Object.entries(expected)) {
       const s = sessions[key]!;
       const row = rows.get(s.id)!;
-      const training = key === "b1" ? 4000 : 0;
       const gold = await goldOf(key);
       const agreement = await agreementOf(key);
       compared += agreement.compared;
       expect(row, key).toMatchObject({ judgments: e.judgments, countedJudgments: e.counted, ...gold, ...agreement });
-      expect(row.activeSeconds, key).toBeCloseTo((s.submitted.ms.reduce((x, y) => x + y, 0) + training) / 1000, 6);
+      expect(row.activeSeconds, key).toBeCloseTo(await serverSecondsOf(key), 6);
       expect(row.goldAccuracy, key).toBe(gold.goldJudged ? (0.5 + gold.goldCorrect) / (1 + gold.goldJudged) : null);
       expect(row.agreement, key).toBe(agreement.compared ? agreement.agreed / agreement.compared : null);
     }
     expect(compared).toBeGreaterThan(0); // C finished three passages
     expect(Math.max(...[...rows.values()].map((r) => r.goldJudged))).toBeGreaterThan(0);
-    expect(rows.get(sessions.b1!.id)).toMatchObject({ trainingJudged: 2, trainingCorrect: 1, activeSeconds: 4 });
+    // B trained for about 2 s by the server's clock, whatever the 1.5 s + 2.5 s its client claimed.
+    expect(rows.get(sessions.b1!.id)).toMatchObject({ trainingJudged: 2, trainingCorrect: 1 });
+    expect(rows.get(sessions.b1!.id)!.activeSeconds).toBeGreaterThanOrEqual(2);
+    expect(rows.get(sessions.b1!.id)!.activeSeconds).toBeLessThan(4);
     // A's two sessions share the worker's standing.
     expect(rows.get(sessions.a1!.id)!.goldJudged).toBe(rows.get(sessions.a2!.id)!.goldJudged);
   });

@@ -19,6 +19,14 @@ import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, t
 // never overlap (at most one is open), so no judgment falls in two sessions. The next session's
 // start is looked up by the (worker_id, number) key, not with `lead()` over a page that the filters
 // may have thinned.
+//
+// Active time is the server's, never the client's `durationMs` (a hint, kept as client_duration_ms):
+// the sum of the session's judgments' `duration_ms` (each from handing out its task, or from the
+// worker's previous judgment if later, to receiving it; at most 24 h) — the stretches between the
+// first task handed out and the last judgment received, which never overlap, so their sum is at
+// most the session's wall time — plus its training: from the session's start to its last training
+// answer, as the server received it (training_answers.duration_ms is the client's figure: no hand-out
+// time is recorded per training item, so no rule and no report reads it).
 
 /** A page's filters as SQL: the campaign, `q` in the platform worker id, the outcome (`open`: not ended), the keyset. */
 function sessionFilter(campaignId: number, query: Pick<WorkerListQuery, "q" | "outcome">, after: number | undefined): SQL {
@@ -62,7 +70,7 @@ interface RawRow {
 /**
  * The statement of one page: the sessions (`limit` of them, newest first), then their judgments by
  * the worker's (user, campaign, created_at) index, which of those count (`countedJudgmentsOf` over
- * just their passages), the training answers' time, and the worker's standing.
+ * just their passages), the training's time, and the worker's standing.
  */
 function pageStatement(campaignId: number, r: number, filter: SQL, limit: number): SQL {
   return sql`
@@ -93,7 +101,8 @@ function pageStatement(campaignId: number, r: number, filter: SQL, limit: number
     select p.id, p.platform, p.platform_worker_id as worker_id, u.pseudonym, p.number, p.study_id, p.platform_session_id,
            p.stage, p.outcome, p.code, ${iso("p.started_at")} as started_at, ${iso("p.ended_at")} as ended_at,
            coalesce(t.judgments, 0) as judgments, coalesce(t.counted, 0) as counted,
-           coalesce(t.ms, 0) + coalesce((select sum(a.duration_ms) from training_answers a where a.session_id = p.id), 0) as active_ms,
+           coalesce(t.ms, 0) + coalesce((select greatest(0, round(extract(epoch from (max(a.created_at) - p.started_at)) * 1000))
+             from training_answers a where a.session_id = p.id), 0) as active_ms,
            p.training_judged, p.training_correct, st.gold_judged, st.gold_correct,
            coalesce(t.agreed, 0) as agreed, coalesce(t.compared, 0) as compared, st.status, st.pause_reason
     from page p

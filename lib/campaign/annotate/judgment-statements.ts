@@ -87,6 +87,20 @@ const NEW_SC = `p.sufficient_count + (case when $verdict = 'sufficient' and ${CO
 const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
 
 /**
+ * The time the server measured for this judgment, in ms: from handing out its task (the claim's
+ * `created_at`) or, if later, from the annotator's previous judgment in the campaign (a task
+ * prefetched while the previous one was on screen counts from that judgment), to receiving this
+ * one; clamped to [0, $max_duration] (24 h). The previous judgment is the first row of a backward
+ * scan of judgments_user_idx (user_id, campaign_id, created_at): one index entry read, however many
+ * judgments the annotator has (`max()` may read them all when the planner's estimate is small).
+ * This statement's own insert is not visible to the subquery. The client's `durationMs` is stored
+ * beside it (`client_duration_ms`) as a hint that no rule reads.
+ */
+const SERVER_DURATION = `least(greatest(round(extract(epoch from (now_.at - greatest(held.created_at,
+      (select pj.created_at from judgments pj where pj.user_id = $user and pj.campaign_id = p.campaign_id
+       order by pj.created_at desc limit 1)))) * 1000), 0), $max_duration)::int`;
+
+/**
  * Statement 2, the write, on its own (autocommit, so its row locks end with it): locks the claim
  * and requires it still ended or not as statement 1 read it (a pause, close or reaping that ended it
  * since, or a submission on the same claim that came first, makes `claim_same` false: the caller
@@ -98,7 +112,7 @@ const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
  */
 const WRITE_TEMPLATE = `
 with held as materialized (
-  select c.id from claims c where c.id = $claim and (c.ended_at is null) = $unended
+  select c.id, c.created_at from claims c where c.id = $claim and (c.ended_at is null) = $unended
   for no key update of c
 ), p as (
   update passages p set
@@ -120,13 +134,13 @@ with held as materialized (
   -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
     start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees,
-    comment, flags)
+    comment, flags, client_duration_ms)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
-    $sp, $sc, $ep, $ec, $text, $duration, $key, $hash, clock_timestamp(),
+    $sp, $sc, $ep, $ec, $text, ${SERVER_DURATION}, $key, $hash, now_.at,
     kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t)),
-    $comment, $flags
-  from p
-  returning created_at
+    $comment, $flags, $client_duration
+  from p cross join held cross join (select clock_timestamp() as at) now_
+  returning created_at, duration_ms
 ), e as (
   update claims c set ended_at = now() from p where c.id = $claim
 ), g as (
@@ -136,7 +150,8 @@ with held as materialized (
     gold_judged = s.gold_judged + 1, gold_correct = s.gold_correct + excluded.gold_correct, updated_at = now()
   returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct
 )
-select (select created_at from j) as created_at, exists (select 1 from held) as claim_same, g.status, g.gold_judged, g.gold_correct
+select (select created_at from j) as created_at, exists (select 1 from held) as claim_same, g.status, g.gold_judged, g.gold_correct,
+  (select duration_ms from j) as duration_ms
 from (select 1) one left join g on true`;
 
 const PARAMS: Record<string, string> = {
@@ -155,16 +170,17 @@ const PARAMS: Record<string, string> = {
   $ep: "$13::int",
   $ec: "$14::int",
   $text: "$15::text",
-  $duration: "$16::int",
+  $max_duration: "$16::int",
   $key: "$17::text",
   $hash: "$18::text",
   $gold: "$19::boolean",
   $correct: "$20::boolean",
   $comment: "$21::text",
   $flags: "$22::text[]",
+  $client_duration: "$23::int",
 };
 
-export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z]+\b/g, (name) => {
+export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z_]+\b/g, (name) => {
   const p = PARAMS[name];
   if (!p) throw new Error(`judgment statement: no parameter ${name}`);
   return p;
@@ -178,4 +194,6 @@ export interface WriteResult {
   status: "active" | "paused" | null;
   gold_judged: number | null;
   gold_correct: number | null;
+  /** The time the server measured (SERVER_DURATION); null when nothing was written. */
+  duration_ms: number | null;
 }

@@ -14,6 +14,9 @@ import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, typ
 
 const offset = z.number().int().min(0, "must be 0 or more");
 
+/** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
+export const MAX_DURATION_MS = 24 * 3600 * 1000;
+
 export const spanSchema = z.object({
   startParagraphId: offset,
   /** Code points, like Python string indexes. */
@@ -29,7 +32,8 @@ export const judgmentInputSchema = z
     verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
     span: spanSchema.nullable(),
     unreadable: z.boolean().default(false),
-    durationMs: z.number().int().min(0, "must be 0 or more").max(24 * 3600 * 1000, "must be under a day"),
+    /** The time the client says it took: stored as `client_duration_ms`, a hint only (the server measures its own). */
+    durationMs: z.number().int().min(0, "must be 0 or more").max(MAX_DURATION_MS, "must be under a day"),
     idempotencyKey: z.string().min(8, "must be at least 8 characters").max(200),
     ...notesShape,
   })
@@ -61,6 +65,7 @@ export interface JudgmentView {
   verdict: "sufficient" | "insufficient";
   unreadable: boolean;
   span: z.infer<typeof spanSchema> | null;
+  /** The time the server measured (from handing out the task, or the previous judgment, to receiving this one); not the client's hint. */
   durationMs: number;
   createdAt: Date;
   comment: string | null;
@@ -138,7 +143,7 @@ export async function submitJudgment(
       if (row.status === "active" && row.gold_judged! >= claim.gold_min_judgments && smoothedAccuracy(row.gold_correct!, row.gold_judged!) < claim.gold_accuracy_threshold) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
-      return { judgment: viewOf(input, handle, new Date(row.created_at)), replayed: false, campaignId };
+      return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
     }
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
@@ -206,12 +211,14 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
   return [
     c.claim_id, userId, c.passage_id, c.live, c.unended, c.r, c.t, c.early_stop,
     input.verdict, input.unreadable, s?.startParagraphId ?? null, s?.startCharacter ?? null, s?.endParagraphId ?? null, s?.endCharacter ?? null, s?.text ?? null,
-    input.durationMs, input.idempotencyKey, hash, c.is_gold, correct, notesOf(input).comment, flagsLiteral(notesOf(input).flags),
+    MAX_DURATION_MS, input.idempotencyKey, hash, c.is_gold, correct, notesOf(input).comment, flagsLiteral(notesOf(input).flags),
+    input.durationMs,
   ];
 }
 
-function viewOf(input: JudgmentInput, handle: string, createdAt: Date): JudgmentView {
-  const { verdict, unreadable, durationMs } = input;
+/** The stored judgment's view: `durationMs` is the time the server measured, as a replay answers it. */
+function viewOf(input: JudgmentInput, handle: string, createdAt: Date, durationMs: number): JudgmentView {
+  const { verdict, unreadable } = input;
   return { claim: handle, verdict, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
 }
 

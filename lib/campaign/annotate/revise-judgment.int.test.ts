@@ -97,6 +97,12 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 1, candidates: 0 });
     const [a, b] = await makeAnnotators(db(), 2);
     const [ta] = await judgeOnePassage(db(), c.campaignId, [a!, b!], ["insufficient", "sufficient"]);
+    const timeOf = async () =>
+      rowsOf<{ duration_ms: number; client_duration_ms: number }>(
+        await db().execute(sql`select j.duration_ms, j.client_duration_ms from judgments j join claims c on c.id = j.claim_id where c.handle = ${ta!.claim.handle}`),
+      )[0]!;
+    const first = await timeOf();
+    expect(first.client_duration_ms).toBe(1000);
     const [queryRow] = rowsOf<{ id: number }>(await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId}`));
     const before = await getQuestionView(db(), system, c.campaignId, queryRow!.id);
     expect(before.passages[0]!.endorsed).toBe(false);
@@ -105,7 +111,9 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     const { judgment, replayed } = await reviseJudgment(db(), a!, ta!.claim.handle, body);
     expect(replayed).toBe(false);
     expect(judgment).toMatchObject({ claim: ta!.claim.handle, verdict: "sufficient", revision: 1, comment: body.comment, flags: ["broken_text"] });
-    expect(judgment.durationMs).toBe(1000 + 700); // the first submission's time and the revision's
+    // The time the server measured for the first submission stays; the client's hint adds the revision's.
+    expect(judgment.durationMs).toBe(first.duration_ms);
+    expect(await timeOf()).toEqual({ duration_ms: first.duration_ms, client_duration_ms: 1000 + 700 });
 
     const after = await getQuestionView(db(), system, c.campaignId, queryRow!.id);
     expect(after.passages[0]).toMatchObject({ sufficientCount: 2, endorsed: true });
@@ -117,7 +125,7 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     expect(revised).toMatchObject({ verdict: "sufficient", comment: body.comment, flags: ["broken_text"] });
     expect(typeof revised.revised_at).toBe("string");
     expect(revised.versions).toEqual([
-      expect.objectContaining({ revision: 0, verdict: "insufficient", span: null, comment: null, flags: [], duration_ms: 1000 }),
+      expect.objectContaining({ revision: 0, verdict: "insufficient", span: null, comment: null, flags: [], duration_ms: first.duration_ms, client_duration_ms: 1000 }),
     ]);
     expect(lines.find((l) => l.revision === 0)).toMatchObject({ versions: [], comment: null, flags: [], revised_at: null });
 

@@ -119,31 +119,30 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   const delta = (input.verdict === "sufficient" ? 1 : 0) - (j.verdict === "sufficient" ? 1 : 0);
   const gold = p.is_gold ? goldOf(p) : null;
   const goldDelta = gold ? Number(isGoldCorrect(gold, input)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) })) : 0;
-  // Time spent on the judgment: the first submission's and every revision's.
-  const duration = Math.min(j.duration_ms + input.durationMs, 2_147_483_647);
+  // Time: `duration_ms` keeps the time the server measured for the first submission (from handing
+  // out the task to receiving it; what the speed rule, the warnings and the histogram read): a
+  // revision has no hand-out of its own to measure from, and the time it takes falls in the
+  // annotator's next judgment, measured from this one's first submission. The client's hint adds
+  // up the first submission's and every revision's time it claims (`client_duration_ms`), read by no rule.
   await tx.execute(sql`
     insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
-      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, submitted_at, replaced_at)
+      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at)
     select id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-      span_text, comment, flags, duration_ms, coalesce(revised_at, created_at), now()
+      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now()
     from judgments where id = ${j.judgment_id}`);
   const [updated] = rowsOf<Locked>(
     await tx.execute(sql`
       update judgments set verdict = ${input.verdict}::verdict, unreadable = ${input.unreadable},
         start_paragraph_id = ${s?.startParagraphId ?? null}::int, start_character = ${s?.startCharacter ?? null}::int,
         end_paragraph_id = ${s?.endParagraphId ?? null}::int, end_character = ${s?.endCharacter ?? null}::int, span_text = ${s?.text ?? null}::text,
-        comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[], duration_ms = ${duration}::int,
+        comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[],
+        client_duration_ms = least(coalesce(client_duration_ms, 0)::bigint + ${input.durationMs}::int, 2147483647)::int,
         revision = revision + 1, revised_at = now(), idempotency_key = ${input.idempotencyKey}, request_hash = ${hash}
       where id = ${j.judgment_id}
       returning id::float8 as judgment_id, verdict::text as verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id,
         end_character, span_text, duration_ms, comment, flags, revision, revised_at, created_at`),
   );
-  // The annotators' tallies keep judgments by half-second bucket (its passage is not finished, so `agrees` is null).
-  await tx.execute(sql`
-    insert into annotator_tally_deltas (campaign_id, user_id, duration_bucket, judgments, compared, agreed)
-    select ${j.campaign_id}::bigint, ${j.user_id}::bigint, b, n, 0, 0
-    from (values (kps_duration_bucket(${j.duration_ms}::int), -1), (kps_duration_bucket(${duration}::int), 1)) moved(b, n)
-    where kps_duration_bucket(${j.duration_ms}::int) <> kps_duration_bucket(${duration}::int)`);
+  // The annotators' tallies keep judgments by half-second bucket of duration_ms, which a revision leaves as it was: nothing moves.
   if (delta !== 0) {
     // The judgment counts (the passage is not finished and its annotator is active): the counters move as a judgment's write moves them.
     await tx.execute(sql`

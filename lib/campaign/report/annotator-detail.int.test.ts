@@ -2,16 +2,18 @@ import { expect, it } from "vitest";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
+import { letTimePass } from "@/test/elapse";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { updateCampaign } from "../campaigns";
 import { getAnnotatorDetail, listAnnotatorJudgments, listAnnotatorWarnings } from "./annotator-detail";
 
 describeEachDatabase("a coordinator's view of one annotator", ({ db }) => {
-  /** Judges every passage open to `who` with one verdict and duration. */
+  /** Judges every passage open to `who` with one verdict, taking `durationMs` on each by the server's clock (the client always claims 5 s: a hint no figure reads). */
   async function judgeAll(campaignId: number, who: UserActor, verdict: "sufficient" | "insufficient", durationMs: number) {
     for (let t = await nextTask(db(), who, { campaignId }); t; t = await nextTask(db(), who, { campaignId })) {
-      await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, durationMs));
+      await letTimePass(db(), who.id, durationMs);
+      await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, 5_000));
     }
   }
 
@@ -20,7 +22,7 @@ describeEachDatabase("a coordinator's view of one annotator", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 4, candidates: 2 });
     await updateCampaign(db(), system, c.campaignId, { warnMinJudgments: 5, warnFastShare: 0.5, warnMinAgreement: 0.6 });
     const [hasty, careful, other] = await makeAnnotators(db(), 3);
-    await judgeAll(c.campaignId, hasty!, "insufficient", 400);
+    await judgeAll(c.campaignId, hasty!, "insufficient", 100);
     await judgeAll(c.campaignId, careful!, "sufficient", 6_000);
     await judgeAll(c.campaignId, other!, "sufficient", 12_500);
 

@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
+import { letTimePass } from "@/test/elapse";
 import { describeEachDatabase, seededRandom } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { updateCampaign } from "../campaigns";
@@ -135,14 +136,16 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
     // 2 questions × (1 gold + 1 candidate) = 4 passages, R = 3, T = 2.
     const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { goldMinJudgments: 10_000 } });
     const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
-    // a and b call everything sufficient, d everything insufficient; d is slow, a and b fast.
+    // a and b call everything sufficient, d everything insufficient; d is slow, a and b fast. The
+    // time is the server's (from the hand-out): each takes `ms` by letting it pass; the client claims 5 s.
     for (const [who, verdict, ms] of [
       [a, "sufficient", 1_000],
       [b, "sufficient", 1_500],
       [d, "insufficient", 9_000],
     ] as const) {
       for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
-        await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, ms));
+        await letTimePass(db(), who.id, ms);
+        await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, 5_000));
       }
     }
     const dash = await getDashboard(db(), system, c.campaignId);

@@ -34,7 +34,7 @@ async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
   for (const [i, j] of judgments.entries()) {
     await db.execute(sql`
       update judgments set created_at = ${TIMES[i % TIMES.length]}::timestamptz + (${i}::int * interval '1 second'),
-        duration_ms = ${[0, 2147483647, 1234][i % 3]}::int,
+        duration_ms = ${[0, 2147483647, 1234][i % 3]}::int, client_duration_ms = ${[null, 0, 2147483647][i % 3]}::int,
         span_text = case when span_text is null then null else ${TRICKY[i % TRICKY.length]}::text end,
         unreadable = (verdict = 'insufficient' and ${i % 2 === 0}::boolean),
         comment = nullif(${TRICKY[(i + 1) % TRICKY.length]}::text, ''), flags = ${["{}", "{broken_text}", "{offensive,question_wrong}"][i % 3]}::text[]
@@ -44,12 +44,12 @@ async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
     for (let v = 0; v < revisions; v++) {
       await db.execute(sql`
         insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
-          end_paragraph_id, end_character, span_text, comment, flags, duration_ms, submitted_at, replaced_at)
+          end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at)
         select id, campaign_id, ${v}::int, case when ${v % 2 === 0}::boolean then 'insufficient'::verdict else 'sufficient'::verdict end, false,
           case when ${v % 2 === 0}::boolean then null else 2 end, case when ${v % 2 === 0}::boolean then null else 0 end,
           case when ${v % 2 === 0}::boolean then null else 2 end, case when ${v % 2 === 0}::boolean then null else 3 end,
           case when ${v % 2 === 0}::boolean then null else ${TRICKY[(i + v) % TRICKY.length]}::text end,
-          nullif(${TRICKY[(i + v + 2) % TRICKY.length]}::text, ''), ${v ? "{question_wrong}" : "{}"}::text[], ${v * 1000 + 17}::int,
+          nullif(${TRICKY[(i + v + 2) % TRICKY.length]}::text, ''), ${v ? "{question_wrong}" : "{}"}::text[], ${v * 1000 + 17}::int, ${v ? null : 5}::int,
           ${TIMES[(i + v) % TIMES.length]}::timestamptz, ${TIMES[(i + v + 1) % TIMES.length]}::timestamptz
         from judgments where id = ${j.id}`);
     }
@@ -94,7 +94,7 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(lines.every((l) => l === JSON.stringify(JSON.parse(l)) + "\n")).toBe(true);
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0]!).sort()).toEqual(
-      ["annotator", "batch_id", "comment", "counted", "created_at", "duration_ms", "end_paragraph_id", "flags", "is_gold", "passage_id", "query_id", "revised_at", "revision", "span", "start_paragraph_id", "unreadable", "verdict", "versions", "wikipedia_id"].sort(),
+      ["annotator", "batch_id", "comment", "client_duration_ms", "counted", "created_at", "duration_ms", "end_paragraph_id", "flags", "is_gold", "passage_id", "query_id", "revised_at", "revision", "span", "start_paragraph_id", "unreadable", "verdict", "versions", "wikipedia_id"].sort(),
     );
     const [pa] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
     expect(rows.filter((r) => r.annotator === pa!.pseudonym)).toHaveLength(4);
@@ -109,9 +109,11 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(rows.every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.created_at as string))).toBe(true);
     expect(Object.keys(rows[0]!)).toEqual([
       "query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted",
-      "batch_id", "duration_ms", "created_at", "revision", "revised_at", "comment", "flags", "versions",
+      "batch_id", "duration_ms", "client_duration_ms", "created_at", "revision", "revised_at", "comment", "flags", "versions",
     ]);
     expect(rows[0]).toMatchObject({ revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
+    // duration_ms is the time the server measured (judgment-time.int.test.ts checks its value); client_duration_ms what the client claimed.
+    expect(rows.every((r) => r.client_duration_ms === 1234 && Number.isInteger(r.duration_ms) && (r.duration_ms as number) >= 0)).toBe(true);
 
     const anon = await makeAnnotator(db());
     await expect(exportedLines(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);

@@ -71,6 +71,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
                and (j2.created_at, j2.id) < (j.created_at, j.id)
            ) < c.judgments_per_passage)::text
         || ',"batch_id":' || j.batch_id::text || ',"duration_ms":' || j.duration_ms::text
+        || ',"client_duration_ms":' || coalesce(j.client_duration_ms::text, 'null')
         || ',"created_at":' || ${isoTime("j.created_at")}
         || ',"revision":' || j.revision::text || ',"revised_at":' || ${isoTime("j.revised_at")}
         || ',"comment":' || coalesce(to_json(j.comment)::text, 'null') || ',"flags":' || to_json(j.flags)::text
@@ -82,7 +83,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     from (
       select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.unreadable,
              j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-             j.counted_at_close, j.duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags
+             j.counted_at_close, j.duration_ms, j.client_duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags
       from judgments j
       where j.campaign_id = ${int(campaignId)}
         ${page.after === undefined ? "" : `and j.id > ${int(page.after)}`}
@@ -104,7 +105,8 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
       select case when j.revision = 0 then '[]' else coalesce('[' || string_agg('{"revision":' || v.revision::text
           || ',"verdict":"' || v.verdict::text || '","unreadable":' || v.unreadable::text || ',"span":' || ${spanJson("v")}
           || ',"comment":' || coalesce(to_json(v.comment)::text, 'null') || ',"flags":' || to_json(v.flags)::text
-          || ',"duration_ms":' || v.duration_ms::text || ',"submitted_at":' || ${isoTime("v.submitted_at")}
+          || ',"duration_ms":' || v.duration_ms::text || ',"client_duration_ms":' || coalesce(v.client_duration_ms::text, 'null')
+          || ',"submitted_at":' || ${isoTime("v.submitted_at")}
           || ',"replaced_at":' || ${isoTime("v.replaced_at")} || '}', ',' order by v.revision) || ']', '[]') end as versions
       from judgment_versions v where v.judgment_id = j.id and j.revision > 0
     ) v

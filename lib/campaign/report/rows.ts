@@ -16,6 +16,7 @@ export interface JudgmentRow {
   end_paragraph_id: number | null;
   end_character: number | null;
   span_text: string | null;
+  /** The time the server measured (never the client's hint, client_duration_ms). */
   duration_ms: number;
   created_at: string | Date;
 }
