@@ -1,12 +1,18 @@
 import type { Command } from "commander";
 import { updateCampaignSchema, type UpdateCampaignInput } from "@/lib/campaign/settings";
 import { ApiError } from "../api-client";
-import { type CliContext, note, parseArgs } from "./shared";
+import { type CliContext, note, number, parseArgs } from "./shared";
 
 /** The settings `kps campaign update` sets, from its options (an option not given changes nothing). */
-export function campaignChanges(opts: { ask?: boolean }): UpdateCampaignInput {
-  const changes = parseArgs(updateCampaignSchema, { askWhenNoneSufficient: opts.ask }, { askWhenNoneSufficient: "ask" });
-  if (!Object.values(changes).some((v) => v !== undefined)) throw new ApiError("Nothing to change: give --ask or --no-ask.", 0, "invalid");
+export function campaignChanges(opts: { ask?: boolean; goldSpanSlack?: number; decoysPer100?: number }): UpdateCampaignInput {
+  const changes = parseArgs(
+    updateCampaignSchema,
+    { askWhenNoneSufficient: opts.ask, goldSpanSlack: opts.goldSpanSlack, decoysPer100: opts.decoysPer100 },
+    { askWhenNoneSufficient: "ask", goldSpanSlack: "gold-span-slack", decoysPer100: "decoys-per-100" },
+  );
+  if (!Object.values(changes).some((v) => v !== undefined)) {
+    throw new ApiError("Nothing to change: give --ask or --no-ask, --gold-span-slack or --decoys-per-100.", 0, "invalid");
+  }
   return changes;
 }
 
@@ -18,14 +24,18 @@ export function addCampaignUpdate(campaign: Command, ctx: CliContext): void {
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--ask", "ask an annotator who finds no passage of a question sufficient for another passage or an explanation")
     .option("--no-ask", "do not ask them")
-    .action(async (opts: { campaign: string; ask?: boolean }) => {
+    .option("--gold-span-slack <x>", "on sufficient gold, how much longer than its sentences a highlight may be (0.2: 20%)", number("--gold-span-slack"))
+    .option("--decoys-per-100 <n>", "decoys (negative gold, never exported) made per 100 passages of later imports", number("--decoys-per-100"))
+    .action(async (opts: { campaign: string; ask?: boolean; goldSpanSlack?: number; decoysPer100?: number }) => {
       ctx.needToken();
       const changes = campaignChanges(opts);
-      const { data } = await ctx.client().request<{ campaign: { id: number; name: string; askWhenNoneSufficient: boolean } }>(
-        "PATCH",
-        `/api/campaigns/${encodeURIComponent(opts.campaign)}`,
-        changes,
+      const { data } = await ctx.client().request<{
+        campaign: { id: number; name: string; askWhenNoneSufficient: boolean; goldSpanSlack: number; decoysPer100: number };
+      }>("PATCH", `/api/campaigns/${encodeURIComponent(opts.campaign)}`, changes);
+      const c = data.campaign;
+      note(
+        `Updated campaign '${c.name}' (id ${c.id}): ask when no passage is sufficient ${c.askWhenNoneSufficient ? "on" : "off"}, ` +
+          `gold span slack ${c.goldSpanSlack}, decoys per 100 passages ${c.decoysPer100}.`,
       );
-      note(`Updated campaign '${data.campaign.name}' (id ${data.campaign.id}): ask when no passage is sufficient ${data.campaign.askWhenNoneSufficient ? "on" : "off"}.`);
     });
 }

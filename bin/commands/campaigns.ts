@@ -53,6 +53,8 @@ const campaignOptionNames: Record<string, string> = {
   goldAccuracyThreshold: "gold-threshold",
   leaseMinutes: "lease-minutes",
   instructions: "instructions-file",
+  goldSpanSlack: "gold-span-slack",
+  decoysPer100: "decoys-per-100",
 };
 
 function addCreate(campaign: Command, ctx: CliContext): void {
@@ -63,8 +65,10 @@ function addCreate(campaign: Command, ctx: CliContext): void {
     .option("--judgments <n>", "judgments per passage, R (default 3)", number("--judgments"))
     .option("--threshold <n>", "sufficient judgments that endorse a passage, T (default 2)", number("--threshold"))
     .option("--show-answers", "show the questions' answers to annotators (default off)")
-    .option("--gold-min <n>", "gold judgments before the gold rule applies (default 5)", number("--gold-min"))
-    .option("--gold-threshold <x>", "smoothed gold accuracy below which an annotator is paused (default 0.7)", number("--gold-threshold"))
+    .option("--gold-min <n>", "gold judgments of one kind (sufficient or negative gold) before the gold rule applies to it (default 4)", number("--gold-min"))
+    .option("--gold-threshold <x>", "smoothed accuracy on either kind of gold below which an annotator is paused (default 0.3)", number("--gold-threshold"))
+    .option("--gold-span-slack <x>", "on sufficient gold, how much longer than its sentences a highlight may be (default 0.2: 20%)", number("--gold-span-slack"))
+    .option("--decoys-per-100 <n>", "decoys (negative gold, never exported) made per 100 imported passages (default 0)", number("--decoys-per-100"))
     .option("--lease-minutes <n>", "how long a claim lasts without renewal (default 10)", number("--lease-minutes"))
     .option("--early-stop", "stop assigning a passage once its outcome is decided (default off)")
     .option("--no-ask", "do not ask an annotator who finds no passage of a question sufficient for another passage or an explanation (default: ask)")
@@ -81,6 +85,8 @@ function addCreate(campaign: Command, ctx: CliContext): void {
           showAnswers: opts.showAnswers === true ? true : undefined,
           goldMinJudgments: opts.goldMin,
           goldAccuracyThreshold: opts.goldThreshold,
+          goldSpanSlack: opts.goldSpanSlack,
+          decoysPer100: opts.decoysPer100,
           leaseMinutes: opts.leaseMinutes,
           earlyStop: opts.earlyStop === true ? true : undefined,
           askWhenNoneSufficient: opts.ask === false ? false : undefined,
@@ -113,7 +119,7 @@ function printDashboard(d: Dashboard): void {
 
 function printAnnotator(a: AnnotatorRow): void {
   const pct = (v: number | null) => (v === null ? "-" : `${Math.round(v * 100)}%`);
-  out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
+  out(`annotator\t${a.userId}\t${a.username}\t${a.status}\t${a.judgments} judgments\tagreement ${pct(a.agreement)}\tgold ${a.goldJudged ? a.goldAccuracy.toFixed(2) : "-"}\tsufficient gold ${a.sufficientGoldCorrect}/${a.sufficientGoldJudged}\tnegative gold ${a.negativeGoldCorrect}/${a.negativeGoldJudged}\tmedian ${a.medianSeconds === null ? "-" : a.medianSeconds.toFixed(1)} s\tunder 2 s ${pct(a.shareUnder2s)}`);
 }
 
 function addQuestions(campaign: Command, ctx: CliContext): void {

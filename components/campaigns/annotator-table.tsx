@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { Num } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
@@ -24,6 +24,7 @@ const columns: { key: AnnotatorSort; label: string; numeric: boolean }[] = [
   { key: "status", label: "Standing", numeric: false },
 ];
 
+const kindText = (correct: number, judged: number) => (judged ? `${correct} / ${judged}` : "—");
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
 const standing = (a: AnnotatorRow) => (a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : a.pauseReason === "speed_rule" ? "paused (speed rule)" : "paused");
 
@@ -84,17 +85,28 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
           <thead>
             <tr>
               {columns.map((c) => (
-                <th
-                  key={c.key}
-                  scope="col"
-                  className={c.numeric ? "num" : undefined}
-                  aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
-                >
-                  <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
-                    {c.label}
-                    <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
-                  </button>
-                </th>
+                <Fragment key={c.key}>
+                  <th
+                    scope="col"
+                    className={c.numeric ? "num" : undefined}
+                    aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
+                  >
+                    <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
+                      {c.label}
+                      <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
+                    </button>
+                  </th>
+                  {c.key === "goldAccuracy" && (
+                    <>
+                      <th scope="col" className="num">
+                        Sufficient gold right
+                      </th>
+                      <th scope="col" className="num">
+                        Negative gold right
+                      </th>
+                    </>
+                  )}
+                </Fragment>
               ))}
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
@@ -110,6 +122,8 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                 <Num>{a.judgments}</Num>
                 <Num>{a.goldJudged}</Num>
                 <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
+                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
+                <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
                 <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
                 <Num>{pct(a.shareUnder2s)}</Num>
@@ -143,7 +157,8 @@ function GoldAccuracyTip() {
       </button>
       <span role="tooltip" id="gold-accuracy-tip">
         Smoothed gold accuracy: (0.5 + correct) / (1 + gold judged). It starts at 0.5 and moves towards the plain share correct as gold
-        judgments add up, so one early mistake does not read as 0 %. The gold rule pauses an annotator below the campaign’s threshold.
+        judgments add up, so one early mistake does not read as 0 %. The gold rule weighs sufficient gold and negative gold (decoys
+        included) apart: an annotator whose smoothed accuracy on either kind falls below the campaign’s threshold is paused.
       </span>
     </span>
   );

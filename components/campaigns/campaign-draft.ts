@@ -15,7 +15,9 @@ export type NumberField =
   | "sessionGoal"
   | "warnFastShare"
   | "warnMinAgreement"
-  | "warnMinJudgments";
+  | "warnMinJudgments"
+  | "goldSpanSlack"
+  | "decoysPer100";
 export type BooleanField = "showAnswers" | "earlyStop" | "askWhenNoneSufficient" | "allAnnotators";
 export type Field = keyof CampaignSettings;
 
@@ -35,6 +37,8 @@ export const FIELD_LABELS: Record<Field, string> = {
   warnFastShare: "Warn above this share under 2 s",
   warnMinAgreement: "Warn below this agreement",
   warnMinJudgments: "Warn after this many judgments",
+  goldSpanSlack: "Gold span slack",
+  decoysPer100: "Decoys per 100 passages",
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
@@ -52,6 +56,8 @@ export function toDraft(s: CampaignSettings): Draft {
     warnFastShare: String(s.warnFastShare),
     warnMinAgreement: String(s.warnMinAgreement),
     warnMinJudgments: String(s.warnMinJudgments),
+    goldSpanSlack: String(s.goldSpanSlack),
+    decoysPer100: String(s.decoysPer100),
   };
 }
 
@@ -75,6 +81,8 @@ export function fromDraft(d: Draft): Record<Field, unknown> {
     warnFastShare: num(d.warnFastShare),
     warnMinAgreement: num(d.warnMinAgreement),
     warnMinJudgments: num(d.warnMinJudgments),
+    goldSpanSlack: num(d.goldSpanSlack),
+    decoysPer100: num(d.decoysPer100),
   };
 }
 

@@ -8,6 +8,7 @@ import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { AnnotatorWarnings } from "./annotator-warnings";
 import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
+import { GoldFigures, SuspectDecoys } from "./gold-figures";
 import { NotedFigure, ResponsesFigure } from "./noted-figure";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
@@ -41,6 +42,11 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
 
       <h3>Questions with disagreement</h3>
       <DisputedList campaignId={campaignId} disputed={d.disputed} />
+
+      <h3>Gold</h3>
+      <GoldFigures gold={d.gold} />
+      <h4>Suspect decoys</h4>
+      <SuspectDecoys campaignId={campaignId} />
 
       <h3 id="annotators-heading">Annotators</h3>
       <AnnotatorWarnings campaignId={campaignId} />

@@ -32,6 +32,7 @@ const COUNTS = [
   ["Questions", "queries"],
   ["Passages", "passages"],
   ["Gold", "goldPassages"],
+  ["Decoys made", "decoys"],
   ["Candidates", "candidatePassages"],
   ["Pages", "pages"],
 ] as const;

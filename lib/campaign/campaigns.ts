@@ -31,6 +31,8 @@ export interface CampaignView {
   warnFastShare: number;
   warnMinAgreement: number;
   warnMinJudgments: number;
+  goldSpanSlack: number;
+  decoysPer100: number;
   memberIds: number[];
   createdAt: Date;
   updatedAt: Date;
@@ -54,6 +56,8 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     warnFastShare: c.warnFastShare,
     warnMinAgreement: c.warnMinAgreement,
     warnMinJudgments: c.warnMinJudgments,
+    goldSpanSlack: c.goldSpanSlack,
+    decoysPer100: c.decoysPer100,
     memberIds,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

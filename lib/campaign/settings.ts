@@ -28,14 +28,18 @@ export const campaignSettingsShape = {
   warnMinAgreement: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
   /** …once they have this many judgments. */
   warnMinJudgments: z.number().int("must be a whole number").min(1, "must be 1 to 100,000").max(100_000, "must be 1 to 100,000"),
+  /** Span check of sufficient gold: a highlight may be this share (0–10) longer than the sentences holding the expected span. */
+  goldSpanSlack: z.number("must be a number").min(0, "must be between 0 and 10").max(10, "must be between 0 and 10"),
+  /** Automatic decoys (negative gold, never exported): about this many per 100 imported passages (0–50). */
+  decoysPer100: z.number("must be a number").int("must be a whole number").min(0, "must be 0 to 50").max(50, "must be 0 to 50"),
 };
 
 export const CAMPAIGN_DEFAULTS = {
   judgmentsPerPassage: 3,
   endorsementThreshold: 2,
   showAnswers: false,
-  goldMinJudgments: 5,
-  goldAccuracyThreshold: 0.7,
+  goldMinJudgments: 4,
+  goldAccuracyThreshold: 0.3,
   leaseMinutes: 10,
   earlyStop: false,
   askWhenNoneSufficient: true,
@@ -45,6 +49,8 @@ export const CAMPAIGN_DEFAULTS = {
   warnFastShare: 0.5,
   warnMinAgreement: 0.6,
   warnMinJudgments: 20,
+  goldSpanSlack: 0.2,
+  decoysPer100: 0,
 } as const;
 
 const thresholdWithinR = (s: { judgmentsPerPassage?: number; endorsementThreshold?: number }) =>
@@ -68,6 +74,8 @@ export const createCampaignSchema = z
     warnFastShare: campaignSettingsShape.warnFastShare.default(CAMPAIGN_DEFAULTS.warnFastShare),
     warnMinAgreement: campaignSettingsShape.warnMinAgreement.default(CAMPAIGN_DEFAULTS.warnMinAgreement),
     warnMinJudgments: campaignSettingsShape.warnMinJudgments.default(CAMPAIGN_DEFAULTS.warnMinJudgments),
+    goldSpanSlack: campaignSettingsShape.goldSpanSlack.default(CAMPAIGN_DEFAULTS.goldSpanSlack),
+    decoysPer100: campaignSettingsShape.decoysPer100.default(CAMPAIGN_DEFAULTS.decoysPer100),
   })
   .strict()
   .refine(thresholdWithinR, thresholdMessage);

@@ -118,13 +118,16 @@ export async function answerTraining(db: Db, actor: Parameters<typeof requireCro
   if (!row) throw new AppError("conflict", "No training item is left for you; reload the page.");
   if (answer.span) checkSpan({ start_paragraph_id: row.start, end_paragraph_id: row.end, slice: row.paragraphs }, answer.span);
   const expected = {
+    startParagraphId: row.start,
+    paragraphs: row.paragraphs,
     expectedVerdict: row.expected_verdict,
     expectedStartParagraphId: row.expected_start_paragraph_id,
     expectedStartCharacter: row.expected_start_character,
     expectedEndParagraphId: row.expected_end_paragraph_id,
     expectedEndCharacter: row.expected_end_character,
   };
-  const correct = isGoldCorrect(expected, { verdict: answer.verdict, span: answer.span });
+  // Scored as a judgment on gold is: the span check of sufficient gold with the campaign's slack.
+  const correct = isGoldCorrect(expected, { verdict: answer.verdict, span: answer.span }, ctx.campaign.goldSpanSlack);
   const session = await recordAnswer(db, ctx, row.passage_id, answer, correct);
   const settled = await finishRoundIfDone(db, { ...ctx, session });
   return {

@@ -43,6 +43,15 @@ export const provenanceItemSchema = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * A provenance item's `"gold": "insufficient"` (this app's extension of KILT): a negative control,
+ * gold expected *not* sufficient, hidden among the passages like other gold and never exported.
+ */
+export const negativeGoldSchema = z.literal(
+  "insufficient",
+  'must be "insufficient" (a negative control: gold expected not sufficient) or left out',
+);
+
 /** Longest explanation of a training item, in code points. */
 export const MAX_EXPLANATION_CHARACTERS = 2000;
 
@@ -52,6 +61,7 @@ export const MAX_EXPLANATION_CHARACTERS = 2000;
  */
 export const goldProvenanceItemSchema = provenanceItemSchema
   .extend({
+    gold: negativeGoldSchema.optional(),
     training: z.boolean("must be true or false").optional(),
     explanation: z
       .string("must be text")
@@ -68,6 +78,8 @@ const goldOnly = 'is allowed only on gold provenance items (in the task file), n
 
 /** A provenance item of a retrieval-output file: a candidate, never a training item. */
 export const candidateProvenanceItemSchema = provenanceItemSchema.extend({
+  /** A candidate marked as a negative control: stored as gold expected insufficient. */
+  gold: negativeGoldSchema.optional(),
   training: z.never(goldOnly).optional(),
   explanation: z.never(goldOnly).optional(),
 });

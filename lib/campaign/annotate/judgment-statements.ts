@@ -41,10 +41,12 @@ export interface ClaimRow {
   expected_end_character: number | null;
   start_paragraph_id: number;
   end_paragraph_id: number;
-  /** The passage's paragraphs (when asked for: a span to check). */
+  /** The passage's paragraphs (when asked for: a span to check; always for gold with an expected span: the span check). */
   slice: string[] | null;
   /** This annotator's judgment under the same idempotency key, if any (snake_case columns). */
   previous: StoredJudgmentJson | null;
+  /** The span check's slack of sufficient gold (lib/campaign/quality/span-check.ts). */
+  gold_span_slack: number;
 }
 
 /** A stored judgment as statement 1 reads it (`row_to_json`: times as strings). */
@@ -58,7 +60,7 @@ export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "create
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
   span_text, duration_ms, request_hash, created_at, comment, flags from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
-/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs, $4 idempotency key. */
+/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (also read for gold with an expected span), $4 idempotency key. */
 export const READ_CLAIM_SQL = `
 select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::float8 as campaign_id, c.passage_id::float8 as passage_id,
   (c.ended_at is null) as unended, (c.ended_at is null and c.expires_at > clock_timestamp()) as live,
@@ -68,9 +70,10 @@ select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::floa
   p.is_gold, p.expected_verdict::text as expected_verdict,
   p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character,
   p.start_paragraph_id, p.end_paragraph_id,
-  case when $3::boolean then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+  case when $3::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
     from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
-  (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous
+  (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous,
+  cp.gold_span_slack::float8 as gold_span_slack
 from claims c
 join campaigns cp on cp.id = c.campaign_id
 join passages p on p.id = c.passage_id
@@ -144,14 +147,22 @@ with held as materialized (
 ), e as (
   update claims c set ended_at = now() from p where c.id = $claim
 ), g as (
-  insert into annotator_standings as s (campaign_id, user_id, gold_judged, gold_correct)
-  select p.campaign_id, $user, 1, case when $correct then 1 else 0 end from p where $gold
+  -- Gold: both kinds count in gold_judged/gold_correct; negative gold (expected insufficient, decoys
+  -- included) also in negative_gold_judged/negative_gold_correct (the gold rule weighs each kind apart).
+  insert into annotator_standings as s (campaign_id, user_id, gold_judged, gold_correct, negative_gold_judged, negative_gold_correct)
+  select p.campaign_id, $user, 1, case when $correct then 1 else 0 end,
+    case when x.expected_verdict = 'insufficient' then 1 else 0 end,
+    case when x.expected_verdict = 'insufficient' and $correct then 1 else 0 end
+  from p join passages x on x.id = p.id where $gold
   on conflict (campaign_id, user_id) do update set
-    gold_judged = s.gold_judged + 1, gold_correct = s.gold_correct + excluded.gold_correct, updated_at = now()
-  returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct
+    gold_judged = s.gold_judged + 1, gold_correct = s.gold_correct + excluded.gold_correct,
+    negative_gold_judged = s.negative_gold_judged + excluded.negative_gold_judged,
+    negative_gold_correct = s.negative_gold_correct + excluded.negative_gold_correct, updated_at = now()
+  returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct,
+    s.negative_gold_judged::int as negative_gold_judged, s.negative_gold_correct::int as negative_gold_correct
 )
 select (select created_at from j) as created_at, exists (select 1 from held) as claim_same, g.status, g.gold_judged, g.gold_correct,
-  (select duration_ms from j) as duration_ms
+  g.negative_gold_judged, g.negative_gold_correct, (select duration_ms from j) as duration_ms
 from (select 1) one left join g on true`;
 
 const PARAMS: Record<string, string> = {
@@ -194,6 +205,8 @@ export interface WriteResult {
   status: "active" | "paused" | null;
   gold_judged: number | null;
   gold_correct: number | null;
+  negative_gold_judged: number | null;
+  negative_gold_correct: number | null;
   /** The time the server measured (SERVER_DURATION); null when nothing was written. */
   duration_ms: number | null;
 }

@@ -6,8 +6,7 @@ import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
-import { smoothedAccuracy } from "../quality/consensus";
-import { isGoldCorrect, setStanding } from "../quality/standings";
+import { breaksGoldRule, isGoldCorrect, setStanding, type GoldCounts, type GoldPassage } from "../quality/standings";
 import { claimHandleSchema, nextTask, type Task } from "./assignment";
 import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
@@ -133,14 +132,14 @@ export async function submitJudgment(
       if (claim.previous) return { ...replayOf(claim.previous, hash, handle), campaignId };
       checkAccess(actor, claim);
       if (input.span) checkSpan(claim, input.span);
-      const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input);
+      const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input, claim.gold_span_slack);
       const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
       if (!row?.created_at) {
         if (!row?.claim_same && attempt < 2) continue;
         return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
       }
       // The gold rule pauses after the judgment is stored: the judgment is acknowledged either way.
-      if (row.status === "active" && row.gold_judged! >= claim.gold_min_judgments && smoothedAccuracy(row.gold_correct!, row.gold_judged!) < claim.gold_accuracy_threshold) {
+      if (row.status === "active" && row.gold_judged !== null && breaksGoldRule(goldCountsOf(row), { minJudgments: claim.gold_min_judgments, threshold: claim.gold_accuracy_threshold })) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
       return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
@@ -196,8 +195,22 @@ function checkAccess(actor: Actor, claim: ClaimRow): void {
   }
 }
 
-export function goldOf(c: Pick<ClaimRow, "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character">) {
+/** A standing's gold counts as the write statement (or a revision) returns them. */
+export function goldCountsOf(r: { gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }): GoldCounts {
   return {
+    goldJudged: r.gold_judged ?? 0,
+    goldCorrect: r.gold_correct ?? 0,
+    negativeGoldJudged: r.negative_gold_judged ?? 0,
+    negativeGoldCorrect: r.negative_gold_correct ?? 0,
+  };
+}
+
+export function goldOf(
+  c: Pick<ClaimRow, "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character" | "start_paragraph_id" | "slice">,
+): GoldPassage {
+  return {
+    startParagraphId: c.start_paragraph_id,
+    paragraphs: c.slice,
     expectedVerdict: c.expected_verdict,
     expectedStartParagraphId: c.expected_start_paragraph_id,
     expectedStartCharacter: c.expected_start_character,

@@ -3,12 +3,11 @@ import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
-import { smoothedAccuracy } from "../quality/consensus";
-import { isGoldCorrect } from "../quality/standings";
+import { breaksGoldRule, isGoldCorrect } from "../quality/standings";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
 import { flagsLiteral, notesOf } from "./judgment-notes";
-import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
+import { checkSpan, goldCountsOf, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission
@@ -39,7 +38,7 @@ interface Locked extends JudgmentVersionRow {
 /** The passage, its campaign's rules and the caller's standing, as the revision reads them under the passage lock. */
 type PassageState = Pick<
   ClaimRow,
-  "r" | "t" | "early_stop" | "gold_min_judgments" | "gold_accuracy_threshold" | "all_annotators" | "member" | "is_gold" | "start_paragraph_id" | "end_paragraph_id" | "slice"
+  "r" | "t" | "early_stop" | "gold_min_judgments" | "gold_accuracy_threshold" | "all_annotators" | "member" | "is_gold" | "start_paragraph_id" | "end_paragraph_id" | "slice" | "gold_span_slack"
 > &
   Parameters<typeof goldOf>[0] & { paused: boolean; batch_status: string; sealed: boolean; is_decided: boolean; judgment_count: number; sufficient_count: number };
 
@@ -90,7 +89,8 @@ async function lockPassage(tx: Tx, passageId: number, userId: number, withSlice:
         p.is_decided, p.judgment_count::int as judgment_count, p.sufficient_count::int as sufficient_count,
         p.is_gold, p.expected_verdict::text as expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
         p.expected_end_paragraph_id, p.expected_end_character, p.start_paragraph_id, p.end_paragraph_id,
-        case when ${withSlice}::boolean then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+        cp.gold_span_slack::float8 as gold_span_slack,
+        case when ${withSlice}::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
           from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice
       from passages p join batches b on b.id = p.batch_id join campaigns cp on cp.id = p.campaign_id
       where p.id = ${passageId}
@@ -118,7 +118,10 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   const s = input.span;
   const delta = (input.verdict === "sufficient" ? 1 : 0) - (j.verdict === "sufficient" ? 1 : 0);
   const gold = p.is_gold ? goldOf(p) : null;
-  const goldDelta = gold ? Number(isGoldCorrect(gold, input)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) })) : 0;
+  const goldDelta = gold
+    ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) }, p.gold_span_slack))
+    : 0;
+  const negativeDelta = gold?.expectedVerdict === "insufficient" ? goldDelta : 0;
   // Time: `duration_ms` keeps the time the server measured for the first submission (from handing
   // out the task to receiving it; what the speed rule, the warnings and the histogram read): a
   // revision has no hand-out of its own to measure from, and the time it takes falls in the
@@ -153,11 +156,13 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
       where p.id = ${j.passage_id}`);
   }
   if (!gold) return { updated: updated!, standing: null };
-  const [standing] = rowsOf<{ status: string; gold_judged: number; gold_correct: number }>(
+  const [standing] = rowsOf<{ status: string; gold_judged: number; gold_correct: number; negative_gold_judged: number; negative_gold_correct: number }>(
     await tx.execute(sql`
-      update annotator_standings s set gold_correct = s.gold_correct + ${goldDelta}::int, updated_at = now()
+      update annotator_standings s set gold_correct = s.gold_correct + ${goldDelta}::int,
+        negative_gold_correct = s.negative_gold_correct + ${negativeDelta}::int, updated_at = now()
       where s.campaign_id = ${j.campaign_id} and s.user_id = ${j.user_id}
-      returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct`),
+      returning s.status::text as status, s.gold_judged::int as gold_judged, s.gold_correct::int as gold_correct,
+        s.negative_gold_judged::int as negative_gold_judged, s.negative_gold_correct::int as negative_gold_correct`),
   );
   return { updated: updated!, standing: standing ?? null };
 }
@@ -195,7 +200,7 @@ export async function reviseJudgment(db: Db, actor: Actor, handle: string, input
       if (input.span) checkSpan(p, input.span);
       const { updated, standing } = await writeRevision(tx, p, j, input, hash);
       const failsGold =
-        standing?.status === "active" && standing.gold_judged >= p.gold_min_judgments && smoothedAccuracy(standing.gold_correct, standing.gold_judged) < p.gold_accuracy_threshold;
+        standing?.status === "active" && breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });
       return { judgment: viewOf({ ...j, ...updated }, handle), replayed: false, pauseIn: failsGold ? j.campaign_id : null };
     });
     // The gold rule pauses after the revision is stored, as after a new judgment.

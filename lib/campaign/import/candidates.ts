@@ -6,7 +6,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
 import type { TextRequest } from "./check-pages";
 import type { Problems } from "./import-problems";
-import { candidateDraft, candidatePassagesOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
+import { candidateDraft, candidateOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
 
 /** A retrieval-output file, read: its retriever (the file's name without extension) and its rankings. */
@@ -61,12 +61,17 @@ export function fileCandidates(files: CandidateFile[], questions: ReadonlyMap<st
         problems.add(file.fileName, r.lineNumber, "id", `'${kiltId}' is not a question of ${taskFile}`);
         continue;
       }
-      candidatePassagesOf(r.ranking, perRetriever, fileRetriever).forEach((value, rank) => {
-        const retriever = retrieverOf(r.ranking[rank]!, fileRetriever);
+      r.ranking.forEach((item, rank) => {
+        const retriever = retrieverOf(item, fileRetriever);
+        // A candidate marked as negative gold is kept whatever its rank: the coordinator chose it as a control.
+        if (rank >= perRetriever && item.gold === undefined) {
+          report.row(retriever).droppedByRank++;
+          return;
+        }
         report.row(retriever).read++;
+        const value = candidateOf(item, rank, fileRetriever);
         out.push({ kiltId, retriever, dropped: false, located: { value, file: file.fileName, line: r.lineNumber, field: `output[${r.entry}].provenance[${rank}]` } });
       });
-      for (const item of r.ranking.slice(perRetriever)) report.row(retrieverOf(item, fileRetriever)).droppedByRank++;
     }
   }
   return out;
@@ -117,7 +122,8 @@ export function answerOverlapFilter(candidates: Candidate[], questions: Readonly
       answers.set(c.kiltId, q.answers.map(answerTokens).filter((a) => a.size > 0));
       gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
     }
-    if (answers.get(c.kiltId)!.length === 0 || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
+    // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either.
+    if (answers.get(c.kiltId)!.length === 0 || c.located.value.isGold || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
     c.dropped = true; // until its text shows enough overlap
     byPassage.set(c.located, c);
   }

@@ -9,7 +9,8 @@ import { addKeptCandidates, answerOverlapFilter, CandidateReport, fileCandidates
 import { checkPages } from "./check-pages";
 import { importFailed, Problems } from "./import-problems";
 import { batchImportOptionsSchema, MAX_CANDIDATE_FILES, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
-import { retrieverOfFile, type PassageDraft } from "./passage-drafts";
+import { addDecoys } from "./decoys";
+import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
 import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
 import { writeBatch, type BatchImportResult } from "./write-batch";
@@ -71,6 +72,15 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput,
   await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
   if (problems.list.length) throw importFailed(problems.list);
   addKeptCandidates(candidates, drafts, report);
+  for (const own of drafts.values()) {
+    for (const { draft, other } of conflictingGold(own)) {
+      const says = draft.value.expectedVerdict === "insufficient" ? 'marks it "gold": "insufficient"' : "gives it as gold evidence";
+      problems.add(draft.file, draft.line, `${draft.field}.gold`, `${says}, but ${other.file} line ${other.line} ${other.field} says the opposite about the same passage`);
+    }
+  }
+  if (problems.list.length) throw importFailed(problems.list);
+  // Decoys (negative gold) from the pages the questions' passages come from, about decoysPer100 per 100 passages.
+  await addDecoys(db, { campaignId: campaign.id, questions: read.parsed, drafts, per100: campaign.decoysPer100 });
   const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;

@@ -8,6 +8,10 @@ export interface PassageDraft {
   endParagraphId: number;
   origins: PassageOrigin[];
   isGold: boolean;
+  /** Gold only: the verdict it expects (`insufficient`: a negative control, imported or a decoy); null for a candidate. */
+  expectedVerdict: "sufficient" | "insufficient" | null;
+  /** An automatic decoy (lib/campaign/import/decoys.ts): negative gold, never exported. */
+  isDecoy?: boolean;
   /** A gold passage crowd workers train on (the task file's `"training": true`). */
   isTraining: boolean;
   /** Shown to a worker after their training answer; only on a training passage. */
@@ -32,7 +36,8 @@ export function answersOf(line: TaskLine): string[] {
 /**
  * The gold passages of a task line: each provenance item becomes a gold passage over its
  * paragraph range, expecting `sufficient`, with the item's span when it gives character offsets,
- * and marked as training (with its explanation) when the item says so.
+ * and marked as training (with its explanation) when the item says so. An item marked
+ * `"gold": "insufficient"` is negative gold: expected insufficient, without an expected span.
  */
 export function goldPassagesOf(line: TaskLine): PassageDraft[] {
   const drafts: PassageDraft[] = [];
@@ -45,15 +50,17 @@ export function goldPassagesOf(line: TaskLine): PassageDraft[] {
         item.end_paragraph_id !== undefined &&
         (item.start_character ?? -1) >= 0 &&
         (item.end_character ?? -1) >= 0;
+      const negative = item.gold === "insufficient";
       drafts.push({
         wikipediaId: item.wikipedia_id,
         startParagraphId: start,
         endParagraphId: end,
         origins: [{ kind: "gold" }],
         isGold: true,
+        expectedVerdict: negative ? "insufficient" : "sufficient",
         isTraining: item.training === true,
         explanation: item.explanation ?? null,
-        expectedSpan: hasSpan
+        expectedSpan: hasSpan && !negative
           ? { startParagraphId: start, startCharacter: item.start_character!, endParagraphId: end, endCharacter: item.end_character! }
           : null,
       });
@@ -77,16 +84,20 @@ export function retrieverOf(item: ProvenanceItem, fileRetriever: string): string
  * Candidate passages from a retrieval-output ranking, top-k. An item without paragraph ids
  * (a page-level retriever) takes the page's first content paragraph, as the KILT campaign did.
  */
-export function candidatePassagesOf(ranking: readonly ProvenanceItem[], topK: number, fileRetriever = "retriever"): PassageDraft[] {
-  return ranking.slice(0, topK).map((item, index) => {
-    const start = item.start_paragraph_id ?? 1;
-    return candidateDraft(item.wikipedia_id, start, item.end_paragraph_id ?? start, { kind: "retriever", retriever: retrieverOf(item, fileRetriever), rank: index + 1 });
-  });
+export function candidatePassagesOf(ranking: readonly (ProvenanceItem & { gold?: "insufficient" })[], topK: number, fileRetriever = "retriever"): PassageDraft[] {
+  return ranking.slice(0, topK).map((item, index) => candidateOf(item, index, fileRetriever));
+}
+
+/** The candidate of ranking item `index` (0-based); one marked `"gold": "insufficient"` is negative gold. */
+export function candidateOf(item: ProvenanceItem & { gold?: "insufficient" }, index: number, fileRetriever: string): PassageDraft {
+  const start = item.start_paragraph_id ?? 1;
+  const draft = candidateDraft(item.wikipedia_id, start, item.end_paragraph_id ?? start, { kind: "retriever", retriever: retrieverOf(item, fileRetriever), rank: index + 1 });
+  return item.gold === "insufficient" ? { ...draft, isGold: true, expectedVerdict: "insufficient" } : draft;
 }
 
 /** A candidate passage: not gold, one origin. */
 export function candidateDraft(wikipediaId: string, startParagraphId: number, endParagraphId: number, origin: PassageOrigin): PassageDraft {
-  return { wikipediaId, startParagraphId, endParagraphId, origins: [origin], isGold: false, isTraining: false, explanation: null, expectedSpan: null };
+  return { wikipediaId, startParagraphId, endParagraphId, origins: [origin], isGold: false, expectedVerdict: null, isTraining: false, explanation: null, expectedSpan: null };
 }
 
 /** The key of a passage's location: same page and paragraph range, same passage. */
@@ -107,10 +118,33 @@ export function mergePassages(drafts: readonly PassageDraft[]): PassageDraft[] {
     seen.origins.push(...d.origins);
     if (d.isGold) {
       seen.isGold = true;
+      // Sufficient and negative gold at one location are refused at import (conflictingGold); sufficient wins here.
+      seen.expectedVerdict = seen.expectedVerdict === "sufficient" || d.expectedVerdict === "sufficient" ? "sufficient" : d.expectedVerdict;
+      seen.isDecoy ||= d.isDecoy ?? false;
       seen.expectedSpan ??= d.expectedSpan;
       seen.isTraining ||= d.isTraining;
       seen.explanation ??= d.explanation;
     }
   }
   return [...byLocation.values()];
+}
+
+/**
+ * Gold of one question that expects both verdicts at one location (a provenance item as evidence,
+ * another item or a candidate marked `"gold": "insufficient"` there): each later such draft, for a
+ * problem naming its file, line and field, with the first one's field.
+ */
+export function conflictingGold<T extends { value: PassageDraft; field: string }>(drafts: readonly T[]): { draft: T; other: T }[] {
+  const firstOf = new Map<string, Map<string, T>>();
+  const out: { draft: T; other: T }[] = [];
+  for (const d of drafts) {
+    if (!d.value.isGold || !d.value.expectedVerdict) continue;
+    const key = locationKey(d.value);
+    const seen = firstOf.get(key) ?? new Map<string, T>();
+    firstOf.set(key, seen);
+    const other = [...seen.entries()].find(([verdict]) => verdict !== d.value.expectedVerdict)?.[1];
+    if (other) out.push({ draft: d, other });
+    if (!seen.has(d.value.expectedVerdict)) seen.set(d.value.expectedVerdict, d);
+  }
+  return out;
 }

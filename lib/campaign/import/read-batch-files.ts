@@ -35,7 +35,8 @@ export interface ParsedQuery {
 /** One line of a retrieval-output file: the ranking of its first output entry that has provenance. */
 export interface Ranking {
   lineNumber: number;
-  ranking: ProvenanceItem[];
+  /** Its items (one may be marked `"gold": "insufficient"`: a negative control). */
+  ranking: (ProvenanceItem & { gold?: "insufficient" })[];
   entry: number;
 }
 

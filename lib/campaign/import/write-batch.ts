@@ -9,7 +9,10 @@ export interface BatchImportResult {
   batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
   queries: number;
   passages: number;
+  /** Gold of both kinds, decoys included. */
   goldPassages: number;
+  /** Of the gold, the automatic decoys made (the campaign's decoysPer100). */
+  decoys: number;
   candidatePassages: number;
   pages: number;
   /** Per retriever (file or text retrieval), what the import did with its candidates. */
@@ -38,6 +41,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
     if (!batch) throw new Error("insert returned no row");
     let passageCount = 0;
     let goldCount = 0;
+    let decoyCount = 0;
     for (let i = 0; i < input.queries.length; i += 500) {
       const chunk = input.queries.slice(i, i + 500);
       const inserted = await tx
@@ -58,13 +62,14 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       for (let j = 0; j < rows.length; j += 1000) await tx.insert(passages).values(rows.slice(j, j + 1000));
       passageCount += rows.length;
       goldCount += rows.filter((r) => r.isGold).length;
+      decoyCount += rows.filter((r) => r.isDecoy).length;
     }
     const { pageCount } = input;
     await tx
       .update(batches)
       .set({ queryCount: input.queries.length, passageCount, goldPassageCount: goldCount, pageCount })
       .where(eq(batches.id, batch.id));
-    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, candidatePassages: passageCount - goldCount, pages: pageCount, retrievers: input.retrievers };
+    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, decoys: decoyCount, candidatePassages: passageCount - goldCount, pages: pageCount, retrievers: input.retrievers };
   });
 }
 
@@ -81,7 +86,8 @@ function passageRows({ campaign }: CheckedBatch, batchId: number, queryId: numbe
     isGold: d.isGold,
     isTraining: d.isTraining,
     explanation: d.explanation,
-    expectedVerdict: d.isGold ? ("sufficient" as const) : null,
+    expectedVerdict: d.isGold ? (d.expectedVerdict ?? "sufficient") : null,
+    isDecoy: d.isDecoy ?? false,
     expectedStartParagraphId: d.expectedSpan?.startParagraphId ?? null,
     expectedStartCharacter: d.expectedSpan?.startCharacter ?? null,
     expectedEndParagraphId: d.expectedSpan?.endParagraphId ?? null,

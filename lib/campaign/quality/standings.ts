@@ -9,20 +9,79 @@ import { recountPassages } from "../internal/recount";
 import type { AnnotatorListQuery, Page } from "@/lib/lists/list-options";
 import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
 import { campaignAccessChanged } from "../annotate/annotator-access";
+import { smoothedAccuracy } from "./consensus";
+import { checkGoldSpan } from "./span-check";
 
-/** Whether a judgment on a gold passage is right: its verdict, and its span overlapping the expected one. */
+/** What a gold passage expects: its verdict and, optionally, its span (code points, end exclusive). */
+export interface GoldExpectation {
+  expectedVerdict: "sufficient" | "insufficient" | null;
+  expectedStartParagraphId: number | null;
+  expectedStartCharacter: number | null;
+  expectedEndParagraphId: number | null;
+  expectedEndCharacter: number | null;
+}
+
+/** A gold passage as the span check needs it: what it expects, and its paragraphs (needed when it expects a span). */
+export interface GoldPassage extends GoldExpectation {
+  startParagraphId: number;
+  /** The passage's paragraphs from startParagraphId; null only when no span check can apply. */
+  paragraphs: readonly string[] | null;
+}
+
+type SpanLocation = { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number };
+
+/**
+ * Whether a judgment on a gold passage is right: its verdict, and on sufficient gold with an expected
+ * span, its span passing the span check (span-check.ts: it covers half of the expected span and is
+ * no longer than the sentences holding it plus `slack`, or 3× the expected span). Gold without an
+ * expected span, and negative gold (expected insufficient), are judged by the verdict alone.
+ */
 export function isGoldCorrect(
-  passage: { expectedVerdict: "sufficient" | "insufficient" | null; expectedStartParagraphId: number | null; expectedStartCharacter: number | null; expectedEndParagraphId: number | null; expectedEndCharacter: number | null },
-  judgment: { verdict: "sufficient" | "insufficient"; span: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null },
+  passage: GoldPassage,
+  judgment: { verdict: "sufficient" | "insufficient"; span: SpanLocation | null },
+  slack: number,
 ): boolean {
   if (judgment.verdict !== passage.expectedVerdict) return false;
-  if (passage.expectedStartParagraphId === null || !judgment.span) return true;
-  // Compare (paragraph, character) pairs: the spans overlap when each starts before the other ends.
-  const before = (p1: number, c1: number, p2: number, c2: number) => p1 < p2 || (p1 === p2 && c1 < c2);
-  const s = judgment.span;
-  return (
-    before(s.startParagraphId, s.startCharacter, passage.expectedEndParagraphId!, passage.expectedEndCharacter!) &&
-    before(passage.expectedStartParagraphId, passage.expectedStartCharacter!, s.endParagraphId, s.endCharacter)
+  if (passage.expectedVerdict !== "sufficient" || passage.expectedStartParagraphId === null) return true;
+  if (!judgment.span) return false;
+  if (!passage.paragraphs) throw new Error("isGoldCorrect: the passage's paragraphs are needed for the span check");
+  const expected = {
+    startParagraphId: passage.expectedStartParagraphId,
+    startCharacter: passage.expectedStartCharacter!,
+    endParagraphId: passage.expectedEndParagraphId!,
+    endCharacter: passage.expectedEndCharacter!,
+  };
+  return checkGoldSpan({ startParagraphId: passage.startParagraphId, paragraphs: passage.paragraphs }, expected, judgment.span, slack).right;
+}
+
+/** The two kinds of gold the gold rule weighs apart: sufficient gold, and negative gold (expected insufficient, decoys included). */
+export interface GoldCounts {
+  goldJudged: number;
+  goldCorrect: number;
+  negativeGoldJudged: number;
+  negativeGoldCorrect: number;
+}
+
+/** Each kind's judged and correct, from the standing's counts (gold_judged counts both kinds). */
+export function goldKinds(c: GoldCounts): { sufficient: { judged: number; correct: number }; negative: { judged: number; correct: number } } {
+  return {
+    sufficient: { judged: c.goldJudged - c.negativeGoldJudged, correct: c.goldCorrect - c.negativeGoldCorrect },
+    negative: { judged: c.negativeGoldJudged, correct: c.negativeGoldCorrect },
+  };
+}
+
+/**
+ * The gold rule, per kind of gold: after `minJudgments` judgments of one kind (sufficient gold, or
+ * negative gold with decoys), an annotator whose smoothed accuracy (0.5 + correct) / (1 + judged)
+ * on that kind is below `threshold` is to be paused. Each bot kind scores about 0 on one kind at
+ * least (always-insufficient on sufficient gold, always-sufficient on negative gold, whole-passage
+ * and first-word highlights on sufficient gold through the span check), while an honest annotator
+ * right 75% of the time stays above 0.3 on both; one pooled figure could not tell them apart.
+ */
+export function breaksGoldRule(c: GoldCounts, rule: { minJudgments: number; threshold: number }): boolean {
+  const kinds = goldKinds(c);
+  return [kinds.sufficient, kinds.negative].some(
+    (k) => k.judged > 0 && k.judged >= rule.minJudgments && smoothedAccuracy(k.correct, k.judged) < rule.threshold,
   );
 }
 

@@ -143,7 +143,7 @@ export async function listAnnotatorJudgments(
   query: AnnotatorJudgmentsQuery,
 ): Promise<{ rows: AnnotatorJudgment[]; next: number | null }> {
   requireCoordinator(actor);
-  await getCampaign(db, actor, campaignId);
+  const campaign = await getCampaign(db, actor, campaignId);
   await requireAnnotatorUser(db, userId);
   const rows = rowsOf<JudgmentPageRow>(
     await db.execute(sql`
@@ -162,11 +162,11 @@ export async function listAnnotatorJudgments(
       order by j.id desc
       limit ${query.limit + 1}`),
   );
-  const page = rows.slice(0, query.limit).map(judgmentOfRow);
+  const page = rows.slice(0, query.limit).map((r) => judgmentOfRow(r, campaign.goldSpanSlack));
   return { rows: page, next: rows.length > query.limit ? page[page.length - 1]!.id : null };
 }
 
-function judgmentOfRow(r: JudgmentPageRow): AnnotatorJudgment {
+function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
   const span = spanOf(r);
   const expectedSpan = spanOf({
     start_paragraph_id: r.expected_start_paragraph_id,
@@ -192,6 +192,8 @@ function judgmentOfRow(r: JudgmentPageRow): AnnotatorJudgment {
             expectedSpan,
             correct: isGoldCorrect(
               {
+                startParagraphId: r.start,
+                paragraphs: r.paragraphs,
                 expectedVerdict: r.expected_verdict,
                 expectedStartParagraphId: r.expected_start_paragraph_id,
                 expectedStartCharacter: r.expected_start_character,
@@ -199,6 +201,7 @@ function judgmentOfRow(r: JudgmentPageRow): AnnotatorJudgment {
                 expectedEndCharacter: r.expected_end_character,
               },
               { verdict: r.verdict, span },
+              slack,
             ),
           }
         : null,

@@ -12,10 +12,17 @@ export interface AnnotatorRow {
   status: "active" | "paused";
   pauseReason: "coordinator" | "gold_rule" | "speed_rule" | null;
   judgments: number;
+  /** Every gold judgment (both kinds) and the right ones. */
   goldJudged: number;
   goldCorrect: number;
-  /** (0.5 + correct) / (1 + judged) */
+  /** (0.5 + correct) / (1 + judged), over both kinds */
   goldAccuracy: number;
+  /** Of those, on sufficient gold (the span check applies) … */
+  sufficientGoldJudged: number;
+  sufficientGoldCorrect: number;
+  /** … and on negative gold (expected insufficient, decoys included). The gold rule weighs each kind apart. */
+  negativeGoldJudged: number;
+  negativeGoldCorrect: number;
   /** Share of judgments on finished passages whose verdict matches the outcome; null before any. */
   agreement: number | null;
   compared: number;
@@ -26,7 +33,7 @@ export interface AnnotatorRow {
 /** Builds annotator rows from their tallies and standings. */
 export function annotatorRowsOf(
   summaries: readonly AnnotatorSummary[],
-  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null }[],
+  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null; negativeGoldJudged?: number | null; negativeGoldCorrect?: number | null }[],
 ): AnnotatorRow[] {
   const byUser = new Map(summaries.map((s) => [s.userId, s]));
   return people.map((p) => {
@@ -40,12 +47,23 @@ export function annotatorRowsOf(
       goldJudged: p.goldJudged ?? 0,
       goldCorrect: p.goldCorrect ?? 0,
       goldAccuracy: smoothedAccuracy(p.goldCorrect ?? 0, p.goldJudged ?? 0),
+      ...kindsOf(p.goldJudged ?? 0, p.goldCorrect ?? 0, p.negativeGoldJudged ?? 0, p.negativeGoldCorrect ?? 0),
       agreement: mine && mine.compared > 0 ? mine.agreed / mine.compared : null,
       compared: mine?.compared ?? 0,
       medianSeconds: mine ? medianSecondsFromBuckets(mine.buckets) : null,
       shareUnder2s: mine ? shareUnder(mine.buckets, 2_000) : null,
     };
   });
+}
+
+/** The two kinds of gold apart (gold_judged counts both; negative_gold_judged the negative ones). */
+function kindsOf(judged: number, correct: number, negativeJudged: number, negativeCorrect: number) {
+  return {
+    sufficientGoldJudged: judged - negativeJudged,
+    sufficientGoldCorrect: correct - negativeCorrect,
+    negativeGoldJudged: negativeJudged,
+    negativeGoldCorrect: negativeCorrect,
+  };
 }
 
 /** Which annotators: `q` a part of the username, `userId` one of them. */
@@ -72,7 +90,8 @@ export async function annotatorRows(db: Db, campaignId: number, filter: Annotato
   const [summaries, people] = await Promise.all([
     annotatorSummaries(db, campaignId, filter.userId),
     db.execute(sql`
-      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct
+      select u.id as user_id, u.username, s.status, s.pause_reason, s.gold_judged, s.gold_correct,
+        s.negative_gold_judged, s.negative_gold_correct
       from (select user_id from annotator_standings where campaign_id = ${campaignId}
             union select user_id from annotator_tallies where campaign_id = ${campaignId}
             union select user_id from annotator_tally_deltas where campaign_id = ${campaignId}) m
@@ -83,13 +102,15 @@ export async function annotatorRows(db: Db, campaignId: number, filter: Annotato
   ]);
   return annotatorRowsOf(
     summaries,
-    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null }>(people).map((p) => ({
+    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }>(people).map((p) => ({
       userId: Number(p.user_id),
       username: p.username,
       status: p.status,
       pauseReason: p.pause_reason,
       goldJudged: p.gold_judged,
       goldCorrect: p.gold_correct,
+      negativeGoldJudged: p.negative_gold_judged,
+      negativeGoldCorrect: p.negative_gold_correct,
     })),
   );
 }
@@ -145,6 +166,7 @@ export async function annotatorPageRows(db: Db, campaignId: number, query: Annot
       ), listed as (
         select u.id as user_id, u.username, coalesce(s.status, 'active') as status, s.pause_reason,
                coalesce(s.gold_judged, 0) as gold_judged, coalesce(s.gold_correct, 0) as gold_correct,
+               coalesce(s.negative_gold_judged, 0) as negative_gold_judged, coalesce(s.negative_gold_correct, 0) as negative_gold_correct,
                coalesce(f.judgments, 0) as judgments, coalesce(f.compared, 0) as compared,
                (0.5::float8 + coalesce(s.gold_correct, 0)) / (1 + coalesce(s.gold_judged, 0))::float8 as gold_accuracy,
                case when f.compared > 0 then f.agreed::float8 / f.compared end as agreement,
@@ -171,6 +193,8 @@ interface PageRow {
   pause_reason: "coordinator" | "gold_rule" | "speed_rule" | null;
   gold_judged: number;
   gold_correct: number;
+  negative_gold_judged: number;
+  negative_gold_correct: number;
   judgments: number;
   compared: number;
   gold_accuracy: number;
@@ -188,6 +212,7 @@ const rowOfPage = (r: PageRow): AnnotatorRow => ({
   goldJudged: r.gold_judged,
   goldCorrect: r.gold_correct,
   goldAccuracy: Number(r.gold_accuracy),
+  ...kindsOf(r.gold_judged, r.gold_correct, r.negative_gold_judged, r.negative_gold_correct),
   agreement: r.agreement === null ? null : Number(r.agreement),
   compared: r.compared,
   medianSeconds: r.median_seconds === null ? null : Number(r.median_seconds),

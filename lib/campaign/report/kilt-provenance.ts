@@ -92,7 +92,8 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     const own = byQuery.get(Number(q.id)) ?? [];
     const base = { id: Number(q.id), kiltId: q.kilt_id, input: q.input, originalLine: q.original_line, batchId: Number(q.batch_id) };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
-    const mine = own.filter((p) => p.outcome.endorsed);
+    // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
+    const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
     const ctx = { campaignId: campaign.id, location: options.location };
     const entries = mine.map((p) => provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }));

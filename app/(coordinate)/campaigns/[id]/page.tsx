@@ -38,6 +38,8 @@ export default async function CampaignPage({ params }: Props) {
     ["Lease", `${campaign.leaseMinutes} min`],
     ["Minimum gold judgments", String(campaign.goldMinJudgments)],
     ["Gold accuracy threshold", String(campaign.goldAccuracyThreshold)],
+    ["Gold span slack", `${Math.round(campaign.goldSpanSlack * 100)}%`],
+    ["Decoys per 100 passages", String(campaign.decoysPer100)],
     [
       "Annotators",
       campaign.allAnnotators

@@ -30,6 +30,8 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             warnFastShare: campaign.warnFastShare,
             warnMinAgreement: campaign.warnMinAgreement,
             warnMinJudgments: campaign.warnMinJudgments,
+            goldSpanSlack: campaign.goldSpanSlack,
+            decoysPer100: campaign.decoysPer100,
           }}
         />
       </div>

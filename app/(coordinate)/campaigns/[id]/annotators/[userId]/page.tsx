@@ -56,6 +56,8 @@ export default async function AnnotatorPage({ params, searchParams }: Props) {
     ["Gold judged", String(a.goldJudged)],
     ["Gold right", String(a.goldCorrect)],
     ["Smoothed gold accuracy", a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"],
+    ["Sufficient gold right", a.sufficientGoldJudged ? `${a.sufficientGoldCorrect} of ${a.sufficientGoldJudged}` : "—"],
+    ["Negative gold right", a.negativeGoldJudged ? `${a.negativeGoldCorrect} of ${a.negativeGoldJudged}` : "—"],
     ["Agrees with majority", `${pct(a.agreement)}${a.compared ? ` of ${a.compared}` : ""}`],
     ["Median s / judgment", a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)],
     ["Under 2 s", pct(a.shareUnder2s)],
