@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { annotatorSkills, EPS, fitDawidSkene, fitDawidSkeneTraced, fitOneCoinDawidSkene, majorityVote, type Verdict, type Vote } from "./dawid-skene";
+import { annotatorSkills, type DawidSkeneFit, EPS, fitDawidSkene, fitDawidSkeneTraced, fitOneCoinDawidSkene, majorityVote, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene";
 
 // The fixtures: synthetic campaigns and what crowd-kit's DawidSkene / OneCoinDawidSkene print for
 // them (test/fixtures/aggregation/README.md).
@@ -88,6 +88,43 @@ describe.each(SEEDS)("crowd-kit's figures on %s", (seed) => {
     for (const [passage, verdict] of gold) {
       expect(fit.labels.get(passage)).toBe(verdict);
       expect(fit.pSufficient.get(passage)).toBe(verdict === "sufficient" ? 1 : EPS);
+    }
+  });
+});
+
+// 40 small random campaigns (some with one annotator, one verdict only, or a passage judged once)
+// and crowd-kit's figures for them: test/fixtures/aggregation/small-cases/make.py.
+describe("crowd-kit's figures on 40 small random campaigns", () => {
+  type Case = { votes: [string, string, Verdict][]; gold?: Record<string, Verdict> } & Record<"dawid_skene" | "one_coin_dawid_skene", Expected> & { dawid_skene_with_gold?: Expected };
+  const cases = JSON.parse(fs.readFileSync(path.join(FIXTURES, "small-cases/cases.json"), "utf8")) as Record<string, Case>;
+
+  it.each(Object.keys(cases))("%s: every posterior, label, prior, error cell and skill to 1e-6, with crowd-kit's keys", (name) => {
+    const c = cases[name]!;
+    const votes = c.votes.map(([passage, annotator, verdict]) => ({ passage, annotator, verdict }));
+    const runs: [string, Expected, DawidSkeneFit | OneCoinFit][] = [
+      ["dawid_skene", c.dawid_skene, fitDawidSkene(votes)],
+      ["one_coin_dawid_skene", c.one_coin_dawid_skene, fitOneCoinDawidSkene(votes)],
+    ];
+    if (c.gold) runs.push(["dawid_skene_with_gold", c.dawid_skene_with_gold!, fitDawidSkene(votes, { gold: new Map(Object.entries(c.gold)) })]);
+    for (const [key, want, fit] of runs) {
+      const what = `${name} ${key}`;
+      // With one verdict among the votes crowd-kit has one class: no posterior or prior of the other.
+      const classes = Object.keys(want.priors);
+      for (const [p, l] of Object.entries(want.labels)) expect(fit.labels.get(p), `${what} label ${p}`).toBe(l);
+      expect(fit.labels.size).toBe(Object.keys(want.labels).length);
+      if (classes.includes("sufficient")) for (const [p, x] of Object.entries(want.p_sufficient)) expectClose(fit.pSufficient.get(p), x, `${what} p ${p}`);
+      else for (const p of fit.pSufficient.keys()) expect(fit.pSufficient.get(p)).toBe(0);
+      for (const verdict of ["sufficient", "insufficient"] as const) expectClose(fit.priors[verdict], want.priors[verdict] ?? 0, `${what} prior ${verdict}`);
+      if (fit.model === "one-coin") {
+        expect([...fit.skills.keys()].sort()).toEqual(Object.keys(want.skills!).sort());
+        for (const [a, x] of Object.entries(want.skills!)) expectClose(fit.skills.get(a), x, `${what} skill ${a}`);
+      } else {
+        expect([...fit.errors.keys()].sort()).toEqual(Object.keys(want.errors!).sort());
+        for (const [a, cells] of Object.entries(want.errors!)) {
+          expect(Object.keys(fit.errors.get(a)!).sort(), `${what} ${a} cells`).toEqual(Object.keys(cells).sort());
+          for (const [cell, x] of Object.entries(cells)) expectClose(fit.errors.get(a)![cell], x, `${what} ${a} ${cell}`);
+        }
+      }
     }
   });
 });
