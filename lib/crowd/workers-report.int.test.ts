@@ -194,7 +194,7 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     const b = all.find((r) => r.id === sessions.b1!.id)!;
     const bLine = csv[1 + all.indexOf(b)]!;
     expect(bLine.startsWith(`mturk,"'${b.workerId.replace(/"/g, '""')}",`)).toBe(true);
-    expect(bLine).toContain(`,HIT-1,ASSIGN-b1,ended,training_failed,${codeOf("training_failed")},${b.startedAt},${b.endedAt},0,0,4,2,1,`);
+    expect(bLine).toContain(`,HIT-1,ASSIGN-b1,ended,training_failed,${codeOf("training_failed")},${b.startedAt},${b.endedAt},0,0,${b.activeSeconds},2,1,`);
     const a2Line = csv[1 + all.findIndex((r) => r.id === sessions.a2!.id)]!;
     expect(a2Line).toMatch(/,working,,,/); // no outcome, no code yet: empty cells
 

@@ -109,6 +109,9 @@ export function requestHash(claimId: number, input: JudgmentInput, extra: Record
  * need, then one write that locks the claim (as read, or it is read again), then the passage, moves
  * its counters, stores the judgment, ends the claim and scores gold. No transaction spans the two:
  * the row locks last for the write statement only, never across a round trip to this process.
+ * The write measures the judgment's time itself (from the task's hand-out, or the annotator's
+ * previous judgment if later, to now: judgment-statements.ts); the body's `durationMs` is kept as
+ * `client_duration_ms`, a hint no rule reads.
  */
 export async function submitJudgment(
   db: Db,
