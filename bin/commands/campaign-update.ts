@@ -4,10 +4,18 @@ import { ApiError } from "../api-client";
 import { type CliContext, note, parseArgs } from "./shared";
 
 /** The settings `kps campaign update` sets, from its options (an option not given changes nothing). */
-export function campaignChanges(opts: { ask?: boolean }): UpdateCampaignInput {
-  const changes = parseArgs(updateCampaignSchema, { askWhenNoneSufficient: opts.ask }, { askWhenNoneSufficient: "ask" });
-  if (!Object.values(changes).some((v) => v !== undefined)) throw new ApiError("Nothing to change: give --ask or --no-ask.", 0, "invalid");
+export function campaignChanges(opts: { ask?: boolean; aggregation?: string }): UpdateCampaignInput {
+  const changes = parseArgs(updateCampaignSchema, { askWhenNoneSufficient: opts.ask, aggregation: opts.aggregation }, { askWhenNoneSufficient: "ask" });
+  if (!Object.values(changes).some((v) => v !== undefined)) throw new ApiError("Nothing to change: give --ask, --no-ask or --aggregation.", 0, "invalid");
   return changes;
+}
+
+/** What the update changed, for its note. */
+function changedText(changes: UpdateCampaignInput, c: { askWhenNoneSufficient: boolean; aggregation: string }): string {
+  const parts: string[] = [];
+  if (changes.askWhenNoneSufficient !== undefined) parts.push(`ask when no passage is sufficient ${c.askWhenNoneSufficient ? "on" : "off"}`);
+  if (changes.aggregation !== undefined) parts.push(`aggregation ${c.aggregation}`);
+  return parts.join(", ");
 }
 
 /** `kps campaign update`: changes a campaign's settings (PATCH /api/campaigns/:id). */
@@ -18,14 +26,15 @@ export function addCampaignUpdate(campaign: Command, ctx: CliContext): void {
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--ask", "ask an annotator who finds no passage of a question sufficient for another passage or an explanation")
     .option("--no-ask", "do not ask them")
-    .action(async (opts: { campaign: string; ask?: boolean }) => {
+    .option("--aggregation <how>", "what endorses a passage: majority (T of R votes) or dawid-skene (posterior >= 0.5 once finished)")
+    .action(async (opts: { campaign: string; ask?: boolean; aggregation?: string }) => {
       ctx.needToken();
       const changes = campaignChanges(opts);
-      const { data } = await ctx.client().request<{ campaign: { id: number; name: string; askWhenNoneSufficient: boolean } }>(
+      const { data } = await ctx.client().request<{ campaign: { id: number; name: string; askWhenNoneSufficient: boolean; aggregation: string } }>(
         "PATCH",
         `/api/campaigns/${encodeURIComponent(opts.campaign)}`,
         changes,
       );
-      note(`Updated campaign '${data.campaign.name}' (id ${data.campaign.id}): ask when no passage is sufficient ${data.campaign.askWhenNoneSufficient ? "on" : "off"}.`);
+      note(`Updated campaign '${data.campaign.name}' (id ${data.campaign.id}): ${changedText(changes, data.campaign)}.`);
     });
 }

@@ -35,10 +35,11 @@ export const FIELD_LABELS: Record<Field, string> = {
   warnFastShare: "Warn above this share under 2 s",
   warnMinAgreement: "Warn below this agreement",
   warnMinJudgments: "Warn after this many judgments",
+  aggregation: "Aggregation",
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
-export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string };
+export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
 
 export function toDraft(s: CampaignSettings): Draft {
   return {
@@ -75,6 +76,7 @@ export function fromDraft(d: Draft): Record<Field, unknown> {
     warnFastShare: num(d.warnFastShare),
     warnMinAgreement: num(d.warnMinAgreement),
     warnMinJudgments: num(d.warnMinJudgments),
+    aggregation: d.aggregation,
   };
 }
 

@@ -7,7 +7,7 @@ import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/lib/
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { AnnotatorWarnings } from "./annotator-warnings";
-import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
+import { BatchProgress, DashboardFigures, SkillList, SlotBar } from "./dashboard-figures";
 import { NotedFigure, ResponsesFigure } from "./noted-figure";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
@@ -41,6 +41,9 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
 
       <h3>Questions with disagreement</h3>
       <DisputedList campaignId={campaignId} disputed={d.disputed} />
+
+      <h3>Annotators by estimated skill</h3>
+      <SkillList campaignId={campaignId} skills={d.skills} />
 
       <h3 id="annotators-heading">Annotators</h3>
       <AnnotatorWarnings campaignId={campaignId} />

@@ -1,8 +1,12 @@
 import { z } from "zod";
+import type { Aggregation } from "@/db/schema";
 
 // The browser imports these schemas (campaign form): there zod's JIT probe, `new Function("")`, would
 // be refused by the Content-Security-Policy (no 'unsafe-eval', proxy.ts) and reported. No JIT there.
 if (typeof window !== "undefined") z.config({ jitless: true });
+
+/** What "endorsed" may mean (db/schema.ts's AGGREGATIONS; spelled here so the browser need not load the schema). */
+export const AGGREGATION_CHOICES = ["majority", "dawid-skene"] as const satisfies readonly Aggregation[];
 
 /** Campaign settings as coordinators give them (UI, API and CLI share this schema). */
 export const campaignSettingsShape = {
@@ -28,6 +32,8 @@ export const campaignSettingsShape = {
   warnMinAgreement: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
   /** …once they have this many judgments. */
   warnMinJudgments: z.number().int("must be a whole number").min(1, "must be 1 to 100,000").max(100_000, "must be 1 to 100,000"),
+  /** What "endorsed" means: T of R counted votes, or a Dawid–Skene posterior P(sufficient) of at least 0.5 once the passage is finished. */
+  aggregation: z.enum(AGGREGATION_CHOICES, "must be 'majority' or 'dawid-skene'"),
 };
 
 export const CAMPAIGN_DEFAULTS = {
@@ -45,6 +51,7 @@ export const CAMPAIGN_DEFAULTS = {
   warnFastShare: 0.5,
   warnMinAgreement: 0.6,
   warnMinJudgments: 20,
+  aggregation: "majority",
 } as const;
 
 const thresholdWithinR = (s: { judgmentsPerPassage?: number; endorsementThreshold?: number }) =>
@@ -68,6 +75,7 @@ export const createCampaignSchema = z
     warnFastShare: campaignSettingsShape.warnFastShare.default(CAMPAIGN_DEFAULTS.warnFastShare),
     warnMinAgreement: campaignSettingsShape.warnMinAgreement.default(CAMPAIGN_DEFAULTS.warnMinAgreement),
     warnMinJudgments: campaignSettingsShape.warnMinJudgments.default(CAMPAIGN_DEFAULTS.warnMinJudgments),
+    aggregation: campaignSettingsShape.aggregation.default(CAMPAIGN_DEFAULTS.aggregation),
   })
   .strict()
   .refine(thresholdWithinR, thresholdMessage);

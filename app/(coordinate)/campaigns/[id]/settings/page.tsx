@@ -30,6 +30,7 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             warnFastShare: campaign.warnFastShare,
             warnMinAgreement: campaign.warnMinAgreement,
             warnMinJudgments: campaign.warnMinJudgments,
+            aggregation: campaign.aggregation,
           }}
         />
       </div>
