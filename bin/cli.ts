@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { z } from "zod";
 import { fieldProblems } from "@/lib/errors";
 import { ApiClient, ApiError } from "./api-client";
+import { addAggregateCommand } from "./commands/aggregate";
 import { addAuditCommand } from "./commands/audit";
 import { addAuthCommands } from "./commands/auth";
 import { addBatchCommands } from "./commands/batches";
@@ -62,6 +63,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addWorkersCommand(program, ctx);
   addHealthCommand(program, ctx);
   addScoreCommand(program);
+  addAggregateCommand(program);
   addRunCommands(program, ctx);
 
   for (const cmd of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
