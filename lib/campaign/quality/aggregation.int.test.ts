@@ -4,10 +4,12 @@ import { rowsOf, type Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { makeAnnotator, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
+import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase } from "@/test/databases";
 import { expectValidKiltFile } from "@/test/kilt-checks";
 import { fileOf, makeUser } from "@/test/runs";
-import { nextTask } from "../annotate/assignment";
+import { nextTask, type Task } from "../annotate/assignment";
+import { reviseJudgment } from "../annotate/revise-judgment";
 import { submitJudgment } from "../annotate/judgments";
 import { getCampaign, updateCampaign } from "../campaigns";
 import type { Aggregation } from "@/db/schema";
@@ -21,14 +23,14 @@ import { pauseAnnotator } from "./standings";
 
 type Verdict = "sufficient" | "insufficient";
 
-/** Judges every passage the annotator is handed: `plan(paragraph)`. */
-async function judge(db: Db, a: UserActor, campaignId: number, plan: (paragraph: number) => Verdict): Promise<number> {
-  let n = 0;
+/** Judges every passage the annotator is handed: `plan(paragraph)`; the tasks judged. */
+async function judge(db: Db, a: UserActor, campaignId: number, plan: (paragraph: number) => Verdict): Promise<Task[]> {
+  const judged: Task[] = [];
   for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
     await submitJudgment(db, a, t.claim.handle, judgmentOf(t, plan(t.passage.paragraphs[0]!.id)));
-    n++;
+    judged.push(t);
   }
-  return n;
+  return judged;
 }
 
 /** The truth of the campaign below: paragraphs 1 (gold) and 2 hold the evidence, 3 and 4 (negative gold) do not. */
@@ -47,10 +49,9 @@ async function disagreeingCampaign(db: Db, aggregation?: Aggregation) {
   const c = await makeCampaign(db, { queries: 3, candidates: 3, settings: { goldAccuracyThreshold: 0, ...(aggregation ? { aggregation } : {}) } });
   await db.execute(sql`update passages set is_gold = true, expected_verdict = 'insufficient' where campaign_id = ${c.campaignId} and start_paragraph_id = 4`);
   const [s1, s2, good] = [await makeAnnotator(db), await makeAnnotator(db), await makeAnnotator(db)];
-  expect(await judge(db, s1!, c.campaignId, spammer)).toBe(12);
-  expect(await judge(db, s2!, c.campaignId, spammer)).toBe(12);
-  expect(await judge(db, good!, c.campaignId, careful)).toBe(12);
-  return { c, spammers: [s1!, s2!], good: good! };
+  const tasks = [await judge(db, s1!, c.campaignId, spammer), await judge(db, s2!, c.campaignId, spammer), await judge(db, good!, c.campaignId, careful)];
+  expect(tasks.map((t) => t.length)).toEqual([12, 12, 12]);
+  return { c, spammers: [s1!, s2!], good: good!, tasks };
 }
 
 interface ExportedItem {
@@ -185,8 +186,8 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     expect(byParagraph.get(4)).toBeLessThan(1e-6);
   });
 
-  it("caches the fit, and refits after a pause and after a new judgment", async () => {
-    const { c, spammers } = await disagreeingCampaign(db(), "dawid-skene");
+  it("caches the fit, and refits after a pause, a revision and a new judgment", async () => {
+    const { c, spammers, tasks } = await disagreeingCampaign(db(), "dawid-skene");
     const campaign = await getCampaign(db(), system, c.campaignId);
     await endorsementRuleOf(db(), campaign);
     const fits = fitCount();
@@ -206,12 +207,25 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     expect(afterPause.judgments.has(spammers[0]!.id)).toBe(false);
     expect(afterPause.votes).toBe(24);
 
+    // A revision (the passage is open again): a refit that reads the new verdict.
+    const revised = tasks[1]!.find((t) => t.passage.paragraphs[0]!.id === 2)!;
+    const revisedPassage = Number((await idsOfTask(db(), revised)).passageId);
+    const before = afterPause.posteriors.get(revisedPassage)!;
+    await reviseJudgment(db(), spammers[1]!, revised.claim.handle, { ...judgmentOf(revised, "insufficient"), revision: 0 });
+    const afterRevision = await campaignFit(db(), campaign);
+    expect(fitCount()).toBe(fits + 2);
+    expect(afterRevision.votes).toBe(24);
+    expect(afterRevision.posteriors.get(revisedPassage)!).not.toBe(before);
+    // The spammer never said insufficient before; now once, on a passage the fit holds sufficient.
+    expect(afterPause.errors.get(spammers[1]!.id)!["insufficient|sufficient"] ?? 0).toBeLessThan(1e-6);
+    expect(afterRevision.errors.get(spammers[1]!.id)!["insufficient|sufficient"]).toBeGreaterThan(0.05);
+
     // One new judgment: a refit, and it counts.
     const other = await makeAnnotator(db());
     const t = await nextTask(db(), other, { campaignId: c.campaignId });
     await submitJudgment(db(), other, t!.claim.handle, judgmentOf(t!, careful(t!.passage.paragraphs[0]!.id)));
     const one = await campaignFit(db(), campaign);
-    expect(fitCount()).toBe(fits + 2);
+    expect(fitCount()).toBe(fits + 3);
     expect(one.votes).toBe(25);
     expect(one.judgments.get(other.id)).toBe(1);
 
