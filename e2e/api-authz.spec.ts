@@ -267,6 +267,14 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/questions?show=unanswerable&q=a`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
+  "GET /api/campaigns/[id]/questions/[queryId]": {
+    path: async (s) => {
+      const campaignId = await runsCampaign(s);
+      const list = (await (await s.admin.get(`/api/campaigns/${campaignId}/questions`)).json()) as { questions: { id: number }[] };
+      return `/api/campaigns/${campaignId}/questions/${list.questions[0]!.id}`;
+    },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
   "GET /api/campaigns/[id]/annotators": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators?sort=medianSeconds&dir=desc&q=a&limit=5`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },

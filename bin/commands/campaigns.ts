@@ -74,6 +74,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
     .option("--no-ask", "do not ask an annotator who finds no passage of a question sufficient for another passage or an explanation (default: ask)")
     .option("--instructions-file <file>", "annotator instructions in Markdown", existingFile)
     .option("--members-only", "only annotators added to the campaign work on it (default: all annotators)")
+    .option("--aggregation <how>", "what endorses a passage: majority (T of R votes) or dawid-skene (posterior >= 0.5 once finished) (default majority)")
     .action(async (opts: Record<string, unknown>) => {
       ctx.needToken();
       const input = parseArgs(
@@ -92,6 +93,7 @@ function addCreate(campaign: Command, ctx: CliContext): void {
           askWhenNoneSufficient: opts.ask === false ? false : undefined,
           instructions: typeof opts.instructionsFile === "string" ? readFileSync(opts.instructionsFile, "utf8") : undefined,
           allAnnotators: opts.membersOnly === true ? false : undefined,
+          aggregation: opts.aggregation,
         },
         campaignOptionNames,
       );

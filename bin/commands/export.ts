@@ -26,20 +26,25 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--batch <id>", "only this batch's questions")
     .option("--location <where>", "span (consensus span offsets) or passage (paragraph range, -1 characters)", "span")
+    .option("--aggregation <how>", "what endorses a passage in this export: majority or dawid-skene (default: the campaign's setting)")
     .option("-o, --output <file>", "write to this file instead of standard output")
-    .action(async (opts: { campaign: string; batch?: string; location: string; output?: string }) => {
+    .action(async (opts: { campaign: string; batch?: string; location: string; aggregation?: string; output?: string }) => {
       ctx.needToken();
-      const parsed = parseArgs(exportQuerySchema, { batch: opts.batch, location: opts.location });
-      const query = new URLSearchParams({ location: parsed.location, ...(parsed.batch ? { batch: String(parsed.batch) } : {}) });
+      const parsed = parseArgs(exportQuerySchema, { batch: opts.batch, location: opts.location, aggregation: opts.aggregation });
+      const query = new URLSearchParams({
+        location: parsed.location,
+        ...(parsed.batch ? { batch: String(parsed.batch) } : {}),
+        ...(parsed.aggregation ? { aggregation: parsed.aggregation } : {}),
+      });
       const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
       const bytes = await ctx.client().download(`${base}/export?${query}`, outputOf(opts.output));
-      const { data } = await ctx.client().request<{ report: { queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[] } }>(
+      const { data } = await ctx.client().request<{ report: { aggregation?: string; queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[] } }>(
         "GET",
         `${base}/export/report?${query}`,
       );
       const r = data.report;
       note(
-        `Exported ${r.queriesExported} of ${r.queries} questions (${formatBytes(bytes)}), ${r.passagesEndorsed} endorsed passages; ` +
+        `Exported ${r.queriesExported} of ${r.queries} questions (${formatBytes(bytes)}), ${r.passagesEndorsed} endorsed passages${r.aggregation ? ` (${r.aggregation})` : ""}; ` +
           `${r.unanswerable.length} unanswerable from the snapshot, ${r.withoutEndorsement} without an endorsed passage.`,
       );
       if (r.unanswerable.length) note(`Unanswerable: ${r.unanswerable.slice(0, 50).join(", ")}${r.unanswerable.length > 50 ? ", …" : ""}`);

@@ -39,10 +39,11 @@ export const FIELD_LABELS: Record<Field, string> = {
   warnMinJudgments: "Warn after this many judgments",
   goldSpanSlack: "Gold span slack",
   decoysPer100: "Decoys per 100 passages",
+  aggregation: "Aggregation",
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
-export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string };
+export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
 
 export function toDraft(s: CampaignSettings): Draft {
   return {
@@ -83,6 +84,7 @@ export function fromDraft(d: Draft): Record<Field, unknown> {
     warnMinJudgments: num(d.warnMinJudgments),
     goldSpanSlack: num(d.goldSpanSlack),
     decoysPer100: num(d.decoysPer100),
+    aggregation: d.aggregation,
   };
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { FieldError, FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/lib/query/client";
+import type { Aggregation } from "@/db/schema";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type Field, type NumberField } from "./campaign-draft";
 
 /** A setting's label with its default beside it. */
@@ -70,6 +71,25 @@ export function CheckSetting({ field: f, checked, onChange, error, hint }: { fie
       </span>
       <FieldError id={id} error={error} />
     </div>
+  );
+}
+
+/** What "endorsed" means in the campaign: majority vote (T of R) or Dawid–Skene's posterior. */
+export function AggregationSetting({ value, onChange, error }: { value: Aggregation; onChange: (value: Aggregation) => void; error?: string }) {
+  return (
+    <FormField
+      id={fieldId("aggregation")}
+      label={withDefault(FIELD_LABELS.aggregation, "majority")}
+      hint="What endorses a passage in the export, the leaderboard and the dashboard: T of its R votes (majority), or, once it is finished, a Dawid–Skene posterior P(sufficient) of at least 0.5, which weighs each annotator by their estimated skill (gold verdicts are known labels)."
+      error={error}
+    >
+      {(p) => (
+        <select {...p} name="aggregation" value={value} onChange={(e) => onChange(e.target.value as Aggregation)}>
+          <option value="majority">Majority vote (T of R)</option>
+          <option value="dawid-skene">Dawid–Skene posterior ≥ 0.5</option>
+        </select>
+      )}
+    </FormField>
   );
 }
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { FormField, SubmitButton } from "@/components/ui/form-field";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, toDraft, type CampaignSettings, type Draft, type Field } from "./campaign-draft";
-import { CheckSetting, InstructionsSetting, NumberSetting, SaveFailure } from "./campaign-fields";
+import { AggregationSetting, CheckSetting, InstructionsSetting, NumberSetting, SaveFailure } from "./campaign-fields";
 import { useCampaignSave } from "./use-campaign-save";
 
 /**
@@ -44,6 +44,7 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
           {...check("askWhenNoneSufficient")}
           hint="An annotator who finds none of a question’s passages sufficient proposes another passage or explains why (on by default)."
         />
+        <AggregationSetting value={draft.aggregation} onChange={set("aggregation")} error={problemOf("aggregation")} />
       </fieldset>
       <fieldset className="plain">
         <legend>Gold passages</legend>

@@ -18,7 +18,7 @@ export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
       <Figure label="Slots filled" value={`${number(t.filled)} / ${number(t.slots)}`} testId="slots-filled" />
       <Figure label="Claimed now" value={number(t.claimed)} testId="slots-claimed" />
       <Figure label="Open slots" value={number(t.open)} testId="slots-open" />
-      <Figure label="Endorsed passages" value={number(t.endorsedPassages)} testId="endorsed" />
+      <Figure label={d.campaign.aggregation === "dawid-skene" ? "Endorsed passages (Dawid–Skene)" : "Endorsed passages"} value={number(t.endorsedPassages)} testId="endorsed" />
       <Figure label="Answered questions" value={number(d.questions.answered)} testId="answered" href={`${questions}?show=answered`} />
       <Figure label="Unanswerable so far" value={number(d.questions.unanswerable)} testId="unanswerable" href={`${questions}?show=unanswerable`} />
       <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
@@ -60,6 +60,34 @@ export function BatchProgress({ batches }: { batches: Dashboard["batches"] }) {
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+const SKILL_COLUMNS = ["Annotator", ...numeric("Skill", "Right on sufficient", "Right on insufficient", "Counted judgments")];
+
+/** The annotators by estimated skill (Dawid–Skene accuracy), least skilled first, each linking to their page. */
+export function SkillList({ campaignId, skills }: { campaignId: number; skills: Dashboard["skills"] }) {
+  if (!skills.total) return <p className="muted">No counted judgments yet.</p>;
+  return (
+    <>
+      <DataTable testId="skills" label="Annotators by estimated skill" columns={SKILL_COLUMNS} scroll>
+        {skills.annotators.map((a) => (
+          <tr key={a.userId} data-username={a.username}>
+            <td>
+              <Link href={`/campaigns/${campaignId}/annotators/${a.userId}`}>{a.username}</Link>
+            </td>
+            <Num>{a.skill.toFixed(2)}</Num>
+            <Num>{a.sensitivity.toFixed(2)}</Num>
+            <Num>{a.specificity.toFixed(2)}</Num>
+            <Num>{number(a.judgments)}</Num>
+          </tr>
+        ))}
+      </DataTable>
+      <p className="hint">
+        Skill: the share of passages an annotator would judge right, estimated by Dawid–Skene from the counted judgments, with gold verdicts as known answers
+        {skills.total > skills.annotators.length ? ` (the ${skills.annotators.length} least skilled of ${skills.total})` : ""}.
+      </p>
+    </>
   );
 }
 

@@ -7,7 +7,7 @@ import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/lib/
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { AnnotatorWarnings } from "./annotator-warnings";
-import { BatchProgress, DashboardFigures, SlotBar } from "./dashboard-figures";
+import { BatchProgress, DashboardFigures, SkillList, SlotBar } from "./dashboard-figures";
 import { GoldFigures, SuspectDecoys } from "./gold-figures";
 import { NotedFigure, ResponsesFigure } from "./noted-figure";
 
@@ -47,6 +47,8 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       <GoldFigures gold={d.gold} />
       <h4>Suspect decoys</h4>
       <SuspectDecoys campaignId={campaignId} />
+      <h3>Annotators by estimated skill</h3>
+      <SkillList campaignId={campaignId} skills={d.skills} />
 
       <h3 id="annotators-heading">Annotators</h3>
       <AnnotatorWarnings campaignId={campaignId} />

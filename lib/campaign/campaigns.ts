@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, type BatchStatus, type Campaign } from "@/db/schema";
+import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, type Aggregation, type BatchStatus, type Campaign } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
@@ -33,6 +33,8 @@ export interface CampaignView {
   warnMinJudgments: number;
   goldSpanSlack: number;
   decoysPer100: number;
+  /** What "endorsed" means: majority (T of R) or dawid-skene (posterior ≥ 0.5 once finished). */
+  aggregation: Aggregation;
   memberIds: number[];
   createdAt: Date;
   updatedAt: Date;
@@ -58,6 +60,7 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     warnMinJudgments: c.warnMinJudgments,
     goldSpanSlack: c.goldSpanSlack,
     decoysPer100: c.decoysPer100,
+    aggregation: c.aggregation,
     memberIds,
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,

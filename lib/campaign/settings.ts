@@ -1,8 +1,12 @@
 import { z } from "zod";
+import type { Aggregation } from "@/db/schema";
 
 // The browser imports these schemas (campaign form): there zod's JIT probe, `new Function("")`, would
 // be refused by the Content-Security-Policy (no 'unsafe-eval', proxy.ts) and reported. No JIT there.
 if (typeof window !== "undefined") z.config({ jitless: true });
+
+/** What "endorsed" may mean (db/schema.ts's AGGREGATIONS; spelled here so the browser need not load the schema). */
+export const AGGREGATION_CHOICES = ["majority", "dawid-skene"] as const satisfies readonly Aggregation[];
 
 /** Campaign settings as coordinators give them (UI, API and CLI share this schema). */
 export const campaignSettingsShape = {
@@ -32,6 +36,8 @@ export const campaignSettingsShape = {
   goldSpanSlack: z.number("must be a number").min(0, "must be between 0 and 10").max(10, "must be between 0 and 10"),
   /** Automatic decoys (negative gold, never exported): about this many per 100 imported passages (0–50). */
   decoysPer100: z.number("must be a number").int("must be a whole number").min(0, "must be 0 to 50").max(50, "must be 0 to 50"),
+  /** What "endorsed" means: T of R counted votes, or a Dawid–Skene posterior P(sufficient) of at least 0.5 once the passage is finished. */
+  aggregation: z.enum(AGGREGATION_CHOICES, "must be 'majority' or 'dawid-skene'"),
 };
 
 export const CAMPAIGN_DEFAULTS = {
@@ -51,6 +57,7 @@ export const CAMPAIGN_DEFAULTS = {
   warnMinJudgments: 20,
   goldSpanSlack: 0.2,
   decoysPer100: 0,
+  aggregation: "majority",
 } as const;
 
 const thresholdWithinR = (s: { judgmentsPerPassage?: number; endorsementThreshold?: number }) =>
@@ -76,6 +83,7 @@ export const createCampaignSchema = z
     warnMinJudgments: campaignSettingsShape.warnMinJudgments.default(CAMPAIGN_DEFAULTS.warnMinJudgments),
     goldSpanSlack: campaignSettingsShape.goldSpanSlack.default(CAMPAIGN_DEFAULTS.goldSpanSlack),
     decoysPer100: campaignSettingsShape.decoysPer100.default(CAMPAIGN_DEFAULTS.decoysPer100),
+    aggregation: campaignSettingsShape.aggregation.default(CAMPAIGN_DEFAULTS.aggregation),
   })
   .strict()
   .refine(thresholdWithinR, thresholdMessage);

@@ -1,10 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import { rawClientOf, type Db } from "@/db/client";
-import { batches, type BatchStatus } from "@/db/schema";
+import { batches, type Aggregation, type BatchStatus } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
 import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
+import { annotatorSkills, campaignFit, endorsedByFit, type AnnotatorSkill } from "../quality/aggregation";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
@@ -48,7 +49,7 @@ export interface BatchProgress extends Progress {
 }
 
 export interface Dashboard {
-  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number };
+  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number; aggregation: Aggregation };
   generatedAt: string;
   totals: Progress;
   batches: BatchProgress[];
@@ -62,7 +63,12 @@ export interface Dashboard {
   responses: ResponseCounts;
   /** Gold judgments, sufficient and negative gold apart (issue 26). */
   gold: GoldSummary;
+  /** Annotators by their Dawid–Skene skill, least skilled first (at most SKILL_ROWS), and how many the fit holds. */
+  skills: { annotators: AnnotatorSkill[]; total: number };
 }
+
+/** Annotators the dashboard lists by skill. */
+export const SKILL_ROWS = 50;
 
 const WINDOW_MINUTES = 60;
 const MAX_POINTS = 120;
@@ -139,11 +145,19 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const live = new Set(batchRows.filter((b) => b.status !== "closed").map((b) => b.id));
   const remainingSlots = batchProgress.filter((b) => live.has(b.id)).reduce((s, b) => s + b.open + b.claimed, 0);
   const projected = projectFinish({ remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
+  // The Dawid–Skene fit (cached while nothing it reads changes): the skills, and under
+  // `dawid-skene` the endorsed figures (finished passages with a posterior of at least 0.5).
+  const fit = await campaignFit(db, campaign);
+  if (campaign.aggregation === "dawid-skene") {
+    const endorsed = await endorsedByFit(db, campaign, fit);
+    for (const b of batchProgress) b.endorsedPassages = endorsed.get(b.id) ?? 0;
+  }
   const totals = progressOf(cells, r, t);
+  if (campaign.aggregation === "dawid-skene") totals.endorsedPassages = batchProgress.reduce((s, b) => s + b.endorsedPassages, 0);
   const outlook = finishOutlook({ slots: totals.slots, remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
 
   return {
-    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t },
+    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: r, endorsementThreshold: t, aggregation: campaign.aggregation },
     generatedAt: now.toISOString(),
     totals,
     batches: batchProgress,
@@ -154,6 +168,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     noted,
     responses,
     gold,
+    skills: await annotatorSkills(db, fit, SKILL_ROWS),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
+import type { Aggregation } from "@/db/schema";
 import { getCampaign } from "../campaigns";
+import { endorsementRuleOf } from "../quality/aggregation";
 import { PAGE_QUERIES, readProvenancePage } from "./kilt-provenance";
 import { explanationsOf, type ExplanationView } from "./question-responses";
 
@@ -9,11 +11,15 @@ export interface KiltExportOptions {
   batchId?: number;
   /** `span`: the consensus span's offsets; `passage`: the passage's paragraphs with -1 characters. */
   location: "span" | "passage";
+  /** What "endorsed" means for this export (default: the campaign's aggregation setting). */
+  aggregation?: Aggregation;
 }
 
 export interface ExportReport {
   campaignId: number;
   batchId: number | null;
+  /** What "endorsed" meant in this export. */
+  aggregation: Aggregation;
   queries: number;
   queriesExported: number;
   passagesEndorsed: number;
@@ -41,9 +47,12 @@ export async function* exportKilt(
 ): AsyncGenerator<string> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
+  // One reading of the votes for the whole file (a Dawid–Skene fit is not redone page by page).
+  const endorsement = await endorsementRuleOf(db, campaign, options.aggregation);
   const counts: ExportReport = {
     campaignId,
     batchId: options.batchId ?? null,
+    aggregation: endorsement.aggregation,
     queries: 0,
     queriesExported: 0,
     passagesEndorsed: 0,
@@ -53,7 +62,7 @@ export async function* exportKilt(
   };
   let after = 0;
   for (;;) {
-    const page = await readProvenancePage(db, campaign, { after, batchId: options.batchId, location: options.location });
+    const page = await readProvenancePage(db, campaign, { after, batchId: options.batchId, location: options.location, endorsement });
     if (!page.length) break;
     after = page[page.length - 1]!.id;
     const explained = await explanationsOf(db, campaign.id, page.map((q) => q.id));

@@ -3,6 +3,7 @@ import { rowsOf, type Db } from "@/db/client";
 import type { PassageOrigin } from "@/db/schema";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
+import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
 import { consensusSpan } from "../quality/consensus";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
@@ -40,6 +41,8 @@ export interface ProvenancePageOptions {
   /** A further condition on the question (alias `q`). */
   where?: SQL;
   limit?: number;
+  /** What "endorsed" means (default: the campaign's aggregation setting). */
+  endorsement?: EndorsementRule;
 }
 
 interface QueryRow {
@@ -86,6 +89,8 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   );
   if (!queries.length) return [];
   const ps = await passagesOf(db, campaign, queries);
+  const rule = options.endorsement ?? (await endorsementRuleOf(db, campaign));
+  for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
   const highlights = groupBy(await highlightsOf(db, campaign, ps), (h) => Number(h.passage_id));
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
@@ -95,7 +100,7 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
     const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
-    const ctx = { campaignId: campaign.id, location: options.location };
+    const ctx = { campaignId: campaign.id, location: options.location, rule };
     const entries = mine.map((p) => provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }));
     return { ...base, status: "endorsed" as const, entries };
   });
@@ -168,7 +173,7 @@ export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]>
 function provenanceEntry(
   p: PassageRow,
   highlights: HighlightRow[],
-  ctx: { campaignId: number; t: number; location: "span" | "passage" },
+  ctx: { campaignId: number; t: number; location: "span" | "passage"; rule: EndorsementRule },
 ): string {
   const start = p.start_paragraph_id;
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
@@ -193,6 +198,9 @@ function provenanceEntry(
       votes: { sufficient: p.sufficient_count, insufficient: p.judgment_count - p.sufficient_count },
       campaign: ctx.campaignId,
       batch: Number(p.batch_id),
+      // What endorsed it, and how surely: its posterior (dawid-skene) or its share of sufficient votes (majority).
+      aggregation: ctx.rule.aggregation,
+      confidence: ctx.rule.confidence(Number(p.id), { sufficient: p.sufficient_count, judgments: p.judgment_count }),
       // A passage an annotator proposed names its origins, the proposers by pseudonym (imported passages: as before, none).
       ...(proposersOf(p.origins).length ? { origins: p.origins } : {}),
     },

@@ -1,10 +1,11 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { PassageOrigin } from "@/db/schema";
+import type { Aggregation, PassageOrigin } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
+import { campaignFit } from "../quality/aggregation";
 import { consensusSpan } from "../quality/consensus";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
@@ -48,13 +49,15 @@ export interface QuestionPassage {
   endorsed: boolean;
   /** The consensus span of the counted sufficient highlights (what the export writes), when endorsed. */
   consensus: Location | null;
+  /** P(sufficient) under the campaign's Dawid–Skene fit (gold: its expected verdict); null without counted judgments. */
+  posterior: number | null;
   /** Proposed by annotators who found no passage of the question sufficient (their pseudonyms); empty for imported passages. */
   proposedBy: string[];
   judgments: QuestionJudgment[];
 }
 
 export interface QuestionView {
-  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number };
+  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number; aggregation: Aggregation };
   query: { id: number; kiltId: string; input: string; answers: string[]; batchId: number; lineNumber: number };
   /** A sufficient gold passage finished without endorsement: unanswerable from the snapshot. */
   unanswerable: boolean;
@@ -97,8 +100,16 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
   const { passageRows, judgmentRows } = await readQuestion(db, queryId);
   const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign));
+  const fit = await campaignFit(db, campaign);
+  for (const { passage } of passages) passage.posterior = fit.posteriors.get(passage.id) ?? null;
   return {
-    campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold },
+    campaign: {
+      id: campaign.id,
+      name: campaign.name,
+      judgmentsPerPassage: campaign.judgmentsPerPassage,
+      endorsementThreshold: campaign.endorsementThreshold,
+      aggregation: campaign.aggregation,
+    },
     query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
     unanswerable: isUnanswerable(passages.map((p) => p.outcome)),
     passages: passages.map((p) => p.passage),
@@ -160,6 +171,7 @@ function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campa
     finished: outcome.finished,
     endorsed: outcome.endorsed,
     consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
+    posterior: null,
     proposedBy: proposersOf(p.origins),
     judgments,
   };

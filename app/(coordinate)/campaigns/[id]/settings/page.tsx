@@ -32,6 +32,7 @@ export default async function CampaignSettingsPage({ params }: CampaignParams) {
             warnMinJudgments: campaign.warnMinJudgments,
             goldSpanSlack: campaign.goldSpanSlack,
             decoysPer100: campaign.decoysPer100,
+            aggregation: campaign.aggregation,
           }}
         />
       </div>

@@ -82,7 +82,8 @@ export default async function QuestionPage({ params }: Props) {
             {p.title} <span className="muted">· paragraphs {p.startParagraphId}–{p.endParagraphId}</span>{" "}
             {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
             {p.proposedBy.length > 0 && <span className="muted">· proposed by {p.proposedBy.join(", ")} </span>}
-            <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>
+            <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>{" "}
+            <Posterior passage={p} />
           </h2>
           <div className="judgment-columns">
             {p.judgments.map((j) => (
@@ -121,6 +122,17 @@ export default async function QuestionPage({ params }: Props) {
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}
     </CampaignSubpage>
+  );
+}
+
+/** The passage's votes and its Dawid–Skene posterior beside them. */
+function Posterior({ passage: p }: { passage: QuestionPassage }) {
+  const votes = `${p.sufficientCount} of ${p.judgmentCount} counted say sufficient`;
+  return (
+    <span className="muted" data-testid="posterior">
+      · {votes} · P(sufficient) {p.posterior === null ? "—" : p.posterior.toFixed(2)}
+      {p.isGold && p.posterior !== null ? " (gold: known)" : ""}
+    </span>
   );
 }
 
