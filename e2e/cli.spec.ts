@@ -173,6 +173,14 @@ test("kps campaign crowd prints the entry URL and codes, changes settings, and n
   const clash = await cli(["campaign", "crowd", "--campaign", id, "--code", "paused=cli-done"], env);
   expect(clash.code).toBe(1);
   expect(clash.stderr).toContain("codes.paused: is the same as the code for 'completed'");
+
+  // No passage of this campaign is marked for training: K > 0 is refused with the count, 0 goes.
+  const training = await cli(["campaign", "crowd", "--campaign", id, "--training-items", "2"], env);
+  expect(training.code).toBe(1);
+  expect(training.stderr).toContain("trainingItems: 2 asked, but only 0 passages of this campaign are marked for training");
+  const none = await cli(["campaign", "crowd", "--campaign", id, "--training-items", "0"], env);
+  expect(none.code, none.stderr).toBe(0);
+  expect(none.stdout).toContain("training_items\t0");
 });
 
 test("kps batch import takes a file per retriever, the per-retriever cut and the answer overlap, and prints what each rule did", async ({ baseURL }) => {

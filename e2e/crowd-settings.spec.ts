@@ -64,4 +64,26 @@ test.describe("crowd settings", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(screenshotDir, "crowd-settings-390.png"), fullPage: true });
   });
+
+  test("more training items than the campaign has marked: the server's count beside the field; 0 saves", async ({ page, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const id = (await (await admin.post("/api/campaigns", { data: { name: unique("crowd training") } })).json()).campaign.id as number;
+    await admin.dispose();
+
+    await page.goto(`/campaigns/${id}/settings`);
+    const form = page.getByRole("form", { name: "Crowd entry" });
+    await form.getByLabel(/^Training items/).fill("3");
+    await form.getByRole("button", { name: "Save crowd settings" }).click();
+    await expect(page.locator("#crowd-trainingItems-error")).toHaveText(/^3 asked, but only 0 passages of this campaign are marked for training; /);
+    await expect(form.getByLabel(/^Training items/)).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByLabel(/^Training items/)).toBeFocused();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect((await (await page.request.get(`/api/campaigns/${id}/crowd`)).json()).crowd.trainingItems).toBe(5);
+
+    await form.getByLabel(/^Training items/).fill("0");
+    await form.getByRole("button", { name: "Save crowd settings" }).click();
+    await expect(form.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+    await expect(page.locator("#crowd-trainingItems-error")).toHaveCount(0);
+    expect((await (await page.request.get(`/api/campaigns/${id}/crowd`)).json()).crowd.trainingItems).toBe(0);
+  });
 });

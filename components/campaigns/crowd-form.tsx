@@ -83,7 +83,7 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
       <fieldset className="plain">
         <legend>Training</legend>
         <div className="form-grid">
-          <CrowdNumber {...number("trainingItems")} min={0} max={50} defaultText="5" hint="Gold passages marked as training each worker answers first, with feedback (0: no training)." />
+          <CrowdNumber {...number("trainingItems")} min={0} max={50} defaultText="5" hint="Gold passages marked as training each worker answers first, with feedback (0: no training); at most as many as the campaign has marked. The worker never gets those questions as work." />
           <CrowdNumber {...number("trainingPassShare")} min={0} max={1} step={0.01} defaultText="0.8" hint="Share (0–1) of training answers that must be right to enter real work." />
         </div>
       </fieldset>

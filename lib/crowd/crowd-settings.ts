@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
 import { crowdEntries, type CrowdEntry } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
-import { invalidInput } from "@/lib/errors";
-import { duplicateCodes, generateCodes, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
+import { invalidField, invalidInput } from "@/lib/errors";
+import { duplicateCodes, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
 // is made on the first read or change, with a random entry key and generated completion codes, so
@@ -53,13 +53,27 @@ export async function getCrowdSettings(db: Db, actor: Actor, campaignId: number)
   return toView(await ensureEntry(db, campaignId));
 }
 
+/** Gold passages of the campaign marked as training (`"training": true` at import), in any batch. */
+export async function markedTrainingPassages(db: Db, campaignId: number): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and is_training`));
+  return row?.n ?? 0;
+}
+
 /**
  * Changes the fields sent (coordinators); codes sent replace those outcomes' codes, the others are
- * kept, and all five must stay distinct (422 naming `codes.<outcome>`). Audited as `campaign.crowd`.
+ * kept, and all five must stay distinct (422 naming `codes.<outcome>`). Training items sent (K > 0)
+ * must not outnumber the campaign's passages marked for training (422 on `trainingItems` saying how
+ * many are marked); a K stored earlier is not checked again when other fields change — if a batch
+ * holding training passages is paused, closed or deleted later, training gives fewer items (those
+ * of launched batches). Audited as `campaign.crowd`.
  */
 export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: number, input: UpdateCrowdSettingsInput): Promise<CrowdSettingsView> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
+  if (input.trainingItems !== undefined && input.trainingItems > 0) {
+    const problem = trainingItemsProblem(input.trainingItems, await markedTrainingPassages(db, campaignId));
+    if (problem) throw invalidField("trainingItems", problem);
+  }
   await ensureEntry(db, campaignId);
   const { codes: newCodes, ...fields } = input;
   const row = await db.transaction(async (tx) => {

@@ -11,6 +11,7 @@ import {
   duplicateCodes,
   generateCodes,
   randomCode,
+  trainingItemsProblem,
   updateCrowdSettingsSchema,
 } from "./settings";
 
@@ -119,5 +120,16 @@ describe("crowdEntryUrl", () => {
 
   it("gives other platforms a worker placeholder", () => {
     expect(crowdEntryUrl("https://kps.example.org", key, "generic")).toBe(`https://kps.example.org/crowd/${key}?worker=WORKER_ID`);
+  });
+});
+
+describe("training items against the passages marked", () => {
+  it("allows K = 0 always and K up to the marked count; beyond, says how many are marked", () => {
+    expect(trainingItemsProblem(0, 0)).toBeNull();
+    expect(trainingItemsProblem(3, 3)).toBeNull();
+    expect(trainingItemsProblem(2, 7)).toBeNull();
+    expect(trainingItemsProblem(5, 3)).toBe("5 asked, but only 3 passages of this campaign are marked for training; mark more, or ask for 3 or fewer (0: no training)");
+    expect(trainingItemsProblem(2, 1)).toMatch(/^2 asked, but only 1 passage of this campaign is marked for training; /);
+    expect(trainingItemsProblem(1, 0)).toBe('1 asked, but only 0 passages of this campaign are marked for training; mark gold items with "training": true in a batch import, or ask for 0 (no training)');
   });
 });

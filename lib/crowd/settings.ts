@@ -82,6 +82,17 @@ export const crowdSettingsShape = {
   completionUrl: completionUrlSchema,
 };
 
+/**
+ * Why K training items cannot be asked for when `marked` passages of the campaign are marked for
+ * training (null when they can: K = 0 always can). The server's rule; the form shows it beside the field.
+ */
+export function trainingItemsProblem(k: number, marked: number): string | null {
+  if (k === 0 || k <= marked) return null;
+  const are = marked === 1 ? "passage of this campaign is" : "passages of this campaign are";
+  const fix = marked === 0 ? "mark gold items with \"training\": true in a batch import, or ask for 0 (no training)" : `mark more, or ask for ${marked} or fewer (0: no training)`;
+  return `${k} asked, but only ${marked} ${are} marked for training; ${fix}`;
+}
+
 const codeFields = Object.fromEntries(CROWD_OUTCOME_LIST.map((o) => [o, codeSchema])) as Record<CrowdOutcome, typeof codeSchema>;
 const codesSchema = z.object(codeFields, "must be an object of one code per outcome").strict();
 

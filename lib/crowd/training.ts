@@ -102,9 +102,12 @@ function expectedSpan(row: TrainingRow): TrainingSpan | null {
 /**
  * A training answer: checked like a judgment (the span must read as the passage does), scored as gold
  * is, stored apart from judgments (it never counts), and answered with the expected verdict and span
- * and the explanation. The passage is then never given to this worker as real work (an ended claim
- * marks it). The last answer of the round decides: pass → real work, else the session ends with
- * the "training not passed" code.
+ * and the explanation. The feedback shows this item only: its passage, verdict, span and
+ * explanation. From then on no passage of its question — this one, its candidates, other gold,
+ * passages added to it later — is given to this worker as work (the claim statement skips the
+ * questions of the caller's training answers: `trained` in lib/campaign/internal/claim-next.ts), so
+ * nothing the feedback shows is hidden gold of their own work. The last answer of the round decides:
+ * pass → real work, else the session ends with the "training not passed" code.
  */
 export async function answerTraining(db: Db, actor: Parameters<typeof requireCrowdSession>[1], input: TrainingAnswerInput): Promise<TrainingFeedback> {
   const answer = parseInput(trainingAnswerSchema, input);
@@ -165,7 +168,8 @@ async function recordAnswer(db: Db, ctx: SessionContext, passageId: number, a: T
       // rule and no report reads it (the payment report times training by the server's clock).
       durationMs: a.durationMs,
     });
-    // An ended claim: assignment never gives a passage to someone who ever claimed it, so this gold passage stays hidden gold for others.
+    // An ended claim (it occupies no slot: the counters stay as they are), as before the question-wide rule: the
+    // training answer stored above is what keeps the whole question from this worker, at claim time.
     await tx
       .insert(claims)
       .values({ handle: newClaimHandle(), passageId, userId: s.userId, campaignId: s.campaignId, expiresAt: sql`now()`, endedAt: sql`now()` })

@@ -13,12 +13,25 @@ import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRo
  *      per-annotator order md5(id:user);
  *   3. else `anywhere`: an open passage of another question, fullest first (fewest open slots), then
  *      by question, then md5(id:user) — walking the partial index of open passages;
- * only passages of launched batches that the caller never claimed, locked FOR NO KEY UPDATE SKIP
+ * only passages of launched batches that the caller never claimed, of no question the caller trained
+ * on (`trained`, below), locked FOR NO KEY UPDATE SKIP
  * LOCKED, so concurrent annotators skip each other's picks. `taken` moves the counters under that
  * lock (one slot fewer, one live claim more), `claimed` inserts the claim, and the final SELECT
  * returns the task view and progress. The row lock lasts for this one statement (autocommit): no
  * round trip to the app happens while it is held. The CTEs that lock run only when the ones before
  * them found nothing (uncorrelated NOT EXISTS: a one-time filter).
+ *
+ * `trained`: the questions of the caller's training answers (crowd workers; nobody else has any). A
+ * worker who trained on a gold passage saw its expected verdict, span and explanation, so no passage
+ * of that question — candidates, gold, decoys, proposals added later — is ever their work. The
+ * filter is here, read at claim time, rather than as ended claims written on the question's
+ * passages when the answer is stored: those would miss a passage added to the question later (a
+ * proposal, a decoy) unless every path that adds one wrote them too, and a passage added while the
+ * answer is being stored would slip between the two. Its cost does not grow with the campaign: one
+ * probe of training_answers_user_passage_key by user (none found for annotators; K per session for
+ * a crowd worker, K ≤ 50) and the passages of those answers by primary key, once per statement
+ * (materialized), then an array test per candidate row; the walk skips at most the passages of
+ * those few questions. README: "Crowd campaigns", Training.
  *
  * $1 user id, $2 campaign id, $3 the handle to skip (or null), $4 the new claim's handle, $5 lease seconds.
  */
@@ -39,11 +52,16 @@ current_query as materialized (
 launched as materialized (
   select coalesce(array_agg(b.id), '{}') as ids from batches b where b.campaign_id = $2::bigint and b.status = 'launched'
 ),
+trained as materialized (
+  select coalesce(array_agg(tp.query_id), '{}') as ids from training_answers t join passages tp on tp.id = t.passage_id
+  where t.user_id = $1::bigint
+),
 in_current as materialized (
   select p.id from passages p
   where not exists (select 1 from live)
     and p.query_id = (select query_id from current_query) and p.open_slots > 0
     and p.batch_id = any((select ids from launched)::bigint[])
+    and p.query_id <> all((select ids from trained)::bigint[])
     and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
   order by md5(p.id::text || ':' || $1::bigint::text)
   limit 1
@@ -54,6 +72,7 @@ anywhere as materialized (
   where not exists (select 1 from live) and not exists (select 1 from in_current)
     and p.campaign_id = $2::bigint and p.open_slots > 0
     and p.batch_id = any((select ids from launched)::bigint[])
+    and p.query_id <> all((select ids from trained)::bigint[])
     and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
   order by p.open_slots, p.query_id, md5(p.id::text || ':' || $1::bigint::text)
   limit 1
