@@ -32,7 +32,7 @@ describe("aggregation setting", () => {
   it("kps campaign update --aggregation: sends the change, refuses a bad name with the option named", () => {
     expect(campaignChanges({ aggregation: "dawid-skene" })).toEqual({ aggregation: "dawid-skene" });
     expect(() => campaignChanges({ aggregation: "bayes" })).toThrow(/--aggregation: must be 'majority' or 'dawid-skene'/);
-    expect(() => campaignChanges({})).toThrow(/Nothing to change: give --ask, --no-ask or --aggregation/);
+    expect(() => campaignChanges({})).toThrow(/Nothing to change: give --ask or --no-ask, --gold-span-slack, --decoys-per-100 or --aggregation/);
   });
 });
 

@@ -311,6 +311,6 @@ for (const kind of testDatabaseKinds()) {
       } finally {
         await drop();
       }
-    });
+    }, 120_000); // an initdb and every migration, twice: slow on a loaded machine
   });
 }
