@@ -96,7 +96,7 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                       <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
                     </button>
                   </th>
-                  {c.key === "goldAccuracy" && (
+                  {c.key === "shareUnder2s" && (
                     <>
                       <th scope="col" className="num">
                         Sufficient gold right
@@ -122,11 +122,12 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                 <Num>{a.judgments}</Num>
                 <Num>{a.goldJudged}</Num>
                 <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
-                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
-                <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
                 <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
                 <Num>{pct(a.shareUnder2s)}</Num>
+                {/* After the columns the specs read by position (0–6): the two kinds of gold apart. */}
+                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
+                <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <td>{standing(a)}</td>
                 <td className="num">
                   <button
