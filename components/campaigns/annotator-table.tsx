@@ -82,37 +82,7 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
       </p>
       <div className="table-scroll" tabIndex={0}>
         <table className="data" data-testid="annotators" aria-label="Annotators">
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <Fragment key={c.key}>
-                  <th
-                    scope="col"
-                    className={c.numeric ? "num" : undefined}
-                    aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
-                  >
-                    <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
-                      {c.label}
-                      <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
-                    </button>
-                  </th>
-                  {c.key === "shareUnder2s" && (
-                    <>
-                      <th scope="col" className="num">
-                        Sufficient gold right
-                      </th>
-                      <th scope="col" className="num">
-                        Negative gold right
-                      </th>
-                    </>
-                  )}
-                </Fragment>
-              ))}
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <AnnotatorHead sort={sort} onSort={onSort} />
           <tbody>
             {rows.map((a) => (
               <tr key={a.userId} data-username={a.username}>
@@ -146,6 +116,43 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
         </table>
       </div>
     </>
+  );
+}
+
+/** The table's head: a sort button per sortable column, then the two kinds of gold after "Under 2 s", and the actions. */
+function AnnotatorHead({ sort, onSort }: { sort: Sort; onSort: (key: AnnotatorSort, numeric: boolean) => void }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <Fragment key={c.key}>
+            <th
+              scope="col"
+              className={c.numeric ? "num" : undefined}
+              aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
+            >
+              <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
+                {c.label}
+                <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
+              </button>
+            </th>
+            {c.key === "shareUnder2s" && (
+              <>
+                <th scope="col" className="num">
+                  Sufficient gold right
+                </th>
+                <th scope="col" className="num">
+                  Negative gold right
+                </th>
+              </>
+            )}
+          </Fragment>
+        ))}
+        <th scope="col">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
   );
 }
 
