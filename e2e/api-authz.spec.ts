@@ -294,6 +294,11 @@ const matrix: Record<string, Case> = {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotators/${await newAnnotatorId(s)}/judgments?gold=1&limit=5`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
+  // ── issue 26: negative gold and decoys ──
+  "GET /api/campaigns/[id]/suspect-decoys": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/suspect-decoys?limit=5`,
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
   "GET /api/campaigns/[id]/annotator-warnings": {
     path: async (s) => `/api/campaigns/${await newCampaign(s)}/annotator-warnings`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },

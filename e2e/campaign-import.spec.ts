@@ -52,8 +52,10 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await expect(page.getByLabel("Judgments per passage")).toHaveValue("3");
   await expect(page.getByLabel("Endorsement threshold")).toHaveValue("2");
   await expect(page.getByLabel("Show answers to annotators")).not.toBeChecked();
-  await expect(page.getByLabel("Minimum gold judgments")).toHaveValue("5");
-  await expect(page.getByLabel("Gold accuracy threshold")).toHaveValue("0.7");
+  await expect(page.getByLabel("Minimum gold judgments")).toHaveValue("4");
+  await expect(page.getByLabel("Gold accuracy threshold")).toHaveValue("0.3");
+  await expect(page.getByLabel("Gold span slack")).toHaveValue("0.2");
+  await expect(page.getByLabel("Decoys per 100 passages")).toHaveValue("0");
   await expect(page.getByLabel("Lease (minutes)")).toHaveValue("10");
   await expect(page.getByLabel("Stop early once decided")).not.toBeChecked();
   await expect(page.getByLabel("Instructions (Markdown)")).toHaveValue("");

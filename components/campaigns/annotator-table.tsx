@@ -82,37 +82,7 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
       </p>
       <div className="table-scroll" tabIndex={0}>
         <table className="data" data-testid="annotators" aria-label="Annotators">
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <Fragment key={c.key}>
-                  <th
-                    scope="col"
-                    className={c.numeric ? "num" : undefined}
-                    aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
-                  >
-                    <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
-                      {c.label}
-                      <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
-                    </button>
-                  </th>
-                  {c.key === "goldAccuracy" && (
-                    <>
-                      <th scope="col" className="num">
-                        Sufficient gold right
-                      </th>
-                      <th scope="col" className="num">
-                        Negative gold right
-                      </th>
-                    </>
-                  )}
-                </Fragment>
-              ))}
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <AnnotatorHead sort={sort} onSort={onSort} />
           <tbody>
             {rows.map((a) => (
               <tr key={a.userId} data-username={a.username}>
@@ -122,11 +92,12 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                 <Num>{a.judgments}</Num>
                 <Num>{a.goldJudged}</Num>
                 <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
-                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
-                <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
                 <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
                 <Num>{pct(a.shareUnder2s)}</Num>
+                {/* After the columns the specs read by position (0–6): the two kinds of gold apart. */}
+                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
+                <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <td>{standing(a)}</td>
                 <td className="num">
                   <button
@@ -145,6 +116,43 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
         </table>
       </div>
     </>
+  );
+}
+
+/** The table's head: a sort button per sortable column, then the two kinds of gold after "Under 2 s", and the actions. */
+function AnnotatorHead({ sort, onSort }: { sort: Sort; onSort: (key: AnnotatorSort, numeric: boolean) => void }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <Fragment key={c.key}>
+            <th
+              scope="col"
+              className={c.numeric ? "num" : undefined}
+              aria-sort={sort.key === c.key ? (sort.dir === "asc" ? "ascending" : "descending") : "none"}
+            >
+              <button type="button" className="sort-button" onClick={() => onSort(c.key, c.numeric)}>
+                {c.label}
+                <span aria-hidden="true">{sort.key === c.key ? (sort.dir === "asc" ? " ▲" : " ▼") : ""}</span>
+              </button>
+            </th>
+            {c.key === "shareUnder2s" && (
+              <>
+                <th scope="col" className="num">
+                  Sufficient gold right
+                </th>
+                <th scope="col" className="num">
+                  Negative gold right
+                </th>
+              </>
+            )}
+          </Fragment>
+        ))}
+        <th scope="col">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
   );
 }
 

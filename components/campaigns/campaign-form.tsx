@@ -7,6 +7,8 @@ import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, toDraft, type CampaignSettings
 import { AggregationSetting, CheckSetting, InstructionsSetting, NumberSetting, SaveFailure } from "./campaign-fields";
 import { useCampaignSave } from "./use-campaign-save";
 
+type GoldField = "goldMinJudgments" | "goldAccuracyThreshold" | "goldSpanSlack" | "decoysPer100";
+
 /**
  * Creates a campaign (POST /api/campaigns, then opens it) or edits one (PATCH with the changed
  * fields). Every setting shows its default; field problems appear beside the fields (the first one
@@ -46,41 +48,7 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
         />
         <AggregationSetting value={draft.aggregation} onChange={set("aggregation")} error={problemOf("aggregation")} />
       </fieldset>
-      <fieldset className="plain">
-        <legend>Gold passages</legend>
-        <div className="form-grid">
-          <NumberSetting
-            {...number("goldMinJudgments")}
-            min={0}
-            max={10000}
-            defaultText="4"
-            hint="Gold judgments of one kind (sufficient gold, or negative gold and decoys) an annotator makes before the gold rule applies to that kind."
-          />
-          <NumberSetting
-            {...number("goldAccuracyThreshold")}
-            min={0}
-            max={1}
-            step={0.01}
-            defaultText="0.3"
-            hint="An annotator whose smoothed accuracy on either kind of gold falls below this (0–1) is paused."
-          />
-          <NumberSetting
-            {...number("goldSpanSlack")}
-            min={0}
-            max={10}
-            step={0.05}
-            defaultText="0.2"
-            hint="On sufficient gold, a highlight may be this share longer than the sentences holding the expected span (0.2: 20%), or 3× the expected span."
-          />
-          <NumberSetting
-            {...number("decoysPer100")}
-            min={0}
-            max={50}
-            defaultText="0"
-            hint="At import, make about this many decoys per 100 passages: paragraphs of the candidates’ pages without any answer token, hidden as gold expected not sufficient, never exported."
-          />
-        </div>
-      </fieldset>
+      <GoldFieldset number={number} />
       <fieldset className="plain">
         <legend>Annotators</legend>
         <NumberSetting
@@ -110,5 +78,46 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
         <Link href={editing ? `/campaigns/${campaignId}` : "/campaigns"}>Cancel</Link>
       </div>
     </form>
+  );
+}
+
+/** The gold settings: the gold rule (per kind of gold), the span check's slack and the decoys made at import. */
+function GoldFieldset({ number }: { number: (f: GoldField) => Pick<Parameters<typeof NumberSetting>[0], "field" | "value" | "onChange" | "error"> }) {
+  return (
+    <fieldset className="plain">
+      <legend>Gold passages</legend>
+      <div className="form-grid">
+        <NumberSetting
+          {...number("goldMinJudgments")}
+          min={0}
+          max={10000}
+          defaultText="4"
+          hint="Gold judgments of one kind (sufficient gold, or negative gold and decoys) an annotator makes before the gold rule applies to that kind."
+        />
+        <NumberSetting
+          {...number("goldAccuracyThreshold")}
+          min={0}
+          max={1}
+          step={0.01}
+          defaultText="0.3"
+          hint="An annotator whose smoothed accuracy on either kind of gold falls below this (0–1) is paused."
+        />
+        <NumberSetting
+          {...number("goldSpanSlack")}
+          min={0}
+          max={10}
+          step={0.05}
+          defaultText="0.2"
+          hint="On sufficient gold, a highlight may be this share longer than the sentences holding the expected span (0.2: 20%), or 3× the expected span."
+        />
+        <NumberSetting
+          {...number("decoysPer100")}
+          min={0}
+          max={50}
+          defaultText="0"
+          hint="At import, make about this many decoys per 100 passages: paragraphs of the candidates’ pages without any answer token, hidden as gold expected not sufficient, never exported."
+        />
+      </div>
+    </fieldset>
   );
 }

@@ -6,7 +6,7 @@ import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
-import { breaksGoldRule, isGoldCorrect, setStanding, type GoldCounts, type GoldPassage } from "../quality/standings";
+import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
 import { claimHandleSchema, nextTask, type Task } from "./assignment";
 import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
@@ -196,16 +196,6 @@ function checkAccess(actor: Actor, claim: ClaimRow): void {
   if (claim.standing === "paused") {
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   }
-}
-
-/** A standing's gold counts as the write statement (or a revision) returns them. */
-export function goldCountsOf(r: { gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }): GoldCounts {
-  return {
-    goldJudged: r.gold_judged ?? 0,
-    goldCorrect: r.gold_correct ?? 0,
-    negativeGoldJudged: r.negative_gold_judged ?? 0,
-    negativeGoldCorrect: r.negative_gold_correct ?? 0,
-  };
 }
 
 export function goldOf(

@@ -3,11 +3,11 @@ import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
-import { breaksGoldRule, isGoldCorrect } from "../quality/standings";
+import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standings";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
 import { flagsLiteral, notesOf } from "./judgment-notes";
-import { checkSpan, goldCountsOf, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
+import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission

@@ -22,9 +22,9 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The batch's seed: from the campaign and its questions' ids, so the same batch gets the same decoys. */
-export function decoySeed(campaignId: number, questions: readonly ParsedQuery[]): number {
-  const digest = sha256(JSON.stringify([campaignId, questions.map((q) => q.kiltId)]));
+/** The batch's seed: from its questions (ids, inputs, answers), so the same batch gets the same decoys in any campaign. */
+export function decoySeed(questions: readonly ParsedQuery[]): number {
+  const digest = sha256(JSON.stringify(questions.map((q) => [q.kiltId, q.input, q.answers])));
   return Number.parseInt(digest.slice(0, 8), 16);
 }
 
@@ -73,12 +73,12 @@ interface Eligible {
  */
 export async function addDecoys(
   db: Db,
-  input: { campaignId: number; questions: readonly ParsedQuery[]; drafts: Map<string, Located<PassageDraft>[]>; per100: number },
+  input: { questions: readonly ParsedQuery[]; drafts: Map<string, Located<PassageDraft>[]>; per100: number },
 ): Promise<number> {
   const passageCount = [...input.drafts.values()].reduce((n, own) => n + mergePassages(own.map((l) => l.value)).length, 0);
   const target = decoyTarget(passageCount, input.per100);
   if (target === 0) return 0;
-  const random = seededRandom(decoySeed(input.campaignId, input.questions));
+  const random = seededRandom(decoySeed(input.questions));
   const eligible: Eligible[] = [];
   for (const query of input.questions) {
     const tokens = new Set(query.answers.flatMap((a) => [...answerTokens(a)]));

@@ -80,7 +80,7 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput,
   }
   if (problems.list.length) throw importFailed(problems.list);
   // Decoys (negative gold) from the pages the questions' passages come from, about decoysPer100 per 100 passages.
-  await addDecoys(db, { campaignId: campaign.id, questions: read.parsed, drafts, per100: campaign.decoysPer100 });
+  await addDecoys(db, { questions: read.parsed, drafts, per100: campaign.decoysPer100 });
   const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;

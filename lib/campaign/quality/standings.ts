@@ -70,6 +70,16 @@ export function goldKinds(c: GoldCounts): { sufficient: { judged: number; correc
   };
 }
 
+/** A standing's gold counts as the write statement (or a revision) returns them. */
+export function goldCountsOf(r: { gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }): GoldCounts {
+  return {
+    goldJudged: r.gold_judged ?? 0,
+    goldCorrect: r.gold_correct ?? 0,
+    negativeGoldJudged: r.negative_gold_judged ?? 0,
+    negativeGoldCorrect: r.negative_gold_correct ?? 0,
+  };
+}
+
 /**
  * The gold rule, per kind of gold: after `minJudgments` judgments of one kind (sufficient gold, or
  * negative gold with decoys), an annotator whose smoothed accuracy (0.5 + correct) / (1 + judged)

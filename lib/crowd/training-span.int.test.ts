@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { crowdEntries } from "@/db/schema";
+import { anonymous } from "@/lib/auth/actor";
+import { resolveActor } from "@/lib/auth/sessions";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
+import { consentToCrowdSession, enterCrowd } from "./sessions";
+import { answerTraining, getTrainingItem } from "./training";
+import type { TrainingItemView } from "./views";
+
+const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1" };
+
+/** A sufficient answer to a training item: `span` in code points of its first paragraph, or the whole of it. */
+function answer(item: TrainingItemView, span?: { start: number; end: number }) {
+  const p = item.passage.paragraphs[0]!;
+  const cps = Array.from(p.text);
+  const s = span ?? { start: 0, end: cps.length - 1 };
+  return {
+    position: item.position,
+    verdict: "sufficient" as const,
+    unreadable: false,
+    span: { startParagraphId: p.id, startCharacter: s.start, endParagraphId: p.id, endCharacter: s.end, text: cps.slice(s.start, s.end).join("") },
+    durationMs: 3000,
+  };
+}
+
+describeEachDatabase("crowd training answers and the span check (issue 26)", ({ db }) => {
+  it("scores a training answer as gold is: the whole passage highlighted is wrong, the evidence sentence right", async () => {
+    // Sufficient gold with the answer "1871" as expected span; two of them are training items.
+    const c = await makeGoldCampaign(db(), { questions: 3, span: "answer", settings: { goldMinJudgments: 100 } });
+    await db().execute(sql`
+      update passages set is_training = true
+      where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold and expected_verdict = 'sufficient' order by id limit 2)`);
+    const key = randomBytes(16).toString("base64url");
+    await db().insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
+    const { token } = await enterCrowd(db(), anonymous, { key, body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") } });
+    const worker = await resolveActor(db(), { bearerToken: token });
+    await consentToCrowdSession(db(), worker);
+
+    const first = (await getTrainingItem(db(), worker)).item!;
+    expect(first.passage.paragraphs[0]!.id).toBe(1);
+    const whole = await answerTraining(db(), worker, answer(first));
+    expect(whole.correct).toBe(false);
+    expect(whole.expected.span?.text).toBe("1871");
+
+    const second = (await getTrainingItem(db(), worker)).item!;
+    const careful = await answerTraining(db(), worker, answer(second, expectedSpan("sentence")));
+    expect(careful.correct).toBe(true);
+    expect(careful.session).toMatchObject({ stage: "working" });
+  });
+});
