@@ -3,6 +3,7 @@ import { rowsOf, type Db } from "@/db/client";
 import type { PassageOrigin } from "@/db/schema";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
+import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
 import { consensusSpan } from "../quality/consensus";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
@@ -65,6 +66,8 @@ interface PassageRow extends PassageOutcomeRow {
   sealed_r: number | null;
   sealed_t: number | null;
   origins: PassageOrigin[];
+  /** The coordinator's live decision, which overrides the vote (quality/adjudication.ts). */
+  adjudication?: AdjudicationView;
 }
 
 type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
@@ -117,7 +120,8 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
       order by p.query_id, p.id`),
   );
   for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, campaign));
-  return ps;
+  // The coordinator's word over the vote, closed batches included.
+  return applyAdjudications(ps, await liveAdjudicationsOf(db, ps.map((p) => Number(p.id))));
 }
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */
@@ -173,7 +177,9 @@ function provenanceEntry(
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
   const locations = highlights.map((h) => spanOf(h)!);
   const consensus = ctx.location === "span" ? consensusSpan(shape, locations, ctx.t) : undefined;
-  const where = consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
+  // An adjudicated span replaces the consensus; without one, the consensus (the whole passage when there is none).
+  const adjudicated = ctx.location === "span" ? (p.adjudication?.span ?? undefined) : undefined;
+  const where = adjudicated ?? consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
   // The section of the span's first paragraph: a header inside the passage before it, else the
   // header above the passage, else the lead. (A stand-in title at index 0, as in a page.)
   const section = sectionOf(["", p.header_above ?? "", ...p.paragraphs], where.startParagraphId - start + 2);
@@ -194,6 +200,7 @@ function provenanceEntry(
       batch: Number(p.batch_id),
       // A passage an annotator proposed names its origins, the proposers by pseudonym (imported passages: as before, none).
       ...(proposersOf(p.origins).length ? { origins: p.origins } : {}),
+      ...(p.adjudication ? { adjudicated_by: adjudicatedByMeta(p.adjudication) } : {}),
     },
   };
   return JSON.stringify({ provenance: [item] });
