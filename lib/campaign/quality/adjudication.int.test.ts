@@ -203,26 +203,27 @@ describeEachDatabase("adjudication", ({ db }) => {
     const span = (s: Partial<{ startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string }>) => ({
       startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 9, text: "Paragraph", ...s,
     });
-    const tries: [string, Promise<unknown>, string, RegExp][] = [
-      ["outside the passage", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startParagraphId: 2, endParagraphId: 2 }), reason: "x" }), "invalid", /span: .*outside the passage/],
-      ["past the paragraph", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 500, endCharacter: 509 }), reason: "x" }), "invalid", /character offsets/],
-      ["wrong text", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ text: "Harbours!" }), reason: "x" }), "invalid", /span\.text/],
-      ["ends before it starts", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 9, endCharacter: 2 }), reason: "x" }), "invalid", /span\.endCharacter/],
-      ["reason too long", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x".repeat(2001) }), "invalid", /reason: must be at most 2000/],
-      ["reason blank", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "   " }), "invalid", /reason: must not be empty/],
-      ["reject with a span", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", span: span({}), reason: "x" }), "invalid", /span: must be null/],
-      ["unknown decision", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "maybe", reason: "x" }), "invalid", /decision: must be 'endorse' or 'reject'/],
-      ["unknown field", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x", by: "someone" }), "invalid", /by/],
+    // Each attempt is made when its turn comes (a promise made early would reject unhandled).
+    const tries: [string, () => Promise<unknown>, string, RegExp][] = [
+      ["outside the passage", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startParagraphId: 2, endParagraphId: 2 }), reason: "x" }), "invalid", /span: .*outside the passage/],
+      ["past the paragraph", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 500, endCharacter: 509 }), reason: "x" }), "invalid", /character offsets/],
+      ["wrong text", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ text: "Harbours!" }), reason: "x" }), "invalid", /span\.text/],
+      ["ends before it starts", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 9, endCharacter: 2 }), reason: "x" }), "invalid", /span\.endCharacter/],
+      ["reason too long", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x".repeat(2001) }), "invalid", /reason: must be at most 2000/],
+      ["reason blank", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "   " }), "invalid", /reason: must not be empty/],
+      ["reject with a span", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", span: span({}), reason: "x" }), "invalid", /span: must be null/],
+      ["unknown decision", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "maybe", reason: "x" }), "invalid", /decision: must be 'endorse' or 'reject'/],
+      ["unknown field", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x", by: "someone" }), "invalid", /by/],
       // Nobody judged it yet: no consensus span, so an endorsement must give one.
-      ["endorse without a consensus", adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "x" }), "invalid", /span: is required/],
-      ["another campaign's passage", adjudicatePassage(db(), coordinator, other.campaignId, gold, { decision: "reject", reason: "x" }), "not_found", /No passage/],
-      ["an annotator", adjudicatePassage(db(), annotator, c.campaignId, gold, { decision: "reject", reason: "x" }), "forbidden", /coordinators/],
-      ["the app itself has no name", adjudicatePassage(db(), system, c.campaignId, gold, { decision: "reject", reason: "x" }), "unauthorized", /Sign in/],
-      ["an annotator reverts", revertAdjudication(db(), annotator, c.campaignId, gold), "forbidden", /coordinators/],
-      ["no live decision to revert", revertAdjudication(db(), coordinator, c.campaignId, gold), "not_found", /no live decision/],
+      ["endorse without a consensus", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "x" }), "invalid", /span: is required/],
+      ["another campaign's passage", () => adjudicatePassage(db(), coordinator, other.campaignId, gold, { decision: "reject", reason: "x" }), "not_found", /No passage/],
+      ["an annotator", () => adjudicatePassage(db(), annotator, c.campaignId, gold, { decision: "reject", reason: "x" }), "forbidden", /coordinators/],
+      ["the app itself has no name", () => adjudicatePassage(db(), system, c.campaignId, gold, { decision: "reject", reason: "x" }), "unauthorized", /Sign in/],
+      ["an annotator reverts", () => revertAdjudication(db(), annotator, c.campaignId, gold), "forbidden", /coordinators/],
+      ["no live decision to revert", () => revertAdjudication(db(), coordinator, c.campaignId, gold), "not_found", /no live decision/],
     ];
     for (const [what, attempt, code, message] of tries) {
-      const e = await error(attempt);
+      const e = await error(attempt());
       expect(e, what).not.toBeNull();
       expect(e!.code, `${what}: ${e!.message}`).toBe(code);
       expect(e!.message, what).toMatch(message);

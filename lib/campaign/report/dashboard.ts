@@ -5,6 +5,7 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
 import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
+import { waitingCounts, type WaitingCounts } from "../quality/adjudication";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
@@ -59,6 +60,8 @@ export interface Dashboard {
   noted: NotedJudgments;
   /** Questions with explanations and passages proposed (issue 16). */
   responses: ResponseCounts;
+  /** Questions that wait for the coordinator's word (adjudication), in all and by reason. */
+  waiting: WaitingCounts;
 }
 
 const WINDOW_MINUTES = 60;
@@ -112,7 +115,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed, noted, responses] = await Promise.all([
+    const [batchRows, cells, questions, span, disputed, noted, responses, waiting] = await Promise.all([
       q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
@@ -120,15 +123,16 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
       disputedQuestions(q, campaignId, 20),
       notedJudgments(q, campaignId),
       responseCounts(q, campaignId),
+      waitingCounts(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, noted, responses, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, noted, responses, waiting, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, noted, responses, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, noted, responses, waiting, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
@@ -149,6 +153,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     disputed,
     noted,
     responses,
+    waiting,
   };
 }
 
