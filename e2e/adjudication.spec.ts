@@ -21,6 +21,7 @@ async function exported(page: Page, campaignId: number): Promise<Item[]> {
 }
 
 test("a coordinator adjudicates a split question on the question view and the KILT export follows, then reverts and it follows back", async ({ page, baseURL }) => {
+  test.setTimeout(180_000); // three annotators' passes, four axe runs
   const admin = await adminApi(baseURL!);
   const coordinator = accounts().coordinator;
   const wikipediaId = unique("adjudication-page");
@@ -119,8 +120,8 @@ test("a coordinator adjudicates a split question on the question view and the KI
     ["endorse", true],
     ["reject", true],
   ]);
-  const audit = (await (await admin.get("/api/audit?limit=200")).json()).entries as { action: string; details: { campaignId?: number } }[];
-  expect(audit.filter((e) => e.details.campaignId === campaign.id).map((e) => e.action)).toEqual(["passage.adjudication_revert", "passage.adjudicate", "passage.adjudicate"]);
+  const audit = (await (await admin.get("/api/audit?limit=200")).json()).entries as { action: string; targetType: string; details: { campaignId?: number } }[];
+  expect(audit.filter((e) => e.targetType === "passage" && e.details.campaignId === campaign.id).map((e) => e.action)).toEqual(["passage.adjudication_revert", "passage.adjudicate", "passage.adjudicate"]);
   await admin.dispose();
 });
 

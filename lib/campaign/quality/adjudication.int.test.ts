@@ -13,6 +13,7 @@ import { submitJudgment } from "../annotate/judgments";
 import { changeBatchStatus } from "../batches";
 import { exportKilt, type ExportReport } from "../report/export-kilt";
 import { listQuestions } from "../report/question-list";
+import { getLeaderboard } from "../runs/leaderboard";
 import { getQuestionView } from "../report/question-view";
 import { adjudicatePassage, listAdjudications, revertAdjudication, waitingCounts } from "./adjudication";
 
@@ -101,6 +102,9 @@ describeEachDatabase("adjudication", ({ db }) => {
     // q1's only endorsed passage was rejected: not exported, counted as without endorsement (not unanswerable).
     expect(after.byId.has(c.queryIds[1]!)).toBe(false);
     expect(after.report).toMatchObject({ queriesExported: 1, passagesEndorsed: 2, withoutEndorsement: 1, unanswerable: [] });
+    // The leaderboard's endorsed gold is the export's: q1 has left it.
+    const board = await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "page", ks: [1] });
+    expect(board.golds.endorsed.questions).toBe(1);
 
     // A new decision replaces the live one: endorse ¶3 with the consensus span (its one highlight).
     const replaced = await adjudicatePassage(db(), coordinator, c.campaignId, p3, { decision: "endorse", span: null, reason: "Consensus is fine." });
@@ -123,6 +127,7 @@ describeEachDatabase("adjudication", ({ db }) => {
     // Revert every decision: the export is the vote's again, byte for byte.
     for (const p of [p2, p3, q1Gold]) await revertAdjudication(db(), coordinator, c.campaignId, p);
     expect((await exportOf(db(), c.campaignId)).text).toBe(before.text);
+    expect((await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "page", ks: [1] })).golds.endorsed.questions).toBe(2);
     expect(await listAdjudications(db(), coordinator, c.campaignId)).toEqual([]);
 
     const audit = await auditOf(db(), coordinator, p3);
