@@ -120,6 +120,27 @@ async function someoneElsesClaim(setup: Setup): Promise<string> {
   return handle;
 }
 
+/** A new campaign with one imported question: its id, the question's id and its (gold) passage's id, as a script finds them. */
+async function campaignPassage(setup: Setup): Promise<{ campaignId: number; queryId: number; passageId: number }> {
+  const batchId = await draftBatch(setup);
+  const campaignId = (await (await setup.admin.get(`/api/batches/${batchId}`)).json()).batch.campaignId;
+  const queryId = (await (await setup.admin.get(`/api/campaigns/${campaignId}/questions`)).json()).questions[0].id;
+  const view = await setup.admin.get(`/api/campaigns/${campaignId}/questions/${queryId}`);
+  expect(view.status(), await view.text()).toBe(200);
+  return { campaignId, queryId, passageId: (await view.json()).question.passages[0].id };
+}
+
+/** The adjudication path of a passage (above) that already has a live decision when `decided`. */
+async function adjudicationPath(setup: Setup, decided: boolean): Promise<string> {
+  const { campaignId, passageId } = await campaignPassage(setup);
+  const path = `/api/campaigns/${campaignId}/passages/${passageId}/adjudication`;
+  if (decided) {
+    const res = await setup.admin.put(path, { data: { decision: "reject", reason: "matrix: to revert" } });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  return path;
+}
+
 /** A draft batch in a new campaign. */
 async function draftBatch(setup: Setup): Promise<number> {
   const campaignId = await newCampaign(setup);
@@ -269,10 +290,23 @@ const matrix: Record<string, Case> = {
   },
   "GET /api/campaigns/[id]/questions/[queryId]": {
     path: async (s) => {
-      const campaignId = await runsCampaign(s);
-      const list = (await (await s.admin.get(`/api/campaigns/${campaignId}/questions`)).json()) as { questions: { id: number }[] };
-      return `/api/campaigns/${campaignId}/questions/${list.questions[0]!.id}`;
+      const { campaignId, queryId } = await campaignPassage(s);
+      return `/api/campaigns/${campaignId}/questions/${queryId}`;
     },
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  // ── issue 26: the coordinator's decision on a passage (adjudication) ──
+  "PUT /api/campaigns/[id]/passages/[passageId]/adjudication": {
+    path: (s) => adjudicationPath(s, false),
+    body: () => ({ decision: "reject", reason: "matrix: not evidence" }),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "DELETE /api/campaigns/[id]/passages/[passageId]/adjudication": {
+    path: (s) => adjudicationPath(s, true),
+    expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
+  },
+  "GET /api/campaigns/[id]/adjudications": {
+    path: async (s) => `/api/campaigns/${await newCampaign(s)}/adjudications?reverted=1`,
     expect: { anonymous: 401, annotator: 403, coordinator: 200, crowd: 403 },
   },
   "GET /api/campaigns/[id]/annotators": {

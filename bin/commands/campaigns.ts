@@ -143,7 +143,11 @@ function addQuestions(campaign: Command, ctx: CliContext): void {
           out(`${q.id}\t${q.kiltId}\t${questionOutcome(q)}\t${q.passages}\t${q.finished}\t${q.endorsed}\t${q.disputed}\t${q.input.replace(/\s+/g, " ")}`);
         }
         total += data.questions.length;
-        if (after === undefined) note(`Questions: ${QUESTION_FILTERS.map((f) => `${data.counts[f]} ${f}`).join(", ")}.`);
+        if (after === undefined) {
+          note(`Questions: ${QUESTION_FILTERS.filter((f) => !f.startsWith("waiting")).map((f) => `${data.counts[f]} ${f}`).join(", ")}.`);
+          const reasons = QUESTION_FILTERS.filter((f) => f.startsWith("waiting-")).map((f) => `${data.counts[f]} ${f.slice("waiting-".length)}`);
+          note(`Waiting for the coordinator: ${data.counts.waiting} (${reasons.join(", ")}).`);
+        }
         after = data.next;
       } while (after);
       note(`Listed ${total} question${total === 1 ? "" : "s"} (${parsed.show}${parsed.q ? `, matching "${parsed.q}"` : ""}).`);

@@ -10,6 +10,7 @@ import { AnnotatorWarnings } from "./annotator-warnings";
 import { BatchProgress, DashboardFigures, SkillList, SlotBar } from "./dashboard-figures";
 import { GoldFigures, SuspectDecoys } from "./gold-figures";
 import { NotedFigure, ResponsesFigure } from "./noted-figure";
+import { WaitingFigure } from "./waiting-figure";
 
 /** The live dashboard of a campaign: refreshes every 5 s without reloading the page (the annotators table its page of annotators). */
 export function Dashboard({ initial, initialAnnotators }: { initial: DashboardData; initialAnnotators: AnnotatorPage }) {
@@ -32,6 +33,7 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       <DashboardFigures dashboard={d} />
       <NotedFigure campaignId={campaignId} noted={d.noted} />
       <ResponsesFigure responses={d.responses} />
+      <WaitingFigure campaignId={campaignId} waiting={d.waiting} />
       <SlotBar progress={d.totals} label="All batches" />
 
       <h3>Judgments over time</h3>

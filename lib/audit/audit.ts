@@ -26,9 +26,11 @@ export type AuditAction =
   | "standing.pause"
   | "standing.resume"
   | "run.upload"
-  | "run.delete";
+  | "run.delete"
+  | "passage.adjudicate"
+  | "passage.adjudication_revert";
 
-export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run";
+export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run" | "passage";
 
 export interface AuditRecord {
   action: AuditAction;

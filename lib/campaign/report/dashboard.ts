@@ -6,6 +6,7 @@ import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/me
 import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
 import { annotatorSkills, campaignFit, endorsedByFit, type AnnotatorSkill } from "../quality/aggregation";
+import { waitingCounts, type WaitingCounts } from "../quality/adjudication";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
@@ -65,6 +66,8 @@ export interface Dashboard {
   gold: GoldSummary;
   /** Annotators by their Dawid–Skene skill, least skilled first (at most SKILL_ROWS), and how many the fit holds. */
   skills: { annotators: AnnotatorSkill[]; total: number };
+  /** Questions that wait for the coordinator's word (adjudication), in all and by reason. */
+  waiting: WaitingCounts;
 }
 
 /** Annotators the dashboard lists by skill. */
@@ -121,7 +124,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed, noted, responses, gold] = await Promise.all([
+    const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting] = await Promise.all([
       q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
@@ -130,15 +133,16 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
       notedJudgments(q, campaignId),
       responseCounts(q, campaignId),
       goldSummary(q, campaignId),
+      waitingCounts(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, noted, responses, gold, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, noted, responses, gold, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
@@ -169,6 +173,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     responses,
     gold,
     skills: await annotatorSkills(db, fit, SKILL_ROWS),
+    waiting,
   };
 }
 

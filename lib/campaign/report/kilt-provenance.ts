@@ -4,6 +4,7 @@ import type { PassageOrigin } from "@/db/schema";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
+import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
 import { consensusSpan } from "../quality/consensus";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
@@ -68,6 +69,8 @@ interface PassageRow extends PassageOutcomeRow {
   sealed_r: number | null;
   sealed_t: number | null;
   origins: PassageOrigin[];
+  /** The coordinator's live decision, which overrides the vote (quality/adjudication.ts). */
+  adjudication?: AdjudicationView;
 }
 
 type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
@@ -123,7 +126,8 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
       order by p.query_id, p.id`),
   );
   for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, campaign));
-  return ps;
+  // The coordinator's word over the vote, closed batches included.
+  return applyAdjudications(ps, await liveAdjudicationsOf(db, ps.map((p) => Number(p.id))));
 }
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */
@@ -179,7 +183,9 @@ function provenanceEntry(
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
   const locations = highlights.map((h) => spanOf(h)!);
   const consensus = ctx.location === "span" ? consensusSpan(shape, locations, ctx.t) : undefined;
-  const where = consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
+  // An adjudicated span replaces the consensus; without one, the consensus (the whole passage when there is none).
+  const adjudicated = ctx.location === "span" ? (p.adjudication?.span ?? undefined) : undefined;
+  const where = adjudicated ?? consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
   // The section of the span's first paragraph: a header inside the passage before it, else the
   // header above the passage, else the lead. (A stand-in title at index 0, as in a page.)
   const section = sectionOf(["", p.header_above ?? "", ...p.paragraphs], where.startParagraphId - start + 2);
@@ -203,6 +209,7 @@ function provenanceEntry(
       confidence: ctx.rule.confidence(Number(p.id), { sufficient: p.sufficient_count, judgments: p.judgment_count }),
       // A passage an annotator proposed names its origins, the proposers by pseudonym (imported passages: as before, none).
       ...(proposersOf(p.origins).length ? { origins: p.origins } : {}),
+      ...(p.adjudication ? { adjudicated_by: adjudicatedByMeta(p.adjudication) } : {}),
     },
   };
   return JSON.stringify({ provenance: [item] });

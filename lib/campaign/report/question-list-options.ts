@@ -3,8 +3,12 @@ import { z } from "zod";
 // The question list's options and shapes, apart from its query (question-list.ts), so that the CLI
 // and client code can use them without the database modules.
 
-/** Which questions a list shows; each is one condition on the question's tallies. */
-export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open"] as const;
+/**
+ * Which questions a list shows; each is one condition on the question's tallies, or (`waiting…`) on
+ * its passages: the questions that wait for the coordinator's word, in all or for one reason
+ * (quality/adjudication.ts `waitingSql`).
+ */
+export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open", "waiting", "waiting-split", "waiting-explained", "waiting-decoy", "waiting-gold"] as const;
 export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
 
 /** The list's options, as they arrive in a query string (`?show=disputed&q=lighthouse&after=120`). */

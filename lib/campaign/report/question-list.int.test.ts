@@ -11,6 +11,8 @@ import { submitJudgment } from "../annotate/judgments";
 import { listQuestions } from "./question-list";
 import { questionListQuerySchema, type QuestionListQuery } from "./question-list-options";
 
+const noneWaiting = { waiting: 0, "waiting-split": 0, "waiting-explained": 0, "waiting-decoy": 0, "waiting-gold": 0 };
+
 describeEachDatabase("question list", ({ db }) => {
   it("filters questions by outcome, searches them, pages through them and counts each filter", async () => {
     // 3 questions × (gold + 1 candidate), R = 3, T = 2.
@@ -21,7 +23,7 @@ describeEachDatabase("question list", ({ db }) => {
     const ids = (l: Awaited<ReturnType<typeof list>>) => l.questions.map((q) => q.kiltId);
 
     const before = await list();
-    expect(before.counts).toEqual({ all: 3, disputed: 0, unanswerable: 0, answered: 0, open: 3 });
+    expect(before.counts).toEqual({ all: 3, disputed: 0, unanswerable: 0, answered: 0, open: 3, ...noneWaiting });
     expect(ids(await list({ show: "open" }))).toEqual(qs.map((q) => q.kiltId));
 
     // q0: all sufficient. q1: gold all insufficient (missed), candidate 2 of 3 sufficient (endorsed, split).
@@ -41,7 +43,9 @@ describeEachDatabase("question list", ({ db }) => {
     }
 
     const after = await list();
-    expect(after.counts).toEqual({ all: 3, disputed: 2, unanswerable: 2, answered: 2, open: 0 });
+    // q1 and q2 wait for the coordinator: each has a finished split passage and gold the vote missed.
+    expect(after.counts).toEqual({ all: 3, disputed: 2, unanswerable: 2, answered: 2, open: 0, ...noneWaiting, waiting: 2, "waiting-split": 2, "waiting-gold": 2 });
+    expect(ids(await list({ show: "waiting" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);
     expect(ids(await list({ show: "answered" }))).toEqual([qs[0]!.kiltId, qs[1]!.kiltId]);
     expect(ids(await list({ show: "unanswerable" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);
     expect(ids(await list({ show: "disputed" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);

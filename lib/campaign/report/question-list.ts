@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
+import { waitingCounts, waitingSql } from "../quality/adjudication";
 import type { QuestionFilter, QuestionList, QuestionListQuery } from "./question-list-options";
 
 const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {
@@ -10,6 +11,11 @@ const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {
   unanswerable: sql`coalesce(t.gold_missed, 0) > 0`,
   answered: sql`coalesce(t.endorsed, 0) > 0`,
   open: sql`coalesce(t.finished, 0) < coalesce(t.passages, 0)`,
+  waiting: waitingSql("any"),
+  "waiting-split": waitingSql("split"),
+  "waiting-explained": waitingSql("explained"),
+  "waiting-decoy": waitingSql("decoy"),
+  "waiting-gold": waitingSql("gold"),
 };
 
 /** `%`, `_` and `\` stand for themselves in the search text. */
@@ -25,7 +31,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
   const search = query.q ? sql`and (q.input ilike ${likePattern(query.q)} or q.kilt_id = ${query.q})` : sql``;
-  const [rows, counts] = await Promise.all([
+  const [rows, counts, waiting] = await Promise.all([
     db.execute(sql`
       select q.id, q.kilt_id, q.input, q.line_number, b.name as batch_name,
              coalesce(t.passages, 0)::int as passages, coalesce(t.finished, 0)::int as finished,
@@ -45,6 +51,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
              (count(*) filter (where endorsed > 0))::int as answered,
              (count(*) filter (where finished < passages))::int as open
       from query_tallies where campaign_id = ${campaignId}`),
+    waitingCounts(db, campaignId),
   ]);
   const page = rowsOf<{
     id: string | number;
@@ -58,7 +65,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
     disputed: number;
     unanswerable: boolean;
   }>(rows);
-  const [c] = rowsOf<Record<QuestionFilter, number>>(counts);
+  const [c] = rowsOf<Record<"all" | "disputed" | "unanswerable" | "answered" | "open", number>>(counts);
   const questions = page.slice(0, query.limit).map((r) => ({
     id: Number(r.id),
     kiltId: r.kilt_id,
@@ -74,6 +81,13 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
   return {
     questions,
     next: page.length > query.limit ? questions[questions.length - 1]!.id : null,
-    counts: c ?? { all: 0, disputed: 0, unanswerable: 0, answered: 0, open: 0 },
+    counts: {
+      ...(c ?? { all: 0, disputed: 0, unanswerable: 0, answered: 0, open: 0 }),
+      waiting: waiting.any,
+      "waiting-split": waiting.split,
+      "waiting-explained": waiting.explained,
+      "waiting-decoy": waiting.decoy,
+      "waiting-gold": waiting.gold,
+    },
   };
 }

@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
 import { campaignFit } from "../quality/aggregation";
+import { liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
 import { consensusSpan } from "../quality/consensus";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
@@ -51,6 +52,10 @@ export interface QuestionPassage {
   consensus: Location | null;
   /** P(sufficient) under the campaign's Dawid–Skene fit (gold: its expected verdict); null without counted judgments. */
   posterior: number | null;
+  /** The span an endorsement without a span of its own exports: the consensus of the counted highlights, endorsed or not (null: nobody highlighted). */
+  consensusOfHighlights: Location | null;
+  /** The coordinator's live decision, which overrides the vote in the export (null: the vote decides). */
+  adjudication: AdjudicationView | null;
   /** Proposed by annotators who found no passage of the question sufficient (their pseudonyms); empty for imported passages. */
   proposedBy: string[];
   judgments: QuestionJudgment[];
@@ -99,7 +104,8 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
   );
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
   const { passageRows, judgmentRows } = await readQuestion(db, queryId);
-  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign));
+  const decisions = await liveAdjudicationsOf(db, passageRows.map((p) => Number(p.id)));
+  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign, decisions.get(Number(p.id)) ?? null));
   const fit = await campaignFit(db, campaign);
   for (const { passage } of passages) passage.posterior = fit.posteriors.get(passage.id) ?? null;
   return {
@@ -111,7 +117,8 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       aggregation: campaign.aggregation,
     },
     query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
-    unanswerable: isUnanswerable(passages.map((p) => p.outcome)),
+    // A gold passage the coordinator decided no longer makes the question unanswerable (as in the export).
+    unanswerable: isUnanswerable(passages.map((p) => ({ missesGold: p.outcome.missesGold && !p.passage.adjudication }))),
     passages: passages.map((p) => p.passage),
     explanations: (await explanationsOf(db, campaignId, [queryId])).get(queryId) ?? [],
   };
@@ -143,7 +150,12 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
 }
 
 /** One passage of the view from its row and its judgments (in time order), with its outcome. */
-function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campaign: OutcomeSettings): { passage: QuestionPassage; outcome: PassageOutcome } {
+function questionPassage(
+  p: PassageRow,
+  judgmentRows: ViewedJudgmentRow[],
+  campaign: OutcomeSettings,
+  adjudication: AdjudicationView | null,
+): { passage: QuestionPassage; outcome: PassageOutcome } {
   const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
   const outcome = outcomeOfRow(p, campaign);
   const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
@@ -172,6 +184,8 @@ function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campa
     endorsed: outcome.endorsed,
     consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
     posterior: null,
+    consensusOfHighlights: consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null,
+    adjudication,
     proposedBy: proposersOf(p.origins),
     judgments,
   };

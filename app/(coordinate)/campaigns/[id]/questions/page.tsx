@@ -21,7 +21,16 @@ const filterLabel: Record<QuestionFilter, string> = {
   unanswerable: "Unanswerable",
   answered: "Answered",
   open: "Still open",
+  waiting: "Waiting for you",
+  "waiting-split": "Split verdicts",
+  "waiting-explained": "Explained",
+  "waiting-decoy": "Suspect decoys",
+  "waiting-gold": "Gold the vote missed",
 };
+
+/** The tabs; the reasons a question waits for the coordinator show as a second row under "Waiting for you". */
+const MAIN_FILTERS = QUESTION_FILTERS.filter((f) => !f.startsWith("waiting-"));
+const WAITING_FILTERS = QUESTION_FILTERS.filter((f) => f.startsWith("waiting-"));
 
 const outcomeBadge: Record<QuestionOutcome, { text: string; tone?: string }> = {
   unanswerable: { text: "unanswerable", tone: "paused" },
@@ -55,12 +64,21 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
     <CampaignSubpage campaign={campaign} title="Questions">
       <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.`}</ErrorAlert>
       <nav aria-label="Show questions" className="filter-tabs">
-        {QUESTION_FILTERS.map((f) => (
-          <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show ? "page" : undefined}>
+        {MAIN_FILTERS.map((f) => (
+          <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show || (f === "waiting" && query.show.startsWith("waiting-")) ? "page" : undefined}>
             {filterLabel[f]} <span className="count">{list.counts[f].toLocaleString("en-US")}</span>
           </Link>
         ))}
       </nav>
+      {query.show.startsWith("waiting") && (
+        <nav aria-label="Why questions wait for you" className="filter-tabs">
+          {WAITING_FILTERS.map((f) => (
+            <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show ? "page" : undefined}>
+              {filterLabel[f]} <span className="count">{list.counts[f].toLocaleString("en-US")}</span>
+            </Link>
+          ))}
+        </nav>
+      )}
       <form method="get" action={base} className="search-form" role="search">
         {query.show !== "all" && <input type="hidden" name="show" value={query.show} />}
         <label htmlFor="question-search">Search questions</label>

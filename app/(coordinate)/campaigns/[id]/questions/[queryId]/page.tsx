@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
@@ -67,7 +68,9 @@ export default async function QuestionPage({ params }: Props) {
           <dd data-testid="question-outcome">
             {view.unanswerable
               ? "unanswerable from the snapshot (a sufficient gold passage was not endorsed)"
-              : `${view.passages.filter((p) => p.endorsed).length} of ${view.passages.length} passages endorsed`}
+              : `${view.passages.filter((p) => p.endorsed).length} of ${view.passages.length} passages endorsed by the vote`}
+            {view.passages.some((p) => p.adjudication) &&
+              ` · the coordinator endorsed ${view.passages.filter((p) => p.adjudication?.decision === "endorse").length} and rejected ${view.passages.filter((p) => p.adjudication?.decision === "reject").length}`}
           </dd>
         </div>
       </dl>
@@ -84,6 +87,11 @@ export default async function QuestionPage({ params }: Props) {
             {p.proposedBy.length > 0 && <span className="muted">· proposed by {p.proposedBy.join(", ")} </span>}
             <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>{" "}
             <Posterior passage={p} />
+            {p.adjudication && (
+              <StatusBadge tone={p.adjudication.decision === "endorse" ? "launched" : "paused"}>
+                {p.adjudication.decision === "endorse" ? "endorsed by the coordinator" : "rejected by the coordinator"}
+              </StatusBadge>
+            )}
           </h2>
           <div className="judgment-columns">
             {p.judgments.map((j) => (
@@ -118,6 +126,7 @@ export default async function QuestionPage({ params }: Props) {
             )}
             {p.judgments.length === 0 && <p className="muted">No judgment yet.</p>}
           </div>
+          <AdjudicationPanel campaignId={campaign.id} passageId={p.id} paragraphs={p.paragraphs} consensus={p.consensusOfHighlights} live={p.adjudication} />
         </section>
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}

@@ -1,0 +1,204 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useId, useMemo, useRef, useState } from "react";
+import type { AdjudicationView } from "@/lib/campaign/quality/adjudication";
+import type { Location } from "@/lib/kilt/codepoints";
+import { passageWords, snapToWords, spanOfWords, spanText, utf16ToCodePoint, type ParagraphText, type Span, type TextPoint } from "@/lib/kilt/words";
+import { ApiError, apiRequest } from "@/lib/query/client";
+import { ErrorAlert } from "@/components/ui/form-field";
+
+interface Props {
+  campaignId: number;
+  passageId: number;
+  paragraphs: ParagraphText[];
+  /** What an endorsement without a span exports (null: nobody highlighted, so a span must be given). */
+  consensus: Location | null;
+  live: AdjudicationView | null;
+}
+
+const REASON_MAX = 2000;
+
+/** The first occurrence of `words` in the passage as a span (code points), or null. */
+function findSpan(paragraphs: readonly ParagraphText[], words: string): Span | null {
+  if (!words) return null;
+  for (const p of paragraphs) {
+    const at = p.text.indexOf(words);
+    if (at >= 0) {
+      const start = utf16ToCodePoint(p.text, at);
+      return { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: start + Array.from(words).length, text: words };
+    }
+  }
+  return null;
+}
+
+/** The passage point of a DOM boundary inside the selectable text (`data-paragraph` > `data-cp` chunks), or null. */
+function pointOf(node: Node, offset: number): TextPoint | null {
+  const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : (node as Element);
+  const chunk = element?.closest<HTMLElement>("[data-cp]");
+  const paragraph = chunk?.closest<HTMLElement>("[data-paragraph]");
+  if (!chunk || !paragraph) return null;
+  const inText = node.nodeType === Node.TEXT_NODE ? utf16ToCodePoint((node as Text).data, offset) : 0;
+  return { paragraphId: Number(paragraph.dataset.paragraph), offset: Number(chunk.dataset.cp) + inText };
+}
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/**
+ * The coordinator's final word on one passage of the question view: the live decision (who, when,
+ * why, the span) with Revert, and a form to endorse or reject with a reason. Endorse exports the
+ * consensus span or a span of one's own: select words in the passage below (snapped to words), or
+ * type them into the field (the keyboard path; the first occurrence is taken).
+ */
+export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus, live }: Props) {
+  const router = useRouter();
+  const id = useId();
+  const url = `/api/campaigns/${campaignId}/passages/${passageId}/adjudication`;
+  const [decision, setDecision] = useState<"endorse" | "reject">(live?.decision ?? "endorse");
+  const [useConsensus, setUseConsensus] = useState(consensus !== null);
+  const [words, setWords] = useState("");
+  const [selected, setSelected] = useState<Span | null>(null);
+  const [reason, setReason] = useState("");
+  const textRef = useRef<HTMLDivElement>(null);
+  const allWords = useMemo(() => passageWords(paragraphs), [paragraphs]);
+  const consensusText = consensus ? spanText(paragraphs, consensus) : undefined;
+  const span = useConsensus ? null : (selected ?? findSpan(paragraphs, words));
+
+  const save = useMutation({
+    mutationFn: () => apiRequest<{ adjudication: AdjudicationView }>("PUT", url, { decision, span: decision === "endorse" ? span : null, reason }),
+    onSuccess: () => {
+      setReason("");
+      router.refresh();
+    },
+  });
+  const revert = useMutation({ mutationFn: () => apiRequest("DELETE", url), onSuccess: () => router.refresh() });
+  const problemOf = (field: string) => (save.error instanceof ApiError ? save.error.problemOf(field) : undefined);
+
+  const onMouseUp = () => {
+    const selection = window.getSelection();
+    if (!selection || selection.rangeCount === 0 || selection.isCollapsed || !textRef.current) return;
+    const range = selection.getRangeAt(0);
+    if (!textRef.current.contains(range.commonAncestorContainer)) return;
+    const from = pointOf(range.startContainer, range.startOffset);
+    const to = pointOf(range.endContainer, range.endOffset);
+    const snapped = from && to ? snapToWords(allWords, from, to) : null;
+    const s = snapped ? spanOfWords(paragraphs, allWords, snapped) : null;
+    if (!s) return;
+    setSelected(s);
+    setWords(s.text);
+    setUseConsensus(false);
+  };
+
+  const missing = decision === "endorse" && !useConsensus && !span;
+  return (
+    <section className="adjudication" aria-labelledby={`${id}-title`} data-testid="adjudication">
+      <h3 id={`${id}-title`}>Your decision</h3>
+      {live ? (
+        <div className="adjudication-live" data-testid="adjudication-live">
+          <p>
+            <strong>{live.decision === "endorse" ? "Endorsed" : "Rejected"}</strong> by {live.by.username} ·{" "}
+            <time dateTime={live.at}>{when(live.at)}</time>
+            {live.decision === "endorse" && <> · exports {live.span ? <q>{live.span.text}</q> : "the consensus span"}</>}
+          </p>
+          <blockquote className="adjudication-reason">{live.reason}</blockquote>
+          <p className="hint">It overrides the vote in the KILT export until you revert it.</p>
+          <button type="button" onClick={() => revert.mutate()} disabled={revert.isPending}>
+            {revert.isPending ? "Reverting…" : "Revert (the vote decides again)"}
+          </button>
+          <ErrorAlert>{revert.error?.message}</ErrorAlert>
+        </div>
+      ) : (
+        <p className="muted">No decision: the vote decides.</p>
+      )}
+
+      <form
+        className="adjudication-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate();
+        }}
+      >
+        <fieldset>
+          <legend>{live ? "Replace the decision" : "Decide"}</legend>
+          <label className="check">
+            <input type="radio" name={`${id}-decision`} value="endorse" checked={decision === "endorse"} onChange={() => setDecision("endorse")} /> Endorse
+          </label>{" "}
+          <label className="check">
+            <input type="radio" name={`${id}-decision`} value="reject" checked={decision === "reject"} onChange={() => setDecision("reject")} /> Reject
+          </label>
+        </fieldset>
+        {decision === "endorse" && (
+          <fieldset>
+            <legend>Span to export</legend>
+            <label className="check">
+              <input type="radio" name={`${id}-span`} checked={useConsensus} disabled={consensus === null} onChange={() => setUseConsensus(true)} /> Use the consensus span
+              {consensusText ? <q className="muted"> {consensusText}</q> : <span className="muted"> (none: nobody highlighted this passage)</span>}
+            </label>
+            <label className="check">
+              <input type="radio" name={`${id}-span`} checked={!useConsensus} onChange={() => setUseConsensus(false)} /> My span
+            </label>
+            {!useConsensus && (
+              <>
+                <p className="hint" id={`${id}-select-hint`}>
+                  Select words in the passage (they snap to whole words), or type or paste them exactly.
+                </p>
+                {/* Selectable text: the span is read from the selection, by code points. */}
+                <div className="passage-text adjudication-text" ref={textRef} onMouseUp={onMouseUp} data-testid="adjudication-text">
+                  {paragraphs.map((p) => {
+                    const cps = Array.from(p.text.replace(/\n+$/, ""));
+                    const s = span && p.id >= span.startParagraphId && p.id <= span.endParagraphId ? span : null;
+                    const from = s ? (p.id === s.startParagraphId ? s.startCharacter : 0) : cps.length;
+                    const to = s ? (p.id === s.endParagraphId ? s.endCharacter : cps.length) : cps.length;
+                    return (
+                      <p key={p.id} data-paragraph={p.id}>
+                        <span data-cp={0}>{cps.slice(0, from).join("")}</span>
+                        {to > from && <mark data-cp={from}>{cps.slice(from, to).join("")}</mark>}
+                        {to < cps.length && <span data-cp={Math.max(from, to)}>{cps.slice(Math.max(from, to)).join("")}</span>}
+                      </p>
+                    );
+                  })}
+                </div>
+                <label htmlFor={`${id}-words`}>Words to export</label>
+                <input
+                  id={`${id}-words`}
+                  type="text"
+                  value={words}
+                  aria-describedby={`${id}-select-hint${missing && words ? ` ${id}-words-error` : ""}`}
+                  aria-invalid={missing && words ? true : undefined}
+                  onChange={(e) => {
+                    setWords(e.target.value);
+                    setSelected(null);
+                  }}
+                />
+                {missing && words && (
+                  <span className="field-error" id={`${id}-words-error`}>
+                    These words are not in the passage as typed.
+                  </span>
+                )}
+                {problemOf("span") && <span className="field-error">{problemOf("span")}</span>}
+              </>
+            )}
+          </fieldset>
+        )}
+        <label htmlFor={`${id}-reason`}>Reason</label>
+        <textarea
+          id={`${id}-reason`}
+          value={reason}
+          required
+          maxLength={REASON_MAX}
+          rows={2}
+          aria-invalid={problemOf("reason") ? true : undefined}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        {problemOf("reason") && <span className="field-error">{problemOf("reason")}</span>}
+        <button type="submit" disabled={save.isPending || missing || !reason.trim()}>
+          {save.isPending ? "Recording…" : decision === "endorse" ? "Endorse this passage" : "Reject this passage"}
+        </button>
+        <ErrorAlert>{save.error?.message}</ErrorAlert>
+      </form>
+    </section>
+  );
+}
