@@ -5,7 +5,7 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
-import { consensusSpan } from "../quality/consensus";
+import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
@@ -46,7 +46,7 @@ export interface QuestionPassage {
   isDecided: boolean;
   finished: boolean;
   endorsed: boolean;
-  /** The consensus span of the counted sufficient highlights (what the export writes), when endorsed. */
+  /** The consensus span of the counted sufficient highlights (what the export writes, widened to an answer it lost: consensus-answer.ts), when endorsed. */
   consensus: Location | null;
   /** Proposed by annotators who found no passage of the question sufficient (their pseudonyms); empty for imported passages. */
   proposedBy: string[];
@@ -96,7 +96,7 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
   );
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
   const { passageRows, judgmentRows } = await readQuestion(db, queryId);
-  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign));
+  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign, q.answers));
   return {
     campaign: { id: campaign.id, name: campaign.name, judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold },
     query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
@@ -132,7 +132,12 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
 }
 
 /** One passage of the view from its row and its judgments (in time order), with its outcome. */
-function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campaign: OutcomeSettings): { passage: QuestionPassage; outcome: PassageOutcome } {
+function questionPassage(
+  p: PassageRow,
+  judgmentRows: ViewedJudgmentRow[],
+  campaign: OutcomeSettings,
+  answers: string[],
+): { passage: QuestionPassage; outcome: PassageOutcome } {
   const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
   const outcome = outcomeOfRow(p, campaign);
   const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
@@ -159,7 +164,7 @@ function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campa
     isDecided: p.is_decided,
     finished: outcome.finished,
     endorsed: outcome.endorsed,
-    consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
+    consensus: outcome.endorsed ? (answerKeepingConsensus(shape, p.paragraphs, highlights, campaign.endorsementThreshold, answers) ?? null) : null,
     proposedBy: proposersOf(p.origins),
     judgments,
   };
