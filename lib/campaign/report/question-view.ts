@@ -132,12 +132,7 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
 }
 
 /** One passage of the view from its row and its judgments (in time order), with its outcome. */
-function questionPassage(
-  p: PassageRow,
-  judgmentRows: ViewedJudgmentRow[],
-  campaign: OutcomeSettings,
-  answers: string[],
-): { passage: QuestionPassage; outcome: PassageOutcome } {
+function questionPassage(p: PassageRow, judgmentRows: ViewedJudgmentRow[], campaign: OutcomeSettings, answers: string[]): { passage: QuestionPassage; outcome: PassageOutcome } {
   const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
   const outcome = outcomeOfRow(p, campaign);
   const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
