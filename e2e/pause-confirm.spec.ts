@@ -103,7 +103,8 @@ test("touch at 390 px: a tap opens the dialog, Cancel leaves the annotator activ
     viewport: { width: 390, height: viewport.height },
     userAgent,
     deviceScaleFactor,
-    isMobile: true,
+    // Touch without Chromium's mobile layout viewport: the dashboard is wider than a phone (its tables
+    // scroll sideways), and with isMobile the page zooms out so that taps land off their targets.
     hasTouch: true,
   });
   const page = await context.newPage();
