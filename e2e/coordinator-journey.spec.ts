@@ -175,6 +175,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // Pause the slow annotator: their judgments stop counting and their slots reopen, live.
   await page.goto(`/campaigns/${campaignId}`);
   await rowOf(slow).getByRole("button", { name: `Pause ${slow}` }).click();
+  await page.getByRole("dialog", { name: `Pause ${slow}?` }).getByRole("button", { name: "Pause" }).click(); // pausing asks first
   await expect(rowOf(slow)).toContainText("paused");
   await expect(figure(page, "slots-filled")).toHaveText(`${2 * passages} / ${3 * passages}`);
   await expect(figure(page, "slots-open")).toHaveText(String(passages));

@@ -46,6 +46,7 @@ test("a coordinator pauses an annotator and the exported provenance changes; res
   const row = page.getByRole("row", { name: new RegExp(names[0]!) });
   await expect(row).toContainText("active");
   await row.getByRole("button", { name: `Pause ${names[0]}` }).click();
+  await page.getByRole("dialog", { name: `Pause ${names[0]}?` }).getByRole("button", { name: "Pause" }).click(); // pausing asks first
   await expect(row).toContainText("paused");
   expect(await exported()).toEqual([1]); // paragraph 2 is left with one sufficient vote of two counted
 

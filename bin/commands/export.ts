@@ -18,6 +18,28 @@ export function explainedLines(explained: Explained[]): string[] {
   return [`Explained by annotators (${explained.length} question${explained.length === 1 ? "" : "s"}):`, ...lines, ...(explained.length > 50 ? ["  …"] : [])];
 }
 
+/** An exported provenance item whose text holds none of its question's answers, as the export report lists it. */
+interface SpanWithoutAnswer {
+  queryId: string;
+  wikipediaId: string;
+  startParagraphId: number;
+  startCharacter: number;
+  endParagraphId: number;
+  endCharacter: number;
+}
+
+/** The export report's spans that hold no answer: a count, then one line each (at most 50). */
+export function spansWithoutAnswerLines(spans: SpanWithoutAnswer[]): string[] {
+  if (!spans.length) return [];
+  const where = (s: SpanWithoutAnswer) =>
+    s.startCharacter < 0 ? `paragraphs ${s.startParagraphId}–${s.endParagraphId}` : `${s.startParagraphId}:${s.startCharacter}–${s.endParagraphId}:${s.endCharacter}`;
+  return [
+    `Exported spans holding none of their question's answers (${spans.length}):`,
+    ...spans.slice(0, 50).map((s) => `  ${s.queryId}: page ${s.wikipediaId}, ${where(s)}`),
+    ...(spans.length > 50 ? ["  …"] : []),
+  ];
+}
+
 /** `kps export` (the KILT provenance file and its report) and `kps judgments` (every judgment). */
 export function addExportCommands(program: Command, ctx: CliContext): void {
   program
@@ -38,7 +60,7 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
       });
       const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
       const bytes = await ctx.client().download(`${base}/export?${query}`, outputOf(opts.output));
-      const { data } = await ctx.client().request<{ report: { aggregation?: string; queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[] } }>(
+      const { data } = await ctx.client().request<{ report: { aggregation?: string; queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[]; spansWithoutAnswer?: SpanWithoutAnswer[] } }>(
         "GET",
         `${base}/export/report?${query}`,
       );
@@ -49,6 +71,7 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
       );
       if (r.unanswerable.length) note(`Unanswerable: ${r.unanswerable.slice(0, 50).join(", ")}${r.unanswerable.length > 50 ? ", …" : ""}`);
       for (const line of explainedLines(r.explained ?? [])) note(line);
+      for (const line of spansWithoutAnswerLines(r.spansWithoutAnswer ?? [])) note(line);
     });
   program
     .command("judgments")

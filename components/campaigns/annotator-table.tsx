@@ -9,6 +9,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { AnnotatorSort } from "@/lib/lists/list-options";
 import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/lib/query/campaigns";
+import { PauseAnnotatorDialog } from "./pause-annotator-dialog";
 import "./annotator-quality.css";
 
 type Sort = { key: AnnotatorSort; dir: "asc" | "desc" };
@@ -73,8 +74,18 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
     // The dashboard's figures and the annotators table both change.
     onSuccess: () => client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) }),
   });
+  // Pausing asks first (PauseAnnotatorDialog); resuming does not.
+  const [confirming, setConfirming] = useState<{ userId: number; username: string } | null>(null);
   return (
     <>
+      <PauseAnnotatorDialog
+        username={confirming?.username ?? null}
+        onConfirm={() => {
+          if (confirming) change.mutate({ userId: confirming.userId, action: "pause" });
+          setConfirming(null);
+        }}
+        onCancel={() => setConfirming(null)}
+      />
       <ErrorAlert>{change.error?.message}</ErrorAlert>
       <p className="hint">
         Gold accuracy is smoothed
@@ -104,7 +115,8 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                     type="button"
                     className="secondary"
                     disabled={change.isPending}
-                    onClick={() => change.mutate({ userId: a.userId, action: a.status === "active" ? "pause" : "resume" })}
+                    aria-haspopup={a.status === "active" ? "dialog" : undefined}
+                    onClick={() => (a.status === "active" ? setConfirming({ userId: a.userId, username: a.username }) : change.mutate({ userId: a.userId, action: "resume" }))}
                   >
                     {a.status === "active" ? "Pause" : "Resume"}
                     <span className="visually-hidden"> {a.username}</span>

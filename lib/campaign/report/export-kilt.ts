@@ -4,7 +4,7 @@ import { appendOutputEntries } from "@/lib/kilt/line-edit";
 import type { Aggregation } from "@/db/schema";
 import { getCampaign } from "../campaigns";
 import { endorsementRuleOf } from "../quality/aggregation";
-import { PAGE_QUERIES, readProvenancePage } from "./kilt-provenance";
+import { PAGE_QUERIES, readProvenancePage, type SpanWithoutAnswer } from "./kilt-provenance";
 import { explanationsOf, type ExplanationView } from "./question-responses";
 
 export interface KiltExportOptions {
@@ -29,6 +29,12 @@ export interface ExportReport {
   withoutEndorsement: number;
   /** Questions annotators explained no passage answers (issue 16), each with its explanations, in question order. */
   explained: { queryId: string; explanations: ExplanationView[] }[];
+  /**
+   * Every exported provenance item whose text holds none of its question's normalised answers (even
+   * after the consensus span was widened to an answer an endorser highlighted), in question order;
+   * questions without answers are never listed. Its length is the count.
+   */
+  spansWithoutAnswer: SpanWithoutAnswer[];
 }
 
 /**
@@ -59,6 +65,7 @@ export async function* exportKilt(
     unanswerable: [],
     withoutEndorsement: 0,
     explained: [],
+    spansWithoutAnswer: [],
   };
   let after = 0;
   for (;;) {
@@ -75,6 +82,7 @@ export async function* exportKilt(
       else {
         counts.queriesExported++;
         counts.passagesEndorsed += q.entries.length;
+        counts.spansWithoutAnswer.push(...q.withoutAnswer);
         yield appendOutputEntries(q.originalLine, q.entries) + "\n";
       }
     }

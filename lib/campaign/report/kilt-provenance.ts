@@ -6,6 +6,7 @@ import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
 import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
 import { consensusSpan } from "../quality/consensus";
+import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
 import { proposersOf } from "./question-responses";
@@ -31,6 +32,19 @@ export interface QuestionProvenance {
   status: ProvenanceStatus;
   /** Empty unless `status` is "endorsed". */
   entries: string[];
+  /** The exported locations (of `entries`) whose text holds none of the question's answers; empty for a question without answers. */
+  withoutAnswer: SpanWithoutAnswer[];
+}
+
+/** An exported provenance item whose text holds none of its question's normalised answers (the export report lists them). */
+export interface SpanWithoutAnswer {
+  queryId: string;
+  passageId: number;
+  wikipediaId: string;
+  startParagraphId: number;
+  startCharacter: number;
+  endParagraphId: number;
+  endCharacter: number;
 }
 
 export interface ProvenancePageOptions {
@@ -52,6 +66,7 @@ interface QueryRow {
   input: string;
   original_line: string;
   batch_id: number;
+  answers: string[];
 }
 
 interface PassageRow extends PassageOutcomeRow {
@@ -86,7 +101,7 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const where = options.where ? sql`and ${options.where}` : sql``;
   const queries = rowsOf<QueryRow>(
     await db.execute(sql`
-      select q.id, q.kilt_id, q.input, q.original_line, q.batch_id from queries q
+      select q.id, q.kilt_id, q.input, q.original_line, q.batch_id, q.answers from queries q
       where q.campaign_id = ${campaign.id} and q.id > ${options.after} ${batchFilter} ${where}
       order by q.id limit ${options.limit ?? PAGE_QUERIES}`),
   );
@@ -98,12 +113,12 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
-    const base = { id: Number(q.id), kiltId: q.kilt_id, input: q.input, originalLine: q.original_line, batchId: Number(q.batch_id) };
+    const base = { id: Number(q.id), kiltId: q.kilt_id, input: q.input, originalLine: q.original_line, batchId: Number(q.batch_id), withoutAnswer: [] as SpanWithoutAnswer[] };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
     // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
     const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
-    const ctx = { campaignId: campaign.id, location: options.location, rule };
+    const ctx = { campaignId: campaign.id, location: options.location, rule, kiltId: q.kilt_id, answers: q.answers, withoutAnswer: base.withoutAnswer };
     const entries = mine.map((p) => provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }));
     return { ...base, status: "endorsed" as const, entries };
   });
@@ -177,15 +192,19 @@ export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]>
 function provenanceEntry(
   p: PassageRow,
   highlights: HighlightRow[],
-  ctx: { campaignId: number; t: number; location: "span" | "passage"; rule: EndorsementRule },
+  ctx: { campaignId: number; t: number; location: "span" | "passage"; rule: EndorsementRule; kiltId: string; answers: string[]; withoutAnswer: SpanWithoutAnswer[] },
 ): string {
   const start = p.start_paragraph_id;
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
   const locations = highlights.map((h) => spanOf(h)!);
-  const consensus = ctx.location === "span" ? consensusSpan(shape, locations, ctx.t) : undefined;
+  // The consensus span, widened to an answer an endorser highlighted when it lost them all (consensus-answer.ts).
+  const consensus = ctx.location === "span" ? answerKeepingConsensus(shape, p.paragraphs, locations, ctx.t, ctx.answers) : undefined;
   // An adjudicated span replaces the consensus; without one, the consensus (the whole passage when there is none).
   const adjudicated = ctx.location === "span" ? (p.adjudication?.span ?? undefined) : undefined;
   const where = adjudicated ?? consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
+  if (locationHoldsAnswer(shape, p.paragraphs, where, ctx.answers) === false) {
+    ctx.withoutAnswer.push({ queryId: ctx.kiltId, passageId: Number(p.id), wikipediaId: p.wikipedia_id, ...where });
+  }
   // The section of the span's first paragraph: a header inside the passage before it, else the
   // header above the passage, else the lead. (A stand-in title at index 0, as in a page.)
   const section = sectionOf(["", p.header_above ?? "", ...p.paragraphs], where.startParagraphId - start + 2);

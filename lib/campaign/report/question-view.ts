@@ -8,6 +8,7 @@ import { getCampaign } from "../campaigns";
 import { campaignFit } from "../quality/aggregation";
 import { liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
 import { consensusSpan } from "../quality/consensus";
+import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
@@ -48,7 +49,7 @@ export interface QuestionPassage {
   isDecided: boolean;
   finished: boolean;
   endorsed: boolean;
-  /** The consensus span of the counted sufficient highlights (what the export writes), when endorsed. */
+  /** The consensus span of the counted sufficient highlights (what the export writes, widened to an answer it lost: consensus-answer.ts), when endorsed. */
   consensus: Location | null;
   /** P(sufficient) under the campaign's Dawid–Skene fit (gold: its expected verdict); null without counted judgments. */
   posterior: number | null;
@@ -105,7 +106,7 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
   const { passageRows, judgmentRows } = await readQuestion(db, queryId);
   const decisions = await liveAdjudicationsOf(db, passageRows.map((p) => Number(p.id)));
-  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign, decisions.get(Number(p.id)) ?? null));
+  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign, decisions.get(Number(p.id)) ?? null, q.answers));
   const fit = await campaignFit(db, campaign);
   for (const { passage } of passages) passage.posterior = fit.posteriors.get(passage.id) ?? null;
   return {
@@ -155,6 +156,7 @@ function questionPassage(
   judgmentRows: ViewedJudgmentRow[],
   campaign: OutcomeSettings,
   adjudication: AdjudicationView | null,
+  answers: string[],
 ): { passage: QuestionPassage; outcome: PassageOutcome } {
   const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
   const outcome = outcomeOfRow(p, campaign);
@@ -182,7 +184,7 @@ function questionPassage(
     isDecided: p.is_decided,
     finished: outcome.finished,
     endorsed: outcome.endorsed,
-    consensus: outcome.endorsed ? (consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null) : null,
+    consensus: outcome.endorsed ? (answerKeepingConsensus(shape, p.paragraphs, highlights, campaign.endorsementThreshold, answers) ?? null) : null,
     posterior: null,
     consensusOfHighlights: consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null,
     adjudication,
