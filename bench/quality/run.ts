@@ -212,7 +212,7 @@ async function main() {
     cleanups.push(() => server.stop());
     console.log(`server: ${server.url} (pid ${server.pid}), ${database}`);
     const totalWorkers = opts.pool * opts.mixes.length;
-    const client = createClient(server.url, totalWorkers + 8);
+    const client = retrying(createClient(server.url, totalWorkers + 8));
     cleanups.push(async () => client.close());
 
     const token = await coordinatorToken(client, env.KPS_ADMIN_USERNAME!, env.KPS_ADMIN_PASSWORD!);
@@ -316,7 +316,7 @@ async function setUpCampaign(client: Client, auth: Record<string, string>, data:
   const wanted = { decoysPer100: opts.decoysPer100, goldSpanSlack: 0.2, aggregation: "majority" } as const;
   for (const [key, value] of Object.entries(wanted) as [keyof typeof wanted, unknown][]) {
     const res = await client.json("PATCH", `/api/campaigns/${id}`, { [key]: value }, auth);
-    if (res.status !== 200) features.settings[key] = `${res.status}: ${describe(res).slice(4, 160)}`;
+    if (res.status !== 200) features.settings[key] = `${res.status} ${(res.data as { error?: { message?: string } } | undefined)?.error?.message ?? describe(res).slice(4, 120)}`;
   }
   const form = multipart([
     { name: "name", value: "bench quality" },
@@ -473,6 +473,31 @@ async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnTy
   w.outcome = w.outcome ?? "still working at the deadline";
 }
 
+/**
+ * A client that sends a request again when its keep-alive socket was closed under it (ECONNRESET,
+ * EPIPE: the server closed an idle socket as the request went out). Every request the bench sends
+ * may be repeated: `next` answers the live claim again, a judgment carries its idempotency key,
+ * entering resumes the session.
+ */
+function retrying(client: Client): Client {
+  const again = async <T>(f: () => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await f();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= 4 || (code !== "ECONNRESET" && code !== "EPIPE")) throw error;
+        await sleep(50 * attempt);
+      }
+    }
+  };
+  return {
+    request: (method, p, options) => again(() => client.request(method, p, options)),
+    json: <T,>(method: string, p: string, body?: unknown, headers?: Record<string, string>) => again(() => client.json<T>(method, p, body, headers)),
+    close: () => client.close(),
+  };
+}
+
 function median(xs: number[]): number {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -570,13 +595,18 @@ function printExports(campaigns: Campaign[], exports: Map<string, ExportFigures 
   console.log(`\nexport against the truth (work questions only; ${data.counts.evidencePassages} sufficient passages of ${data.counts.workPassages}):`);
   console.log("| bots | aggregation | passages exported | right | precision | recall | questions exported | decoys exported |");
   console.log("|--:|---|--:|--:|--:|--:|--:|--:|");
+  const notes = new Set<string>();
   for (const c of campaigns) {
     for (const a of ["majority", "dawid-skene"]) {
       const f = exports.get(`${c.mix}/${a}`)!;
       if (typeof f === "string") console.log(`| ${c.mix}% | ${a} | ${f} | | | | | |`);
-      else console.log(`| ${c.mix}% | ${a} | ${f.exported} | ${f.right} | ${ratio(f.right, f.exported)} | ${fmt(f.recall, 3)} | ${f.questions} of ${data.questions.length - data.counts.training} | ${f.decoysExported}${f.note ? ` (${f.note})` : ""} |`);
+      else {
+        console.log(`| ${c.mix}% | ${a} | ${f.exported} | ${f.right} | ${ratio(f.right, f.exported)} | ${fmt(f.recall, 3)} | ${f.questions} of ${data.questions.length - data.counts.training} | ${f.decoysExported} |`);
+        if (f.note) notes.add(`${a}: ${f.note}`);
+      }
     }
   }
+  for (const n of notes) console.log(`  ${n}`);
 }
 
 runMain(main);
