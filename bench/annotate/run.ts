@@ -35,6 +35,7 @@ import { ActivitySampler, backendCpu, backendCpuReport, cpuReport, cpuSnapshot, 
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
 import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
 import { fmt, integerOption, runMain } from "../common";
+import { scratch } from "../scratch";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 type Target = "postgres" | "pglite";
@@ -170,22 +171,8 @@ async function main() {
   process.chdir(REPO);
   const adminUrl = new URL(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
   const suffix = randomBytes(4).toString("hex");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-annotate-"));
+  const { tmp, cleanups, cleanup } = scratch("kps-bench-annotate-");
   const outDir = path.join(REPO, "bench", "out");
-  const cleanups: (() => Promise<void>)[] = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    for (const c of cleanups.reverse()) await c().catch((e: unknown) => console.error(`cleanup: ${String(e)}`));
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      console.error(`\n${signal}: cleaning up`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
 
   const admin = postgres(adminUrl.toString(), { max: 2, onnotice: () => {} });
   cleanups.push(() => admin.end({ timeout: 5 }));

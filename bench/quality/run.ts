@@ -27,6 +27,7 @@ import { fmt, integerOption, runMain } from "../common";
 import { createClient, describe, multipart, type Client } from "../annotate/http";
 import { coordinatorToken } from "../annotate/seed";
 import { build, buildNeeded, startServer, tail, type Server } from "../annotate/server";
+import { scratch } from "../scratch";
 import { Rng } from "../rng";
 import { answerOf, BOT_KINDS, GOOD_KINDS, KIND_NOTES, poolOf, type Kind } from "./annotators";
 import { makeDataset, truthIndex, type Dataset, type PassageTruth } from "./synthetic";
@@ -159,21 +160,7 @@ async function main() {
   const opts = parseOptions();
   process.chdir(REPO);
   const t0 = performance.now();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-quality-"));
-  const cleanups: (() => Promise<void>)[] = [];
-  let cleaned = false;
-  const cleanup = async () => {
-    if (cleaned) return;
-    cleaned = true;
-    for (const c of cleanups.reverse()) await c().catch((e: unknown) => console.error(`cleanup: ${String(e)}`));
-    fs.rmSync(tmp, { recursive: true, force: true });
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      console.error(`\n${signal}: cleaning up`);
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
+  const { tmp, cleanups, cleanup } = scratch("kps-bench-quality-");
   try {
     console.log(`KILT Provenance Studio — cheater bench (bench/quality), ${new Date().toISOString()}`);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}; ${gitState()}`);
