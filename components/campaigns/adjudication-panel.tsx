@@ -47,26 +47,44 @@ function when(iso: string): string {
   return `${iso.slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/**
- * The coordinator's final word on one passage of the question view: the live decision (who, when,
- * why, the span) with Revert, and a form to endorse or reject with a reason. Endorse exports the
- * consensus span or a span of one's own: select words in the passage below (snapped to words), or
- * type them into the field (the keyboard path; the first occurrence is taken).
- */
-export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus, live }: Props) {
-  const router = useRouter();
-  const id = useId();
-  const url = `/api/campaigns/${campaignId}/passages/${passageId}/adjudication`;
-  const [decision, setDecision] = useState<"endorse" | "reject">(live?.decision ?? "endorse");
+type Decision = "endorse" | "reject";
+
+/** The form's state: the decision, the span to export (the consensus one, or words selected or typed), the reason. */
+function useDecisionState(paragraphs: readonly ParagraphText[], consensus: Location | null, live: AdjudicationView | null) {
+  const [decision, setDecision] = useState<Decision>(live?.decision ?? "endorse");
   const [useConsensus, setUseConsensus] = useState(consensus !== null);
   const [words, setWords] = useState("");
   const [selected, setSelected] = useState<Span | null>(null);
   const [reason, setReason] = useState("");
-  const textRef = useRef<HTMLDivElement>(null);
-  const allWords = useMemo(() => passageWords(paragraphs), [paragraphs]);
-  const consensusText = consensus ? spanText(paragraphs, consensus) : undefined;
   const span = useConsensus ? null : (selected ?? findSpan(paragraphs, words));
+  return {
+    decision,
+    setDecision,
+    useConsensus,
+    setUseConsensus,
+    words,
+    reason,
+    setReason,
+    span,
+    missing: decision === "endorse" && !useConsensus && !span,
+    /** Words typed into the field: the span is their first occurrence in the passage. */
+    typeWords: (typed: string) => {
+      setWords(typed);
+      setSelected(null);
+    },
+    /** Words selected in the passage (snapped to words): they are the span. */
+    selectSpan: (s: Span) => {
+      setSelected(s);
+      setWords(s.text);
+      setUseConsensus(false);
+    },
+  };
+}
+type DecisionState = ReturnType<typeof useDecisionState>;
 
+/** Recording a decision (PUT) and reverting the live one (DELETE); the page is refreshed after either. */
+function useAdjudicationMutations(url: string, { decision, span, reason, setReason }: DecisionState) {
+  const router = useRouter();
   const save = useMutation({
     mutationFn: () => apiRequest<{ adjudication: AdjudicationView }>("PUT", url, { decision, span: decision === "endorse" ? span : null, reason }),
     onSuccess: () => {
@@ -76,7 +94,154 @@ export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus
   });
   const revert = useMutation({ mutationFn: () => apiRequest("DELETE", url), onSuccess: () => router.refresh() });
   const problemOf = (field: string) => (save.error instanceof ApiError ? save.error.problemOf(field) : undefined);
+  return { save, revert, problemOf };
+}
+type Mutations = ReturnType<typeof useAdjudicationMutations>;
 
+/**
+ * The coordinator's final word on one passage of the question view: the live decision (who, when,
+ * why, the span) with Revert, and a form to endorse or reject with a reason. Endorse exports the
+ * consensus span or a span of one's own: select words in the passage below (snapped to words), or
+ * type them into the field (the keyboard path; the first occurrence is taken).
+ */
+export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus, live }: Props) {
+  const id = useId();
+  const state = useDecisionState(paragraphs, consensus, live);
+  const mutations = useAdjudicationMutations(`/api/campaigns/${campaignId}/passages/${passageId}/adjudication`, state);
+  return (
+    <section className="adjudication" aria-labelledby={`${id}-title`} data-testid="adjudication">
+      <h3 id={`${id}-title`}>Your decision</h3>
+      {live ? <LiveDecision live={live} revert={mutations.revert} /> : <p className="muted">No decision: the vote decides.</p>}
+
+      <DecisionForm id={id} paragraphs={paragraphs} consensus={consensus} replacing={live !== null} state={state} mutations={mutations} />
+    </section>
+  );
+}
+
+/** The live decision: who, when, why, the span; and Revert. */
+function LiveDecision({ live, revert }: { live: AdjudicationView; revert: Mutations["revert"] }) {
+  return (
+    <div className="adjudication-live" data-testid="adjudication-live">
+      <p>
+        <strong>{live.decision === "endorse" ? "Endorsed" : "Rejected"}</strong> by {live.by.username} ·{" "}
+        <time dateTime={live.at}>{when(live.at)}</time>
+        {live.decision === "endorse" && <> · exports {live.span ? <q>{live.span.text}</q> : "the consensus span"}</>}
+      </p>
+      <blockquote className="adjudication-reason">{live.reason}</blockquote>
+      <p className="hint">It overrides the vote in the KILT export until you revert it.</p>
+      <button type="button" onClick={() => revert.mutate()} disabled={revert.isPending}>
+        {revert.isPending ? "Reverting…" : "Revert (the vote decides again)"}
+      </button>
+      <ErrorAlert>{revert.error?.message}</ErrorAlert>
+    </div>
+  );
+}
+
+interface FormProps {
+  id: string;
+  paragraphs: ParagraphText[];
+  consensus: Location | null;
+  /** Whether a live decision is there (the form replaces it). */
+  replacing: boolean;
+  state: DecisionState;
+  mutations: Mutations;
+}
+
+/** Endorse or reject, the span to export (endorse), the reason. */
+function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }: FormProps) {
+  const { decision, setDecision, reason, setReason, missing } = state;
+  const { save, problemOf } = mutations;
+  return (
+    <form
+      className="adjudication-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <fieldset>
+        <legend>{replacing ? "Replace the decision" : "Decide"}</legend>
+        <label className="check">
+          <input type="radio" name={`${id}-decision`} value="endorse" checked={decision === "endorse"} onChange={() => setDecision("endorse")} /> Endorse
+        </label>{" "}
+        <label className="check">
+          <input type="radio" name={`${id}-decision`} value="reject" checked={decision === "reject"} onChange={() => setDecision("reject")} /> Reject
+        </label>
+      </fieldset>
+      {decision === "endorse" && <SpanFieldset id={id} paragraphs={paragraphs} consensus={consensus} state={state} spanProblem={problemOf("span")} />}
+      <label htmlFor={`${id}-reason`}>Reason</label>
+      <textarea
+        id={`${id}-reason`}
+        value={reason}
+        required
+        maxLength={REASON_MAX}
+        rows={2}
+        aria-invalid={problemOf("reason") ? true : undefined}
+        onChange={(e) => setReason(e.target.value)}
+      />
+      {problemOf("reason") && <span className="field-error">{problemOf("reason")}</span>}
+      <button type="submit" disabled={save.isPending || missing || !reason.trim()}>
+        {save.isPending ? "Recording…" : decision === "endorse" ? "Endorse this passage" : "Reject this passage"}
+      </button>
+      <ErrorAlert>{save.error?.message}</ErrorAlert>
+    </form>
+  );
+}
+
+interface SpanProps {
+  id: string;
+  paragraphs: ParagraphText[];
+  consensus: Location | null;
+  state: DecisionState;
+  /** The server's problem with the span, if any. */
+  spanProblem: string | undefined;
+}
+
+/** The span an endorsement exports: the consensus one, or words selected in the passage or typed. */
+function SpanFieldset({ id, paragraphs, consensus, state, spanProblem }: SpanProps) {
+  const { useConsensus, setUseConsensus, words, typeWords, span, missing } = state;
+  const consensusText = consensus ? spanText(paragraphs, consensus) : undefined;
+  return (
+    <fieldset>
+      <legend>Span to export</legend>
+      <label className="check">
+        <input type="radio" name={`${id}-span`} checked={useConsensus} disabled={consensus === null} onChange={() => setUseConsensus(true)} /> Use the consensus span
+        {consensusText ? <q className="muted"> {consensusText}</q> : <span className="muted"> (none: nobody highlighted this passage)</span>}
+      </label>
+      <label className="check">
+        <input type="radio" name={`${id}-span`} checked={!useConsensus} onChange={() => setUseConsensus(false)} /> My span
+      </label>
+      {!useConsensus && (
+        <>
+          <p className="hint" id={`${id}-select-hint`}>
+            Select words in the passage (they snap to whole words), or type or paste them exactly.
+          </p>
+          <SelectableText paragraphs={paragraphs} span={span} onSelect={state.selectSpan} />
+          <label htmlFor={`${id}-words`}>Words to export</label>
+          <input
+            id={`${id}-words`}
+            type="text"
+            value={words}
+            aria-describedby={`${id}-select-hint${missing && words ? ` ${id}-words-error` : ""}`}
+            aria-invalid={missing && words ? true : undefined}
+            onChange={(e) => typeWords(e.target.value)}
+          />
+          {missing && words && (
+            <span className="field-error" id={`${id}-words-error`}>
+              These words are not in the passage as typed.
+            </span>
+          )}
+          {spanProblem && <span className="field-error">{spanProblem}</span>}
+        </>
+      )}
+    </fieldset>
+  );
+}
+
+/** The passage as selectable text, the span marked: the span is read from the selection, by code points. */
+function SelectableText({ paragraphs, span, onSelect }: { paragraphs: ParagraphText[]; span: Span | null; onSelect: (s: Span) => void }) {
+  const textRef = useRef<HTMLDivElement>(null);
+  const allWords = useMemo(() => passageWords(paragraphs), [paragraphs]);
   const onMouseUp = () => {
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0 || selection.isCollapsed || !textRef.current) return;
@@ -86,119 +251,23 @@ export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus
     const to = pointOf(range.endContainer, range.endOffset);
     const snapped = from && to ? snapToWords(allWords, from, to) : null;
     const s = snapped ? spanOfWords(paragraphs, allWords, snapped) : null;
-    if (!s) return;
-    setSelected(s);
-    setWords(s.text);
-    setUseConsensus(false);
+    if (s) onSelect(s);
   };
-
-  const missing = decision === "endorse" && !useConsensus && !span;
   return (
-    <section className="adjudication" aria-labelledby={`${id}-title`} data-testid="adjudication">
-      <h3 id={`${id}-title`}>Your decision</h3>
-      {live ? (
-        <div className="adjudication-live" data-testid="adjudication-live">
-          <p>
-            <strong>{live.decision === "endorse" ? "Endorsed" : "Rejected"}</strong> by {live.by.username} ·{" "}
-            <time dateTime={live.at}>{when(live.at)}</time>
-            {live.decision === "endorse" && <> · exports {live.span ? <q>{live.span.text}</q> : "the consensus span"}</>}
+    <div className="passage-text adjudication-text" ref={textRef} onMouseUp={onMouseUp} data-testid="adjudication-text">
+      {paragraphs.map((p) => {
+        const cps = Array.from(p.text.replace(/\n+$/, ""));
+        const s = span && p.id >= span.startParagraphId && p.id <= span.endParagraphId ? span : null;
+        const from = s ? (p.id === s.startParagraphId ? s.startCharacter : 0) : cps.length;
+        const to = s ? (p.id === s.endParagraphId ? s.endCharacter : cps.length) : cps.length;
+        return (
+          <p key={p.id} data-paragraph={p.id}>
+            <span data-cp={0}>{cps.slice(0, from).join("")}</span>
+            {to > from && <mark data-cp={from}>{cps.slice(from, to).join("")}</mark>}
+            {to < cps.length && <span data-cp={Math.max(from, to)}>{cps.slice(Math.max(from, to)).join("")}</span>}
           </p>
-          <blockquote className="adjudication-reason">{live.reason}</blockquote>
-          <p className="hint">It overrides the vote in the KILT export until you revert it.</p>
-          <button type="button" onClick={() => revert.mutate()} disabled={revert.isPending}>
-            {revert.isPending ? "Reverting…" : "Revert (the vote decides again)"}
-          </button>
-          <ErrorAlert>{revert.error?.message}</ErrorAlert>
-        </div>
-      ) : (
-        <p className="muted">No decision: the vote decides.</p>
-      )}
-
-      <form
-        className="adjudication-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
-        <fieldset>
-          <legend>{live ? "Replace the decision" : "Decide"}</legend>
-          <label className="check">
-            <input type="radio" name={`${id}-decision`} value="endorse" checked={decision === "endorse"} onChange={() => setDecision("endorse")} /> Endorse
-          </label>{" "}
-          <label className="check">
-            <input type="radio" name={`${id}-decision`} value="reject" checked={decision === "reject"} onChange={() => setDecision("reject")} /> Reject
-          </label>
-        </fieldset>
-        {decision === "endorse" && (
-          <fieldset>
-            <legend>Span to export</legend>
-            <label className="check">
-              <input type="radio" name={`${id}-span`} checked={useConsensus} disabled={consensus === null} onChange={() => setUseConsensus(true)} /> Use the consensus span
-              {consensusText ? <q className="muted"> {consensusText}</q> : <span className="muted"> (none: nobody highlighted this passage)</span>}
-            </label>
-            <label className="check">
-              <input type="radio" name={`${id}-span`} checked={!useConsensus} onChange={() => setUseConsensus(false)} /> My span
-            </label>
-            {!useConsensus && (
-              <>
-                <p className="hint" id={`${id}-select-hint`}>
-                  Select words in the passage (they snap to whole words), or type or paste them exactly.
-                </p>
-                {/* Selectable text: the span is read from the selection, by code points. */}
-                <div className="passage-text adjudication-text" ref={textRef} onMouseUp={onMouseUp} data-testid="adjudication-text">
-                  {paragraphs.map((p) => {
-                    const cps = Array.from(p.text.replace(/\n+$/, ""));
-                    const s = span && p.id >= span.startParagraphId && p.id <= span.endParagraphId ? span : null;
-                    const from = s ? (p.id === s.startParagraphId ? s.startCharacter : 0) : cps.length;
-                    const to = s ? (p.id === s.endParagraphId ? s.endCharacter : cps.length) : cps.length;
-                    return (
-                      <p key={p.id} data-paragraph={p.id}>
-                        <span data-cp={0}>{cps.slice(0, from).join("")}</span>
-                        {to > from && <mark data-cp={from}>{cps.slice(from, to).join("")}</mark>}
-                        {to < cps.length && <span data-cp={Math.max(from, to)}>{cps.slice(Math.max(from, to)).join("")}</span>}
-                      </p>
-                    );
-                  })}
-                </div>
-                <label htmlFor={`${id}-words`}>Words to export</label>
-                <input
-                  id={`${id}-words`}
-                  type="text"
-                  value={words}
-                  aria-describedby={`${id}-select-hint${missing && words ? ` ${id}-words-error` : ""}`}
-                  aria-invalid={missing && words ? true : undefined}
-                  onChange={(e) => {
-                    setWords(e.target.value);
-                    setSelected(null);
-                  }}
-                />
-                {missing && words && (
-                  <span className="field-error" id={`${id}-words-error`}>
-                    These words are not in the passage as typed.
-                  </span>
-                )}
-                {problemOf("span") && <span className="field-error">{problemOf("span")}</span>}
-              </>
-            )}
-          </fieldset>
-        )}
-        <label htmlFor={`${id}-reason`}>Reason</label>
-        <textarea
-          id={`${id}-reason`}
-          value={reason}
-          required
-          maxLength={REASON_MAX}
-          rows={2}
-          aria-invalid={problemOf("reason") ? true : undefined}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        {problemOf("reason") && <span className="field-error">{problemOf("reason")}</span>}
-        <button type="submit" disabled={save.isPending || missing || !reason.trim()}>
-          {save.isPending ? "Recording…" : decision === "endorse" ? "Endorse this passage" : "Reject this passage"}
-        </button>
-        <ErrorAlert>{save.error?.message}</ErrorAlert>
-      </form>
-    </section>
+        );
+      })}
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FieldError, FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/lib/query/client";
-import type { Aggregation } from "@/db/schema";
+import type { AggregationChoice } from "@/lib/campaign/settings";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type Field, type NumberField } from "./campaign-draft";
 
 /** A setting's label with its default beside it. */
@@ -75,7 +75,7 @@ export function CheckSetting({ field: f, checked, onChange, error, hint }: { fie
 }
 
 /** What "endorsed" means in the campaign: majority vote (T of R) or Dawid–Skene's posterior. */
-export function AggregationSetting({ value, onChange, error }: { value: Aggregation; onChange: (value: Aggregation) => void; error?: string }) {
+export function AggregationSetting({ value, onChange, error }: { value: AggregationChoice; onChange: (value: AggregationChoice) => void; error?: string }) {
   return (
     <FormField
       id={fieldId("aggregation")}
@@ -84,7 +84,7 @@ export function AggregationSetting({ value, onChange, error }: { value: Aggregat
       error={error}
     >
       {(p) => (
-        <select {...p} name="aggregation" value={value} onChange={(e) => onChange(e.target.value as Aggregation)}>
+        <select {...p} name="aggregation" value={value} onChange={(e) => onChange(e.target.value as AggregationChoice)}>
           <option value="majority">Majority vote (T of R)</option>
           <option value="dawid-skene">Dawid–Skene posterior ≥ 0.5</option>
         </select>

@@ -7,6 +7,7 @@ if (typeof window !== "undefined") z.config({ jitless: true });
 
 /** What "endorsed" may mean (db/schema.ts's AGGREGATIONS; spelled here so the browser need not load the schema). */
 export const AGGREGATION_CHOICES = ["majority", "dawid-skene"] as const satisfies readonly Aggregation[];
+export type AggregationChoice = (typeof AGGREGATION_CHOICES)[number];
 
 /** Campaign settings as coordinators give them (UI, API and CLI share this schema). */
 export const campaignSettingsShape = {

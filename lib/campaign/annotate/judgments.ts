@@ -4,27 +4,17 @@ import type { Db } from "@/db/client";
 import { campaigns, judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
 import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
-import { sliceLocation } from "@/lib/kilt/codepoints";
+import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
 import { claimHandleSchema, nextTask, type Task } from "./assignment";
+import { checkSpan, spanSchema } from "./judgment-span";
 import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
-
-const offset = z.number().int().min(0, "must be 0 or more");
 
 /** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
 export const MAX_DURATION_MS = 24 * 3600 * 1000;
 
-export const spanSchema = z.object({
-  startParagraphId: offset,
-  /** Code points, like Python string indexes. */
-  startCharacter: offset,
-  endParagraphId: offset,
-  /** Code points, end exclusive. */
-  endCharacter: offset,
-  text: z.string().min(1, "must not be empty").max(100_000),
-});
+export { checkSpan, spanSchema } from "./judgment-span";
 
 export const judgmentInputSchema = z
   .object({
@@ -276,29 +266,4 @@ async function findReplay(db: Db, userId: number, key: string, hash: string, han
     throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
   }
   return { judgment: view(previous, handle), replayed: true };
-}
-
-/** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
-export function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
-  if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
-    throw invalidField(
-      "span",
-      `paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.start_paragraph_id}–${passage.end_paragraph_id})`,
-      "lies outside the passage",
-    );
-  }
-  // Only the passage's paragraphs, placed at their ids (the span lies within them, checked above).
-  const paragraphs: string[] = [];
-  passage.slice?.forEach((text, i) => (paragraphs[passage.start_paragraph_id + i] = text));
-  const text = passage.slice ? sliceLocation(paragraphs, span) : undefined;
-  if (text === undefined) {
-    throw invalidField("span", "the character offsets lie outside their paragraphs", "character offsets out of range (code points)");
-  }
-  if (text !== span.text) {
-    throw invalidField(
-      "span.text",
-      "does not match the passage at these offsets (counted in code points)",
-      `the passage reads ${JSON.stringify(text.slice(0, 200))} there`,
-    );
-  }
 }

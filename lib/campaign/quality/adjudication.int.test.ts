@@ -15,7 +15,8 @@ import { exportKilt, type ExportReport } from "../report/export-kilt";
 import { listQuestions } from "../report/question-list";
 import { getLeaderboard } from "../runs/leaderboard";
 import { getQuestionView } from "../report/question-view";
-import { adjudicatePassage, listAdjudications, revertAdjudication, waitingCounts } from "./adjudication";
+import { adjudicatePassage, listAdjudications, revertAdjudication } from "./adjudication";
+import { waitingCounts } from "./adjudication-waiting";
 
 /** Verdicts by (question index, paragraph of the passage, annotator index). */
 type Plan = (question: number, paragraph: number, who: number) => "sufficient" | "insufficient";

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { ADJUDICATION_DECISIONS, type AdjudicationDecision } from "@/db/schema";
@@ -270,62 +270,4 @@ export function applyAdjudications<P extends Adjudicable>(ps: P[], live: Map<num
 /** `meta.adjudicated_by` of an exported passage the coordinator decided. */
 export function adjudicatedByMeta(a: AdjudicationView): { username: string; reason: string; at: string } {
   return { username: a.by.username, reason: a.reason, at: a.at };
-}
-
-// ── Questions that wait for the coordinator ──
-
-/** Why a question waits for the coordinator's word; each is one condition on its passages. */
-export const WAITING_REASONS = ["split", "explained", "decoy", "gold"] as const;
-export type WaitingReason = (typeof WAITING_REASONS)[number];
-
-/**
- * The condition that question `q` (an alias of `queries`) waits for the coordinator for `reason`:
- * - split: a finished passage with split counted verdicts;
- * - decoy: a decoy that at least T counted judgments call sufficient (a suspect decoy);
- * - gold: a sufficient gold passage finished without endorsement (gold the vote missed);
- * each with no live decision on that passage; and
- * - explained: annotators explained that no passage answers it, and it has neither a live endorse
- *   nor a live decision on every passage.
- * Read as a closed batch sealed them (counters, R and T).
- */
-export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q")): SQL {
-  if (reason === "any") return sql`(${sql.join(WAITING_REASONS.map((r) => waitingSql(r, q)), sql` or `)})`;
-  if (reason === "explained") {
-    return sql`(exists (select 1 from explanations e where e.query_id = ${q}.id)
-      and not exists (select 1 from passages wp join adjudications wa on wa.passage_id = wp.id and wa.reverted_at is null
-                      where wp.query_id = ${q}.id and wa.decision = 'endorse')
-      and exists (select 1 from passages wp where wp.query_id = ${q}.id
-                  and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null)))`;
-  }
-  const n = sql`coalesce(wp.sealed_judgment_count, wp.judgment_count)`;
-  const s = sql`coalesce(wp.sealed_sufficient_count, wp.sufficient_count)`;
-  const decided = sql`coalesce(wp.sealed_is_decided, wp.is_decided)`;
-  const r = sql`coalesce(wb.sealed_judgments_per_passage, wc.judgments_per_passage)`;
-  const t = sql`coalesce(wb.sealed_endorsement_threshold, wc.endorsement_threshold)`;
-  const finished = sql`kps_is_finished(${decided}, ${n}, ${r})`;
-  const condition = {
-    split: sql`${finished} and kps_is_disputed(${n}, ${s})`,
-    decoy: sql`wp.is_decoy and ${s} >= ${t}`,
-    gold: sql`kps_misses_gold(wp.is_gold, wp.expected_verdict, ${finished}, kps_is_endorsed(${s}, ${t}))`,
-  }[reason];
-  return sql`exists (
-    select 1 from passages wp join batches wb on wb.id = wp.batch_id join campaigns wc on wc.id = wp.campaign_id
-    where wp.query_id = ${q}.id and ${condition}
-      and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null))`;
-}
-
-export type WaitingCounts = Record<WaitingReason | "any", number>;
-
-/** How many of the campaign's questions wait for the coordinator, in all and for each reason (internal: callers authorized). */
-export async function waitingCounts(db: Db, campaignId: number): Promise<WaitingCounts> {
-  const [row] = rowsOf<WaitingCounts>(
-    await db.execute(sql`
-      select (count(*) filter (where ${waitingSql("any")}))::int as "any",
-             ${sql.join(
-               WAITING_REASONS.map((r) => sql`(count(*) filter (where ${waitingSql(r)}))::int as ${sql.identifier(r)}`),
-               sql`, `,
-             )}
-      from queries q where q.campaign_id = ${campaignId}`),
-  );
-  return row ?? { any: 0, split: 0, explained: 0, decoy: 0, gold: 0 };
 }

@@ -6,7 +6,7 @@ import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/me
 import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
 import { annotatorSkills, campaignFit, endorsedByFit, type AnnotatorSkill } from "../quality/aggregation";
-import { waitingCounts, type WaitingCounts } from "../quality/adjudication";
+import { waitingCounts, type WaitingCounts } from "../quality/adjudication-waiting";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,

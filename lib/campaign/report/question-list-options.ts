@@ -6,7 +6,7 @@ import { z } from "zod";
 /**
  * Which questions a list shows; each is one condition on the question's tallies, or (`waiting…`) on
  * its passages: the questions that wait for the coordinator's word, in all or for one reason
- * (quality/adjudication.ts `waitingSql`).
+ * (quality/adjudication-waiting.ts `waitingSql`).
  */
 export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open", "waiting", "waiting-split", "waiting-explained", "waiting-decoy", "waiting-gold"] as const;
 export type QuestionFilter = (typeof QUESTION_FILTERS)[number];

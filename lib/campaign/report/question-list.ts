@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
-import { waitingCounts, waitingSql } from "../quality/adjudication";
+import { waitingCounts, waitingSql } from "../quality/adjudication-waiting";
 import type { QuestionFilter, QuestionList, QuestionListQuery } from "./question-list-options";
 
 const condition: Record<QuestionFilter, ReturnType<typeof sql>> = {
