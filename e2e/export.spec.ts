@@ -43,7 +43,7 @@ test("a coordinator pauses an annotator and the exported provenance changes; res
   expect(await exported()).toEqual([1, 2]);
 
   await page.goto(`/campaigns/${campaign.id}`);
-  const row = page.getByRole("row", { name: new RegExp(names[0]!) });
+  const row = page.getByTestId("annotators").getByRole("row", { name: new RegExp(names[0]!) });
   await expect(row).toContainText("active");
   await row.getByRole("button", { name: `Pause ${names[0]}` }).click();
   await page.getByRole("dialog", { name: `Pause ${names[0]}?` }).getByRole("button", { name: "Pause" }).click(); // pausing asks first

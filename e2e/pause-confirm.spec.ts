@@ -50,7 +50,7 @@ test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, En
   const { campaignId, names } = await campaignWithAnnotators(page, baseURL!, 2);
   const [who, other] = names as [string, string];
   await page.goto(`/campaigns/${campaignId}`);
-  const row = page.getByRole("row", { name: new RegExp(who) });
+  const row = page.getByTestId("annotators").getByRole("row", { name: new RegExp(who) });
   const pause = row.getByRole("button", { name: `Pause ${who}` });
   await expect(row).toContainText("active");
   await expect(pause).toHaveAttribute("aria-haspopup", "dialog");
@@ -111,7 +111,7 @@ test("touch at 390 px: a tap opens the dialog, Cancel leaves the annotator activ
   const { campaignId, names } = await campaignWithAnnotators(page, baseURL!, 1);
   const who = names[0]!;
   await page.goto(`/campaigns/${campaignId}`);
-  const row = page.getByRole("row", { name: new RegExp(who) });
+  const row = page.getByTestId("annotators").getByRole("row", { name: new RegExp(who) });
   const pause = row.getByRole("button", { name: `Pause ${who}` });
   await pause.scrollIntoViewIfNeeded();
   await pause.tap();

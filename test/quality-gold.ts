@@ -82,7 +82,7 @@ export async function makeGoldCampaign(
       source: source(pageIds.map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Lighthouse ${id}`, text: goldPage(`Lighthouse ${id}`) })).join("\n")),
     });
   }
-  const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("gold campaign"), ...options.settings }));
+  const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("controls campaign"), ...options.settings }));
   const queryIds = options.queryIds ?? pageIds.map(() => unique("gq"));
   const { start, end } = expectedSpan(options.span);
   const negative = options.negative !== false;

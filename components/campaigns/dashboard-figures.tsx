@@ -72,7 +72,7 @@ export function SkillList({ campaignId, skills }: { campaignId: number; skills: 
     <>
       <DataTable testId="skills" label="Annotators by estimated skill" columns={SKILL_COLUMNS} scroll>
         {skills.annotators.map((a) => (
-          <tr key={a.userId} data-username={a.username}>
+          <tr key={a.userId} data-skill-user={a.username}>
             <td>
               <Link href={`/campaigns/${campaignId}/annotators/${a.userId}`}>{a.username}</Link>
             </td>

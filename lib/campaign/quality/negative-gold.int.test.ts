@@ -44,7 +44,7 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
   it("refuses a bad value of \"gold\" with its file, line and field, and gold that expects both verdicts at one place", async () => {
     const page = unique("gold-page");
     await importKnowledge(db(), system, { fileName: "pages.jsonl", source: source(JSON.stringify({ wikipedia_id: page, wikipedia_title: "L", text: goldPage("L") })) });
-    const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("bad gold") }));
+    const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("bad controls") }));
     const line = (id: string, gold: unknown) =>
       JSON.stringify({ id, input: "when", output: [{ answer: ANSWER, provenance: [{ wikipedia_id: page, start_paragraph_id: 5, end_paragraph_id: 5, gold }] }] });
     const problemsOf = async (queries: string, candidates?: string) => {
