@@ -181,14 +181,16 @@ async function main() {
       const benchDb = `kps_bench_quality_${randomBytes(4).toString("hex")}`;
       const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
       await admin.unsafe(`create database "${benchDb}"`);
+      // KPS_BENCH_KEEP_DATABASE=1 keeps it, to look into afterwards (its name is printed).
+      const keep = process.env.KPS_BENCH_KEEP_DATABASE === "1";
       cleanups.push(async () => {
-        await admin.unsafe(`drop database if exists "${benchDb}" with (force)`);
+        if (!keep) await admin.unsafe(`drop database if exists "${benchDb}" with (force)`);
         await admin.end({ timeout: 5 });
       });
       const u = new URL(adminUrl);
       u.pathname = `/${benchDb}`;
       env.DATABASE_URL = u.toString();
-      database = `PostgreSQL at ${adminUrl.hostname}:${adminUrl.port || 5432}, database ${benchDb} (dropped at the end)`;
+      database = `PostgreSQL at ${adminUrl.hostname}:${adminUrl.port || 5432}, database ${benchDb} (${keep ? "kept: KPS_BENCH_KEEP_DATABASE" : "dropped at the end"})`;
     } else {
       delete env.DATABASE_URL;
       env.KPS_DATA_DIR = path.join(tmp, "pglite");

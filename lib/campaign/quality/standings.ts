@@ -90,8 +90,11 @@ export function goldCountsOf(r: { gold_judged: number | null; gold_correct: numb
  */
 export function breaksGoldRule(c: GoldCounts, rule: { minJudgments: number; threshold: number }): boolean {
   const kinds = goldKinds(c);
+  // The threshold is stored as a `real`: 0.3 reads back as 0.30000001192…, which would pause an
+  // annotator exactly at it (1 right of 4: 0.3). Six decimals give back the value the coordinator set.
+  const threshold = Number(rule.threshold.toFixed(6));
   return [kinds.sufficient, kinds.negative].some(
-    (k) => k.judged > 0 && k.judged >= rule.minJudgments && smoothedAccuracy(k.correct, k.judged) < rule.threshold,
+    (k) => k.judged > 0 && k.judged >= rule.minJudgments && smoothedAccuracy(k.correct, k.judged) < threshold,
   );
 }
 
