@@ -91,6 +91,7 @@ async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
 }
 
 test("the People page shows a page of accounts, finds the oldest, and chooses members by search", async ({ browser }) => {
+  test.setTimeout(120_000); // four lists over 10,000 accounts and 2,000 campaigns, then axe on the whole page: near 60 s on 2 cores
   const context = await signedIn(browser, ADMIN.username, ADMIN.password);
   const page = await context.newPage();
   const users = page.getByRole("table", { name: "Users" });
