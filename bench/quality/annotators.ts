@@ -1,4 +1,5 @@
 // The simulated annotators' kinds: what each answers on a passage, given the truth the bench knows.
+import type { Span } from "@/lib/kilt/words";
 import { Rng } from "../rng";
 import { evidenceSpans, type PassageTruth } from "./synthetic";
 
@@ -15,14 +16,6 @@ export const KIND_NOTES: Record<Kind, string> = {
   fast: "careful's answers (it follows the truth), 100 ms between judgments while claiming durationMs 7000: only the speed rule can stop it",
   "first-word": "sufficient on everything, only the passage's first word highlighted",
 };
-
-export interface Span {
-  startParagraphId: number;
-  startCharacter: number;
-  endParagraphId: number;
-  endCharacter: number;
-  text: string;
-}
 
 export interface Answer {
   verdict: "sufficient" | "insufficient";
