@@ -764,7 +764,7 @@ export const queryTallies = pgTable(
 export const CROWD_PLATFORMS = ["prolific", "mturk", "generic"] as const;
 export type CrowdPlatform = (typeof CROWD_PLATFORMS)[number];
 /** How a crowd session ends; each outcome has its own completion code. */
-export const CROWD_OUTCOMES = ["completed", "queue_empty", "paused", "timed_out", "training_failed"] as const;
+export const CROWD_OUTCOMES = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "stopped"] as const;
 export type CrowdOutcome = (typeof CROWD_OUTCOMES)[number];
 export const CROWD_STAGES = ["consent", "training", "working", "ended"] as const;
 export type CrowdStage = (typeof CROWD_STAGES)[number];
@@ -776,7 +776,18 @@ export const crowdEntries = pgTable(
     campaignId: ref("campaign_id")
       .primaryKey()
       .references(() => campaigns.id, { onDelete: "cascade" }),
+    /** Open to newcomers. Closed (false): sessions in progress finish; nobody new enters. */
     enabled: boolean("enabled").notNull().default(false),
+    /** Stopped: closed, and sessions in progress end now (outcome `stopped`). Never with `enabled`. */
+    stopped: boolean("stopped").notNull().default(false),
+    /** The platform's number of places: at most this many workers (accounts) in the campaign. */
+    maxWorkers: integer("max_workers").notNull().default(200),
+    /** At most this many sessions in progress (not ended) at once; an entry past it makes no account. */
+    maxSessionsInProgress: integer("max_sessions_in_progress").notNull().default(50),
+    /** MTurk only: where an assignment is submitted — production (www.mturk.com) or the sandbox — never the request's turkSubmitTo. */
+    mturkSite: text("mturk_site").$type<"production" | "sandbox">().notNull().default("production"),
+    /** Markdown shown as the example on the public entry page (never a gold passage); empty: the instructions alone. */
+    example: text("example").notNull().default(""),
     platform: text("platform").$type<CrowdPlatform>().notNull().default("prolific"),
     /** 128 random bits (base64url): the entry URL's secret part, so campaigns cannot be enumerated. */
     entryKey: text("entry_key").notNull(),
@@ -806,6 +817,9 @@ export const crowdEntries = pgTable(
     uniqueIndex("crowd_entries_entry_key_key").on(t.entryKey),
     check("crowd_entries_platform", sql`${t.platform} in ('prolific', 'mturk', 'generic')`),
     check("crowd_entries_quota_unit", sql`${t.quotaUnit} in ('passages', 'questions')`),
+    check("crowd_entries_mturk_site", sql`${t.mturkSite} in ('production', 'sandbox')`),
+    check("crowd_entries_stopped_closed", sql`not (${t.enabled} and ${t.stopped})`),
+    check("crowd_entries_caps", sql`${t.maxWorkers} between 1 and 1000000 and ${t.maxSessionsInProgress} between 1 and 100000`),
     check(
       "crowd_entries_ranges",
       sql`${t.trainingItems} between 0 and 50 and ${t.trainingPassShare} between 0 and 1 and ${t.quota} between 1 and 10000
@@ -832,6 +846,20 @@ export const crowdWorkers = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("crowd_workers_platform_key").on(t.campaignId, t.platform, t.platformWorkerId), uniqueIndex("crowd_workers_user_key").on(t.userId)],
+);
+
+/** Entries through a crowd link (made or refused), for rate limiting per campaign and per address. Old rows are pruned. */
+export const crowdEntryAttempts = pgTable(
+  "crowd_entry_attempts",
+  {
+    id: id(),
+    campaignId: ref("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("crowd_entry_attempts_campaign_idx").on(t.campaignId, t.createdAt), index("crowd_entry_attempts_address_idx").on(t.address, t.createdAt)],
 );
 
 /** One crowd worker's stretch of work: consent → training → working → ended, with an outcome and its code. */
@@ -872,6 +900,8 @@ export const crowdSessions = pgTable(
     // At most one open session per worker.
     uniqueIndex("crowd_sessions_open_key").on(t.workerId).where(sql`${t.stage} <> 'ended'`),
     index("crowd_sessions_campaign_idx").on(t.campaignId, t.id),
+    // Sessions in progress: counted against maxSessionsInProgress, and ended by the reaper past their deadline.
+    index("crowd_sessions_in_progress_idx").on(t.campaignId, t.deadlineAt).where(sql`${t.stage} <> 'ended'`),
     check("crowd_sessions_stage", sql`${t.stage} in ('consent', 'training', 'working', 'ended')`),
     check("crowd_sessions_outcome", sql`(${t.stage} = 'ended') = (${t.outcome} is not null and ${t.code} is not null and ${t.endedAt} is not null)`),
   ],

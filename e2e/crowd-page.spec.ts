@@ -8,7 +8,7 @@ import { adminApi, unique } from "./fixtures";
 // a reload and a second arrival with the same worker id show the same code. The campaign, its
 // training item and its crowd entry are made through the API.
 
-const CODES = { completed: "DONE-7", queue_empty: "EMPTY-7", paused: "PAUSE-7", timed_out: "TIME-7", training_failed: "FAIL-7" };
+const CODES = { completed: "DONE-7", queue_empty: "EMPTY-7", paused: "PAUSE-7", timed_out: "TIME-7", training_failed: "FAIL-7", stopped: "STOP-7" };
 
 /** A launched batch of two questions on a fresh page: gold + one candidate each; the first gold is a training item. Answers the entry key. */
 async function crowdCampaign(admin: APIRequestContext): Promise<string> {

@@ -24,7 +24,7 @@ test.describe("crowd settings", () => {
 
     await page.goto(`/campaigns/${id}/settings`);
     const form = page.getByRole("form", { name: "Crowd entry" });
-    await expect(form.getByLabel(/Crowd entry open/)).not.toBeChecked();
+    await expect(form.getByLabel(/^Crowd entry/)).toHaveValue("closed");
     await expect(form.getByLabel(/^Platform/)).toHaveValue("prolific");
     await expect(form.getByLabel(/^Training items/)).toHaveValue("5");
     await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=\\{\\{%STUDY_ID%\\}\\}&SESSION_ID=\\{\\{%SESSION_ID%\\}\\}$`));
@@ -42,7 +42,7 @@ test.describe("crowd settings", () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await form.getByLabel("Code: Paused by quality control").fill("PAUSED-1");
-    await form.getByLabel(/Crowd entry open/).check();
+    await form.getByLabel(/^Crowd entry/).selectOption("open");
     await form.getByLabel(/^Platform/).selectOption("mturk");
     await expect(form.getByLabel("Completion URL")).toHaveCount(0);
     await form.getByLabel(/^Consent text/).fill("# Consent\n\nI agree. <script>alert(1)</script>");

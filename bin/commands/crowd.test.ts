@@ -37,8 +37,12 @@ describe("kps campaign crowd", () => {
     const argv = ["--campaign", "4", "--enable", "--platform", "mturk", "--consent-file", consent, "--training-items", "3", "--pass-share", "0.6"];
     argv.push("--quota", "6", "--quota-unit", "questions", "--time-limit", "30", "--max-sessions", "2", "--max-judgments", "none", "--pause-fast");
     argv.push("--completion-url", "http://127.0.0.1:4100/done", "--code", "completed=DONE_1", "--code", "training_failed=NOPE-2");
+    argv.push("--max-workers", "120", "--max-in-progress", "15", "--mturk-site", "sandbox");
     expect(crowdChanges(optionsOf(argv))).toEqual({
-      enabled: true,
+      entry: "open",
+      maxWorkers: 120,
+      maxSessionsInProgress: 15,
+      mturkSite: "sandbox",
       platform: "mturk",
       consent: "# Consent\n<b>markup</b> stays text.\n",
       trainingItems: 3,
@@ -52,15 +56,19 @@ describe("kps campaign crowd", () => {
       completionUrl: "http://127.0.0.1:4100/done",
       codes: { completed: "DONE_1", training_failed: "NOPE-2" },
     });
+    expect(crowdChanges(optionsOf(["--campaign", "4", "--stop"]))).toEqual({ entry: "stopped" });
     expect(crowdChanges(optionsOf(["--campaign", "4", "--disable", "--no-pause-fast", "--max-judgments", "50"]))).toEqual({
-      enabled: false,
+      entry: "closed",
       pauseFastWorkers: false,
       maxJudgmentsPerWorker: 50,
     });
   });
 
   it("says which option is wrong and why", () => {
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain("--enable and --disable cannot both be given");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain("--enable and --disable cannot be given together");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--disable", "--stop"])))).toContain("--disable and --stop cannot be given together");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--mturk-site", "www.mturk.com"])))).toContain("--mturk-site: must be 'production' or 'sandbox'");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--max-in-progress", "0"])))).toContain("--max-in-progress: must be a whole number from 1 to 100,000");
     expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--platform", "upwork"])))).toContain("--platform: must be 'prolific', 'mturk' or 'generic'");
     expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota", "0"])))).toContain("--quota: must be a whole number from 1 to 10,000");
     expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota-unit", "hours"])))).toContain("--quota-unit: must be 'passages' or 'questions'");
@@ -76,9 +84,11 @@ describe("kps campaign crowd", () => {
     const codes = generateCodes();
     const lines = crowdLines({ ...CROWD_DEFAULTS, codes, campaignId: 4, entryKey: "k".repeat(22), updatedAt: "2026-01-01T00:00:00.000Z", entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific") });
     expect(lines).toContain(`entry_url\thttp://localhost:3000/crowd/${"k".repeat(22)}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
-    expect(lines).toContain("enabled\tno");
+    expect(lines).toContain("entry\tclosed");
+    expect(lines).toContain("max_workers\t200");
+    expect(lines).toContain("max_in_progress\t50");
     expect(lines).toContain("max_judgments\tnone");
     expect(lines).toContain(`code\tcompleted\t${codes.completed}\tQuota completed`);
-    expect(lines.filter((l) => l.startsWith("code\t"))).toHaveLength(5);
+    expect(lines.filter((l) => l.startsWith("code\t"))).toHaveLength(6);
   });
 });

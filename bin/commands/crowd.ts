@@ -9,6 +9,11 @@ export interface CrowdOptions {
   campaign: string;
   enable?: boolean;
   disable?: boolean;
+  stop?: boolean;
+  maxWorkers?: number;
+  maxInProgress?: number;
+  mturkSite?: string;
+  exampleFile?: string;
   platform?: string;
   consentFile?: string;
   trainingItems?: number;
@@ -26,6 +31,11 @@ export interface CrowdOptions {
 /** The API's field names as the options that set them, for messages. */
 const crowdOptionNames: Record<string, string> = {
   consent: "consent-file",
+  entry: "enable/--disable/--stop",
+  maxWorkers: "max-workers",
+  maxSessionsInProgress: "max-in-progress",
+  mturkSite: "mturk-site",
+  example: "example-file",
   trainingItems: "training-items",
   trainingPassShare: "pass-share",
   quotaUnit: "quota-unit",
@@ -60,9 +70,10 @@ function codesOf(pairs: string[]): Partial<Record<CrowdOutcome, string>> | undef
 
 /** The PUT body the options ask for (checked with the API's own schema); empty when they change nothing. */
 export function crowdChanges(opts: CrowdOptions): UpdateCrowdSettingsInput {
-  if (opts.enable && opts.disable) throw new ApiError("Invalid arguments:\n  --enable and --disable cannot both be given", 0, "invalid");
+  const states = [opts.enable && "--enable", opts.disable && "--disable", opts.stop && "--stop"].filter(Boolean);
+  if (states.length > 1) throw new ApiError(`Invalid arguments:\n  ${states.join(" and ")} cannot be given together`, 0, "invalid");
   const body = {
-    enabled: opts.enable ? true : opts.disable ? false : undefined,
+    entry: opts.enable ? "open" : opts.disable ? "closed" : opts.stop ? "stopped" : undefined,
     platform: opts.platform,
     consent: opts.consentFile === undefined ? undefined : readFileSync(opts.consentFile, "utf8"),
     trainingItems: opts.trainingItems,
@@ -74,6 +85,10 @@ export function crowdChanges(opts: CrowdOptions): UpdateCrowdSettingsInput {
     maxJudgmentsPerWorker: opts.maxJudgments === "none" ? null : opts.maxJudgments,
     pauseFastWorkers: opts.pauseFast,
     completionUrl: opts.completionUrl,
+    maxWorkers: opts.maxWorkers,
+    maxSessionsInProgress: opts.maxInProgress,
+    mturkSite: opts.mturkSite,
+    example: opts.exampleFile === undefined ? undefined : readFileSync(opts.exampleFile, "utf8"),
     codes: codesOf(opts.code ?? []),
   };
   const given = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
@@ -84,8 +99,9 @@ export function crowdChanges(opts: CrowdOptions): UpdateCrowdSettingsInput {
 export function crowdLines(c: CrowdSettingsAnswer): string[] {
   return [
     `campaign\t${c.campaignId}`,
-    `enabled\t${c.enabled ? "yes" : "no"}`,
+    `entry\t${c.entry}`,
     `platform\t${c.platform}`,
+    ...(c.platform === "mturk" ? [`mturk_site\t${c.mturkSite}`] : []),
     `entry_url\t${c.entryUrl}`,
     `consent\t${Array.from(c.consent).length} characters`,
     `training_items\t${c.trainingItems}`,
@@ -94,6 +110,9 @@ export function crowdLines(c: CrowdSettingsAnswer): string[] {
     `time_limit\t${c.timeLimitMinutes} minutes`,
     `max_sessions\t${c.maxSessionsPerWorker}`,
     `max_judgments\t${c.maxJudgmentsPerWorker ?? "none"}`,
+    `max_workers\t${c.maxWorkers}`,
+    `max_in_progress\t${c.maxSessionsInProgress}`,
+    `example\t${Array.from(c.example).length} characters`,
     `pause_fast\t${c.pauseFastWorkers ? "yes" : "no"}`,
     `completion_url\t${c.completionUrl}`,
     ...CROWD_OUTCOME_LIST.map((o) => `code\t${o}\t${c.codes[o]}\t${CROWD_OUTCOME_LABELS[o]}`),
@@ -107,7 +126,8 @@ export function addCrowdCommand(campaign: Command, ctx: CliContext): void {
     .description("print a campaign's crowd entry (settings, codes, the URL to paste into the platform), or change it with the options")
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--enable", "open the entry: workers with the link may start sessions")
-    .option("--disable", "close the entry")
+    .option("--disable", "close the entry to newcomers: sessions in progress finish")
+    .option("--stop", "stop the entry: nobody enters, and sessions in progress end (outcome stopped)")
     .option("--platform <platform>", "prolific, mturk or generic")
     .option("--consent-file <file>", "the consent text, Markdown", existingFile)
     .option("--training-items <k>", "training items per worker, 0–50 (default 5)", number("--training-items"))
@@ -120,6 +140,10 @@ export function addCrowdCommand(campaign: Command, ctx: CliContext): void {
     .option("--pause-fast", "pause workers whose median time per judgment is under 2 s")
     .option("--no-pause-fast", "do not pause fast workers (the default)")
     .option("--completion-url <url>", "Prolific's completion URL; ?cc=CODE is added")
+    .option("--max-workers <n>", "worker ids in all (the platform's places), 1–1000000 (default 200)", number("--max-workers"))
+    .option("--max-in-progress <n>", "sessions in progress at once, 1–100000 (default 50)", number("--max-in-progress"))
+    .option("--mturk-site <site>", "MTurk: production or sandbox, where assignments are submitted (default production)")
+    .option("--example-file <file>", "the entry page's example, Markdown (never a gold passage)", existingFile)
     .option("--code <outcome=code>", `a completion code; outcomes: ${CROWD_OUTCOME_LIST.join(", ")} (repeatable)`, collectCode)
     .action(async (opts: CrowdOptions) => {
       ctx.needToken();
@@ -130,6 +154,7 @@ export function addCrowdCommand(campaign: Command, ctx: CliContext): void {
       const { data } = await ctx.client().request<{ crowd: CrowdSettingsAnswer }>(changing ? "PUT" : "GET", path, changing ? changes : undefined);
       for (const line of crowdLines(data.crowd)) out(line);
       if (changing) note(`Changed ${Object.keys(changes).join(", ")} of campaign ${data.crowd.campaignId}'s crowd entry.`);
-      if (!data.crowd.enabled) note("The crowd entry is closed: workers who open the link are turned away (open it with --enable).");
+      if (data.crowd.entry === "closed") note("The crowd entry is closed: workers who open the link are turned away, sessions in progress finish (open it with --enable).");
+      if (data.crowd.entry === "stopped") note("The crowd entry is stopped: workers who open the link are turned away, and sessions in progress end (open it with --enable).");
     });
 }

@@ -1,24 +1,32 @@
-import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, type CrowdOutcome, type CrowdPlatform, type CrowdSettings, type QuotaUnit } from "@/lib/crowd/settings";
+import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, type CrowdEntryState, type CrowdOutcome, type CrowdPlatform, type CrowdSettings, type MturkSite, type QuotaUnit } from "@/lib/crowd/settings";
 
 // The crowd settings form's values: numbers as typed (a blank or half-typed one is kept until
 // saved), and the conversions to what PUT /api/campaigns/:id/crowd takes.
 
-export type CrowdNumberField = "trainingItems" | "trainingPassShare" | "quota" | "timeLimitMinutes" | "maxSessionsPerWorker" | "maxJudgmentsPerWorker";
-export type CrowdBooleanField = "enabled" | "pauseFastWorkers";
+export type CrowdNumberField = "trainingItems" | "trainingPassShare" | "quota" | "timeLimitMinutes" | "maxSessionsPerWorker" | "maxJudgmentsPerWorker" | "maxWorkers" | "maxSessionsInProgress";
+export type CrowdBooleanField = "pauseFastWorkers";
 export type CrowdField = Exclude<keyof CrowdSettings, "codes"> | `codes.${CrowdOutcome}`;
 
 export type CrowdDraft = Record<CrowdNumberField, string> &
   Record<CrowdBooleanField, boolean> & {
+    entry: CrowdEntryState;
     platform: CrowdPlatform;
+    mturkSite: MturkSite;
     quotaUnit: QuotaUnit;
     consent: string;
+    example: string;
     completionUrl: string;
     codes: Record<CrowdOutcome, string>;
   };
 
 export const CROWD_FIELD_LABELS: Record<CrowdField, string> = {
   enabled: "Crowd entry open",
+  entry: "Crowd entry",
   platform: "Platform",
+  mturkSite: "MTurk site",
+  example: "Example for the entry page (Markdown)",
+  maxWorkers: "Workers in all",
+  maxSessionsInProgress: "Sessions in progress at once",
   consent: "Consent text (Markdown)",
   trainingItems: "Training items",
   trainingPassShare: "Training pass share",
@@ -36,9 +44,11 @@ export const crowdFieldId = (f: CrowdField) => `crowd-${f.replace(".", "-")}`;
 
 export function toCrowdDraft(s: CrowdSettings): CrowdDraft {
   return {
-    enabled: s.enabled,
+    entry: s.entry,
     platform: s.platform,
+    mturkSite: s.mturkSite,
     consent: s.consent,
+    example: s.example,
     quotaUnit: s.quotaUnit,
     pauseFastWorkers: s.pauseFastWorkers,
     completionUrl: s.completionUrl,
@@ -48,6 +58,8 @@ export function toCrowdDraft(s: CrowdSettings): CrowdDraft {
     timeLimitMinutes: String(s.timeLimitMinutes),
     maxSessionsPerWorker: String(s.maxSessionsPerWorker),
     maxJudgmentsPerWorker: s.maxJudgmentsPerWorker === null ? "" : String(s.maxJudgmentsPerWorker),
+    maxWorkers: String(s.maxWorkers),
+    maxSessionsInProgress: String(s.maxSessionsInProgress),
     codes: { ...s.codes },
   };
 }
@@ -57,9 +69,11 @@ const num = (v: string): number | null => (v.trim() === "" ? null : Number(v));
 
 function fromCrowdDraft(d: CrowdDraft): Record<string, unknown> {
   return {
-    enabled: d.enabled,
+    entry: d.entry,
     platform: d.platform,
+    mturkSite: d.mturkSite,
     consent: d.consent,
+    example: d.example,
     trainingItems: num(d.trainingItems),
     trainingPassShare: num(d.trainingPassShare),
     quota: num(d.quota),
@@ -67,6 +81,8 @@ function fromCrowdDraft(d: CrowdDraft): Record<string, unknown> {
     timeLimitMinutes: num(d.timeLimitMinutes),
     maxSessionsPerWorker: num(d.maxSessionsPerWorker),
     maxJudgmentsPerWorker: num(d.maxJudgmentsPerWorker),
+    maxWorkers: num(d.maxWorkers),
+    maxSessionsInProgress: num(d.maxSessionsInProgress),
     pauseFastWorkers: d.pauseFastWorkers,
     completionUrl: d.completionUrl.trim(),
   };

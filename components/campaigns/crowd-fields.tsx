@@ -93,3 +93,8 @@ export function ConsentSetting({ value, onChange, error }: { value: string; onCh
   const hint = "Workers read it and agree before any work; the campaign’s instructions follow.";
   return <MarkdownSetting id={crowdFieldId("consent")} name="consent" label={labelOf("consent", "empty")} hint={hint} readers="workers" rows={6} value={value} onChange={onChange} error={error} />;
 }
+
+export function ExampleSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
+  const hint = "Shown on the public entry page (and the MTurk preview) before anyone enters: a made-up passage and how to judge it. Never a gold passage. Empty: the instructions alone.";
+  return <MarkdownSetting id={crowdFieldId("example")} name="example" label={labelOf("example", "empty")} hint={hint} readers="anyone with the link" rows={6} value={value} onChange={onChange} error={error} />;
+}

@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
-import { CROWD_DEFAULTS, CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, CROWD_PLATFORM_LABELS, type CrowdPlatform, type CrowdSettingsAnswer, type QuotaUnit } from "@/lib/crowd/settings";
+import { CROWD_DEFAULTS, CROWD_ENTRY_STATE_LABELS, CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, CROWD_PLATFORM_LABELS, MTURK_SITE_LABELS, type CrowdPlatform, type CrowdSettingsAnswer, type QuotaUnit } from "@/lib/crowd/settings";
 import { crowdSettingsQuery } from "@/lib/query/crowd";
 import { CROWD_FIELD_LABELS, toCrowdDraft, type CrowdDraft, type CrowdField, type CrowdNumberField } from "./crowd-draft";
 import { SaveFailure } from "./campaign-fields";
-import { ConsentSetting, CrowdCheck, CrowdNumber, CrowdSelect, CrowdText } from "./crowd-fields";
+import { ConsentSetting, CrowdCheck, CrowdNumber, CrowdSelect, CrowdText, ExampleSetting } from "./crowd-fields";
 import { useCrowdSave } from "./use-crowd-save";
 
 /** The "Crowd entry" section of a campaign's settings page: its settings, read from the API, then the form. */
@@ -33,7 +33,8 @@ function EntryLink({ saved, draftPlatform }: { saved: CrowdSettingsAnswer; draft
       <CopyField label="Entry URL" value={saved.entryUrl} describedBy="crowd-entry-url-hint" />
       <span className="hint" id="crowd-entry-url-hint">
         {ENTRY_HINTS[saved.platform]}
-        {!saved.enabled && " The entry is closed: workers who open the link are turned away until you open it."}
+        {saved.entry === "closed" && " The entry is closed: workers who open the link are turned away until you open it; sessions in progress finish."}
+        {saved.entry === "stopped" && " The entry is stopped: workers who open the link are turned away, and sessions in progress ended with the “stopped” code."}
         {draftPlatform !== saved.platform && " Save to get the link for the platform chosen above."}
       </span>
     </div>
@@ -64,8 +65,27 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
       </p>
       <fieldset className="plain">
         <legend>Entry</legend>
-        <CrowdCheck field="enabled" checked={draft.enabled} onChange={set("enabled")} error={problemOf("enabled")} hint="Open: workers with the link may start sessions. Closed: the link turns them away." />
+        <CrowdSelect
+          field="entry"
+          value={draft.entry}
+          options={CROWD_ENTRY_STATE_LABELS}
+          onChange={set("entry")}
+          error={problemOf("entry") ?? problemOf("enabled")}
+          defaultText="closed"
+          hint="Closing turns newcomers away and lets sessions in progress finish; stopping also ends those sessions at their next request, with the “stopped” code."
+        />
         <CrowdSelect field="platform" value={draft.platform} options={CROWD_PLATFORM_LABELS} onChange={set("platform")} error={problemOf("platform")} defaultText="Prolific" />
+        {draft.platform === "mturk" && (
+          <CrowdSelect
+            field="mturkSite"
+            value={draft.mturkSite}
+            options={MTURK_SITE_LABELS}
+            onChange={set("mturkSite")}
+            error={problemOf("mturkSite")}
+            defaultText="production"
+            hint="Where a finished assignment is submitted. The app never takes the address from the link (turkSubmitTo)."
+          />
+        )}
         <EntryLink saved={saved} draftPlatform={draft.platform} />
         {draft.platform === "prolific" && (
           <CrowdText
@@ -79,6 +99,7 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
           />
         )}
         <ConsentSetting value={draft.consent} onChange={set("consent")} error={problemOf("consent")} />
+        <ExampleSetting value={draft.example} onChange={set("example")} error={problemOf("example")} />
       </fieldset>
       <fieldset className="plain">
         <legend>Training</legend>
@@ -123,6 +144,8 @@ function SessionFields({ draft, set, number, problemOf }: { draft: CrowdDraft; s
         <CrowdSelect field="quotaUnit" value={draft.quotaUnit} options={QUOTA_UNITS} onChange={set("quotaUnit")} error={problemOf("quotaUnit")} defaultText="passages" />
         <CrowdNumber {...number("timeLimitMinutes")} min={1} max={1440} defaultText="60" hint="A session ends with the “time limit reached” code after this long." />
         <CrowdNumber {...number("maxSessionsPerWorker")} min={1} max={1000} defaultText="1" hint="How many sessions one worker id may have in this campaign." />
+        <CrowdNumber {...number("maxWorkers")} min={1} max={1000000} defaultText="200" hint="The platform’s number of places: worker ids past it are turned away, and no account is made for them." />
+        <CrowdNumber {...number("maxSessionsInProgress")} min={1} max={100000} defaultText="50" hint="Sessions not yet ended, at once. A newcomer past it is asked to come back later; no account is made." />
         <CrowdNumber
           {...number("maxJudgmentsPerWorker")}
           min={1}

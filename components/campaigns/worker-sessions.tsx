@@ -16,6 +16,7 @@ const outcomeLabel: Record<WorkerOutcomeFilter, string> = {
   paused: "paused",
   timed_out: "timed out",
   training_failed: "training not passed",
+  stopped: "stopped",
   open: "still open",
 };
 
@@ -25,6 +26,7 @@ const outcomeTone: Record<WorkerOutcomeFilter, string | undefined> = {
   paused: "paused",
   timed_out: "closed",
   training_failed: "paused",
+  stopped: "closed",
   open: "running",
 };
 

@@ -12,6 +12,7 @@ const TITLES: Record<Outcome, string> = {
   paused: "Your session has ended",
   timed_out: "Time is up",
   training_failed: "Training not passed",
+  stopped: "The study was stopped",
 };
 
 /** Prolific: on to the completion URL at once; the link stays, in case the browser holds it back. */

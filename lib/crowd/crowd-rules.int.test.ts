@@ -13,7 +13,7 @@ import { judgmentOf, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions";
 
-const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1" };
+const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1", stopped: "S1" };
 
 async function working(db: Db, options: { queries: number; candidates: number; entry: Partial<typeof crowdEntries.$inferInsert>; campaign?: Partial<typeof campaigns.$inferInsert> }) {
   const c = await makeCampaign(db, { queries: options.queries, candidates: options.candidates });

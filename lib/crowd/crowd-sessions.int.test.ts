@@ -15,7 +15,7 @@ import { consentToCrowdSession, enterCrowd, getCrowdEntryInfo, getMyCrowdSession
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./views";
 
-const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1" };
+const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
 
 /** A launched campaign of `queries` questions (gold + 1 candidate each), the first `training` gold passages marked as training, with a crowd entry. */
 async function crowdCampaign(db: Db, options: { queries: number; training: number; entry?: Partial<typeof crowdEntries.$inferInsert> }) {

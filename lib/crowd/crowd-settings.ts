@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { invalidField, invalidInput } from "@/lib/errors";
-import { duplicateCodes, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
+import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
 // is made on the first read or change, with a random entry key and generated completion codes, so
@@ -17,6 +17,7 @@ function toView(row: CrowdEntry): CrowdSettingsView {
     campaignId: row.campaignId,
     entryKey: row.entryKey,
     enabled: row.enabled,
+    entry: entryStateOf(row),
     platform: row.platform,
     consent: row.consent,
     trainingItems: row.trainingItems,
@@ -28,6 +29,10 @@ function toView(row: CrowdEntry): CrowdSettingsView {
     maxJudgmentsPerWorker: row.maxJudgmentsPerWorker,
     pauseFastWorkers: row.pauseFastWorkers,
     completionUrl: row.completionUrl,
+    maxWorkers: row.maxWorkers,
+    maxSessionsInProgress: row.maxSessionsInProgress,
+    mturkSite: row.mturkSite,
+    example: row.example,
     codes: { ...row.codes },
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -75,7 +80,10 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
     if (problem) throw invalidField("trainingItems", problem);
   }
   await ensureEntry(db, campaignId);
-  const { codes: newCodes, ...fields } = input;
+  const { codes: newCodes, entry, enabled, ...rest } = input;
+  // The entry state as stored: `entry` (or `enabled`: true opens, false closes; a stopped entry stays stopped).
+  const state = entry !== undefined ? entryColumns(entry) : enabled === true ? entryColumns("open") : enabled === false ? { enabled: false } : {};
+  const fields = { ...rest, ...state };
   const row = await db.transaction(async (tx) => {
     // Locked: two coordinators changing codes at once cannot end with one code for two outcomes.
     const [current] = await tx.select().from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)).for("update");
@@ -89,12 +97,19 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
       .where(eq(crowdEntries.campaignId, campaignId))
       .returning();
     // The consent text can be long: the entry names that it changed, not its words.
-    const { consent, ...changes } = input;
+    const { consent, example, ...changes } = input;
     await recordAudit(tx, actor, {
       action: "campaign.crowd",
       targetType: "campaign",
       targetId: campaignId,
-      details: { fields: Object.keys(input), changes: consent === undefined ? changes : { ...changes, consent: `(${Array.from(consent).length} characters)` } },
+      details: {
+        fields: Object.keys(input),
+        changes: {
+          ...changes,
+          ...(consent === undefined ? {} : { consent: `(${Array.from(consent).length} characters)` }),
+          ...(example === undefined ? {} : { example: `(${Array.from(example).length} characters)` }),
+        },
+      },
     });
     return updated!;
   });

@@ -21,7 +21,7 @@ import { workerListQuerySchema } from "./workers-report-options";
 // judgment while answering 100 ms apart is flagged and paused; a careful worker who claims to be
 // fast but takes 3 s per judgment is neither.
 
-const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1" };
+const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1", stopped: "S1" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A crowd campaign (no training, the speed rule on, warnings after 3 judgments, no gold pause) and one worker in it, working. */

@@ -122,6 +122,8 @@ function messageOf({ session: s, entry }: SessionContext, training: CrowdSession
       return "Your work on this study was stopped by its quality checks.";
     case "timed_out":
       return `The session's time (${entry.timeLimitMinutes} minutes) ran out. Thank you: your work counts.`;
+    case "stopped":
+      return "The researchers stopped this study. Thank you: your work counts.";
     case "training_failed":
       return `You did not pass the training round (${training.correct} of ${training.total} right; ${Math.ceil(training.passShare * training.total)} needed).`;
     default:

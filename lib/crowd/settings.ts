@@ -10,7 +10,7 @@ if (typeof window !== "undefined") z.config({ jitless: true });
  * Pure and client-safe: the lists below repeat the database's (type-only import, checked both ways).
  */
 export const CROWD_PLATFORM_LIST = ["prolific", "mturk", "generic"] as const satisfies readonly StoredPlatform[];
-export const CROWD_OUTCOME_LIST = ["completed", "queue_empty", "paused", "timed_out", "training_failed"] as const satisfies readonly StoredOutcome[];
+export const CROWD_OUTCOME_LIST = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "stopped"] as const satisfies readonly StoredOutcome[];
 export type CrowdPlatform = (typeof CROWD_PLATFORM_LIST)[number];
 export type CrowdOutcome = (typeof CROWD_OUTCOME_LIST)[number];
 const everyPlatform: Exclude<StoredPlatform, CrowdPlatform> | Exclude<StoredOutcome, CrowdOutcome> extends never ? true : never = true;
@@ -32,7 +32,26 @@ export const CROWD_OUTCOME_LABELS: Record<CrowdOutcome, string> = {
   paused: "Paused by quality control",
   timed_out: "Time limit reached",
   training_failed: "Training not passed",
+  stopped: "Stopped by the coordinator",
 };
+
+/**
+ * The entry's state. Open: workers with the link may start sessions. Closed: nobody new enters, and
+ * sessions in progress finish. Stopped: closed, and sessions in progress end at their next request
+ * (outcome `stopped`, with its own code). Stored as `enabled` (open) and `stopped`.
+ */
+export const CROWD_ENTRY_STATES = ["open", "closed", "stopped"] as const;
+export type CrowdEntryState = (typeof CROWD_ENTRY_STATES)[number];
+export const CROWD_ENTRY_STATE_LABELS: Record<CrowdEntryState, string> = {
+  open: "Open: workers with the link may start sessions",
+  closed: "Closed to newcomers: sessions in progress finish",
+  stopped: "Stopped: sessions in progress end now",
+};
+
+/** MTurk only: where a finished assignment is submitted. Chosen here, never taken from the request's turkSubmitTo. */
+export const MTURK_SITES = ["production", "sandbox"] as const;
+export type MturkSite = (typeof MTURK_SITES)[number];
+export const MTURK_SITE_LABELS: Record<MturkSite, string> = { production: "Production (www.mturk.com)", sandbox: "Sandbox (workersandbox.mturk.com)" };
 
 /** A completion code: what a worker pastes, or what the platform reads from the redirect. */
 export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -65,7 +84,9 @@ const whole = (from: number, to: number, unit = "") => {
 };
 
 export const crowdSettingsShape = {
+  /** Open to newcomers (the same as `entry: "open"`; false: closed, unless `entry` says stopped). */
   enabled: z.boolean("must be true or false"),
+  entry: z.enum(CROWD_ENTRY_STATES, "must be 'open', 'closed' or 'stopped'"),
   platform: z.enum(CROWD_PLATFORM_LIST, "must be 'prolific', 'mturk' or 'generic'"),
   /** Markdown shown before any work; the worker agrees to it. */
   consent: z.string("must be text (Markdown)").max(50_000, "must be at most 50,000 characters"),
@@ -80,6 +101,13 @@ export const crowdSettingsShape = {
   maxJudgmentsPerWorker: whole(1, 1_000_000_000).nullable(),
   pauseFastWorkers: z.boolean("must be true or false"),
   completionUrl: completionUrlSchema,
+  /** The platform's number of places: at most this many worker ids enter the campaign. */
+  maxWorkers: whole(1, 1_000_000),
+  /** Sessions not yet ended, at most, at once: an entry past it is turned away and makes no account. */
+  maxSessionsInProgress: whole(1, 100_000),
+  mturkSite: z.enum(MTURK_SITES, "must be 'production' or 'sandbox'"),
+  /** Markdown: the example the public entry page shows (never a gold passage). Empty: the instructions alone. */
+  example: z.string("must be text (Markdown)").max(20_000, "must be at most 20,000 characters"),
 };
 
 /**
@@ -115,18 +143,37 @@ const distinctCodes = (s: { codes?: Partial<Record<CrowdOutcome, string>> }, ctx
   for (const p of duplicateCodes(s.codes ?? {})) ctx.addIssue({ code: "custom", path: p.field.split("."), message: p.message });
 };
 
+/** `enabled` and `entry` say one thing twice; sent together they must agree (enabled ⇔ open). */
+const oneEntryState = (s: { enabled?: boolean; entry?: CrowdEntryState }, ctx: z.RefinementCtx) => {
+  if (s.enabled !== undefined && s.entry !== undefined && s.enabled !== (s.entry === "open")) {
+    ctx.addIssue({ code: "custom", path: ["enabled"], message: `says ${s.enabled ? "open" : "not open"}, but entry says '${s.entry}'; send one of them` });
+  }
+};
+
 /** Every crowd setting (what a form holds whole). */
 export const crowdSettingsSchema = z
   .object({ ...crowdSettingsShape, codes: codesSchema })
   .strict()
-  .superRefine(distinctCodes);
+  .superRefine(distinctCodes)
+  .superRefine(oneEntryState);
 
 /** PUT /api/campaigns/:id/crowd: any settings, and any of the codes (the others are kept). */
 export const updateCrowdSettingsSchema = z
   .object({ ...crowdSettingsShape, codes: codesSchema.partial() })
   .partial()
   .strict()
-  .superRefine(distinctCodes);
+  .superRefine(distinctCodes)
+  .superRefine(oneEntryState);
+
+/** The stored columns (`enabled`, `stopped`) of an entry state. */
+export function entryColumns(entry: CrowdEntryState): { enabled: boolean; stopped: boolean } {
+  return { enabled: entry === "open", stopped: entry === "stopped" };
+}
+
+/** The entry state of the stored columns. */
+export function entryStateOf(row: { enabled: boolean; stopped: boolean }): CrowdEntryState {
+  return row.enabled ? "open" : row.stopped ? "stopped" : "closed";
+}
 
 export type CrowdSettings = z.infer<typeof crowdSettingsSchema>;
 export type UpdateCrowdSettingsInput = z.infer<typeof updateCrowdSettingsSchema>;
@@ -144,6 +191,7 @@ export type CrowdSettingsAnswer = CrowdSettingsView & { entryUrl: string };
 /** The defaults of a new crowd entry (the database's column defaults; codes are generated per campaign). */
 export const CROWD_DEFAULTS: Omit<CrowdSettings, "codes"> = {
   enabled: false,
+  entry: "closed",
   platform: "prolific",
   consent: "",
   trainingItems: 5,
@@ -155,6 +203,10 @@ export const CROWD_DEFAULTS: Omit<CrowdSettings, "codes"> = {
   maxJudgmentsPerWorker: null,
   pauseFastWorkers: false,
   completionUrl: "https://app.prolific.com/submissions/complete",
+  maxWorkers: 200,
+  maxSessionsInProgress: 50,
+  mturkSite: "production",
+  example: "",
 };
 
 const CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -28,7 +28,7 @@ import type { TrainingFeedback } from "./views";
 // work (its candidates, other gold, passages added later), the feedback must show that item only, and
 // the settings refuse more training items than the campaign has marked.
 
-const CODES = { completed: "TL-DONE", queue_empty: "TL-EMPTY", paused: "TL-PAUSE", timed_out: "TL-TIME", training_failed: "TL-FAIL" };
+const CODES = { completed: "TL-DONE", queue_empty: "TL-EMPTY", paused: "TL-PAUSE", timed_out: "TL-TIME", training_failed: "TL-FAIL", stopped: "TL-STOP" };
 const EXPLANATION = "The paragraph names the inscription's year.";
 
 function source(text: string) {

@@ -10,7 +10,7 @@ import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./views";
 
-const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1" };
+const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
 
 /** A sufficient answer to a training item: `span` in code points of its first paragraph, or the whole of it. */
 function answer(item: TrainingItemView, span?: { start: number; end: number }) {

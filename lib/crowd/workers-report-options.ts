@@ -5,7 +5,7 @@ import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
 // the browser client and the CLI use them without the database modules).
 
 /** The outcome filter: an outcome, or `open` for sessions not ended yet. */
-export const WORKER_OUTCOME_FILTERS = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "open"] as const satisfies readonly (CrowdOutcome | "open")[];
+export const WORKER_OUTCOME_FILTERS = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "stopped", "open"] as const satisfies readonly (CrowdOutcome | "open")[];
 export type WorkerOutcomeFilter = (typeof WORKER_OUTCOME_FILTERS)[number];
 
 export const WORKER_REPORT_FORMATS = ["csv", "jsonl"] as const;
