@@ -160,10 +160,10 @@ test("kps campaign crowd prints the entry URL and codes, changes settings, and n
   const changed = await cli(["campaign", "crowd", "--campaign", id, "--enable", "--platform", "mturk", "--quota", "6", "--max-judgments", "none", "--code", "completed=CLI-DONE"], env);
   expect(changed.code, changed.stderr).toBe(0);
   expect(changed.stdout).toMatch(new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}$`, "m"));
-  expect(changed.stdout).toContain("enabled\tyes");
+  expect(changed.stdout).toContain("entry\topen");
   expect(changed.stdout).toContain("quota\t6 passages");
   expect(changed.stdout).toMatch(/^code\tcompleted\tCLI-DONE\t/m);
-  expect(changed.stderr).toContain("Changed enabled, platform, quota, maxJudgmentsPerWorker, codes");
+  expect(changed.stderr).toContain("Changed entry, platform, quota, maxJudgmentsPerWorker, codes");
 
   const bad = await cli(["campaign", "crowd", "--campaign", id, "--pass-share", "1.5", "--completion-url", "javascript:alert(1)"], env);
   expect(bad.code).toBe(2);
