@@ -23,6 +23,8 @@ export interface CampaignView {
   goldMinJudgments: number;
   goldAccuracyThreshold: number;
   leaseMinutes: number;
+  /** The lease as stored (leaseMinutes rounds it). */
+  leaseSeconds: number;
   earlyStop: boolean;
   askWhenNoneSufficient: boolean;
   instructions: string;
@@ -50,6 +52,7 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
     goldMinJudgments: c.goldMinJudgments,
     goldAccuracyThreshold: c.goldAccuracyThreshold,
     leaseMinutes: Math.round(c.leaseSeconds / 60),
+    leaseSeconds: c.leaseSeconds,
     earlyStop: c.earlyStop,
     askWhenNoneSufficient: c.askWhenNoneSufficient,
     instructions: c.instructions,
@@ -67,9 +70,11 @@ function toView(c: Campaign, memberIds: number[]): CampaignView {
   };
 }
 
-function columnsOf<T extends Partial<CreateCampaignInput>>(input: T): Omit<T, "leaseMinutes"> & { leaseSeconds?: number } {
-  const { leaseMinutes, ...rest } = input;
-  return { ...rest, ...(leaseMinutes === undefined ? {} : { leaseSeconds: leaseMinutes * 60 }) };
+/** The columns of an input: the lease as seconds (leaseSeconds when sent, else leaseMinutes × 60). */
+function columnsOf<T extends Partial<CreateCampaignInput>>(input: T): Omit<T, "leaseMinutes" | "leaseSeconds"> & { leaseSeconds?: number } {
+  const { leaseMinutes, leaseSeconds, ...rest } = input;
+  const seconds = leaseSeconds ?? (leaseMinutes === undefined ? undefined : leaseMinutes * 60);
+  return { ...rest, ...(seconds === undefined ? {} : { leaseSeconds: seconds }) };
 }
 
 export async function createCampaign(db: Db, actor: Actor, input: CreateCampaignInput): Promise<CampaignView> {

@@ -6,7 +6,7 @@ import { Client, ADMIN, alive, childPids, freshPostgresDatabase, makeAnnotators,
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PORT = Number(process.env.KPS_SOAK_PORT ?? 3700);
 
-/** Drains the campaign after a restart, waiting out the killed requests' leases (1 minute). */
+/** Drains the campaign after a restart, waiting out the killed requests' leases (30 s). */
 async function drainAfterLeases(url: string, campaignId: number, annotators: Awaited<ReturnType<typeof makeAnnotators>>, admin: Client) {
   const started = Date.now();
   const acked = [];

@@ -120,7 +120,7 @@ export class Client {
   }
 }
 
-/** A campaign of `questions` × (1 gold + 4 candidates) passages, launched, with lease 1 minute and no gold pausing. */
+/** A campaign of `questions` × (1 gold + 4 candidates) passages, launched, with a 30-second lease and no gold pausing. */
 export async function makeCampaign(admin: Client, questions: number): Promise<{ campaignId: number; passages: number }> {
   const tag = unique("soak");
   const pages = Array.from({ length: questions }, (_, i) => ({
@@ -130,7 +130,7 @@ export async function makeCampaign(admin: Client, questions: number): Promise<{ 
   }));
   const knowledge = await admin.call("POST", `/api/knowledge?name=${tag}.jsonl`, pages.map((p) => JSON.stringify(p)).join("\n") + "\n", { "content-type": "application/x-ndjson" });
   if (knowledge.status !== 201) throw new Error(`knowledge: ${knowledge.status} ${knowledge.text}`);
-  const created = await admin.call("POST", "/api/campaigns", { name: tag, leaseMinutes: 1, goldMinJudgments: 10_000 });
+  const created = await admin.call("POST", "/api/campaigns", { name: tag, leaseSeconds: 30, goldMinJudgments: 10_000 });
   if (created.status !== 201) throw new Error(`campaign: ${created.status} ${created.text}`);
   const campaignId: number = created.json.campaign.id;
   const lines = pages.map((p, i) =>

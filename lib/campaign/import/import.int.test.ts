@@ -11,7 +11,7 @@ import { changeBatchStatus, getBatch } from "../batches";
 import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
 import { dropStaleStagingTables, importKnowledge } from "./import-knowledge";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema, updateCampaignSchema } from "../settings";
 
 function source(text: string | Buffer) {
   return (async function* () {
@@ -203,6 +203,10 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     expect(createCampaignSchema.safeParse({ name: "x", judgmentsPerPassage: 2, endorsementThreshold: 3 }).success).toBe(false);
     await expect(updateCampaign(db(), system, c.id, { endorsementThreshold: 4 })).rejects.toBeInstanceOf(AppError);
     expect((await updateCampaign(db(), system, c.id, { judgmentsPerPassage: 5, endorsementThreshold: 3, leaseMinutes: 20 })).leaseMinutes).toBe(20);
+    // The lease in seconds (scripts and tests): it wins over leaseMinutes; under 30 s is refused by name.
+    expect(await updateCampaign(db(), system, c.id, { leaseSeconds: 45, leaseMinutes: 20 })).toMatchObject({ leaseSeconds: 45, leaseMinutes: 1 });
+    expect(updateCampaignSchema.safeParse({ leaseSeconds: 29 }).error?.issues[0]).toMatchObject({ path: ["leaseSeconds"], message: "must be at least 30 seconds" });
+    expect(createCampaignSchema.parse({ name: "x", leaseSeconds: 30 })).toMatchObject({ leaseSeconds: 30, leaseMinutes: 10 });
 
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
