@@ -52,7 +52,11 @@ const flaky = [];
 
 const vitestJson = path.join(resultsDir, "vitest.json");
 fs.rmSync(vitestJson, { force: true });
-if (run("unit and integration tests (vitest)", bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]) !== 0) {
+// --integration-only: only the suites that open a database (*.int.test.ts): CI's embedded run, whose
+// PostgreSQL run before it ran the unit tests already (they do not depend on the database).
+const integrationOnly = process.argv.includes("--integration-only");
+const vitestArgs = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`, ...(integrationOnly ? [".int.test.ts"] : [])];
+if (run(integrationOnly ? "integration tests (vitest, *.int.test.ts)" : "unit and integration tests (vitest)", bin("vitest"), vitestArgs) !== 0) {
   failedSteps.push("vitest");
 }
 const v = readJson(vitestJson);
