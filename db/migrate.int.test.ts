@@ -19,6 +19,7 @@ const expectedTables = [
   "campaigns",
   "claims",
   "crowd_entries",
+  "crowd_entry_attempts",
   "crowd_sessions",
   "crowd_workers",
   "explanations",

@@ -64,17 +64,25 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // Time is the server's (issue 26): the waits are real; what each client claims (1, 3 and 9 s) is a hint no figure reads.
   const [fast, careful, slow] = [await createAccount(admin, "annotator", "fast"), await createAccount(admin, "annotator", "careful"), await createAccount(admin, "annotator", "slow")];
   const even = (id: number) => id % 2 === 0;
-  let ids: number[] = [];
-  for (const [who, rule, ms, takeMs] of [
-    [fast, () => true, 1_000, 0],
-    [careful, even, 3_000, 1_000],
-    [slow, () => false, 9_000, 2_100],
-  ] as const) {
-    const api = await signedInApi(baseURL!, who);
-    ids = await judgeAll(api, campaignId, rule, ms, takeMs);
-    expect(ids).toHaveLength(passages);
-    await api.dispose();
-  }
+  // The three judge at once (each judges every passage: R = 3), so the test waits for the slow one only.
+  const judged = await Promise.all(
+    (
+      [
+        [fast, () => true, 1_000, 0],
+        [careful, even, 3_000, 1_000],
+        [slow, () => false, 9_000, 2_100],
+      ] as const
+    ).map(async ([who, rule, ms, takeMs]) => {
+      const api = await signedInApi(baseURL!, who);
+      try {
+        return await judgeAll(api, campaignId, rule, ms, takeMs);
+      } finally {
+        await api.dispose();
+      }
+    }),
+  );
+  for (const each of judged) expect(each).toHaveLength(passages);
+  const ids = judged[2]!;
 
   // Expected figures from the rule: even passages 2 of 3 sufficient (endorsed), odd ones 1 of 3.
   const evens = ids.filter(even).length;

@@ -63,44 +63,7 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
         Workers from a crowd platform enter with one link, agree to the consent text, train on gold passages marked as training, then work a quota and leave with the
         completion code of their outcome.
       </p>
-      <fieldset className="plain">
-        <legend>Entry</legend>
-        <CrowdSelect
-          field="entry"
-          value={draft.entry}
-          options={CROWD_ENTRY_STATE_LABELS}
-          onChange={set("entry")}
-          error={problemOf("entry") ?? problemOf("enabled")}
-          defaultText="closed"
-          hint="Closing turns newcomers away and lets sessions in progress finish; stopping also ends those sessions at their next request, with the “stopped” code."
-        />
-        <CrowdSelect field="platform" value={draft.platform} options={CROWD_PLATFORM_LABELS} onChange={set("platform")} error={problemOf("platform")} defaultText="Prolific" />
-        {draft.platform === "mturk" && (
-          <CrowdSelect
-            field="mturkSite"
-            value={draft.mturkSite}
-            options={MTURK_SITE_LABELS}
-            onChange={set("mturkSite")}
-            error={problemOf("mturkSite")}
-            defaultText="production"
-            hint="Where a finished assignment is submitted. The app never takes the address from the link (turkSubmitTo)."
-          />
-        )}
-        <EntryLink saved={saved} draftPlatform={draft.platform} />
-        {draft.platform === "prolific" && (
-          <CrowdText
-            field="completionUrl"
-            type="url"
-            maxLength={2000}
-            value={draft.completionUrl}
-            onChange={set("completionUrl")}
-            error={problemOf("completionUrl")}
-            hint={`Where a finished session sends the worker, with ?cc=CODE added (default ${CROWD_DEFAULTS.completionUrl}).`}
-          />
-        )}
-        <ConsentSetting value={draft.consent} onChange={set("consent")} error={problemOf("consent")} />
-        <ExampleSetting value={draft.example} onChange={set("example")} error={problemOf("example")} />
-      </fieldset>
+      <EntryFields draft={draft} saved={saved} set={set} problemOf={problemOf} />
       <fieldset className="plain">
         <legend>Training</legend>
         <div className="form-grid">
@@ -134,6 +97,50 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
 }
 
 type SetDraft = <K extends keyof CrowdDraft>(key: K) => (value: CrowdDraft[K]) => void;
+
+/** The entry's state, platform, link, completion URL, consent and example. */
+function EntryFields({ draft, saved, set, problemOf }: { draft: CrowdDraft; saved: CrowdSettingsAnswer; set: SetDraft; problemOf: (f: CrowdField) => string | undefined }) {
+  return (
+    <fieldset className="plain">
+      <legend>Entry</legend>
+      <CrowdSelect
+        field="entry"
+        value={draft.entry}
+        options={CROWD_ENTRY_STATE_LABELS}
+        onChange={set("entry")}
+        error={problemOf("entry") ?? problemOf("enabled")}
+        defaultText="closed"
+        hint="Closing turns newcomers away and lets sessions in progress finish; stopping also ends those sessions at their next request, with the “stopped” code."
+      />
+      <CrowdSelect field="platform" value={draft.platform} options={CROWD_PLATFORM_LABELS} onChange={set("platform")} error={problemOf("platform")} defaultText="Prolific" />
+      {draft.platform === "mturk" && (
+        <CrowdSelect
+          field="mturkSite"
+          value={draft.mturkSite}
+          options={MTURK_SITE_LABELS}
+          onChange={set("mturkSite")}
+          error={problemOf("mturkSite")}
+          defaultText="production"
+          hint="Where a finished assignment is submitted. The app never takes the address from the link (turkSubmitTo)."
+        />
+      )}
+      <EntryLink saved={saved} draftPlatform={draft.platform} />
+      {draft.platform === "prolific" && (
+        <CrowdText
+          field="completionUrl"
+          type="url"
+          maxLength={2000}
+          value={draft.completionUrl}
+          onChange={set("completionUrl")}
+          error={problemOf("completionUrl")}
+          hint={`Where a finished session sends the worker, with ?cc=CODE added (default ${CROWD_DEFAULTS.completionUrl}).`}
+        />
+      )}
+      <ConsentSetting value={draft.consent} onChange={set("consent")} error={problemOf("consent")} />
+      <ExampleSetting value={draft.example} onChange={set("example")} error={problemOf("example")} />
+    </fieldset>
+  );
+}
 
 function SessionFields({ draft, set, number, problemOf }: { draft: CrowdDraft; set: SetDraft; number: (f: CrowdNumberField) => { field: CrowdNumberField; value: string; onChange: (v: string) => void; error?: string }; problemOf: (f: CrowdField) => string | undefined }) {
   return (

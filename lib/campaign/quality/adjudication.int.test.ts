@@ -64,8 +64,9 @@ async function queryIdOf(db: Db, c: TestCampaign, q: number): Promise<number> {
 }
 
 async function auditOf(db: Db, coordinator: UserActor, passageId: number) {
-  const { entries } = await listAudit(db, coordinator, { order: "asc", limit: 500 });
-  return entries.filter((e) => e.targetType === "passage" && e.targetId === String(passageId));
+  // The newest 500, oldest first: on a shared PostgreSQL database the oldest 500 are other tests'.
+  const { entries } = await listAudit(db, coordinator, { order: "desc", limit: 500 });
+  return entries.filter((e) => e.targetType === "passage" && e.targetId === String(passageId)).reverse();
 }
 
 const error = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof AppError ? { code: e.code, message: e.message } : { code: "other", message: String(e) }));
