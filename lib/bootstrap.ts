@@ -41,7 +41,7 @@ export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
 async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
   const { db, kind } = handle;
   const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD, KPS_DEMO } = env();
-  const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`];
+  const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`, ...(handle.notes ?? [])];
   if (KPS_ADMIN_PASSWORD !== undefined) assertAdminPasswordPolicy(KPS_ADMIN_PASSWORD);
   const stale = await dropStaleStagingTables(db);
   if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
