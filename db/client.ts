@@ -7,6 +7,7 @@ import postgres from "postgres";
 import type { DatabaseConfig } from "./config";
 import { acquireDirLock } from "./lock";
 import { migrateDatabase } from "./migrate";
+import { mendedNote, mendModes, narrowUmask } from "./private-files";
 import * as schema from "./schema";
 
 /** The database, on either driver. `db` may also be a transaction of it. */
@@ -22,6 +23,8 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Where the data lives, for messages: a directory, "memory", or the server address. */
   location: string;
+  /** What opening did that the start-up log should say (the data directory's modes mended). */
+  notes?: string[];
   /** The postgres.js client, on PostgreSQL (for COPY and session-level locks). */
   postgresClient?: postgres.Sql;
   close(): Promise<void>;
@@ -77,13 +80,20 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const db = register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client });
     return { db, kind: "pglite", location: "memory", close: () => client.close() };
   }
+  // Before the lock file and PGlite's files are made: owner-only (db/private-files.ts).
+  narrowUmask();
   const lock = acquireDirLock(options.dataDir);
   try {
+    const mended = mendModes(options.dataDir, [lock.path]);
     const client = await PGlite.create(path.resolve(options.dataDir), { postgresqlconf: PGLITE_CONF });
+    // PGlite sets its own modes on what it unpacks and rewrites at open (0666, 0644), whatever the
+    // umask; what Postgres creates afterwards (WAL, relations) it creates 0600 itself.
+    mendModes(options.dataDir);
     return {
       db: register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client }),
       kind: "pglite",
       location: options.dataDir,
+      notes: mendedNote(options.dataDir, mended),
       close: async () => {
         await client.close();
         lock.release();

@@ -37,12 +37,13 @@ export function lockPathFor(dataDir: string): string {
 
 export function acquireDirLock(dataDir: string): DirLock {
   const lockPath = lockPathFor(dataDir);
-  fs.mkdirSync(path.dirname(lockPath), { recursive: true });
+  // A directory made here is the owner's only (the data directory's parent, e.g. .data/).
+  fs.mkdirSync(path.dirname(lockPath), { recursive: true, mode: 0o700 });
   const me: LockOwner = { pid: process.pid, startedAt: new Date().toISOString() };
 
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = fs.openSync(lockPath, "wx");
+      const fd = fs.openSync(lockPath, "wx", 0o600);
       fs.writeSync(fd, JSON.stringify(me));
       fs.closeSync(fd);
       return makeLock(lockPath);

@@ -16,6 +16,12 @@ import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
 import { dropStaleRunStagingTables } from "@/lib/campaign/runs/upload-run";
 import { databaseConfig, env } from "@/lib/env";
 
+/**
+ * A worker of the cluster either leads start-up (one per primary: it seeds the demo and prints the
+ * sign-ins) or follows (the admin, migrations and clean-up only, and it prints only what it did).
+ */
+export type StartUpRole = "lead" | "follow";
+
 /** Arbitrary, fixed key of the advisory lock that makes instances starting together bootstrap in turn. */
 const BOOTSTRAP_LOCK_KEY = 4_711_008_002;
 
@@ -25,23 +31,23 @@ const BOOTSTRAP_LOCK_KEY = 4_711_008_002;
  * On PostgreSQL, instances (worker processes, machines) starting at once take turns under a
  * session-level advisory lock: the first seeds the demo, the next find it seeded.
  */
-export async function bootstrap(handle: DatabaseHandle): Promise<string[]> {
+export async function bootstrap(handle: DatabaseHandle, role: StartUpRole = "lead"): Promise<string[]> {
   const client = handle.postgresClient;
-  if (handle.kind !== "postgres" || !client) return bootstrapOnce(handle);
+  if (handle.kind !== "postgres" || !client) return bootstrapOnce(handle, role);
   const reserved = await client.reserve();
   try {
     await reserved`select pg_advisory_lock(${BOOTSTRAP_LOCK_KEY})`;
-    return await bootstrapOnce(handle);
+    return await bootstrapOnce(handle, role);
   } finally {
     await reserved`select pg_advisory_unlock(${BOOTSTRAP_LOCK_KEY})`.catch(() => {});
     reserved.release();
   }
 }
 
-async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
+async function bootstrapOnce(handle: DatabaseHandle, role: StartUpRole): Promise<string[]> {
   const { db, kind } = handle;
-  const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD, KPS_DEMO } = env();
-  const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`];
+  const { KPS_ADMIN_USERNAME, KPS_ADMIN_PASSWORD } = env();
+  const lines: string[] = [`KILT Provenance Studio — database: ${kind} (${handle.location})`, ...(handle.notes ?? [])];
   if (KPS_ADMIN_PASSWORD !== undefined) assertAdminPasswordPolicy(KPS_ADMIN_PASSWORD);
   const stale = await dropStaleStagingTables(db);
   if (stale) lines.push(`Dropped ${stale} staging table(s) left by an interrupted knowledge import.`);
@@ -51,6 +57,29 @@ async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
     const created = await ensureAdmin(db, system, { username: KPS_ADMIN_USERNAME, password: KPS_ADMIN_PASSWORD });
     if (created) lines.push(`Created coordinator '${KPS_ADMIN_USERNAME}' from KPS_ADMIN_USERNAME.`);
   }
+  // The lead prints the database line and the sign-ins; N workers printing them said it all N times.
+  if (role === "follow") return [...lines.slice(1), ...(await rotatePublishedDemoPasswords(handle))];
+  return lines.concat(await demoAndSetUp(handle));
+}
+
+/**
+ * A follower's share of the demo: the published password is replaced before this worker serves,
+ * whether or not the lead got there first (it says so only if it was the one to do it).
+ */
+async function rotatePublishedDemoPasswords({ db, kind }: DatabaseHandle): Promise<string[]> {
+  if (!(await isDemoSeeded(db))) return [];
+  const ensured = await ensureDemoPasswords(db, system, demoCredentialsPath(kind, databaseConfig().dataDir));
+  return ensured.rotated.length ? [rotatedLine(ensured.rotated)] : [];
+}
+
+const rotatedLine = (rotated: string[]) =>
+  `The demo accounts ${rotated.join(", ")} still had the published password '${PUBLISHED_DEMO_PASSWORD}': ` +
+  "they have random ones now, and their sessions and API tokens are revoked.";
+
+/** The demo on a first start (or its sign-ins on a later one), else the set-up hint. */
+async function demoAndSetUp({ db, kind }: DatabaseHandle): Promise<string[]> {
+  const { KPS_ADMIN_USERNAME, KPS_DEMO } = env();
+  const lines: string[] = [];
   const demoWanted = KPS_DEMO ? KPS_DEMO === "1" : kind === "pglite";
   const file = demoCredentialsPath(kind, databaseConfig().dataDir);
   let accounts: DemoSignIn[] | undefined;
@@ -63,12 +92,7 @@ async function bootstrapOnce(handle: DatabaseHandle): Promise<string[]> {
     accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password: passwords[a.username] }));
   } else if (await isDemoSeeded(db)) {
     const ensured = await ensureDemoPasswords(db, system, file);
-    if (ensured.rotated.length) {
-      lines.push(
-        `The demo accounts ${ensured.rotated.join(", ")} still had the published password '${PUBLISHED_DEMO_PASSWORD}': ` +
-          "they have random ones now, and their sessions and API tokens are revoked.",
-      );
-    }
+    if (ensured.rotated.length) lines.push(rotatedLine(ensured.rotated));
     accounts = ensured.accounts;
   }
   if (accounts) lines.push(...demoSignInLines(accounts, file));

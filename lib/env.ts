@@ -40,6 +40,12 @@ const envSchema = z.object({
   KPS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).optional(),
   /** Worker processes sharing the port, on PostgreSQL only (default: the number of cores; 1 = one process). */
   KPS_WORKERS: z.coerce.number().int().min(1).optional(),
+  /**
+   * Set by the cluster's primary (server/primary.mjs) for each worker it forks, never by hand: "lead" for
+   * the first, which seeds and prints the demo; "follow" for the others and for restarts. Unset: one
+   * process, which leads.
+   */
+  KPS_START_UP: z.enum(["lead", "follow"]).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -3,7 +3,8 @@
 // restarts a worker that dies unexpectedly (after a back-off that grows while workers keep dying),
 // passes SIGINT/SIGTERM on and exits when every worker is gone. It loads no app code: migrations and
 // start-up work run in the workers (db/migrate.ts and lib/bootstrap.ts take advisory locks, so
-// workers starting together take turns). A worker whose primary disappears (kill -9) exits at once
+// workers starting together take turns), and the demo is seeded and printed once, by the worker the
+// primary names the lead (KPS_START_UP). A worker whose primary disappears (kill -9) exits at once
 // (node:cluster ends a worker whose IPC channel closes), and the port dies with the primary.
 import cluster from "node:cluster";
 import { connectionCapPerWorker } from "./settings.mjs";
@@ -29,8 +30,11 @@ export function runPrimary(settings) {
   const alive = new Set();
   const restarts = [];
 
+  // The first worker leads start-up (the demo is seeded and printed by it alone); the others, and
+  // any worker started again later, follow (lib/bootstrap.ts).
+  let forked = 0;
   const fork = () => {
-    const worker = cluster.fork();
+    const worker = cluster.fork({ KPS_START_UP: forked++ === 0 ? "lead" : "follow" });
     alive.add(worker);
     worker.once("listening", () => {
       listening.add(worker.id);

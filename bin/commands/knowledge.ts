@@ -16,7 +16,7 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       for (const f of opts.onlyFor ?? []) existingFile(f);
       const parts = [...(opts.onlyFor ?? []).map((f) => ({ name: "references", file: f })), { name: "file", file }];
       const progress = progressPrinter(`Uploading ${file}`);
-      const result = await ctx.client().upload<{ pages: number; inserted: number; updated: number; skipped: number; lines: number; indexed?: number }>(
+      const result = await ctx.client().upload<{ pages: number; inserted: number; updated: number; unchanged?: number; skipped: number; lines: number; indexed?: number }>(
         "/api/knowledge",
         parts,
         progress,
@@ -24,7 +24,7 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       progress.done();
       out(String(result.pages));
       const indexed = result.indexed ? `; ${result.indexed} put into the text index` : "";
-      note(`Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${indexed}.`);
+      note(`Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.unchanged ? `, ${result.unchanged} unchanged` : ""}${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${indexed}.`);
     });
   knowledge
     .command("index")

@@ -61,7 +61,7 @@ export function ImportDone({
       {knowledge && (
         <p>
           <strong>Knowledge source:</strong> {plural(knowledge.pages, "page")} imported from {knowledge.file} ({knowledge.inserted} new,{" "}
-          {knowledge.updated} updated
+          {knowledge.updated} updated{knowledge.unchanged ? `, ${knowledge.unchanged} unchanged` : ""}
           {knowledge.skipped ? `, ${plural(knowledge.skipped, "line")} skipped as not cited` : ""}
           {knowledge.indexed ? `; ${plural(knowledge.indexed, "page")} put into the text index` : ""}).
         </p>

@@ -25,12 +25,15 @@ export type AuditAction =
   | "batch.close"
   | "standing.pause"
   | "standing.resume"
+  | "knowledge.import"
+  | "knowledge.index"
   | "run.upload"
   | "run.delete"
   | "passage.adjudicate"
   | "passage.adjudication_revert";
 
-export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run" | "passage";
+/** `knowledge`: the knowledge source (its id is the imported file's name, or null for the text index). */
+export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run" | "passage" | "knowledge";
 
 export interface AuditRecord {
   action: AuditAction;

@@ -3,7 +3,8 @@ import type { UserRole } from "@/db/schema";
 
 /** Who is asking. Every domain function takes one; it is never optional. */
 export type Actor =
-  | { kind: "anonymous" }
+  /** `ignored`: why a credential sent was not one (a malformed Authorization header), for the 401. */
+  | { kind: "anonymous"; ignored?: string }
   /** The app itself: start-up bootstrap and demo seeding. */
   | { kind: "system" }
   | UserActor;
@@ -24,6 +25,7 @@ export const anonymous: Actor = { kind: "anonymous" };
 export const system: Actor = { kind: "system" };
 
 export function requireUser(actor: Actor): UserActor {
+  if (actor.kind === "anonymous" && actor.ignored) throw new AppError("unauthorized", `Sign in first. ${actor.ignored}`);
   if (actor.kind !== "user") throw new AppError("unauthorized", "Sign in first (or send an API token as 'Authorization: Bearer <token>').");
   return actor;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { countStalePages, indexStaleChunk, INDEX_CHUNK_PAGES } from "./index-sql";
@@ -125,6 +126,7 @@ export async function startIndexBuild(db: Db, actor: Actor): Promise<IndexStatus
   const total = await countStalePages(db);
   const owner = await takeLease(db, total);
   if (owner) {
+    await auditBuild(db, actor, total, true);
     runUnderLease(db, owner, total, { markBuilt: true }).catch((error) => console.error("text index build failed:", error));
   }
   return indexStatus(db);
@@ -141,12 +143,21 @@ export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000): Promis
     const total = await countStalePages(db);
     const owner = await takeLease(db, total);
     if (owner) {
+      await auditBuild(db, actor, total, false);
       await runUnderLease(db, owner, total, { markBuilt: true });
       return indexStatus(db);
     }
     if (Date.now() > deadline) throw new AppError("conflict", "A text index build is already running.");
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * A build changes what text search (and so the retriever's candidates of later imports) finds: the
+ * entry is written when this caller's build took the lease (a build already running gets none).
+ */
+function auditBuild(db: Db, actor: Actor, stalePages: number, background: boolean): Promise<void> {
+  return recordAudit(db, actor, { action: "knowledge.index", targetType: "knowledge", targetId: null, details: { stalePages, background } });
 }
 
 /**

@@ -4,6 +4,9 @@ import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
 import type { Actor } from "@/lib/auth/actor";
 import { AppError, parseInput } from "@/lib/errors";
 import { databaseConfig, env } from "@/lib/env";
+import { readAuthorization, readCookie } from "./credentials";
+
+export { readCookie } from "./credentials";
 
 /**
  * The edge between HTTP and the domain: route handlers are `route(async (req, ctx) => …)`.
@@ -130,16 +133,6 @@ function tooLarge(): AppError {
   return new AppError("too_large", `The request body is larger than ${MAX_JSON_BYTES} bytes.`);
 }
 
-export function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -148,17 +141,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export async function requestContext(req: Request): Promise<{ db: Db; actor: Actor }> {
   const db = await getDb(databaseConfig());
-  const authorization = req.headers.get("authorization");
-  let bearerToken: string | undefined;
-  if (authorization) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-    if (!match) throw new AppError("unauthorized", "The Authorization header must be 'Bearer <token>'.");
-    bearerToken = match[1];
-  }
+  // A header that is not `Bearer <token>` counts as none (a proxy's `Basic …` must not lock the
+  // cookie out); a malformed cookie too. Only a well-formed but unknown credential is a 401 here.
+  const authorization = readAuthorization(req);
+  const bearerToken = authorization.kind === "bearer" ? authorization.token : undefined;
   const sessionToken = bearerToken ? undefined : readCookie(req, SESSION_COOKIE);
   if (sessionToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
   const actor = await resolveActor(db, { bearerToken, sessionToken, address: clientAddress(req) });
-  return { db, actor };
+  return { db, actor: actor.kind === "anonymous" && authorization.kind === "ignored" ? { kind: "anonymous", ignored: authorization.reason } : actor };
 }
 
 /**

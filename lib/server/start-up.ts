@@ -1,7 +1,7 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/internal/tallies";
-import { databaseConfig } from "@/lib/env";
+import { databaseConfig, env } from "@/lib/env";
 import { keepStatisticsFresh } from "@/lib/maintenance/planner-statistics";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
@@ -11,8 +11,9 @@ const COMPACT_INTERVAL_MS = 10_000;
 export async function startUp(): Promise<void> {
   try {
     const handle = await getDatabase(databaseConfig());
-    const lines = await bootstrap(handle);
-    console.log(lines.join("\n"));
+    // Unset in a process of its own; the cluster's primary names one lead among its workers.
+    const lines = await bootstrap(handle, env().KPS_START_UP ?? "lead");
+    if (lines.length) console.log(lines.join("\n"));
     // Readers fold deltas too, but with no dashboard open for days they would pile up (a few rows
     // per judgment). One instance at a time does the work (an advisory try-lock); an outage only
     // skips a round.

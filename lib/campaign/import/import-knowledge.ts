@@ -11,6 +11,7 @@ import {
   stagingTableName,
   type StagingColumn,
 } from "@/db/bulk";
+import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { invalidField } from "@/lib/errors";
 import { indexAfterImport } from "@/lib/knowledge/index-build";
@@ -61,10 +62,13 @@ export type KnowledgeImportInput = KnowledgeFileInput | { parts: AsyncIterable<K
 export interface KnowledgeImportResult {
   file: string;
   lines: number;
-  /** Pages stored: inserted + updated. */
+  /** Pages of the file kept: inserted + updated + unchanged. */
   pages: number;
   inserted: number;
+  /** Pages already there whose title or text the file changed. */
   updated: number;
+  /** Pages already there, the same in the file (left as they were, not re-indexed). */
+  unchanged: number;
   /** Lines left out by `onlyPageIds`. */
   skipped: number;
   bytes: number;
@@ -82,7 +86,15 @@ export const INDEX_AFTER_IMPORT_PAGES = 5000;
  */
 export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImportInput): Promise<KnowledgeImportResult> {
   requireCoordinator(actor);
-  if (!("parts" in input)) return importKnowledgeFile(db, input);
+  const result = "parts" in input ? await importParts(db, input) : await importKnowledgeFile(db, input);
+  // Right after the upsert (one statement of its own): a changed page changes every export citing
+  // it, closed batches' included, so who changed how many pages from which file is on record.
+  const { file, lines, inserted, updated, unchanged, skipped, indexed } = result;
+  await recordAudit(db, actor, { action: "knowledge.import", targetType: "knowledge", targetId: file, details: { file, lines, inserted, updated, unchanged, skipped, indexed } });
+  return result;
+}
+
+async function importParts(db: Db, input: Extract<KnowledgeImportInput, { parts: unknown }>): Promise<KnowledgeImportResult> {
   // Only now, with the caller allowed, is the upload read.
   const problems = new Problems();
   let onlyPageIds: Set<string> | undefined;
@@ -103,11 +115,11 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
   const staging = stagingTableName(STAGING_PREFIX);
   await createStagingTable(db, staging, STAGING_COLUMNS);
   try {
-    const { lines, skipped, bytes } = await stageLines(db, staging, input);
+    const { lines, staged, skipped, bytes } = await stageLines(db, staging, input);
     await refuseDuplicatePages(db, staging, input.fileName);
     const { inserted, updated } = await upsertPages(db, staging);
     const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
-    return { file: input.fileName, lines, pages: inserted + updated, inserted, updated, skipped, bytes, indexed };
+    return { file: input.fileName, lines, pages: staged, inserted, updated, unchanged: staged - inserted - updated, skipped, bytes, indexed };
   } catch (error) {
     if (error instanceof FatalImportError) throw importFailed([error.problem]);
     throw error;
@@ -148,7 +160,7 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
     }
     await copy.end();
     input.onProgress?.({ bytes, lines, pages: staged });
-    return { lines, skipped, bytes };
+    return { lines, staged, skipped, bytes };
   } catch (error) {
     if (copying) await copy.abort();
     throw error;
@@ -183,7 +195,10 @@ async function refuseDuplicatePages(db: Db, staging: string, file: string): Prom
   }
 }
 
-/** Moves the staged pages into `pages` in one statement, updating those already there. */
+/**
+ * Moves the staged pages into `pages` in one statement, updating those already there that differ;
+ * a page the same as stored keeps its row (and its `updated_at`, so the text index leaves it be).
+ */
 async function upsertPages(db: Db, staging: string): Promise<{ inserted: number; updated: number }> {
   const [counts] = rowsOf<{ inserted: number; updated: number }>(
     await db.execute(
@@ -191,6 +206,7 @@ async function upsertPages(db: Db, staging: string): Promise<{ inserted: number;
         insert into pages (wikipedia_id, title, paragraphs)
         select wikipedia_id, title, paragraphs from ${quoteIdent(staging)}
         on conflict (wikipedia_id) do update set title = excluded.title, paragraphs = excluded.paragraphs, updated_at = now()
+          where pages.title is distinct from excluded.title or pages.paragraphs is distinct from excluded.paragraphs
         returning (xmax = 0) as inserted)
       select (count(*) filter (where inserted))::int as inserted, (count(*) filter (where not inserted))::int as updated from up`),
     ),

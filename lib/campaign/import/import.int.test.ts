@@ -61,8 +61,10 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const records = ids.map(trickyPage);
     const plain = await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl(records.slice(0, 2))) });
     expect(plain).toMatchObject({ lines: 2, pages: 2, inserted: 2, updated: 0, skipped: 0 });
+    // Again with the second page retitled: one new, one changed, one the same (left as it was).
+    records[1] = { ...records[1]!, wikipedia_title: `${records[1]!.wikipedia_title} (retitled)` };
     const gz = await importKnowledge(db(), system, { fileName: "k.jsonl.gz", source: source(gzipSync(jsonl(records))) });
-    expect(gz).toMatchObject({ lines: 3, pages: 3, inserted: 1, updated: 2 });
+    expect(gz).toMatchObject({ lines: 3, pages: 3, inserted: 1, updated: 1, unchanged: 1 });
 
     const stored = await db().select().from(pages).where(inArray(pages.wikipediaId, ids));
     expect(stored).toHaveLength(3);
