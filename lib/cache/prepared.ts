@@ -31,3 +31,19 @@ export async function preparedRows<T>(db: Db, text: string, params: (string | nu
   if (raw.kind === "postgres") return (await raw.client.unsafe(text, params, { prepare: true })) as unknown as T[];
   return pglitePreparedRows<T>(raw.client, text, params);
 }
+
+/**
+ * `preparedRows`, one holder of `lock` (an advisory lock key pair) at a time: on PostgreSQL in a
+ * transaction that first takes the lock, so a second statement of the same holder waits for the
+ * first to commit and then sees what it wrote (under READ COMMITTED, each statement reads after
+ * it starts). PGlite runs one statement at a time anyway.
+ */
+export async function preparedRowsSerialized<T>(db: Db, lock: [number, number], text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+  const raw = rawClientOf(db);
+  if (raw.kind !== "postgres") return pglitePreparedRows<T>(raw.client, text, params);
+  const rows = await raw.client.begin(async (t) => {
+    await t.unsafe("select pg_advisory_xact_lock($1::int, $2::int)", lock);
+    return t.unsafe(text, params, { prepare: true });
+  });
+  return rows as unknown as T[];
+}

@@ -31,7 +31,7 @@ describeEachDatabase("crowd settings", ({ db }) => {
   const newCampaign = async () => (await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("crowd") }))).id;
   const rowsOf = async (campaignId: number) => (await db().select({ n: count() }).from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)))[0]!.n;
 
-  it("makes the entry once, on the first read: defaults, a 128-bit key, five distinct generated codes", async () => {
+  it("makes the entry once, on the first read: defaults, a 128-bit key, one distinct generated code per outcome (six)", async () => {
     const coord = await user("coordinator");
     const campaignId = await newCampaign();
     expect(await rowsOf(campaignId)).toBe(0);
@@ -39,7 +39,7 @@ describeEachDatabase("crowd settings", ({ db }) => {
     expect(first).toMatchObject({ ...CROWD_DEFAULTS, campaignId });
     expect(first.entryKey).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(Buffer.from(first.entryKey, "base64url")).toHaveLength(16);
-    expect(new Set(Object.values(first.codes)).size).toBe(5);
+    expect(new Set(Object.values(first.codes)).size).toBe(6);
     for (const code of Object.values(first.codes)) expect(code).toMatch(/^[A-Z0-9]{8}$/);
 
     const again = await getCrowdSettings(db(), coord, campaignId);
@@ -145,7 +145,7 @@ describeEachDatabase("crowd settings", ({ db }) => {
     const info = (key: string) => getCrowdEntryInfo(db(), anonymous, key);
     expect((await refusal(info(entryKey))).status).toBe(404);
     await updateCrowdSettings(db(), coord, campaignId, { enabled: true });
-    expect(await info(entryKey)).toMatchObject({ platform: "prolific", quota: 20, trainingItems: 5, example: null });
+    expect(await info(entryKey)).toMatchObject({ platform: "prolific", quota: 20, trainingItems: 5, example: "" });
     expect((await refusal(info(entryKey.toLowerCase() === entryKey ? `${entryKey}x` : entryKey.toLowerCase()))).status).toBe(404);
   });
 });
