@@ -26,7 +26,7 @@ test.beforeAll(async ({ baseURL }) => {
   await admin.dispose();
 });
 
-const EXAMPLE = "**Question**: who wrote *Hamlet*? **Passage**: Hamlet is a tragedy by William Shakespeare. Enough evidence? *Yes*";
+const EXAMPLE = "*Question*: who wrote Hamlet?\n\n*Passage*: Hamlet is a tragedy by William Shakespeare. Enough evidence? Yes.";
 
 /** The receiver's worker-site page framing the entry URL with MTurk's parameters. */
 function framed(baseURL: string, params: Record<string, string>): string {

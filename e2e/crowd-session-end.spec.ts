@@ -22,7 +22,7 @@ async function startWork(api: APIRequestContext, campaignId: number): Promise<Ta
 }
 
 async function sessionOf(api: APIRequestContext): Promise<CrowdSession> {
-  return (await (await api.get("/api/crowd/session")).json()).session as CrowdSession;
+  return (await (await api.get("/api/crowd/session")).json()) as CrowdSession;
 }
 
 test("after the coordinator stops the study, judgments and renewals of a session in progress are refused with 409 and its stopped code", async ({ baseURL }) => {
