@@ -10,19 +10,25 @@ const ROUND = 500;
 
 /**
  * Ends the crowd sessions in progress past their deadline (`timed_out`) or of a stopped entry
- * (`stopped`), and frees their claims; answers how many it ended. Walks the partial index
- * crowd_sessions_in_progress_idx (campaign, deadline; sessions in progress only) per entry. Rows
+ * (`stopped`), and frees their claims; answers how many it ended. Probes the partial index
+ * crowd_sessions_in_progress_idx (campaign, deadline; sessions in progress only) once per entry. Rows
  * another reaper or the worker's own request holds are skipped (SKIP LOCKED; `stage <> 'ended'`
  * again under the lock), so each session ends once, whichever gets there first.
  */
 export async function endExpiredCrowdSessions(db: Db): Promise<number> {
   const ended = rowsOf<{ campaign_id: number; user_id: number }>(
     await db.execute(sql`
-      with due as (
-        select s.id from crowd_entries e
-        join crowd_sessions s on s.campaign_id = e.campaign_id and s.stage <> 'ended' and (s.deadline_at <= now() or e.stopped)
+      with due as materialized (
+        select d.id from crowd_entries e
+        cross join lateral (
+          -- Both columns of the index are conditions: a stopped entry's sessions are all due.
+          select s.id from crowd_sessions s
+          where s.campaign_id = e.campaign_id and s.stage <> 'ended'
+            and s.deadline_at <= case when e.stopped then 'infinity'::timestamptz else now() end
+          limit ${ROUND}
+          for update of s skip locked
+        ) d
         limit ${ROUND}
-        for update of s skip locked
       )
       update crowd_sessions s
       set stage = 'ended', ended_at = now(),
