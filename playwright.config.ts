@@ -61,8 +61,15 @@ export default defineConfig({
       timeout: 120_000,
       stdout: "pipe",
       stderr: "pipe",
-      // KPS_CROWD_FRAME_ORIGINS: the receiver may frame /crowd/… and receive MTurk's submit, as MTurk's own sites may.
-      env: { PORT: String(E2E_PORT), KPS_ADMIN_USERNAME: "e2e-admin", KPS_ADMIN_PASSWORD: "e2e-admin-password", KPS_CROWD_FRAME_ORIGINS: CROWD_RECEIVER },
+      // KPS_CROWD_FRAME_ORIGINS: the receiver may frame /crowd/… as MTurk's own sites may; KPS_MTURK_SANDBOX_ORIGIN: it stands in
+      // for the sandbox, where the assignments of campaigns whose MTurk site is "sandbox" are submitted.
+      env: {
+        PORT: String(E2E_PORT),
+        KPS_ADMIN_USERNAME: "e2e-admin",
+        KPS_ADMIN_PASSWORD: "e2e-admin-password",
+        KPS_CROWD_FRAME_ORIGINS: CROWD_RECEIVER,
+        KPS_MTURK_SANDBOX_ORIGIN: CROWD_RECEIVER,
+      },
     },
     {
       command: `node node_modules/tsx/dist/cli.mjs e2e/crowd-receiver.ts --port ${receiverPort(E2E_PORT)}`,

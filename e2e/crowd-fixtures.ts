@@ -101,7 +101,9 @@ export async function crowdCampaign(admin: APIRequestContext, o: CrowdCampaignOp
   expect((await admin.post(`/api/batches/${batch.batch.id}/launch`)).status()).toBe(200);
 
   const codes = freshCodes();
-  const put = await admin.put(`/api/campaigns/${campaignId}/crowd`, { data: { enabled: true, codes, ...o.crowd } });
+  // MTurk campaigns submit to the sandbox, which the receiver stands in for (KPS_MTURK_SANDBOX_ORIGIN).
+  const site = o.crowd?.platform === "mturk" ? { mturkSite: "sandbox" } : {};
+  const put = await admin.put(`/api/campaigns/${campaignId}/crowd`, { data: { enabled: true, codes, ...site, ...o.crowd } });
   expect(put.status(), await put.text()).toBe(200);
   const crowd = (await put.json()).crowd as Record<string, unknown> & { entryKey: string };
   return {

@@ -7,8 +7,9 @@ import { adminApi, unique } from "./fixtures";
 
 // Issue 15's acceptance, Mechanical Turk: the ExternalQuestion URL inside an <iframe> on the local
 // receiver's page (another site, as MTurk's worker site is): the preview shows the instructions and
-// an example and claims nothing; the accepted assignment works through to the end and posts its form
-// to {turkSubmitTo}/mturk/externalSubmit, which the receiver records with the assignmentId.
+// the settings' example and claims nothing; the accepted assignment works through to the end and posts
+// its form to the campaign's MTurk site — the sandbox, which the receiver stands in for
+// (KPS_MTURK_SANDBOX_ORIGIN) — at /mturk/externalSubmit, which the receiver records with the assignmentId.
 
 let c: CrowdCampaign;
 
@@ -20,10 +21,12 @@ test.beforeAll(async ({ baseURL }) => {
     candidates: true,
     training: 1,
     settings: { goldAccuracyThreshold: 0 },
-    crowd: { platform: "mturk", consent: "You agree to take part.", trainingItems: 1, trainingPassShare: 1, quota: 3, quotaUnit: "passages", timeLimitMinutes: 30, maxSessionsPerWorker: 1 },
+    crowd: { platform: "mturk", consent: "You agree to take part.", trainingItems: 1, trainingPassShare: 1, quota: 3, quotaUnit: "passages", timeLimitMinutes: 30, maxSessionsPerWorker: 1, example: EXAMPLE },
   });
   await admin.dispose();
 });
+
+const EXAMPLE = "*Question*: who wrote Hamlet?\n\n*Passage*: Hamlet is a tragedy by William Shakespeare. Enough evidence? Yes.";
 
 /** The receiver's worker-site page framing the entry URL with MTurk's parameters. */
 function framed(baseURL: string, params: Record<string, string>): string {
@@ -39,7 +42,9 @@ test("MTurk preview inside the worker site's frame: the instructions and an exam
   await expect(frame.getByRole("heading", { name: "Instructions" })).toBeVisible();
   await expect(frame.locator(".crowd-markdown strong")).toHaveText("passage");
   await expect(frame.getByRole("heading", { name: "An example" })).toBeVisible();
-  await expect(frame.getByText("When was training lighthouse 0 first lit?")).toBeVisible();
+  // The example is the one the settings hold, never a gold passage of the campaign.
+  await expect(frame.locator(".crowd-example .crowd-markdown")).toContainText("Hamlet is a tragedy by William Shakespeare.");
+  await expect(frame.getByText("When was training lighthouse 0 first lit?")).toHaveCount(0);
   await expect(frame.getByRole("button", { name: /Submit$/ })).toHaveCount(0);
 
   // The coordinator sees nothing happen: no claim, no crowd worker, no annotator.

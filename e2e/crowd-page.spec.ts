@@ -35,7 +35,8 @@ async function crowdCampaign(admin: APIRequestContext): Promise<string> {
   expect(imported.status(), await imported.text()).toBe(201);
   expect((await admin.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
   const crowd = await admin.put(`/api/campaigns/${campaignId}/crowd`, {
-    data: { enabled: true, platform: "generic", consent: "## Your data\nYour judgments are used for research.", trainingItems: 1, trainingPassShare: 0, quota: 2, codes: CODES },
+    data: { enabled: true, platform: "generic", consent: "## Your data\nYour judgments are used for research.", trainingItems: 1, trainingPassShare: 0, quota: 2, codes: CODES,
+      example: "*Question*: when was the tower first lit?\n\nThe tower was lit in 1871." },
   });
   expect(crowd.status(), await crowd.text()).toBe(200);
   return (await crowd.json()).crowd.entryKey;

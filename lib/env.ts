@@ -25,6 +25,13 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/[\w.-]+(:\d+)?(\s*,\s*https?:\/\/[\w.-]+(:\d+)?)*$/, "a comma-separated list of origins (scheme://host[:port])")
     .optional(),
+  /**
+   * For tests and staging only: where the MTurk site a campaign chose (`mturkSite`) receives its
+   * assignments' submit, instead of https://workersandbox.mturk.com or https://www.mturk.com (an
+   * origin; it may also frame the crowd pages). Unset in production.
+   */
+  KPS_MTURK_SANDBOX_ORIGIN: z.string().regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])").optional(),
+  KPS_MTURK_PRODUCTION_ORIGIN: z.string().regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])").optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──

@@ -70,8 +70,9 @@ function onRefused(error: Error, to: Settle): void {
     to.pause();
     return;
   }
-  const batchStopped = (error.details as { batch?: unknown } | undefined)?.batch;
-  if (error.status === 409 && (batchStopped === "closed" || batchStopped === "paused")) {
+  const details = error.details as { batch?: unknown; sessionEnded?: unknown } | undefined;
+  // A crowd session that ended under the claim (time, a stopped study): nothing was stored; the next request shows its end.
+  if (error.status === 409 && (details?.batch === "closed" || details?.batch === "paused" || details?.sessionEnded === true)) {
     // The batch was paused or closed under the claim: nothing was stored, and nothing will be.
     to.forget();
     to.setStatus({ tone: "warn", text: `Not saved: ${error.message}` });

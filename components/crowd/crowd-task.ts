@@ -10,7 +10,7 @@ export function crowdShortcuts(enabled: boolean): JudgingShortcuts {
   return { enabled, keys: effectiveKeys(null) };
 }
 
-/** A training item (or the preview's example) in the shape the passage view reads; its "claim" is only a name. */
+/** A training item in the shape the passage view reads; its "claim" is only a name. */
 export function taskOfItem(item: TrainingItemView, name = `training-${item.position}`): Task {
   return {
     claim: { handle: name, expiresAt: "" },

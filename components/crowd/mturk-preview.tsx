@@ -1,35 +1,22 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useMemo } from "react";
-import { JudgingStyles } from "@/components/annotation/judging-styles";
-import { PassageView } from "@/components/annotation/passage-view";
 import { Markdown } from "@/components/ui/markdown";
-import { passageWords } from "@/lib/kilt/words";
-import { crowdEntryQuery, type CrowdEntryInfo, type TrainingItemView } from "@/lib/query/crowd-session";
+import { crowdEntryQuery, type CrowdEntryInfo } from "@/lib/query/crowd-session";
 import { SessionFacts } from "./consent-stage";
 import { CrowdLoading, EntryProblem, useLandingFocus } from "./crowd-screens";
-import { taskOfItem } from "./crowd-task";
 
-function Example({ item }: { item: TrainingItemView }) {
-  const task = useMemo(() => taskOfItem(item, "example"), [item]);
-  const words = useMemo(() => passageWords(task.passage.paragraphs), [task]);
+function Example({ markdown }: { markdown: string }) {
   return (
     <section className="crowd-example" aria-labelledby="example-title">
-      <JudgingStyles />
       <h2 id="example-title">An example</h2>
-      <p className="muted">Each item is a question and a passage like this one: you say whether the passage holds enough evidence to answer it, and highlight the words that do.</p>
-      <div className="question-block">
-        <p className="question-label">Question</p>
-        <p className="question">{item.query.input}</p>
-      </div>
-      <PassageView task={task} words={words} span={null} range={null} onSelect={() => {}} />
+      <Markdown className="crowd-markdown">{markdown}</Markdown>
     </section>
   );
 }
 
 /**
- * MTurk's preview (assignmentId ASSIGNMENT_ID_NOT_AVAILABLE): the instructions and one example, read
+ * MTurk's preview (assignmentId ASSIGNMENT_ID_NOT_AVAILABLE): the instructions and the example the settings hold, read
  * only. Nothing is claimed and no session begins until the worker accepts the HIT.
  */
 export function MturkPreview({ entryKey }: { entryKey: string }) {
@@ -55,7 +42,7 @@ function Preview({ e }: { e: CrowdEntryInfo }) {
         <h2 id="instructions-title">Instructions</h2>
         {e.instructions.trim() ? <Markdown className="crowd-markdown">{e.instructions}</Markdown> : <p className="muted">Your requester has not written instructions.</p>}
       </section>
-      {e.example && <Example item={e.example} />}
+      {e.example.trim() && <Example markdown={e.example} />}
     </main>
   );
 }

@@ -1,5 +1,6 @@
 import { rawClientOf, type Db, type Tx } from "@/db/client";
 import { pglitePreparedRows } from "@/db/pglite-prepared";
+import { AppError } from "@/lib/errors";
 
 /**
  * A drizzle prepared statement (`.prepare("name")`), built once per database object and reused: the
@@ -30,4 +31,30 @@ export async function preparedRows<T>(db: Db, text: string, params: (string | nu
   const raw = rawClientOf(db);
   if (raw.kind === "postgres") return (await raw.client.unsafe(text, params, { prepare: true })) as unknown as T[];
   return pglitePreparedRows<T>(raw.client, text, params);
+}
+
+/** How long a statement waits its turn behind the same holder's (`preparedRowsSerialized`) before it gives up. */
+const TURN_WAIT_MS = 2000;
+
+/**
+ * `preparedRows`, one holder of `lock` (an advisory lock key pair) at a time: on PostgreSQL in a
+ * transaction that first takes the lock, so a statement of the same holder that comes second runs
+ * after the first committed and sees what it wrote (under READ COMMITTED, each statement reads as
+ * of its start). A statement whose holder is busy waits without a connection (a try-lock, then a
+ * short sleep), so one holder's flood of requests cannot take the pool; past TURN_WAIT_MS it is
+ * refused (409). PGlite runs one statement at a time anyway.
+ */
+export async function preparedRowsSerialized<T>(db: Db, lock: [number, number], text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+  const raw = rawClientOf(db);
+  if (raw.kind !== "postgres") return pglitePreparedRows<T>(raw.client, text, params);
+  const client = raw.client;
+  for (const start = Date.now(); ; ) {
+    const rows = await client.begin(async (t) => {
+      const [turn] = await t.unsafe("select pg_try_advisory_xact_lock($1::int, $2::int) as ok", lock);
+      return turn?.ok ? t.unsafe(text, params, { prepare: true }) : null;
+    });
+    if (rows) return rows as unknown as T[];
+    if (Date.now() - start > TURN_WAIT_MS) throw new AppError("conflict", "Another request of yours is being answered; try again in a moment.", { busy: true });
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
 }

@@ -1,38 +1,18 @@
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { crowdEntries, crowdSessions, passages } from "@/db/schema";
 import { anonymous, type Actor } from "@/lib/auth/actor";
-import { resolveActor } from "@/lib/auth/sessions";
 import { nextTask } from "@/lib/campaign/annotate/assignment";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeCampaign } from "@/test/campaign-factory";
+import { crowdCampaign, enter, refusal } from "@/test/crowd-entry";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { consentToCrowdSession, enterCrowd, getCrowdEntryInfo, getMyCrowdSession } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./views";
-
-const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
-
-/** A launched campaign of `queries` questions (gold + 1 candidate each), the first `training` gold passages marked as training, with a crowd entry. */
-async function crowdCampaign(db: Db, options: { queries: number; training: number; entry?: Partial<typeof crowdEntries.$inferInsert> }) {
-  const c = await makeCampaign(db, { queries: options.queries, candidates: 1, settings: { goldMinJudgments: 100 } });
-  await db.execute(sql`
-    update passages set is_training = true, explanation = 'The first paragraph names the year.',
-      expected_start_paragraph_id = start_paragraph_id, expected_start_character = 0, expected_end_paragraph_id = start_paragraph_id, expected_end_character = 4
-    where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold order by id limit ${options.training})`);
-  const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 3, trainingPassShare: 0.6, quota: 4, ...options.entry });
-  return { ...c, key };
-}
-
-async function enter(db: Db, key: string, pid: string): Promise<{ actor: Actor; token: string; session: Awaited<ReturnType<typeof enterCrowd>>["session"] }> {
-  const { token, session } = await enterCrowd(db, anonymous, { key, body: { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: unique("s") } });
-  return { actor: await resolveActor(db, { bearerToken: token }), token, session };
-}
 
 /** The expected answer of a training item, read from the passage (the test knows what the worker cannot). */
 async function rightAnswer(db: Db, campaignId: number, item: TrainingItemView, right: boolean) {
@@ -55,18 +35,11 @@ async function train(db: Db, actor: Actor, campaignId: number, rights: boolean[]
   return last!;
 }
 
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
-
 describeEachDatabase("crowd sessions", ({ db }) => {
   it("enters, consents, trains with feedback, works a quota of 4 and ends with the completion code; the same id resumes", async () => {
     const c = await crowdCampaign(db(), { queries: 8, training: 3 });
     const info = await getCrowdEntryInfo(db(), anonymous, c.key);
-    expect(info.example?.passage.paragraphs.length).toBeGreaterThan(0);
-    expect(JSON.stringify(info.example)).not.toMatch(/expected|sufficient/);
+    expect(info.example).toBe("");
 
     const pid = unique("pid");
     const first = await enter(db(), c.key, pid);

@@ -145,7 +145,7 @@ describeEachDatabase("crowd settings", ({ db }) => {
     const info = (key: string) => getCrowdEntryInfo(db(), anonymous, key);
     expect((await refusal(info(entryKey))).status).toBe(404);
     await updateCrowdSettings(db(), coord, campaignId, { enabled: true });
-    expect(await info(entryKey)).toMatchObject({ platform: "prolific", quota: 20, trainingItems: 5, example: null });
+    expect(await info(entryKey)).toMatchObject({ platform: "prolific", quota: 20, trainingItems: 5, example: "" });
     expect((await refusal(info(entryKey.toLowerCase() === entryKey ? `${entryKey}x` : entryKey.toLowerCase()))).status).toBe(404);
   });
 });

@@ -7,7 +7,7 @@ import { rowsOf } from "@/db/client";
 import { annotatorStandings, campaigns, crowdEntries, crowdSessions, type Campaign, type CrowdEntry, type CrowdOutcome, type CrowdSession } from "@/db/schema";
 import { endLiveClaimsOf } from "@/lib/campaign/internal/claims";
 import { setStanding } from "@/lib/campaign/quality/standings";
-import { allowedTurkSubmitTo } from "./origins";
+import { mturkSiteOrigin } from "./origins";
 import type { CrowdCompletion, CrowdSessionView } from "./views";
 
 export interface SessionContext {
@@ -47,6 +47,8 @@ export async function workDone(db: Db, s: CrowdSession): Promise<{ judged: numbe
 /** Why an open session must end now, if it must (in the order the rules apply). */
 async function dueOutcome(db: Db, { session: s, entry, campaign }: SessionContext): Promise<CrowdOutcome | null> {
   if (Date.now() >= s.deadlineAt.getTime()) return "timed_out";
+  // Read with the session on every request: the coordinator's "stop" ends sessions in progress at once.
+  if (entry.stopped) return "stopped";
   if (s.stage !== "working") return null;
   const [worker] = rowsOf<{ paused: boolean; total: number; median: number | null }>(
     await db.execute(sql`
@@ -105,9 +107,10 @@ function completionOf({ session: s, entry }: SessionContext): CrowdCompletion | 
     const join = entry.completionUrl.includes("?") ? "&" : "?";
     return { kind: "redirect", url: `${entry.completionUrl}${join}cc=${encodeURIComponent(s.code)}` };
   }
-  const origin = entry.platform === "mturk" && s.turkSubmitTo ? allowedTurkSubmitTo(s.turkSubmitTo) : null;
-  if (origin && s.platformSessionId) {
-    return { kind: "mturk", action: `${origin}/mturk/externalSubmit`, fields: { assignmentId: s.platformSessionId, outcome: s.outcome!, code: s.code } };
+  // The site is the campaign's, the assignment the session's own (both fixed before the worker's first request).
+  if (entry.platform === "mturk" && s.platformSessionId) {
+    const action = `${mturkSiteOrigin(entry.mturkSite)}/mturk/externalSubmit`;
+    return { kind: "mturk", action, fields: { assignmentId: s.platformSessionId, outcome: s.outcome!, code: s.code } };
   }
   return { kind: "code" };
 }

@@ -1,29 +1,35 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, isNotNull, ne } from "drizzle-orm";
+import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { campaigns, crowdEntries, crowdSessions, crowdWorkers, sessions, type CrowdEntry, type CrowdWorker } from "@/db/schema";
+import { campaigns, crowdEntries, crowdSessions, crowdWorkers, sessions, type CrowdEntry, type CrowdSession, type CrowdWorker } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { randomSecret, sha256 } from "@/lib/auth/crypto";
 import { CROWD_TOKEN_PREFIX } from "@/lib/auth/sessions";
 import { insertUser } from "@/lib/auth/users";
-import { AppError, invalidField, isUniqueViolation, parseInput } from "@/lib/errors";
+import { AppError, isUniqueViolation, parseInput } from "@/lib/errors";
 import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMENT, type EntryIds } from "./entry-params";
-import { allowedTurkSubmitTo } from "./origins";
 import { requireCrowdSession } from "./crowd-actor";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
-import { firstTrainingItem } from "./training";
 import type { CrowdEntryInfo, CrowdSessionView } from "./views";
 
 /** How long a crowd credential outlives its session's deadline: the worker can still read their code. */
 const CREDENTIAL_GRACE_MS = 24 * 3600 * 1000;
 
-async function openEntry(db: Db, key: string): Promise<{ entry: CrowdEntry; campaign: typeof campaigns.$inferSelect }> {
+async function entryByKey(db: Db, key: string): Promise<{ entry: CrowdEntry; campaign: typeof campaigns.$inferSelect }> {
   const [row] = await db
     .select({ entry: crowdEntries, campaign: campaigns })
     .from(crowdEntries)
     .innerJoin(campaigns, eq(campaigns.id, crowdEntries.campaignId))
     .where(eq(crowdEntries.entryKey, key));
-  if (!row || !row.entry.enabled) throw new AppError("not_found", "This study link is not open: it is unknown, or its crowd entry is turned off.");
+  if (!row) throw notOpen();
+  return row;
+}
+
+const notOpen = () => new AppError("not_found", "This study link is not open: it is unknown, or its crowd entry is turned off.");
+
+async function openEntry(db: Db, key: string): Promise<{ entry: CrowdEntry; campaign: typeof campaigns.$inferSelect }> {
+  const row = await entryByKey(db, key);
+  if (!row.entry.enabled) throw notOpen();
   return row;
 }
 
@@ -39,7 +45,8 @@ export async function getCrowdEntryInfo(db: Db, _actor: Actor, key: string): Pro
     quota: entry.quota,
     quotaUnit: entry.quotaUnit,
     timeLimitMinutes: entry.timeLimitMinutes,
-    example: await firstTrainingItem(db, campaign.id),
+    // Written for the purpose in the settings: a gold passage shown here would be known to every link holder.
+    example: entry.example,
   };
 }
 
@@ -48,7 +55,6 @@ function entryIds(entry: CrowdEntry, body: unknown): EntryIds {
   const ids = entryIdsOf(entry.platform, params as Record<string, string>);
   if (entry.platform === "mturk") {
     if (ids.platformSessionId === MTURK_PREVIEW_ASSIGNMENT) throw new AppError("conflict", "This is a preview of the HIT: accept it to start.", { preview: true });
-    if (!allowedTurkSubmitTo(ids.turkSubmitTo!)) throw invalidField("turkSubmitTo", "is not a Mechanical Turk address", "not an MTurk address");
   }
   return ids;
 }
@@ -72,20 +78,51 @@ async function workerOf(db: Db, entry: CrowdEntry, workerId: string): Promise<Cr
   }
 }
 
-/** The worker's open session (its platform ids brought up to date), else a new one, else — past the sessions limit — the last one. */
+/** The worker's crowd account when the entry is closed or stopped: only workers who entered before may come back. */
+async function knownWorker(db: Db, entry: CrowdEntry, workerId: string): Promise<CrowdWorker> {
+  const [found] = await db
+    .select()
+    .from(crowdWorkers)
+    .where(and(eq(crowdWorkers.campaignId, entry.campaignId), eq(crowdWorkers.platform, entry.platform), eq(crowdWorkers.platformWorkerId, workerId)));
+  if (!found) throw notOpen();
+  return found;
+}
+
+/** Whether an entry's platform ids are the session's own: those it started with (the HIT and assignment, the study and submission). */
+function sameIds(s: CrowdSession, ids: EntryIds): boolean {
+  return s.platformSessionId === ids.platformSessionId && s.studyId === ids.studyId;
+}
+
+/** The refusal of a re-entry with another assignment or submission id while a session is in progress (README: "Crowd campaigns"). */
+function anotherSession(entry: CrowdEntry): AppError {
+  const field = entry.platform === "mturk" ? "assignmentId" : "SESSION_ID";
+  return new AppError(
+    "conflict",
+    `This link's ${field} is not the one your session in progress started with. Go back to that session's page, or wait until its time runs out.`,
+    { sessionInProgress: true, field },
+  );
+}
+
+/**
+ * The worker's session in progress (entered again with its own platform ids: a reload), else a new
+ * one (the entry open, under the sessions limit), else their last one, with its code. A session's
+ * platform ids are fixed at entry: another assignment or submission id while it is in progress is
+ * refused, so nobody holding a worker's id can redirect their session or its completion.
+ */
 async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: EntryIds): Promise<number> {
-  const platformIds = { studyId: ids.studyId, platformSessionId: ids.platformSessionId, turkSubmitTo: ids.turkSubmitTo };
   for (let attempt = 1; ; attempt++) {
-    const [open] = await db
-      .update(crowdSessions)
-      .set(platformIds)
-      .where(and(eq(crowdSessions.workerId, worker.id), ne(crowdSessions.stage, "ended")))
-      .returning({ id: crowdSessions.id });
-    if (open) return open.id;
-    const [last] = await db.select().from(crowdSessions).where(eq(crowdSessions.workerId, worker.id)).orderBy(desc(crowdSessions.number)).limit(1);
-    if (last && last.number >= entry.maxSessionsPerWorker) return last.id;
+    const found = await latestSessionOf(db, worker.userId);
+    // Settled first: a session whose time ran out (or whose entry was stopped) is not in progress any more.
+    const last = found && (await settleSession(db, found)).session;
+    if (last && last.stage !== "ended") {
+      if (!sameIds(last, ids)) throw anotherSession(entry);
+      return last.id;
+    }
+    if (last && (last.number >= entry.maxSessionsPerWorker || !entry.enabled)) return last.id;
+    if (!entry.enabled) throw notOpen();
     try {
       const deadlineAt = new Date(Date.now() + entry.timeLimitMinutes * 60_000);
+      const platformIds = { studyId: ids.studyId, platformSessionId: ids.platformSessionId, turkSubmitTo: ids.turkSubmitTo };
       const values = { workerId: worker.id, campaignId: entry.campaignId, userId: worker.userId, number: (last?.number ?? 0) + 1, deadlineAt, ...platformIds };
       const [made] = await db.insert(crowdSessions).values(values).returning({ id: crowdSessions.id });
       return made!.id;
@@ -97,8 +134,9 @@ async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: E
 
 /**
  * A platform worker enters through the campaign's link (anyone with it: the platforms' ids are not
- * signed). Their id maps to one crowd account of this campaign only; entering again resumes the open
- * session, or — past the sessions limit — shows the last one with its code again. Answers a fresh
+ * signed). Their id maps to one crowd account of this campaign only; entering again with the same
+ * platform ids resumes the open session (also once the entry is closed to newcomers), or — past the
+ * sessions limit — shows the last one with its code again. Answers a fresh
  * credential for the Bearer header and the session.
  */
 export async function enterCrowd(
@@ -106,9 +144,10 @@ export async function enterCrowd(
   _actor: Actor,
   input: { key: string; body: unknown; userAgent?: string | null },
 ): Promise<{ token: string; session: CrowdSessionView }> {
-  const { entry } = await openEntry(db, input.key);
+  const { entry } = await entryByKey(db, input.key);
   const ids = entryIds(entry, input.body);
-  const worker = await workerOf(db, entry, ids.workerId);
+  // Closed or stopped: no newcomer; a worker who entered before comes back to their session (a stopped one then ends).
+  const worker = entry.enabled ? await workerOf(db, entry, ids.workerId) : await knownWorker(db, entry, ids.workerId);
   const sessionId = await sessionFor(db, entry, worker, ids);
   const ctx = await settleSession(db, (await latestSessionOf(db, worker.userId))!);
   if (ctx.session.id !== sessionId) throw new Error("enterCrowd: the worker's latest session is not the one entered");

@@ -44,9 +44,9 @@ interface TrainingRow extends Omit<TaskRow, "handle" | "expires_ms" | "today" | 
 /**
  * A training passage of the campaign's launched batches, with its question and the paragraphs the
  * judging page shows: for `userId`, the next one they have not answered, in an order fixed per worker
- * (md5(id:user), as assignment orders passages); without a user, the first one (the MTurk preview).
+ * (md5(id:user), as assignment orders passages).
  */
-async function trainingPassage(db: Db, campaignId: number, userId: number | null): Promise<TrainingRow | null> {
+async function trainingPassage(db: Db, campaignId: number, userId: number): Promise<TrainingRow | null> {
   const [row] = rowsOf<TrainingRow>(
     await db.execute(sql`
       select p.id::float8 as passage_id, q.kilt_id, q.input, to_json(q.answers) as answers, pg.wikipedia_id, pg.title,
@@ -59,8 +59,8 @@ async function trainingPassage(db: Db, campaignId: number, userId: number | null
         p.explanation
       from passages p join batches b on b.id = p.batch_id join queries q on q.id = p.query_id join pages pg on pg.wikipedia_id = p.wikipedia_id
       where p.campaign_id = ${campaignId} and p.is_training and b.status = 'launched'
-        and (${userId}::bigint is null or not exists (select 1 from training_answers t where t.user_id = ${userId}::bigint and t.passage_id = p.id))
-      order by case when ${userId}::bigint is null then p.id::text else md5(p.id::text || ':' || ${userId}::bigint::text) end
+        and not exists (select 1 from training_answers t where t.user_id = ${userId}::bigint and t.passage_id = p.id)
+      order by md5(p.id::text || ':' || ${userId}::bigint::text)
       limit 1`),
   );
   return row ? { ...row, passage_id: Number(row.passage_id) } : null;
@@ -70,12 +70,6 @@ function itemOf(row: TrainingRow, campaign: Pick<Campaign, "showAnswers">, posit
   const taskRow = { ...row, handle: "", expires_ms: 0, today: 0, done: 0, total: 0 };
   const { query, passage } = taskFromRow(taskRow, campaign as Campaign);
   return { position, total, query, passage };
-}
-
-/** The first training passage, for the MTurk preview: its question and text only, never its answer. */
-export async function firstTrainingItem(db: Db, campaignId: number): Promise<TrainingItemView | null> {
-  const row = await trainingPassage(db, campaignId, null);
-  return row ? itemOf(row, { showAnswers: false }, 0, 1) : null;
 }
 
 /** The worker's next training item (their own session, in its training stage); null otherwise. */

@@ -16,8 +16,8 @@ export interface CrowdEntryInfo {
   quota: number;
   quotaUnit: "passages" | "questions";
   timeLimitMinutes: number;
-  /** One example passage (a training item, without its answer), for the MTurk preview; null when the campaign has none. */
-  example: TrainingItemView | null;
+  /** Markdown: the example the coordinator wrote for the public page (never a gold passage); empty: the instructions alone. */
+  example: string;
 }
 
 /** Where a finished session sends the worker. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
-import type { UserActor } from "@/lib/auth/actor";
+import type { Actor, UserActor } from "@/lib/auth/actor";
 import { requireActiveAnnotator } from "@/lib/campaign/annotate/annotator-access";
 import { claimNextReaping } from "@/lib/campaign/internal/claim-next";
 import { endClaim, type Task } from "@/lib/campaign/internal/claims";
@@ -61,4 +61,16 @@ export async function crowdNextTask(db: Db, actor: UserActor, input: { campaignI
     return null;
   }
   return task;
+}
+
+/**
+ * Ahead of a crowd worker's claim renewal, judgment, revision or progress read (the route calls it
+ * before the annotation function, which knows nothing of sessions): the caller's session is settled
+ * — its time, a stopped entry, its quota end it now, freeing its claims — and once over, the request
+ * is refused (409 `sessionEnded`, with the outcome and the session's message). Anyone else passes.
+ */
+export async function requireCrowdWorkOpen(db: Db, actor: Actor): Promise<void> {
+  if (actor.kind !== "user" || actor.role !== "crowd") return;
+  const { ctx } = await requireCrowdSession(db, actor);
+  if (ctx.session.stage === "ended") throw await sessionOver(db, ctx);
 }

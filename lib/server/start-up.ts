@@ -1,11 +1,14 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/internal/tallies";
+import { endExpiredCrowdSessions } from "@/lib/crowd/reaper";
 import { databaseConfig, env } from "@/lib/env";
 import { keepStatisticsFresh } from "@/lib/maintenance/planner-statistics";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
 const COMPACT_INTERVAL_MS = 10_000;
+/** How often crowd sessions past their time (or of a stopped entry) are ended, when their worker does not come back to end them. */
+const CROWD_REAP_INTERVAL_MS = 30_000;
 
 /** Migrates, bootstraps and prints the sign-in details; a locked or unreachable database stops the process. */
 export async function startUp(): Promise<void> {
@@ -20,6 +23,9 @@ export async function startUp(): Promise<void> {
     setInterval(() => {
       compactTallies(handle.db, { force: true }).catch(() => {});
     }, COMPACT_INTERVAL_MS).unref();
+    setInterval(() => {
+      endExpiredCrowdSessions(handle.db).catch(() => {});
+    }, CROWD_REAP_INTERVAL_MS).unref();
     // PGlite has no autovacuum: ANALYZE of the hot tables now and whenever they changed enough.
     keepStatisticsFresh(handle);
   } catch (error) {

@@ -2,7 +2,7 @@
 import type { Db } from "@/db/client";
 import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
-import { preparedRows } from "@/lib/cache/prepared";
+import { preparedRows, preparedRowsSerialized } from "@/lib/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
 import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "./claims";
 
@@ -115,6 +115,9 @@ join queries q on q.id = p.query_id
 join pages pg on pg.wikipedia_id = p.wikipedia_id`;
 }
 
+/** The advisory lock key (with the user id) that runs a crowd worker's claim statements one at a time. */
+const CROWD_CLAIM_LOCK = 7303;
+
 /**
  * Claims the caller's next passage (or returns their live claim) in one statement; null when no
  * open passage is left for them. A claim insert that loses a race on one of its unique keys (the
@@ -123,7 +126,15 @@ join pages pg on pg.wikipedia_id = p.wikipedia_id`;
 export async function claimNext(db: Db, user: UserActor, campaign: Campaign, after: string | undefined): Promise<Task | null> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const [row] = await preparedRows<TaskRow>(db, CLAIM_NEXT_SQL, [user.id, campaign.id, after ?? null, newClaimHandle(), campaign.leaseSeconds]);
+      const params = [user.id, campaign.id, after ?? null, newClaimHandle(), campaign.leaseSeconds];
+      // The statement gives a third claim to none but concurrent requests of one caller, which do not
+      // see each other's claims. A crowd worker (anyone with the link) could hoard so: their requests
+      // run one at a time, and each sees the claims before it — one on screen, one prefetched at most.
+      // Annotators (accounts a coordinator made) keep the one round trip.
+      const [row] =
+        user.role === "crowd"
+          ? await preparedRowsSerialized<TaskRow>(db, [CROWD_CLAIM_LOCK, user.id], CLAIM_NEXT_SQL, params)
+          : await preparedRows<TaskRow>(db, CLAIM_NEXT_SQL, params);
       return row ? taskFromRow(row, campaign) : null;
     } catch (error) {
       if (attempt >= 3 || !isUniqueViolation(error)) throw error;

@@ -1,11 +1,15 @@
 import { claimHandleParam, renewClaim } from "@/lib/campaign/annotate/assignment";
+import { requireCrowdWorkOpen } from "@/lib/crowd/work";
 import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
 
 type HandleContext = { params: Promise<{ handle: string }> };
 
-// POST /api/claims/:handle/renew — extends the caller's live claim by the campaign's lease; 410 once expired or ended
+// POST /api/claims/:handle/renew — extends the caller's live claim by the campaign's lease; 410 once expired or ended;
+// 409 `sessionEnded` once the crowd worker's session is over (its time, a stopped study: its claims were freed)
 export const POST = route(async (req, ctx: HandleContext) => {
   const { db, actor } = await requestContext(req);
   await readEmptyBody(req);
-  return json({ claim: await renewClaim(db, actor, await claimHandleParam(ctx)) });
+  const handle = await claimHandleParam(ctx);
+  await requireCrowdWorkOpen(db, actor);
+  return json({ claim: await renewClaim(db, actor, handle) });
 });
