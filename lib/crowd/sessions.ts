@@ -10,6 +10,7 @@ import { AppError, invalidField, isUniqueViolation, parseInput } from "@/lib/err
 import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMENT, type EntryIds } from "./entry-params";
 import { allowedTurkSubmitTo } from "./origins";
 import { requireCrowdSession } from "./crowd-actor";
+import { admitEntry } from "./entry-limits";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
 import { firstTrainingItem } from "./training";
 import type { CrowdEntryInfo, CrowdSessionView } from "./views";
@@ -104,10 +105,11 @@ async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: E
 export async function enterCrowd(
   db: Db,
   _actor: Actor,
-  input: { key: string; body: unknown; userAgent?: string | null },
+  input: { key: string; body: unknown; userAgent?: string | null; address?: string },
 ): Promise<{ token: string; session: CrowdSessionView }> {
   const { entry } = await openEntry(db, input.key);
   const ids = entryIds(entry, input.body);
+  await admitEntry(db, entry, { workerId: ids.workerId, address: input.address ?? "unknown" });
   const worker = await workerOf(db, entry, ids.workerId);
   const sessionId = await sessionFor(db, entry, worker, ids);
   const ctx = await settleSession(db, (await latestSessionOf(db, worker.userId))!);
