@@ -8,7 +8,7 @@ import { adminApi, createAccount, signedInApi, unique } from "./fixtures";
 // refused entry makes no account, and a real annotator still gets work.
 
 /** The entry limit per campaign and address (lib/crowd/entry-limits.ts ENTRY_LIMITS.perAddress). */
-const PER_ADDRESS = 60;
+const PER_ADDRESS = 120;
 
 interface Entry {
   status: number;
@@ -53,7 +53,7 @@ async function usageOf(admin: APIRequestContext, campaignId: number) {
   return (await res.json()).crowd as { usage: { workers: number; sessionsInProgress: number } };
 }
 
-test("a flood of 600 entries with made-up ids, 24 at a time, makes at most maxWorkers (40) workers: 40 enter, 20 find the study full, 540 are rate-limited with Retry-After", async ({ baseURL }) => {
+test("a flood of 600 entries with made-up ids, 24 at a time, makes at most maxWorkers (40) workers: 40 enter, 80 find the study full, 480 are rate-limited with Retry-After", async ({ baseURL }) => {
   const admin = await adminApi(baseURL!);
   const c = await crowdCampaign(admin, { prefix: "flood", questions: 2, training: 0, crowd: { trainingItems: 0, maxWorkers: 40 } });
   const anonymous = await request.newContext({ baseURL });
