@@ -37,6 +37,21 @@ describeEachDatabase("COPY", ({ db }) => {
     await db().execute(sql.raw(`drop table ${table}`));
   });
 
+  it("keeps its connection to itself while other queries fill the pool (postgres.js pipelines onto busy connections)", async () => {
+    const table = unique("copy_busy").replace("-", "_");
+    await db().execute(sql.raw(`create table ${table} (id int)`));
+    const copy = await openCopyStream(db(), table, ["id"]);
+    // Far more queries than the pool has connections, sent while the COPY is open: before the
+    // connection was reserved, one of them landed inside the COPY and the server ended it.
+    const load = Promise.all(Array.from({ length: 200 }, (_, i) => db().execute(sql`select ${i}::int as n, pg_sleep(0.001)`)));
+    for (let i = 0; i < 2000; i++) await copy.writeRow([String(i)]);
+    await copy.end();
+    expect((await load).length).toBe(200);
+    const [row] = rowsOf<{ n: number }>(await db().execute(sql.raw(`select count(*)::int as n from ${table}`)));
+    expect(row?.n).toBe(2000);
+    await db().execute(sql.raw(`drop table ${table}`));
+  });
+
   it("fails, rather than hangs, when the server refuses a row", async () => {
     const table = unique("copy_bad").replace("-", "_");
     await db().execute(sql.raw(`create table ${table} (a int)`));

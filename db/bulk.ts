@@ -59,8 +59,14 @@ export async function openCopyStream(
   const target = `${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")})`;
 
   if (raw.kind === "postgres") {
-    const query = raw.client.unsafe(`copy ${target} from stdin`);
-    const stream: Writable = await query.writable();
+    // A connection of its own: postgres.js pipelines queries onto busy pool connections under load,
+    // and a query sent into a COPY in progress breaks the protocol (the server ends the connection).
+    const reserved = await raw.client.reserve();
+    const query = reserved.unsafe(`copy ${target} from stdin`);
+    const stream: Writable = await query.writable().catch((e: unknown) => {
+      reserved.release();
+      throw e;
+    });
     // The stream finishes when the server has taken every row. A refusal by the server rejects the
     // query without always reaching the stream: it is watched too, and closes the stream.
     let failure: Error | undefined;
@@ -73,6 +79,8 @@ export async function openCopyStream(
       stream.once("finish", resolve);
       stream.once("close", resolve);
     });
+    // Back to the pool once the stream has finished or closed (the query itself resolves as the COPY starts).
+    void done.then(() => reserved.release());
     return {
       async writeRow(values) {
         if (failure || stream.destroyed) throw failure ?? new Error("The COPY stream closed early.");

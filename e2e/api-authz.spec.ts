@@ -27,12 +27,16 @@ interface Case {
   expect: Record<Caller, number>;
 }
 
-/** This worker process's crowd campaign (generic platform, one training item), made once, for the crowd routes and the crowd caller. */
+/**
+ * This worker process's crowd campaign (generic platform, one training item), made once, for the
+ * crowd routes and the crowd caller. Every crowd case enters a fresh worker whose session stays in
+ * progress, about a hundred in all: the caps are raised past that (the entry limits are crowd-flood's).
+ */
 let sharedCrowd: Promise<CrowdCampaign> | undefined;
 function crowdEntry({ baseURL }: Setup): Promise<CrowdCampaign> {
   sharedCrowd ??= (async () => {
     const admin = await adminApi(baseURL);
-    const c = await crowdCampaign(admin, { prefix: "matrix-crowd", questions: 2, candidates: true, training: 1, crowd: { platform: "generic", trainingItems: 1, quota: 5 } });
+    const c = await crowdCampaign(admin, { prefix: "matrix-crowd", questions: 2, candidates: true, training: 1, crowd: { platform: "generic", trainingItems: 1, quota: 5, maxWorkers: 1000, maxSessionsInProgress: 1000 } });
     await admin.dispose();
     return c;
   })();

@@ -82,11 +82,13 @@ describe("kps campaign crowd", () => {
 
   it("prints one line per setting and per code, the entry URL among them", () => {
     const codes = generateCodes();
-    const lines = crowdLines({ ...CROWD_DEFAULTS, codes, campaignId: 4, entryKey: "k".repeat(22), updatedAt: "2026-01-01T00:00:00.000Z", entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific") });
+    const lines = crowdLines({ ...CROWD_DEFAULTS, codes, campaignId: 4, entryKey: "k".repeat(22), updatedAt: "2026-01-01T00:00:00.000Z", usage: { workers: 12, sessionsInProgress: 3 }, entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific") });
     expect(lines).toContain(`entry_url\thttp://localhost:3000/crowd/${"k".repeat(22)}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
     expect(lines).toContain("entry\tclosed");
     expect(lines).toContain("max_workers\t200");
     expect(lines).toContain("max_in_progress\t50");
+    expect(lines).toContain("workers\t12 of 200");
+    expect(lines).toContain("in_progress\t3 of 50");
     expect(lines).toContain("max_judgments\tnone");
     expect(lines).toContain(`code\tcompleted\t${codes.completed}\tQuota completed`);
     expect(lines.filter((l) => l.startsWith("code\t"))).toHaveLength(6);

@@ -112,6 +112,8 @@ export function crowdLines(c: CrowdSettingsAnswer): string[] {
     `max_judgments\t${c.maxJudgmentsPerWorker ?? "none"}`,
     `max_workers\t${c.maxWorkers}`,
     `max_in_progress\t${c.maxSessionsInProgress}`,
+    `workers\t${c.usage.workers} of ${c.maxWorkers}`,
+    `in_progress\t${c.usage.sessionsInProgress} of ${c.maxSessionsInProgress}`,
     `example\t${Array.from(c.example).length} characters`,
     `pause_fast\t${c.pauseFastWorkers ? "yes" : "no"}`,
     `completion_url\t${c.completionUrl}`,

@@ -71,7 +71,7 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
           <CrowdNumber {...number("trainingPassShare")} min={0} max={1} step={0.01} defaultText="0.8" hint="Share (0–1) of training answers that must be right to enter real work." />
         </div>
       </fieldset>
-      <SessionFields draft={draft} set={set} number={number} problemOf={problemOf} />
+      <SessionFields draft={draft} set={set} number={number} problemOf={problemOf} saved={saved} />
       <fieldset className="plain">
         <legend>Completion codes</legend>
         <p className="hint" style={{ margin: 0 }}>
@@ -142,10 +142,21 @@ function EntryFields({ draft, saved, set, problemOf }: { draft: CrowdDraft; save
   );
 }
 
-function SessionFields({ draft, set, number, problemOf }: { draft: CrowdDraft; set: SetDraft; number: (f: CrowdNumberField) => { field: CrowdNumberField; value: string; onChange: (v: string) => void; error?: string }; problemOf: (f: CrowdField) => string | undefined }) {
+/** The counts beside the caps, as the server last answered them (the saved caps, not the draft's). */
+function EntryUsageLine({ saved }: { saved: CrowdSettingsAnswer }) {
+  const { workers, sessionsInProgress } = saved.usage;
+  return (
+    <p className="hint" style={{ margin: 0 }} data-testid="crowd-usage">
+      Now: {workers} of {saved.maxWorkers} workers; {sessionsInProgress} of {saved.maxSessionsInProgress} sessions in progress.
+    </p>
+  );
+}
+
+function SessionFields({ draft, set, number, problemOf, saved }: { draft: CrowdDraft; set: SetDraft; number: (f: CrowdNumberField) => { field: CrowdNumberField; value: string; onChange: (v: string) => void; error?: string }; problemOf: (f: CrowdField) => string | undefined; saved: CrowdSettingsAnswer }) {
   return (
     <fieldset className="plain">
       <legend>Sessions and limits</legend>
+      <EntryUsageLine saved={saved} />
       <div className="form-grid">
         <CrowdNumber {...number("quota")} min={1} max={10000} defaultText="20" hint="A session ends once the worker has judged this many." />
         <CrowdSelect field="quotaUnit" value={draft.quotaUnit} options={QUOTA_UNITS} onChange={set("quotaUnit")} error={problemOf("quotaUnit")} defaultText="passages" />

@@ -41,16 +41,29 @@ export function CrowdLoading({ text = "Loading your session…" }: { text?: stri
   );
 }
 
-/** Why the worker cannot enter: the link is off or unknown (404), incomplete (422), or the server is out of reach. */
+/** The entry's refusals past its limits (lib/crowd/entry-limits.ts): the study is full, or too many entries at once. */
+function limitOf(error: Error): { full?: "places" | "sessions"; retryAfterSeconds?: number } {
+  return error instanceof ApiError && (error.status === 409 || error.status === 429) ? ((error.details as { full?: "places" | "sessions"; retryAfterSeconds?: number } | undefined) ?? {}) : {};
+}
+
+function titleOf(status: number, limit: ReturnType<typeof limitOf>): string {
+  if (limit.full) return "This study is full";
+  if (status === 429) return `Too many attempts, try again in ${limit.retryAfterSeconds ?? 60} s`;
+  if (status === 404) return "This study is not open";
+  return status === 422 || status === 400 ? "This link is incomplete" : "Your session could not be started";
+}
+
+/** Why the worker cannot enter: the link is off or unknown (404), incomplete (422), the study full (409) or busy (429), or the server is out of reach. */
 export function EntryProblem({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   const status = error instanceof ApiError ? error.status : 0;
-  const title = status === 404 ? "This study is not open" : status === 422 || status === 400 ? "This link is incomplete" : "Your session could not be started";
+  const limit = limitOf(error);
   return (
-    <CrowdCard title={title}>
+    <CrowdCard title={titleOf(status, limit)}>
       <p role="alert">{error.message}</p>
+      {limit.full === "places" && <p className="muted">Every place of this study is taken. Return the study on the platform you came from, so that it does not count against you.</p>}
       {status === 404 && <p className="muted">The study may have ended or been closed. Return to the platform you came from.</p>}
       {(status === 422 || status === 400) && <p className="muted">Open the study again from the platform you came from (Prolific or Mechanical Turk), so the link carries your id.</p>}
-      {onRetry && (status === 0 || status >= 500 || status === 401 || status === 429) && (
+      {onRetry && (status === 0 || status >= 500 || status === 401 || status === 429 || limit.full === "sessions") && (
         <div className="crowd-actions">
           <button type="button" onClick={onRetry}>
             Try again

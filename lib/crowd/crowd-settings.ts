@@ -6,13 +6,14 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { invalidField, invalidInput } from "@/lib/errors";
-import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type UpdateCrowdSettingsInput } from "./settings";
+import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type EntryUsage, type UpdateCrowdSettingsInput } from "./settings";
+import { entryUsage } from "./entry-limits";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
 // is made on the first read or change, with a random entry key and generated completion codes, so
 // every campaign has one and a coordinator never sees a campaign "without crowd settings".
 
-function toView(row: CrowdEntry): CrowdSettingsView {
+function toView(row: CrowdEntry, usage: EntryUsage): CrowdSettingsView {
   return {
     campaignId: row.campaignId,
     entryKey: row.entryKey,
@@ -35,6 +36,7 @@ function toView(row: CrowdEntry): CrowdSettingsView {
     example: row.example,
     codes: { ...row.codes },
     updatedAt: row.updatedAt.toISOString(),
+    usage,
   };
 }
 
@@ -55,7 +57,7 @@ async function ensureEntry(db: Db, campaignId: number): Promise<CrowdEntry> {
 export async function getCrowdSettings(db: Db, actor: Actor, campaignId: number): Promise<CrowdSettingsView> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
-  return toView(await ensureEntry(db, campaignId));
+  return toView(await ensureEntry(db, campaignId), await entryUsage(db, campaignId));
 }
 
 /** Gold passages of the campaign marked as training (`"training": true` at import), in any batch. */
@@ -113,5 +115,5 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
     });
     return updated!;
   });
-  return toView(row);
+  return toView(row, await entryUsage(db, campaignId));
 }

@@ -9,6 +9,7 @@ import { insertUser } from "@/lib/auth/users";
 import { AppError, isUniqueViolation, parseInput } from "@/lib/errors";
 import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMENT, type EntryIds } from "./entry-params";
 import { requireCrowdSession } from "./crowd-actor";
+import { admitEntry } from "./entry-limits";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
 import type { CrowdEntryInfo, CrowdSessionView } from "./views";
 
@@ -142,11 +143,13 @@ async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: E
 export async function enterCrowd(
   db: Db,
   _actor: Actor,
-  input: { key: string; body: unknown; userAgent?: string | null },
+  input: { key: string; body: unknown; userAgent?: string | null; address?: string },
 ): Promise<{ token: string; session: CrowdSessionView }> {
   const { entry } = await entryByKey(db, input.key);
   const ids = entryIds(entry, input.body);
-  // Closed or stopped: no newcomer; a worker who entered before comes back to their session (a stopped one then ends).
+  // The rate limits always; the caps (and a newcomer's account) only while the entry is open. Closed
+  // or stopped: no newcomer; a worker who entered before comes back to their session (a stopped one then ends).
+  await admitEntry(db, entry, { workerId: ids.workerId, address: input.address ?? "unknown", newcomers: entry.enabled });
   const worker = entry.enabled ? await workerOf(db, entry, ids.workerId) : await knownWorker(db, entry, ids.workerId);
   const sessionId = await sessionFor(db, entry, worker, ids);
   const ctx = await settleSession(db, (await latestSessionOf(db, worker.userId))!);

@@ -184,6 +184,16 @@ export interface CrowdSettingsView extends CrowdSettings {
   /** 128 random bits, base64url: the entry URL's secret part. */
   entryKey: string;
   updatedAt: string;
+  /** The counts beside the caps (read, never set). */
+  usage: EntryUsage;
+}
+
+/** A campaign's crowd counts beside its caps. */
+export interface EntryUsage {
+  /** Crowd workers (accounts) of the campaign, against maxWorkers. */
+  workers: number;
+  /** Sessions not ended and within their time, against maxSessionsInProgress. */
+  sessionsInProgress: number;
 }
 
 export type CrowdSettingsAnswer = CrowdSettingsView & { entryUrl: string };

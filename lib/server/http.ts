@@ -26,7 +26,9 @@ export function route<C>(handler: (req: Request, ctx: C) => Promise<Response>): 
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
     const body = { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
-    return Response.json(body, { status: error.status });
+    // A refusal that names when to come back (`details.retryAfterSeconds`) says it in Retry-After too.
+    const retry = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    return Response.json(body, { status: error.status, headers: typeof retry === "number" ? { "retry-after": String(retry) } : undefined });
   }
   if (isConnectionError(error)) {
     console.error("database unavailable:", error);

@@ -1,5 +1,5 @@
 import { enterCrowd } from "@/lib/crowd/sessions";
-import { assertJsonContentType, json, readJson, requestContext, route } from "@/lib/server/http";
+import { assertJsonContentType, clientAddress, json, readJson, requestContext, route } from "@/lib/server/http";
 import { entryKeyParam, type EntryKeyContext } from "@/lib/server/route-params";
 import { z } from "zod";
 
@@ -10,5 +10,5 @@ export const POST = route(async (req, ctx: EntryKeyContext) => {
   assertJsonContentType(req);
   const key = await entryKeyParam(ctx);
   const body = await readJson(req, z.unknown());
-  return json(await enterCrowd(db, actor, { key, body, userAgent: req.headers.get("user-agent") }));
+  return json(await enterCrowd(db, actor, { key, body, userAgent: req.headers.get("user-agent"), address: clientAddress(req) }));
 });
