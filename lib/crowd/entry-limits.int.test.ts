@@ -25,7 +25,7 @@ type Answer = { status: "entered" } | { status: "rate_limited"; retry: number } 
 
 async function enter(db: Db, key: string, pid: string, address: string): Promise<Answer> {
   try {
-    await enterCrowd(db, anonymous, { key, body: { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: unique("s") }, address });
+    await enterCrowd(db, anonymous, { key, body: { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: `session-${pid}` }, address });
     return { status: "entered" };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
