@@ -133,7 +133,7 @@ export async function claimNext(db: Db, user: UserActor, campaign: Campaign, aft
       // Annotators (accounts a coordinator made) keep the one round trip.
       const [row] =
         user.role === "crowd"
-          ? await preparedRowsSerialized<TaskRow>(db, [CROWD_CLAIM_LOCK, user.id], CLAIM_NEXT_SQL, params)
+          ? await preparedRowsSerialized<TaskRow>(db, [CROWD_CLAIM_LOCK, user.id % 2_147_483_647], CLAIM_NEXT_SQL, params)
           : await preparedRows<TaskRow>(db, CLAIM_NEXT_SQL, params);
       return row ? taskFromRow(row, campaign) : null;
     } catch (error) {
