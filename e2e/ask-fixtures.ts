@@ -120,6 +120,8 @@ export async function axeAtBothWidths(page: Page): Promise<string[]> {
     { width: 390, height: 844 },
   ]) {
     await page.setViewportSize(size);
+    // The title comes with the page's metadata, which may land just after a client navigation's content.
+    await expect(page).toHaveTitle(/\S/);
     const { violations } = await new AxeBuilder({ page }).analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     found.push(...serious.map((v) => `${size.width}px ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));

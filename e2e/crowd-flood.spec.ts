@@ -1,6 +1,7 @@
 import { expect, request, test, type APIRequestContext } from "@playwright/test";
 import { crowdCampaign } from "./crowd-fixtures";
 import { adminApi, createAccount, signedInApi, unique } from "./fixtures";
+import { axeAtBothWidths } from "./ask-fixtures";
 
 // Issue 27's flooding and hoarding attacks, played over HTTP as a script holding a crowd link would:
 // made-up Prolific ids, all from this machine's one address. Each must fail — the campaign's caps
@@ -124,6 +125,7 @@ test("hoarding by 35 made-up ids on a campaign whose maxSessionsInProgress is 10
   await expect(page.getByRole("heading", { name: "This study is full" })).toBeVisible();
   await expect(page.getByText("This study is full right now: 10 people are working on it")).toBeVisible();
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+  expect(await axeAtBothWidths(page)).toEqual([]);
   expect((await usageOf(admin, c.campaignId)).usage.workers).toBe(10);
   await anonymous.dispose();
 });
