@@ -4,16 +4,21 @@ import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { DatabaseHandle } from "./client";
+import { applySqlRules } from "./sql-rules";
 
 export const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
 /** Arbitrary, fixed key of the advisory lock that serialises migrations across app instances. */
-const MIGRATION_LOCK_KEY = 4_711_008_001;
+export const MIGRATION_LOCK_KEY = 4_711_008_001;
 
-/** Applies the committed drizzle-kit migrations; safe to run from several processes at once. */
+/**
+ * Applies the committed drizzle-kit migrations, then the current trigger and rule functions of
+ * db/sql (db/sql-rules.ts); safe to run from several processes at once.
+ */
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === "pglite") {
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    await applySqlRules(handle.db);
     return;
   }
   const client = handle.postgresClient;
@@ -23,6 +28,7 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   try {
     await reserved`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder });
+    await applySqlRules(handle.db);
   } finally {
     await reserved`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.catch(() => {});
     reserved.release();

@@ -26,22 +26,23 @@ export function testDatabaseUrl(): string | undefined {
 export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   const url = testDatabaseUrl();
   const handle = kind === "postgres" && url ? await openDatabase({ url }) : await openDatabase({ memory: true, loadDataDir: await migratedTemplate() });
-  await migrateDatabase(handle); // a no-op on the template (every migration is recorded there)
+  await migrateDatabase(handle); // on the template, only db/sql again (every migration is recorded there)
   return handle;
 }
 
 /**
  * A migrated PGlite data directory, dumped once per set of migrations and loaded by every test file
  * that opens PGlite: an initdb and eleven migrations cost 3–6 s per open, loading the dump well
- * under one. Kept in test-results/ under a hash of the migrations, written atomically (two vitest
- * workers may make it at once; either copy is the same).
+ * under one. Kept in test-results/ under a hash of the migrations and db/sql, written atomically
+ * (two vitest workers may make it at once; either copy is the same).
  */
 async function migratedTemplate(): Promise<Blob> {
-  const folder = path.join(process.cwd(), "db", "migrations");
   const hash = createHash("sha256");
-  for (const name of fs.readdirSync(folder, { recursive: true }).map(String).sort()) {
-    const file = path.join(folder, name);
-    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  for (const folder of ["migrations", "sql"].map((name) => path.join(process.cwd(), "db", name))) {
+    for (const name of fs.readdirSync(folder, { recursive: true }).map(String).sort()) {
+      const file = path.join(folder, name);
+      if (fs.statSync(file).isFile()) hash.update(path.relative(process.cwd(), file)).update(fs.readFileSync(file));
+    }
   }
   const dir = path.join(process.cwd(), "test-results");
   const file = path.join(dir, `pglite-template-${hash.digest("hex").slice(0, 16)}.tar.gz`);

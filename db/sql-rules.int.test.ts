@@ -1,0 +1,65 @@
+import { sql, TransactionRollbackError } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { describeEachDatabase } from "@/test/databases";
+import { MIGRATION_LOCK_KEY } from "./migrate";
+import { applySqlRules, checkSqlRules, readSqlRules, type SqlRules } from "./sql-rules";
+
+describe("db/sql files", () => {
+  it("hold each rule function and trigger once", () => {
+    const rules = readSqlRules();
+    const names = rules.functions.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(["kps_is_endorsed", "kps_closes_early", "kps_passages_updated", "kps_compact_tallies", "kps_retally_outcomes", "kps_fold"]));
+    expect(rules.triggers.map((t) => `${t.table}.${t.name}`).sort()).toEqual([
+      "judgments.judgments_tally_insert",
+      "passages.passages_tally_delete",
+      "passages.passages_tally_insert",
+      "passages.passages_tally_update",
+    ]);
+  });
+});
+
+describeEachDatabase("db/sql against the migrated database", ({ db }) => {
+  it("every live rule function's body equals its file, and every trigger of the files exists", async () => {
+    expect(await checkSqlRules(db())).toEqual([]);
+  });
+
+  it("applies again without change (every migrate does)", async () => {
+    await applySqlRules(db());
+    await applySqlRules(db());
+    expect(await checkSqlRules(db())).toEqual([]);
+  });
+
+  it("reports a function whose live body differs from its file", async () => {
+    let problems: string[] = [];
+    // In a transaction rolled back, under the migrations' lock: no other test (on the shared server) sees the change.
+    await db()
+      .transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
+        await tx.execute(sql.raw(`CREATE OR REPLACE FUNCTION kps_is_disputed(judgment_count integer, sufficient_count integer) RETURNS boolean
+          LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT sufficient_count > 1 AND sufficient_count < judgment_count $$`));
+        problems = await checkSqlRules(tx);
+        tx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof TransactionRollbackError)) throw error;
+      });
+    expect(problems).toEqual(["function kps_is_disputed: its body differs from db/sql/outcome-rules.sql"]);
+    expect(await checkSqlRules(db())).toEqual([]);
+  });
+
+  it("reports a trigger of the files that the database lacks, and a file's body that differs in more than whitespace", async () => {
+    const rules = readSqlRules();
+    const changed: SqlRules = {
+      ...rules,
+      functions: rules.functions.map((f) => (f.name === "kps_is_endorsed" ? { ...f, statement: f.statement.replace(">= threshold", "> threshold") } : f)),
+      triggers: [...rules.triggers, { name: "passages_tally_truncate", table: "passages", file: "tallies.sql", definition: "CREATE TRIGGER passages_tally_truncate" }],
+    };
+    expect(await checkSqlRules(db(), changed)).toEqual([
+      "function kps_is_endorsed: its body differs from db/sql/outcome-rules.sql",
+      "trigger passages_tally_truncate on passages (db/sql/tallies.sql): missing from the database",
+    ]);
+    const relaid: SqlRules = { ...rules, functions: rules.functions.map((f) => ({ ...f, statement: f.statement.replace(/\n\s*/g, "\n      ") })) };
+    expect(await checkSqlRules(db(), relaid)).toEqual([]);
+  });
+});
