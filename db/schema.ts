@@ -272,7 +272,7 @@ export const pages = pgTable(
     indexedAt: timestamp("indexed_at", { withTimezone: true }),
   },
   (t) => [
-    // Title search: a prefix of kps_fold(title) (lower case, accents folded; migration 0009).
+    // Title search: a prefix of kps_fold(title) (lower case, accents folded; db/sql/search.sql).
     index("pages_title_folded_idx").using("btree", sql`kps_fold(${t.title}) text_pattern_ops`),
     index("pages_unindexed_idx").on(t.wikipediaId).where(sql`${t.indexedAt} is null or ${t.indexedAt} < ${t.updatedAt}`),
   ],
@@ -662,7 +662,7 @@ export const adjudications = pgTable(
 );
 
 // ── Dashboard tallies ────────────────────────────────────────────────────────
-// Kept by triggers (db/migrations/0002_dashboard_tallies.sql), so every path that changes passages
+// Kept by triggers (db/sql/tallies.sql), so every path that changes passages
 // or adds judgments keeps them right. Hot counters are append-only deltas that readers fold in
 // (lib/campaign/tallies.ts), so concurrent annotators never wait on one counter row.
 // No foreign keys: triggers write them while cascades delete their owners.
@@ -718,7 +718,7 @@ export const judgmentMinuteDeltas = pgTable("judgment_minute_deltas", tallyMinut
 
 /**
  * Judgments per batch and hour: the same figures as `judgment_minutes`, folded from the same deltas
- * (kps_compact_tallies, migration 0003), so a chart with bins of an hour or more reads 60× fewer rows.
+ * (kps_compact_tallies, db/sql/tallies.sql), so a chart with bins of an hour or more reads 60× fewer rows.
  */
 export const judgmentHours = pgTable(
   "judgment_hours",

@@ -7,9 +7,25 @@ import { applySqlRules, checkSqlRules, readSqlRules, type SqlRules } from "./sql
 describe("db/sql files", () => {
   it("hold each rule function and trigger once", () => {
     const rules = readSqlRules();
-    const names = rules.functions.map((f) => f.name);
-    expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(["kps_is_endorsed", "kps_closes_early", "kps_passages_updated", "kps_compact_tallies", "kps_retally_outcomes", "kps_fold"]));
+    expect(rules.functions.map((f) => `${f.file}: ${f.name}`).sort()).toEqual([
+      "outcome-rules.sql: kps_agrees_with_outcome",
+      "outcome-rules.sql: kps_closes_early",
+      "outcome-rules.sql: kps_is_disputed",
+      "outcome-rules.sql: kps_is_endorsed",
+      "outcome-rules.sql: kps_is_finished",
+      "outcome-rules.sql: kps_misses_gold",
+      "recounts.sql: kps_passage_outcomes",
+      "recounts.sql: kps_rebuild_judgment_hours",
+      "recounts.sql: kps_rebuild_tallies",
+      "recounts.sql: kps_retally_outcomes",
+      "search.sql: kps_fold",
+      "tallies.sql: kps_compact_tallies",
+      "tallies.sql: kps_duration_bucket",
+      "tallies.sql: kps_judgments_inserted",
+      "tallies.sql: kps_passages_deleted",
+      "tallies.sql: kps_passages_inserted",
+      "tallies.sql: kps_passages_updated",
+    ]);
     expect(rules.triggers.map((t) => `${t.table}.${t.name}`).sort()).toEqual([
       "judgments.judgments_tally_insert",
       "passages.passages_tally_delete",
@@ -32,12 +48,15 @@ describeEachDatabase("db/sql against the migrated database", ({ db }) => {
 
   it("reports a function whose live body differs from its file", async () => {
     let problems: string[] = [];
-    // In a transaction rolled back, under the migrations' lock: no other test (on the shared server) sees the change.
+    // In a transaction rolled back, under the migrations' lock: no other test on the shared server
+    // sees the change, and no migrate replaces the function meanwhile.
     await db()
       .transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`);
-        await tx.execute(sql.raw(`CREATE OR REPLACE FUNCTION kps_is_disputed(judgment_count integer, sufficient_count integer) RETURNS boolean
-          LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT sufficient_count > 1 AND sufficient_count < judgment_count $$`));
+        await tx.execute(
+          sql.raw(`CREATE OR REPLACE FUNCTION kps_is_disputed(judgment_count integer, sufficient_count integer) RETURNS boolean
+            LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$ SELECT sufficient_count > 1 AND sufficient_count < judgment_count $$`),
+        );
         problems = await checkSqlRules(tx);
         tx.rollback();
       })
@@ -48,18 +67,17 @@ describeEachDatabase("db/sql against the migrated database", ({ db }) => {
     expect(await checkSqlRules(db())).toEqual([]);
   });
 
-  it("reports a trigger of the files that the database lacks, and a file's body that differs in more than whitespace", async () => {
+  it("reports a trigger of the files that the database lacks, and a body that differs in more than whitespace", async () => {
     const rules = readSqlRules();
-    const changed: SqlRules = {
-      ...rules,
-      functions: rules.functions.map((f) => (f.name === "kps_is_endorsed" ? { ...f, statement: f.statement.replace(">= threshold", "> threshold") } : f)),
-      triggers: [...rules.triggers, { name: "passages_tally_truncate", table: "passages", file: "tallies.sql", definition: "CREATE TRIGGER passages_tally_truncate" }],
-    };
+    const stricter = (f: SqlRules["functions"][number]) =>
+      f.name === "kps_is_endorsed" ? { ...f, statement: f.statement.replace(">= threshold", "> threshold") } : f;
+    const truncate = { name: "passages_tally_truncate", table: "passages", file: "tallies.sql", definition: "CREATE TRIGGER …" };
+    const changed: SqlRules = { ...rules, functions: rules.functions.map(stricter), triggers: [...rules.triggers, truncate] };
     expect(await checkSqlRules(db(), changed)).toEqual([
       "function kps_is_endorsed: its body differs from db/sql/outcome-rules.sql",
       "trigger passages_tally_truncate on passages (db/sql/tallies.sql): missing from the database",
     ]);
-    const relaid: SqlRules = { ...rules, functions: rules.functions.map((f) => ({ ...f, statement: f.statement.replace(/\n\s*/g, "\n      ") })) };
-    expect(await checkSqlRules(db(), relaid)).toEqual([]);
+    const relaid = (f: SqlRules["functions"][number]) => ({ ...f, statement: f.statement.replace(/\n\s*/g, "\n      ") });
+    expect(await checkSqlRules(db(), { ...rules, functions: rules.functions.map(relaid) })).toEqual([]);
   });
 });

@@ -53,7 +53,9 @@ export function readSqlRules(folder: string = sqlRulesFolder): SqlRules {
       const fn = FUNCTION_RE.exec(statement);
       if (fn) rules.functions.push({ name: fn[1]!, file, statement });
       for (const t of statement.matchAll(TRIGGER_RE)) rules.triggers.push({ name: t[1]!, table: t[2]!, file, definition: t[0] });
-      if (!fn && !/^\s*DO \$\$/m.test(statement)) throw new Error(`db/sql/${file}: only functions and DO blocks that create missing triggers belong here`);
+      if (!fn && !/^\s*DO \$\$/m.test(statement)) {
+        throw new Error(`db/sql/${file}: only functions, and DO blocks that create missing triggers, belong here`);
+      }
     }
   }
   return rules;
@@ -148,12 +150,16 @@ export async function checkSqlRules(db: Db | Tx, rules: SqlRules = readSqlRules(
     }
   }
   for (const t of triggers) {
-    if (!rules.triggers.some((r) => r.name === t.name && r.table === t.table)) problems.push(`trigger ${t.name} on ${t.table}: in the database, in no db/sql file`);
+    const known = rules.triggers.some((r) => r.name === t.name && r.table === t.table);
+    if (!known) problems.push(`trigger ${t.name} on ${t.table}: in the database, in no db/sql file`);
   }
   return problems;
 }
 
-/** Rows of `db.execute`, on either driver (as db/client.ts's rowsOf, which this module cannot import: client imports migrate, which imports this). */
+/**
+ * Rows of `db.execute`, on either driver: db/client.ts's rowsOf, which this module cannot import
+ * (client imports migrate, which imports this).
+ */
 function rowsOf<T>(result: unknown): T[] {
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }

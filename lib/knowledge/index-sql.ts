@@ -13,7 +13,7 @@ import { rowsOf, type Db } from "@/db/client";
  * The folding of the text index, used alike on paragraphs, titles and queries: lower case, accents
  * stripped (NFD, then the combining marks U+0300–U+036F dropped, then the letters NFD does not
  * decompose: đ ħ ł ø ŧ ı). It folds what kps_fold folds and more (Greek tonos, Vietnamese marks).
- * kps_fold itself (migration 0009, kept for titles: pages_title_folded_idx) compares every character
+ * kps_fold itself (db/sql/search.sql, kept for titles: pages_title_folded_idx) compares every character
  * with its ~230 accented letters, 0.2 ms for a paragraph — the 100k-page build took most of an hour;
  * this is about six times cheaper, and ASCII text (the test below) pays only lower().
  */

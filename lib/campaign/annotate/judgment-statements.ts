@@ -85,7 +85,7 @@ where c.handle = $1::text`;
 const COUNTS = `p.judgment_count < $r`;
 const NEW_JC = `least($r, p.judgment_count + 1)`;
 const NEW_SC = `p.sufficient_count + (case when $verdict = 'sufficient' and ${COUNTS} then 1 else 0 end)`;
-// The outcome rules are the SQL functions of migration 0004 (the same as lib/campaign/quality/outcome.ts);
+// The outcome rules are the SQL functions of db/sql/outcome-rules.sql (the same as lib/campaign/quality/outcome.ts);
 // PostgreSQL inlines them, so calling them costs what the expression written in place would.
 const DECIDES = `kps_closes_early($early, ${NEW_JC}, ${NEW_SC}, $r, $t)`;
 

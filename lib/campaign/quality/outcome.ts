@@ -4,7 +4,7 @@ import { sql, type Column, type SQL } from "drizzle-orm";
  * The outcome rules, in one place: when a passage is endorsed, finished, disputed or closed early,
  * when a judgment agrees with its passage's outcome, and when a question is unanswerable. Each rule
  * is a pure function over a passage's counted judgments (see `countedJudgmentsOf`) and the
- * campaign's R and T, and the same rule as an SQL function (migration 0004, `kps_*`) that the
+ * campaign's R and T, and the same rule as an SQL function (`kps_*`, db/sql/outcome-rules.sql) that the
  * tally triggers call; queries call those through the fragments below, never spell a rule out.
  * outcome.int.test.ts holds the triggers, the question view and the KILT export to these.
  */
@@ -101,7 +101,7 @@ export function questionOutcome(q: QuestionTally): QuestionOutcome {
   return "open";
 }
 
-// ── The same rules in queries: calls of the SQL functions of migration 0004 ──
+// ── The same rules in queries: calls of the SQL functions of db/sql/outcome-rules.sql ──
 
 /** A column, an SQL expression, or a value sent as a parameter. */
 type Operand = SQL | Column | number | boolean;
