@@ -177,6 +177,7 @@ const cases: Record<string, Case> = {
   "GET /api/me": { ok: 200 },
   "POST /api/setup": {
     body: () => ({ username: unique("setup"), password: PASSWORD }),
+    // Anyone may, but only while there is no user: here there is one.
     ok: 409,
   },
   "GET /api/users": { ok: 200 },

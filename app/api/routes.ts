@@ -2,7 +2,7 @@
  * The HTTP API's route table: every handler under app/api, declared once — its method, path, who may
  * call it, the zod schemas its input is parsed with (the handler's own, imported) and its summary.
  * test/api-routes.test.ts fails when a handler has no row or a row no handler; `npm run docs:api`
- * writes docs/api.md from it (scripts/api-docs.ts, header in docs/api.template.md); the authorization
+ * writes docs/api.md from it (scripts/api-docs.ts, header in scripts/api-docs.template.md); the authorization
  * matrix (e2e/api-authz.spec.ts) checks every row, its expectations derived from `roles`.
  */
 import type { ZodType } from "zod";
