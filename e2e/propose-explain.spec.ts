@@ -22,6 +22,9 @@ async function kps(baseURL: string, args: string[]): Promise<string> {
   return (await run(process.execPath, [bin, ...args], { env: { ...env, KPS_URL: baseURL, KPS_TOKEN: token } })).stdout;
 }
 
+// One Ask source for the file (beforeAll): its tests run in order, in one worker.
+test.describe.configure({ mode: "serial" });
+
 let source: AskSource;
 let admin: APIRequestContext;
 
