@@ -2,10 +2,11 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * The browser-free end-to-end tests (test/http/*.http.ts: named apart from *.test.ts so that the unit and integration run never picks them up): HTTP against the production build
- * (`npm run build` first), with no browser. test/http/global-setup.ts starts the app and the crowd
- * receiver as Playwright's webServer does; scripts/test.mjs runs this suite after the build, before
- * Playwright.
+ * The browser-free end-to-end tests, test/http/*.http.ts (named apart from *.test.ts, so that the
+ * unit and integration run never picks them up): HTTP against the production build (`npm run build`
+ * first), no browser. test/http/global-setup.ts starts the app and the crowd receiver as Playwright's
+ * webServer does; scripts/test.mjs runs this suite after the build, before Playwright.
+ * One file: `npx vitest run -c vitest.http.config.ts test/http/cli.http.ts`.
  */
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },

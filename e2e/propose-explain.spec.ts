@@ -13,7 +13,7 @@ import { annotatorWithPage, axeAtBothWidths, buildTextIndex, importAskSource, ju
 
 const run = promisify(execFile);
 
-/** `kps …` as the e2e coordinator (a token from `kps login`), as e2e/cli.spec.ts runs it. */
+/** `kps …` as the e2e coordinator (a token from `kps login`), as test/http/cli.http.ts runs it. */
 async function kps(baseURL: string, args: string[]): Promise<string> {
   const bin = path.join(process.cwd(), "bin", "kps.mjs");
   const env = { ...process.env, KPS_TOKEN: "" };

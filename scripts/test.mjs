@@ -86,7 +86,8 @@ function runHttpSuite(smoke) {
   const httpJson = path.join(resultsDir, "vitest-http.json");
   fs.rmSync(httpJson, { force: true });
   const dir = path.join(root, "test", "http");
-  const smokeFiles = fs.readdirSync(dir).filter((f) => f.endsWith(".http.ts") && fs.readFileSync(path.join(dir, f), "utf8").includes("@smoke"));
+  const hasSmoke = (f) => fs.readFileSync(path.join(dir, f), "utf8").includes("@smoke");
+  const smokeFiles = fs.readdirSync(dir).filter((f) => f.endsWith(".http.ts") && hasSmoke(f));
   if (smoke && !smokeFiles.length) return true;
   const args = ["run", "--config", "vitest.http.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${httpJson}`];
   if (smoke) args.push(...smokeFiles.map((f) => `test/http/${f}`), "--testNamePattern", "@smoke");

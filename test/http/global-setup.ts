@@ -27,7 +27,11 @@ interface Started {
 
 function start(server: ServerCommand): Started {
   const [command, ...args] = server.command.split(" ");
-  const child = spawn(command === "node" ? process.execPath : command!, args, { cwd: root, env: { ...process.env, ...server.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command === "node" ? process.execPath : command!, args, {
+    cwd: root,
+    env: { ...process.env, ...server.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const keep = (d: Buffer) => (output = (output + d).slice(-20_000));
   child.stdout!.on("data", keep);
