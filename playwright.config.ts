@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
-import { receiverOrigin, receiverPort } from "./e2e/crowd-receiver";
+import { e2eServers } from "./e2e/servers";
 
 /** Chromium: KPS_CHROMIUM (or CHROMIUM_PATH), else Debian's /usr/bin/chromium, else Playwright's own. */
 function chromiumPath(): string | undefined {
@@ -10,9 +10,10 @@ function chromiumPath(): string | undefined {
 }
 
 export const E2E_PORT = Number(process.env.KPS_E2E_PORT || 3100);
-const baseURL = `http://localhost:${E2E_PORT}`;
+const servers = e2eServers(E2E_PORT);
+const baseURL = servers.baseURL;
 /** The crowd platforms' stand-in (e2e/crowd-receiver.ts): Prolific's completion URL, MTurk's submit and frame; another site than the app's. */
-export const CROWD_RECEIVER = receiverOrigin(E2E_PORT);
+export const CROWD_RECEIVER = servers.crowdReceiver;
 
 /**
  * KPS_E2E_SMOKE=1: only the tests tagged @smoke (judging, import, export, start-up), on the desktop:
@@ -27,7 +28,7 @@ export default defineConfig({
   testIgnore: TOUR ? [] : ["**/tour.spec.ts"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: false,
+  fullyParallel: true,
   workers: 2,
   // In CI one retry: a test that fails, then passes, is printed as flaky at the end of the run.
   retries: process.env.CI ? 1 : 0,
@@ -54,30 +55,7 @@ export default defineConfig({
     { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] }]),
   ],
   webServer: [
-    {
-      command: "node scripts/e2e-server.mjs",
-      url: `${baseURL}/api/health`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      // KPS_CROWD_FRAME_ORIGINS: the receiver may frame /crowd/… as MTurk's own sites may; KPS_MTURK_SANDBOX_ORIGIN: it stands in
-      // for the sandbox, where the assignments of campaigns whose MTurk site is "sandbox" are submitted.
-      env: {
-        PORT: String(E2E_PORT),
-        KPS_ADMIN_USERNAME: "e2e-admin",
-        KPS_ADMIN_PASSWORD: "e2e-admin-password",
-        KPS_CROWD_FRAME_ORIGINS: CROWD_RECEIVER,
-        KPS_MTURK_SANDBOX_ORIGIN: CROWD_RECEIVER,
-      },
-    },
-    {
-      command: `node node_modules/tsx/dist/cli.mjs e2e/crowd-receiver.ts --port ${receiverPort(E2E_PORT)}`,
-      url: `${CROWD_RECEIVER}/health`,
-      reuseExistingServer: false,
-      timeout: 30_000,
-      stdout: "pipe",
-      stderr: "pipe",
-    },
+    { command: servers.app.command, url: servers.app.healthURL, env: servers.app.env, reuseExistingServer: false, timeout: 120_000, stdout: "pipe", stderr: "pipe" },
+    { command: servers.receiver.command, url: servers.receiver.healthURL, reuseExistingServer: false, timeout: 30_000, stdout: "pipe", stderr: "pipe" },
   ],
 });

@@ -11,6 +11,9 @@ import { adminApi, unique } from "./fixtures";
 // its form to the campaign's MTurk site — the sandbox, which the receiver stands in for
 // (KPS_MTURK_SANDBOX_ORIGIN) — at /mturk/externalSubmit, which the receiver records with the assignmentId.
 
+// One campaign for the file (beforeAll): its tests run in order, in one worker.
+test.describe.configure({ mode: "serial" });
+
 let c: CrowdCampaign;
 
 test.beforeAll(async ({ baseURL }) => {

@@ -42,6 +42,9 @@ async function crowdCampaign(admin: APIRequestContext): Promise<string> {
   return (await crowd.json()).crowd.entryKey;
 }
 
+// One crowd entry for the file (beforeAll): its tests run in order, in one worker.
+test.describe.configure({ mode: "serial" });
+
 let ENTRY_KEY = "";
 
 test.beforeAll(async ({ baseURL }) => {

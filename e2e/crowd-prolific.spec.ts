@@ -33,6 +33,9 @@ function recordClaims(page: Page): Set<string> {
   return given;
 }
 
+// One campaign for the file (beforeAll): its tests run in order, in one worker.
+test.describe.configure({ mode: "serial" });
+
 let c: CrowdCampaign;
 
 test.beforeAll(async ({ baseURL }) => {

@@ -13,7 +13,7 @@ import { annotatorWithPage, axeAtBothWidths, buildTextIndex, importAskSource, ju
 
 const run = promisify(execFile);
 
-/** `kps …` as the e2e coordinator (a token from `kps login`), as e2e/cli.spec.ts runs it. */
+/** `kps …` as the e2e coordinator (a token from `kps login`), as test/http/cli.http.ts runs it. */
 async function kps(baseURL: string, args: string[]): Promise<string> {
   const bin = path.join(process.cwd(), "bin", "kps.mjs");
   const env = { ...process.env, KPS_TOKEN: "" };
@@ -21,6 +21,9 @@ async function kps(baseURL: string, args: string[]): Promise<string> {
   const token = /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]!;
   return (await run(process.execPath, [bin, ...args], { env: { ...env, KPS_URL: baseURL, KPS_TOKEN: token } })).stdout;
 }
+
+// One Ask source for the file (beforeAll): its tests run in order, in one worker.
+test.describe.configure({ mode: "serial" });
 
 let source: AskSource;
 let admin: APIRequestContext;

@@ -87,6 +87,8 @@ function trickle(pieces: (string | Buffer)[], everyMs: number) {
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
 
 test.describe("the production server's limits", () => {
+  // One server of their own on a fixed port (beforeAll): these run in order, in one worker.
+  test.describe.configure({ mode: "serial" });
   let child: ChildProcess;
   let dataDir: string;
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm test — every suite: unit and integration (vitest; PGlite, plus PostgreSQL when DATABASE_URL
-// is set), then end-to-end in Chromium against the production build (Playwright).
+// is set), then end-to-end against the production build: over HTTP without a browser (vitest,
+// vitest.http.config.ts), then in Chromium (Playwright).
 // Ends with one summary line: "tests: N passed, N failed, N skipped".
 import { spawnSync } from "node:child_process";
 import { buildCli } from "./build-cli.mjs";
@@ -59,15 +60,41 @@ const vitestArgs = ["run", "--reporter=default", "--reporter=json", `--outputFil
 if (run(integrationOnly ? "integration tests (vitest, *.int.test.ts)" : "unit and integration tests (vitest)", bin("vitest"), vitestArgs) !== 0) {
   failedSteps.push("vitest");
 }
-const v = readJson(vitestJson);
-if (v) {
-  totals.passed += v.numPassedTests;
-  totals.failed += v.numFailedTests;
-  totals.skipped += v.numPendingTests + v.numTodoTests;
-  const vt = vitestFailures(v, root);
+addVitestReport(readJson(vitestJson));
+
+/** Adds a vitest JSON report's counts, failures and flaky tests to the run's; false when there is no report. */
+function addVitestReport(report) {
+  if (!report) {
+    totals.failed += 1;
+    return false;
+  }
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+  const vt = vitestFailures(report, root);
   failures.push(...vt.failures);
   flaky.push(...vt.flaky);
-} else totals.failed += 1;
+  return true;
+}
+
+/**
+ * The browser-free end-to-end tests (vitest.http.config.ts: HTTP against the production build, which
+ * its global setup starts). `smoke`: only the files and tests tagged @smoke, so that the tests left
+ * out are not counted as skipped.
+ */
+function runHttpSuite(smoke) {
+  const httpJson = path.join(resultsDir, "vitest-http.json");
+  fs.rmSync(httpJson, { force: true });
+  const dir = path.join(root, "test", "http");
+  const hasSmoke = (f) => fs.readFileSync(path.join(dir, f), "utf8").includes("@smoke");
+  const smokeFiles = fs.readdirSync(dir).filter((f) => f.endsWith(".http.ts") && hasSmoke(f));
+  if (smoke && !smokeFiles.length) return true;
+  const args = ["run", "--config", "vitest.http.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${httpJson}`];
+  if (smoke) args.push(...smokeFiles.map((f) => `test/http/${f}`), "--testNamePattern", "@smoke");
+  const title = smoke ? "end-to-end tests over HTTP (vitest, no browser, @smoke only)" : "end-to-end tests over HTTP (vitest, no browser)";
+  const status = run(title, bin("vitest"), args);
+  return addVitestReport(readJson(httpJson)) && status === 0;
+}
 
 const extra = process.argv.slice(2);
 const skipE2e = extra.includes("--unit-only");
@@ -75,10 +102,11 @@ if (!skipE2e) {
   if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0) failedSteps.push("browser");
   else if ((await build()) !== 0) failedSteps.push("build");
   else {
+    // --e2e-smoke: only the @smoke tests (on the desktop in playwright.config.ts); CI's embedded run.
+    const smoke = extra.includes("--e2e-smoke");
+    if (!runHttpSuite(smoke || integrationOnly)) failedSteps.push("http");
     const pwJson = path.join(resultsDir, "playwright.json");
     fs.rmSync(pwJson, { force: true });
-    // --e2e-smoke: only the @smoke tests on the desktop (playwright.config.ts); CI's embedded run.
-    const smoke = extra.includes("--e2e-smoke");
     const title = smoke ? "end-to-end smoke tests (Playwright, Chromium, @smoke only)" : "end-to-end tests (Playwright, Chromium)";
     if (run(title, bin("playwright"), ["test"], smoke ? { ...process.env, KPS_E2E_SMOKE: "1" } : process.env) !== 0) failedSteps.push("playwright");
     const p = readJson(pwJson);

@@ -1,7 +1,10 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { CROWD_RECEIVER } from "../playwright.config";
-import { crowdCampaign, enterCrowd, firstWordSpan, type CrowdSession } from "./crowd-fixtures";
-import { adminApi, unique } from "./fixtures";
+import { request as playwright, type APIRequestContext } from "@playwright/test";
+import { expect, inject, test } from "vitest";
+import { crowdCampaign, enterCrowd, firstWordSpan, type CrowdSession } from "../../e2e/crowd-fixtures";
+import { adminApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
+const crowdReceiver = inject("crowdReceiver");
 
 // Issue 27 over HTTP, as the holder of a public crowd link would try it: judging after the study is
 // stopped, taking over another worker's MTurk session, revising after the completion code. (Deadline
@@ -25,10 +28,10 @@ async function sessionOf(api: APIRequestContext): Promise<CrowdSession> {
   return (await (await api.get("/api/crowd/session")).json()) as CrowdSession;
 }
 
-test("after the coordinator stops the study, judgments and renewals of a session in progress are refused with 409 and its stopped code", async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
+test("after the coordinator stops the study, judgments and renewals of a session in progress are refused with 409 and its stopped code", async () => {
+  const admin = await adminApi(baseURL);
   const c = await crowdCampaign(admin, { prefix: "stop", questions: 3, training: 0, crowd: { platform: "generic", quota: 10 } });
-  const w = await enterCrowd(baseURL!, c.entryKey, { worker: unique("stopped-worker") });
+  const w = await enterCrowd(baseURL, c.entryKey, { worker: unique("stopped-worker") });
   const task = await startWork(w.api, c.campaignId);
   const stopped = await admin.put(`/api/campaigns/${c.campaignId}/crowd`, { data: { entry: "stopped" } });
   expect(stopped.status(), await stopped.text()).toBe(200);
@@ -47,11 +50,13 @@ test("after the coordinator stops the study, judgments and renewals of a session
   await admin.dispose();
 });
 
-test("re-entering with a victim's MTurk workerId and another assignment is refused; the victim's completion posts to their own assignment", async ({ baseURL, request }) => {
-  const admin = await adminApi(baseURL!);
+test("re-entering with a victim's MTurk workerId and another assignment is refused; the victim's completion posts to their own assignment", async () => {
+  const admin = await adminApi(baseURL);
+  // Playwright's `request` fixture: a fresh context of no one's.
+  const request = await playwright.newContext({ baseURL });
   const c = await crowdCampaign(admin, { prefix: "takeover", questions: 3, training: 0, crowd: { platform: "mturk", quota: 1 } });
-  const victim = { workerId: unique("W").replace("-", ""), assignmentId: unique("A").replace("-", ""), hitId: "HIT1", turkSubmitTo: CROWD_RECEIVER };
-  const w = await enterCrowd(baseURL!, c.entryKey, victim);
+  const victim = { workerId: unique("W").replace("-", ""), assignmentId: unique("A").replace("-", ""), hitId: "HIT1", turkSubmitTo: crowdReceiver };
+  const w = await enterCrowd(baseURL, c.entryKey, victim);
   const task = await startWork(w.api, c.campaignId);
 
   const attack = await request.post(`/api/crowd/${c.entryKey}/enter`, { data: { ...victim, assignmentId: "ATTACKER1", turkSubmitTo: "https://attacker.example.org" } });
@@ -67,17 +72,18 @@ test("re-entering with a victim's MTurk workerId and another assignment is refus
   expect(judged.status(), await judged.text()).toBe(201);
   expect(await sessionOf(w.api)).toMatchObject({
     outcome: "completed",
-    completion: { kind: "mturk", action: `${CROWD_RECEIVER}/mturk/externalSubmit`, fields: { assignmentId: victim.assignmentId, outcome: "completed", code: c.codes.completed } },
+    completion: { kind: "mturk", action: `${crowdReceiver}/mturk/externalSubmit`, fields: { assignmentId: victim.assignmentId, outcome: "completed", code: c.codes.completed } },
   });
   const report = (await (await admin.get(`/api/campaigns/${c.campaignId}/workers`)).json()).workers as { platformSessionId: string }[];
   expect(report.map((r) => r.platformSessionId)).toEqual([victim.assignmentId]);
+  await request.dispose();
   await admin.dispose();
 });
 
-test("a crowd worker cannot revise a judgment once their completion code is issued (quota 1)", async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
+test("a crowd worker cannot revise a judgment once their completion code is issued (quota 1)", async () => {
+  const admin = await adminApi(baseURL);
   const c = await crowdCampaign(admin, { prefix: "revise", questions: 3, training: 0, crowd: { platform: "generic", quota: 1 } });
-  const w = await enterCrowd(baseURL!, c.entryKey, { worker: unique("reviser") });
+  const w = await enterCrowd(baseURL, c.entryKey, { worker: unique("reviser") });
   const task = await startWork(w.api, c.campaignId);
   const judged = await w.api.post(`/api/claims/${task.claim.handle}/judgment?next=1`, { data: judgment(task) });
   expect(judged.status(), await judged.text()).toBe(201);

@@ -1,6 +1,8 @@
-import { expect, test } from "@playwright/test";
-import { crowdCampaign, enterCrowd, firstWordSpan, isGoldParagraph, trainWorker, type CrowdWorker, type Outcome } from "./crowd-fixtures";
-import { adminApi, unique } from "./fixtures";
+import { expect, inject, test } from "vitest";
+import { crowdCampaign, enterCrowd, firstWordSpan, isGoldParagraph, trainWorker, type CrowdWorker, type Outcome } from "../../e2e/crowd-fixtures";
+import { adminApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
 
 // Issue 15's integration test: 30 simulated workers through the HTTP API with entry ids only, 3 of
 // them careless. No browser: Playwright's request API. Careless workers rush (three passages a
@@ -19,11 +21,8 @@ interface Sim extends CrowdWorker {
   outcome: Outcome | null;
 }
 
-test("30 crowd workers enter with ids only, train, and drain the queue; every passage gets exactly R counted judgments, the careless are paused by gold and their slots refilled; the payment report lists all 30", async ({
-  baseURL,
-}) => {
-  test.setTimeout(180_000);
-  const admin = await adminApi(baseURL!);
+test("30 crowd workers enter with ids only, train, and drain the queue; every passage gets exactly R counted judgments, the careless are paused by gold and their slots refilled; the payment report lists all 30", { timeout: 180_000 }, async () => {
+  const admin = await adminApi(baseURL);
   // 40 questions of 2 gold passages and a candidate, and 4 training passages of which each worker
   // trains on 2: the other 2 are hidden gold for them, as any gold passage (124 passages, 372 slots).
   const c = await crowdCampaign(admin, {
@@ -42,7 +41,7 @@ test("30 crowd workers enter with ids only, train, and drain the queue; every pa
   const workers: Sim[] = await Promise.all(
     Array.from({ length: WORKERS }, async (_, n) => {
       const workerId = `${tag}-${n}`;
-      const w = await enterCrowd(baseURL!, c.entryKey, { worker: workerId });
+      const w = await enterCrowd(baseURL, c.entryKey, { worker: workerId });
       expect(w.session).toMatchObject({ stage: "consent", number: 1 });
       const consent = await w.api.post("/api/crowd/session/consent");
       expect(consent.status(), await consent.text()).toBe(200);

@@ -1,6 +1,8 @@
 import net from "node:net";
-import { expect, test } from "@playwright/test";
-import { adminApi } from "./fixtures";
+import { expect, inject, test } from "vitest";
+import { adminApi } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
 
 // Hostile input, continued (e2e/hostile-input.spec.ts holds the rest): cookies and Authorization
 // headers anyone can send. A value that does not parse is no credential — 401 where one is needed,
@@ -76,8 +78,7 @@ function expectNoTrace(answer: Answer, what: string) {
   expect(answer.body, what).not.toMatch(/\n\s+at |URIError|TypeError/);
 }
 
-test("malformed cookies and Authorization headers count as no credential: 401 where one is needed, the anonymous answer elsewhere, never a 500", async ({ baseURL }) => {
-  test.setTimeout(60_000);
+test("malformed cookies and Authorization headers count as no credential: 401 where one is needed, the anonymous answer elsewhere, never a 500", { timeout: 60_000 }, async () => {
   const missingEntry = "/api/crowd/AAAAAAAAAAAAAAAAAAAAAA"; // public: 404 for a key nobody has
   const needs = [
     ["GET", "/api/me"],
@@ -85,35 +86,35 @@ test("malformed cookies and Authorization headers count as no credential: 401 wh
   ] as const;
   for (const header of [...COOKIES.map((c) => `Cookie: ${c}`), ...IGNORED_AUTHORIZATION.map((a) => `Authorization: ${a}`)]) {
     for (const [method, path] of needs) {
-      const answer = await raw(baseURL!, method, path, [header, "Content-Type: application/json"]);
+      const answer = await raw(baseURL, method, path, [header, "Content-Type: application/json"]);
       expectNoTrace(answer, `${method} ${path} with ${header}`);
       expect(answer.status, `${method} ${path} with ${JSON.stringify(header)}`).toBe(401);
       expect(JSON.parse(answer.body).error.code).toBe("unauthorized");
     }
-    const open = await raw(baseURL!, "GET", missingEntry, [header]);
+    const open = await raw(baseURL, "GET", missingEntry, [header]);
     expect(open.status, `the public entry with ${JSON.stringify(header)}`).toBe(404);
-    const page = await raw(baseURL!, "GET", "/", [header]);
+    const page = await raw(baseURL, "GET", "/", [header]);
     expectNoTrace(page, `the sign-in page with ${header}`);
     expect(page.status, `the sign-in page with ${JSON.stringify(header)}`).toBe(200);
   }
-  const ignored = await raw(baseURL!, "GET", "/api/me", ["Authorization: Basic xyz"]);
+  const ignored = await raw(baseURL, "GET", "/api/me", ["Authorization: Basic xyz"]);
   expect(JSON.parse(ignored.body).error.message).toContain("The Authorization header was ignored: it must be 'Bearer <token>'");
   for (const header of UNKNOWN_BEARER) {
-    const answer = await raw(baseURL!, "GET", missingEntry, [`Authorization: ${header}`]);
+    const answer = await raw(baseURL, "GET", missingEntry, [`Authorization: ${header}`]);
     expectNoTrace(answer, header);
     expect(answer.status, header).toBe(401);
   }
   for (const header of UNPARSABLE) {
-    const answer = await raw(baseURL!, "GET", "/api/me", [header]);
+    const answer = await raw(baseURL, "GET", "/api/me", [header]);
     expect(answer.status, JSON.stringify(header)).toBe(400);
   }
 });
 
-test("a real session cookie still works beside an ignored Authorization header or a broken other cookie; a real token beside a broken cookie", async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
+test("a real session cookie still works beside an ignored Authorization header or a broken other cookie; a real token beside a broken cookie", async () => {
+  const admin = await adminApi(baseURL);
   const session = (await admin.storageState()).cookies.find((c) => c.name === "kps_session")!.value;
   const me = async (headers: string[]) => {
-    const answer = await raw(baseURL!, "GET", "/api/me", headers);
+    const answer = await raw(baseURL, "GET", "/api/me", headers);
     return [answer.status, answer.status === 200 ? JSON.parse(answer.body).via : answer.body] as const;
   };
   // A proxy's Basic credentials (nginx auth_basic in front) no longer lock every cookie out.

@@ -1,7 +1,9 @@
-import { expect, test } from "@playwright/test";
-import { CROWD_RECEIVER } from "../playwright.config";
-import { enterCrowd, freshCodes, type CrowdSession } from "./crowd-fixtures";
-import { adminApi, unique } from "./fixtures";
+import { expect, inject, test } from "vitest";
+import { enterCrowd, freshCodes, type CrowdSession } from "../../e2e/crowd-fixtures";
+import { adminApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
+const crowdReceiver = inject("crowdReceiver");
 
 // Issue 26's acceptance: the simplest cheat — a script entering through the crowd entry with a
 // made-up Prolific id and answering "sufficient" with the whole passage highlighted on everything —
@@ -25,11 +27,8 @@ interface Task {
   passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] };
 }
 
-test("a bot answering 'sufficient' with the whole passage highlighted, entering through the crowd entry with a made-up Prolific id, is paused within 10 gold-or-decoy judgments; its session ends paused with the paused code and its judgments stop counting", async ({
-  baseURL,
-}) => {
-  test.setTimeout(120_000);
-  const admin = await adminApi(baseURL!);
+test("a bot answering 'sufficient' with the whole passage highlighted, entering through the crowd entry with a made-up Prolific id, is paused within 10 gold-or-decoy judgments; its session ends paused with the paused code and its judgments stop counting", { timeout: 120_000 }, async () => {
+  const admin = await adminApi(baseURL);
   const prefix = unique("cheat");
   const pages: { wikipedia_id: string; wikipedia_title: string; text: string[] }[] = [];
   const queries: string[] = [];
@@ -75,14 +74,14 @@ test("a bot answering 'sufficient' with the whole passage highlighted, entering 
   expect((await admin.post(`/api/batches/${batch.batch.id}/launch`)).status()).toBe(200);
   const codes = freshCodes();
   const crowd = await admin.put(`/api/campaigns/${campaign.id}/crowd`, {
-    data: { enabled: true, platform: "prolific", codes, trainingItems: 0, quota: 1000, quotaUnit: "passages", timeLimitMinutes: 60, maxSessionsPerWorker: 1, completionUrl: `${CROWD_RECEIVER}/submissions/complete` },
+    data: { enabled: true, platform: "prolific", codes, trainingItems: 0, quota: 1000, quotaUnit: "passages", timeLimitMinutes: 60, maxSessionsPerWorker: 1, completionUrl: `${crowdReceiver}/submissions/complete` },
   });
   expect(crowd.status(), await crowd.text()).toBe(200);
   const entryKey = (await crowd.json()).crowd.entryKey as string;
 
   // The bot: a made-up Prolific id, straight to work.
   const pid = randomHex(24);
-  const bot = await enterCrowd(baseURL!, entryKey, { PROLIFIC_PID: pid, STUDY_ID: randomHex(24), SESSION_ID: randomHex(24) });
+  const bot = await enterCrowd(baseURL, entryKey, { PROLIFIC_PID: pid, STUDY_ID: randomHex(24), SESSION_ID: randomHex(24) });
   expect(bot.session.stage).toBe("consent");
   const consent = await bot.api.post("/api/crowd/session/consent");
   expect(consent.status(), await consent.text()).toBe(200);
@@ -119,7 +118,7 @@ test("a bot answering 'sufficient' with the whole passage highlighted, entering 
   // Its session: ended, paused, with the paused code (and Prolific's completion URL with it).
   const session = (await (await bot.api.get("/api/crowd/session")).json()) as CrowdSession;
   expect(session).toMatchObject({ stage: "ended", outcome: "paused", code: codes.paused });
-  expect(session.completion).toMatchObject({ kind: "redirect", url: `${CROWD_RECEIVER}/submissions/complete?cc=${codes.paused}` });
+  expect(session.completion).toMatchObject({ kind: "redirect", url: `${crowdReceiver}/submissions/complete?cc=${codes.paused}` });
   // No more work for it.
   const after = await bot.api.post(`/api/campaigns/${campaign.id}/next`);
   expect(after.status()).toBe(409);

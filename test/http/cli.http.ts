@@ -1,20 +1,23 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { candidates3Files } from "./candidates-3";
-import { accounts, PASSWORD, unique } from "./fixtures";
-import { cli } from "./kps-cli";
+import { expect, inject, test } from "vitest";
+import { candidates3Files } from "../../e2e/candidates-3";
+import { PASSWORD, unique } from "../../e2e/fixtures";
+import { cli } from "../../e2e/kps-cli";
 
-test("kps login prints a token that later commands use; user create prints an invite link", async ({ baseURL }) => {
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
+const baseURL = inject("baseURL");
+const accounts = inject("accounts");
+
+test("kps login prints a token that later commands use; user create prints an invite link", async () => {
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
   expect(login.code, login.stderr).toBe(0);
   const token = /^export KPS_TOKEN=(kps_\S+)$/m.exec(login.stdout)?.[1];
   expect(token).toBeTruthy();
 
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: token! };
+  const env = { KPS_URL: baseURL, KPS_TOKEN: token! };
   const who = await cli(["whoami"], env);
-  expect(who.stdout.trim()).toBe(`${accounts().coordinator} (coordinator)`);
+  expect(who.stdout.trim()).toBe(`${accounts.coordinator} (coordinator)`);
 
   const invited = await cli(["user", "create", "--username", unique("cli-ann"), "--role", "annotator"], env);
   expect(invited.code, invited.stderr).toBe(0);
@@ -25,20 +28,20 @@ test("kps login prints a token that later commands use; user create prints an in
   expect(withPassword.stdout.trim()).toMatch(/^\d+$/);
 });
 
-test("kps explains bad input, wrong passwords and missing tokens", async ({ baseURL }) => {
-  const wrong = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", "nope-nope-nope"]);
+test("kps explains bad input, wrong passwords and missing tokens", async () => {
+  const wrong = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", "nope-nope-nope"]);
   expect(wrong.code).toBe(1);
   expect(wrong.stderr).toContain("Wrong username or password.");
 
-  const noToken = await cli(["--url", baseURL!, "user", "create", "--username", "x1", "--role", "annotator"]);
+  const noToken = await cli(["--url", baseURL, "user", "create", "--username", "x1", "--role", "annotator"]);
   expect(noToken.code).toBe(1);
   expect(noToken.stderr).toContain("needs an API token");
 
-  const badRole = await cli(["--url", baseURL!, "user", "create", "--username", "x1", "--role", "boss"]);
+  const badRole = await cli(["--url", baseURL, "user", "create", "--username", "x1", "--role", "boss"]);
   expect(badRole.code).not.toBe(0);
   expect(badRole.stderr).toContain("must be 'annotator' or 'coordinator'");
 
-  const annotator = await cli(["--url", baseURL!, "login", "--username", accounts().annotator, "--password", PASSWORD]);
+  const annotator = await cli(["--url", baseURL, "login", "--username", accounts.annotator, "--password", PASSWORD]);
   expect(annotator.code).toBe(1);
   expect(annotator.stderr).toContain("Only coordinators");
 
@@ -49,10 +52,10 @@ test("kps explains bad input, wrong passwords and missing tokens", async ({ base
 
 // `kps … --help` of every command is tested in-process: bin/help.test.ts.
 
-test("kps imports the demo sample into a new campaign and launches the batch", async ({ baseURL }) => {
-  test.setTimeout(150_000); // about twenty processes (the bundled kps starts in ~0.2 s; through tsx, when the bundle is stale, 3–6 s apiece on a busy machine)
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+test("kps imports the demo sample into a new campaign and launches the batch", { timeout: 150_000 }, async () => {
+  // about twenty processes (the bundled kps starts in ~0.2 s; through tsx, when the bundle is stale, 3–6 s apiece on a busy machine)
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   const demo = (f: string) => path.join(process.cwd(), "db", "demo", f);
 
   const created = await cli(["campaign", "create", "--name", unique("cli campaign"), "--judgments", "3", "--threshold", "2"], env);
@@ -115,9 +118,9 @@ test("kps imports the demo sample into a new campaign and launches the batch", a
   expect(workersJsonl.stdout).toBe("");
 });
 
-test("kps shows every problem of a rejected file with its line and field", async ({ baseURL }) => {
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+test("kps shows every problem of a rejected file with its line and field", async () => {
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   const campaignId = (await cli(["campaign", "create", "--name", unique("cli bad")], env)).stdout.trim();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-cli-"));
   const bad = path.join(dir, "bad-queries.jsonl");
@@ -131,9 +134,9 @@ test("kps shows every problem of a rejected file with its line and field", async
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test("kps campaign crowd prints the entry URL and codes, changes settings, and names a bad option", async ({ baseURL }) => {
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+test("kps campaign crowd prints the entry URL and codes, changes settings, and names a bad option", async () => {
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   const created = await cli(["campaign", "create", "--name", unique("cli crowd")], env);
   expect(created.code, created.stderr).toBe(0);
   const id = created.stdout.trim();
@@ -170,9 +173,9 @@ test("kps campaign crowd prints the entry URL and codes, changes settings, and n
   expect(none.stdout).toContain("training_items\t0");
 });
 
-test("kps batch import takes a file per retriever, the per-retriever cut and the answer overlap, and prints what each rule did", async ({ baseURL }) => {
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+test("kps batch import takes a file per retriever, the per-retriever cut and the answer overlap, and prints what each rule did", async () => {
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   const { dir, file } = candidates3Files(unique("cli-c3"));
   expect((await cli(["knowledge", "import", file("knowledge.jsonl")], env)).stdout.trim()).toBe("4");
   const campaignId = (await cli(["campaign", "create", "--name", unique("cli candidates")], env)).stdout.trim();

@@ -1,5 +1,8 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "./fixtures";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, inject, test } from "vitest";
+import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
 
 // Issue 12, over HTTP: a closed batch takes no judgment (409, saying so) and its exports stay the same
 // byte for byte after the attempt, a change of T, an annotator paused, and time; the claim routes
@@ -38,12 +41,11 @@ async function exportsOf(admin: APIRequestContext, campaignId: number, batchId: 
   return parts.join("\n--\n");
 }
 
-test("a closed batch refuses judgments with 409 and exports the same bytes after the attempt, a change of T, a pause and time", async ({ baseURL }) => {
-  test.setTimeout(90_000);
-  const admin = await adminApi(baseURL!);
+test("a closed batch refuses judgments with 409 and exports the same bytes after the attempt, a change of T, a pause and time", { timeout: 90_000 }, async () => {
+  const admin = await adminApi(baseURL);
   const { campaignId, batchId } = await launchedBatch(admin);
   const names = [await createAccount(admin, "annotator", "sealed"), await createAccount(admin, "annotator", "sealed"), await createAccount(admin, "annotator", "sealed")];
-  const apis = await Promise.all(names.map((n) => signedInApi(baseURL!, n)));
+  const apis = await Promise.all(names.map((n) => signedInApi(baseURL, n)));
   const payloads: string[] = [];
 
   // Two annotators judge everything sufficient, the third judges one passage and holds a claim on the next.
@@ -111,10 +113,10 @@ test("a closed batch refuses judgments with 409 and exports the same bytes after
   await admin.dispose();
 });
 
-test("a paused batch hands out nothing and refuses judgments on claims taken before the pause (409)", async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
+test("a paused batch hands out nothing and refuses judgments on claims taken before the pause (409)", async () => {
+  const admin = await adminApi(baseURL);
   const { campaignId, batchId } = await launchedBatch(admin);
-  const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "paused"));
+  const api = await signedInApi(baseURL, await createAccount(admin, "annotator", "paused"));
   const task = (await (await api.post(`/api/campaigns/${campaignId}/next`)).json()) as Task;
   expect((await admin.post(`/api/batches/${batchId}/pause`)).status()).toBe(200);
   expect((await api.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);

@@ -1,5 +1,8 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "./fixtures";
+import { type APIRequestContext } from "@playwright/test";
+import { expect, inject, test } from "vitest";
+import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
 
 // Issue 13, over HTTP: POST /api/claims/:handle/judgment?next=1[&after=<handle>] answers with the next
 // task in the same request; a replay gives the same task (nothing claimed twice); the new query
@@ -14,10 +17,10 @@ async function launchedCampaign(admin: APIRequestContext): Promise<number> {
   return (await launchedTwoQuestionBatch(admin, "next", { goldMinJudgments: 10_000 })).campaignId;
 }
 
-test("a judgment with ?next=1 brings the task after the prefetched one, once; bad parameters are 422 naming them @smoke", async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
+test("a judgment with ?next=1 brings the task after the prefetched one, once; bad parameters are 422 naming them @smoke", async () => {
+  const admin = await adminApi(baseURL);
   const campaignId = await launchedCampaign(admin);
-  const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "next"));
+  const api = await signedInApi(baseURL, await createAccount(admin, "annotator", "next"));
   await admin.dispose();
   const shown = (await (await api.post(`/api/campaigns/${campaignId}/next`)).json()) as Task;
   const prefetched = (await (await api.post(`/api/campaigns/${campaignId}/next?after=${shown.claim.handle}`)).json()) as Task;

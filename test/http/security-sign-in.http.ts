@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { startApp, tempDataDir, unique, waitHealthy, type AppProcess } from "./fixtures";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startApp, tempDataDir, unique, waitHealthy, type AppProcess } from "../../e2e/fixtures";
 
 // The demo as `npm start` makes it on a fresh embedded data directory (KPS_DEMO=1 here, so the
 // spec means the same on a PostgreSQL e2e run), on its own port: the limits it trips stay there.
@@ -49,18 +49,17 @@ function kpsLogin(url: string, username: string, stdin: string): Promise<{ code:
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
 }
 
-test.describe.serial("sign-in security over HTTP", () => {
+describe("sign-in security over HTTP", () => {
   let app: AppProcess;
   let dataDir: string;
   let passwords: Record<string, string>;
 
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
+  beforeAll(async () => {
     dataDir = tempDataDir();
     app = startApp(PORT, dataDir, { KPS_DEMO: "1" });
     await waitHealthy(app.url, 100_000);
-  });
-  test.afterAll(async () => {
+  }, 120_000);
+  afterAll(async () => {
     await app?.stop();
     if (dataDir) fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
   });
@@ -124,8 +123,7 @@ test.describe.serial("sign-in security over HTTP", () => {
   });
 });
 
-test("start-up refuses a KPS_ADMIN_PASSWORD that breaks the password policy", async () => {
-  test.setTimeout(90_000);
+test("start-up refuses a KPS_ADMIN_PASSWORD that breaks the password policy", { timeout: 90_000 }, async () => {
   const dataDir = tempDataDir();
   const app = startApp(PORT + 1, dataDir, { KPS_DEMO: "0", KPS_ADMIN_USERNAME: "admin", KPS_ADMIN_PASSWORD: "short" });
   try {

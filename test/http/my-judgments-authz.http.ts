@@ -1,7 +1,10 @@
 // Issue 14: who may list and revise judgments, beyond the matrix of api-authz.spec.ts — an annotator
 // not on the campaign, an annotator of another campaign, a coordinator's bearer token, the owner.
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { adminApi, launchedTwoQuestionBatch, PASSWORD, signedInApi, unique } from "./fixtures";
+import { request, type APIRequestContext } from "@playwright/test";
+import { expect, inject, test } from "vitest";
+import { adminApi, launchedTwoQuestionBatch, PASSWORD, signedInApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
 
 async function newAnnotator(admin: APIRequestContext, prefix: string): Promise<{ id: number; username: string }> {
   const res = await admin.post("/api/users", { data: { username: unique(prefix), role: "annotator", password: PASSWORD } });
@@ -17,20 +20,20 @@ async function judgeOne(api: APIRequestContext, campaignId: number) {
   return task.claim.handle as string;
 }
 
-test("my judgments and their revision: the owner only; other annotators get 404, coordinators and their tokens 403", async ({ baseURL, playwright }) => {
-  const admin = await adminApi(baseURL!);
+test("my judgments and their revision: the owner only; other annotators get 404, coordinators and their tokens 403", async () => {
+  const admin = await adminApi(baseURL);
   const x = await launchedTwoQuestionBatch(admin, "authz-x");
   const y = await launchedTwoQuestionBatch(admin, "authz-y");
   const [owner, outsider, otherCampaign] = [await newAnnotator(admin, "owner"), await newAnnotator(admin, "outsider"), await newAnnotator(admin, "other")];
   expect((await admin.put(`/api/campaigns/${x.campaignId}/members`, { data: { allAnnotators: false, userIds: [owner.id] } })).status()).toBe(200);
   expect((await admin.put(`/api/campaigns/${y.campaignId}/members`, { data: { allAnnotators: false, userIds: [otherCampaign.id] } })).status()).toBe(200);
-  const ownerApi = await signedInApi(baseURL!, owner.username);
+  const ownerApi = await signedInApi(baseURL, owner.username);
   const handle = await judgeOne(ownerApi, x.campaignId);
-  const otherApi = await signedInApi(baseURL!, otherCampaign.username);
+  const otherApi = await signedInApi(baseURL, otherCampaign.username);
   await judgeOne(otherApi, y.campaignId);
-  const outsiderApi = await signedInApi(baseURL!, outsider.username);
+  const outsiderApi = await signedInApi(baseURL, outsider.username);
   const token = (await (await admin.post("/api/tokens", { data: { name: unique("bearer") } })).json()).token.token as string;
-  const bearer = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  const bearer = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   const revision = { verdict: "insufficient", span: null, unreadable: true, durationMs: 300, idempotencyKey: unique("rev"), revision: 0 };
 
   for (const [who, api, status] of [["outsider", outsiderApi, 404], ["annotator of another campaign", otherApi, 404], ["bearer token", bearer, 403]] as const) {

@@ -1,16 +1,19 @@
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { accounts, PASSWORD, unique } from "./fixtures";
-import { cli } from "./kps-cli";
+import { expect, inject, test } from "vitest";
+import { PASSWORD, unique } from "../../e2e/fixtures";
+import { cli } from "../../e2e/kps-cli";
+
+const baseURL = inject("baseURL");
+const accounts = inject("accounts");
 
 // `kps run upload|list|scores|delete` against the running app, on the bad-guess fixtures' gold
 // imported as a campaign: the run's figures against the original gold are `kps score`'s on the same files.
 
 const fixture = (name: string) => path.join(process.cwd(), "test", "fixtures", "bad-guess", name);
 
-test("kps run uploads a guess file as a run, lists it, prints its figures as kps score does, refuses a bad file with its line, deletes it", async ({ baseURL }) => {
-  const login = await cli(["--url", baseURL!, "login", "--username", accounts().coordinator, "--password", PASSWORD]);
-  const env = { KPS_URL: baseURL!, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
+test("kps run uploads a guess file as a run, lists it, prints its figures as kps score does, refuses a bad file with its line, deletes it", async () => {
+  const login = await cli(["--url", baseURL, "login", "--username", accounts.coordinator, "--password", PASSWORD]);
+  const env = { KPS_URL: baseURL, KPS_TOKEN: /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]! };
   expect((await cli(["knowledge", "import", fixture("knowledge.jsonl")], env)).code).toBe(0);
   const campaignId = (await cli(["campaign", "create", "--name", unique("cli runs")], env)).stdout.trim();
   const imported = await cli(["batch", "import", "--campaign", campaignId, "--queries", fixture("gold.jsonl")], env);

@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { startApp, tempDataDir, waitHealthy } from "./fixtures";
+import { expect, test } from "vitest";
+import { startApp, tempDataDir, waitHealthy } from "../../e2e/fixtures";
 
 // Two app processes on one embedded data directory: the second must refuse to start.
-test("a second app process on the same .data directory fails with a clear message", async () => {
-  test.setTimeout(90_000);
+test("a second app process on the same .data directory fails with a clear message", { timeout: 90_000 }, async () => {
   const dataDir = tempDataDir();
   const first = startApp(3191, dataDir, { KPS_DEMO: "0" });
   try {

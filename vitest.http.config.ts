@@ -1,0 +1,25 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+/**
+ * The browser-free end-to-end tests, test/http/*.http.ts (named apart from *.test.ts, so that the
+ * unit and integration run never picks them up): HTTP against the production build (`npm run build`
+ * first), no browser. test/http/global-setup.ts starts the app and the crowd receiver as Playwright's
+ * webServer does; scripts/test.mjs runs this suite after the build, before Playwright.
+ * One file: `npx vitest run -c vitest.http.config.ts test/http/cli.http.ts`.
+ */
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["test/http/**/*.http.ts"],
+    globalSetup: ["test/http/global-setup.ts"],
+    environment: "node",
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // One app process serves every file; two forks fit this 2-core machine.
+    pool: "forks",
+    maxWorkers: 2,
+    retry: process.env.CI ? 1 : 0,
+    includeTaskLocation: true,
+  },
+});
