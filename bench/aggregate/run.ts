@@ -7,34 +7,25 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { type AggregateChildReport, type BenchModel, MODELS } from "./report";
-import { childResult, fmt, int, runMain, timedRun } from "../common";
+import { benchOptions, seedOption, childResult, fmt, int, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "aggregate", "child.ts");
 const MB = 1e6;
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      judgments: { type: "string", default: "10000,100000,1000000" },
-      seed: { type: "string", default: "1" },
-      models: { type: "string", default: MODELS.join(",") },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions(`usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`, {
+    judgments: { type: "string", default: "10000,100000,1000000" },
+    seed: { type: "string", default: "1" },
+    models: { type: "string", default: MODELS.join(",") },
   });
-  if (values.help) {
-    console.log(`usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`);
-    process.exit(0);
-  }
   const sizes = values.judgments.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 3)) throw new Error(`--judgments must be integers ≥ 3, not '${values.judgments}'`);
   const models = values.models.split(",") as BenchModel[];
   const bad = models.filter((m) => !MODELS.includes(m));
   if (bad.length) throw new Error(`--models: ${bad.join(", ")} is not one of ${MODELS.join(", ")}`);
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
+  const seed = seedOption(values.seed);
   return { sizes, models, seed };
 }
 

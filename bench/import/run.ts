@@ -12,14 +12,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
+import { benchOptions, childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
@@ -33,24 +32,17 @@ interface Row extends ResultRow {
 // ---------------------------------------------------------------------------------------------
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: "string", default: "100000" },
-      database: { type: "string", default: "both" },
-      seed: { type: "string", default: "1" },
-      sample: { type: "string", default: "100" },
-      gzip: { type: "boolean", default: false },
-      "no-parse-pass": { type: "boolean", default: false },
-      "cpu-prof": { type: "boolean", default: false },
-      "toast-compression": { type: "string" },
-      "pglite-shared-buffers": { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]", {
+    pages: { type: "string", default: "100000" },
+    database: { type: "string", default: "both" },
+    seed: { type: "string", default: "1" },
+    sample: { type: "string", default: "100" },
+    gzip: { type: "boolean", default: false },
+    "no-parse-pass": { type: "boolean", default: false },
+    "cpu-prof": { type: "boolean", default: false },
+    "toast-compression": { type: "string" },
+    "pglite-shared-buffers": { type: "string" },
   });
-  if (values.help) {
-    console.log("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]");
-    process.exit(0);
-  }
   const pages = Number(values.pages);
   const seed = Number(values.seed);
   const sample = Number(values.sample);

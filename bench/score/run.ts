@@ -17,10 +17,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { ScoreChildReport } from "./score-child";
 import { writeScoreFiles } from "./synthetic";
-import { childResult, fmt, int, runMain, timedRun, type Timed } from "../common";
+import { benchOptions, seedOption, childResult, fmt, int, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "score", "score-child.ts");
@@ -34,26 +33,18 @@ type Mode = (typeof MODES)[number];
 type Dict = { [key: string]: number | Dict };
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      questions: { type: "string", default: "100000,20000" },
-      seed: { type: "string", default: "1" },
-      ks: { type: "string", default: "1,5,10,20" },
-      "no-kilt": { type: "boolean", default: false },
-      "no-tsx": { type: "boolean", default: false },
-      order: { type: "string", default: "shuffled" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]", {
+    questions: { type: "string", default: "100000,20000" },
+    seed: { type: "string", default: "1" },
+    ks: { type: "string", default: "1,5,10,20" },
+    "no-kilt": { type: "boolean", default: false },
+    "no-tsx": { type: "boolean", default: false },
+    order: { type: "string", default: "shuffled" },
   });
-  if (values.help) {
-    console.log("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]");
-    process.exit(0);
-  }
   const sizes = values.questions.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--questions must be positive integers, not '${values.questions}'`);
   if (!/^\d+(,\d+)*$/.test(values.ks)) throw new Error(`--ks must be positive integers such as 1,5,10,20, not '${values.ks}'`);
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
+  const seed = seedOption(values.seed);
   if (values.order !== "shuffled" && values.order !== "gold") throw new Error(`--order must be shuffled or gold, not '${values.order}'`);
   return { sizes, seed, ks: values.ks, kilt: !values["no-kilt"], tsx: !values["no-tsx"], shuffle: values.order === "shuffled" };
 }
