@@ -164,3 +164,21 @@ export interface ResultRow {
   ratio?: number;
   notes: string[];
 }
+
+/**
+ * A child script bundled into one JavaScript file (esbuild, which tsx brings along; packages stay in
+ * node_modules) at bench/out/<outName>, so plain node runs it as the app's compiled code runs: tsx's
+ * loader holds ~70 MB an app process never has. `undefined` when esbuild is missing or fails (then
+ * the child runs under tsx); `what` names it in that message.
+ */
+export async function bundleChild(child: string, outName: string, what: string): Promise<string | undefined> {
+  const outfile = path.join(REPO, "bench", "out", outName);
+  try {
+    const { build } = await import("esbuild");
+    await build({ entryPoints: [child], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
+    return outfile;
+  } catch (error) {
+    console.log(`could not bundle ${what} (${String(error)}): it runs under tsx`);
+    return undefined;
+  }
+}

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type AggregateChildReport, type BenchModel, MODELS } from "./report";
-import { benchOptions, seedOption, childResult, fmt, int, runMain, timedRun } from "../common";
+import { benchOptions, bundleChild, seedOption, childResult, fmt, int, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "aggregate", "child.ts");
@@ -29,19 +29,6 @@ function parseOptions() {
   return { sizes, models, seed };
 }
 
-/** The child bundled into one file and run on plain node, as the compiled app runs (tsx's loader holds ~70 MB). */
-async function bundleChild(): Promise<string | undefined> {
-  const outfile = path.join(REPO, "bench", "out", "aggregate-child.mjs");
-  try {
-    const { build } = await import("esbuild");
-    await build({ entryPoints: [CHILD], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
-    return outfile;
-  } catch (error) {
-    console.log(`could not bundle the child (${String(error)}): it runs under tsx`);
-    return undefined;
-  }
-}
-
 const LABEL: Record<BenchModel, string> = {
   majority: "majority vote (baseline)",
   "dawid-skene": "Dawid–Skene",
@@ -51,7 +38,7 @@ const LABEL: Record<BenchModel, string> = {
 
 runMain(async () => {
   const opts = parseOptions();
-  const bundle = await bundleChild();
+  const bundle = await bundleChild(CHILD, "aggregate-child.mjs", "the child");
   console.log(`aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
   const rows: { r: AggregateChildReport; wall: number; timeRss?: number }[] = [];
   for (const n of opts.sizes) {
