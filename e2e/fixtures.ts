@@ -249,3 +249,14 @@ export async function launchOneQuestion(api: APIRequestContext, o: { name: strin
   expect((await api.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
   return { campaign, kiltId };
 }
+
+/** Accepts an invite link on `page`: the role and the username it was made for shown, a password chosen twice, the account made. */
+export async function acceptInvite(page: Page, url: string, o: { role: "annotator" | "coordinator"; username: string }) {
+  await page.goto(new URL(url).pathname);
+  await expect(page.getByText(`You are invited as ${o.role}`)).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveValue(o.username);
+  await page.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
+  await page.getByLabel("Repeat the password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByRole("status")).toContainText("Your account is ready");
+}
