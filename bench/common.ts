@@ -3,7 +3,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 
@@ -12,6 +14,25 @@ export function integerOption(name: string, value: string | undefined, min: numb
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}, not '${value}'`);
   return n;
+}
+
+const HELP = { help: { type: "boolean", short: "h", default: false } } as const;
+
+/** A runner's options (with `--help`/`-h`, which prints the usage line and exits). */
+export function benchOptions<const O extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: O): ReturnType<typeof parseArgs<{ options: O & typeof HELP }>>["values"] {
+  const { values } = parseArgs<{ options: O & typeof HELP }>({ options: { ...options, ...HELP } });
+  if ((values as { help?: boolean }).help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  return values;
+}
+
+/** A `--seed` option: any integer, or an error naming the value given. */
+export function seedOption(value: string | undefined): number {
+  const seed = Number(value);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${value}'`);
+  return seed;
 }
 
 /** A figure with `digits` decimals and thousands separators; "–" for NaN and infinities. */
@@ -142,4 +163,22 @@ export interface ResultRow {
   /** seconds ÷ the baseline's seconds */
   ratio?: number;
   notes: string[];
+}
+
+/**
+ * A child script bundled into one JavaScript file (esbuild, which tsx brings along; packages stay in
+ * node_modules) at bench/out/<outName>, so plain node runs it as the app's compiled code runs: tsx's
+ * loader holds ~70 MB an app process never has. `undefined` when esbuild is missing or fails (then
+ * the child runs under tsx); `what` names it in that message.
+ */
+export async function bundleChild(child: string, outName: string, what: string): Promise<string | undefined> {
+  const outfile = path.join(REPO, "bench", "out", outName);
+  try {
+    const { build } = await import("esbuild");
+    await build({ entryPoints: [child], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
+    return outfile;
+  } catch (error) {
+    console.log(`could not bundle ${what} (${String(error)}): it runs under tsx`);
+    return undefined;
+  }
 }

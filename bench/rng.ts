@@ -1,17 +1,12 @@
-// The benchmarks' generators' PRNG: mulberry32, deterministic for a seed, no dependency (the
-// import child is bundled on its own).
+// The benchmarks' generators' PRNG: the app's seeded mulberry32 (lib/seeded-random.ts, which has no
+// imports: the import child is bundled on its own), with the draws the generators need.
+import { seededRandom } from "@/lib/seeded-random";
 
 export class Rng {
-  private s: number;
-  constructor(seed: number) {
-    this.s = seed >>> 0;
-  }
   /** A float in [0, 1). */
-  next(): number {
-    let t = (this.s = (this.s + 0x6d2b79f5) | 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  readonly next: () => number;
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
   }
   /** An integer in [lo, hi], both inclusive. */
   int(lo: number, hi: number): number {

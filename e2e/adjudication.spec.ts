@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { axeAtBothWidths } from "./ask-fixtures";
-import { accounts, adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { accounts, adminApi, createAccount, judgeAll, launchOneQuestion, signedInApi, storageStatePath, unique } from "./fixtures";
 
 test.use({ storageState: storageStatePath("coordinator") });
 
@@ -24,22 +24,14 @@ test("a coordinator adjudicates a split question on the question view and the KI
   test.setTimeout(180_000); // three annotators' passes, four axe runs
   const admin = await adminApi(baseURL!);
   const coordinator = accounts().coordinator;
-  const wikipediaId = unique("adjudication-page");
   const text = ["Velmora Lighthouse\n", "The Velmora lighthouse was first lit in 1871 by the harbour board.\n", "Its lamp was relit in 2005 after a storm broke the lens.\n"];
-  const knowledge = Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Velmora Lighthouse", text }) + "\n");
-  expect((await page.request.post("/api/knowledge?name=p.jsonl", { data: knowledge, headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
-  const campaign = (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-adjudication"), goldAccuracyThreshold: 0 } })).json()).campaign;
-  const kiltId = unique("q");
-  const line = JSON.stringify({ id: kiltId, input: "when was velmora lighthouse first lit", output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const candidates = JSON.stringify({ id: kiltId, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
-  const imported = await page.request.post(`/api/campaigns/${campaign.id}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates + "\n") },
-    },
+  const { campaign, kiltId } = await launchOneQuestion(page.request, {
+    name: "adjudication",
+    title: "Velmora Lighthouse",
+    text,
+    input: "when was velmora lighthouse first lit",
+    answer: "1871",
   });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect((await page.request.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
 
   // Three annotators: all endorse the gold paragraph; two of three the candidate (a split verdict the vote endorses).
   for (const i of [0, 1, 2]) {

@@ -38,6 +38,14 @@ function kiltSlice(wikipediaId: string, loc: Location): string {
 
 
 /** A new annotator account, signed in through the sign-in form (keyboard) in its own browser context. */
+/** A new annotator signed in in their own browser context, made through a short-lived admin API. */
+async function freshAnnotator(browser: Browser, baseURL: string) {
+  const admin = await adminApi(baseURL);
+  const a = await annotator(browser, admin);
+  await admin.dispose();
+  return a;
+}
+
 async function annotator(browser: Browser, admin: APIRequestContext, viewport = { width: 1280, height: 800 }): Promise<{ username: string; context: BrowserContext; page: Page }> {
   const username = await createAccount(admin, "annotator");
   // Not the coordinator's session that test.use gives this file's contexts.
@@ -235,9 +243,7 @@ test.describe("the judging screen", () => {
 
   test("a reload keeps the claim and its draft: same passage, same highlight, same verdict", async ({ page, browser, baseURL }) => {
     const { campaignId } = await launchDemoCampaign(page.request);
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const record = recordApi(a.page);
     // /next requests on their way: a judgment asks for the next task in its answer only once the prefetch is in.
     let nextInFlight = 0;
@@ -307,9 +313,7 @@ test.describe("the judging screen", () => {
 
   test("a judgment whose answer is lost is sent again with the same key and stored once; Esc, 2 and U clear the highlight", async ({ page, browser, baseURL }) => {
     const { campaignId } = await launchDemoCampaign(page.request);
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const record = recordApi(a.page);
     const sent: { key: string; body: string }[] = [];
     let attempts = 0;
@@ -367,9 +371,7 @@ test.describe("the judging screen", () => {
   test("a mouse drag snaps to whole words; offsets are code points past letters outside the BMP", async ({ page, browser, baseURL }) => {
     // Velmora Lighthouse ¶1: three Old Italic letters (two UTF-16 units each) come before "first lit in 1871".
     const { campaignId } = await launchDemoCampaign(page.request, {}, { queryId: "-3290814144789249484" });
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const record = recordApi(a.page);
     await a.page.goto(`/annotate/${campaignId}`);
     await claimOnScreen(a.page);
@@ -420,9 +422,7 @@ test.describe("the judging screen", () => {
 
   test("a claim that expired and went to someone else (410) is said so, and the next passage comes", async ({ page, browser, baseURL }) => {
     const { campaignId } = await launchDemoCampaign(page.request);
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     // The server's answer when the lease ran out and another annotator took the slot.
     await a.page.route("**/api/claims/*/judgment*", (route) =>
       route.fulfill({
@@ -443,9 +443,7 @@ test.describe("the judging screen", () => {
 
   test("claims on screen are renewed every lease/3", async ({ page, browser, baseURL }) => {
     const { campaignId } = await launchDemoCampaign(page.request, { leaseMinutes: 1 });
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const record = recordApi(a.page);
     const renewed: string[] = [];
     a.page.on("request", (req) => {
@@ -518,9 +516,7 @@ test.describe("the judging screen", () => {
       instructions:
         "Judge whether the passage **alone** lets you answer the question.\n\n- Highlight the *shortest* span that does.\n- A list or table you cannot read is **Unreadable**.\n\nSee the [KILT paper](https://arxiv.org/abs/2009.02252). <b>Raw HTML</b> is not rendered.",
     });
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const serious = async () =>
       (await new AxeBuilder({ page: a.page }).analyze()).violations
         .filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -578,9 +574,7 @@ test.describe("paused", () => {
   test("an annotator paused by the gold rule sees that their work is paused, also after a reload", async ({ page, browser, baseURL }) => {
     // Gold passages expect "sufficient"; judging everything "not sufficient" fails the first gold one.
     const { campaignId } = await launchDemoCampaign(page.request, { goldMinJudgments: 1, goldAccuracyThreshold: 0.9 });
-    const admin = await adminApi(baseURL!);
-    const a = await annotator(browser, admin);
-    await admin.dispose();
+    const a = await freshAnnotator(browser, baseURL!);
     const paused = a.page.getByRole("heading", { name: "Your work on this campaign is paused" });
     await a.page.goto(`/annotate/${campaignId}`);
     for (let i = 0; i < 12 && !(await paused.isVisible()); i++) {

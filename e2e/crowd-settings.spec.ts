@@ -14,16 +14,20 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
+/** A new campaign's settings page, open on its "Crowd entry" form. */
+async function openCrowdForm(page: Page, baseURL: string, name: string) {
+  const admin = await adminApi(baseURL);
+  const id = (await (await admin.post("/api/campaigns", { data: { name: unique(name) } })).json()).campaign.id as number;
+  await admin.dispose();
+  await page.goto(`/campaigns/${id}/settings`);
+  return { id, form: page.getByRole("form", { name: "Crowd entry" }) };
+}
+
 test.describe("crowd settings", () => {
   test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
   test("the settings page's crowd entry: defaults and the Prolific link, a duplicate code named beside its field, then saved as MTurk", async ({ page, baseURL }) => {
-    const admin = await adminApi(baseURL!);
-    const id = (await (await admin.post("/api/campaigns", { data: { name: unique("crowd form") } })).json()).campaign.id as number;
-    await admin.dispose();
-
-    await page.goto(`/campaigns/${id}/settings`);
-    const form = page.getByRole("form", { name: "Crowd entry" });
+    const { id, form } = await openCrowdForm(page, baseURL!, "crowd form");
     await expect(form.getByLabel(/^Crowd entry/)).toHaveValue("closed");
     await expect(form.getByLabel(/^Platform/)).toHaveValue("prolific");
     await expect(form.getByLabel(/^Training items/)).toHaveValue("5");
@@ -66,12 +70,7 @@ test.describe("crowd settings", () => {
   });
 
   test("more training items than the campaign has marked: the server's count beside the field; 0 saves", async ({ page, baseURL }) => {
-    const admin = await adminApi(baseURL!);
-    const id = (await (await admin.post("/api/campaigns", { data: { name: unique("crowd training") } })).json()).campaign.id as number;
-    await admin.dispose();
-
-    await page.goto(`/campaigns/${id}/settings`);
-    const form = page.getByRole("form", { name: "Crowd entry" });
+    const { id, form } = await openCrowdForm(page, baseURL!, "crowd training");
     await form.getByLabel(/^Training items/).fill("3");
     await form.getByRole("button", { name: "Save crowd settings" }).click();
     await expect(page.locator("#crowd-trainingItems-error")).toHaveText(/^3 asked, but only 0 passages of this campaign are marked for training; /);

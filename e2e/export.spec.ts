@@ -1,25 +1,17 @@
 import { expect, test } from "@playwright/test";
-import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { adminApi, createAccount, judgeAll, launchOneQuestion, signedInApi, storageStatePath } from "./fixtures";
 
 test.use({ storageState: storageStatePath("coordinator") });
 
 test("a coordinator pauses an annotator and the exported provenance changes; resuming restores it @smoke", async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
-  const wikipediaId = unique("export-page");
-  const text = ["Export Page\n", "The first paragraph says the tower was lit in 1871.\n", "The second paragraph says it was relit in 2005.\n"];
-  expect((await page.request.post("/api/knowledge?name=p.jsonl", { data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Export Page", text }) + "\n"), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
-  const campaign = (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-export"), goldAccuracyThreshold: 0 } })).json()).campaign;
-  const queryId = unique("q");
-  const line = JSON.stringify({ id: queryId, input: "when was the tower lit", output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const candidates = JSON.stringify({ id: queryId, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
-  const imported = await page.request.post(`/api/campaigns/${campaign.id}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates + "\n") },
-    },
+  const { campaign, kiltId: queryId } = await launchOneQuestion(page.request, {
+    name: "export",
+    title: "Export Page",
+    text: ["Export Page\n", "The first paragraph says the tower was lit in 1871.\n", "The second paragraph says it was relit in 2005.\n"],
+    input: "when was the tower lit",
+    answer: "1871",
   });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect((await page.request.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
 
   // Three annotators: all endorse the gold paragraph; two of three the candidate paragraph.
   const names = [await createAccount(admin, "annotator"), await createAccount(admin, "annotator"), await createAccount(admin, "annotator")];

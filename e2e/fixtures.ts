@@ -225,3 +225,38 @@ export async function launchDemoCampaign(
   expect(launched.status(), await launched.text()).toBe(200);
   return { campaignId, passages: imported.passages, name };
 }
+
+/**
+ * A new page (`text`: title, then paragraphs) and a launched campaign (gold accuracy rule off) of one
+ * question on it: its gold provenance is paragraph 1, its one retrieval candidate paragraph 2. The
+ * page's id is `<name>-page-…`, the campaign's name `e2e-<name>-…`.
+ */
+export async function launchOneQuestion(api: APIRequestContext, o: { name: string; title: string; text: string[]; input: string; answer: string }) {
+  const wikipediaId = unique(`${o.name}-page`);
+  const knowledge = Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: o.title, text: o.text }) + "\n");
+  expect((await api.post("/api/knowledge?name=p.jsonl", { data: knowledge, headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
+  const campaign = (await (await api.post("/api/campaigns", { data: { name: unique(`e2e-${o.name}`), goldAccuracyThreshold: 0 } })).json()).campaign;
+  const kiltId = unique("q");
+  const line = JSON.stringify({ id: kiltId, input: o.input, output: [{ answer: o.answer, provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
+  const candidates = JSON.stringify({ id: kiltId, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
+  const imported = await api.post(`/api/campaigns/${campaign.id}/batches`, {
+    multipart: {
+      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
+      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates + "\n") },
+    },
+  });
+  expect(imported.status(), await imported.text()).toBe(201);
+  expect((await api.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+  return { campaign, kiltId };
+}
+
+/** Accepts an invite link on `page`: the role and the username it was made for shown, a password chosen twice, the account made. */
+export async function acceptInvite(page: Page, url: string, o: { role: "annotator" | "coordinator"; username: string }) {
+  await page.goto(new URL(url).pathname);
+  await expect(page.getByText(`You are invited as ${o.role}`)).toBeVisible();
+  await expect(page.getByLabel("Username")).toHaveValue(o.username);
+  await page.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
+  await page.getByLabel("Repeat the password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create my account" }).click();
+  await expect(page.getByRole("status")).toContainText("Your account is ready");
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { adminApi, PASSWORD, unique } from "./fixtures";
+import { acceptInvite, adminApi, PASSWORD, unique } from "./fixtures";
 
 test("an invited annotator sets a password through the link, once", async ({ page, baseURL }) => {
   const admin = await adminApi(baseURL!);
@@ -9,13 +9,7 @@ test("an invited annotator sets a password through the link, once", async ({ pag
   const { invite } = await res.json();
   await admin.dispose();
 
-  await page.goto(new URL(invite.url).pathname);
-  await expect(page.getByText("You are invited as annotator")).toBeVisible();
-  await expect(page.getByLabel("Username")).toHaveValue(username);
-  await page.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
-  await page.getByLabel("Repeat the password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create my account" }).click();
-  await expect(page.getByRole("status")).toContainText("Your account is ready");
+  await acceptInvite(page, invite.url, { role: "annotator", username });
 
   await page.goto("/");
   await page.getByLabel("Username").fill(username);

@@ -25,6 +25,17 @@ async function launchDemoQuestion(admin: APIRequestContext, settings: Record<str
 }
 
 const passage = (page: Page) => page.locator("article.passage");
+
+/** A new demo question's campaign, a new annotator signed in on `page`, open on its passage; the campaign's id. */
+async function openDemoPassage(page: Page, baseURL: string): Promise<number> {
+  const admin = await adminApi(baseURL);
+  const campaignId = await launchDemoQuestion(admin);
+  await signInAnnotator(page, admin);
+  await admin.dispose();
+  await page.goto(`/annotate/${campaignId}`);
+  await expect(passage(page)).toBeVisible();
+  return campaignId;
+}
 const marks = (page: Page) => page.locator(".passage-body mark");
 const nothingLeft = (page: Page) => page.getByRole("heading", { name: "Nothing left for you in this campaign" });
 const submitButton = (page: Page) => page.getByRole("button", { name: /Submit$/ });
@@ -84,11 +95,7 @@ test("a whole campaign judged by touch: tap a word to start, another to end, tap
 });
 
 test("a touch drag from the highlight moves its end, word-snapped", { tag: "@touch" }, async ({ page, baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin);
-  await signInAnnotator(page, admin);
-  await page.goto(`/annotate/${campaignId}`);
-  await expect(passage(page)).toBeVisible();
+  await openDemoPassage(page, baseURL!);
   const start = await wordPoint(page, "It");
   await page.touchscreen.tap(start.x, start.y);
   await expect(marks(page)).toHaveText("It");
@@ -101,7 +108,6 @@ test("a touch drag from the highlight moves its end, word-snapped", { tag: "@tou
   for (let s = 1; s <= 8; s++) await touch("touchMove", start.x + ((to.x - start.x) * s) / 8, start.y + ((to.y - start.y) * s) / 8);
   await touch("touchEnd", to.x, to.y);
   await expect(marks(page)).toHaveText("It was designed by the engineer");
-  await admin.dispose();
 });
 
 test("phone and tablet layout: one header line, the verdict bar inside the screen with 44 px targets, no sideways scrolling; axe on the queue, the judging page and the instructions sheet", async ({
@@ -187,12 +193,7 @@ function keyCounter(page: Page) {
 }
 
 test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin);
-  await signInAnnotator(page, admin);
-  await admin.dispose();
-  await page.goto(`/annotate/${campaignId}`);
-  await expect(passage(page)).toBeVisible();
+  const campaignId = await openDemoPassage(page, baseURL!);
 
   const keys = keyCounter(page);
   const answer = "It was designed by the engineer Ana Kessler and first lit in 1871";
@@ -219,12 +220,7 @@ test("the answer sentence of a demo passage is highlighted in at most 5 key pres
 });
 
 test("a click sets the highlight's start and Shift+click its end", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin);
-  await signInAnnotator(page, admin);
-  await admin.dispose();
-  await page.goto(`/annotate/${campaignId}`);
-  await expect(passage(page)).toBeVisible();
+  const campaignId = await openDemoPassage(page, baseURL!);
   const designed = await wordPoint(page, "designed");
   await page.mouse.click(designed.x, designed.y);
   await expect(marks(page)).toHaveText("designed");

@@ -1,7 +1,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { accounts, createAccount, PASSWORD, storageStatePath, unique } from "./fixtures";
+import { acceptInvite, accounts, createAccount, PASSWORD, storageStatePath, unique } from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 /** No cookies: a browser or API client that nobody signed in (the spec's default is the coordinator). */
@@ -124,13 +124,7 @@ test("a user created without a password gets an invite link that sets it", async
   // Accepted in a browser nobody is signed in to.
   const context = await browser.newContext({ storageState: noOne });
   const guest = await context.newPage();
-  await guest.goto(new URL(url).pathname);
-  await expect(guest.getByText("You are invited as coordinator")).toBeVisible();
-  await expect(guest.getByLabel("Username")).toHaveValue(username);
-  await guest.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
-  await guest.getByLabel("Repeat the password").fill(PASSWORD);
-  await guest.getByRole("button", { name: "Create my account" }).click();
-  await expect(guest.getByRole("status")).toContainText("Your account is ready");
+  await acceptInvite(guest, url, { role: "coordinator", username });
   await context.close();
 
   const invited = await signInFresh(browser, username);

@@ -6,23 +6,32 @@ describe("csv", () => {
     expect(csvLine(["abc", 12, 0.5, true, false, null, undefined, ""])).toBe("abc,12,0.5,true,false,,,\r\n");
   });
 
-  it("quotes commas, quotes, CR and LF, doubling the quotes (RFC 4180)", () => {
-    expect(csvCell("a,b")).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell("two\nlines")).toBe('"two\nlines"');
-    expect(csvCell("cr\r\nlf")).toBe('"cr\r\nlf"');
-    expect(csvCell('"')).toBe('""""');
-  });
-
-  it("guards text starting with = + - @ (and tab, CR) with a leading quote", () => {
-    expect(csvCell("=HYPERLINK(\"http://x\")")).toBe("\"'=HYPERLINK(\"\"http://x\"\")\"");
-    expect(csvCell("+1")).toBe("'+1");
-    expect(csvCell("-2+3")).toBe("'-2+3");
-    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvCell("\t=1")).toBe("'\t=1");
-    expect(csvCell("\r=1")).toBe("\"'\r=1\"");
-    expect(csvCell("a=1")).toBe("a=1");
-    expect(csvCell(-3)).toBe("-3");
+  it.each([
+    [
+      "quotes commas, quotes, CR and LF, doubling the quotes (RFC 4180)",
+      [
+        ["a,b", '"a,b"'],
+        ['say "hi"', '"say ""hi"""'],
+        ["two\nlines", '"two\nlines"'],
+        ["cr\r\nlf", '"cr\r\nlf"'],
+        ['"', '""""'],
+      ],
+    ],
+    [
+      "guards text starting with = + - @ (and tab, CR) with a leading quote",
+      [
+        ['=HYPERLINK("http://x")', "\"'=HYPERLINK(\"\"http://x\"\")\""],
+        ["+1", "'+1"],
+        ["-2+3", "'-2+3"],
+        ["@SUM(A1)", "'@SUM(A1)"],
+        ["\t=1", "'\t=1"],
+        ["\r=1", "\"'\r=1\""],
+        ["a=1", "a=1"],
+        [-3, "-3"],
+      ],
+    ],
+  ] as const)("%s", (_, cases) => {
+    for (const [value, cell] of cases) expect(csvCell(value)).toBe(cell);
   });
 
   it("keeps characters outside the BMP and does not count UTF-16 units", () => {

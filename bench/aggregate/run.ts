@@ -7,48 +7,26 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { type AggregateChildReport, type BenchModel, MODELS } from "./report";
-import { childResult, fmt, int, runMain, timedRun } from "../common";
+import { benchOptions, bundleChild, seedOption, childResult, fmt, int, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "aggregate", "child.ts");
 const MB = 1e6;
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      judgments: { type: "string", default: "10000,100000,1000000" },
-      seed: { type: "string", default: "1" },
-      models: { type: "string", default: MODELS.join(",") },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions(`usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`, {
+    judgments: { type: "string", default: "10000,100000,1000000" },
+    seed: { type: "string", default: "1" },
+    models: { type: "string", default: MODELS.join(",") },
   });
-  if (values.help) {
-    console.log(`usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`);
-    process.exit(0);
-  }
   const sizes = values.judgments.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 3)) throw new Error(`--judgments must be integers ≥ 3, not '${values.judgments}'`);
   const models = values.models.split(",") as BenchModel[];
   const bad = models.filter((m) => !MODELS.includes(m));
   if (bad.length) throw new Error(`--models: ${bad.join(", ")} is not one of ${MODELS.join(", ")}`);
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
+  const seed = seedOption(values.seed);
   return { sizes, models, seed };
-}
-
-/** The child bundled into one file and run on plain node, as the compiled app runs (tsx's loader holds ~70 MB). */
-async function bundleChild(): Promise<string | undefined> {
-  const outfile = path.join(REPO, "bench", "out", "aggregate-child.mjs");
-  try {
-    const { build } = await import("esbuild");
-    await build({ entryPoints: [CHILD], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
-    return outfile;
-  } catch (error) {
-    console.log(`could not bundle the child (${String(error)}): it runs under tsx`);
-    return undefined;
-  }
 }
 
 const LABEL: Record<BenchModel, string> = {
@@ -60,7 +38,7 @@ const LABEL: Record<BenchModel, string> = {
 
 runMain(async () => {
   const opts = parseOptions();
-  const bundle = await bundleChild();
+  const bundle = await bundleChild(CHILD, "aggregate-child.mjs", "the child");
   console.log(`aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
   const rows: { r: AggregateChildReport; wall: number; timeRss?: number }[] = [];
   for (const n of opts.sizes) {

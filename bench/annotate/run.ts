@@ -23,7 +23,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, rowsOf } from "../../db/client";
@@ -34,7 +33,7 @@ import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
 import { ActivitySampler, backendCpu, backendCpuReport, cpuReport, cpuSnapshot, defaultLogFile, explainAssignment, fileSize, monotonicMicros, statementLog, summarizeCpuProfile, type CpuSnapshot } from "./profile";
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
 import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
-import { fmt, integerOption, runMain } from "../common";
+import { benchOptions, fmt, integerOption, runMain } from "../common";
 import { scratch } from "../scratch";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -46,8 +45,10 @@ function requestsOption(value: string): 1 | 2 {
 }
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchOptions(
+    "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
+      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
+    {
       annotators: { type: "string", default: "200" },
       "pglite-annotators": { type: "string", default: "10" },
       seconds: { type: "string", default: "30" },
@@ -64,16 +65,8 @@ function parseOptions() {
       profile: { type: "boolean", default: false },
       "log-sample-rate": { type: "string", default: "0.02" },
       "cpu-prof": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
     },
-  });
-  if (values.help) {
-    console.log(
-      "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-        "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
-    );
-    process.exit(0);
-  }
+  );
   const database = values.database;
   if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   const rate = Number(values["log-sample-rate"]);

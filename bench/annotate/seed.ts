@@ -1,6 +1,7 @@
 // Synthetic campaign data, seeded through the app's own HTTP API: pages (KILT knowledge-source
 // lines), one batch of questions with a gold provenance passage and two retrieval candidates each
 // (3 passages per question), launched; annotator accounts, created and signed in.
+import { seededRandom } from "@/lib/seeded-random";
 import { cookieFrom, describe, multipart, type Client } from "./http";
 
 export const FIRST_WIKIPEDIA_ID = 91_000_000;
@@ -17,19 +18,8 @@ const WORDS = (
 // that start with one make code-point offsets differ from JavaScript string indexes.
 const ASTRAL = ["𝄞", "😀", "𐌅𐌄𐌋", "𝔄"];
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function syntheticPage(i: number): { wikipedia_id: string; wikipedia_title: string; text: string[] } {
-  const rnd = prng(i * 7919 + 17);
+  const rnd = seededRandom(i * 7919 + 17);
   const pick = () => WORDS[Math.floor(rnd() * WORDS.length)]!;
   const title = `Bench ${pick()} ${i}`;
   const text = [`${title}\n`];

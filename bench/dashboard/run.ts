@@ -18,7 +18,6 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -31,7 +30,7 @@ import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";
 import { seedCampaign, type Seeded, type SeedOptions } from "./seed";
 import { startWriters, type WriteLoad, type WriteStats } from "./writers";
-import { fmt, int, integerOption, runMain } from "../common";
+import { benchOptions, fmt, int, integerOption, runMain } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "dashboard", "writer-child.ts");
@@ -42,8 +41,11 @@ const MB = 1e6;
 type Target = "postgres" | "pglite";
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
+  const values = benchOptions(
+    "usage: tsx bench/dashboard/run.ts [--database postgres|pglite] [--passages 1000000 (pglite: 200000)] [--judged-share 0.6]\n" +
+      "                                  [--calls 50] [--warmup 5] [--baseline-calls 10] [--writers 6 (pglite: 2)] [--write-warmup 3]\n" +
+      "                                  [--interval-ms 200] [--annotators 300] [--batches 4] [--keep] [--reuse] [--no-explain]",
+    {
       database: { type: "string", default: "postgres" },
       passages: { type: "string" },
       "judged-share": { type: "string", default: "0.6" },
@@ -58,17 +60,8 @@ function parseOptions() {
       keep: { type: "boolean", default: false },
       reuse: { type: "boolean", default: false },
       "no-explain": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
     },
-  });
-  if (values.help) {
-    console.log(
-      "usage: tsx bench/dashboard/run.ts [--database postgres|pglite] [--passages 1000000 (pglite: 200000)] [--judged-share 0.6]\n" +
-        "                                  [--calls 50] [--warmup 5] [--baseline-calls 10] [--writers 6 (pglite: 2)] [--write-warmup 3]\n" +
-        "                                  [--interval-ms 200] [--annotators 300] [--batches 4] [--keep] [--reuse] [--no-explain]",
-    );
-    process.exit(0);
-  }
+  );
   const database = values.database;
   if (database !== "postgres" && database !== "pglite") throw new Error(`--database must be postgres or pglite, not '${database}'`);
   const share = Number(values["judged-share"]);

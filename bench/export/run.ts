@@ -13,7 +13,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -24,7 +23,7 @@ import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
-import { childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
+import { benchOptions, childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
@@ -40,23 +39,14 @@ interface Row extends ResultRow {
 }
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      judgments: { type: "string", default: "1000000" },
-      database: { type: "string", default: "postgres" },
-      "pglite-judgments": { type: "string", default: "100000" },
-      annotators: { type: "string", default: "300" },
-      "cpu-prof": { type: "boolean", default: false },
-      "no-diagnostics": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions("usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]", {
+    judgments: { type: "string", default: "1000000" },
+    database: { type: "string", default: "postgres" },
+    "pglite-judgments": { type: "string", default: "100000" },
+    annotators: { type: "string", default: "300" },
+    "cpu-prof": { type: "boolean", default: false },
+    "no-diagnostics": { type: "boolean", default: false },
   });
-  if (values.help) {
-    console.log(
-      "usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]",
-    );
-    process.exit(0);
-  }
   const database = values.database;
   if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   return {

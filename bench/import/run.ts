@@ -12,14 +12,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
+import { benchOptions, bundleChild, childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
@@ -33,24 +32,17 @@ interface Row extends ResultRow {
 // ---------------------------------------------------------------------------------------------
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: "string", default: "100000" },
-      database: { type: "string", default: "both" },
-      seed: { type: "string", default: "1" },
-      sample: { type: "string", default: "100" },
-      gzip: { type: "boolean", default: false },
-      "no-parse-pass": { type: "boolean", default: false },
-      "cpu-prof": { type: "boolean", default: false },
-      "toast-compression": { type: "string" },
-      "pglite-shared-buffers": { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]", {
+    pages: { type: "string", default: "100000" },
+    database: { type: "string", default: "both" },
+    seed: { type: "string", default: "1" },
+    sample: { type: "string", default: "100" },
+    gzip: { type: "boolean", default: false },
+    "no-parse-pass": { type: "boolean", default: false },
+    "cpu-prof": { type: "boolean", default: false },
+    "toast-compression": { type: "string" },
+    "pglite-shared-buffers": { type: "string" },
   });
-  if (values.help) {
-    console.log("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]");
-    process.exit(0);
-  }
   const pages = Number(values.pages);
   const seed = Number(values.seed);
   const sample = Number(values.sample);
@@ -76,24 +68,6 @@ function parseOptions() {
     toastCompression,
     sharedBuffers,
   };
-}
-
-/**
- * The import child as one JavaScript file (bundled with esbuild, which tsx brings along; packages
- * stay in node_modules), run by plain node as the app's compiled code runs: tsx's loader thread and
- * its transpiling hold ~70 MB that an app process never has. `undefined` when esbuild is missing:
- * the child then runs under tsx.
- */
-async function bundleChild(): Promise<string | undefined> {
-  const outfile = path.join(REPO, "bench", "out", "import-child.mjs");
-  try {
-    const { build } = await import("esbuild");
-    await build({ entryPoints: [CHILD], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
-    return outfile;
-  } catch (error) {
-    console.log(`could not bundle the import child (${String(error)}): it runs under tsx`);
-    return undefined;
-  }
 }
 
 /** The child's node arguments: the bundle when there is one, else the TypeScript file under tsx. */
@@ -202,7 +176,7 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-"));
   const cpuProfDir = opts.cpuProf ? path.join(REPO, "bench", "out", "cpu-prof") : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
-  const bundle = await bundleChild();
+  const bundle = await bundleChild(CHILD, "import-child.mjs", "the import child");
 
   let admin: DatabaseHandle | undefined;
   let bench: DatabaseHandle | undefined;

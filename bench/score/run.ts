@@ -17,10 +17,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { ScoreChildReport } from "./score-child";
 import { writeScoreFiles } from "./synthetic";
-import { childResult, fmt, int, runMain, timedRun, type Timed } from "../common";
+import { benchOptions, bundleChild, seedOption, childResult, fmt, int, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "score", "score-child.ts");
@@ -34,41 +33,20 @@ type Mode = (typeof MODES)[number];
 type Dict = { [key: string]: number | Dict };
 
 function parseOptions() {
-  const { values } = parseArgs({
-    options: {
-      questions: { type: "string", default: "100000,20000" },
-      seed: { type: "string", default: "1" },
-      ks: { type: "string", default: "1,5,10,20" },
-      "no-kilt": { type: "boolean", default: false },
-      "no-tsx": { type: "boolean", default: false },
-      order: { type: "string", default: "shuffled" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+  const values = benchOptions("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]", {
+    questions: { type: "string", default: "100000,20000" },
+    seed: { type: "string", default: "1" },
+    ks: { type: "string", default: "1,5,10,20" },
+    "no-kilt": { type: "boolean", default: false },
+    "no-tsx": { type: "boolean", default: false },
+    order: { type: "string", default: "shuffled" },
   });
-  if (values.help) {
-    console.log("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]");
-    process.exit(0);
-  }
   const sizes = values.questions.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--questions must be positive integers, not '${values.questions}'`);
   if (!/^\d+(,\d+)*$/.test(values.ks)) throw new Error(`--ks must be positive integers such as 1,5,10,20, not '${values.ks}'`);
-  const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
+  const seed = seedOption(values.seed);
   if (values.order !== "shuffled" && values.order !== "gold") throw new Error(`--order must be shuffled or gold, not '${values.order}'`);
   return { sizes, seed, ks: values.ks, kilt: !values["no-kilt"], tsx: !values["no-tsx"], shuffle: values.order === "shuffled" };
-}
-
-/** The score child bundled into one file, run on plain node as the compiled app runs (tsx's loader holds ~70 MB). */
-async function bundleChild(): Promise<string | undefined> {
-  const outfile = path.join(REPO, "bench", "out", "score-child.mjs");
-  try {
-    const { build } = await import("esbuild");
-    await build({ entryPoints: [CHILD], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
-    return outfile;
-  } catch (error) {
-    console.log(`could not bundle the score child (${String(error)}): it runs under tsx`);
-    return undefined;
-  }
 }
 
 /** A PYTHONPATH under which `from kilt import eval_retrieval` works, and where it came from; undefined when none. */
@@ -222,7 +200,7 @@ async function main() {
   try {
     console.log(`Scoring benchmark — kps score against KILT's eval_retrieval.py and eval_downstream.py, seed ${opts.seed}, ks ${opts.ks}`);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
-    const bundle = await bundleChild();
+    const bundle = await bundleChild(CHILD, "score-child.mjs", "the score child");
     const kilt = opts.kilt ? findKilt(tmp) : undefined;
     if (kilt && "pythonPath" in kilt) console.log(`KILT: ${kilt.from}; ${execFileSync("python3", ["--version"], { encoding: "utf8" }).trim()}`);
     else console.log(`KILT's scripts not run (${kilt ? kilt.missing : "--no-kilt"}): the baseline is the issue's 20,000-question figure (eval_retrieval ${ISSUE_20K.retrieval} s per level, eval_downstream ${ISSUE_20K.downstream} s) scaled linearly, a lower bound (its id checks are quadratic)`);

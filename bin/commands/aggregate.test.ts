@@ -1,17 +1,15 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { runKps } from "@/test/kps-cli";
 import { buildProgram } from "../cli";
 import { aggregateReport, type AggregateModel } from "./aggregate";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.join(REPO, "test/fixtures/aggregation");
 const SEEDS = ["seed-1", "seed-2", "seed-3"];
-const KPS = path.join(REPO, "bin/kps.mjs");
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "kps-aggregate-"));
 afterAll(() => fs.rmSync(TMP, { recursive: true, force: true }));
 
@@ -28,15 +26,7 @@ function write(name: string, lines: string[]): string {
   return file;
 }
 
-async function kps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KPS, ...args], { cwd: REPO, env: { ...process.env, KPS_URL: "", KPS_TOKEN: "" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const kps = runKps;
 
 async function json(opts: { judgments: string; gold?: string; model: AggregateModel }): Promise<Dict> {
   const report = await aggregateReport({ ...opts, json: true });

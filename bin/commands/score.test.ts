@@ -1,16 +1,14 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { runKps } from "@/test/kps-cli";
 import { buildProgram } from "../cli";
 import { parseKs, problemLines, pythonFloat, scoreReport } from "./score";
 
 const REPO = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.join(REPO, "test/fixtures/kilt-eval");
 const SEEDS = [1, 2, 3, 4, 5, 6].map((n) => `seed-${n}`);
-const KPS = path.join(REPO, "bin/kps.mjs");
 
 type Dict = { [key: string]: number | Dict };
 
@@ -19,16 +17,7 @@ function figures(d: Dict, prefix = ""): [string, number][] {
   return Object.entries(d).flatMap(([k, v]) => (typeof v === "number" ? [[`${prefix}${k}`, v] as [string, number]] : figures(v, `${prefix}${k}.`)));
 }
 
-/** Runs bin/kps.mjs; its exit code and output. */
-async function kps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KPS, ...args], { cwd: REPO, env: { ...process.env, KPS_URL: "", KPS_TOKEN: "" } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const kps = runKps;
 
 describe("kps score", () => {
   it.each(SEEDS)("prints KILT's figures for %s as --json, every one to 1e-9, keys in KILT's order", async (seed) => {

@@ -1,77 +1,19 @@
 import type { ReactNode } from "react";
-import { FieldError, FormField } from "@/components/ui/form-field";
+import { FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/lib/query/client";
 import type { AggregationChoice } from "@/lib/campaign/settings";
-import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type Field, type NumberField } from "./campaign-draft";
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type NumberField } from "./campaign-draft";
+import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
 
-/** A setting's label with its default beside it. */
-function withDefault(label: string, defaultText: string) {
-  return (
-    <span>
-      {label} <span className="hint">(default {defaultText})</span>
-    </span>
-  );
+type NumberSettingProps = Omit<NumberInputProps, "id" | "name" | "label"> & { field: NumberField; defaultText: string };
+
+export function NumberSetting({ field: f, defaultText, ...rest }: NumberSettingProps) {
+  return <NumberInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], defaultText)} {...rest} />;
 }
 
-export function NumberSetting({
-  field: f,
-  value,
-  onChange,
-  error,
-  min,
-  max,
-  step = 1,
-  hint,
-  defaultText,
-  optional = false,
-}: {
-  field: NumberField;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  min: number;
-  max: number;
-  step?: number;
-  hint: ReactNode;
-  defaultText: string;
-  /** May be left blank. */
-  optional?: boolean;
-}) {
-  return (
-    <FormField id={fieldId(f)} label={withDefault(FIELD_LABELS[f], defaultText)} hint={hint} error={error}>
-      {(p) => (
-        <input
-          {...p}
-          name={f}
-          type="number"
-          inputMode={step < 1 ? "decimal" : "numeric"}
-          required={!optional}
-          min={min}
-          max={max}
-          step={step}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </FormField>
-  );
-}
-
-export function CheckSetting({ field: f, checked, onChange, error, hint }: { field: BooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode }) {
-  const id = fieldId(f);
-  return (
-    <div className="field check-field">
-      <label className="check" htmlFor={id}>
-        <input id={id} name={f} type="checkbox" checked={checked} aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} onChange={(e) => onChange(e.target.checked)} />
-        {withDefault(FIELD_LABELS[f], DEFAULT_SETTINGS[f] ? "on" : "off")}
-      </label>
-      <span className="hint" id={`${id}-hint`}>
-        {hint}
-      </span>
-      <FieldError id={id} error={error} />
-    </div>
-  );
+export function CheckSetting({ field: f, ...rest }: { field: BooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode }) {
+  return <CheckInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], DEFAULT_SETTINGS[f] ? "on" : "off")} {...rest} />;
 }
 
 /** What "endorsed" means in the campaign: majority vote (T of R) or Dawid–Skene's posterior. */

@@ -82,41 +82,21 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
 }
 
 /** The gold settings: the gold rule (per kind of gold), the span check's slack and the decoys made at import. */
+const GOLD_SETTINGS: (Omit<Parameters<typeof NumberSetting>[0], "value" | "onChange" | "error"> & { field: GoldField })[] = [
+  { field: "goldMinJudgments", min: 0, max: 10000, defaultText: "4", hint: "Gold judgments of one kind (sufficient gold, or negative gold and decoys) an annotator makes before the gold rule applies to that kind." },
+  { field: "goldAccuracyThreshold", min: 0, max: 1, step: 0.01, defaultText: "0.3", hint: "An annotator whose smoothed accuracy on either kind of gold falls below this (0–1) is paused." },
+  { field: "goldSpanSlack", min: 0, max: 10, step: 0.05, defaultText: "0.2", hint: "On sufficient gold, a highlight may be this share longer than the sentences holding the expected span (0.2: 20%), or 3× the expected span." },
+  { field: "decoysPer100", min: 0, max: 50, defaultText: "0", hint: "At import, make about this many decoys per 100 passages: paragraphs of the candidates’ pages without any answer token, hidden as gold expected not sufficient, never exported." },
+];
+
 function GoldFieldset({ number }: { number: (f: GoldField) => Pick<Parameters<typeof NumberSetting>[0], "field" | "value" | "onChange" | "error"> }) {
   return (
     <fieldset className="plain">
       <legend>Gold passages</legend>
       <div className="form-grid">
-        <NumberSetting
-          {...number("goldMinJudgments")}
-          min={0}
-          max={10000}
-          defaultText="4"
-          hint="Gold judgments of one kind (sufficient gold, or negative gold and decoys) an annotator makes before the gold rule applies to that kind."
-        />
-        <NumberSetting
-          {...number("goldAccuracyThreshold")}
-          min={0}
-          max={1}
-          step={0.01}
-          defaultText="0.3"
-          hint="An annotator whose smoothed accuracy on either kind of gold falls below this (0–1) is paused."
-        />
-        <NumberSetting
-          {...number("goldSpanSlack")}
-          min={0}
-          max={10}
-          step={0.05}
-          defaultText="0.2"
-          hint="On sufficient gold, a highlight may be this share longer than the sentences holding the expected span (0.2: 20%), or 3× the expected span."
-        />
-        <NumberSetting
-          {...number("decoysPer100")}
-          min={0}
-          max={50}
-          defaultText="0"
-          hint="At import, make about this many decoys per 100 passages: paragraphs of the candidates’ pages without any answer token, hidden as gold expected not sufficient, never exported."
-        />
+        {GOLD_SETTINGS.map((setting) => (
+          <NumberSetting key={setting.field} {...setting} {...number(setting.field)} />
+        ))}
       </div>
     </fieldset>
   );

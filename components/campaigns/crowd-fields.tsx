@@ -1,68 +1,22 @@
 import type { ReactNode } from "react";
-import { FieldError, FormField } from "@/components/ui/form-field";
+import { FormField } from "@/components/ui/form-field";
 import { MarkdownSetting } from "./campaign-fields";
+import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
 import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField, type CrowdNumberField } from "./crowd-draft";
 
 // The crowd settings form's fields: each labelled (its default beside the label), its hint and the
 // server's problem tied to the control by aria-describedby.
 
 function labelOf(f: CrowdField, defaultText?: string) {
-  return defaultText === undefined ? (
-    CROWD_FIELD_LABELS[f]
-  ) : (
-    <span>
-      {CROWD_FIELD_LABELS[f]} <span className="hint">(default {defaultText})</span>
-    </span>
-  );
+  return defaultText === undefined ? CROWD_FIELD_LABELS[f] : withDefault(CROWD_FIELD_LABELS[f], defaultText);
 }
 
-export function CrowdNumber(props: {
-  field: CrowdNumberField;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  min: number;
-  max: number;
-  step?: number;
-  hint: ReactNode;
-  defaultText: string;
-  optional?: boolean;
-}) {
-  const { field: f, step = 1 } = props;
-  return (
-    <FormField id={crowdFieldId(f)} label={labelOf(f, props.defaultText)} hint={props.hint} error={props.error}>
-      {(p) => (
-        <input
-          {...p}
-          name={f}
-          type="number"
-          inputMode={step < 1 ? "decimal" : "numeric"}
-          required={!props.optional}
-          min={props.min}
-          max={props.max}
-          step={step}
-          value={props.value}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
-      )}
-    </FormField>
-  );
+export function CrowdNumber({ field: f, defaultText, ...rest }: Omit<NumberInputProps, "id" | "name" | "label"> & { field: CrowdNumberField; defaultText: string }) {
+  return <NumberInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultText)} {...rest} />;
 }
 
-export function CrowdCheck({ field: f, checked, onChange, error, hint, defaultOn = false }: { field: CrowdBooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode; defaultOn?: boolean }) {
-  const id = crowdFieldId(f);
-  return (
-    <div className="field check-field">
-      <label className="check" htmlFor={id}>
-        <input id={id} name={f} type="checkbox" checked={checked} aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} onChange={(e) => onChange(e.target.checked)} />
-        {labelOf(f, defaultOn ? "on" : "off")}
-      </label>
-      <span className="hint" id={`${id}-hint`}>
-        {hint}
-      </span>
-      <FieldError id={id} error={error} />
-    </div>
-  );
+export function CrowdCheck({ field: f, defaultOn = false, ...rest }: { field: CrowdBooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode; defaultOn?: boolean }) {
+  return <CheckInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultOn ? "on" : "off")} {...rest} />;
 }
 
 export function CrowdSelect<T extends string>({ field: f, value, options, onChange, error, hint, defaultText }: { field: CrowdField; value: T; options: Record<T, string>; onChange: (value: T) => void; error?: string; hint?: ReactNode; defaultText?: string }) {

@@ -7,9 +7,11 @@ import { z } from "zod";
 // does. The annotators are sorted by a column of the caller's choice, ties by user id; their `after`
 // is the user id of the page before's last row.
 
-const searchText = z.string().trim().max(200, "must be at most 200 characters").optional();
+/** A list's `q`: trimmed, at most 200 characters. */
+export const searchText = z.string().trim().max(200, "must be at most 200 characters").optional();
 const afterId = z.coerce.number().int().positive("must be an id").optional();
-const pageSize = (max: number, fallback: number) =>
+/** A list's `limit`: 1 to `max` rows, `fallback` when not given. */
+export const pageSize = (max: number, fallback: number) =>
   z.coerce.number().int().min(1, `must be 1 to ${max}`).max(max, `must be 1 to ${max}`).default(fallback);
 
 /** The most rows one page carries (the CLI asks for this many). */

@@ -29,29 +29,13 @@ describe("projectFinish", () => {
 });
 
 describe("formatDuration", () => {
-  it("shows seconds under a minute", () => {
-    expect(formatDuration(0)).toBe("0 s");
-    expect(formatDuration(45)).toBe("45 s");
-    expect(formatDuration(59.4)).toBe("59 s");
-  });
-
-  it("shows minutes under an hour", () => {
-    expect(formatDuration(59.6)).toBe("1 min");
-    expect(formatDuration(89)).toBe("1 min");
-    expect(formatDuration(720)).toBe("12 min");
-  });
-
-  it("shows hours and minutes under a day", () => {
-    expect(formatDuration(3_599)).toBe("1 h");
-    expect(formatDuration(3_600)).toBe("1 h");
-    expect(formatDuration(5_400)).toBe("1 h 30 min");
-    expect(formatDuration(12_000)).toBe("3 h 20 min");
-  });
-
-  it("shows days and hours beyond", () => {
-    expect(formatDuration(86_399)).toBe("1 d");
-    expect(formatDuration(172_800)).toBe("2 d");
-    expect(formatDuration(187_200)).toBe("2 d 4 h");
+  it.each([
+    ["seconds under a minute", [[0, "0 s"], [45, "45 s"], [59.4, "59 s"]]],
+    ["minutes under an hour", [[59.6, "1 min"], [89, "1 min"], [720, "12 min"]]],
+    ["hours and minutes under a day", [[3_599, "1 h"], [3_600, "1 h"], [5_400, "1 h 30 min"], [12_000, "3 h 20 min"]]],
+    ["days and hours beyond", [[86_399, "1 d"], [172_800, "2 d"], [187_200, "2 d 4 h"]]],
+  ] as const)("shows %s", (_, cases) => {
+    for (const [seconds, text] of cases) expect(formatDuration(seconds)).toBe(text);
   });
 
   it("rejects negative and non-finite input", () => {

@@ -7,20 +7,9 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { sha256 } from "@/lib/auth/crypto";
 import { answerTokens } from "@/lib/kilt/answer-overlap";
+import { seededRandom } from "@/lib/seeded-random";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
-
-/** mulberry32: a small seeded generator (uniform in [0, 1)), so a batch's decoys are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The batch's seed: from its questions (ids, inputs, answers), so the same batch gets the same decoys in any campaign. */
 export function decoySeed(questions: readonly ParsedQuery[]): number {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { pageSize } from "@/lib/lists/list-options";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -97,7 +98,7 @@ async function requireAnnotatorUser(db: Db, userId: number): Promise<void> {
 export const annotatorJudgmentsQuerySchema = z.object({
   gold: z.enum(["0", "1"], "must be 0 or 1").optional(),
   after: z.coerce.number().int().positive("must be a judgment id").optional(),
-  limit: z.coerce.number().int().min(1, "must be 1 to 100").max(100, "must be 1 to 100").default(20),
+  limit: pageSize(100, 20),
 });
 export type AnnotatorJudgmentsQuery = z.infer<typeof annotatorJudgmentsQuerySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSize, searchText } from "@/lib/lists/list-options";
 
 // The question list's options and shapes, apart from its query (question-list.ts), so that the CLI
 // and client code can use them without the database modules.
@@ -14,9 +15,9 @@ export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
 /** The list's options, as they arrive in a query string (`?show=disputed&q=lighthouse&after=120`). */
 export const questionListQuerySchema = z.object({
   show: z.enum(QUESTION_FILTERS, { error: `must be one of ${QUESTION_FILTERS.join(", ")}` }).default("all"),
-  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  q: searchText,
   after: z.coerce.number().int().positive("must be a question id").optional(),
-  limit: z.coerce.number().int().min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
+  limit: pageSize(200, 50),
 });
 export type QuestionListQuery = z.infer<typeof questionListQuerySchema>;
 

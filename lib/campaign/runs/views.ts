@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSize, searchText } from "@/lib/lists/list-options";
 import type { RankDetail } from "@/lib/kilt/score/detail";
 import type { KiltResult, Level } from "@/lib/kilt/score/types";
 
@@ -69,9 +70,9 @@ export type RunResults = PerGold<KiltResult>;
 
 /** `GET …/runs/:runId/questions?after=&limit=&q=&level=`: `after` the question id ending the page before; `level` of the figures (page by default). */
 export const runQuestionListQuerySchema = z.object({
-  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  q: searchText,
   after: z.coerce.number().int().positive("must be a question id").optional(),
-  limit: z.coerce.number().int().min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
+  limit: pageSize(200, 50),
   level: levelSchema.default("page"),
 });
 export type RunQuestionListQuery = z.infer<typeof runQuestionListQuerySchema>;

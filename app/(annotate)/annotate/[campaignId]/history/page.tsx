@@ -1,10 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { annotatorCampaignView } from "@/components/annotation/annotator-page";
 import { MyJudgmentsList } from "@/components/annotation/my-judgments-list";
 import { listMyJudgments } from "@/lib/campaign/annotate/my-judgments";
-import { AppError } from "@/lib/errors";
-import { annotatorCampaignPage } from "@/lib/server/annotate-page";
 
 type Props = { params: Promise<{ campaignId: string }> };
 
@@ -12,10 +10,7 @@ export const metadata: Metadata = { title: "My judgments" };
 
 /** An annotator's own judgments in a campaign, newest first, each revisable while its passage is not finished. */
 export default async function MyJudgmentsPage({ params }: Props) {
-  const signedIn = await annotatorCampaignPage(params);
-  if (!signedIn) return null;
-  const { db, actor, campaignId: id } = signedIn;
-  try {
+  return annotatorCampaignView(params, async ({ db, actor, campaignId: id }) => {
     const page = await listMyJudgments(db, actor, id, { limit: 20 });
     return (
       <main className="page">
@@ -29,8 +24,5 @@ export default async function MyJudgmentsPage({ params }: Props) {
         <MyJudgmentsList campaignId={id} initial={{ judgments: page.rows, next: page.next }} />
       </main>
     );
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  });
 }

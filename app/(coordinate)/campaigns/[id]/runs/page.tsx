@@ -1,28 +1,24 @@
-import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
+import { campaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { Leaderboard } from "@/components/campaigns/runs/leaderboard";
 import { RunList } from "@/components/campaigns/runs/run-list";
 import { RunUploadForm } from "@/components/campaigns/runs/run-upload-form";
-import { campaignPage } from "@/lib/server/page-auth";
 import "../../campaigns.css";
 
 export const dynamic = "force-dynamic";
 
-export const generateMetadata = campaignTitle("Runs");
-
 /** A campaign's runs: the upload form, the leaderboard against the three golds, and the list of runs. */
-export default async function RunsPage({ params }: CampaignParams) {
-  const campaign = (await campaignPage((await params).id))?.campaign;
-  if (!campaign) return null;
-  return (
-    <CampaignSubpage campaign={campaign} title="Runs">
-      <p className="muted intro">
-        Upload a system’s predictions for this campaign’s questions (a KILT guess file) to score it as KILT’s evaluator does, against three golds: the
-        questions’ original provenance, the passages the campaign endorsed, and both (the KILT export). The figures follow the campaign’s current
-        outcomes.
-      </p>
-      <RunUploadForm campaignId={campaign.id} />
-      <Leaderboard campaignId={campaign.id} />
-      <RunList campaignId={campaign.id} />
-    </CampaignSubpage>
-  );
-}
+const page = campaignSubpage("Runs", "Runs", (campaign) => (
+  <>
+    <p className="muted intro">
+      Upload a system’s predictions for this campaign’s questions (a KILT guess file) to score it as KILT’s evaluator does, against three golds: the
+      questions’ original provenance, the passages the campaign endorsed, and both (the KILT export). The figures follow the campaign’s current
+      outcomes.
+    </p>
+    <RunUploadForm campaignId={campaign.id} />
+    <Leaderboard campaignId={campaign.id} />
+    <RunList campaignId={campaign.id} />
+  </>
+));
+
+export const generateMetadata = page.generateMetadata;
+export default page.Page;

@@ -1,14 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { AgreementChart, SpeedHistogram } from "@/components/campaigns/annotator-charts";
 import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
-import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { warningText } from "@/components/campaigns/warning-text";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
-import { AppError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/lists/list-options";
-import { campaignPage } from "@/lib/server/page-auth";
 import "../../../campaigns.css";
 
 type Props = {
@@ -20,15 +17,7 @@ export const dynamic = "force-dynamic";
 
 async function load(params: Props["params"]) {
   const { id, userId } = await params;
-  const loaded = await campaignPage(id);
-  if (!loaded) return null;
-  if (!/^[1-9][0-9]{0,14}$/.test(userId)) notFound();
-  try {
-    return { ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, Number(userId)) };
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  return campaignChildPage(id, userId, async (loaded, userId) => ({ ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId) }));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

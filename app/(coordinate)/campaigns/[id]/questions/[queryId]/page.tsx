@@ -1,15 +1,12 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
-import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask-rules";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
-import { AppError } from "@/lib/errors";
-import { campaignPage } from "@/lib/server/page-auth";
 import "../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; queryId: string }> };
@@ -18,15 +15,7 @@ export const dynamic = "force-dynamic";
 
 async function load(params: Props["params"]) {
   const { id, queryId } = await params;
-  const loaded = await campaignPage(id);
-  if (!loaded) return null;
-  if (!/^[1-9][0-9]{0,14}$/.test(queryId)) notFound();
-  try {
-    return await getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, Number(queryId));
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  return campaignChildPage(id, queryId, (loaded, queryId) => getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, queryId));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

@@ -1,13 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { RunQuestions } from "@/components/campaigns/runs/run-questions";
 import { requireRun } from "@/lib/campaign/runs/list-runs";
-import { AppError } from "@/lib/errors";
 import { formatTime } from "@/lib/format";
 import { runResultsUrl } from "@/lib/query/runs";
-import { campaignPage } from "@/lib/server/page-auth";
 import "../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; runId: string }> };
@@ -17,15 +14,7 @@ export const dynamic = "force-dynamic";
 /** The campaign and the run of the address; not found for a bad or unknown run id. */
 async function load(params: Props["params"]) {
   const { id, runId } = await params;
-  const loaded = await campaignPage(id);
-  if (!loaded) return null;
-  if (!/^[1-9][0-9]{0,14}$/.test(runId)) notFound();
-  try {
-    return await requireRun(loaded.db, loaded.actor, loaded.campaign.id, Number(runId));
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  return campaignChildPage(id, runId, (loaded, runId) => requireRun(loaded.db, loaded.actor, loaded.campaign.id, runId));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

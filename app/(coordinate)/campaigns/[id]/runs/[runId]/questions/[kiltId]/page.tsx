@@ -1,11 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { QuestionDrilldown } from "@/components/campaigns/runs/question-drilldown";
 import { requireRun } from "@/lib/campaign/runs/list-runs";
-import { AppError } from "@/lib/errors";
-import { campaignPage } from "@/lib/server/page-auth";
 import "../../../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; runId: string; kiltId: string }> };
@@ -24,15 +21,7 @@ function kiltIdOf(segment: string): string {
 /** The campaign, the run and the KILT id of the address; not found for a bad or unknown run id. */
 async function load(params: Props["params"]) {
   const { id, runId, kiltId } = await params;
-  const loaded = await campaignPage(id);
-  if (!loaded) return null;
-  if (!/^[1-9][0-9]{0,14}$/.test(runId)) notFound();
-  try {
-    return { ...(await requireRun(loaded.db, loaded.actor, loaded.campaign.id, Number(runId))), kiltId: kiltIdOf(kiltId) };
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") notFound();
-    throw error;
-  }
+  return campaignChildPage(id, runId, async (loaded, run) => ({ ...(await requireRun(loaded.db, loaded.actor, loaded.campaign.id, run)), kiltId: kiltIdOf(kiltId) }));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
