@@ -58,6 +58,15 @@ export default tseslint.config(
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}"],
     ...reactHooks.configs.flat["recommended-latest"],
+    rules: {
+      ...reactHooks.configs.flat["recommended-latest"].rules,
+      // The React Compiler's rules: the app does not use the compiler, and these flag deliberate
+      // patterns (a server page's try/catch around notFound(), a ref read for the outbox's state).
+      "react-hooks/error-boundaries": "off",
+      "react-hooks/set-state-in-effect": "off",
+      "react-hooks/refs": "off",
+      "react-hooks/preserve-manual-memoization": "off",
+    },
   },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
