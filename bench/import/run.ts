@@ -7,7 +7,7 @@
 // See bench/README.md. PostgreSQL is always needed (the psql baseline runs on it): DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/postgres. A throwaway database kps_bench_<random> is created,
 // migrated and dropped; PGlite lives in a temporary directory.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

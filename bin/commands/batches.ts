@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
 import { batchListQuerySchema } from "@/lib/lists/list-options";
-import { type CliContext, existingFile, listEvery, note, number, out, parseArgs, progressPrinter } from "./shared";
+import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */
 export function addBatchCommands(program: Command, ctx: CliContext): void {

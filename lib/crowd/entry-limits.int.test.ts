@@ -6,7 +6,7 @@ import { crowdEntries, crowdEntryAttempts, crowdSessions } from "@/db/schema";
 import { anonymous } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { describeEachDatabase } from "@/test/databases";
 import { ENTRY_LIMITS, entryUsage, perCampaignLimit, pruneEntryAttempts } from "./entry-limits";
 import { enterCrowd } from "./sessions";
 
