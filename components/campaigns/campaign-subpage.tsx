@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 
 /** The `params` of a page under /campaigns/[id]. */
 export type CampaignParams = { params: Promise<{ id: string }> };

@@ -5,7 +5,7 @@ import { PausedScreen } from "@/components/annotation/status-screens";
 import { getShortcuts } from "@/lib/annotation/user-shortcuts";
 import { getAnnotatorCampaign } from "@/lib/campaign/annotate/annotator-view";
 import { AppError } from "@/lib/errors";
-import { annotatorCampaignPage } from "@/lib/server/annotate-page";
+import { annotatorCampaignPage } from "@/app/_server/annotate-page";
 
 type Props = { params: Promise<{ campaignId: string }> };
 

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { MyJudgmentsList } from "@/components/annotation/my-judgments-list";
 import { listMyJudgments } from "@/lib/campaign/annotate/my-judgments";
 import { AppError } from "@/lib/errors";
-import { annotatorCampaignPage } from "@/lib/server/annotate-page";
+import { annotatorCampaignPage } from "@/app/_server/annotate-page";
 
 type Props = { params: Promise<{ campaignId: string }> };
 

@@ -1,7 +1,7 @@
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { ImportForm } from "@/components/campaigns/import-form";
 import { TextIndexPanel } from "@/components/campaigns/text-index-panel";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
 export const generateMetadata = campaignTitle("Import");

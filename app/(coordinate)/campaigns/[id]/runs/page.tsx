@@ -2,7 +2,7 @@ import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/component
 import { Leaderboard } from "@/components/campaigns/runs/leaderboard";
 import { RunList } from "@/components/campaigns/runs/run-list";
 import { RunUploadForm } from "@/components/campaigns/runs/run-upload-form";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
 export const dynamic = "force-dynamic";

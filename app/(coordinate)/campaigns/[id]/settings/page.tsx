@@ -1,7 +1,7 @@
 import { CampaignForm } from "@/components/campaigns/campaign-form";
 import { CrowdSettingsSection } from "@/components/campaigns/crowd-form";
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
 export const generateMetadata = campaignTitle("Settings");

@@ -8,7 +8,7 @@ import { warningText } from "@/components/campaigns/warning-text";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
 import { AppError } from "@/lib/errors";
 import { searchParamsObject } from "@/lib/lists/list-options";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../../campaigns.css";
 
 type Props = {

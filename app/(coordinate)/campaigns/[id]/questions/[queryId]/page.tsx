@@ -9,7 +9,7 @@ import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask-rules";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import { AppError } from "@/lib/errors";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; queryId: string }> };

@@ -6,8 +6,8 @@ import { RunQuestions } from "@/components/campaigns/runs/run-questions";
 import { requireRun } from "@/lib/campaign/runs/list-runs";
 import { AppError } from "@/lib/errors";
 import { formatTime } from "@/lib/format";
-import { runResultsUrl } from "@/lib/query/runs";
-import { campaignPage } from "@/lib/server/page-auth";
+import { runResultsUrl } from "@/components/api/runs";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; runId: string }> };

@@ -5,7 +5,7 @@ import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { QuestionDrilldown } from "@/components/campaigns/runs/question-drilldown";
 import { requireRun } from "@/lib/campaign/runs/list-runs";
 import { AppError } from "@/lib/errors";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; runId: string; kiltId: string }> };
