@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { ADMIN, adminApi, createAccount, PASSWORD, tempDataDir, unique, waitHealthy } from "./fixtures";
 
-// The edge of the production server (server/production-server.mjs, proxy.ts, lib/server/http.ts),
+// The edge of the production server (server/production-server.mjs, proxy.ts, app/_server/http.ts),
 // spoken to over raw sockets where a client would misbehave: bodies streamed past the limit,
 // trickled bodies and headers, too many connections; then the headers of every response, the sign-in
 // route's CSRF guards, and the judging page under the Content-Security-Policy.

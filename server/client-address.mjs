@@ -1,5 +1,5 @@
 // The caller's address behind zero or more reverse proxies, as a pure function (unit-tested in
-// lib/server/client-address.test.ts). Used by server/production-server.mjs; plain JavaScript because
+// app/_server/client-address.test.ts). Used by server/production-server.mjs; plain JavaScript because
 // that server runs without a TypeScript loader.
 import net from "node:net";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { TopBar } from "@/components/ui/top-bar";
-import { requireSignedIn } from "@/lib/server/page-auth";
+import { requireSignedIn } from "@/app/_server/page-auth";
 
 /** Pages of any signed-in user (coordinator or annotator): their own account. */
 export default async function AccountLayout({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { countUsers } from "@/lib/auth/users";
-import { homeFor, pageContext } from "@/lib/server/page-auth";
+import { homeFor, pageContext } from "@/app/_server/page-auth";
 
 export const metadata: Metadata = { title: "Sign in" };
 

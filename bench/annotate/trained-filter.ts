@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import { preparedRows } from "@/lib/cache/prepared";
+import { preparedRows } from "@/db/cache/prepared";
 import { CLAIM_NEXT_SQL } from "@/lib/campaign/internal/claim-next";
 
 const args = process.argv.slice(2);

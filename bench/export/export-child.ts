@@ -6,7 +6,7 @@
 //   node --import tsx bench/export/export-child.ts --kind pglite-copy --sql-file F --out FILE --data-dir DIR
 //
 // kilt / judgments: the generator (exportKilt with location "span", or exportJudgments) goes through
-// the same streaming the HTTP routes use (`primed` + `linesResponse` from lib/server/downloads.ts:
+// the same streaming the HTTP routes use (`primed` + `linesResponse` from app/_server/downloads.ts:
 // lines gathered into ~64 KB chunks, or the judgments export's bytes passed on) and its body is
 // piped into FILE. Timed: from the generator's
 // creation to the file's close. The database's `execute` is wrapped to add up the time spent
@@ -25,7 +25,7 @@ import { openDatabase, rawClientOf, type Db } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { exportKilt, type ExportReport } from "@/lib/campaign/report/export-kilt";
-import { linesResponse, primed } from "@/lib/server/downloads";
+import { linesResponse, primed } from "@/app/_server/downloads";
 import { postgresCpuSeconds } from "../import/proc";
 import { cpuSince, reportResult, runMain } from "../common";
 

@@ -3,8 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
-import { fieldProblem, generalMessage } from "@/lib/query/client";
-import { changeOwnPassword, signOutEverywhere } from "@/lib/query/people";
+import { fieldProblem, generalMessage } from "@/components/api/client";
+import { changeOwnPassword, signOutEverywhere } from "@/components/api/people";
 
 const FIELDS = ["currentPassword", "newPassword"] as const;
 

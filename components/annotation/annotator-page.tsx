@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { orNotFound } from "@/components/or-not-found";
-import { annotatorCampaignPage } from "@/lib/server/annotate-page";
+import { annotatorCampaignPage } from "@/app/_server/annotate-page";
 
 type AnnotatorCampaign = NonNullable<Awaited<ReturnType<typeof annotatorCampaignPage>>>;
 

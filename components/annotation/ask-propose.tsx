@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { SearchResult } from "@/lib/query/knowledge";
+import type { SearchResult } from "@/components/api/knowledge";
 import { HighlightStep, PageReader } from "./ask-reader";
 import { AskSearch } from "./ask-search";
 import type { AskFlow } from "./use-ask";

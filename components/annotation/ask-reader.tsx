@@ -2,8 +2,8 @@
 
 import { useEffect, useRef } from "react";
 import { paragraphKind, sectionTitle } from "@/lib/kilt/words";
-import { ApiError } from "@/lib/query/client";
-import type { KnowledgePage } from "@/lib/query/knowledge";
+import { ApiError } from "@/components/api/client";
+import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";

@@ -3,8 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { sectionTitle } from "@/lib/kilt/words";
-import { ApiError } from "@/lib/query/client";
-import { searchKnowledgeOptions, type Segment, type SearchResult } from "@/lib/query/knowledge";
+import { ApiError } from "@/components/api/client";
+import { searchKnowledgeOptions, type Segment, type SearchResult } from "@/components/api/knowledge";
 import type { AskDraft, SearchMode } from "./ask-storage";
 
 /** Matched words in <mark>: the server's segments, as React text (never HTML). */

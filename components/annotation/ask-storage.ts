@@ -3,8 +3,8 @@
 // Follows judging-storage.ts: versioned, checked on load, quota and disabled storage tolerated.
 
 import type { Span } from "@/lib/kilt/words";
-import type { ExplanationReason } from "@/lib/query/ask";
-import type { SearchMode } from "@/lib/query/knowledge";
+import type { ExplanationReason } from "@/components/api/ask";
+import type { SearchMode } from "@/components/api/knowledge";
 import { storage } from "./judging-storage";
 
 export type AskPath = "propose" | "explain";

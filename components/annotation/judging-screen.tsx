@@ -2,8 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
-import type { Task, TaskAnswer } from "@/lib/query/annotation";
-import { ApiError } from "@/lib/query/client";
+import type { Task, TaskAnswer } from "@/components/api/annotation";
+import { ApiError } from "@/components/api/client";
 import { AskScreen } from "./ask-screen";
 import { InstructionsPanel } from "./instructions-panel";
 import { isFirstVisit, questionNumber, type Draft } from "./judging-storage";

@@ -3,7 +3,7 @@
 
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
 import type { Span } from "@/lib/kilt/words";
-import type { JudgmentBody, Verdict } from "@/lib/query/annotation";
+import type { JudgmentBody, Verdict } from "@/components/api/annotation";
 
 export interface Draft {
   /** 2: keyed by the claim's handle (1 was keyed by its database id, and is dropped). */

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { keyLabel } from "@/lib/annotation/shortcuts";
 import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
-import type { Task, TaskAnswer } from "@/lib/query/annotation";
+import type { Task, TaskAnswer } from "@/components/api/annotation";
 import type { Draft } from "./judging-storage";
 import { PassageView } from "./passage-view";
 import type { Saved } from "./use-judgment-outbox";

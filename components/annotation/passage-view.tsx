@@ -2,7 +2,7 @@
 
 import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type RefObject } from "react";
 import { paragraphKind, sectionTitle, snapToWords, utf16ToCodePoint, wordAt, type PassageWord, type Span, type TextPoint, type WordRange } from "@/lib/kilt/words";
-import type { Task } from "@/lib/query/annotation";
+import type { Task } from "@/components/api/annotation";
 
 interface Props {
   task: Task;

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { MyProgress } from "@/lib/campaign/annotate/my-progress";
-import { apiRequest } from "@/lib/query/client";
+import { apiRequest } from "@/components/api/client";
 
 /** GET /api/campaigns/:id/my-progress, read again after each acknowledged judgment (`saved` counts them). */
 export const myProgressQuery = (campaignId: number, saved: number) =>

@@ -3,8 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
-import type { Task } from "@/lib/query/annotation";
-import { knowledgePageOptions } from "@/lib/query/knowledge";
+import type { Task } from "@/components/api/annotation";
+import { knowledgePageOptions } from "@/components/api/knowledge";
 import type { Draft } from "./judging-storage";
 import type { AskFlow } from "./use-ask";
 import type { JudgingKeys } from "./use-judging-keys";

@@ -3,8 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kilt/words";
-import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/lib/query/annotation";
-import { ApiError } from "@/lib/query/client";
+import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/components/api/annotation";
+import { ApiError } from "@/components/api/client";
 import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import { notesBody } from "./notes-fields";
 import type { SavedJudgment } from "./undo-bar";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { renewClaim } from "@/lib/query/annotation";
-import { ApiError } from "@/lib/query/client";
+import { renewClaim } from "@/components/api/annotation";
+import { ApiError } from "@/components/api/client";
 
 /**
  * Renews a claim every lease/3 while it is mounted (the passage is on screen or prefetched), so it

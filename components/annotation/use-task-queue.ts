@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { annotateKey, nextTaskQuery, taskKey, taskQuery, type NextAsk, type TaskAnswer } from "@/lib/query/annotation";
+import { annotateKey, nextTaskQuery, taskKey, taskQuery, type NextAsk, type TaskAnswer } from "@/components/api/annotation";
 import { useRenewal } from "./use-renewal";
 
 /**

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { keyLabel } from "@/lib/annotation/shortcuts";
-import type { Verdict } from "@/lib/query/annotation";
+import type { Verdict } from "@/components/api/annotation";
 import type { JudgingShortcuts } from "./use-judging-keys";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";

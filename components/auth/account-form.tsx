@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
-import { apiRequest } from "@/lib/query/client";
+import { apiRequest } from "@/components/api/client";
 
 /** Chooses a password (and a username unless fixed): the setup page and invite links use it. */
 export function AccountForm({

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import type { UserRole } from "@/lib/auth/roles";
-import { apiRequest } from "@/lib/query/client";
+import { apiRequest } from "@/components/api/client";
 
 interface SignInAnswer {
   user: { role: UserRole };

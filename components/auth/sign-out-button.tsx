@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { apiRequest } from "@/lib/query/client";
+import { apiRequest } from "@/components/api/client";
 
 export function SignOutButton() {
   const signOut = useMutation({

@@ -6,7 +6,7 @@ import { useId, useMemo, useRef, useState } from "react";
 import type { AdjudicationView } from "@/lib/campaign/quality/adjudication";
 import type { Location } from "@/lib/kilt/codepoints";
 import { passageWords, snapToWords, spanOfWords, spanText, utf16ToCodePoint, type ParagraphText, type Span, type TextPoint } from "@/lib/kilt/words";
-import { ApiError, apiRequest } from "@/lib/query/client";
+import { ApiError, apiRequest } from "@/components/api/client";
 import { ErrorAlert } from "@/components/ui/form-field";
 
 interface Props {

@@ -3,8 +3,8 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { FlaggedAnnotator, WarningThresholds } from "@/lib/campaign/report/annotator-detail";
-import { apiRequest } from "@/lib/query/client";
-import { DASHBOARD_REFRESH_MS } from "@/lib/query/campaigns";
+import { apiRequest } from "@/components/api/client";
+import { DASHBOARD_REFRESH_MS } from "@/components/api/campaigns";
 import { warningText } from "./warning-text";
 import "./annotator-quality.css";
 

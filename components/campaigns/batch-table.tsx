@@ -7,7 +7,7 @@ import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
-import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/lib/query/campaigns";
+import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/components/api/campaigns";
 import { BatchNameCells } from "./batch-cells";
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/form-field";
 import type { GoldSummary } from "@/lib/campaign/report/gold-summary";
-import { suspectDecoysQuery } from "@/lib/query/gold";
+import { suspectDecoysQuery } from "@/components/api/gold";
 
 const share = (correct: number, judged: number) => (judged ? `${Math.round((100 * correct) / judged)} %` : "—");
 

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRef, type Dispatch, type FormEvent, type InputHTMLAttributes } from "react";
 import { CheckField, FormField } from "@/components/ui/form-field";
-import { keptKnowledge, type ImportAction, type ImportDraft } from "@/lib/campaign/import/import-form-state";
+import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { useImport } from "./use-import";
 

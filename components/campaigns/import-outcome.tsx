@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Ref } from "react";
-import { describeProblem, stepText, type Failure, type Step } from "@/lib/campaign/import/import-form-state";
+import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
 import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { plural } from "@/lib/format";
-import { buildKnowledgeIndex, knowledgeIndexStatusOptions, knowledgeKeys, type IndexStatus } from "@/lib/query/knowledge";
+import { buildKnowledgeIndex, knowledgeIndexStatusOptions, knowledgeKeys, type IndexStatus } from "@/components/api/knowledge";
 
 /** What the index holds, in a sentence. */
 function statusText(s: IndexStatus): string {

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
 import { duplicateCodes, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer } from "@/lib/crowd/settings";
-import { ApiError } from "@/lib/query/client";
-import { crowdKeys, saveCrowdSettings } from "@/lib/query/crowd";
+import { ApiError } from "@/components/api/client";
+import { crowdKeys, saveCrowdSettings } from "@/components/api/crowd";
 import { changedCrowdValues, toCrowdDraft, type CrowdDraft } from "./crowd-draft";
 import { useFailedSave } from "./use-campaign-save";
 

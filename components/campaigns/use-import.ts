@@ -2,9 +2,9 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useRef, type Dispatch } from "react";
-import { batchFields, importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/lib/campaign/import/import-form-state";
-import { campaignKeys, importBatch, importKnowledge } from "@/lib/query/campaigns";
-import { ApiError } from "@/lib/query/client";
+import { batchFields, importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/components/campaigns/import-form-state";
+import { campaignKeys, importBatch, importKnowledge } from "@/components/api/campaigns";
+import { ApiError } from "@/components/api/client";
 
 const progressOf = (dispatch: Dispatch<ImportAction>, step: StepKey) => ({
   onProgress: (loaded: number, total: number) => dispatch({ type: "progress", step, loaded, total }),

@@ -7,7 +7,7 @@ import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report-options";
 import { formatTime } from "@/lib/format";
-import { workersDownloadUrl, workersQuery, type WorkerPage } from "@/lib/query/workers";
+import { workersDownloadUrl, workersQuery, type WorkerPage } from "@/components/api/workers";
 import "./worker-sessions.css";
 
 const outcomeLabel: Record<WorkerOutcomeFilter, string> = {

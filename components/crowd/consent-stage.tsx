@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Markdown } from "@/components/ui/markdown";
 import { useLandingFocus } from "./crowd-screens";
-import { crowdKeys, consentToCrowdSession, type CrowdSessionView } from "@/lib/query/crowd-session";
+import { crowdKeys, consentToCrowdSession, type CrowdSessionView } from "@/components/api/crowd-session";
 
 /** "5 training items, 20 passages, 60 minutes left" — what the worker is agreeing to do. */
 export function SessionFacts({ training, quota, unit, minutes }: { training: number; quota: number; unit: "passages" | "questions"; minutes: number | null }) {

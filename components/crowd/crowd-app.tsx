@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { crowdKeys, type CrowdSessionView, type EntryParams } from "@/lib/query/crowd-session";
+import { crowdKeys, type CrowdSessionView, type EntryParams } from "@/components/api/crowd-session";
 import { ConsentStage } from "./consent-stage";
 import { entryPlanOf } from "./crowd-params";
 import { CrowdLoading, EntryProblem } from "./crowd-screens";

@@ -1,5 +1,5 @@
 // What the entry URL carries: each platform's query parameters (pure; the page hands them over).
-import type { EntryParams } from "@/lib/query/crowd-session";
+import type { EntryParams } from "@/components/api/crowd-session";
 
 /** The parameters the platforms add to the entry URL: Prolific's, MTurk's (ExternalQuestion), and the generic one. */
 export const ENTRY_PARAMS = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "workerId", "assignmentId", "hitId", "turkSubmitTo", "worker"] as const;

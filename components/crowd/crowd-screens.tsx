@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, type ReactNode } from "react";
-import { ApiError } from "@/lib/query/client";
+import { ApiError } from "@/components/api/client";
 
 /**
  * Focus on this heading once it is on screen (React's autoFocus moves focus only to form controls),

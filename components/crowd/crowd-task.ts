@@ -2,8 +2,8 @@
 import type { Draft } from "@/components/annotation/judging-storage";
 import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
 import { effectiveKeys } from "@/lib/annotation/shortcuts";
-import type { Task } from "@/lib/query/annotation";
-import type { TrainingItemView } from "@/lib/query/crowd-session";
+import type { Task } from "@/components/api/annotation";
+import type { TrainingItemView } from "@/components/api/crowd-session";
 
 /** Crowd workers have no account to remap keys on: the default keys (the page offers to turn them off). */
 export function crowdShortcuts(enabled: boolean): JudgingShortcuts {

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { CrowdCard } from "./crowd-screens";
-import type { CrowdCompletion, CrowdSessionView } from "@/lib/query/crowd-session";
+import type { CrowdCompletion, CrowdSessionView } from "@/components/api/crowd-session";
 
 type Outcome = NonNullable<CrowdSessionView["outcome"]>;
 

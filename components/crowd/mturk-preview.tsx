@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Markdown } from "@/components/ui/markdown";
-import { crowdEntryQuery, type CrowdEntryInfo } from "@/lib/query/crowd-session";
+import { crowdEntryQuery, type CrowdEntryInfo } from "@/components/api/crowd-session";
 import { SessionFacts } from "./consent-stage";
 import { CrowdLoading, EntryProblem, useLandingFocus } from "./crowd-screens";
 

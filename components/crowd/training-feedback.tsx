@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { TrainingFeedback, TrainingSpan } from "@/lib/query/crowd-session";
+import type { TrainingFeedback, TrainingSpan } from "@/components/api/crowd-session";
 
 const verdictLabel = (verdict: "sufficient" | "insufficient") => (verdict === "sufficient" ? "Sufficient" : "Not sufficient");
 

@@ -10,7 +10,7 @@ import { useJudgingKeys, type JudgingShortcuts } from "@/components/annotation/u
 import { useVerdictEditing } from "@/components/annotation/use-verdict-editing";
 import { VerdictBar, type BarStatus } from "@/components/annotation/verdict-bar";
 import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
-import { answerTraining, type TrainingAnswerBody, type TrainingFeedback, type TrainingItemView } from "@/lib/query/crowd-session";
+import { answerTraining, type TrainingAnswerBody, type TrainingFeedback, type TrainingItemView } from "@/components/api/crowd-session";
 import { taskOfItem, trainingDraft } from "./crowd-task";
 import { TrainingFeedbackPanel } from "./training-feedback";
 

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import { crowdKeys, trainingQuery, type CrowdSessionView, type TrainingFeedback } from "@/lib/query/crowd-session";
+import { crowdKeys, trainingQuery, type CrowdSessionView, type TrainingFeedback } from "@/components/api/crowd-session";
 import { CrowdLoading, EntryProblem } from "./crowd-screens";
 import { TrainingItemScreen } from "./training-item";
 import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";

@@ -2,8 +2,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
-import { setApiCredential } from "@/lib/query/client";
-import { crowdKeys, crowdSessionQuery, enterCrowd, type CrowdSessionView, type EntryParams } from "@/lib/query/crowd-session";
+import { setApiCredential } from "@/components/api/client";
+import { crowdKeys, crowdSessionQuery, enterCrowd, type CrowdSessionView, type EntryParams } from "@/components/api/crowd-session";
 import { loadToken, saveToken } from "./crowd-storage";
 
 /**

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { JudgingScreen, type CrowdMode } from "@/components/annotation/judging-screen";
 import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
-import { crowdKeys, crowdSessionQuery, type CrowdSessionView } from "@/lib/query/crowd-session";
+import { crowdKeys, crowdSessionQuery, type CrowdSessionView } from "@/components/api/crowd-session";
 import { CrowdCard, CrowdLoading } from "./crowd-screens";
 
 /** The header's progress in a crowd session: judged of the quota, read again after each judgment (the session may have ended with it). */

@@ -1,6 +1,6 @@
 import type { FormEvent, ReactNode } from "react";
 import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
-import { generalMessage } from "@/lib/query/client";
+import { generalMessage } from "@/components/api/client";
 
 /**
  * The People page's one-line create forms: the fields, a "Create …" button, and below them the

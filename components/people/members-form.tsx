@@ -3,9 +3,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
-import { generalMessage } from "@/lib/query/client";
-import { campaignKeys, saveMembers, type CampaignMembers } from "@/lib/query/campaigns";
-import { usersQuery } from "@/lib/query/people";
+import { generalMessage } from "@/components/api/client";
+import { campaignKeys, saveMembers, type CampaignMembers } from "@/components/api/campaigns";
+import { usersQuery } from "@/components/api/people";
 import { Pager, SearchBox, useCursorPages } from "./list-controls";
 
 function savedText(stored: CampaignMembers): string {

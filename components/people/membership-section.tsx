@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
-import { campaignMembersQuery, campaignsQuery, type CampaignOption } from "@/lib/query/campaigns";
+import { campaignMembersQuery, campaignsQuery, type CampaignOption } from "@/components/api/campaigns";
 import { SearchBox } from "./list-controls";
 import { MembersForm } from "./members-form";
 import { PeopleSection } from "./people-section";

@@ -7,8 +7,8 @@ import { CopyField } from "@/components/ui/copy-field";
 import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { formatTime } from "@/lib/format";
-import { fieldProblem } from "@/lib/query/client";
-import { createResetLink, disableUser, enableUser, peopleKeys, setUserPassword, type ResetLink, type UserRow } from "@/lib/query/people";
+import { fieldProblem } from "@/components/api/client";
+import { createResetLink, disableUser, enableUser, peopleKeys, setUserPassword, type ResetLink, type UserRow } from "@/components/api/people";
 import { CreateForm } from "./create-form";
 
 /**

@@ -4,7 +4,7 @@ import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/lists/list-options";
-import { olderThan } from "@/lib/lists/keyset";
+import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
 import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";

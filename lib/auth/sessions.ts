@@ -1,8 +1,8 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";
-import { cacheNow, cachedOrLoad, invalidate } from "@/lib/cache/hot-cache";
-import { preparedFor } from "@/lib/cache/prepared";
+import { cacheNow, cachedOrLoad, invalidate } from "@/db/cache/hot-cache";
+import { preparedFor } from "@/db/cache/prepared";
 import { AppError } from "@/lib/errors";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
@@ -67,7 +67,7 @@ export async function signOut(db: Db, actor: Actor): Promise<void> {
   }
 }
 
-/** What a credential resolves to, cached (lib/cache/hot-cache.ts, 1 s) without the request's address. */
+/** What a credential resolves to, cached (db/cache/hot-cache.ts, 1 s) without the request's address. */
 type Resolved = { actor: Extract<Actor, { kind: "user" }>; expiresAt: Date | null };
 
 /**

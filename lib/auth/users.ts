@@ -4,7 +4,7 @@ import { apiTokens, campaignMembers, users, type UserRole } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/lists/list-options";
-import { olderThan } from "@/lib/lists/keyset";
+import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";

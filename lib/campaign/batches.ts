@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/lists/list-options";
-import { olderThan } from "@/lib/lists/keyset";
+import { olderThan } from "@/db/keyset";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
 import { endClaimsOfBatch } from "./internal/claims";

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
-import { olderThan } from "@/lib/lists/keyset";
+import { olderThan } from "@/db/keyset";
 import { retallyOutcomes } from "./internal/tallies";
 import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";

@@ -1,4 +1,4 @@
-// The knowledge-search API's shapes (docs/api.md), pure and client-safe: lib/query/knowledge.ts and the
+// The knowledge-search API's shapes (docs/api.md), pure and client-safe: components/api/knowledge.ts and the
 // components import them as types.
 
 /** A run of text; `match` marks words the search matched. Segments concatenate to the plain text (no HTML). */

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ChangePasswordForm, SignOutEverywhere } from "@/components/account/account-forms";
 import { ShortcutsForm } from "@/components/account/shortcuts-form";
 import { getShortcuts } from "@/lib/annotation/user-shortcuts";
-import { requireSignedIn } from "@/lib/server/page-auth";
+import { requireSignedIn } from "@/app/_server/page-auth";
 import "../../(coordinate)/campaigns/campaigns.css";
 import "../../(coordinate)/people/people.css";
 import "./account.css";

@@ -5,7 +5,7 @@ import { listMyStartedCampaignIds } from "@/lib/campaign/annotate/annotator-view
 import { listMyQueueFigures } from "@/lib/campaign/annotate/my-progress";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
 import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/lists/list-options";
-import { requireSignedIn } from "@/lib/server/page-auth";
+import { requireSignedIn } from "@/app/_server/page-auth";
 
 export const metadata: Metadata = { title: "Your queue" };
 

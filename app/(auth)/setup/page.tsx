@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { AccountForm } from "@/components/auth/account-form";
 import { countUsers } from "@/lib/auth/users";
-import { pageContext } from "@/lib/server/page-auth";
+import { pageContext } from "@/app/_server/page-auth";
 
 export const metadata: Metadata = { title: "Set up" };
 export const dynamic = "force-dynamic";

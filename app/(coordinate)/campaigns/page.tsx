@@ -7,7 +7,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { listCampaigns, type CampaignStatus } from "@/lib/campaign/campaigns";
 import { fieldProblems } from "@/lib/errors";
 import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/lists/list-options";
-import { coordinatorPage } from "@/lib/server/page-auth";
+import { coordinatorPage } from "@/app/_server/page-auth";
 import "./campaigns.css";
 
 export const metadata: Metadata = { title: "Campaigns" };

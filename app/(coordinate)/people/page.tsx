@@ -8,9 +8,9 @@ import { listApiTokens } from "@/lib/auth/api-tokens";
 import { listUsers } from "@/lib/auth/users";
 import { listCampaigns } from "@/lib/campaign/campaigns";
 import { DEFAULT_PAGE } from "@/lib/lists/list-options";
-import type { CampaignOption } from "@/lib/query/campaigns";
-import type { TokenRow, UserRow } from "@/lib/query/people";
-import { coordinatorPage } from "@/lib/server/page-auth";
+import type { CampaignOption } from "@/components/api/campaigns";
+import type { TokenRow, UserRow } from "@/components/api/people";
+import { coordinatorPage } from "@/app/_server/page-auth";
 import "../campaigns/campaigns.css";
 import "./people.css";
 

@@ -1,7 +1,7 @@
 import { listAudit } from "@/lib/audit/audit";
 import { auditQuerySchema } from "@/lib/audit/schemas";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
+import { json, requestContext, route } from "@/app/_server/http";
 
 // GET /api/audit — a page of the audit log (?cursor=, ?order=desc|asc, ?since=, ?limit=) (coordinators)
 export const GET = route(async (req) => {

@@ -1,8 +1,8 @@
 import { createCampaign, listCampaigns } from "@/lib/campaign/campaigns";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { campaignListQuerySchema } from "@/lib/lists/list-options";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { pagedListRoute } from "@/lib/server/paged-list";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { pagedListRoute } from "@/app/_server/paged-list";
 
 // GET /api/campaigns — campaigns newest first with their size, a page at a time (?q=, ?after=, ?limit=) (coordinators)
 export const GET = pagedListRoute("campaigns", campaignListQuerySchema, listCampaigns);

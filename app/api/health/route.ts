@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { getDatabase } from "@/db/client";
 import { databaseConfig } from "@/lib/env";
-import { json, route } from "@/lib/server/http";
+import { json, route } from "@/app/_server/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { createInvite } from "@/lib/auth/invites";
 import { createInviteSchema } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
-import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
+import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
 
 // POST /api/invites — creates a single-use, expiring invite link for a new account (coordinators)
 export const POST = route(async (req) => {

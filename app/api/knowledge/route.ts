@@ -1,7 +1,7 @@
 import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
 import { env } from "@/lib/env";
-import { json, requestContext, route } from "@/lib/server/http";
-import { knowledgeUploadParts } from "@/lib/server/uploads";
+import { json, requestContext, route } from "@/app/_server/http";
+import { knowledgeUploadParts } from "@/app/_server/uploads";
 
 // POST /api/knowledge — imports KILT knowledge-source pages: a streamed JSONL body (plain or gzip),
 // or multipart with optional `references` files (queries/candidates: keep only their pages) before `file`

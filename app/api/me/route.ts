@@ -1,5 +1,5 @@
 import { requireUser } from "@/lib/auth/actor";
-import { json, requestContext, route } from "@/lib/server/http";
+import { json, requestContext, route } from "@/app/_server/http";
 
 // GET /api/me — who the caller is
 export const GET = route(async (req) => {

@@ -1,6 +1,6 @@
 import { setupSchema } from "@/lib/auth/schemas";
 import { createFirstCoordinator } from "@/lib/auth/users";
-import { clientAddress, json, readJson, requestContext, route } from "@/lib/server/http";
+import { clientAddress, json, readJson, requestContext, route } from "@/app/_server/http";
 
 // POST /api/setup — creates the first coordinator; 409 once any user exists (before hashing), 429 per address
 export const POST = route(async (req) => {

@@ -1,8 +1,8 @@
 import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
 import { createTokenSchema } from "@/lib/auth/schemas";
 import { tokenListQuerySchema } from "@/lib/lists/list-options";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { pagedListRoute } from "@/lib/server/paged-list";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { pagedListRoute } from "@/app/_server/paged-list";
 
 // GET /api/tokens — API tokens newest first, never their secrets, a page at a time (?q=, ?after=, ?limit=) (coordinators)
 export const GET = pagedListRoute("tokens", tokenListQuerySchema, listApiTokens);

@@ -2,8 +2,8 @@ import { createUserSchema } from "@/lib/auth/schemas";
 import { createUser, listUsers } from "@/lib/auth/users";
 import { env } from "@/lib/env";
 import { userListQuerySchema } from "@/lib/lists/list-options";
-import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
-import { pagedListRoute } from "@/lib/server/paged-list";
+import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
+import { pagedListRoute } from "@/app/_server/paged-list";
 
 // GET /api/users — accounts newest first, a page at a time (?q=, ?role=, ?memberOf=, ?after=, ?limit=) (coordinators)
 export const GET = pagedListRoute("users", userListQuerySchema, listUsers);

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { formatScore, GOLD_HINT, GOLD_LABEL } from "./metrics";
 import { setLabel, setMarks } from "./rank-marks";
 import type { RankDetail } from "@/lib/kilt/score/detail";
-import type { Gold } from "@/lib/query/runs";
+import type { Gold } from "@/components/api/runs";
 
 const SHOWN = 20;
 

@@ -7,7 +7,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { formatTime, plural } from "@/lib/format";
 import { figure, formatScore, GOLD_HINT, GOLD_LABEL, GOLDS, metricsOf, nextSort, sortRows, type Metric, type SortKey } from "./metrics";
 import type { Level } from "@/lib/kilt/score/types";
-import { leaderboardQuery, type Leaderboard as Board } from "@/lib/query/runs";
+import { leaderboardQuery, type Leaderboard as Board } from "@/components/api/runs";
 import { LevelSwitch } from "./level-switch";
 import "./runs.css";
 

@@ -2,7 +2,7 @@
 // shown, and the sort of runs by one metric against one gold. Pure, so it is unit-testable.
 import type { KiltResult } from "@/lib/kilt/score/types";
 import type { Level } from "@/lib/kilt/score/types";
-import type { Gold, Leaderboard } from "@/lib/query/runs";
+import type { Gold, Leaderboard } from "@/components/api/runs";
 
 export { GOLDS } from "@/lib/campaign/runs/views";
 

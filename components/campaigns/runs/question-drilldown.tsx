@@ -7,7 +7,7 @@ import { GoldColumn } from "./gold-column";
 import { LevelSwitch } from "./level-switch";
 import { GOLDS } from "./metrics";
 import type { Level } from "@/lib/kilt/score/types";
-import { runQuestionQuery } from "@/lib/query/runs";
+import { runQuestionQuery } from "@/components/api/runs";
 import "./runs.css";
 
 /** One question of a run against the three golds: the question, its answers and the run's, then a column per gold. */

@@ -7,7 +7,7 @@ import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatTime } from "@/lib/format";
-import { deleteRun, runKeys, runResultsUrl, runsQuery, type RunView } from "@/lib/query/runs";
+import { deleteRun, runKeys, runResultsUrl, runsQuery, type RunView } from "@/components/api/runs";
 
 const COLUMNS = ["Run", ...numeric("Questions"), "Predicts", "Uploaded", ACTIONS];
 

@@ -8,7 +8,7 @@ import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatScore, GOLD_LABEL, GOLDS } from "./metrics";
 import type { Level } from "@/lib/kilt/score/types";
-import { runQuestionsQuery, type RunQuestionRow } from "@/lib/query/runs";
+import { runQuestionsQuery, type RunQuestionRow } from "@/components/api/runs";
 import { LevelSwitch } from "./level-switch";
 import "./runs.css";
 

@@ -3,10 +3,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type Ref } from "react";
 import { FormField } from "@/components/ui/form-field";
-import { describeProblem } from "@/lib/campaign/import/import-form-state";
-import { ApiError, type Problem } from "@/lib/query/client";
+import { describeProblem } from "@/components/campaigns/import-form-state";
+import { ApiError, type Problem } from "@/components/api/client";
 import { formatBytes, plural } from "@/lib/format";
-import { runKeys, runUploadForm, uploadRun, type RunView } from "@/lib/query/runs";
+import { runKeys, runUploadForm, uploadRun, type RunView } from "@/components/api/runs";
 
 type Phase =
   | { state: "idle" }

@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { annotatorStandings, campaignMembers, campaigns, crowdWorkers, type Campaign } from "@/db/schema";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
-import { cachedOrLoad, invalidate } from "@/lib/cache/hot-cache";
-import { preparedFor } from "@/lib/cache/prepared";
+import { cachedOrLoad, invalidate } from "@/db/cache/hot-cache";
+import { preparedFor } from "@/db/cache/prepared";
 import { AppError } from "@/lib/errors";
 
 type AccessRow = { campaign: Campaign; member: number | null; crowd: number | null; standing: "active" | "paused" | null };
@@ -22,7 +22,7 @@ const accessQuery = (db: Db) =>
  * The annotator's campaign, if they work on it and are not paused; otherwise a clear refusal. A crowd
  * worker's account (role `crowd`) works on the one campaign it entered (crowd_workers), never another.
  * Outside a transaction the campaign, membership and standing are cached for at most 1 s per process
- * (lib/cache/hot-cache.ts): a change by this process (`campaignAccessChanged`) applies at once, by
+ * (db/cache/hot-cache.ts): a change by this process (`campaignAccessChanged`) applies at once, by
  * another process within that second. Inside a transaction (or with `fresh`) it reads the database.
  */
 export async function requireActiveAnnotator(

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { campaigns, claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
-import { AppError, parseInput } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { crowdNextTask } from "@/lib/crowd/work";
 import { claimNextReaping } from "../internal/claim-next";
 import type { Task } from "../internal/claims";
@@ -13,11 +13,6 @@ export type { Task };
 
 /** A claim handle as the claim routes and `?after=` take it: base64url, never a database id. */
 export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a claim handle (base64url) from POST /api/campaigns/:id/next");
-
-/** The `[handle]` segment of the claim routes, or 422 naming it. */
-export async function claimHandleParam(ctx: { params: Promise<{ handle: string }> }): Promise<string> {
-  return parseInput(z.object({ handle: claimHandleSchema }), await ctx.params, "path").handle;
-}
 
 
 /**

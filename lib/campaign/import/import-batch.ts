@@ -21,7 +21,7 @@ export type { RetrieverReport } from "./candidates";
 export type { BatchImportResult } from "./write-batch";
 
 /**
- * A batch as a stream of parts, the shape of an upload (lib/server/uploads.ts): each file is read to
+ * A batch as a stream of parts, the shape of an upload (app/_server/uploads.ts): each file is read to
  * its end before the next part is pulled, and the options (the form's fields, which may come before
  * or after the files) arrive as the last part. importBatch pulls the first part only once it has
  * authorized the caller, so an unauthorized upload is refused before its body is read.

@@ -50,7 +50,7 @@ export interface KnowledgeFileInput extends ImportFile {
 }
 
 /**
- * An upload's parts (lib/server/uploads.ts): optional `references` files — task or retrieval files
+ * An upload's parts (app/_server/uploads.ts): optional `references` files — task or retrieval files
  * whose cited pages are the only ones kept — then the knowledge `file`. Each is read to its end before
  * the next is pulled; importKnowledge pulls the first only once it has authorized the caller.
  */

@@ -2,7 +2,7 @@
 import type { Db } from "@/db/client";
 import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
-import { preparedRows, preparedRowsSerialized } from "@/lib/cache/prepared";
+import { preparedRows, preparedRowsSerialized } from "@/db/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
 import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "./claims";
 

@@ -33,7 +33,7 @@ export function dropStaleRunStagingTables(db: Db, olderThanMs = 24 * 3600 * 1000
 }
 
 /**
- * An upload as a stream of parts (lib/server/uploads.ts: `runUploadParts`): the `name` field and the
+ * An upload as a stream of parts (app/_server/uploads.ts: `runUploadParts`): the `name` field and the
  * `guess` file, in either order. uploadRun pulls the first part only once it has authorized the
  * caller, so an unauthorized upload is refused before its body is read.
  */

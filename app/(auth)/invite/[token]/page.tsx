@@ -3,7 +3,7 @@ import { AccountForm } from "@/components/auth/account-form";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { getOpenInvite } from "@/lib/auth/invites";
 import { AppError } from "@/lib/errors";
-import { pageContext } from "@/lib/server/page-auth";
+import { pageContext } from "@/app/_server/page-auth";
 
 export const metadata: Metadata = { title: "Accept invite" };
 

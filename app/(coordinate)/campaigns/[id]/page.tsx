@@ -7,7 +7,7 @@ import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
 import { listStandings } from "@/lib/campaign/quality/standings";
 import { annotatorListQuerySchema, DEFAULT_PAGE } from "@/lib/lists/list-options";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../campaigns.css";
 
 type Props = { params: Promise<{ id: string }> };

@@ -6,7 +6,7 @@ import { listAudit } from "@/lib/audit/audit";
 import { auditQuerySchema } from "@/lib/audit/schemas";
 import { fieldProblems } from "@/lib/errors";
 import { formatTime } from "@/lib/format";
-import { coordinatorPage } from "@/lib/server/page-auth";
+import { coordinatorPage } from "@/app/_server/page-auth";
 import "../../campaigns/campaigns.css";
 import "../people.css";
 

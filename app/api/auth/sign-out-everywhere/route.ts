@@ -1,5 +1,5 @@
 import { signOutEverywhere } from "@/lib/auth/sessions";
-import { json, readEmptyBody, requestContext, route, sessionCookie } from "@/lib/server/http";
+import { json, readEmptyBody, requestContext, route, sessionCookie } from "@/app/_server/http";
 
 // POST /api/auth/sign-out-everywhere — ends every session of the caller, this one included, and clears the cookie
 export const POST = route(async (req) => {

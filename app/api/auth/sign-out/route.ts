@@ -1,5 +1,5 @@
 import { signOut } from "@/lib/auth/sessions";
-import { json, readEmptyBody, requestContext, route, sessionCookie } from "@/lib/server/http";
+import { json, readEmptyBody, requestContext, route, sessionCookie } from "@/app/_server/http";
 
 // POST /api/auth/sign-out — revokes the current session and clears the cookie
 export const POST = route(async (req) => {

@@ -1,6 +1,6 @@
 import { getBatch } from "@/lib/campaign/batches";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/batches/:id — a batch's status and counts (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

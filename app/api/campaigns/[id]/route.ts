@@ -1,7 +1,7 @@
 import { getCampaign, updateCampaign } from "@/lib/campaign/campaigns";
 import { updateCampaignSchema } from "@/lib/campaign/settings";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id — a campaign's settings and members (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,6 +1,6 @@
 import { getCrowdEntryInfo } from "@/lib/crowd/sessions";
-import { json, requestContext, route } from "@/lib/server/http";
-import { entryKeyParam, type EntryKeyContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { entryKeyParam, type EntryKeyContext } from "@/app/_server/route-params";
 
 // GET /api/crowd/:key — the public face of a crowd entry (anyone with the link): consent, instructions, limits, one example.
 export const GET = route(async (req, ctx: EntryKeyContext) => {

@@ -1,6 +1,6 @@
 import { acceptInvite } from "@/lib/auth/invites";
 import { acceptInviteSchema } from "@/lib/auth/schemas";
-import { clientAddress, json, readJson, requestContext, route } from "@/lib/server/http";
+import { clientAddress, json, readJson, requestContext, route } from "@/app/_server/http";
 
 // POST /api/invites/accept — uses an invite link once: sets the password (and username for an open invite); 429 per address
 export const POST = route(async (req) => {

@@ -1,5 +1,5 @@
 import { getIndexStatus, startIndexBuild } from "@/lib/knowledge/index-build";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
 
 // GET /api/knowledge/index — the text index's state and progress (coordinators)
 export const GET = route(async (req) => {

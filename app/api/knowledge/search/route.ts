@@ -1,7 +1,7 @@
 import { searchOptionsSchema } from "@/lib/knowledge/schemas";
 import { searchKnowledge } from "@/lib/knowledge/search";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
 
 // GET /api/knowledge/search?q=&mode=title|text&limit= — searches the knowledge source by title prefix, or by text once indexed
 export const GET = route(async (req) => {

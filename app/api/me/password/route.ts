@@ -1,6 +1,6 @@
 import { changeOwnPassword } from "@/lib/auth/passwords";
 import { changePasswordSchema } from "@/lib/auth/schemas";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
 
 // PUT /api/me/password — changes the caller's own password (current one required); their other sessions end
 export const PUT = route(async (req) => {

@@ -1,6 +1,6 @@
 import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts";
 import { getShortcuts, updateShortcuts } from "@/lib/annotation/user-shortcuts";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
 
 // GET /api/me/shortcuts — the caller's judging shortcuts: on or off, and every action's key
 export const GET = route(async (req) => {

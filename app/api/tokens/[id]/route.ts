@@ -1,6 +1,6 @@
 import { revokeApiToken } from "@/lib/auth/api-tokens";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // DELETE /api/tokens/:id — revokes an API token at once (coordinators)
 export const DELETE = route(async (req, ctx: IdContext) => {

@@ -6,7 +6,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import { listQuestions } from "@/lib/campaign/report/question-list";
 import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -2,7 +2,7 @@ import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/component
 import { WorkerSessions } from "@/components/campaigns/worker-sessions";
 import { listWorkerSessions } from "@/lib/crowd/workers-report";
 import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
-import { campaignPage } from "@/lib/server/page-auth";
+import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
 export const dynamic = "force-dynamic";

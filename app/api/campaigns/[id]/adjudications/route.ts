@@ -1,7 +1,7 @@
 import { adjudicationListQuerySchema, listAdjudications } from "@/lib/campaign/quality/adjudication";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/adjudications — the coordinator's decisions, newest first (?queryId=, ?reverted=1 for reverted ones too) (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

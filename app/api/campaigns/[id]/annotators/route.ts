@@ -1,6 +1,6 @@
 import { listStandings } from "@/lib/campaign/quality/standings";
 import { annotatorListQuerySchema } from "@/lib/lists/list-options";
-import { campaignPagedListRoute } from "@/lib/server/paged-list";
+import { campaignPagedListRoute } from "@/app/_server/paged-list";
 
 // GET /api/campaigns/:id/annotators — annotators with judgments, gold figures and standing, sorted by any column, a page at a time (?sort=, ?dir=, ?q=, ?after=, ?limit=) (coordinators)
 export const GET = campaignPagedListRoute("annotators", annotatorListQuerySchema, listStandings);

@@ -1,6 +1,6 @@
 import { getAsk } from "@/lib/campaign/annotate/ask";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/ask — the question the caller owes another passage or an explanation for (they judged all its passages not sufficient), or null (annotators; crowd workers: null)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,11 +1,11 @@
 import { listBatches } from "@/lib/campaign/batches";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { batchUploadParts } from "@/lib/server/uploads";
+import { batchUploadParts } from "@/app/_server/uploads";
 import { env } from "@/lib/env";
 import { batchListQuerySchema } from "@/lib/lists/list-options";
-import { json, requestContext, route } from "@/lib/server/http";
-import { campaignPagedListRoute } from "@/lib/server/paged-list";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { campaignPagedListRoute } from "@/app/_server/paged-list";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/batches — the campaign's batches with their counts, newest first, a page at a time (?q=, ?after=, ?limit=)
 export const GET = campaignPagedListRoute("batches", batchListQuerySchema, listBatches);

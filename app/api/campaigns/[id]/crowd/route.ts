@@ -1,8 +1,8 @@
 import { getCrowdSettings, updateCrowdSettings } from "@/lib/crowd/crowd-settings";
 import { crowdEntryUrl, updateCrowdSettingsSchema, type CrowdSettingsView } from "@/lib/crowd/settings";
 import { env } from "@/lib/env";
-import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 /** The answer of both methods: the settings and the link to paste into the platform. */
 const answer = (crowd: CrowdSettingsView, origin: string) => json({ crowd: { ...crowd, entryUrl: crowdEntryUrl(origin, crowd.entryKey, crowd.platform) } });

@@ -1,6 +1,6 @@
 import { explainQuestion, explanationInputSchema } from "@/lib/campaign/annotate/explanations";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // POST /api/campaigns/:id/explanations — explains why no passage answers the question the caller is asked about (a reason and text)
 export const POST = route(async (req, ctx: IdContext) => {

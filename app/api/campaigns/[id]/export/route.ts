@@ -1,9 +1,9 @@
 import { exportKilt } from "@/lib/campaign/report/export-kilt";
 import { exportQuerySchema } from "@/lib/campaign/report/export-options";
 import { parseInput } from "@/lib/errors";
-import { requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
-import { linesResponse, primed } from "@/lib/server/downloads";
+import { requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
+import { linesResponse, primed } from "@/app/_server/downloads";
 
 // GET /api/campaigns/:id/export?batch=&location=span|passage&aggregation=majority|dawid-skene — KILT provenance JSONL, streamed (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

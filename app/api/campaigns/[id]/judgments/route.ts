@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { parseInput } from "@/lib/errors";
-import { requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
-import { linesResponse, primed } from "@/lib/server/downloads";
+import { requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
+import { linesResponse, primed } from "@/app/_server/downloads";
 
 const querySchema = z.object({ batch: z.coerce.number().int().positive("must be a batch id").optional() });
 

@@ -1,8 +1,8 @@
 import { getLeaderboard } from "@/lib/campaign/runs/leaderboard";
 import { leaderboardQuerySchema } from "@/lib/campaign/runs/views";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/leaderboard?level=page|paragraph&ks=1,5,10 — every run scored against the original, endorsed and both golds, computed from the campaign's outcomes now (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

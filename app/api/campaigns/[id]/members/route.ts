@@ -1,7 +1,7 @@
 import { setCampaignMembers } from "@/lib/campaign/campaigns";
 import { membersSchema } from "@/lib/campaign/settings";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // PUT /api/campaigns/:id/members — who works on the campaign: {allAnnotators, userIds}
 export const PUT = route(async (req, ctx: IdContext) => {

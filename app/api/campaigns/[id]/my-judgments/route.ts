@@ -1,7 +1,7 @@
 import { listMyJudgments, myJudgmentsQuerySchema } from "@/lib/campaign/annotate/my-judgments";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/my-judgments?after=&limit= — the caller's own judgments in the campaign, newest first
 // ({judgments, next}: `next` the claim handle to pass as `after`, null on the last page) (annotators of the campaign)

@@ -1,7 +1,7 @@
 import { getMyProgress } from "@/lib/campaign/annotate/my-progress";
 import { requireCrowdWorkOpen } from "@/lib/crowd/work";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/my-progress — the caller's own progress in a campaign they judge (annotators only; nothing of gold or others' work)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { claimHandleSchema, nextTask } from "@/lib/campaign/annotate/assignment";
 import { parseInput } from "@/lib/errors";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 const querySchema = z.object({ after: claimHandleSchema.optional() });
 

@@ -1,6 +1,6 @@
 import { proposalInputSchema, proposePassage } from "@/lib/campaign/annotate/proposals";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // POST /api/campaigns/:id/proposals — proposes another passage for the question the caller is asked about (a new passage, or merged into one at the same location)
 export const POST = route(async (req, ctx: IdContext) => {

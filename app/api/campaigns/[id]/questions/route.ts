@@ -1,8 +1,8 @@
 import { listQuestions } from "@/lib/campaign/report/question-list";
 import { questionListQuerySchema } from "@/lib/campaign/report/question-list-options";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/questions — questions by outcome so far (?show=, ?q=, ?after=, ?limit=) (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,9 +1,9 @@
 import { env } from "@/lib/env";
 import { listRuns } from "@/lib/campaign/runs/list-runs";
 import { uploadRun } from "@/lib/campaign/runs/upload-run";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
-import { runUploadParts } from "@/lib/server/uploads";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
+import { runUploadParts } from "@/app/_server/uploads";
 
 // GET /api/campaigns/:id/runs — the campaign's runs, newest first (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,7 +1,7 @@
 import { listSuspectDecoys, suspectDecoysQuerySchema } from "@/lib/campaign/quality/suspect-decoys";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/suspect-decoys — decoys that T annotators in good standing judged sufficient (?limit=) (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,9 +1,9 @@
 import { exportWorkerSessions, listWorkerSessions } from "@/lib/crowd/workers-report";
 import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
-import { linesResponse, primed } from "@/lib/server/downloads";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { linesResponse, primed } from "@/app/_server/downloads";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/workers — the payment report: one row per crowd worker and session, newest first, a page at a time (?q=, ?outcome=, ?after=, ?limit=); with ?format=csv|jsonl every matching row as a streamed download (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

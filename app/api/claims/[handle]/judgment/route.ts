@@ -1,11 +1,9 @@
-import { claimHandleParam } from "@/lib/campaign/annotate/assignment";
 import { judgmentInputSchema, judgmentQuerySchema, submitJudgmentAndNext } from "@/lib/campaign/annotate/judgments";
 import { reviseJudgment, revisionInputSchema } from "@/lib/campaign/annotate/revise-judgment";
 import { requireCrowdWorkOpen } from "@/lib/crowd/work";
 import { parseInput } from "@/lib/errors";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-
-type HandleContext = { params: Promise<{ handle: string }> };
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { claimHandleParam, type HandleContext } from "@/app/_server/route-params";
 
 // POST /api/claims/:handle/judgment — records the verdict (and span) once: 201, or 200 with the same body on a replay;
 // 409 when the passage's batch is paused or closed, or the crowd worker's session is over (`sessionEnded`). `handle` is the

@@ -1,6 +1,6 @@
 import { enterCrowd } from "@/lib/crowd/sessions";
-import { assertJsonContentType, clientAddress, json, readJson, requestContext, route } from "@/lib/server/http";
-import { entryKeyParam, type EntryKeyContext } from "@/lib/server/route-params";
+import { assertJsonContentType, clientAddress, json, readJson, requestContext, route } from "@/app/_server/http";
+import { entryKeyParam, type EntryKeyContext } from "@/app/_server/route-params";
 import { z } from "zod";
 
 // POST /api/crowd/:key/enter — a platform worker enters with the platform's ids (body: the entry URL's parameters);

@@ -1,5 +1,5 @@
 import { answerTraining, getTrainingItem, trainingAnswerSchema } from "@/lib/crowd/training";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
 
 // GET /api/crowd/session/training — the worker's next training item (null once training is over) and the session.
 export const GET = route(async (req) => {

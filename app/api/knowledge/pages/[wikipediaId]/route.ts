@@ -1,7 +1,7 @@
 import { parseInput } from "@/lib/errors";
 import { pageParamsSchema } from "@/lib/knowledge/schemas";
 import { getKnowledgePage } from "@/lib/knowledge/search";
-import { json, requestContext, route } from "@/lib/server/http";
+import { json, requestContext, route } from "@/app/_server/http";
 
 // GET /api/knowledge/pages/:wikipediaId — one page of the knowledge source, every paragraph with its section
 export const GET = route(async (req, ctx: { params: Promise<{ wikipediaId: string }> }) => {

@@ -1,6 +1,6 @@
 import { disableUser } from "@/lib/auth/users";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // POST /api/users/:id/disable — disables an account: its sessions and tokens end at once (coordinators, not themselves)
 export const POST = route(async (req, ctx: IdContext) => {

@@ -1,6 +1,6 @@
 import { enableUser } from "@/lib/auth/users";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // POST /api/users/:id/enable — re-enables a disabled account (coordinators)
 export const POST = route(async (req, ctx: IdContext) => {

@@ -1,7 +1,7 @@
 import { setUserPassword } from "@/lib/auth/passwords";
 import { setPasswordSchema } from "@/lib/auth/schemas";
-import { json, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // PUT /api/users/:id/password — sets another user's password; their sessions end (coordinators)
 export const PUT = route(async (req, ctx: IdContext) => {

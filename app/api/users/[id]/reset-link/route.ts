@@ -1,8 +1,8 @@
 import { createPasswordResetLink } from "@/lib/auth/passwords";
 import { resetLinkSchema } from "@/lib/auth/schemas";
 import { env } from "@/lib/env";
-import { json, publicOrigin, readJson, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // POST /api/users/:id/reset-link — a single-use, expiring link that sets the user's password (coordinators)
 export const POST = route(async (req, ctx: IdContext) => {

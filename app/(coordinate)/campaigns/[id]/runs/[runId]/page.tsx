@@ -4,7 +4,7 @@ import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campa
 import { RunQuestions } from "@/components/campaigns/runs/run-questions";
 import { requireRun } from "@/lib/campaign/runs/list-runs";
 import { formatTime } from "@/lib/format";
-import { runResultsUrl } from "@/lib/query/runs";
+import { runResultsUrl } from "@/components/api/runs";
 import "../../../campaigns.css";
 
 type Props = { params: Promise<{ id: string; runId: string }> };

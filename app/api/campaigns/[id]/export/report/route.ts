@@ -1,8 +1,8 @@
 import { exportReport } from "@/lib/campaign/report/export-kilt";
 import { exportQuerySchema } from "@/lib/campaign/report/export-options";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
-import { idParam, type IdContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { idParam, type IdContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/export/report?batch=&location=&aggregation= — the export's counts: exported, endorsed, unanswerable, without endorsement
 export const GET = route(async (req, ctx: IdContext) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getQuestionView } from "@/lib/campaign/report/question-view";
 import { parseInput } from "@/lib/errors";
-import { json, requestContext, route } from "@/lib/server/http";
+import { json, requestContext, route } from "@/app/_server/http";
 
 const paramsSchema = z.object({
   id: z.coerce.number().int().positive("must be a positive integer"),

@@ -1,6 +1,6 @@
 import { deleteRun } from "@/lib/campaign/runs/list-runs";
-import { readEmptyBody, requestContext, route } from "@/lib/server/http";
-import { runParam, type RunContext } from "@/lib/server/route-params";
+import { readEmptyBody, requestContext, route } from "@/app/_server/http";
+import { runParam, type RunContext } from "@/app/_server/route-params";
 
 // DELETE /api/campaigns/:id/runs/:runId — deletes a run and its predictions (coordinators)
 export const DELETE = route(async (req, ctx: RunContext) => {

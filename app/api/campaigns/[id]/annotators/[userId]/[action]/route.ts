@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { pauseAnnotator, resumeAnnotator } from "@/lib/campaign/quality/standings";
 import { parseInput } from "@/lib/errors";
-import { json, readEmptyBody, requestContext, route } from "@/lib/server/http";
+import { json, readEmptyBody, requestContext, route } from "@/app/_server/http";
 
 const paramsSchema = z.object({
   id: z.coerce.number().int().positive("must be a positive integer"),

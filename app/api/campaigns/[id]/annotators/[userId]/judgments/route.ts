@@ -1,7 +1,7 @@
 import { annotatorJudgmentsQuerySchema, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { annotatorParam, type AnnotatorContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { annotatorParam, type AnnotatorContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/annotators/:userId/judgments — their judgments newest first with passage text and gold results (?gold=1, ?after=, ?limit=) (coordinators)
 export const GET = route(async (req, ctx: AnnotatorContext) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { adjudicatePassage, revertAdjudication } from "@/lib/campaign/quality/adjudication";
 import { parseInput } from "@/lib/errors";
-import { assertJsonContentType, json, readEmptyBody, readJson, requestContext, route } from "@/lib/server/http";
+import { assertJsonContentType, json, readEmptyBody, readJson, requestContext, route } from "@/app/_server/http";
 
 const paramsSchema = z.object({
   id: z.coerce.number().int().positive("must be a positive integer"),

@@ -1,8 +1,8 @@
 import { listRunQuestions } from "@/lib/campaign/runs/run-questions";
 import { runQuestionListQuerySchema } from "@/lib/campaign/runs/views";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { runParam, type RunContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { runParam, type RunContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/runs/:runId/questions?after=&limit=&q=&level=page|paragraph — the run's questions in id order with R-precision and first complete rank per gold (coordinators)
 export const GET = route(async (req, ctx: RunContext) => {

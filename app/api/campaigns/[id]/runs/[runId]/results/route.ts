@@ -1,6 +1,6 @@
 import { getRunResults } from "@/lib/campaign/runs/leaderboard";
-import { requestContext, route } from "@/lib/server/http";
-import { runParam, type RunContext } from "@/lib/server/route-params";
+import { requestContext, route } from "@/app/_server/http";
+import { runParam, type RunContext } from "@/app/_server/route-params";
 
 /** A run's name as a file name: letters, digits, `.`, `_` and `-` kept, the rest `_`. */
 const fileNameOf = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");

@@ -1,8 +1,8 @@
 import { getRunQuestion } from "@/lib/campaign/runs/run-questions";
 import { runQuestionQuerySchema } from "@/lib/campaign/runs/views";
-import { json, requestContext, route } from "@/lib/server/http";
-import { readQuery } from "@/lib/server/paged-list";
-import { runQuestionParam, type RunQuestionContext } from "@/lib/server/route-params";
+import { json, requestContext, route } from "@/app/_server/http";
+import { readQuery } from "@/app/_server/paged-list";
+import { runQuestionParam, type RunQuestionContext } from "@/app/_server/route-params";
 
 // GET /api/campaigns/:id/runs/:runId/questions/:kiltId?level=page|paragraph — one question's drill-down: the run's ranked list and each gold's evidence sets with the hits (coordinators)
 export const GET = route(async (req, ctx: RunQuestionContext) => {

@@ -1,6 +1,6 @@
 // A campaign's runs (systems' predictions scored against the campaign): key factories, `queryOptions`
 // and the calls the runs pages make (the upload with progress, the delete). Pure browser code over
-// lib/query/client.ts, so client components may import it.
+// components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { Level } from "@/lib/kilt/score/types";
 import type { Leaderboard, RunQuestionDetail, RunQuestionPage, RunResults, RunView } from "@/lib/campaign/runs/views";

@@ -2,9 +2,9 @@
 // and the outcome. No React and no I/O, so client components may import it and tests drive it
 // directly; components/campaigns/use-import.ts runs the uploads and dispatches these actions.
 import { formatBytes } from "@/lib/format";
-import type { Problem } from "@/lib/query/client";
-import type { BatchImportResult } from "./import-batch";
-import type { KnowledgeImportResult } from "./import-knowledge";
+import type { Problem } from "@/components/api/client";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
+import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
 
 export type StepKey = "knowledge" | "batch";
 export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";

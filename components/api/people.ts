@@ -1,5 +1,5 @@
 // The People page's queries (key factories and `queryOptions`) and the calls its forms make.
-// Pure browser code over lib/query/client.ts, so client components may import it.
+// Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { AccountRole, UserRole } from "@/lib/auth/roles";
 import { apiRequest } from "./client";

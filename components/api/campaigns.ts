@@ -1,6 +1,6 @@
 // The coordinator's campaign queries (key factories and `queryOptions`) and the calls its screens
 // make: settings, membership, batch lifecycle, annotator standing, imports with upload progress.
-// Pure browser code over lib/query/client.ts, so client components may import it.
+// Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { BatchAction } from "@/lib/campaign/batch-lifecycle";
 import type { BatchView } from "@/lib/campaign/batches";

@@ -7,7 +7,7 @@ import { batchImportOptionsSchema, type BatchPart } from "@/lib/campaign/import/
 import { BATCH_FORM_FIELDS, MAX_CANDIDATE_FILES } from "@/lib/campaign/import/import-options";
 import type { KnowledgePart } from "@/lib/campaign/import/import-knowledge";
 import type { RunPart } from "@/lib/campaign/runs/upload-run";
-import { isMultipart, limitedBody, multipartParts } from "@/lib/server/multipart";
+import { isMultipart, limitedBody, multipartParts } from "@/app/_server/multipart";
 
 /**
  * A batch upload: multipart with a `queries` file, optionally `candidates` files (one per retriever, at

@@ -16,7 +16,7 @@ import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { CACHE_TTL_MS, setCacheClock } from "./hot-cache";
 
-// The per-process caches of lib/cache/hot-cache.ts, with a fake clock. "Another process" is a direct
+// The per-process caches of db/cache/hot-cache.ts, with a fake clock. "Another process" is a direct
 // write to the database: nothing in this process hears of it, so only the cache's age ends the entry.
 const password = "password-123";
 let clock = 1_000_000;

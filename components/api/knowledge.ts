@@ -1,5 +1,5 @@
 // The knowledge source's queries (key factories and `queryOptions`) and calls: search, the page
-// reader and the text index. Pure browser code over lib/query/client.ts, so client components may import it.
+// reader and the text index. Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { IndexStatus, KnowledgePage, SearchMode, SearchResponse } from "@/lib/knowledge/types";
 import { apiRequest } from "./client";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError } from "../errors";
+import { AppError } from "@/lib/errors";
 import { assertJsonContentType, assertSameOrigin, clientAddress, errorResponse, isConnectionError, MAX_JSON_BYTES, publicOrigin, readCookie, readJson, sessionCookie } from "./http";
 
 const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });

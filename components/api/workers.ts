@@ -1,5 +1,5 @@
 // The payment report's query (key factory and `queryOptions`) and its download addresses. Pure
-// browser code over lib/query/client.ts, so client components may import it.
+// browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { WorkerOutcomeFilter, WorkerReportFormat, WorkerSessionRow } from "@/lib/crowd/workers-report-options";
 import { apiRequest } from "./client";

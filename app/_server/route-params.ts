@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { claimHandleSchema } from "@/lib/campaign/annotate/assignment";
 import { parseInput } from "@/lib/errors";
 
 const idParams = z.object({ id: z.coerce.number().int().positive("must be a positive integer") });
@@ -50,4 +51,13 @@ export type RunQuestionContext = { params: Promise<{ id: string; runId: string; 
 /** A run route's ids and the `[kiltId]` of one of its questions (URL-encoded in the path), or 422 naming the bad segment. */
 export async function runQuestionParam(ctx: RunQuestionContext): Promise<{ id: number; runId: number; kiltId: string }> {
   return parseInput(runQuestionParams, await ctx.params, "path");
+}
+
+const claimHandleParams = z.object({ handle: claimHandleSchema });
+
+export type HandleContext = { params: Promise<{ handle: string }> };
+
+/** The `[handle]` segment of the claim routes, or 422 naming it. */
+export async function claimHandleParam(ctx: HandleContext): Promise<string> {
+  return parseInput(claimHandleParams, await ctx.params, "path").handle;
 }

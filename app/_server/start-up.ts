@@ -3,7 +3,7 @@ import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/internal/tallies";
 import { endExpiredCrowdSessions } from "@/lib/crowd/reaper";
 import { databaseConfig, env } from "@/lib/env";
-import { keepStatisticsFresh } from "@/lib/maintenance/planner-statistics";
+import { keepStatisticsFresh } from "@/db/maintenance/planner-statistics";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
 const COMPACT_INTERVAL_MS = 10_000;
