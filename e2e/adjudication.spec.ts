@@ -25,7 +25,7 @@ test("a coordinator adjudicates a split question on the question view and the KI
   const admin = await adminApi(baseURL!);
   const coordinator = accounts().coordinator;
   const text = ["Velmora Lighthouse\n", "The Velmora lighthouse was first lit in 1871 by the harbour board.\n", "Its lamp was relit in 2005 after a storm broke the lens.\n"];
-  const { campaign, kiltId } = await launchOneQuestion(page.request, {
+  const { campaign } = await launchOneQuestion(page.request, {
     name: "adjudication",
     title: "Velmora Lighthouse",
     text,

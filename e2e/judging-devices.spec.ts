@@ -193,7 +193,7 @@ function keyCounter(page: Page) {
 }
 
 test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  const campaignId = await openDemoPassage(page, baseURL!);
+  await openDemoPassage(page, baseURL!);
 
   const keys = keyCounter(page);
   const answer = "It was designed by the engineer Ana Kessler and first lit in 1871";
@@ -220,7 +220,7 @@ test("the answer sentence of a demo passage is highlighted in at most 5 key pres
 });
 
 test("a click sets the highlight's start and Shift+click its end", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  const campaignId = await openDemoPassage(page, baseURL!);
+  await openDemoPassage(page, baseURL!);
   const designed = await wordPoint(page, "designed");
   await page.mouse.click(designed.x, designed.y);
   await expect(marks(page)).toHaveText("designed");

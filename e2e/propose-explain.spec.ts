@@ -166,7 +166,7 @@ test("keyboard only, an annotator explains instead; the explanation shows in the
 });
 
 // The phone project runs this one test of the file (playwright.config.ts): the Ask screen by touch.
-test("on a phone, the Ask screen fits and works by touch: tap a result, a paragraph, two words, Propose", { tag: "@touch" }, async ({ page, baseURL }) => {
+test("on a phone, the Ask screen fits and works by touch: tap a result, a paragraph, two words, Propose", { tag: "@touch" }, async ({ page }) => {
   const { campaignId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} light`);
   const username = await createAccount(admin, "annotator", "phone");
   expect((await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } })).status()).toBe(200);

@@ -4,6 +4,7 @@ import path from "node:path";
 
 const firstLine = (text) =>
   String(text ?? "")
+    // eslint-disable-next-line no-control-regex -- the terminal colour codes
     .replace(/\x1b\[[0-9;]*m/g, "")
     .split("\n")
     .find((l) => l.trim()) ?? "";

@@ -18,9 +18,6 @@ const B64 = new Map([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 function decode(map: RawMap): Decoded {
   const lines: Int32Array[] = [];
   let source = 0;
-  let srcLine = 0;
-  let srcCol = 0;
-  let name = 0;
   for (const line of (map.mappings ?? "").split(";")) {
     const segs: number[] = [];
     let col = 0;
@@ -40,11 +37,9 @@ function decode(map: RawMap): Decoded {
         }
       }
       col += values[0] ?? 0;
+      // Only the source index is read; the original line, column and name (values 2 to 4) are not.
       if (values.length >= 4) {
         source += values[1]!;
-        srcLine += values[2]!;
-        srcCol += values[3]!;
-        if (values.length >= 5) name += values[4]!;
         segs.push(col, source);
       }
     }

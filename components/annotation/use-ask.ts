@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import { askKeys, askOptions, explainQuestion, proposePassage, type Ask, type ProposalBody } from "@/components/api/ask";
+import { askOptions, explainQuestion, proposePassage, type Ask, type ProposalBody } from "@/components/api/ask";
 import type { TaskAnswer } from "@/components/api/annotation";
 import { dropAskDraft, loadAskDraft, newAskDraft, saveAskDraft, type AskDraft, type ExplanationReason } from "./ask-storage";
 

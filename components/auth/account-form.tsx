@@ -33,6 +33,8 @@ export function AccountForm({
   if (save.isSuccess) {
     return (
       <p role="status">
+        {/* A full page load, not a client navigation: the sign-in page starts from the new account. */}
+        {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
         Your account is ready. <a href="/">Sign in</a> as <strong>{fixedUsername ?? username}</strong>.
       </p>
     );

@@ -21,6 +21,7 @@ const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 /** Python's `\b(a|an|the)\b` on a str (Unicode word characters). */
 const ARTICLES = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
 /** The characters Python's `str.isspace()` accepts, which `str.split()` splits on. */
+// eslint-disable-next-line no-control-regex -- Python counts U+001C to U+001F as whitespace
 export const PYTHON_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
 
 /** KILT's `normalize_answer`: lower case, no ASCII punctuation, no articles a/an/the, whitespace collapsed. */

@@ -24,7 +24,7 @@ const TERMINAL = /[.!?…]/u;
 const CLOSING = /[)\]"'”’»]/u;
 const SPACE = /\s/u;
 /** What a new sentence may start with: a letter that is not lower-case, a digit, an opening quote or bracket. */
-const STARTER = /[\p{Lu}\p{Lt}\p{Lo}\p{N}"'“‘«(\[]/u;
+const STARTER = /[\p{Lu}\p{Lt}\p{Lo}\p{N}"'“‘«([]/u;
 
 /** The word before a full stop at `dot` (letters, digits and inner dots), e.g. "St" or "e.g". */
 function wordBefore(cps: readonly string[], dot: number): string {

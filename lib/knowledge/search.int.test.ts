@@ -18,7 +18,6 @@ const search = (db: Db, q: string, mode: "title" | "text" = "title", actor: Acto
 
 describeEachDatabase("searching the knowledge source", ({ db }) => {
   const tag = unique("q").replace("-", "");
-  const t = (title: string) => `${title} ${tag}`;
   const ids = { elodie: unique("p"), Elodie: unique("p"), pct: unique("p"), under: unique("p"), long: unique("p") };
 
   beforeAll(async () => {

@@ -76,7 +76,7 @@ describe("sign-in security over HTTP", () => {
     );
     expect(Object.keys(passwords).sort()).toEqual(["demo-annotator-1", "demo-annotator-2", "demo-annotator-3", "demo-coordinator"]);
     expect(app.output()).toContain(file);
-    for (const [username, password] of Object.entries(passwords)) {
+    for (const password of Object.values(passwords)) {
       expect(app.output()).toContain(password);
       expect(password).not.toBe(PUBLISHED);
     }

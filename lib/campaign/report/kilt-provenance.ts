@@ -5,7 +5,6 @@ import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
 import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
-import { consensusSpan } from "../quality/consensus";
 import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";

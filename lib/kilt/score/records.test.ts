@@ -20,6 +20,7 @@ describe("parseGuessLine names the field of each bad value", () => {
     [{ output: [{ answer: "x" }] }, "id", /is missing/],
     [{ id: true, output: [{ answer: "x" }] }, "id", /string/],
     [{ id: "  ", output: [{ answer: "x" }] }, "id", /empty/],
+    // eslint-disable-next-line no-loss-of-precision -- the point: a JSON id past 2^53 arrives rounded
     [{ id: 12345678901234567890, output: [{ answer: "x" }] }, "id", /2\^53/],
     [{ id: "q", output: [{ answer: "x" }, { answer: "y" }] }, "output", /exactly one/],
     [{ id: "q", output: [] }, "output", /exactly one/],
