@@ -27,9 +27,21 @@ export function buildIsCurrent() {
   return Boolean(built && built.mtimeMs >= newestSource());
 }
 
+/** Builds when needed. Next.js's own output (its route table) is shown only when the build fails. */
 export function ensureBuild() {
   if (buildIsCurrent()) return;
-  console.log("Building the app (next build)…");
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  console.log("Building the app (next build, a few minutes)…");
+  const started = Date.now();
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    process.stdout.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    console.error(`next build failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`);
+    process.exit(result.status || 1);
+  }
+  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
 }

@@ -16,6 +16,8 @@ export async function serve(settings, { connectionCap, announce }) {
   const root = path.resolve(import.meta.dirname, "..");
 
   const app = next({ dev: false, dir: root, port, hostname: "localhost" });
+  // Start-up (instrumentation.ts, run by prepare) leaves its one-line summary here for "Ready".
+  const ready = announce ? (globalThis.__kpsReady = {}) : undefined;
   await app.prepare();
   const handle = app.getRequestHandler();
 
@@ -102,7 +104,7 @@ export async function serve(settings, { connectionCap, announce }) {
     process.exit(1);
   });
   server.listen(port, hostname, () => {
-    if (announce) console.log(`Ready: http://localhost:${port}`);
+    if (announce) console.log(`Ready: http://localhost:${port}` + (ready?.summary ? ` — ${ready.summary}` : ""));
   });
 
   for (const signal of ["SIGINT", "SIGTERM"]) {

@@ -10,13 +10,22 @@ const COMPACT_INTERVAL_MS = 10_000;
 /** How often crowd sessions past their time (or of a stopped entry) are ended, when their worker does not come back to end them. */
 const CROWD_REAP_INTERVAL_MS = 30_000;
 
-/** Migrates, bootstraps and prints the sign-in details; a locked or unreachable database stops the process. */
+/**
+ * Set by server/app-server.mjs before Next.js starts: it prints the "Ready" line, with the summary
+ * start-up leaves here. Absent (next dev, a cluster's worker), start-up prints the summary itself.
+ */
+type ReadyLine = { summary?: string };
+
+/** Migrates, bootstraps and says where the demo sign-ins are; a locked or unreachable database stops the process. */
 export async function startUp(): Promise<void> {
   try {
     const handle = await getDatabase(databaseConfig());
     // Unset in a process of its own; the cluster's primary names one lead among its workers.
-    const lines = await bootstrap(handle, env().KPS_START_UP ?? "lead");
-    if (lines.length) console.log(lines.join("\n"));
+    const report = await bootstrap(handle, env().KPS_START_UP ?? "lead");
+    if (report.notes.length) console.log(report.notes.join("\n"));
+    const ready = (globalThis as { __kpsReady?: ReadyLine }).__kpsReady;
+    if (ready) ready.summary = report.summary;
+    else if (report.summary) console.log(report.summary);
     // Readers fold deltas too, but with no dashboard open for days they would pile up (a few rows
     // per judgment). One instance at a time does the work (an advisory try-lock); an outage only
     // skips a round.

@@ -101,11 +101,9 @@ export async function ensureDemoPasswords(db: Db, actor: Actor, file: string): P
   return { accounts, rotated: toRotate.map((r) => r.username) };
 }
 
-/** The start log's lines about the demo sign-ins. */
-export function demoSignInLines(accounts: DemoSignIn[], file: string): string[] {
-  if (!accounts.length) return [];
-  return [
-    `Demo sign-ins (random passwords of this database, kept in ${file}, readable by you only):`,
-    ...accounts.map((a) => `  ${a.role.padEnd(11)} ${a.username.padEnd(18)} ${a.password ?? "(password changed since: not shown)"}`),
-  ];
+/** The start line's note on the demo sign-ins: where they are kept (never the passwords themselves). */
+export function demoSignInsNote(accounts: DemoSignIn[], file: string): string | undefined {
+  if (!accounts.length) return undefined;
+  const changed = accounts.filter((a) => a.password === null).map((a) => a.username);
+  return `demo sign-ins in ${file}` + (changed.length ? ` (${changed.join(", ")}: password changed since)` : "");
 }
