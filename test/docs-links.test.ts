@@ -113,11 +113,11 @@ function brokenLinks(file: string, root = ROOT): string[] {
   return problems;
 }
 
-/** "issue 14", "issues 13 and 14", "#26": references to the tracker, which a reader of the repository cannot follow. */
+/** "issue 14", "issues 13 and 14", "(#26)": references (a worker's "careful #3" is not one) to the tracker, which a reader of the repository cannot follow. */
 function issueReferences(file: string, root = ROOT): string[] {
   const lines = withoutFences(fs.readFileSync(path.join(root, file), "utf8")).split("\n");
   return lines.flatMap((text, i) =>
-    /\bissues?\s+#?\d+|(^|[\s(])#\d+\b/i.test(text) ? [`${file}:${i + 1}: ${text.trim().slice(0, 120)}`] : [],
+    /\b(issues?|PRs?|pull requests?)\s+#?\d+|(^|[([,;]\s*)#\d+\b/i.test(text) ? [`${file}:${i + 1}: ${text.trim().slice(0, 120)}`] : [],
   );
 }
 
@@ -165,7 +165,7 @@ describe("the link check", () => {
     const dir = fs.mkdtempSync(path.join(ROOT, ".docs-links-"));
     try {
       fs.mkdirSync(path.join(dir, "docs"));
-      fs.writeFileSync(path.join(dir, "docs", "b.md"), "# B\n## Part two\nAs issue 14 said; see #26.\n");
+      fs.writeFileSync(path.join(dir, "docs", "b.md"), "# B\n## Part two\nAs issue 14 said (#26), careful #3.\n");
       fs.writeFileSync(
         path.join(dir, "README.md"),
         "[ok](docs/b.md#part-two) [gone](docs/c.md) [out](../../etc/passwd) [bad](docs/b.md#part-three) [site](https://example.org)\n",
@@ -175,7 +175,7 @@ describe("the link check", () => {
         "README.md:1 → ../../etc/passwd: leaves the repository",
         "README.md:1 → docs/b.md#part-three: no heading #part-three in docs/b.md",
       ]);
-      expect(issueReferences("docs/b.md", dir)).toEqual(["docs/b.md:3: As issue 14 said; see #26."]);
+      expect(issueReferences("docs/b.md", dir)).toEqual(["docs/b.md:3: As issue 14 said (#26), careful #3."]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
