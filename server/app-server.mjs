@@ -16,7 +16,7 @@ export async function serve(settings, { connectionCap, announce }) {
   const root = path.resolve(import.meta.dirname, "..");
 
   const app = next({ dev: false, dir: root, port, hostname: "localhost" });
-  // Start-up (instrumentation.ts, run by prepare) leaves its one-line summary here for "Ready".
+  // Start-up (instrumentation.ts) leaves its one-line summary here for "Ready" when it runs before listening.
   const ready = announce ? (globalThis.__kpsReady = {}) : undefined;
   await app.prepare();
   const handle = app.getRequestHandler();
@@ -104,7 +104,10 @@ export async function serve(settings, { connectionCap, announce }) {
     process.exit(1);
   });
   server.listen(port, hostname, () => {
-    if (announce) console.log(`Ready: http://localhost:${port}` + (ready?.summary ? ` — ${ready.summary}` : ""));
+    if (!announce) return;
+    console.log(`Ready: http://localhost:${port}` + (ready?.summary ? ` — ${ready.summary}` : ""));
+    // Next.js may run start-up (instrumentation) after this, on its first request: then start-up prints its summary itself.
+    ready.printed = true;
   });
 
   for (const signal of ["SIGINT", "SIGTERM"]) {

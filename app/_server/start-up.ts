@@ -12,9 +12,10 @@ const CROWD_REAP_INTERVAL_MS = 30_000;
 
 /**
  * Set by server/app-server.mjs before Next.js starts: it prints the "Ready" line, with the summary
- * start-up leaves here. Absent (next dev, a cluster's worker), start-up prints the summary itself.
+ * start-up leaves here. Absent (next dev, a cluster's worker), or when "Ready" is already printed
+ * (Next.js ran start-up on the first request), start-up prints the summary itself.
  */
-type ReadyLine = { summary?: string };
+type ReadyLine = { summary?: string; printed?: boolean };
 
 /** Migrates, bootstraps and says where the demo sign-ins are; a locked or unreachable database stops the process. */
 export async function startUp(): Promise<void> {
@@ -24,7 +25,7 @@ export async function startUp(): Promise<void> {
     const report = await bootstrap(handle, env().KPS_START_UP ?? "lead");
     if (report.notes.length) console.log(report.notes.join("\n"));
     const ready = (globalThis as { __kpsReady?: ReadyLine }).__kpsReady;
-    if (ready) ready.summary = report.summary;
+    if (ready && !ready.printed) ready.summary = report.summary;
     else if (report.summary) console.log(report.summary);
     // Readers fold deltas too, but with no dashboard open for days they would pile up (a few rows
     // per judgment). One instance at a time does the work (an advisory try-lock); an outage only
