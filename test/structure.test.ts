@@ -74,6 +74,16 @@ describe("the layout", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("crowd depends on annotation, not the reverse: nothing under lib/campaign/ imports lib/crowd/", () => {
+    const offenders = sourceFiles("lib/campaign").flatMap((f) =>
+      importedPaths(f)
+        .filter((p) => p.startsWith("lib/crowd"))
+        .map((p) => `${f} → ${p}`),
+    );
+    expect(offenders).toEqual([]);
+    expect(sourceFiles("lib/crowd").some((f) => importedPaths(f).some((p) => p.startsWith("lib/campaign/")))).toBe(true);
+  });
+
   // The one exception: start-up's periodic tally compaction (app/_server/start-up.ts, run by the process, no caller to authorize).
   it("the internal layer (lib/campaign/internal/: no authorization of its own) is called by domain functions and start-up only", () => {
     const callers = ["app", "components", "bin"].flatMap((dir) =>
