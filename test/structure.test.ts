@@ -1,4 +1,5 @@
 // The layout rules of the README's map, checked on the source itself: sizes, layers, the edge.
+import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { importedPaths, moduleSpecifiers, parse, sourceFiles, visit } from "./import-graph";
@@ -84,19 +85,31 @@ describe("the layout", () => {
     expect(sourceFiles("lib/crowd").some((f) => importedPaths(f).some((p) => p.startsWith("lib/campaign/")))).toBe(true);
   });
 
-  // The one exception: start-up's periodic tally compaction (app/_server/start-up.ts, run by the process, no caller to authorize).
-  it("the internal layer (lib/campaign/internal/: no authorization of its own) is called by domain functions and start-up only", () => {
-    const callers = ["app", "components", "bin"].flatMap((dir) =>
-      sourceFiles(dir)
-        .filter((f) => f !== "app/_server/start-up.ts")
-        .flatMap((f) =>
-          importedPaths(f)
-            .filter((p) => p.startsWith("lib/campaign/internal"))
-            .map((p) => `${f} → ${p}`),
-        ),
+  // An *.internal.ts file has no authorization of its own: only code of its subject (its folder and the folders
+  // under it), which authorized first, may call it. Tests and benchmarks may (they are not callers).
+  it("a *.internal.ts file is imported only from its own folder (and the few callers listed, each with its reason)", () => {
+    const ALLOWED: Record<string, string> = {
+      // start-up's periodic tally compaction: run by the process, no caller to authorize
+      "app/_server/start-up.ts → lib/campaign/tallies.internal": "start-up",
+      // a crowd worker claims, and ends claims, through the annotators' claim statements, after requireCrowdSession
+      "lib/crowd/work.ts → lib/campaign/annotate/claim-next.internal": "crowd claims",
+      "lib/crowd/work.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/session-state.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/reaper.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/training.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/views.ts → lib/campaign/claims.internal": "crowd claims",
+    };
+    const internal = /\.internal(\.tsx?)?$/;
+    const outside = ["lib", "db", "app", "components", "bin"].flatMap((dir) =>
+      sourceFiles(dir).flatMap((f) =>
+        importedPaths(f)
+          .filter((p) => internal.test(p) && !`${path.dirname(f)}/`.startsWith(`${path.dirname(p)}/`))
+          .map((p) => `${f} → ${p.replace(/\.tsx?$/, "")}`),
+      ),
     );
-    expect(callers).toEqual([]);
-    expect(sourceFiles("lib/campaign/internal").length).toBeGreaterThan(0);
+    expect(outside.filter((edge) => !(edge in ALLOWED))).toEqual([]);
+    expect(Object.keys(ALLOWED).filter((edge) => !outside.includes(edge))).toEqual([]);
+    expect(sourceFiles("lib").filter((f) => internal.test(f.replace(/\.tsx?$/, ""))).length).toBeGreaterThan(0);
   });
 
   it("the structure check itself sees the code (it would pass on an empty tree otherwise)", () => {

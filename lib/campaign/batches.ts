@@ -8,8 +8,8 @@ import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/lists
 import { olderThan } from "@/db/keyset";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
-import { endClaimsOfBatch } from "./internal/claims";
-import { sealBatch } from "./internal/seal";
+import { endClaimsOfBatch } from "./claims.internal";
+import { sealBatch } from "./seal.internal";
 
 export type { BatchAction };
 

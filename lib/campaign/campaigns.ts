@@ -6,7 +6,7 @@ import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
 import { olderThan } from "@/db/keyset";
-import { retallyOutcomes } from "./internal/tallies";
+import { retallyOutcomes } from "./tallies.internal";
 import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 

@@ -4,8 +4,8 @@ import { campaigns, claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { claimNextReaping } from "../internal/claim-next";
-import type { Task } from "../internal/claims";
+import { claimNextReaping } from "./claim-next.internal";
+import type { Task } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
 
 export type { Task };
@@ -21,7 +21,7 @@ export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "mus
  * The next task of an annotator in a campaign: (1) their live claim, so a reload resumes; (2) else
  * the next open passage of the question they are on, in an order fixed per annotator; (3) else a
  * passage of another question, closest to completion first. One statement claims it
- * (lib/campaign/internal/claim-next.ts): FOR NO KEY UPDATE SKIP LOCKED, so concurrent annotators never
+ * (lib/campaign/annotate/claim-next.internal.ts): FOR NO KEY UPDATE SKIP LOCKED, so concurrent annotators never
  * wait on each other and a passage never gets more than R judgments and claims, and the row lock
  * lasts for that statement only. `after`: the handle of a claim the client already shows (prefetching the next).
  */

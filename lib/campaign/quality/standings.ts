@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
-import { recountPassages } from "../internal/recount";
+import { recountPassages } from "./recount.internal";
 import type { AnnotatorListQuery, Page } from "@/lib/lists/list-options";
 import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
 import { campaignAccessChanged } from "../annotate/annotator-access";

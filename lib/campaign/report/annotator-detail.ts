@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import type { Location } from "@/lib/kilt/codepoints";
 import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
-import { annotatorSummaries } from "../internal/tallies";
+import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
 import type { AnnotatorRow } from "./annotator-rows";
 import type { ClaimRow } from "../annotate/judgment-statements";
