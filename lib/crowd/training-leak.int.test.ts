@@ -12,7 +12,7 @@ import { proposePassage } from "@/lib/campaign/annotate/proposals";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { AppError, parseInput } from "@/lib/errors";
 import { judgeAll } from "@/test/ask";
