@@ -1,8 +1,9 @@
 // The layout rules of the README's map, checked on the source itself: sizes, layers, the edge.
+import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { importedPaths, moduleSpecifiers, parse, sourceFiles, visit } from "./import-graph";
+import { importedPaths, moduleSpecifiers, parse, ROOT, sourceFiles, visit } from "./import-graph";
 
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 80;
@@ -110,6 +111,12 @@ describe("the layout", () => {
     expect(outside.filter((edge) => !(edge in ALLOWED))).toEqual([]);
     expect(Object.keys(ALLOWED).filter((edge) => !outside.includes(edge))).toEqual([]);
     expect(sourceFiles("lib").filter((f) => internal.test(f.replace(/\.tsx?$/, ""))).length).toBeGreaterThan(0);
+  });
+
+  it("lib/ holds at most 8 subject folders", () => {
+    const folders = fs.readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(folders.length).toBeGreaterThan(0);
+    expect(folders.map((e) => e.name).length).toBeLessThanOrEqual(8);
   });
 
   it("the structure check itself sees the code (it would pass on an empty tree otherwise)", () => {

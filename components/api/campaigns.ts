@@ -8,7 +8,7 @@ import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
 import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
-import type { AnnotatorSort } from "@/lib/lists/list-options";
+import type { AnnotatorSort } from "@/lib/list-options";
 import { apiRequest, upload } from "./client";
 import { listParams, type ListPageParams } from "./people";
 

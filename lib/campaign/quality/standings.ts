@@ -6,7 +6,7 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { recountPassages } from "./recount.internal";
-import type { AnnotatorListQuery, Page } from "@/lib/lists/list-options";
+import type { AnnotatorListQuery, Page } from "@/lib/list-options";
 import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 import { smoothedAccuracy } from "./consensus";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { pageSize } from "@/lib/lists/list-options";
+import { pageSize } from "@/lib/list-options";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
