@@ -12,7 +12,7 @@ import {
   writeDemoCredentials,
   type DemoSignIn,
 } from "@/lib/campaign/demo-credentials";
-import { dropStaleStagingTables } from "@/lib/campaign/import/import-knowledge";
+import { dropStaleStagingTables } from "@/lib/knowledge/import-knowledge";
 import { dropStaleRunStagingTables } from "@/lib/campaign/runs/upload-run";
 import { databaseConfig, env } from "@/lib/env";
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { UserActor } from "@/lib/auth/actor";
-import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "@/lib/crowd/work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { proposalInputSchema } from "@/lib/campaign/annotate/proposals";
 import { AppError } from "@/lib/errors";
@@ -20,7 +20,7 @@ export async function failure(promise: Promise<unknown>): Promise<string> {
 
 /** Judges every passage the annotator gets in the campaign, with `verdict` (a function of the question's KILT id). */
 export async function judgeAll(db: Db, a: UserActor, campaignId: number, verdict: (kiltId: string) => "sufficient" | "insufficient" = () => "insufficient") {
-  for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
+  for (let t = await nextTaskFor(db, a, { campaignId }); t; t = await nextTaskFor(db, a, { campaignId })) {
     await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict(t.query.id)));
   }
 }

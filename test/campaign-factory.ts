@@ -5,7 +5,7 @@ import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import type { Task } from "@/lib/campaign/annotate/assignment";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { unique } from "./databases";
 

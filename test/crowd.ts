@@ -28,7 +28,7 @@ export interface TestCrowdWorker {
 
 /**
  * A platform worker mapped to a crowd account (role `crowd`, no password), as entering the campaign
- * makes one; it judges through nextTask/submitJudgment within its open session (lib/crowd/work.ts).
+ * makes one; it judges through nextTaskFor/submitJudgment within its open session (lib/crowd/work.ts).
  */
 export async function makeCrowdWorker(db: Db, campaignId: number, platform: CrowdPlatform, platformWorkerId: string): Promise<TestCrowdWorker> {
   const user = await insertUser(db, { username: unique("crowd"), role: "crowd", passwordHash: null });

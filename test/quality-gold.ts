@@ -2,12 +2,13 @@
 // quality-control tests (issue 26), and the annotators that play them: careful, and the cheaters.
 import type { Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { nextTask, type Task } from "@/lib/campaign/annotate/assignment";
+import { type Task } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "@/lib/crowd/work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch, type BatchImportResult } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { unique } from "./databases";
 
@@ -155,7 +156,7 @@ export type Player = keyof typeof PLAYERS;
 export async function playAll(db: Db, who: UserActor, campaignId: number, play: (t: Task) => ReturnType<typeof judgment>): Promise<number> {
   let judged = 0;
   for (;;) {
-    const t = await nextTask(db, who, { campaignId }).catch(() => null);
+    const t = await nextTaskFor(db, who, { campaignId }).catch(() => null);
     if (!t) return judged;
     await submitJudgment(db, who, t.claim.handle, play(t));
     judged++;

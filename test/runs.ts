@@ -5,7 +5,7 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import type { ImportFile } from "@/lib/campaign/import/read-batch-files";
 import { BAD_GUESS_DIR } from "./bad-guess-cases";

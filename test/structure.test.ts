@@ -3,65 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { importedPaths, moduleSpecifiers, parse, ROOT, sourceFiles, visit } from "./import-graph";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 80;
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of fs.readdirSync(path.join(ROOT, d), { withFileTypes: true })) {
-      const rel = path.join(d, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== "node_modules" && entry.name !== "migrations") walk(rel);
-      } else if (/\.(ts|tsx|mjs)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) out.push(rel);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-const parsed = new Map<string, ts.SourceFile>();
-function parse(file: string): ts.SourceFile {
-  let sf = parsed.get(file);
-  if (!sf) {
-    const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : file.endsWith(".mjs") ? ts.ScriptKind.JS : ts.ScriptKind.TS;
-    sf = ts.createSourceFile(file, fs.readFileSync(path.join(ROOT, file), "utf8"), ts.ScriptTarget.Latest, true, kind);
-    parsed.set(file, sf);
-  }
-  return sf;
-}
-
-function visit(node: ts.Node, fn: (n: ts.Node) => void): void {
-  fn(node);
-  ts.forEachChild(node, (child) => visit(child, fn));
-}
-
 const lineOf = (sf: ts.SourceFile, pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
-
-/** Every module specifier of a file's imports, re-exports and dynamic imports, as written. */
-function moduleSpecifiers(file: string): string[] {
-  const sf = parse(file);
-  const out: string[] = [];
-  visit(sf, (n) => {
-    const spec =
-      (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)
-        ? n.moduleSpecifier.text
-        : ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])
-          ? n.arguments[0].text
-          : undefined;
-    if (spec) out.push(spec);
-  });
-  return out;
-}
-
-/** The files an import names, as paths from the root ("db/schema"), for aliased and relative specifiers. */
-function importedPaths(file: string): string[] {
-  return moduleSpecifiers(file).flatMap((spec) =>
-    spec.startsWith("@/") ? [spec.slice(2)] : spec.startsWith(".") ? [path.relative(ROOT, path.resolve(ROOT, path.dirname(file), spec))] : [],
-  );
-}
 
 const CODE_DIRS = ["lib", "app/_server", "components", "bin"];
 
@@ -81,7 +28,8 @@ describe("the layout", () => {
       visit(sf, (n) => {
         if (!ts.isFunctionLike(n) || !("body" in n) || !n.body) return;
         const lines = lineOf(sf, n.end) - lineOf(sf, n.getStart()) + 1;
-        if (lines > MAX_FUNCTION_LINES) long.push(`${file}:${lineOf(sf, n.getStart())} ${n.name?.getText() ?? "(anonymous)"}: ${lines} lines`);
+        if (lines > MAX_FUNCTION_LINES)
+          long.push(`${file}:${lineOf(sf, n.getStart())} ${n.name?.getText() ?? "(anonymous)"}: ${lines} lines`);
       });
     }
     expect(long).toEqual([]);
@@ -90,16 +38,28 @@ describe("the layout", () => {
   it("lib/ is the domain: it imports no framework (next, react, TanStack) and nothing from components/ or app/", () => {
     const framework = /^(next|react|react-dom|@tanstack\/[^/]+)(\/|$)/;
     const offenders = sourceFiles("lib").flatMap((f) => [
-      ...moduleSpecifiers(f).filter((spec) => framework.test(spec)).map((spec) => `${f} → ${spec}`),
-      ...importedPaths(f).filter((p) => p.startsWith("components/") || p.startsWith("app/")).map((p) => `${f} → ${p}`),
+      ...moduleSpecifiers(f)
+        .filter((spec) => framework.test(spec))
+        .map((spec) => `${f} → ${spec}`),
+      ...importedPaths(f)
+        .filter((p) => p.startsWith("components/") || p.startsWith("app/"))
+        .map((p) => `${f} → ${p}`),
     ]);
     expect(offenders).toEqual([]);
   });
 
   it("components/ import nothing from db/, db/ nothing from lib/ but the one error type (lib/errors.ts)", () => {
     const crossing = [
-      ...sourceFiles("components").flatMap((f) => importedPaths(f).filter((p) => p.startsWith("db/")).map((p) => `${f} → ${p}`)),
-      ...sourceFiles("db").flatMap((f) => importedPaths(f).filter((p) => p.startsWith("lib/") && p !== "lib/errors").map((p) => `${f} → ${p}`)),
+      ...sourceFiles("components").flatMap((f) =>
+        importedPaths(f)
+          .filter((p) => p.startsWith("db/"))
+          .map((p) => `${f} → ${p}`),
+      ),
+      ...sourceFiles("db").flatMap((f) =>
+        importedPaths(f)
+          .filter((p) => p.startsWith("lib/") && p !== "lib/errors")
+          .map((p) => `${f} → ${p}`),
+      ),
     ];
     expect(crossing).toEqual([]);
   });
@@ -109,19 +69,54 @@ describe("the layout", () => {
     for (const file of sourceFiles("lib")) {
       const sf = parse(file);
       visit(sf, (n) => {
-        if (ts.isParameter(n) && n.type && /\bRequest\b/.test(n.type.getText())) offenders.push(`${file}:${lineOf(sf, n.getStart())} ${n.getText()}`);
+        if (ts.isParameter(n) && n.type && /\bRequest\b/.test(n.type.getText()))
+          offenders.push(`${file}:${lineOf(sf, n.getStart())} ${n.getText()}`);
       });
     }
     expect(offenders).toEqual([]);
   });
 
-  // The one exception: start-up's periodic tally compaction (app/_server/start-up.ts, run by the process, no caller to authorize).
-  it("the internal layer (lib/campaign/internal/: no authorization of its own) is called by domain functions and start-up only", () => {
-    const callers = ["app", "components", "bin"].flatMap((dir) =>
-      sourceFiles(dir).filter((f) => f !== "app/_server/start-up.ts").flatMap((f) => importedPaths(f).filter((p) => p.startsWith("lib/campaign/internal")).map((p) => `${f} → ${p}`)),
+  it("crowd depends on annotation, not the reverse: nothing under lib/campaign/ imports lib/crowd/", () => {
+    const offenders = sourceFiles("lib/campaign").flatMap((f) =>
+      importedPaths(f)
+        .filter((p) => p.startsWith("lib/crowd"))
+        .map((p) => `${f} → ${p}`),
     );
-    expect(callers).toEqual([]);
-    expect(sourceFiles("lib/campaign/internal").length).toBeGreaterThan(0);
+    expect(offenders).toEqual([]);
+    expect(sourceFiles("lib/crowd").some((f) => importedPaths(f).some((p) => p.startsWith("lib/campaign/")))).toBe(true);
+  });
+
+  // An *.internal.ts file has no authorization of its own: only code of its subject (its folder and the folders
+  // under it), which authorized first, may call it. Tests and benchmarks may (they are not callers).
+  it("a *.internal.ts file is imported only from its own folder (and the few callers listed, each with its reason)", () => {
+    const ALLOWED: Record<string, string> = {
+      // start-up's periodic tally compaction: run by the process, no caller to authorize
+      "app/_server/start-up.ts → lib/campaign/tallies.internal": "start-up",
+      // a crowd worker claims, and ends claims, through the annotators' claim statements, after requireCrowdSession
+      "lib/crowd/work.ts → lib/campaign/annotate/claim-next.internal": "crowd claims",
+      "lib/crowd/work.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/session-state.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/reaper.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/training.ts → lib/campaign/claims.internal": "crowd claims",
+      "lib/crowd/views.ts → lib/campaign/claims.internal": "crowd claims",
+    };
+    const internal = /\.internal(\.tsx?)?$/;
+    const outside = ["lib", "db", "app", "components", "bin"].flatMap((dir) =>
+      sourceFiles(dir).flatMap((f) =>
+        importedPaths(f)
+          .filter((p) => internal.test(p) && !`${path.dirname(f)}/`.startsWith(`${path.dirname(p)}/`))
+          .map((p) => `${f} → ${p.replace(/\.tsx?$/, "")}`),
+      ),
+    );
+    expect(outside.filter((edge) => !(edge in ALLOWED))).toEqual([]);
+    expect(Object.keys(ALLOWED).filter((edge) => !outside.includes(edge))).toEqual([]);
+    expect(sourceFiles("lib").filter((f) => internal.test(f.replace(/\.tsx?$/, ""))).length).toBeGreaterThan(0);
+  });
+
+  it("lib/ holds at most 8 subject folders", () => {
+    const folders = fs.readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isDirectory());
+    expect(folders.length).toBeGreaterThan(0);
+    expect(folders.map((e) => e.name).length).toBeLessThanOrEqual(8);
   });
 
   it("the structure check itself sees the code (it would pass on an empty tree otherwise)", () => {

@@ -1,6 +1,6 @@
 import { getDatabase } from "@/db/client";
 import { bootstrap } from "@/lib/bootstrap";
-import { compactTallies } from "@/lib/campaign/internal/tallies";
+import { compactTallies } from "@/lib/campaign/tallies.internal";
 import { endExpiredCrowdSessions } from "@/lib/crowd/reaper";
 import { databaseConfig, env } from "@/lib/env";
 import { keepStatisticsFresh } from "@/db/maintenance/planner-statistics";

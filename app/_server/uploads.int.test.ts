@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch, type BatchPart } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";

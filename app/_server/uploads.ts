@@ -5,7 +5,7 @@
 import { AppError, parseInput } from "@/lib/errors";
 import { batchImportOptionsSchema, type BatchPart } from "@/lib/campaign/import/import-batch";
 import { BATCH_FORM_FIELDS, MAX_CANDIDATE_FILES } from "@/lib/campaign/import/import-options";
-import type { KnowledgePart } from "@/lib/campaign/import/import-knowledge";
+import type { KnowledgePart } from "@/lib/knowledge/import-knowledge";
 import type { RunPart } from "@/lib/campaign/runs/upload-run";
 import { isMultipart, limitedBody, multipartParts } from "@/app/_server/multipart";
 

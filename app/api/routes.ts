@@ -25,7 +25,7 @@ import { updateCrowdSettingsSchema } from "@/lib/crowd/settings";
 import { trainingAnswerSchema } from "@/lib/crowd/training";
 import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
 import { pageParamsSchema, searchOptionsSchema } from "@/lib/knowledge/schemas";
-import { annotatorListQuerySchema, batchListQuerySchema, campaignListQuerySchema, tokenListQuerySchema, userListQuerySchema } from "@/lib/lists/list-options";
+import { annotatorListQuerySchema, batchListQuerySchema, campaignListQuerySchema, tokenListQuerySchema, userListQuerySchema } from "@/lib/list-options";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];

@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { preparedRows } from "@/db/cache/prepared";
-import { CLAIM_NEXT_SQL } from "@/lib/campaign/internal/claim-next";
+import { CLAIM_NEXT_SQL } from "@/lib/campaign/annotate/claim-next.internal";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? args[args.indexOf(name) + 1]! : fallback);

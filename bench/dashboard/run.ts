@@ -24,7 +24,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
 import { chartBinMinutes, getDashboard, type Dashboard } from "@/lib/campaign/report/dashboard";
-import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/internal/tallies";
+import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/tallies.internal";
 import { medianSecondsFromBuckets } from "@/lib/metrics/durations";
 import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";

@@ -15,7 +15,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { copyTextArray, copyValue } from "@/db/bulk";
 import { system } from "@/lib/auth/actor";
-import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "@/lib/knowledge/import-knowledge";
 import { readLines } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
 import { residentSplit } from "./memory";

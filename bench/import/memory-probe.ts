@@ -29,7 +29,7 @@ async function main() {
   report("+ import @electric-sql/pglite");
   await import("@/db/client");
   report("+ import db/client (drizzle, postgres.js)");
-  await import("@/lib/campaign/import/import-knowledge");
+  await import("@/lib/knowledge/import-knowledge");
   report("+ import import-knowledge");
   const conf = values.conf ?? ["shared_buffers = 16MB"];
   const initialMemory = values["initial-memory-mb"] ? Number(values["initial-memory-mb"]) * 1024 * 1024 : undefined;

@@ -4,7 +4,7 @@ import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
 import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
 import { createCampaignSchema } from "@/lib/campaign/settings";
-import { campaignListQuerySchema } from "@/lib/lists/list-options";
+import { campaignListQuerySchema } from "@/lib/list-options";
 import { describeOutlook } from "@/lib/metrics/progress";
 import { addCampaignUpdate } from "./campaign-update";
 import { addCrowdCommand } from "./crowd";

@@ -5,10 +5,10 @@ import { queryOptions } from "@tanstack/react-query";
 import type { BatchAction } from "@/lib/campaign/batch-lifecycle";
 import type { BatchView } from "@/lib/campaign/batches";
 import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
-import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
 import type { Dashboard } from "@/lib/campaign/report/dashboard";
-import type { AnnotatorSort } from "@/lib/lists/list-options";
+import type { AnnotatorSort } from "@/lib/list-options";
 import { apiRequest, upload } from "./client";
 import { listParams, type ListPageParams } from "./people";
 

@@ -7,7 +7,7 @@ import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-con
 import { Num } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
-import type { AnnotatorSort } from "@/lib/lists/list-options";
+import type { AnnotatorSort } from "@/lib/list-options";
 import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/components/api/campaigns";
 import { PauseAnnotatorDialog } from "./pause-annotator-dialog";
 import "./annotator-quality.css";

@@ -4,7 +4,7 @@
 import { formatBytes } from "@/lib/format";
 import type { Problem } from "@/components/api/client";
 import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
-import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
 
 export type StepKey = "knowledge" | "batch";
 export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";

@@ -3,7 +3,7 @@ import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
 import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import type { KnowledgeImportResult } from "@/lib/campaign/import/import-knowledge";
+import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
 import { plural } from "@/lib/format";
 
 /** One progress bar per upload. */

@@ -4,7 +4,7 @@ import { auditLog } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { updateCrowdSettings } from "@/lib/crowd/crowd-settings";
 import { updateCrowdSettingsSchema } from "@/lib/crowd/settings";

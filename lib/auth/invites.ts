@@ -8,7 +8,7 @@ import { hashPassword, randomSecret, sha256 } from "./crypto";
 import type { AcceptInviteInput, CreateInviteInput } from "./schemas";
 import { revokeSessionsOf } from "./sessions";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
-import { insertUser } from "./users";
+import { insertUser } from "./user-rows";
 
 export interface CreatedInvite {
   id: number;

@@ -1,42 +1,22 @@
 import { and, count, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { apiTokens, campaignMembers, users, type UserRole } from "@/db/schema";
+import { apiTokens, campaignMembers, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
-import { AppError, invalidField, isUniqueViolation } from "@/lib/errors";
-import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/lists/list-options";
+import { AppError, invalidField } from "@/lib/errors";
+import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options";
 import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
 import { passwordSchema, type CreateUserInput } from "./schemas";
 import { revokeSessionsOf } from "./sessions";
+import { insertUser, publicColumns, type PublicUser } from "./user-rows";
+
+export { insertUser, type PublicUser };
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
-export interface PublicUser {
-  id: number;
-  username: string;
-  role: UserRole;
-  hasPassword: boolean;
-  createdAt: Date;
-  /** Set while the account is disabled: it cannot sign in, and its sessions and tokens are refused. */
-  disabledAt: Date | null;
-}
-
-const publicColumns = {
-  id: users.id,
-  username: users.username,
-  role: users.role,
-  hasPassword: sql<boolean>`${users.passwordHash} is not null`,
-  createdAt: users.createdAt,
-  disabledAt: users.disabledAt,
-};
-
 /** Creates an account. Without a password, the result carries an invite link to set one. */
-export async function createUser(
-  db: Db,
-  actor: Actor,
-  input: CreateUserInput,
-): Promise<{ user: PublicUser; invite?: CreatedInvite }> {
+export async function createUser(db: Db, actor: Actor, input: CreateUserInput): Promise<{ user: PublicUser; invite?: CreatedInvite }> {
   const { userId: createdBy } = requireCoordinator(actor);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.transaction(async (tx) => {
@@ -124,28 +104,6 @@ export async function ensureAdmin(db: Db, actor: Actor, input: { username: strin
     .onConflictDoNothing()
     .returning({ id: users.id });
   return inserted.length > 0;
-}
-
-/**
- * Inserts one account; a taken username (in any letter case) is a conflict on `username`. Internal:
- * no authorization of its own, called only by domain functions that did theirs (createUser,
- * acceptInvite, seedDemo).
- */
-export async function insertUser(
-  db: Db,
-  values: { username: string; role: UserRole; passwordHash: string | null; createdBy?: number | null },
-): Promise<PublicUser> {
-  try {
-    const [user] = await db
-      .insert(users)
-      .values({ ...values, pseudonym: newPseudonym() })
-      .returning(publicColumns);
-    if (!user) throw new Error("insert returned no row");
-    return user;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict", `The username '${values.username}' is taken.`, { field: "username" });
-    throw error;
-  }
 }
 
 /**

@@ -4,12 +4,12 @@ import { batches, type BatchStatus } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/lists/list-options";
+import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/list-options";
 import { olderThan } from "@/db/keyset";
 
 import { transitions, type BatchAction } from "./batch-lifecycle";
-import { endClaimsOfBatch } from "./internal/claims";
-import { sealBatch } from "./internal/seal";
+import { endClaimsOfBatch } from "./claims.internal";
+import { sealBatch } from "./seal.internal";
 
 export type { BatchAction };
 

@@ -4,9 +4,9 @@ import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, typ
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/lists/list-options";
+import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options";
 import { olderThan } from "@/db/keyset";
-import { retallyOutcomes } from "./internal/tallies";
+import { retallyOutcomes } from "./tallies.internal";
 import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
 

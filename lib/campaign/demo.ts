@@ -10,7 +10,7 @@ import { insertUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "./batches";
 import { createCampaign } from "./campaigns";
 import { importBatch, type ImportFile } from "./import/import-batch";
-import { importKnowledge } from "./import/import-knowledge";
+import { importKnowledge } from "../knowledge/import-knowledge";
 import { createCampaignSchema } from "./settings";
 
 export const DEMO_DIR = path.join(process.cwd(), "db", "demo");

@@ -6,7 +6,8 @@ import { annotatorStandings, campaigns, crowdEntries, passages } from "@/db/sche
 import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { resolveActor } from "@/lib/auth/sessions";
-import { nextTask, type Task } from "@/lib/campaign/annotate/assignment";
+import { type Task } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeCampaign } from "@/test/campaign-factory";
@@ -39,7 +40,7 @@ async function liveClaims(db: Db, userId: number): Promise<number> {
 }
 
 async function endOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTask(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
+  const error = await nextTaskFor(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
   expect(error).toBeInstanceOf(AppError);
   return (error as AppError).details;
 }
@@ -48,7 +49,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
   it("pauses a worker whose median is under 2 s (the speed rule, when on) and ends the session as paused", async () => {
     const w = await working(db(), { queries: 4, candidates: 1, entry: { pauseFastWorkers: true, quota: 50 }, campaign: { warnMinJudgments: 3 } });
     for (let i = 0; i < 3; i++) {
-      const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+      const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 400));
     }
     expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ sessionEnded: true, outcome: "paused" });
@@ -60,7 +61,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
   it("leaves a fast worker alone when the speed rule is off", async () => {
     const w = await working(db(), { queries: 4, candidates: 1, entry: { quota: 3 }, campaign: { warnMinJudgments: 2 } });
     for (let i = 0; i < 3; i++) {
-      const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+      const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 400));
     }
     expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
@@ -69,7 +70,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
   it("ends the session as paused when the gold rule pauses the worker, and frees their claims", async () => {
     const w = await working(db(), { queries: 6, candidates: 1, entry: { quota: 50 }, campaign: { goldMinJudgments: 1, goldAccuracyThreshold: 0.7 } });
     for (;;) {
-      const t = await nextTask(db(), w.actor, { campaignId: w.campaignId }).catch((e: unknown) => e);
+      const t = await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }).catch((e: unknown) => e);
       if (t instanceof AppError) {
         expect(t.details).toMatchObject({ sessionEnded: true, outcome: "paused" });
         break;
@@ -83,7 +84,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
 
   it("lets a coordinator pause a crowd worker like an annotator: the session ends as paused", async () => {
     const w = await working(db(), { queries: 2, candidates: 1, entry: { quota: 50 } });
-    const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+    const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
     await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 3000));
     await pauseAnnotator(db(), system, w.campaignId, w.userId);
     expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "paused" });
@@ -93,7 +94,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
     const w = await working(db(), { queries: 3, candidates: 2, entry: { quota: 1, quotaUnit: "questions" } });
     const seen = new Set<string>();
     for (let i = 0; i < 3; i++) {
-      const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+      const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       seen.add(t.query.id);
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 3000));
     }
@@ -105,11 +106,11 @@ describeEachDatabase("crowd session rules", ({ db }) => {
 
   it("refuses a prefetch past the quota without ending the session, which ends after the last judgment", async () => {
     const w = await working(db(), { queries: 4, candidates: 1, entry: { quota: 2 } });
-    const first = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
-    const second = (await nextTask(db(), w.actor, { campaignId: w.campaignId, after: first.claim.handle }))!;
+    const first = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
+    const second = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId, after: first.claim.handle }))!;
     expect(second.claim.handle).not.toBe(first.claim.handle);
     await submitJudgment(db(), w.actor, first.claim.handle, judgmentOf(first, "insufficient", 3000));
-    expect(await nextTask(db(), w.actor, { campaignId: w.campaignId, after: second.claim.handle })).toBeNull();
+    expect(await nextTaskFor(db(), w.actor, { campaignId: w.campaignId, after: second.claim.handle })).toBeNull();
     expect((await getMyCrowdSession(db(), w.actor)).stage).toBe("working");
     await submitJudgment(db(), w.actor, second.claim.handle, judgmentOf(second, "insufficient", 3000));
     expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { crowdEntries, crowdSessions, passages } from "@/db/schema";
 import { anonymous, type Actor } from "@/lib/auth/actor";
-import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
 import { AppError } from "@/lib/errors";
@@ -47,7 +47,7 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     expect(first.session).toMatchObject({ stage: "consent", number: 1, training: { total: 3, answered: 0 } });
     const again = await enter(db(), c.key, pid);
     expect(again.actor).toMatchObject({ kind: "user", role: "crowd", id: (first.actor as { id: number }).id });
-    expect(await refusal(nextTask(db(), first.actor, { campaignId: c.campaignId }))).toMatchObject({ code: "conflict" });
+    expect(await refusal(nextTaskFor(db(), first.actor, { campaignId: c.campaignId }))).toMatchObject({ code: "conflict" });
 
     expect((await consentToCrowdSession(db(), first.actor)).stage).toBe("training");
     const { item } = await getTrainingItem(db(), first.actor);
@@ -62,12 +62,12 @@ describeEachDatabase("crowd sessions", ({ db }) => {
 
     const trainingPages = new Set((await db().select().from(passages).where(sql`${passages.campaignId} = ${c.campaignId} and ${passages.isTraining}`)).map((p) => `${p.wikipediaId}:${p.startParagraphId}`));
     for (let i = 0; i < 4; i++) {
-      const task = await nextTask(db(), first.actor, { campaignId: c.campaignId });
+      const task = await nextTaskFor(db(), first.actor, { campaignId: c.campaignId });
       expect(task).not.toBeNull();
       expect(trainingPages.has(`${task!.passage.wikipediaId}:${task!.passage.paragraphs[0]!.id}`)).toBe(false);
       await submitJudgment(db(), first.actor, task!.claim.handle, judgmentOf(task!, "insufficient", 3000));
     }
-    const over = await refusal(nextTask(db(), first.actor, { campaignId: c.campaignId }));
+    const over = await refusal(nextTaskFor(db(), first.actor, { campaignId: c.campaignId }));
     expect(over.details).toMatchObject({ sessionEnded: true, outcome: "completed" });
     const view = await getMyCrowdSession(db(), first.actor);
     expect(view).toMatchObject({ stage: "ended", outcome: "completed", code: "DONE1", work: { judged: 4, quota: 4 } });
@@ -85,7 +85,7 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     const failed = await train(db(), w.actor, c.campaignId, [false, true, false]);
     expect(failed.session).toMatchObject({ stage: "ended", outcome: "training_failed", code: "FAIL1" });
     expect(failed.session.message).toContain("1 of 3 right; 2 needed");
-    expect(await refusal(nextTask(db(), w.actor, { campaignId: other.campaignId }))).toMatchObject({ code: "not_found" });
+    expect(await refusal(nextTaskFor(db(), w.actor, { campaignId: other.campaignId }))).toMatchObject({ code: "not_found" });
     const mine = await listMyCampaigns(db(), w.actor, { limit: 50 });
     expect(mine.rows.map((r) => r.id)).toEqual([c.campaignId]);
   });
@@ -96,7 +96,7 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     expect((await consentToCrowdSession(db(), a.actor)).stage).toBe("working");
     let judged = 0;
     for (;;) {
-      const task = await nextTask(db(), a.actor, { campaignId: c.campaignId }).catch((e: AppError) => e);
+      const task = await nextTaskFor(db(), a.actor, { campaignId: c.campaignId }).catch((e: AppError) => e);
       if (task instanceof AppError) {
         expect(task.details).toMatchObject({ sessionEnded: true, outcome: "queue_empty" });
         break;

@@ -3,7 +3,7 @@
 // its outcome and code, and gives back its claims — as a worker's own next request would end it.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { endLiveClaimsOf } from "@/lib/campaign/internal/claims";
+import { endLiveClaimsOf } from "@/lib/campaign/claims.internal";
 
 /** Sessions ended per round: a backlog is worked off over the next rounds, in short statements. */
 const ROUND = 500;

@@ -5,7 +5,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { annotatorStandings, crowdEntries } from "@/db/schema";
 import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
-import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { listAnnotatorWarnings } from "@/lib/campaign/report/annotator-detail";
 import { AppError } from "@/lib/errors";
@@ -59,7 +59,7 @@ async function activeSecondsOf(db: Db, campaignId: number, userId: number): Prom
 }
 
 async function refusalOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTask(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
+  const error = await nextTaskFor(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
   expect(error).toBeInstanceOf(AppError);
   return (error as AppError).details;
 }
@@ -68,7 +68,7 @@ describeEachDatabase("server-measured time (issue 26)", ({ db }) => {
   it("flags and pauses a bot that claims 7000 ms while answering 100 ms apart, and pays it for its real seconds", async () => {
     const w = await crowdWorker(db());
     for (let i = 0; i < 3; i++) {
-      const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+      const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await sleep(100);
       const { judgment } = await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 7000));
       // The annotator is answered with the time the server measured, not the claim.
@@ -103,7 +103,7 @@ describeEachDatabase("server-measured time (issue 26)", ({ db }) => {
   it("neither flags nor pauses a careful worker taking 3 s a judgment, even one whose client claims 500 ms", async () => {
     const w = await crowdWorker(db());
     for (let i = 0; i < 4; i++) {
-      const t = (await nextTask(db(), w.actor, { campaignId: w.campaignId }))!;
+      const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await letTimePass(db(), w.userId, 3000); // reading and deciding, without a real wait
       const { judgment } = await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 500));
       expect(judgment.durationMs).toBeGreaterThanOrEqual(3000);
@@ -116,7 +116,7 @@ describeEachDatabase("server-measured time (issue 26)", ({ db }) => {
     }
     expect(await warningsOf(db(), w.campaignId, w.userId)).toEqual([]);
     // Not paused: the next passage comes.
-    expect(await nextTask(db(), w.actor, { campaignId: w.campaignId })).not.toBeNull();
+    expect(await nextTaskFor(db(), w.actor, { campaignId: w.campaignId })).not.toBeNull();
     const [standing] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, w.userId));
     expect(standing?.status ?? "active").toBe("active");
     // Paid for about 4 × 3 s: the server's stretches, never the client's 4 × 0.5 s.

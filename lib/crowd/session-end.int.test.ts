@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import { claims, crowdEntries, crowdSessions } from "@/db/schema";
 import { anonymous, type Actor } from "@/lib/auth/actor";
-import { nextTask, renewClaim } from "@/lib/campaign/annotate/assignment";
+import { renewClaim } from "@/lib/campaign/annotate/assignment";
 import { getMyProgress } from "@/lib/campaign/annotate/my-progress";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { reviseJudgment } from "@/lib/campaign/annotate/revise-judgment";
@@ -13,7 +13,7 @@ import { crowdCampaign, enter, refusal } from "@/test/crowd-entry";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { endExpiredCrowdSessions } from "./reaper";
 import { consentToCrowdSession, enterCrowd, getCrowdEntryInfo, getMyCrowdSession } from "./sessions";
-import { requireCrowdWorkOpen } from "./work";
+import { requireCrowdWorkOpen, nextTaskFor } from "./work";
 
 // Issue 27, "no hoarding" and "nothing after the end": what a crowd worker's requests meet once their
 // session's time ran out or its entry was stopped, the two-claim bound, the reaper, and a re-entry
@@ -49,8 +49,8 @@ async function working(db: Db, options: Parameters<typeof crowdCampaign>[1]) {
   const pid = unique("pid");
   const w = await enter(db, c.key, pid);
   expect((await consentToCrowdSession(db, w.actor)).stage).toBe("working");
-  const shown = (await nextTask(db, w.actor, { campaignId: c.campaignId }))!;
-  const prefetched = (await nextTask(db, w.actor, { campaignId: c.campaignId, after: shown.claim.handle }))!;
+  const shown = (await nextTaskFor(db, w.actor, { campaignId: c.campaignId }))!;
+  const prefetched = (await nextTaskFor(db, w.actor, { campaignId: c.campaignId, after: shown.claim.handle }))!;
   expect(prefetched.claim.handle).not.toBe(shown.claim.handle);
   return { c, pid, w, shown, prefetched };
 }
@@ -63,7 +63,7 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
       () => renewClaim(db(), w.actor, shown.claim.handle),
       () => submitJudgment(db(), w.actor, shown.claim.handle, judgmentOf(shown, "insufficient", 3000)),
       () => getMyProgress(db(), w.actor, c.campaignId),
-      () => nextTask(db(), w.actor, { campaignId: c.campaignId }),
+      () => nextTaskFor(db(), w.actor, { campaignId: c.campaignId }),
     ];
     for (const attempt of attempts) {
       const refused = await refusal(route(db(), w.actor, attempt));
@@ -100,7 +100,7 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
     const c = await crowdCampaign(db(), { queries: 3, training: 0, entry: { quota: 1 } });
     const w = await enter(db(), c.key, unique("pid"));
     await consentToCrowdSession(db(), w.actor);
-    const task = (await nextTask(db(), w.actor, { campaignId: c.campaignId }))!;
+    const task = (await nextTaskFor(db(), w.actor, { campaignId: c.campaignId }))!;
     await route(db(), w.actor, () => submitJudgment(db(), w.actor, task.claim.handle, judgmentOf(task, "insufficient", 3000)));
     const revision = { ...judgmentOf(task, "sufficient", 3000), revision: 0 };
     const refused = await refusal(route(db(), w.actor, () => reviseJudgment(db(), w.actor, task.claim.handle, revision)));
@@ -111,14 +111,14 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
   it("gives a crowd worker at most two live claims, whatever `after` their parallel requests send", async () => {
     const { c, w, shown, prefetched } = await working(db(), { queries: 12, training: 0, entry: { quota: 50 } });
     const afters = [undefined, shown.claim.handle, prefetched.claim.handle, "A".repeat(22), "stale-handle-000000000"];
-    const tasks = await handlesOf(Array.from({ length: 20 }, (_, i) => nextTask(db(), w.actor, { campaignId: c.campaignId, after: afters[i % afters.length] })));
+    const tasks = await handlesOf(Array.from({ length: 20 }, (_, i) => nextTaskFor(db(), w.actor, { campaignId: c.campaignId, after: afters[i % afters.length] })));
     expect([...tasks].every((h) => h === shown.claim.handle || h === prefetched.claim.handle)).toBe(true);
     expect(await liveClaims(db(), userIdOf(w.actor))).toBe(2);
 
     // A worker with nothing in hand asking 10 times at once: unserialized, these statements each saw no claim and took one (5 of 10 on PostgreSQL).
     const other = await enter(db(), c.key, unique("pid"));
     await consentToCrowdSession(db(), other.actor);
-    const got = await handlesOf(Array.from({ length: 10 }, () => nextTask(db(), other.actor, { campaignId: c.campaignId, after: "B".repeat(22) })));
+    const got = await handlesOf(Array.from({ length: 10 }, () => nextTaskFor(db(), other.actor, { campaignId: c.campaignId, after: "B".repeat(22) })));
     expect(got.size).toBeLessThanOrEqual(2);
     expect(await liveClaims(db(), userIdOf(other.actor))).toBeLessThanOrEqual(2);
   });
@@ -161,9 +161,9 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
     const worker = await enter(db(), m.key, "", { ...ids, turkSubmitTo: "https://www.mturk.com" });
     expect(worker.session.number).toBe(mine.session.number);
     await consentToCrowdSession(db(), worker.actor);
-    const task = (await nextTask(db(), worker.actor, { campaignId: m.campaignId }))!;
+    const task = (await nextTaskFor(db(), worker.actor, { campaignId: m.campaignId }))!;
     await submitJudgment(db(), worker.actor, task.claim.handle, judgmentOf(task, "insufficient", 3000));
-    await refusal(nextTask(db(), worker.actor, { campaignId: m.campaignId }));
+    await refusal(nextTaskFor(db(), worker.actor, { campaignId: m.campaignId }));
     // The site is the campaign's (the sandbox), never the request's; the assignment the session's own.
     expect((await getMyCrowdSession(db(), worker.actor)).completion).toEqual({
       kind: "mturk",

@@ -4,14 +4,15 @@ import { rowsOf, type Db } from "@/db/client";
 import { auditLog, crowdEntries } from "@/db/schema";
 import { anonymous, system, type Actor, type UserActor } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
-import { nextTask, type Task } from "@/lib/campaign/annotate/assignment";
+import { type Task } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "./work";
 import { getAsk } from "@/lib/campaign/annotate/ask";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { proposePassage } from "@/lib/campaign/annotate/proposals";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { createCampaignSchema } from "@/lib/campaign/settings";
 import { AppError, parseInput } from "@/lib/errors";
 import { judgeAll } from "@/test/ask";
@@ -116,7 +117,7 @@ async function trainAll(db: Db, actor: Actor): Promise<{ feedback: TrainingFeedb
 async function workUntilEnd(db: Db, actor: Actor, campaignId: number): Promise<{ tasks: Task[]; outcome: unknown }> {
   const tasks: Task[] = [];
   for (;;) {
-    const next = await nextTask(db, actor, { campaignId }).catch((e: unknown) => e);
+    const next = await nextTaskFor(db, actor, { campaignId }).catch((e: unknown) => e);
     if (next instanceof AppError) {
       expect(next.details).toMatchObject({ sessionEnded: true });
       return { tasks, outcome: (next.details as { outcome: unknown }).outcome };
@@ -250,7 +251,7 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     // A regular annotator (no training answers) is not held back by the worker's: they get all 10 passages.
     const annotator = await makeAnnotator(db());
     let judged = 0;
-    for (let t = await nextTask(db(), annotator, { campaignId }); t; t = await nextTask(db(), annotator, { campaignId })) {
+    for (let t = await nextTaskFor(db(), annotator, { campaignId }); t; t = await nextTaskFor(db(), annotator, { campaignId })) {
       await submitJudgment(db(), annotator, t.claim.handle, judgmentOf(t, "insufficient"));
       judged++;
     }

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import { claims, crowdSessions, trainingAnswers, type Campaign } from "@/db/schema";
 import { checkSpan, spanSchema } from "@/lib/campaign/annotate/judgments";
-import { newClaimHandle, taskFromRow, type TaskRow } from "@/lib/campaign/internal/claims";
+import { newClaimHandle, taskFromRow, type TaskRow } from "@/lib/campaign/claims.internal";
 import { isGoldCorrect } from "@/lib/campaign/quality/standings";
 import { AppError, parseInput } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
@@ -99,7 +99,7 @@ function expectedSpan(row: TrainingRow): TrainingSpan | null {
  * and the explanation. The feedback shows this item only: its passage, verdict, span and
  * explanation. From then on no passage of its question — this one, its candidates, other gold,
  * passages added to it later — is given to this worker as work (the claim statement skips the
- * questions of the caller's training answers: `trained` in lib/campaign/internal/claim-next.ts), so
+ * questions of the caller's training answers: `trained` in lib/campaign/annotate/claim-next.internal.ts), so
  * nothing the feedback shows is hidden gold of their own work. The last answer of the round decides:
  * pass → real work, else the session ends with the "training not passed" code.
  */

@@ -3,8 +3,9 @@ import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { requireActiveAnnotator } from "@/lib/campaign/annotate/annotator-access";
-import { claimNextReaping } from "@/lib/campaign/internal/claim-next";
-import { endClaim, type Task } from "@/lib/campaign/internal/claims";
+import { nextTask, type NextTaskInput } from "@/lib/campaign/annotate/assignment";
+import { claimNextReaping } from "@/lib/campaign/annotate/claim-next.internal";
+import { endClaim, type Task } from "@/lib/campaign/claims.internal";
 import { AppError } from "@/lib/errors";
 import { requireCrowdSession } from "./crowd-actor";
 import { endSession, sessionView, workDone, type SessionContext } from "./session-state";
@@ -31,13 +32,21 @@ async function workInHand(db: Db, ctx: SessionContext): Promise<{ live: string[]
 }
 
 /**
+ * The next task of any caller, as the routes ask for it: a crowd worker's within their session
+ * (`crowdNextTask`), anyone else's as an annotator's (`nextTask`, which knows nothing of sessions).
+ */
+export async function nextTaskFor(db: Db, actor: Actor, input: NextTaskInput): Promise<Task | null> {
+  return actor.kind === "user" && actor.role === "crowd" ? crowdNextTask(db, actor, input) : nextTask(db, actor, input);
+}
+
+/**
  * A crowd worker's next passage: as an annotator's (`nextTask`), within their session. The session is
  * settled first (time, gold or speed pause, quota, the judgments limit end it: 409 `sessionEnded`).
  * No new passage is claimed once the passages in hand would reach the quota (null, the session goes
  * on until the last is judged); with nothing in hand and nothing open, the session ends as
  * `queue_empty`. With a quota of questions, a passage of a question past the quota is given back.
  */
-export async function crowdNextTask(db: Db, actor: UserActor, input: { campaignId: number; after?: string }): Promise<Task | null> {
+export async function crowdNextTask(db: Db, actor: UserActor, input: NextTaskInput): Promise<Task | null> {
   const { user, ctx } = await requireCrowdSession(db, actor);
   if (ctx.session.campaignId !== input.campaignId) throw new AppError("not_found", `No campaign with id ${input.campaignId} for you.`);
   if (ctx.session.stage === "ended") throw await sessionOver(db, ctx);

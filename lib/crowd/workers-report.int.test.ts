@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { nextTask } from "@/lib/campaign/annotate/assignment";
+import { nextTaskFor } from "./work";
 import { pauseByGoldRule, submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
@@ -26,7 +26,7 @@ interface Submitted {
 /** Claims and judges `n` passages (sufficient, `ms` each); a claim is taken before `beforeSubmit` runs, the judgment after it. */
 async function judge(db: Db, who: UserActor, campaignId: number, n: number, ms: number, into: Submitted, beforeSubmit?: () => Promise<void>) {
   for (let i = 0; i < n; i++) {
-    const t = await nextTask(db, who, { campaignId });
+    const t = await nextTaskFor(db, who, { campaignId });
     if (!t) throw new Error("the queue ran dry");
     if (beforeSubmit) await beforeSubmit();
     await submitJudgment(db, who, t.claim.handle, judgmentOf(t, "sufficient", ms + i));

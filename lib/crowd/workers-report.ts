@@ -6,7 +6,7 @@ import { getCampaign } from "@/lib/campaign/campaigns";
 import { countedJudgmentsOf } from "@/lib/campaign/quality/counted-judgments";
 import { smoothedAccuracy } from "@/lib/campaign/quality/consensus";
 import { csvLine } from "@/lib/csv";
-import { likePattern, pageOf, type Page } from "@/lib/lists/list-options";
+import { likePattern, pageOf, type Page } from "@/lib/list-options";
 import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, type WorkerSessionRow } from "./workers-report-options";
 
 // The payment report: one row per crowd session, newest first, with what a coordinator needs to

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { system } from "@/lib/auth/actor";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { describeEachDatabase } from "@/test/databases";
 import { buildIndex } from "./index-build";
 import { rankParagraphs } from "./retrieve";

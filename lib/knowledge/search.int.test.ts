@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { pages } from "@/db/schema";
 import { system, type Actor } from "@/lib/auth/actor";
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { buildIndex } from "./index-build";
 import { searchOptionsSchema } from "./schemas";

@@ -1,4 +1,4 @@
-import { importKnowledge } from "@/lib/campaign/import/import-knowledge";
+import { importKnowledge } from "@/lib/knowledge/import-knowledge";
 import { env } from "@/lib/env";
 import { json, requestContext, route } from "@/app/_server/http";
 import { knowledgeUploadParts } from "@/app/_server/uploads";

@@ -4,28 +4,31 @@ import { campaigns, claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { crowdNextTask } from "@/lib/crowd/work";
-import { claimNextReaping } from "../internal/claim-next";
-import type { Task } from "../internal/claims";
+import { claimNextReaping } from "./claim-next.internal";
+import type { Task } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
 
 export type { Task };
 
+export type NextTaskInput = { campaignId: number; after?: string };
+/** How a caller's next task is found: `nextTask`, or one that also knows crowd sessions (lib/crowd/work.ts). */
+export type NextTaskFn = (db: Db, actor: Actor, input: NextTaskInput) => Promise<Task | null>;
+
 /** A claim handle as the claim routes and `?after=` take it: base64url, never a database id. */
 export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a claim handle (base64url) from POST /api/campaigns/:id/next");
-
 
 /**
  * The next task of an annotator in a campaign: (1) their live claim, so a reload resumes; (2) else
  * the next open passage of the question they are on, in an order fixed per annotator; (3) else a
  * passage of another question, closest to completion first. One statement claims it
- * (lib/campaign/internal/claim-next.ts): FOR NO KEY UPDATE SKIP LOCKED, so concurrent annotators never
+ * (lib/campaign/annotate/claim-next.internal.ts): FOR NO KEY UPDATE SKIP LOCKED, so concurrent annotators never
  * wait on each other and a passage never gets more than R judgments and claims, and the row lock
  * lasts for that statement only. `after`: the handle of a claim the client already shows (prefetching the next).
  */
-export async function nextTask(db: Db, actor: Actor, input: { campaignId: number; after?: string }): Promise<Task | null> {
-  // A crowd worker's next passage also depends on their session: its quota, time and outcome.
-  if (actor.kind === "user" && actor.role === "crowd") return crowdNextTask(db, actor, input);
+export async function nextTask(db: Db, actor: Actor, input: NextTaskInput): Promise<Task | null> {
+  // A crowd worker's next passage also depends on their session (its quota, time and outcome): the
+  // caller picks that path (nextTaskFor in lib/crowd/work.ts); this function never gives them one.
+  if (actor.kind === "user" && actor.role === "crowd") throw new AppError("forbidden", "A crowd worker's next passage comes with their session.");
   const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
   return claimNextReaping(db, user, campaign, input.after);
 }

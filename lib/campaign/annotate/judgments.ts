@@ -6,7 +6,7 @@ import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
-import { claimHandleSchema, nextTask, type Task } from "./assignment";
+import { claimHandleSchema, nextTask, type NextTaskFn, type Task } from "./assignment";
 import { checkSpan, spanSchema } from "./judgment-span";
 import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
@@ -158,7 +158,8 @@ export async function pauseByGoldRule(db: Db, campaignId: number, userId: number
  * passage): `nextTask` with `after`, the claim the client already holds prefetched. A replay answers
  * the same way without claiming twice: `nextTask` gives the live claim first, so the task the first
  * answer claimed comes back. `next` is left out when no task can be given now (the annotator was
- * just paused, the batch stopped): the client then asks `…/next`, which says why.
+ * just paused, the batch stopped): the client then asks `…/next`, which says why. `next` finds the
+ * task: `nextTask`, or for a route that serves crowd workers too, lib/crowd/work.ts's `nextTaskFor`.
  */
 export async function submitJudgmentAndNext(
   db: Db,
@@ -166,11 +167,12 @@ export async function submitJudgmentAndNext(
   handle: string,
   input: JudgmentInput,
   query: { next?: "1"; after?: string },
+  next: NextTaskFn = nextTask,
 ): Promise<{ judgment: JudgmentView; replayed: boolean; next?: Task | null }> {
   const { judgment, replayed, campaignId } = await submitJudgment(db, actor, handle, input);
   if (query.next !== "1") return { judgment, replayed };
   try {
-    return { judgment, replayed, next: await nextTask(db, actor, { campaignId, after: query.after }) };
+    return { judgment, replayed, next: await next(db, actor, { campaignId, after: query.after }) };
   } catch (error) {
     if (error instanceof AppError) return { judgment, replayed };
     throw error;

@@ -2,7 +2,7 @@ import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { batches } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { passageCells } from "../internal/tallies";
+import { passageCells } from "../tallies.internal";
 import { requireActiveAnnotator } from "./annotator-access";
 
 /**

@@ -4,7 +4,7 @@ import { rowsOf, type Db, type Tx } from "@/db/client";
 import type { Campaign, PassageOrigin } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { newClaimHandle } from "../internal/claims";
+import { newClaimHandle } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
 import { MAX_PROPOSAL_PARAGRAPHS } from "./ask-rules";
 import { askQueryIdSchema, requireAsked, type AskedQuestion } from "./ask";

@@ -9,7 +9,7 @@ import { exportedLines } from "@/test/exported";
 import { idsOfTask } from "@/test/claims";
 import { changeBatchStatus } from "../batches";
 import { campaigns } from "@/db/schema";
-import { recountPassages } from "../internal/recount";
+import { recountPassages } from "../quality/recount.internal";
 import { pauseAnnotator } from "../quality/standings";
 import { exportJudgments } from "../report/export-judgments";
 import { getQuestionView } from "../report/question-view";

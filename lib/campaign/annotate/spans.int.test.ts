@@ -8,7 +8,7 @@ import { nextTask, type Task } from "./assignment";
 import { changeBatchStatus } from "../batches";
 import { createCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
-import { importKnowledge } from "../import/import-knowledge";
+import { importKnowledge } from "../../knowledge/import-knowledge";
 import { submitJudgment } from "./judgments";
 import { createCampaignSchema } from "../settings";
 

@@ -9,7 +9,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
 import { createCampaignSchema } from "../settings";
 import { importBatch, type BatchImportInput } from "./import-batch";
-import { importKnowledge } from "./import-knowledge";
+import { importKnowledge } from "../../knowledge/import-knowledge";
 import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";
 import { INDEX_NOT_BUILT } from "@/lib/knowledge/retrieve";
 

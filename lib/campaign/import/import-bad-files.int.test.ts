@@ -13,7 +13,7 @@ import { sliceLocation } from "@/lib/kilt/codepoints";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
 import { importBatch, MAX_TASK_LINE_BYTES } from "./import-batch";
-import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "./import-knowledge";
+import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "../../knowledge/import-knowledge";
 import { createCampaignSchema } from "../settings";
 
 // The corpus of bad files and what each must produce: test/fixtures/bad-imports/cases.json.

@@ -6,7 +6,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
 import { createCampaignSchema } from "../settings";
 import { importBatch } from "./import-batch";
-import { importKnowledge } from "./import-knowledge";
+import { importKnowledge } from "../../knowledge/import-knowledge";
 
 // Training items for crowd workers: a gold provenance item of the task file with "training": true
 // and an optional "explanation" lands in passages.is_training / passages.explanation.

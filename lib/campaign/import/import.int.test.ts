@@ -10,7 +10,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { changeBatchStatus, getBatch } from "../batches";
 import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
-import { dropStaleStagingTables, importKnowledge } from "./import-knowledge";
+import { dropStaleStagingTables, importKnowledge } from "../../knowledge/import-knowledge";
 import { createCampaignSchema, updateCampaignSchema } from "../settings";
 
 function source(text: string | Buffer) {

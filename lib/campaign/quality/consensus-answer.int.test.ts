@@ -11,7 +11,7 @@ import { submitJudgment } from "../annotate/judgments";
 import { changeBatchStatus } from "../batches";
 import { createCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
-import { importKnowledge } from "../import/import-knowledge";
+import { importKnowledge } from "../../knowledge/import-knowledge";
 import { exportKilt, exportReport, type ExportReport } from "../report/export-kilt";
 import { getQuestionView } from "../report/question-view";
 import { createCampaignSchema } from "../settings";

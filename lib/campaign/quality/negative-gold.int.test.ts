@@ -12,7 +12,7 @@ import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { createCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
-import { importKnowledge } from "../import/import-knowledge";
+import { importKnowledge } from "../../knowledge/import-knowledge";
 import { getDashboard } from "../report/dashboard";
 import { exportKilt } from "../report/export-kilt";
 import { createCampaignSchema } from "../settings";

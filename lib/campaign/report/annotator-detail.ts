@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { pageSize } from "@/lib/lists/list-options";
+import { pageSize } from "@/lib/list-options";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import type { Location } from "@/lib/kilt/codepoints";
 import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
-import { annotatorSummaries } from "../internal/tallies";
+import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
 import type { AnnotatorRow } from "./annotator-rows";
 import type { ClaimRow } from "../annotate/judgment-statements";

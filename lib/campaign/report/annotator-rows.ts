@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/lists/list-options";
+import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/list-options";
 import { DURATION_BUCKET_MS, MAX_DURATION_BUCKET, medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
-import { annotatorSummaries, type AnnotatorSummary } from "../internal/tallies";
+import { annotatorSummaries, type AnnotatorSummary } from "../tallies.internal";
 import { smoothedAccuracy } from "../quality/consensus";
 
 /** One row of a campaign's annotators table: their tallies and standing. */

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { system } from "@/lib/auth/actor";
-import { campaignListQuerySchema } from "@/lib/lists/list-options";
+import { campaignListQuerySchema } from "@/lib/list-options";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";

@@ -12,7 +12,7 @@ import { getDashboard } from "./dashboard";
 import { submitJudgment } from "../annotate/judgments";
 import { outcomeSql } from "../quality/outcome";
 import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
-import { activitySpan, compactTallies, judgmentsOverTime } from "../internal/tallies";
+import { activitySpan, compactTallies, judgmentsOverTime } from "../tallies.internal";
 
 const random = seededRandom;
 

@@ -17,7 +17,7 @@ import {
   questionCounts,
   type DisputedQuestion,
   type PassageCell,
-} from "../internal/tallies";
+} from "../tallies.internal";
 import { goldSummary, type GoldSummary } from "./gold-summary";
 import { notedJudgments, type NotedJudgments } from "./noted-judgments";
 import { responseCounts, type ResponseCounts } from "./response-counts";

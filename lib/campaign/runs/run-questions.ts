@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/actor";
 import { rankDetail, type RankDetail } from "@/lib/kilt/score/detail";
 import type { GuessRecord, Level } from "@/lib/kilt/score/types";
-import { likePattern, pageOf } from "@/lib/lists/list-options";
+import { likePattern, pageOf } from "@/lib/list-options";
 import { requireRun } from "./list-runs";
 import { scoredPage, type ScoredQuestion } from "./scored-pages";
 import { GOLDS, type PerGold, type RunQuestionDetail, type RunQuestionListQuery, type RunQuestionPage, type RunView } from "./views";

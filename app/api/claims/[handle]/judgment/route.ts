@@ -1,6 +1,6 @@
 import { judgmentInputSchema, judgmentQuerySchema, submitJudgmentAndNext } from "@/lib/campaign/annotate/judgments";
 import { reviseJudgment, revisionInputSchema } from "@/lib/campaign/annotate/revise-judgment";
-import { requireCrowdWorkOpen } from "@/lib/crowd/work";
+import { nextTaskFor, requireCrowdWorkOpen } from "@/lib/crowd/work";
 import { parseInput } from "@/lib/errors";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 import { claimHandleParam, type HandleContext } from "@/app/_server/route-params";
@@ -15,7 +15,7 @@ export const POST = route(async (req, ctx: HandleContext) => {
   const query = parseInput(judgmentQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
   const input = await readJson(req, judgmentInputSchema);
   await requireCrowdWorkOpen(db, actor);
-  const { judgment, replayed, next } = await submitJudgmentAndNext(db, actor, handle, input, query);
+  const { judgment, replayed, next } = await submitJudgmentAndNext(db, actor, handle, input, query, nextTaskFor);
   return json(next === undefined ? { judgment } : { judgment, next }, replayed ? 200 : 201);
 });
 

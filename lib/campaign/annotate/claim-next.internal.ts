@@ -4,7 +4,7 @@ import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { preparedRows, preparedRowsSerialized } from "@/db/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
-import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "./claims";
+import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "../claims.internal";
 
 /**
  * Claiming in one statement, with the same rules as the step-by-step version it replaced:

@@ -17,8 +17,8 @@ import { invalidField } from "@/lib/errors";
 import { indexAfterImport } from "@/lib/knowledge/index-build";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type JsonlLine } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema, type KnowledgeRecord } from "@/lib/kilt/schemas";
-import { importFailed, MAX_PROBLEMS, Problems } from "./import-problems";
-import { addReferencedPageIds, type ImportFile } from "./read-batch-files";
+import { importFailed, MAX_PROBLEMS, Problems } from "@/lib/campaign/import/import-problems";
+import { addReferencedPageIds, type ImportFile } from "@/lib/campaign/import/read-batch-files";
 
 /** A knowledge-source line may be long (a whole Wikipedia page), but not unbounded. */
 export const MAX_KNOWLEDGE_LINE_BYTES = 16 * 1024 * 1024;

@@ -3,8 +3,8 @@
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import type { Campaign } from "@/db/schema";
-import { countedJudgmentsOf } from "../quality/counted-judgments";
-import { outcomeSql } from "../quality/outcome";
+import { countedJudgmentsOf } from "./counted-judgments";
+import { outcomeSql } from "./outcome";
 
 /**
  * Recomputes the counters of passages from the judgments themselves (the judgments that count:

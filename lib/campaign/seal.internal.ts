@@ -1,7 +1,7 @@
 // Internal: no authorization of its own. Only changeBatchStatus (which checked the caller) calls it.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
-import { countedJudgmentsOf } from "../quality/counted-judgments";
+import { countedJudgmentsOf } from "./quality/counted-judgments";
 
 /**
  * Seals a batch that is being closed, inside the closing transaction: R and T of its campaign, its
