@@ -1,4 +1,4 @@
-// The layout rules of the README's map, checked on the source itself: sizes, layers, the edge.
+// The layout rules of docs/architecture.md's map, checked on the source itself: sizes, layers, the edge.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
