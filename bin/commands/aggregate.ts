@@ -13,7 +13,7 @@ import {
 } from "@/lib/campaign/quality/dawid-skene";
 import { FatalImportError, fieldPath, type ImportProblem, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { problemLine, problemLines } from "./score";
-import { existingFile, printReport, type OfflineReport } from "./shared";
+import { existingFile, offlineCommand, printReport, type OfflineReport } from "./shared";
 
 /** The longest line read: a judgment line is a few dozen bytes. */
 export const MAX_AGGREGATE_LINE_BYTES = 1024 * 1024;
@@ -150,15 +150,10 @@ export async function aggregateReport(opts: AggregateCommandOptions): Promise<Ag
 
 /** `kps aggregate`: Dawid–Skene or one-coin Dawid–Skene over a judgments file, offline. */
 export function addAggregateCommand(program: Command): void {
-  program
-    .command("aggregate")
-    .description("fit Dawid–Skene (or its one-coin variant) to judgments as crowd-kit does, n_iter 100, tol 1e-5 (offline: no app needed)")
+  offlineCommand(program, "aggregate", "fit Dawid–Skene (or its one-coin variant) to judgments as crowd-kit does, n_iter 100, tol 1e-5")
     .requiredOption("--judgments <file>", 'the judgments: JSONL lines {"passage", "annotator", "verdict"} (plain or .gz)', existingFile)
     .option("--gold <file>", 'known verdicts, clamped: JSONL lines {"passage", "verdict"} (plain or .gz)', existingFile)
     .addOption(new Option("--model <model>", "the model").choices(["dawid-skene", "one-coin"]).makeOptionMandatory())
     .option("--json", "print {p_sufficient, labels, priors, errors | skills} as JSON, in the shape of the fixtures' expected.json", false)
-    .action(async (opts: AggregateCommandOptions) => {
-      const report = await aggregateReport(opts);
-      printReport(report, "the files have problems: nothing aggregated.");
-    });
+    .action(async (opts: AggregateCommandOptions) => printReport(await aggregateReport(opts), "the files have problems: nothing aggregated."));
 }

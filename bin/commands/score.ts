@@ -3,7 +3,7 @@ import { createReadStream } from "node:fs";
 import { FatalImportError, type ImportProblem, readLines } from "@/lib/kilt/jsonl";
 import { MAX_SCORE_PROBLEMS, scoreFiles } from "@/lib/kilt/score/score-files";
 import { DEFAULT_KS, type KiltResult, type Level } from "@/lib/kilt/score/types";
-import { existingFile, printReport, type OfflineReport } from "./shared";
+import { existingFile, offlineCommand, printReport, type OfflineReport } from "./shared";
 
 /** The longest line read; KILT has none, but a line is held whole while it is parsed. */
 export const MAX_SCORE_LINE_BYTES = 64 * 1024 * 1024;
@@ -101,16 +101,11 @@ function result(r: KiltResult): KiltResult {
 
 /** `kps score`: KILT's eval_retrieval.py and eval_downstream.py on two files, offline. */
 export function addScoreCommand(program: Command): void {
-  program
-    .command("score")
-    .description("score a system's guess file against a gold file as KILT's eval_retrieval.py and eval_downstream.py do (offline: no app needed)")
+  offlineCommand(program, "score", "score a system's guess file against a gold file as KILT's eval_retrieval.py and eval_downstream.py do")
     .requiredOption("--gold <file>", "the gold KILT file (JSONL, plain or .gz)", existingFile)
     .requiredOption("--guess <file>", "the system's predictions, one line per gold id (JSONL, plain or .gz)", existingFile)
     .addOption(new Option("--ks <list>", "the k of precision@k, recall@k, …: positive integers").argParser(parseKs).default(DEFAULT_KS, DEFAULT_KS.join(",")))
     .addOption(new Option("--level <level>", "only this retrieval level (default: both)").choices(["page", "paragraph"]))
     .option("--json", "print the evaluators' dictionary {page, paragraph, downstream} as JSON", false)
-    .action(async (opts: ScoreCommandOptions) => {
-      const report = await scoreReport(opts);
-      printReport(report, "the files have problems: nothing scored.");
-    });
+    .action(async (opts: ScoreCommandOptions) => printReport(await scoreReport(opts), "the files have problems: nothing scored."));
 }

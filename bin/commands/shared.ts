@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { z } from "zod";
 import { createWriteStream, statSync } from "node:fs";
 import { fieldProblems } from "@/lib/errors";
@@ -116,3 +116,6 @@ export function printReport(report: OfflineReport, failure: string): void {
   for (const line of report.stdout) out(line);
   note(report.summary);
 }
+
+/** A command that reads files and needs no app (score, aggregate): its description says so. */
+export const offlineCommand = (program: Command, name: string, description: string) => program.command(name).description(`${description} (offline: no app needed)`);
