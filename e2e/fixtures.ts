@@ -146,6 +146,17 @@ export async function launchedTwoQuestionBatch(
   return { campaignId, batchId };
 }
 
+/** The tasks one annotator is given through the API (POST …/next), one after another until none is left (204). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the task is the API's JSON, read as the tests need
+export async function* tasksOf(api: APIRequestContext, campaignId: number): AsyncGenerator<any> {
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) return;
+    expect(res.status(), await res.text()).toBe(200);
+    yield await res.json();
+  }
+}
+
 /**
  * One annotator's pass over every passage of a campaign through the API, judging by the passage's
  * first paragraph id (the API shows no passage id): sufficient (its first three words) where
@@ -161,11 +172,7 @@ export async function judgeAll(
   takeMs = 0,
 ): Promise<number[]> {
   const judged: number[] = [];
-  for (;;) {
-    const res = await api.post(`/api/campaigns/${campaignId}/next`);
-    if (res.status() === 204) return judged;
-    expect(res.status(), await res.text()).toBe(200);
-    const task = await res.json();
+  for await (const task of tasksOf(api, campaignId)) {
     const p = task.passage.paragraphs[0];
     const yes = sufficient(p.id);
     const text = p.text.split(" ").slice(0, 3).join(" ");
@@ -181,6 +188,7 @@ export async function judgeAll(
     expect(submit.status(), await submit.text()).toBe(201);
     judged.push(p.id);
   }
+  return judged;
 }
 
 /** A file of the demo campaign (db/demo/). */
