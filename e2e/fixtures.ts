@@ -134,7 +134,13 @@ export async function launchedTwoQuestionBatch(
   const provenance = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
   const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: provenance(1 + 2 * i) }] }));
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: provenance(2 + 2 * i) }] }));
-  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+  const batchId = await importAndLaunch(admin, campaignId, queries, candidates);
+  return { campaignId, batchId };
+}
+
+/** Imports a batch of KILT lines (the questions and their retrieved candidates) into a campaign and launches it; its id. */
+export async function importAndLaunch(api: APIRequestContext, campaignId: number, queries: string[], candidates: string[]): Promise<number> {
+  const imported = await api.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
       candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
@@ -142,8 +148,8 @@ export async function launchedTwoQuestionBatch(
   });
   expect(imported.status(), await imported.text()).toBe(201);
   const batchId: number = (await imported.json()).batch.id;
-  expect((await admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
-  return { campaignId, batchId };
+  expect((await api.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
+  return batchId;
 }
 
 /** The tasks one annotator is given through the API (POST …/next), one after another until none is left (204). */
