@@ -118,6 +118,24 @@ export function childResult<T>(run: Timed, what: string): T {
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
 }
 
+/** Samples `read()` now and every `ms` and keeps the highest of each figure; `stop()` samples once more and gives the peaks. */
+export function peakSampler<T extends Record<string, number>>(read: () => T, ms: number): { sample: () => void; stop: () => T } {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const [k, v] of Object.entries(read())) peaks[k] = Math.max(peaks[k] ?? 0, v);
+  };
+  sample();
+  const timer = setInterval(sample, ms);
+  return {
+    sample,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peaks as T;
+    },
+  };
+}
+
 /** CPU seconds (user + system) this process spent since `start`. */
 export function cpuSince(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
