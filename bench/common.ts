@@ -3,11 +3,12 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sql } from "drizzle-orm";
-import type { DatabaseHandle } from "@/db/client";
+import { openDatabase, type DatabaseHandle } from "@/db/client";
 
 /** An integer option of at least `min`, or an error naming the option and the value given. */
 export function integerOption(name: string, value: string | undefined, min: number): number {
@@ -117,6 +118,24 @@ export function childResult<T>(run: Timed, what: string): T {
   return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
 }
 
+/** Samples `read()` now and every `ms` and keeps the highest of each figure; `stop()` samples once more and gives the peaks. */
+export function peakSampler<T extends Record<string, number>>(read: () => T, ms: number): { sample: () => void; stop: () => T } {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const [k, v] of Object.entries(read())) peaks[k] = Math.max(peaks[k] ?? 0, v);
+  };
+  sample();
+  const timer = setInterval(sample, ms);
+  return {
+    sample,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peaks as T;
+    },
+  };
+}
+
 /** CPU seconds (user + system) this process spent since `start`. */
 export function cpuSince(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
@@ -153,6 +172,43 @@ export function cleanupOnce(benchDb: string, tmp: string, state: () => { admin?:
     void cleanup().finally(() => process.exit(130));
   });
   return cleanup;
+}
+
+/** A benchmark's throwaway PostgreSQL database and temporary directory; `admin`, `bench` and `created` are what `cleanup` closes and drops. */
+export interface BenchWorkspace {
+  /** `DATABASE_URL`, or the local server's postgres database. */
+  baseUrl: string;
+  benchDb: string;
+  benchUrl: string;
+  tmp: string;
+  admin?: DatabaseHandle;
+  bench?: DatabaseHandle;
+  created: boolean;
+  cleanup: () => Promise<void>;
+}
+
+/**
+ * The start of a benchmark on PostgreSQL: the working directory at the repository (migrations are
+ * found from it), a throwaway database `<dbPrefix>_<random>` named on `DATABASE_URL`'s server (not
+ * made yet), a temporary directory `<tmpPrefix>…`, and their clean-up once, also on Ctrl-C.
+ */
+export function benchWorkspace(dbPrefix: string, tmpPrefix: string): BenchWorkspace {
+  process.chdir(REPO);
+  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
+  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, dbPrefix);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+  const ws: BenchWorkspace = { baseUrl, benchDb, benchUrl, tmp, created: false, cleanup: async () => {} };
+  ws.cleanup = cleanupOnce(benchDb, tmp, () => ws);
+  return ws;
+}
+
+/** Makes the workspace's database through an admin connection to the base server, and opens it. */
+export async function createBenchDatabase(ws: BenchWorkspace): Promise<DatabaseHandle> {
+  ws.admin ??= await openDatabase({ url: ws.baseUrl });
+  await ws.admin.db.execute(sql.raw(`create database "${ws.benchDb}"`));
+  ws.created = true;
+  ws.bench = await openDatabase({ url: ws.benchUrl });
+  return ws.bench;
 }
 
 /** A row of a benchmark's result table: what one run wrote, how long it took, its peak memory. */

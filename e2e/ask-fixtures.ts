@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { createAccount, signedInApi, unique } from "./fixtures";
+import { createAccount, signedInApi, tasksOf, unique } from "./fixtures";
 
 /** A word of letters only (the text index keeps it whole), unique to this run. */
 export function uniqueWord(prefix: string): string {
@@ -133,11 +133,7 @@ export async function axeAtBothWidths(page: Page): Promise<string[]> {
 /** Judges every passage the annotator is given through the API: the proposal (by its page) sufficient with `span`, others by `other`. */
 export async function judgeByApi(api: APIRequestContext, campaignId: number, proposalPage: string, span: object, otherSufficient: boolean) {
   const seen: { wikipediaId: string; paragraphIds: number[] }[] = [];
-  for (;;) {
-    const res = await api.post(`/api/campaigns/${campaignId}/next`);
-    if (res.status() === 204) return seen;
-    expect(res.status(), await res.text()).toBe(200);
-    const task = await res.json();
+  for await (const task of tasksOf(api, campaignId)) {
     const p = task.passage.paragraphs[0];
     seen.push({ wikipediaId: task.passage.wikipediaId, paragraphIds: task.passage.paragraphs.map((x: { id: number }) => x.id) });
     const isProposal = task.passage.wikipediaId === proposalPage;
@@ -148,4 +144,5 @@ export async function judgeByApi(api: APIRequestContext, campaignId: number, pro
     const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, { data: body });
     expect(submit.status(), await submit.text()).toBe(201);
   }
+  return seen;
 }

@@ -1,8 +1,8 @@
 // Crowd campaigns for the e2e specs (crowd-*.spec.ts, api-authz.spec.ts): a campaign imported through
 // the API whose passages the test can answer (it wrote them), with training gold and a crowd entry;
 // and a crowd worker's API context (entered with the platform's ids only, then the Bearer token).
-import { expect, request, type APIRequestContext } from "@playwright/test";
-import { unique } from "./fixtures";
+import { expect, request, test, type APIRequestContext } from "@playwright/test";
+import { adminApi, unique } from "./fixtures";
 
 /**
  * Each work question has its own page:
@@ -51,6 +51,24 @@ export function firstWordSpan(paragraph: { id: number; text: string }) {
 /** Whether the passage (named by its paragraphs, as the annotator API names it) is gold in a campaign made here. */
 export function isGoldParagraph(paragraph: { text: string }): boolean {
   return /^(Alpha|Beta|Training) /.test(paragraph.text);
+}
+
+/**
+ * One crowd campaign for a whole spec file, made by the admin before its first test; the file's
+ * tests then run in order, in one worker. The tests read it through the returned function.
+ */
+export function crowdCampaignForFile(o: CrowdCampaignOptions): () => CrowdCampaign {
+  test.describe.configure({ mode: "serial" });
+  let made: CrowdCampaign | undefined;
+  test.beforeAll(async ({ baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    made = await crowdCampaign(admin, o);
+    await admin.dispose();
+  });
+  return () => {
+    if (!made) throw new Error("the file's crowd campaign is made before its first test");
+    return made;
+  };
 }
 
 /** Distinct codes for one campaign, so the receiver's records tell campaigns apart. */

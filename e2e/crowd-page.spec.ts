@@ -1,7 +1,7 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { adminApi, unique } from "./fixtures";
+import { adminApi, importAndLaunch, unique } from "./fixtures";
 
 // Smoke test of the crowd worker's page (/crowd/{entryKey}, generic platform): consent → one
 // training item with feedback → a quota of two passages on the judging screen → the completion code;
@@ -26,14 +26,7 @@ async function crowdCampaign(admin: APIRequestContext): Promise<string> {
   const training = { training: true, explanation: "The paragraph says when it was lit." };
   const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ ...provenance(1 + 2 * i), ...(i === 0 ? training : {}) }] }] }));
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: [provenance(2 + 2 * i)] }] }));
-  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
-    },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect((await admin.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+  await importAndLaunch(admin, campaignId, queries, candidates);
   const crowd = await admin.put(`/api/campaigns/${campaignId}/crowd`, {
     data: { enabled: true, platform: "generic", consent: "## Your data\nYour judgments are used for research.", trainingItems: 1, trainingPassShare: 0, quota: 2, codes: CODES,
       example: "*Question*: when was the tower first lit?\n\nThe tower was lit in 1871." },

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { CROWD_RECEIVER } from "../playwright.config";
-import { crowdCampaign, EXPLANATION, type CrowdCampaign } from "./crowd-fixtures";
+import { crowdCampaignForFile, EXPLANATION } from "./crowd-fixtures";
 import { agree, answerTraining, feedback, judgeOne, passageOn, progress } from "./crowd-pages";
 import { receivedAt } from "./crowd-receiver";
 import { adminApi, unique } from "./fixtures";
@@ -33,48 +33,40 @@ function recordClaims(page: Page): Set<string> {
   return given;
 }
 
-// One campaign for the file (beforeAll): its tests run in order, in one worker.
-test.describe.configure({ mode: "serial" });
-
-let c: CrowdCampaign;
-
-test.beforeAll(async ({ baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  // 8 questions (gold + a candidate each) and 2 training items; the worker here answers "Not
-  // sufficient" throughout, so the gold rule is off (threshold 0): this test is about the session.
-  c = await crowdCampaign(admin, {
-    prefix: "prolific",
-    questions: 8,
-    candidates: true,
-    training: 2,
-    settings: { goldAccuracyThreshold: 0 },
-    crowd: {
-      platform: "prolific",
-      consent: "You agree that **your answers** are used for research.",
-      trainingItems: 2,
-      trainingPassShare: 0.5,
-      quota: 6,
-      quotaUnit: "passages",
-      timeLimitMinutes: 60,
-      maxSessionsPerWorker: 1,
-      completionUrl: `${CROWD_RECEIVER}/submissions/complete`,
-    },
-  });
-  await admin.dispose();
+// One campaign for the file: its tests run in order, in one worker.
+// 8 questions (gold + a candidate each) and 2 training items; the worker here answers "Not
+// sufficient" throughout, so the gold rule is off (threshold 0): this test is about the session.
+const c = crowdCampaignForFile({
+  prefix: "prolific",
+  questions: 8,
+  candidates: true,
+  training: 2,
+  settings: { goldAccuracyThreshold: 0 },
+  crowd: {
+    platform: "prolific",
+    consent: "You agree that **your answers** are used for research.",
+    trainingItems: 2,
+    trainingPassShare: 0.5,
+    quota: 6,
+    quotaUnit: "passages",
+    timeLimitMinutes: 60,
+    maxSessionsPerWorker: 1,
+    completionUrl: `${CROWD_RECEIVER}/submissions/complete`,
+  },
 });
 
 test("a Prolific worker: consent, training with feedback, a quota of 6 passages, back to Prolific with the code; returning resumes, and past the sessions limit shows the code again", { tag: "@desktop" }, async ({ browser, baseURL }) => {
   test.setTimeout(150_000);
   const pid = unique("pid").replace("-", "");
   const sessionId = unique("session");
-  const completeUrl = `${CROWD_RECEIVER}/submissions/complete?cc=${c.codes.completed}`;
+  const completeUrl = `${CROWD_RECEIVER}/submissions/complete?cc=${c().codes.completed}`;
 
   // A fresh browser with Prolific's parameters.
   const page = await freshPage(browser);
   const given = recordClaims(page);
-  await page.goto(c.entryPath(prolificParams(pid, sessionId)));
+  await page.goto(c().entryPath(prolificParams(pid, sessionId)));
   await expect(page.locator(".crowd-markdown strong").first()).toHaveText("your answers");
-  await agree(page, c.name);
+  await agree(page, c().name);
 
   // Training 1: a deliberately wrong answer; the feedback shows the expected verdict and span, and the explanation.
   await expect(page.getByText("Training 1 of 2")).toBeVisible();
@@ -104,7 +96,7 @@ test("a Prolific worker: consent, training with feedback, a quota of 6 passages,
 
   // The same PROLIFIC_PID in a new browser: no consent or training again, the same session, a passage held for them.
   const back = await freshPage(browser);
-  await back.goto(c.entryPath(prolificParams(pid, sessionId)));
+  await back.goto(c().entryPath(prolificParams(pid, sessionId)));
   await expect(passageOn(back)).toBeVisible();
   await expect(back.getByRole("button", { name: "I agree and start" })).toHaveCount(0);
   await expect(progress(back)).toContainText("3 of 6 passages judged");
@@ -117,34 +109,34 @@ test("a Prolific worker: consent, training with feedback, a quota of 6 passages,
   // The quota reached: the redirect to the completion URL with the "completed" code, which the receiver records.
   await back.waitForURL(completeUrl);
   await expect(back.getByRole("heading", { name: "Submission complete" })).toBeVisible();
-  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c.codes.completed })).length).toBe(1);
+  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c().codes.completed })).length).toBe(1);
   await back.context().close();
 
   // Past the sessions limit (1): the same worker sees the ended session and goes back with its code again; no more work.
   const again = await freshPage(browser);
-  await again.goto(c.entryPath(prolificParams(pid, unique("session"))));
+  await again.goto(c().entryPath(prolificParams(pid, unique("session"))));
   await again.waitForURL(completeUrl);
-  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c.codes.completed })).length).toBe(2);
+  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c().codes.completed })).length).toBe(2);
   await again.context().close();
 
   // The coordinator's payment report: one session, completed, 6 judgments, with Prolific's ids.
   const admin = await adminApi(baseURL!);
-  const rows = (await (await admin.get(`/api/campaigns/${c.campaignId}/workers?q=${pid}`)).json()).workers;
+  const rows = (await (await admin.get(`/api/campaigns/${c().campaignId}/workers?q=${pid}`)).json()).workers;
   expect(rows).toHaveLength(1);
-  expect(rows[0]).toMatchObject({ platform: "prolific", workerId: pid, studyId: "study-e2e", platformSessionId: sessionId, outcome: "completed", code: c.codes.completed, judgments: 6, trainingJudged: 2, trainingCorrect: 1 });
+  expect(rows[0]).toMatchObject({ platform: "prolific", workerId: pid, studyId: "study-e2e", platformSessionId: sessionId, outcome: "completed", code: c().codes.completed, judgments: 6, trainingJudged: 2, trainingCorrect: 1 });
   await admin.dispose();
 });
 
 test("a Prolific worker who fails training is sent back with the training-failed code", { tag: "@desktop" }, async ({ browser }) => {
   const page = await freshPage(browser);
-  await page.goto(c.entryPath(prolificParams(unique("pid").replace("-", ""), unique("session"))));
-  await agree(page, c.name);
+  await page.goto(c().entryPath(prolificParams(unique("pid").replace("-", ""), unique("session"))));
+  await agree(page, c().name);
   await answerTraining(page, page, false);
   await page.getByRole("button", { name: "Next" }).click();
   await answerTraining(page, page, false);
   await expect(feedback(page).getByRole("heading", { name: "Not quite" })).toBeVisible();
   await page.getByRole("button", { name: "Next" }).click();
-  await page.waitForURL(`${CROWD_RECEIVER}/submissions/complete?cc=${c.codes.training_failed}`);
-  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c.codes.training_failed })).length).toBe(1);
+  await page.waitForURL(`${CROWD_RECEIVER}/submissions/complete?cc=${c().codes.training_failed}`);
+  await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c().codes.training_failed })).length).toBe(1);
   await page.context().close();
 });

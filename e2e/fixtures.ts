@@ -134,7 +134,13 @@ export async function launchedTwoQuestionBatch(
   const provenance = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
   const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: provenance(1 + 2 * i) }] }));
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: provenance(2 + 2 * i) }] }));
-  const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+  const batchId = await importAndLaunch(admin, campaignId, queries, candidates);
+  return { campaignId, batchId };
+}
+
+/** Imports a batch of KILT lines (the questions and their retrieved candidates) into a campaign and launches it; its id. */
+export async function importAndLaunch(api: APIRequestContext, campaignId: number, queries: string[], candidates: string[]): Promise<number> {
+  const imported = await api.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
       candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
@@ -142,8 +148,19 @@ export async function launchedTwoQuestionBatch(
   });
   expect(imported.status(), await imported.text()).toBe(201);
   const batchId: number = (await imported.json()).batch.id;
-  expect((await admin.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
-  return { campaignId, batchId };
+  expect((await api.post(`/api/batches/${batchId}/launch`)).status()).toBe(200);
+  return batchId;
+}
+
+/** The tasks one annotator is given through the API (POST …/next), one after another until none is left (204). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the task is the API's JSON, read as the tests need
+export async function* tasksOf(api: APIRequestContext, campaignId: number): AsyncGenerator<any> {
+  for (;;) {
+    const res = await api.post(`/api/campaigns/${campaignId}/next`);
+    if (res.status() === 204) return;
+    expect(res.status(), await res.text()).toBe(200);
+    yield await res.json();
+  }
 }
 
 /**
@@ -161,11 +178,7 @@ export async function judgeAll(
   takeMs = 0,
 ): Promise<number[]> {
   const judged: number[] = [];
-  for (;;) {
-    const res = await api.post(`/api/campaigns/${campaignId}/next`);
-    if (res.status() === 204) return judged;
-    expect(res.status(), await res.text()).toBe(200);
-    const task = await res.json();
+  for await (const task of tasksOf(api, campaignId)) {
     const p = task.passage.paragraphs[0];
     const yes = sufficient(p.id);
     const text = p.text.split(" ").slice(0, 3).join(" ");
@@ -181,6 +194,7 @@ export async function judgeAll(
     expect(submit.status(), await submit.text()).toBe(201);
     judged.push(p.id);
   }
+  return judged;
 }
 
 /** A file of the demo campaign (db/demo/). */

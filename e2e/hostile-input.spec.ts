@@ -1,6 +1,6 @@
 import path from "node:path";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
@@ -80,11 +80,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 1280, height: 900 } });
   const annotatorPage = await context.newPage();
   const annotatorDialogs = watchDialogs(annotatorPage);
-  await annotatorPage.goto("/");
-  await annotatorPage.getByLabel("Username").fill(name);
-  await annotatorPage.getByLabel("Password").fill(PASSWORD);
-  await annotatorPage.keyboard.press("Enter");
-  await expect(annotatorPage).toHaveURL(/\/annotate$/);
+  await signInWithForm(annotatorPage, name);
   await annotatorPage.goto(`/annotate/${campaignId}`);
   const passage = annotatorPage.locator("article.passage");
   await expect(passage).toBeVisible();

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -90,6 +90,20 @@ async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
   expect(violations).toEqual([]);
 }
 
+/** The page without serious axe violations at both widths (desktop, then phone); then its context closed. */
+async function checkBothWidthsAndClose(page: Page, context: BrowserContext): Promise<void> {
+  await expectNoSeriousAxeViolation(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSeriousAxeViolation(page);
+  await context.close();
+}
+
+/** Submits a list's search field with Enter. */
+async function submitSearch(field: Locator, text: string): Promise<void> {
+  await field.fill(text);
+  await field.press("Enter");
+}
+
 test("the People page shows a page of accounts, finds the oldest, and chooses members by search", async ({ browser }) => {
   test.setTimeout(120_000); // four lists over 10,000 accounts and 2,000 campaigns, then axe on the whole page: near 60 s on 2 cores
   const context = await signedIn(browser, ADMIN.username, ADMIN.password);
@@ -111,8 +125,7 @@ test("the People page shows a page of accounts, finds the oldest, and chooses me
 
   // The oldest account, on the last page, is one search away.
   const search = page.getByRole("search", { name: "Users" });
-  await search.getByLabel("Search users").fill("big-user-00001");
-  await search.getByLabel("Search users").press("Enter");
+  await submitSearch(search.getByLabel("Search users"), "big-user-00001");
   await expect(users.getByRole("row")).toHaveCount(2);
   await expect(users.getByRole("cell", { name: "big-user-00001", exact: true })).toBeVisible();
 
@@ -133,15 +146,11 @@ test("the People page shows a page of accounts, finds the oldest, and chooses me
 
   // An older campaign, found by name.
   const campaignSearch = page.getByRole("search", { name: "Campaigns" });
-  await campaignSearch.getByLabel("Find a campaign").fill("big-campaign-0001");
-  await campaignSearch.getByLabel("Find a campaign").press("Enter");
+  await submitSearch(campaignSearch.getByLabel("Find a campaign"), "big-campaign-0001");
   await page.getByLabel("Campaign", { exact: true }).selectOption({ label: "big-campaign-0001" });
   await expect(page.getByRole("form", { name: "Members of big-campaign-0001" })).toBeVisible();
 
-  await expectNoSeriousAxeViolation(page);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoSeriousAxeViolation(page);
-  await context.close();
+  await checkBothWidthsAndClose(page, context);
 });
 
 test("the campaign list shows a page of campaigns, pages by keyboard and finds the oldest", async ({ browser }) => {
@@ -157,14 +166,10 @@ test("the campaign list shows a page of campaigns, pages by keyboard and finds t
   await expect(page).toHaveURL(/after=\d+/);
   await expect(table.getByRole("link", { name: `big-campaign-${String(CAMPAIGNS - 50).padStart(4, "0")}`, exact: true })).toBeVisible();
 
-  await page.getByLabel("Search campaigns").fill("big-campaign-0001");
-  await page.getByLabel("Search campaigns").press("Enter");
+  await submitSearch(page.getByLabel("Search campaigns"), "big-campaign-0001");
   await expect(table.getByRole("row")).toHaveCount(2);
   await expect(table.getByRole("link", { name: "big-campaign-0001", exact: true })).toBeVisible();
-  await expectNoSeriousAxeViolation(page);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoSeriousAxeViolation(page);
-  await context.close();
+  await checkBothWidthsAndClose(page, context);
 });
 
 test("an annotator's queue shows a page of their 2,000 campaigns and finds the oldest", async ({ browser }) => {
@@ -176,8 +181,7 @@ test("an annotator's queue shows a page of their 2,000 campaigns and finds the o
   const list = page.getByRole("list", { name: "Your campaigns" });
   await timedGoto(page, "/annotate", () => expect(list).toBeVisible());
   await expect(list.getByRole("listitem")).toHaveCount(50);
-  await page.getByLabel("Search your campaigns").fill("big-campaign-0001");
-  await page.getByLabel("Search your campaigns").press("Enter");
+  await submitSearch(page.getByLabel("Search your campaigns"), "big-campaign-0001");
   await expect(list.getByRole("listitem")).toHaveCount(1);
   await expect(list).toContainText("big-campaign-0001");
   await expectNoSeriousAxeViolation(page);
@@ -251,8 +255,7 @@ test("a campaign with 10,000 annotators shows 50 of them, sorts and searches the
 
   // Search by username, on the server.
   const search = page.getByRole("search", { name: "Annotators" });
-  await search.getByLabel("Search annotators").fill("big-user-09999");
-  await search.getByLabel("Search annotators").press("Enter");
+  await submitSearch(search.getByLabel("Search annotators"), "big-user-09999");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute("data-username", "big-user-09999");
 
@@ -261,15 +264,11 @@ test("a campaign with 10,000 annotators shows 50 of them, sorts and searches the
   await expect(batches.locator("tbody tr")).toHaveCount(50);
   await expect(batches.getByRole("cell", { name: `big-batch-${BATCHES}`, exact: true })).toBeVisible();
   const batchSearch = page.getByRole("search", { name: "Batches" });
-  await batchSearch.getByLabel("Search batches").fill("big-batch-001");
-  await batchSearch.getByLabel("Search batches").press("Enter");
+  await submitSearch(batchSearch.getByLabel("Search batches"), "big-batch-001");
   await expect(batches.locator("tbody tr")).toHaveCount(1);
   await expect(batches.getByRole("cell", { name: "big-batch-001", exact: true })).toBeVisible();
 
-  await expectNoSeriousAxeViolation(page);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expectNoSeriousAxeViolation(page);
-  await context.close();
+  await checkBothWidthsAndClose(page, context);
 });
 
 test("the People page shows a page of API tokens and finds the oldest", async ({ browser }) => {
@@ -282,8 +281,7 @@ test("the People page shows a page of API tokens and finds the oldest", async ({
   await pager.getByRole("button", { name: "Next page →" }).click();
   await expect(pager).toContainText("Page 2");
   const search = page.getByRole("search", { name: "API tokens" });
-  await search.getByLabel("Search tokens").fill("big-token-001");
-  await search.getByLabel("Search tokens").press("Enter");
+  await submitSearch(search.getByLabel("Search tokens"), "big-token-001");
   await expect(tokens.locator("tbody tr")).toHaveCount(1);
   await expect(tokens.getByRole("cell", { name: "big-token-001", exact: true })).toBeVisible();
   await context.close();

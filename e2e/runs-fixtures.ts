@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from "@playwright/test";
-import { createAccount, judgeAll, signedInApi, unique } from "./fixtures";
+import { createAccount, importAndLaunch, judgeAll, signedInApi, unique } from "./fixtures";
 
 // A campaign whose judgments move its gold away from the questions' original provenance, and two
 // runs' guess files written from its questions, for e2e/runs.spec.ts.
@@ -42,14 +42,7 @@ export async function runsCampaign(coordinator: APIRequestContext, admin: APIReq
   const prov = (wikipediaId: string, p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
   const queries = ids.map((id, i) => JSON.stringify({ id, input: `when was the tower lit, question ${i}`, output: [{ answer: "1871", provenance: prov(pageA, 1 + i) }] }));
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: prov(pageB, 4 + i) }] }));
-  const imported = await coordinator.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
-    },
-  });
-  expect(imported.status(), await imported.text()).toBe(201);
-  expect((await coordinator.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
+  await importAndLaunch(coordinator, campaignId, queries, candidates);
 
   const annotator = await createAccount(admin, "annotator", "runs");
   const api = await signedInApi(baseURL, annotator);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { ADMIN, adminApi, createAccount, PASSWORD, tempDataDir, unique, waitHealthy } from "./fixtures";
+import { ADMIN, adminApi, createAccount, signInWithForm, tempDataDir, unique, waitHealthy } from "./fixtures";
 
 // The edge of the production server (server/production-server.mjs, proxy.ts, app/_server/http.ts),
 // spoken to over raw sockets where a client would misbehave: bodies streamed past the limit,
@@ -291,11 +291,7 @@ test.describe("pages under the Content-Security-Policy", () => {
     const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
     const violations = await watchCsp(page);
-    await page.goto("/");
-    await page.getByLabel("Username").fill(username);
-    await page.getByLabel("Password").fill(PASSWORD);
-    await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(/\/annotate$/);
+    await signInWithForm(page, username);
     await page.goto(`/annotate/${campaignId}`);
     await expect(page.locator("article.passage")).toBeVisible();
     const saved = page.waitForResponse((r) => /\/api\/claims\/[A-Za-z0-9_-]+\/judgment$/.test(new URL(r.url()).pathname) && r.request().method() === "POST");

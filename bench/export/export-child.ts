@@ -27,7 +27,7 @@ import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { exportKilt, type ExportReport } from "@/lib/campaign/report/export-kilt";
 import { linesResponse, primed } from "@/app/_server/downloads";
 import { postgresCpuSeconds } from "../import/proc";
-import { cpuSince, reportResult, runMain } from "../common";
+import { cpuSince, peakSampler, reportResult, runMain } from "../common";
 
 export interface SqlStat {
   calls: number;
@@ -76,24 +76,10 @@ function instrument(db: Db, stats: Record<string, SqlStat>) {
   };
 }
 
-function memorySampler() {
-  const max = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
-  const sample = () => {
-    const m = process.memoryUsage();
-    max.rss = Math.max(max.rss, m.rss);
-    max.heapUsed = Math.max(max.heapUsed, m.heapUsed);
-    max.heapTotal = Math.max(max.heapTotal, m.heapTotal);
-    max.external = Math.max(max.external, m.external);
-    max.arrayBuffers = Math.max(max.arrayBuffers, m.arrayBuffers);
-  };
-  const timer = setInterval(sample, 100);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      sample();
-      return max;
-    },
-  };
+/** The process's memory figures; sampled for their peaks during an export. */
+function memoryNow() {
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers };
 }
 
 async function main() {
@@ -124,7 +110,7 @@ async function main() {
       const raw = rawClientOf(handle.db);
       if (raw.kind !== "pglite") throw new Error("pglite-copy needs --data-dir");
       const select = fs.readFileSync(values["sql-file"] ?? "", "utf8");
-      const memory = memorySampler();
+      const memory = peakSampler(memoryNow, 100);
       const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       const result = await raw.client.query(`copy (${select}) to '/dev/blob'`);
@@ -143,7 +129,7 @@ async function main() {
     if (!Number.isInteger(campaignId)) throw new Error("--campaign is required");
     const stats: Record<string, SqlStat> = {};
     instrument(handle.db, stats);
-    const memory = memorySampler();
+    const memory = peakSampler(memoryNow, 100);
     const server0 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();

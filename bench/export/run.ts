@@ -23,7 +23,7 @@ import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
-import { benchOptions, childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
+import { benchWorkspace, createBenchDatabase, benchOptions, childResult, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
@@ -239,15 +239,8 @@ function printBuild(name: string, built: BuiltCampaign, seconds: number) {
 
 async function main() {
   const opts = parseOptions();
-  process.chdir(REPO); // migrations are found from the working directory
-  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench_export");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-export-"));
-
-  let admin: DatabaseHandle | undefined;
-  let bench: DatabaseHandle | undefined;
-  let created = false;
-  const cleanup = cleanupOnce(benchDb, tmp, () => ({ admin, bench, created }));
+  const ws = benchWorkspace("kps_bench_export", "kps-bench-export-");
+  const { baseUrl, benchDb, benchUrl, tmp, cleanup } = ws;
 
   const outcomes: Outcome[] = [];
   try {
@@ -257,15 +250,13 @@ async function main() {
         `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`,
     );
 
-    admin = await openDatabase({ url: baseUrl });
+    ws.admin = await openDatabase({ url: baseUrl });
     const u = new URL(benchUrl);
     const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
     const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
 
     if (opts.targets.includes("postgres")) {
-      await admin.db.execute(sql.raw(`create database "${benchDb}"`));
-      created = true;
-      bench = await openDatabase({ url: benchUrl });
+      const bench = await createBenchDatabase(ws);
       await migrateDatabase(bench);
       const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
       const pg = `PostgreSQL ${version?.v ?? ""}`.trim();
@@ -358,9 +349,9 @@ async function main() {
       );
       outcomes.push(outcome);
       await bench.close();
-      bench = undefined;
-      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`));
-      created = false;
+      ws.bench = undefined;
+      await ws.admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`));
+      ws.created = false;
     }
 
     if (opts.targets.includes("pglite")) {

@@ -20,7 +20,7 @@ import { readLines } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
 import { residentSplit } from "./memory";
 import { postgresCpuSeconds } from "./proc";
-import { cpuSince, reportResult, runMain } from "../common";
+import { cpuSince, peakSampler, reportResult, runMain } from "../common";
 
 export interface ChildReport {
   seconds: number;
@@ -49,24 +49,6 @@ function memoryNow(): Record<string, number> {
   const u = process.memoryUsage();
   const split = residentSplit();
   return { rss: split?.rss ?? u.rss, heapTotal: u.heapTotal, heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers, external: u.external, wasm: split?.wasm ?? 0, anon: split?.anon ?? 0, files: split?.files ?? 0 };
-}
-
-/** Samples memoryNow() every `ms` and keeps the highest of each figure. */
-function memorySampler(ms: number) {
-  const peaks: Record<string, number> = {};
-  const sample = () => {
-    for (const [k, v] of Object.entries(memoryNow())) peaks[k] = Math.max(peaks[k] ?? 0, v);
-  };
-  sample();
-  const timer = setInterval(sample, ms);
-  return {
-    sample,
-    stop: () => {
-      clearInterval(timer);
-      sample();
-      return peaks;
-    },
-  };
 }
 
 async function main() {
@@ -111,7 +93,7 @@ async function main() {
       return;
     }
     const opened = memoryNow();
-    const sampler = memorySampler(2000);
+    const sampler = peakSampler(memoryNow, 2000);
     const server0 = handle.kind === "postgres" ? postgresCpuSeconds() : undefined;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();

@@ -13,12 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { benchOptions, bundleChild, childResult, cleanupOnce, throwawayDatabase, type ResultRow, fmt, runMain, timedRun } from "../common";
+import { benchWorkspace, createBenchDatabase, benchOptions, bundleChild, childResult, type ResultRow, fmt, runMain, timedRun } from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
@@ -170,18 +170,11 @@ function printTable(rows: Row[]) {
 
 async function main() {
   const opts = parseOptions();
-  process.chdir(REPO); // migrations are found from the working directory
-  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-"));
+  const ws = benchWorkspace("kps_bench", "kps-bench-");
+  const { benchDb, benchUrl, tmp, cleanup } = ws;
   const cpuProfDir = opts.cpuProf ? path.join(REPO, "bench", "out", "cpu-prof") : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   const bundle = await bundleChild(CHILD, "import-child.mjs", "the import child");
-
-  let admin: DatabaseHandle | undefined;
-  let bench: DatabaseHandle | undefined;
-  let created = false;
-  const cleanup = cleanupOnce(benchDb, tmp, () => ({ admin, bench, created }));
 
   const rows: Row[] = [];
   const verdicts: string[] = [];
@@ -203,16 +196,13 @@ async function main() {
     );
 
     // 2. The throwaway PostgreSQL database.
-    admin = await openDatabase({ url: baseUrl });
-    await admin.db.execute(sql.raw(`create database "${benchDb}"`));
-    created = true;
-    bench = await openDatabase({ url: benchUrl });
+    let bench = await createBenchDatabase(ws);
     await migrateDatabase(bench);
     if (opts.toastCompression) {
       // A database-level setting: new sessions (the import's and psql's) compress TOAST with it.
       await bench.db.execute(sql.raw(`alter database "${benchDb}" set default_toast_compression = '${opts.toastCompression}'`));
       await bench.close();
-      bench = await openDatabase({ url: benchUrl });
+      bench = ws.bench = await openDatabase({ url: benchUrl });
     }
     console.log(`PostgreSQL: ${bench.location} (created and migrated)${opts.toastCompression ? `; EXPERIMENT: default_toast_compression = ${opts.toastCompression} for this database` : ""}`);
     const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));

@@ -10,17 +10,15 @@
 // Needs a PostgreSQL server whose user may create databases (DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/postgres). A throwaway database kps_bench_runs_<random> is
 // created and dropped at the end (also on Ctrl-C).
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { buildCampaign } from "../export/synthetic";
 import { writeRuns } from "./synthetic-runs";
-import { childResult, cleanupOnce, fmt, int, integerOption, runMain, throwawayDatabase, timedRun } from "../common";
+import { benchWorkspace, createBenchDatabase, childResult, fmt, int, integerOption, runMain, timedRun } from "../common";
 import type { LeaderboardChildReport } from "./leaderboard-child";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -37,21 +35,12 @@ function parseOptions() {
 
 async function main() {
   const opts = parseOptions();
-  process.chdir(REPO);
-  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench_runs");
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-runs-"));
-  let admin: DatabaseHandle | undefined;
-  let bench: DatabaseHandle | undefined;
-  let created = false;
-  const cleanup = cleanupOnce(benchDb, tmp, () => ({ admin, bench, created }));
+  const ws = benchWorkspace("kps_bench_runs", "kps-bench-runs-");
+  const { benchUrl, cleanup } = ws;
   try {
     console.log(`Runs benchmark — ${int(opts.judgments)} judgments, ${opts.runs} runs`);
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
-    admin = await openDatabase({ url: baseUrl });
-    await admin.db.execute(sql.raw(`create database "${benchDb}"`));
-    created = true;
-    bench = await openDatabase({ url: benchUrl });
+    const bench = await createBenchDatabase(ws);
     await migrateDatabase(bench);
     const t0 = performance.now();
     const built = await buildCampaign(bench.db, { judgments: opts.judgments, annotators: 300 });

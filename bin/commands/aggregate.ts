@@ -12,9 +12,8 @@ import {
   type Vote,
 } from "@/lib/campaign/quality/dawid-skene";
 import { FatalImportError, fieldPath, type ImportProblem, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
-import { ApiError } from "../api-client";
 import { problemLine, problemLines } from "./score";
-import { existingFile, note, out } from "./shared";
+import { existingFile, offlineCommand, printReport, type OfflineReport } from "./shared";
 
 /** The longest line read: a judgment line is a few dozen bytes. */
 export const MAX_AGGREGATE_LINE_BYTES = 1024 * 1024;
@@ -39,7 +38,7 @@ export interface AggregateCommandOptions {
   json: boolean;
 }
 
-export type AggregateReport = { ok: true; stdout: string[]; summary: string } | { ok: false; stderr: string[] };
+export type AggregateReport = OfflineReport;
 
 /** Reads a JSONL file, zod-parsing every line; `each` gets the parsed value and the line number. */
 async function readParsed<S extends z.ZodType>(file: string, schema: S, problems: ImportProblem[], each: (value: z.infer<S>, line: number) => void): Promise<void> {
@@ -151,23 +150,10 @@ export async function aggregateReport(opts: AggregateCommandOptions): Promise<Ag
 
 /** `kps aggregate`: Dawid–Skene or one-coin Dawid–Skene over a judgments file, offline. */
 export function addAggregateCommand(program: Command): void {
-  program
-    .command("aggregate")
-    .description("fit Dawid–Skene (or its one-coin variant) to judgments as crowd-kit does, n_iter 100, tol 1e-5 (offline: no app needed)")
+  offlineCommand(program, "aggregate", "fit Dawid–Skene (or its one-coin variant) to judgments as crowd-kit does, n_iter 100, tol 1e-5")
     .requiredOption("--judgments <file>", 'the judgments: JSONL lines {"passage", "annotator", "verdict"} (plain or .gz)', existingFile)
     .option("--gold <file>", 'known verdicts, clamped: JSONL lines {"passage", "verdict"} (plain or .gz)', existingFile)
     .addOption(new Option("--model <model>", "the model").choices(["dawid-skene", "one-coin"]).makeOptionMandatory())
     .option("--json", "print {p_sufficient, labels, priors, errors | skills} as JSON, in the shape of the fixtures' expected.json", false)
-    .action(async (opts: AggregateCommandOptions) => {
-      const report = await aggregateReport(opts);
-      if (!report.ok) {
-        for (const line of report.stderr) note(line);
-        throw new ApiError("the files have problems: nothing aggregated.", 422, "invalid");
-      }
-      process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-        if (error.code !== "EPIPE") throw error;
-      });
-      for (const line of report.stdout) out(line);
-      note(report.summary);
-    });
+    .action(async (opts: AggregateCommandOptions) => printReport(await aggregateReport(opts), "the files have problems: nothing aggregated."));
 }

@@ -3,8 +3,7 @@ import { createReadStream } from "node:fs";
 import { FatalImportError, type ImportProblem, readLines } from "@/lib/kilt/jsonl";
 import { MAX_SCORE_PROBLEMS, scoreFiles } from "@/lib/kilt/score/score-files";
 import { DEFAULT_KS, type KiltResult, type Level } from "@/lib/kilt/score/types";
-import { ApiError } from "../api-client";
-import { existingFile, note, out } from "./shared";
+import { existingFile, offlineCommand, printReport, type OfflineReport } from "./shared";
 
 /** The longest line read; KILT has none, but a line is held whole while it is parsed. */
 export const MAX_SCORE_LINE_BYTES = 64 * 1024 * 1024;
@@ -19,7 +18,7 @@ export interface ScoreCommandOptions {
   json: boolean;
 }
 
-export type ScoreReport = { ok: true; stdout: string[]; summary: string } | { ok: false; stderr: string[] };
+export type ScoreReport = OfflineReport;
 
 /** The --ks parser: a comma-separated list of positive integers, sorted and without repeats. */
 export function parseKs(value: string): number[] {
@@ -102,25 +101,11 @@ function result(r: KiltResult): KiltResult {
 
 /** `kps score`: KILT's eval_retrieval.py and eval_downstream.py on two files, offline. */
 export function addScoreCommand(program: Command): void {
-  program
-    .command("score")
-    .description("score a system's guess file against a gold file as KILT's eval_retrieval.py and eval_downstream.py do (offline: no app needed)")
+  offlineCommand(program, "score", "score a system's guess file against a gold file as KILT's eval_retrieval.py and eval_downstream.py do")
     .requiredOption("--gold <file>", "the gold KILT file (JSONL, plain or .gz)", existingFile)
     .requiredOption("--guess <file>", "the system's predictions, one line per gold id (JSONL, plain or .gz)", existingFile)
     .addOption(new Option("--ks <list>", "the k of precision@k, recall@k, …: positive integers").argParser(parseKs).default(DEFAULT_KS, DEFAULT_KS.join(",")))
     .addOption(new Option("--level <level>", "only this retrieval level (default: both)").choices(["page", "paragraph"]))
     .option("--json", "print the evaluators' dictionary {page, paragraph, downstream} as JSON", false)
-    .action(async (opts: ScoreCommandOptions) => {
-      const report = await scoreReport(opts);
-      if (!report.ok) {
-        for (const line of report.stderr) note(line);
-        throw new ApiError("the files have problems: nothing scored.", 422, "invalid");
-      }
-      // `kps score … | head` closes the pipe early: that is no error.
-      process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-        if (error.code !== "EPIPE") throw error;
-      });
-      for (const line of report.stdout) out(line);
-      note(report.summary);
-    });
+    .action(async (opts: ScoreCommandOptions) => printReport(await scoreReport(opts), "the files have problems: nothing scored."));
 }

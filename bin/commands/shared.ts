@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { z } from "zod";
 import { createWriteStream, statSync } from "node:fs";
 import { fieldProblems } from "@/lib/errors";
@@ -99,3 +99,23 @@ export async function listEvery<T>(
   const total = await eachOfPaged<T>(ctx, list.path, list.key, (row) => out(list.line(row)), q ? { q } : {});
   note(`Listed ${total} ${total === 1 ? list.noun[0] : list.noun[1]}.`);
 }
+
+/** What an offline command (score, aggregate) made of its files: the lines to print, or the problems found. */
+export type OfflineReport = { ok: true; stdout: string[]; summary: string } | { ok: false; stderr: string[] };
+
+/** Prints an offline report: its lines on stdout and the summary on stderr; with problems, those and `failure` (exit 422). */
+export function printReport(report: OfflineReport, failure: string): void {
+  if (!report.ok) {
+    for (const line of report.stderr) note(line);
+    throw new ApiError(failure, 422, "invalid");
+  }
+  // `kps score … | head` closes the pipe early: that is no error.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+  for (const line of report.stdout) out(line);
+  note(report.summary);
+}
+
+/** A command that reads files and needs no app (score, aggregate): its description says so. */
+export const offlineCommand = (program: Command, name: string, description: string) => program.command(name).description(`${description} (offline: no app needed)`);

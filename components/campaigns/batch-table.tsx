@@ -1,8 +1,8 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { PagedRows, SearchBox, useSearchedPages } from "@/components/people/list-controls";
+import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-controls";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
@@ -16,25 +16,14 @@ const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", 
 
 /** A campaign's batches, newest first, a page at a time, searchable by name. */
 export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
-  const { q, pages, isFirst: first, search } = useSearchedPages();
-  const list = useQuery({ ...batchesQuery(campaignId, { q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  const paged = useSearchedList((params) => batchesQuery(campaignId, params), initialPage);
+  const { q, first, search, list } = paged;
   const rows = list.data?.batches ?? [];
   const several = !first || initialPage.next !== null;
   return (
     <>
       {several && <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" value={q} onSearch={search} />}
-      <PagedRows
-        list={list}
-        rows={rows}
-        q={q}
-        none="No batch yet. Import one to start annotating."
-        noMatch="No batch matches"
-        what="batches"
-        page={pages.page}
-        next={list.data?.next ?? null}
-        onPrevious={pages.previous}
-        onNext={pages.next}
-      >
+      <PagedRows paged={paged} rows={rows} none="No batch yet. Import one to start annotating." noMatch="No batch matches" what="batches">
         {(shown) => <BatchTable campaignId={campaignId} batches={shown} />}
       </PagedRows>
     </>

@@ -1,8 +1,7 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { PagedRows, SearchBox, useSearchedPages } from "@/components/people/list-controls";
+import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-controls";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report-options";
@@ -55,11 +54,10 @@ function standing(r: WorkerSessionRow): string {
  * filter on screen) as CSV or JSONL.
  */
 export function WorkerSessions({ campaignId, initialPage }: { campaignId: number; initialPage: WorkerPage }) {
-  const { q, pages, isFirst, search } = useSearchedPages();
   const [outcome, setOutcome] = useState<WorkerOutcomeFilter | "">("");
-  const first = isFirst && outcome === "";
+  const paged = useSearchedList((params) => workersQuery(campaignId, { ...params, outcome: outcome || undefined }), initialPage, outcome === "");
+  const { q, pages, search, list } = paged;
   const filters = { q: q || undefined, outcome: outcome || undefined };
-  const list = useQuery({ ...workersQuery(campaignId, { ...filters, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
   const rows = list.data?.workers ?? [];
   return (
     <>
@@ -97,20 +95,27 @@ export function WorkerSessions({ campaignId, initialPage }: { campaignId: number
         </li>
       </ul>
       <PagedRows
-        list={list}
+        paged={paged}
         rows={rows}
-        q={q}
         none={outcome ? `No session with the outcome “${outcomeLabel[outcome]}”.` : "No crowd worker has entered this campaign yet."}
         noMatch="No worker id matches"
         what="crowd sessions"
-        page={pages.page}
-        next={list.data?.next ?? null}
-        onPrevious={pages.previous}
-        onNext={pages.next}
       >
         {(shown) => <WorkerTable rows={shown} />}
       </PagedRows>
     </>
+  );
+}
+
+/** A platform's id under a cell (nothing without one), named by its title. */
+function IdHint({ id, title }: { id: string | null; title: string }) {
+  if (!id) return null;
+  return (
+    <div className="hint">
+      <code className="worker-id" title={title}>
+        {id}
+      </code>
+    </div>
   );
 }
 
@@ -129,20 +134,8 @@ function WorkerTable({ rows }: { rows: WorkerSessionRow[] }) {
             </td>
             <td>
               #{r.session}
-              {r.studyId && (
-                <div className="hint">
-                  <code className="worker-id" title="study (Prolific) or HIT (MTurk)">
-                    {r.studyId}
-                  </code>
-                </div>
-              )}
-              {r.platformSessionId && (
-                <div className="hint">
-                  <code className="worker-id" title="session (Prolific) or assignment (MTurk)">
-                    {r.platformSessionId}
-                  </code>
-                </div>
-              )}
+              <IdHint id={r.studyId} title="study (Prolific) or HIT (MTurk)" />
+              <IdHint id={r.platformSessionId} title="session (Prolific) or assignment (MTurk)" />
             </td>
             <td>
               <StatusBadge tone={outcomeTone[o]}>{outcomeLabel[o]}</StatusBadge>

@@ -1,5 +1,6 @@
 "use client";
 
+import { keepPreviousData, useQuery, type UseQueryOptions } from "@tanstack/react-query";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import "@/components/campaigns/list-nav.css";
@@ -108,6 +109,22 @@ export function useSearchedPages() {
   };
 }
 
+/**
+ * A searchable, paged list read from the server: the search and pages (useSearchedPages) and the
+ * query of the page on screen. The first page without a search (and, with `unfiltered` false, with
+ * filters set) is the one the server rendered, `initialPage`.
+ */
+export function useSearchedList<P extends { next: number | null }, K extends readonly unknown[]>(
+  query: (params: { q?: string; after?: number }) => UseQueryOptions<P, Error, P, K>,
+  initialPage: P,
+  unfiltered = true,
+) {
+  const { q, pages, isFirst, search } = useSearchedPages();
+  const first = isFirst && unfiltered;
+  const list = useQuery({ ...query({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  return { q, pages, search, first, list, next: list.data?.next ?? null };
+}
+
 /** "Previous page" and "Next page" buttons under a paged list, named for `what`. */
 export function Pager({ what, page, next, onPrevious, onNext }: { what: string; page: number; next: number | null; onPrevious: () => void; onNext: (after: number) => void }) {
   if (page === 1 && next === null) return null;
@@ -126,39 +143,30 @@ export function Pager({ what, page, next, onPrevious, onNext }: { what: string; 
 
 /**
  * The body of a searchable, paged list: "Loading…", the empty or no-match line, or the table of
- * `rows`; then the pager and the error of the last refresh. `list` is the page's query.
+ * `rows`; then the pager and the error of the last refresh.
  */
 export function PagedRows<T>({
-  list,
+  paged: { list, q, pages, next },
   rows,
-  q,
   none,
   noMatch,
   what,
-  page,
-  next,
-  onPrevious,
-  onNext,
   children,
 }: {
-  list: { isPending: boolean; isError: boolean; error: Error | null };
+  /** The list's state: what useSearchedList returns. */
+  paged: { list: { isPending: boolean; isError: boolean; error: Error | null }; q: string; pages: ReturnType<typeof useCursorPages>; next: number | null };
   rows: T[];
-  q: string;
   /** Said when the list is empty, e.g. "No API token yet." */
   none: string;
   /** Said before the search text when nothing matches, e.g. "No token matches". */
   noMatch: string;
   what: string;
-  page: number;
-  next: number | null;
-  onPrevious: () => void;
-  onNext: (after: number) => void;
   children: (rows: T[]) => ReactNode;
 }) {
   return (
     <>
       {list.isPending ? <p className="muted">Loading…</p> : rows.length === 0 ? <p className="muted">{q ? `${noMatch} “${q}”.` : none}</p> : children(rows)}
-      <Pager what={what} page={page} next={next} onPrevious={onPrevious} onNext={onNext} />
+      <Pager what={what} page={pages.page} next={next} onPrevious={pages.previous} onNext={pages.next} />
       <ErrorAlert>{list.isError && `The list could not be refreshed: ${list.error?.message}`}</ErrorAlert>
     </>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { CopyField } from "@/components/ui/copy-field";
@@ -12,7 +12,7 @@ import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenPage, type TokenRow } from "@/components/api/people";
 import { CreateForm } from "./create-form";
-import { PagedRows, SearchBox, useSearchedPages } from "./list-controls";
+import { PagedRows, SearchBox, useSearchedList } from "./list-controls";
 import { PeopleSection } from "./people-section";
 
 /** The lifetimes the form offers (days); 90 is the default. */
@@ -26,9 +26,8 @@ const TOKEN_LIFETIMES = [
 
 /** API tokens for scripts and the `kps` client: the list (newest first, a page at a time, searchable), a new token (its secret shown once), and revoking. */
 export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
-  const { q, pages, isFirst: first, search } = useSearchedPages();
-  const tokens = useQuery({ ...tokensQuery({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
-  const rows = tokens.data?.tokens ?? [];
+  const tokens = useSearchedList(tokensQuery, initialPage);
+  const rows = tokens.list.data?.tokens ?? [];
   return (
     <PeopleSection
       id="tokens"
@@ -40,8 +39,8 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
         </>
       }
     >
-      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" value={q} onSearch={search} />
-      <PagedRows list={tokens} rows={rows} q={q} none="No API token yet." noMatch="No token matches" what="API tokens" page={pages.page} next={tokens.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next}>
+      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" value={tokens.q} onSearch={tokens.search} />
+      <PagedRows paged={tokens} rows={rows} none="No API token yet." noMatch="No token matches" what="API tokens">
         {(shown) => <TokenTable tokens={shown} />}
       </PagedRows>
       <h3 className="subhead">Create a token</h3>

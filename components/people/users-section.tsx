@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { ACTIONS, DataTable } from "@/components/ui/data-table";
@@ -12,7 +12,7 @@ import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/components/api/people";
 import { CreateForm } from "./create-form";
-import { PagedRows, SearchBox, useSearchedPages } from "./list-controls";
+import { PagedRows, SearchBox, useSearchedList } from "./list-controls";
 import { PeopleSection } from "./people-section";
 import { RoleField } from "./role-field";
 import { useUserActions } from "./user-actions";
@@ -21,17 +21,16 @@ const FIELDS = ["username", "role", "password"] as const;
 
 /** Accounts newest first, a page at a time, searchable by username; and the form that creates one (with a password, or with an invite link to set it). */
 export function UsersSection({ initialPage, currentUserId }: { initialPage: UserPage; currentUserId: number }) {
-  const { q, pages, isFirst: first, search } = useSearchedPages();
-  const users = useQuery({ ...usersQuery({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
-  const rows = users.data?.users ?? [];
+  const users = useSearchedList(usersQuery, initialPage);
+  const rows = users.list.data?.users ?? [];
   return (
     <PeopleSection
       id="users"
       title="Users"
       intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
-      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={q} onSearch={search} />
-      <PagedRows list={users} rows={rows} q={q} none="No account yet." noMatch="No account matches" what="users" page={pages.page} next={users.data?.next ?? null} onPrevious={pages.previous} onNext={pages.next}>
+      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={users.q} onSearch={users.search} />
+      <PagedRows paged={users} rows={rows} none="No account yet." noMatch="No account matches" what="users">
         {(shown) => <UserTable users={shown} currentUserId={currentUserId} />}
       </PagedRows>
       <h3 className="subhead">Create a user</h3>
