@@ -28,7 +28,10 @@ export default defineConfig({
   testIgnore: TOUR ? [] : ["**/tour.spec.ts"],
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  fullyParallel: true,
+  // Files in parallel, each file's tests in order: with fullyParallel the suite took 13.6 min on a
+  // fresh clone (450 tests) against 9.1 min file by file (474 tests), every file's beforeAll set-up
+  // running once per worker that takes one of its tests.
+  fullyParallel: false,
   workers: 2,
   // In CI one retry: a test that fails, then passes, is printed as flaky at the end of the run.
   retries: process.env.CI ? 1 : 0,
