@@ -29,8 +29,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // Files in parallel, each file's tests in order: with fullyParallel the suite took 13.6 min on a
-  // fresh clone (450 tests) against 9.1 min file by file (474 tests), every file's beforeAll set-up
-  // running once per worker that takes one of its tests.
+  // fresh clone (450 tests) against 9.1 min file by file (474 tests); not yet profiled (a guess: the
+  // files' beforeAll set-up then runs once per worker that takes one of their tests).
   fullyParallel: false,
   workers: 2,
   // In CI one retry: a test that fails, then passes, is printed as flaky at the end of the run.
