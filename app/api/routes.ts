@@ -5,7 +5,8 @@
  * type) in app/api/routes/roles.ts; this file puts them together in docs/api.md's order.
  * test/api-routes.test.ts fails when a handler has no row or a row no handler; `npm run docs:api`
  * writes docs/api.md from it (scripts/api-docs.ts, header in scripts/api-docs.template.md); the authorization
- * matrix (e2e/api-authz.spec.ts) checks every row, its expectations derived from `roles`.
+ * matrix (test/http/authz-*.http.ts, one file per subject, cases in test/http/authz/) checks every row,
+ * its expectations derived from `roles`.
  */
 import { ACCOUNT_ROUTES } from "./routes/accounts";
 import { CAMPAIGN_ROUTES } from "./routes/campaigns";
