@@ -1,6 +1,7 @@
-// Crowd campaigns for the e2e specs (crowd-*.spec.ts, api-authz.spec.ts): a campaign imported through
-// the API whose passages the test can answer (it wrote them), with training gold and a crowd entry;
-// and a crowd worker's API context (entered with the platform's ids only, then the Bearer token).
+// Crowd campaigns for the e2e specs (crowd-*.spec.ts) and the HTTP ones (test/http/crowd-*.http.ts,
+// the authorization matrix in test/http/authz/): a campaign imported through the API whose passages
+// the test can answer (it wrote them), with training gold and a crowd entry; and a crowd worker's API
+// context (entered with the platform's ids only, then the Bearer token).
 import { expect, request, test, type APIRequestContext } from "@playwright/test";
 import { adminApi, unique } from "./fixtures";
 
@@ -45,7 +46,13 @@ export const EXPLANATION = "The passage names the year the lighthouse was first 
 /** The first word of a paragraph as a span (what a careful worker highlights). */
 export function firstWordSpan(paragraph: { id: number; text: string }) {
   const word = paragraph.text.split(/\s+/)[0]!;
-  return { startParagraphId: paragraph.id, startCharacter: 0, endParagraphId: paragraph.id, endCharacter: Array.from(word).length, text: word };
+  return {
+    startParagraphId: paragraph.id,
+    startCharacter: 0,
+    endParagraphId: paragraph.id,
+    endCharacter: Array.from(word).length,
+    text: word,
+  };
 }
 
 /** Whether the passage (named by its paragraphs, as the annotator API names it) is gold in a campaign made here. */
@@ -74,7 +81,13 @@ export function crowdCampaignForFile(o: CrowdCampaignOptions): () => CrowdCampai
 /** Distinct codes for one campaign, so the receiver's records tell campaigns apart. */
 export function freshCodes(): Record<Outcome, string> {
   const tag = unique("c").slice(2).toUpperCase();
-  return { completed: `DONE-${tag}`, queue_empty: `EMPTY-${tag}`, paused: `PAUSED-${tag}`, timed_out: `TIME-${tag}`, training_failed: `FAIL-${tag}` };
+  return {
+    completed: `DONE-${tag}`,
+    queue_empty: `EMPTY-${tag}`,
+    paused: `PAUSED-${tag}`,
+    timed_out: `TIME-${tag}`,
+    training_failed: `FAIL-${tag}`,
+  };
 }
 
 export async function crowdCampaign(admin: APIRequestContext, o: CrowdCampaignOptions): Promise<CrowdCampaign> {
@@ -86,19 +99,46 @@ export async function crowdCampaign(admin: APIRequestContext, o: CrowdCampaignOp
     pages.push({
       wikipedia_id: id,
       wikipedia_title: `${o.prefix} lighthouse ${i}`,
-      text: [`${o.prefix} lighthouse ${i}\n`, `Alpha lighthouse ${i} was first lit in 1871.\n`, `Beta keepers lived there until 1965.\n`, `Ferries stop at the pier twice a day.\n`],
+      text: [
+        `${o.prefix} lighthouse ${i}\n`,
+        `Alpha lighthouse ${i} was first lit in 1871.\n`,
+        `Beta keepers lived there until 1965.\n`,
+        `Ferries stop at the pier twice a day.\n`,
+      ],
     });
     const gold = [{ wikipedia_id: id, start_paragraph_id: 1, end_paragraph_id: 1, start_character: 0, end_character: 5 }];
-    if (o.goldPerQuestion === 2) gold.push({ wikipedia_id: id, start_paragraph_id: 2, end_paragraph_id: 2, start_character: 0, end_character: 4 });
+    if (o.goldPerQuestion === 2)
+      gold.push({ wikipedia_id: id, start_paragraph_id: 2, end_paragraph_id: 2, start_character: 0, end_character: 4 });
     const qid = unique("q");
     queries.push(JSON.stringify({ id: qid, input: `When was lighthouse ${i} first lit?`, output: [{ answer: "1871", provenance: gold }] }));
-    if (o.candidates) candidates.push(JSON.stringify({ id: qid, output: [{ provenance: [{ wikipedia_id: id, start_paragraph_id: 3, end_paragraph_id: 3 }] }] }));
+    if (o.candidates)
+      candidates.push(
+        JSON.stringify({ id: qid, output: [{ provenance: [{ wikipedia_id: id, start_paragraph_id: 3, end_paragraph_id: 3 }] }] }),
+      );
   }
   for (let t = 0; t < o.training; t++) {
     const id = unique(`${o.prefix}-training`);
-    pages.push({ wikipedia_id: id, wikipedia_title: `${o.prefix} training ${t}`, text: [`${o.prefix} training ${t}\n`, `Training lighthouse ${t} was first lit in 1871.\n`] });
-    const item = { wikipedia_id: id, start_paragraph_id: 1, end_paragraph_id: 1, start_character: 0, end_character: 8, training: true, explanation: EXPLANATION };
-    queries.push(JSON.stringify({ id: unique("tq"), input: `When was training lighthouse ${t} first lit?`, output: [{ answer: "1871", provenance: [item] }] }));
+    pages.push({
+      wikipedia_id: id,
+      wikipedia_title: `${o.prefix} training ${t}`,
+      text: [`${o.prefix} training ${t}\n`, `Training lighthouse ${t} was first lit in 1871.\n`],
+    });
+    const item = {
+      wikipedia_id: id,
+      start_paragraph_id: 1,
+      end_paragraph_id: 1,
+      start_character: 0,
+      end_character: 8,
+      training: true,
+      explanation: EXPLANATION,
+    };
+    queries.push(
+      JSON.stringify({
+        id: unique("tq"),
+        input: `When was training lighthouse ${t} first lit?`,
+        output: [{ answer: "1871", provenance: [item] }],
+      }),
+    );
   }
   const knowledge = await admin.post("/api/knowledge?name=crowd.jsonl", {
     data: Buffer.from(pages.map((p) => JSON.stringify(p)).join("\n") + "\n"),
@@ -107,12 +147,22 @@ export async function crowdCampaign(admin: APIRequestContext, o: CrowdCampaignOp
   expect(knowledge.status(), await knowledge.text()).toBe(201);
 
   const name = unique(`e2e-${o.prefix}`);
-  const created = await admin.post("/api/campaigns", { data: { name, instructions: "Judge whether the **passage** answers the question.", ...o.settings } });
+  const created = await admin.post("/api/campaigns", {
+    data: { name, instructions: "Judge whether the **passage** answers the question.", ...o.settings },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const campaignId: number = (await created.json()).campaign.id;
-  const upload = (file: string, lines: string[]) => ({ name: file, mimeType: "application/x-ndjson", buffer: Buffer.from(lines.join("\n") + "\n") });
+  const upload = (file: string, lines: string[]) => ({
+    name: file,
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(lines.join("\n") + "\n"),
+  });
   const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: { queries: upload("queries.jsonl", queries), ...(o.candidates ? { candidates: upload("candidates.jsonl", candidates) } : {}), name: "crowd e2e" },
+    multipart: {
+      queries: upload("queries.jsonl", queries),
+      ...(o.candidates ? { candidates: upload("candidates.jsonl", candidates) } : {}),
+      name: "crowd e2e",
+    },
   });
   expect(imported.status(), await imported.text()).toBe(201);
   const batch = (await imported.json()) as { batch: { id: number }; passages: number };
@@ -170,7 +220,9 @@ export async function enterCrowd(baseURL: string, entryKey: string, params: Reco
 
 /** Answers every training item of the worker's round, right (or wrong where `wrong(position)`); returns the last feedback. */
 export async function trainWorker(api: APIRequestContext, wrong: (position: number) => boolean = () => false) {
-  let last: { correct: boolean; session: CrowdSession; expected: { verdict: string; span: { text: string } | null }; explanation: string | null } | undefined;
+  let last:
+    | { correct: boolean; session: CrowdSession; expected: { verdict: string; span: { text: string } | null }; explanation: string | null }
+    | undefined;
   for (;;) {
     const res = await api.get("/api/crowd/session/training");
     expect(res.status(), await res.text()).toBe(200);

@@ -1,5 +1,5 @@
-// Issue 14: who may list and revise judgments, beyond the matrix of api-authz.spec.ts — an annotator
-// not on the campaign, an annotator of another campaign, a coordinator's bearer token, the owner.
+// Issue 14: who may list and revise judgments, beyond the authorization matrix (authz-judging.http.ts):
+// an annotator not on the campaign, an annotator of another campaign, a coordinator's bearer token, the owner.
 import { request, type APIRequestContext } from "@playwright/test";
 import { expect, inject, test } from "vitest";
 import { adminApi, launchedTwoQuestionBatch, PASSWORD, signedInApi, unique } from "../../e2e/fixtures";
@@ -24,9 +24,17 @@ test("my judgments and their revision: the owner only; other annotators get 404,
   const admin = await adminApi(baseURL);
   const x = await launchedTwoQuestionBatch(admin, "authz-x");
   const y = await launchedTwoQuestionBatch(admin, "authz-y");
-  const [owner, outsider, otherCampaign] = [await newAnnotator(admin, "owner"), await newAnnotator(admin, "outsider"), await newAnnotator(admin, "other")];
-  expect((await admin.put(`/api/campaigns/${x.campaignId}/members`, { data: { allAnnotators: false, userIds: [owner.id] } })).status()).toBe(200);
-  expect((await admin.put(`/api/campaigns/${y.campaignId}/members`, { data: { allAnnotators: false, userIds: [otherCampaign.id] } })).status()).toBe(200);
+  const [owner, outsider, otherCampaign] = [
+    await newAnnotator(admin, "owner"),
+    await newAnnotator(admin, "outsider"),
+    await newAnnotator(admin, "other"),
+  ];
+  expect(
+    (await admin.put(`/api/campaigns/${x.campaignId}/members`, { data: { allAnnotators: false, userIds: [owner.id] } })).status(),
+  ).toBe(200);
+  expect(
+    (await admin.put(`/api/campaigns/${y.campaignId}/members`, { data: { allAnnotators: false, userIds: [otherCampaign.id] } })).status(),
+  ).toBe(200);
   const ownerApi = await signedInApi(baseURL, owner.username);
   const handle = await judgeOne(ownerApi, x.campaignId);
   const otherApi = await signedInApi(baseURL, otherCampaign.username);
@@ -36,7 +44,11 @@ test("my judgments and their revision: the owner only; other annotators get 404,
   const bearer = await request.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
   const revision = { verdict: "insufficient", span: null, unreadable: true, durationMs: 300, idempotencyKey: unique("rev"), revision: 0 };
 
-  for (const [who, api, status] of [["outsider", outsiderApi, 404], ["annotator of another campaign", otherApi, 404], ["bearer token", bearer, 403]] as const) {
+  for (const [who, api, status] of [
+    ["outsider", outsiderApi, 404],
+    ["annotator of another campaign", otherApi, 404],
+    ["bearer token", bearer, 403],
+  ] as const) {
     const list = await api.get(`/api/campaigns/${x.campaignId}/my-judgments`);
     expect(list.status(), `${who}: ${await list.text()}`).toBe(status);
     const put = await api.put(`/api/claims/${handle}/judgment`, { data: revision });
@@ -52,7 +64,20 @@ test("my judgments and their revision: the owner only; other annotators get 404,
   const mine = await (await ownerApi.get(`/api/campaigns/${x.campaignId}/my-judgments`)).json();
   expect(mine.judgments.map((j: { claim: string }) => j.claim)).toEqual([handle]);
   expect(Object.keys(mine.judgments[0]).sort()).toEqual(
-    ["claim", "comment", "flags", "locked", "passage", "query", "revisedAt", "revision", "span", "submittedAt", "unreadable", "verdict"].sort(),
+    [
+      "claim",
+      "comment",
+      "flags",
+      "locked",
+      "passage",
+      "query",
+      "revisedAt",
+      "revision",
+      "span",
+      "submittedAt",
+      "unreadable",
+      "verdict",
+    ].sort(),
   );
   const first = await ownerApi.put(`/api/claims/${handle}/judgment`, { data: revision });
   expect(first.status(), await first.text()).toBe(200);

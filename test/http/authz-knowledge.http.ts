@@ -1,0 +1,6 @@
+// The authorization matrix (test/http/authz/matrix.ts) on the knowledge routes (app/api/routes/knowledge.ts):
+// each row as each kind of caller, and malformed JSON where the row takes a body.
+import { authzMatrix } from "./authz/matrix";
+import { SUBJECTS } from "./authz/subjects";
+
+authzMatrix(SUBJECTS.knowledge);
