@@ -11,7 +11,7 @@
  * subjects run in parallel. test/http/authz.http.ts holds the subjects to the route table.
  */
 import { request, type APIRequestContext } from "@playwright/test";
-import { expect, inject, test } from "vitest";
+import { afterAll, expect, inject, test } from "vitest";
 import { admits, CALLERS, refusedStatus, routeKey, type Caller, type Method, type RouteRow } from "@/app/api/routes";
 import { crowdCampaign, enterCrowd, type CrowdCampaign } from "../../../e2e/crowd-fixtures";
 import { adminApi, signedInApi, unique } from "../../../e2e/fixtures";
@@ -84,20 +84,31 @@ async function callerApi(caller: Caller, spec: Case, setup: Setup): Promise<APIR
 }
 
 /**
+ * The admin's API context that makes every case's data, signed in once per test file (the admin is
+ * never a case's caller, so sharing its session changes no case; each caller still signs in afresh).
+ */
+let sharedAdmin: Promise<APIRequestContext> | undefined;
+function adminOf(baseURL: string): Promise<APIRequestContext> {
+  sharedAdmin ??= adminApi(baseURL);
+  return sharedAdmin;
+}
+
+/**
  * A subject's tests: each of its rows as each kind of caller, then malformed JSON on each of its rows
  * that takes a body (or must take none). A row without a case is skipped here and fails
  * test/http/authz.http.ts.
  */
 export function authzMatrix({ rows, cases }: { rows: readonly RouteRow[]; cases: Cases }): void {
   const baseURL = inject("baseURL");
+  afterAll(async () => (await sharedAdmin)?.dispose());
   for (const row of rows) {
     const route = routeKey(row);
     const spec = cases[route];
     if (!spec) continue;
     for (const caller of CALLERS) {
       const status = expected(row, spec, caller);
-      test(`${route} as ${caller} → ${status}`, async () => {
-        const admin = await adminApi(baseURL);
+      test.concurrent(`${route} as ${caller} → ${status}`, async ({ expect }) => {
+        const admin = await adminOf(baseURL);
         const setup = { admin, baseURL };
         const method: Method = row.method;
         const target = spec.path ? await spec.path(setup) : row.path;
@@ -115,7 +126,6 @@ export function authzMatrix({ rows, cases }: { rows: readonly RouteRow[]; cases:
           expect(typeof json.error.message).toBe("string");
         }
         await api.dispose();
-        await admin.dispose();
       });
     }
   }
@@ -127,8 +137,8 @@ export function authzMatrix({ rows, cases }: { rows: readonly RouteRow[]; cases:
     const route = routeKey(row);
     const spec = cases[route];
     if (!spec || row.method === "GET" || spec.multipart || spec.raw) continue;
-    test(`${route} with malformed JSON → 400`, async () => {
-      const admin = await adminApi(baseURL);
+    test.concurrent(`${route} with malformed JSON → 400`, async ({ expect }) => {
+      const admin = await adminOf(baseURL);
       const setup = { admin, baseURL };
       const caller =
         (["coordinator", "annotator", "anonymous", "crowd"] as const).find((c) => expected(row, spec, c) < 300) ?? "coordinator";
@@ -143,7 +153,6 @@ export function authzMatrix({ rows, cases }: { rows: readonly RouteRow[]; cases:
       expect(res.status(), `${route} as ${caller}: ${answer}`).toBe(400);
       expect(JSON.parse(answer).error).toMatchObject({ code: "bad_request", message: expect.stringContaining("not valid JSON") });
       await api.dispose();
-      await admin.dispose();
     });
   }
 }
