@@ -91,9 +91,13 @@ function campaignFitOf(fit: DawidSkeneFit, votes: readonly Vote[]): CampaignFit 
 
 const EMPTY_FIT: CampaignFit = { posteriors: new Map(), skills: new Map(), judgments: new Map(), priors: { sufficient: 0.5, insufficient: 0.5 }, errors: new Map(), votes: 0 };
 
-/** Fits kept per campaign (this process), the most recently used last. */
+/**
+ * Fits kept per database and campaign (this process), the most recently used last: per database
+ * because campaign ids repeat across databases (tests open several in one process).
+ */
 const MAX_CACHED = 32;
-const cache = new Map<number, { fingerprint: string; fit: Promise<CampaignFit> }>();
+type FitCache = Map<number, { fingerprint: string; fit: Promise<CampaignFit> }>;
+const caches = new WeakMap<Db, FitCache>();
 let fitsRun = 0;
 
 /** How many fits this process has run (the cache's tests read it). */
@@ -107,6 +111,8 @@ export function fitCount(): number {
  */
 export async function campaignFit(db: Db, campaign: Pick<CampaignView, "id" | "judgmentsPerPassage">): Promise<CampaignFit> {
   const fingerprint = await fingerprintOf(db, campaign);
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(campaign.id);
   if (hit && hit.fingerprint === fingerprint) {
     cache.delete(campaign.id);
