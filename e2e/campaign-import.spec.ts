@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings";
+import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings.contract";
 import { candidates3Files } from "./candidates-3";
 import { accounts, signedInApi, storageStatePath, unique } from "./fixtures";
 

@@ -7,7 +7,8 @@ import { listUsers } from "@/lib/auth/users";
 import { listBatches } from "@/lib/campaign/batches";
 import { listCampaigns, listMyCampaigns } from "@/lib/campaign/campaigns";
 import { listStandings } from "@/lib/campaign/quality/standings";
-import { annotatorRows, type AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
+import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { seedLargeCampaign } from "@/test/large-campaign";
@@ -19,7 +20,7 @@ import {
   userListQuerySchema,
   type AnnotatorSort,
   type Page,
-} from "./list-options";
+} from "./list-options.contract";
 
 const USERS = 10_000;
 const CAMPAIGNS = 2_000;

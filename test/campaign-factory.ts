@@ -3,10 +3,10 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import type { Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { unique } from "./databases";
 
 function source(text: string) {

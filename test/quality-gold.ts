@@ -2,14 +2,15 @@
 // quality-control tests (issue 26), and the annotators that play them: careful, and the cheaters.
 import type { Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "@/lib/crowd/work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import { importBatch, type BatchImportResult } from "@/lib/campaign/import/import-batch";
+import { importBatch } from "@/lib/campaign/import/import-batch";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { unique } from "./databases";
 
 export function source(text: string) {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Db } from "@/db/client";
 import type { Actor } from "@/lib/auth/actor";
 import { parseInput } from "@/lib/errors";
-import { searchParamsObject, type Page } from "@/lib/list-options";
+import { searchParamsObject, type Page } from "@/lib/list-options.contract";
 import { json, requestContext, route } from "./http";
 import { idParam, type IdContext } from "./route-params";
 

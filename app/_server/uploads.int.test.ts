@@ -3,7 +3,7 @@ import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch, type BatchPart } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { batchUploadParts, knowledgeUploadParts } from "./uploads";

@@ -6,7 +6,7 @@
  * matrix (e2e/api-authz.spec.ts) checks every row, its expectations derived from `roles`.
  */
 import type { ZodType } from "zod";
-import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts";
+import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts.contract";
 import { auditQuerySchema } from "@/lib/audit/schemas";
 import { acceptInviteSchema, changePasswordSchema, createInviteSchema, createTokenSchema, createUserSchema, resetLinkSchema, setPasswordSchema, setupSchema, signInSchema } from "@/lib/auth/schemas";
 import { explanationInputSchema } from "@/lib/campaign/annotate/explanations";
@@ -19,13 +19,13 @@ import { suspectDecoysQuerySchema } from "@/lib/campaign/quality/suspect-decoys"
 import { annotatorJudgmentsQuerySchema } from "@/lib/campaign/report/annotator-detail";
 import { exportQuerySchema } from "@/lib/campaign/report/export-options";
 import { questionListQuerySchema } from "@/lib/campaign/report/question-list-options";
-import { leaderboardQuerySchema, runQuestionListQuerySchema, runQuestionQuerySchema } from "@/lib/campaign/runs/views";
-import { createCampaignSchema, membersSchema, updateCampaignSchema } from "@/lib/campaign/settings";
-import { updateCrowdSettingsSchema } from "@/lib/crowd/settings";
+import { leaderboardQuerySchema, runQuestionListQuerySchema, runQuestionQuerySchema } from "@/lib/campaign/runs/runs.contract";
+import { createCampaignSchema, membersSchema, updateCampaignSchema } from "@/lib/campaign/settings.contract";
+import { updateCrowdSettingsSchema } from "@/lib/crowd/settings.contract";
 import { trainingAnswerSchema } from "@/lib/crowd/training";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 import { pageParamsSchema, searchOptionsSchema } from "@/lib/knowledge/schemas";
-import { annotatorListQuerySchema, batchListQuerySchema, campaignListQuerySchema, tokenListQuerySchema, userListQuerySchema } from "@/lib/list-options";
+import { annotatorListQuerySchema, batchListQuerySchema, campaignListQuerySchema, tokenListQuerySchema, userListQuerySchema } from "@/lib/list-options.contract";
 
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
@@ -676,7 +676,7 @@ export const ROUTES: readonly RouteRow[] = [
     roles: ["crowdWorker"],
     summary: "The crowd worker's session",
     section: "crowd",
-    doc: "→ `CrowdSessionView` (`lib/crowd/views.ts`): `{stage: consent\\|training\\|working\\|ended, campaignId, campaignName, platform, consent, instructions, number, maxSessions, training: {total, answered, correct, passShare}, work: {judged, quota, unit}, deadline, outcome, code, completion, message}`; `completion` once ended: `{kind: \"redirect\", url}` (Prolific: `{completionUrl}?cc=CODE`), `{kind: \"mturk\", action: \"{turkSubmitTo}/mturk/externalSubmit\", fields: {assignmentId, outcome, code}}`, or `{kind: \"code\"}`. A session whose time ran out ends here",
+    doc: "→ `CrowdSessionView` (`lib/crowd/session.contract.ts`): `{stage: consent\\|training\\|working\\|ended, campaignId, campaignName, platform, consent, instructions, number, maxSessions, training: {total, answered, correct, passShare}, work: {judged, quota, unit}, deadline, outcome, code, completion, message}`; `completion` once ended: `{kind: \"redirect\", url}` (Prolific: `{completionUrl}?cc=CODE`), `{kind: \"mturk\", action: \"{turkSubmitTo}/mturk/externalSubmit\", fields: {assignmentId, outcome, code}}`, or `{kind: \"code\"}`. A session whose time ran out ends here",
   },
   {
     method: "POST",

@@ -23,7 +23,8 @@ import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client"
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
-import { chartBinMinutes, getDashboard, type Dashboard } from "@/lib/campaign/report/dashboard";
+import { chartBinMinutes, getDashboard } from "@/lib/campaign/report/dashboard";
+import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
 import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/tallies.internal";
 import { medianSecondsFromBuckets } from "@/lib/metrics/durations";
 import { percentile } from "../annotate/load";

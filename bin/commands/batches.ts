@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
-import { batchListQuerySchema } from "@/lib/list-options";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
+import { batchListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { updateCampaignSchema, type UpdateCampaignInput } from "@/lib/campaign/settings";
+import { updateCampaignSchema, type UpdateCampaignInput } from "@/lib/campaign/settings.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, note, number, parseArgs } from "./shared";
 

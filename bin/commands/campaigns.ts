@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
-import type { Dashboard } from "@/lib/campaign/report/dashboard";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
+import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
 import { QUESTION_FILTERS, questionListQuerySchema, questionOutcome, type QuestionList } from "@/lib/campaign/report/question-list-options";
-import { createCampaignSchema } from "@/lib/campaign/settings";
-import { campaignListQuerySchema } from "@/lib/list-options";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
+import { campaignListQuerySchema } from "@/lib/list-options.contract";
 import { describeOutlook } from "@/lib/metrics/progress";
 import { addCampaignUpdate } from "./campaign-update";
 import { addCrowdCommand } from "./crowd";

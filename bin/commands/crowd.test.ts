@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { crowdEntryUrl, generateCodes, CROWD_DEFAULTS } from "@/lib/crowd/settings";
+import { crowdEntryUrl, generateCodes, CROWD_DEFAULTS } from "@/lib/crowd/settings.contract";
 import { ApiError } from "../api-client";
 import { buildProgram } from "../cli";
 import { crowdChanges, crowdLines, type CrowdOptions } from "./crowd";

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer, type UpdateCrowdSettingsInput } from "@/lib/crowd/settings";
+import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer, type UpdateCrowdSettingsInput } from "@/lib/crowd/settings.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, existingFile, note, number, out, parseArgs } from "./shared";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { IndexStatus } from "@/lib/knowledge/types";
+import type { IndexStatus } from "@/lib/knowledge/knowledge.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, existingFile, note, out, progressPrinter } from "./shared";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { RunResults, RunView } from "@/lib/campaign/runs/views";
+import type { RunResults, RunView } from "@/lib/campaign/runs/runs.contract";
 import { type CliContext, existingFile, note, out, progressPrinter } from "./shared";
 
 /** One line of `kps run list`: id, name, questions, what the run predicts, when and by whom. */

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { createWriteStream, statSync } from "node:fs";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
-import { MAX_PAGE } from "@/lib/list-options";
+import { MAX_PAGE } from "@/lib/list-options.contract";
 import { ApiError, type ApiClient } from "../api-client";
 
 /** What every command group gets from the program: the global options, resolved when a command runs. */

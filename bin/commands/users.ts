@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
-import { userListQuerySchema } from "@/lib/list-options";
+import { userListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
 
 /** `kps user create|list|disable|enable|set-password|reset-link`. */

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { workerListQuerySchema, type WorkerReportFormat } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema, type WorkerReportFormat } from "@/lib/crowd/workers-report.contract";
 import { formatBytes } from "@/lib/format";
 import { type CliContext, note, outputOf, parseArgs } from "./shared";
 

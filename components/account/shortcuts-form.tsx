@@ -3,8 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
-import { SHORTCUT_ACTION_NAMES, SHORTCUT_ACTIONS, type ShortcutAction, type ShortcutPrefs } from "@/lib/annotation/shortcuts";
-import type { ShortcutsView } from "@/lib/annotation/user-shortcuts";
+import { SHORTCUT_ACTION_NAMES, SHORTCUT_ACTIONS, type ShortcutAction, type ShortcutPrefs, type ShortcutsView } from "@/lib/annotation/shortcuts.contract";
 import { apiRequest, fieldProblem, generalMessage } from "@/components/api/client";
 
 const FIELDS = ["enabled", ...SHORTCUT_ACTION_NAMES.map((a) => `keys.${a}`)];

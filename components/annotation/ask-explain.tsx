@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/api/client";
-import { EXPLANATION_REASON_LABELS, MAX_EXPLANATION_LENGTH as MAX_TEXT } from "@/lib/campaign/annotate/ask-rules";
+import { EXPLANATION_REASON_LABELS, MAX_EXPLANATION_LENGTH as MAX_TEXT } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationReason } from "./ask-storage";
 import type { AskFlow } from "./use-ask";
 

@@ -7,7 +7,7 @@ import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";
-import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask-rules";
+import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask.contract";
 import type { AskProposal } from "./use-ask-proposal";
 
 interface ReaderProps {

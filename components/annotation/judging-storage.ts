@@ -1,7 +1,7 @@
 // What the judging screen keeps in this browser's localStorage: drafts (what the annotator has done
 // on a claim, kept until the server acknowledges it), question numbers, and instructions seen.
 
-import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
 import type { JudgmentBody, Verdict } from "@/components/api/annotation";
 

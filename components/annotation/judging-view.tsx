@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { keyLabel } from "@/lib/annotation/shortcuts";
+import { keyLabel } from "@/lib/annotation/shortcuts.contract";
 import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/components/api/annotation";

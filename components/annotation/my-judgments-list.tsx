@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
-import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
+import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
 import { myJudgmentsQuery, type MyJudgment } from "@/components/api/my-judgments";
 import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";

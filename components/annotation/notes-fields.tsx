@@ -1,6 +1,6 @@
 "use client";
 
-import { COMMENT_MAX, FLAG_LABELS, JUDGMENT_FLAG_NAMES, type JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import { COMMENT_MAX, FLAG_LABELS, JUDGMENT_FLAG_NAMES, type JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 
 export interface Notes {
   comment: string;

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { QueueFigures } from "@/lib/campaign/annotate/my-progress";
+import type { QueueFigures } from "@/lib/campaign/annotate/judging.contract";
 import type { MyCampaign } from "@/lib/campaign/campaigns";
 
 const number = (n: number) => n.toLocaleString("en-US");

@@ -3,8 +3,8 @@
 // API client (client.ts); the drafts kept in localStorage are in components/annotation/.
 
 import { queryOptions } from "@tanstack/react-query";
-import type { Task as ServerTask } from "@/lib/campaign/annotate/assignment";
-import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import type { Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
 import { apiExchange, ApiError } from "./client";
 

@@ -3,8 +3,7 @@
 // server's schemas' inputs (lib/campaign/annotate/proposals.ts, explanations.ts).
 
 import { queryOptions } from "@tanstack/react-query";
-import type { Ask } from "@/lib/campaign/annotate/ask";
-import type { ExplanationReason } from "@/lib/campaign/annotate/explanations";
+import type { Ask, ExplanationReasonKey as ExplanationReason } from "@/lib/campaign/annotate/ask.contract";
 import type { Span } from "@/lib/kilt/words";
 import { apiRequest } from "./client";
 

@@ -1,7 +1,7 @@
 // The People page's queries (key factories and `queryOptions`) and the calls its forms make.
 // Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { AccountRole, UserRole } from "@/lib/auth/roles";
+import type { AccountRole, UserRole } from "@/lib/auth/roles.contract";
 import { apiRequest } from "./client";
 
 /** The shapes the People page reads, as the API sends them (dates as ISO strings). */

@@ -3,11 +3,11 @@
 // components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { Level } from "@/lib/kilt/score/types";
-import type { Leaderboard, RunQuestionDetail, RunQuestionPage, RunResults, RunView } from "@/lib/campaign/runs/views";
+import type { Leaderboard, RunQuestionDetail, RunQuestionPage, RunResults, RunView } from "@/lib/campaign/runs/runs.contract";
 import { apiRequest, upload } from "./client";
 import { listParams } from "./people";
 
-export type { Gold, Leaderboard, PerGold, RunQuestionDetail, RunQuestionPage, RunQuestionRow, RunResults, RunView } from "@/lib/campaign/runs/views";
+export type { Gold, Leaderboard, PerGold, RunQuestionDetail, RunQuestionPage, RunQuestionRow, RunResults, RunView } from "@/lib/campaign/runs/runs.contract";
 
 export interface LeaderboardParams {
   level?: Level;

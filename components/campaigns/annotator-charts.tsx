@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { AnnotatorDetail } from "@/lib/campaign/report/annotator-detail";
+import type { AnnotatorDetail } from "@/lib/campaign/report/annotators.contract";
 
 const binLabel = (b: AnnotatorDetail["speed"][number]) => (b.toSeconds === null ? `${b.fromSeconds}+` : `${b.fromSeconds}–${b.toSeconds}`);
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import "./annotator-quality.css";
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { AnnotatorJudgment } from "@/lib/campaign/report/annotator-detail";
+import type { AnnotatorJudgment } from "@/lib/campaign/report/annotators.contract";
 import { HighlightedPassage, type Mark } from "./highlighted-passage";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

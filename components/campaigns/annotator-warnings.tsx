@@ -2,7 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { FlaggedAnnotator, WarningThresholds } from "@/lib/campaign/report/annotator-detail";
+import type { FlaggedAnnotator, WarningThresholds } from "@/lib/campaign/report/annotators.contract";
 import { apiRequest } from "@/components/api/client";
 import { DASHBOARD_REFRESH_MS } from "@/components/api/campaigns";
 import { warningText } from "./warning-text";

@@ -6,7 +6,7 @@ import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
+import { allowedActions, type BatchAction } from "@/lib/campaign/batches.contract";
 import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/components/api/campaigns";
 import { BatchNameCells } from "./batch-cells";
 

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/components/api/client";
-import type { AggregationChoice } from "@/lib/campaign/settings";
+import type { AggregationChoice } from "@/lib/campaign/settings.contract";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type NumberField } from "./campaign-draft";
 import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
 

@@ -1,4 +1,4 @@
-import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, type CrowdEntryState, type CrowdOutcome, type CrowdPlatform, type CrowdSettings, type MturkSite, type QuotaUnit } from "@/lib/crowd/settings";
+import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, type CrowdEntryState, type CrowdOutcome, type CrowdPlatform, type CrowdSettings, type MturkSite, type QuotaUnit } from "@/lib/crowd/settings.contract";
 
 // The crowd settings form's values: numbers as typed (a blank or half-typed one is kept until
 // saved), and the conversions to what PUT /api/campaigns/:id/crowd takes.

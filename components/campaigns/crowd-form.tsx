@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
-import { CROWD_DEFAULTS, CROWD_ENTRY_STATE_LABELS, CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, CROWD_PLATFORM_LABELS, MTURK_SITE_LABELS, type CrowdPlatform, type CrowdSettingsAnswer, type QuotaUnit } from "@/lib/crowd/settings";
+import { CROWD_DEFAULTS, CROWD_ENTRY_STATE_LABELS, CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, CROWD_PLATFORM_LABELS, MTURK_SITE_LABELS, type CrowdPlatform, type CrowdSettingsAnswer, type QuotaUnit } from "@/lib/crowd/settings.contract";
 import { crowdSettingsQuery } from "@/components/api/crowd";
 import { CROWD_FIELD_LABELS, toCrowdDraft, type CrowdDraft, type CrowdField, type CrowdNumberField } from "./crowd-draft";
 import { SaveFailure } from "./campaign-fields";

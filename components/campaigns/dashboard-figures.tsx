@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
+import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard.contract";
 import { describeOutlook } from "@/lib/metrics/progress";
 import { BatchNameCells } from "./batch-cells";
 import "./annotator-quality.css";

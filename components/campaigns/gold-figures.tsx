@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { GoldSummary } from "@/lib/campaign/report/gold-summary";
+import type { GoldSummary } from "@/lib/campaign/report/dashboard.contract";
 import { suspectDecoysQuery } from "@/components/api/gold";
 
 const share = (correct: number, judged: number) => (judged ? `${Math.round((100 * correct) / judged)} %` : "—");

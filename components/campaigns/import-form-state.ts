@@ -3,8 +3,8 @@
 // directly; components/campaigns/use-import.ts runs the uploads and dispatches these actions.
 import { formatBytes } from "@/lib/format";
 import type { Problem } from "@/components/api/client";
-import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
-import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 
 export type StepKey = "knowledge" | "batch";
 export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";

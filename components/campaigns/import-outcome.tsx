@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { plural } from "@/lib/format";
 
 /** One progress bar per upload. */

@@ -1,4 +1,4 @@
-import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
+import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
 import type { QuestionJudgment } from "@/lib/campaign/report/question-view";
 
 /** An annotator's flags, comment and revisions beside their verdict on the question view (nothing when none). */

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { WaitingCounts } from "@/lib/campaign/quality/adjudication-waiting";
+import type { WaitingCounts } from "@/lib/campaign/quality/adjudication.contract";
 
 const REASONS: { key: Exclude<keyof WaitingCounts, "any">; show: string; label: string }[] = [
   { key: "split", show: "waiting-split", label: "with split verdicts" },

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-controls";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report-options";
+import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report.contract";
 import { formatTime } from "@/lib/format";
 import { workersDownloadUrl, workersQuery, type WorkerPage } from "@/components/api/workers";
 import "./worker-sessions.css";

@@ -1,7 +1,7 @@
 // Pure helpers that let the crowd page reuse the judging screen's pieces for items that are no claim.
 import type { Draft } from "@/components/annotation/judging-storage";
 import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
-import { effectiveKeys } from "@/lib/annotation/shortcuts";
+import { effectiveKeys } from "@/lib/annotation/shortcuts.contract";
 import type { Task } from "@/components/api/annotation";
 import type { TrainingItemView } from "@/components/api/crowd-session";
 

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createInvite, type CreatedInvite } from "@/components/api/people";

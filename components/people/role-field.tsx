@@ -1,5 +1,5 @@
 import { FormField } from "@/components/ui/form-field";
-import { ROLES, type UserRole } from "@/lib/auth/roles";
+import { ROLES, type UserRole } from "@/lib/auth/roles.contract";
 
 // Alphabetical, which puts the usual choice (annotator, the default) first.
 const ROLE_CHOICES = [...ROLES].sort();

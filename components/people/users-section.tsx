@@ -7,7 +7,7 @@ import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/components/api/people";

@@ -8,7 +8,7 @@ import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign, setCampaignMembers, updateCampaign } from "@/lib/campaign/campaigns";
 import { pauseAnnotator, resumeAnnotator } from "@/lib/campaign/quality/standings";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError } from "@/lib/errors";
 import { makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
-import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/list-options";
+import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";

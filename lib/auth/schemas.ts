@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "./roles";
+import { ROLES } from "./roles.contract";
 
 export const usernameSchema = z
   .string()

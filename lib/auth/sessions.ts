@@ -6,7 +6,7 @@ import { preparedFor } from "@/db/cache/prepared";
 import { AppError } from "@/lib/errors";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
-import type { AccountRole } from "./roles";
+import type { AccountRole } from "./roles.contract";
 import type { SignInInput } from "./schemas";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 

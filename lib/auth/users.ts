@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField } from "@/lib/errors";
-import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options";
+import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";

@@ -4,11 +4,11 @@ import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, typ
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options";
+import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { retallyOutcomes } from "./tallies.internal";
 import { campaignAccessChanged } from "./annotate/annotator-access";
-import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
+import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings.contract";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
 // subquery would read as its own column: name the outer row explicitly.

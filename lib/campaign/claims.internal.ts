@@ -7,23 +7,7 @@ import { claims, judgments, pages, passages, queries, type Campaign } from "@/db
 import type { UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
-
-/**
- * What an annotator's browser receives for one passage: never gold flags, counts, others' work or a
- * database id. The claim is known by its opaque handle; the passage by nothing but its text (passage
- * ids are consecutive per question with gold first, so an id would tell gold apart). `query.id` is
- * the KILT id from the imported file, the same for every passage of the question.
- */
-export interface Task {
-  claim: { handle: string; expiresAt: Date };
-  query: { id: string; input: string; answers?: string[] };
-  passage: {
-    wikipediaId: string;
-    title: string;
-    paragraphs: { id: number; text: string; section: string }[];
-  };
-  progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
-}
+import type { Task } from "./annotate/judging.contract";
 
 /** A new claim's handle: 128 random bits, base64url (22 characters). */
 export function newClaimHandle(): string {

@@ -11,7 +11,7 @@ import { changeBatchStatus } from "./batches";
 import { createCampaign } from "./campaigns";
 import { importBatch, type ImportFile } from "./import/import-batch";
 import { importKnowledge } from "../knowledge/import-knowledge";
-import { createCampaignSchema } from "./settings";
+import { createCampaignSchema } from "./settings.contract";
 
 export const DEMO_DIR = path.join(process.cwd(), "db", "demo");
 export const DEMO_FILES = { knowledge: "knowledge.jsonl", queries: "queries.jsonl", candidates: "candidates.jsonl" } as const;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
+import type { DisputedQuestion } from "./report/dashboard.contract";
 
 /**
  * Reads of the dashboard tallies (db/schema.ts, "Dashboard tallies"). Triggers append deltas; a
@@ -162,14 +163,6 @@ export async function questionCounts(db: Db, campaignId: number): Promise<{ unan
         (select count(*)::int from query_tallies where campaign_id = ${campaignId} and endorsed > 0) as answered`),
   );
   return { unanswerable: row?.unanswerable ?? 0, answered: row?.answered ?? 0 };
-}
-
-export interface DisputedQuestion {
-  queryId: number;
-  kiltId: string;
-  input: string;
-  passages: number;
-  disputed: number;
 }
 
 /** The questions with the most passages whose counted verdicts differ. */

@@ -6,7 +6,7 @@ import { annotatorStandings, campaigns, crowdEntries, passages } from "@/db/sche
 import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { resolveActor } from "@/lib/auth/sessions";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";

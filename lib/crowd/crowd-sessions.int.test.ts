@@ -12,7 +12,7 @@ import { crowdCampaign, enter, refusal } from "@/test/crowd-entry";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { consentToCrowdSession, enterCrowd, getCrowdEntryInfo, getMyCrowdSession } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingItemView } from "./views";
+import type { TrainingItemView } from "./session.contract";
 
 /** The expected answer of a training item, read from the passage (the test knows what the worker cannot). */
 async function rightAnswer(db: Db, campaignId: number, item: TrainingItemView, right: boolean) {

@@ -4,12 +4,12 @@ import { auditLog, crowdEntries, CROWD_OUTCOMES } from "@/db/schema";
 import { anonymous, system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError, parseInput } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
 import { getCrowdEntryInfo } from "./sessions";
-import { CROWD_DEFAULTS, updateCrowdSettingsSchema } from "./settings";
+import { CROWD_DEFAULTS, updateCrowdSettingsSchema } from "./settings.contract";
 
 /** What a call threw (an AppError), failing the test when it resolved. */
 async function refusal(promise: Promise<unknown>): Promise<AppError> {

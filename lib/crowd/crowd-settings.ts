@@ -6,7 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { invalidField, invalidInput } from "@/lib/errors";
-import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type EntryUsage, type UpdateCrowdSettingsInput } from "./settings";
+import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type EntryUsage, type UpdateCrowdSettingsInput } from "./settings.contract";
 import { entryUsage } from "./entry-limits";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row

@@ -8,7 +8,7 @@ import { rowsOf, type Db, type Tx } from "@/db/client";
 import { crowdEntryAttempts, crowdWorkers, type CrowdEntry } from "@/db/schema";
 import { insertUser } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import type { EntryUsage } from "./settings";
+import type { EntryUsage } from "./settings.contract";
 
 export const ENTRY_LIMITS = {
   /** Attempts older than this count for nothing. */

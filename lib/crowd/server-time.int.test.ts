@@ -14,7 +14,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { letTimePass } from "@/test/elapse";
 import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { listWorkerSessions } from "./workers-report";
-import { workerListQuerySchema } from "./workers-report-options";
+import { workerListQuerySchema } from "./workers-report.contract";
 
 // Issue 26: the speed rule, the warnings and the payment report use the time the server measured,
 // never the client's `durationMs` (kept as client_duration_ms, a hint). A bot that claims 7 s per

@@ -8,7 +8,7 @@ import { annotatorStandings, campaigns, crowdEntries, crowdSessions, type Campai
 import { endLiveClaimsOf } from "@/lib/campaign/claims.internal";
 import { setStanding } from "@/lib/campaign/quality/standings";
 import { mturkSiteOrigin } from "./origins";
-import type { CrowdCompletion, CrowdSessionView } from "./views";
+import type { CrowdCompletion, CrowdSessionView } from "./session.contract";
 
 export interface SessionContext {
   session: CrowdSession;

@@ -11,7 +11,7 @@ import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMEN
 import { requireCrowdSession } from "./crowd-actor";
 import { admitEntry } from "./entry-limits";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
-import type { CrowdEntryInfo, CrowdSessionView } from "./views";
+import type { CrowdEntryInfo, CrowdSessionView } from "./session.contract";
 
 /** How long a crowd credential outlives its session's deadline: the worker can still read their code. */
 const CREDENTIAL_GRACE_MS = 24 * 3600 * 1000;

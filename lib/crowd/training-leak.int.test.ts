@@ -4,7 +4,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { auditLog, crowdEntries } from "@/db/schema";
 import { anonymous, system, type Actor, type UserActor } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "./work";
 import { getAsk } from "@/lib/campaign/annotate/ask";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
@@ -13,16 +13,16 @@ import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError, parseInput } from "@/lib/errors";
 import { judgeAll } from "@/test/ask";
 import { judgmentOf, makeAnnotator, pageParagraphs } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
 import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions";
-import { updateCrowdSettingsSchema } from "./settings";
+import { updateCrowdSettingsSchema } from "./settings.contract";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingFeedback } from "./views";
+import type { TrainingFeedback } from "./session.contract";
 
 // Issue 26, deliverable 4: training gives nothing away. A crowd worker who trained on a gold passage
 // saw its expected verdict, span and explanation; they must never get any passage of that question as

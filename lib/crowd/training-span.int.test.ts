@@ -8,7 +8,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
 import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingItemView } from "./views";
+import type { TrainingItemView } from "./session.contract";
 
 const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
 

@@ -10,7 +10,7 @@ import { AppError, parseInput } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { endSession, sessionView, trainingTotal, type SessionContext } from "./session-state";
 import { requireCrowdSession } from "./crowd-actor";
-import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./views";
+import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./session.contract";
 
 export const trainingAnswerSchema = z
   .object({

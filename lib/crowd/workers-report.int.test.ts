@@ -12,7 +12,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { letTimePass } from "@/test/elapse";
 import { exportedLines } from "@/test/exported";
 import { exportWorkerSessions, listWorkerSessions } from "./workers-report";
-import { WORKER_REPORT_COLUMNS, workerListQuerySchema, type WorkerSessionRow } from "./workers-report-options";
+import { WORKER_REPORT_COLUMNS, workerListQuerySchema, type WorkerSessionRow } from "./workers-report.contract";
 
 const pause = () => new Promise((r) => setTimeout(r, 3));
 const query = (q: Record<string, unknown> = {}) => workerListQuerySchema.parse(q);

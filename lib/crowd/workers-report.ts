@@ -6,8 +6,8 @@ import { getCampaign } from "@/lib/campaign/campaigns";
 import { countedJudgmentsOf } from "@/lib/campaign/quality/counted-judgments";
 import { smoothedAccuracy } from "@/lib/campaign/quality/consensus";
 import { csvLine } from "@/lib/csv";
-import { likePattern, pageOf, type Page } from "@/lib/list-options";
-import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, type WorkerSessionRow } from "./workers-report-options";
+import { likePattern, pageOf, type Page } from "@/lib/list-options.contract";
+import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, type WorkerSessionRow } from "./workers-report.contract";
 
 // The payment report: one row per crowd session, newest first, with what a coordinator needs to
 // approve, reject and bonus on the platform. Computed in one statement per page; no judgment is read

@@ -15,6 +15,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { invalidField } from "@/lib/errors";
 import { indexAfterImport } from "@/lib/knowledge/index-build";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type JsonlLine } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema, type KnowledgeRecord } from "@/lib/kilt/schemas";
 import { importFailed, MAX_PROBLEMS, Problems } from "@/lib/campaign/import/import-problems";
@@ -58,23 +59,6 @@ export type KnowledgePart = { kind: "references" | "file"; file: ImportFile };
 
 /** One file at hand (tests, the demo, the benchmark), or the parts of an upload. */
 export type KnowledgeImportInput = KnowledgeFileInput | { parts: AsyncIterable<KnowledgePart>; onProgress?: OnProgress };
-
-export interface KnowledgeImportResult {
-  file: string;
-  lines: number;
-  /** Pages of the file kept: inserted + updated + unchanged. */
-  pages: number;
-  inserted: number;
-  /** Pages already there whose title or text the file changed. */
-  updated: number;
-  /** Pages already there, the same in the file (left as they were, not re-indexed). */
-  unchanged: number;
-  /** Lines left out by `onlyPageIds`. */
-  skipped: number;
-  bytes: number;
-  /** Pages put into the text index after the import (when it was built before; at most INDEX_AFTER_IMPORT_PAGES). */
-  indexed: number;
-}
 
 /** A knowledge import indexes at most this many new or changed pages itself; the rest wait for `kps knowledge index`. */
 export const INDEX_AFTER_IMPORT_PAGES = 5000;

@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { countStalePages, indexStaleChunk, INDEX_CHUNK_PAGES } from "./index-sql";
-import type { IndexStatus } from "./types";
+import type { IndexStatus } from "./knowledge.contract";
 
 /**
  * The text index's state lives in one app_meta row, so every process (cluster workers, the CLI's

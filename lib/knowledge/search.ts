@@ -6,7 +6,7 @@ import { indexBuilt } from "./index-build";
 import { INDEX_NOT_BUILT, orQuery, rankedRows } from "./retrieve";
 import type { SearchOptions } from "./schemas";
 import { HEADLINE_OPTIONS, markedSegments, prefixSegments, snippetOf } from "./segments";
-import type { KnowledgePage, SearchResponse, SearchResult } from "./types";
+import type { KnowledgePage, SearchResponse, SearchResult } from "./knowledge.contract";
 
 /** Coordinators and annotators read the knowledge source (annotators propose passages from it); crowd workers do not. */
 export function requireKnowledgeReader(actor: Actor): void {

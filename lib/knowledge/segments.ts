@@ -1,4 +1,4 @@
-import type { Segment } from "./types";
+import type { Segment } from "./knowledge.contract";
 
 // Marked text to Segment[] (pure). The database marks matches with two control characters, which
 // KILT text never holds (the SQL turns any into spaces first), so no HTML is ever built or parsed.

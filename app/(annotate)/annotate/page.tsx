@@ -4,7 +4,7 @@ import { ListPager, ListSearch } from "@/components/campaigns/list-nav";
 import { listMyStartedCampaignIds } from "@/lib/campaign/annotate/annotator-view";
 import { listMyQueueFigures } from "@/lib/campaign/annotate/my-progress";
 import { listMyCampaigns } from "@/lib/campaign/campaigns";
-import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options";
+import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options.contract";
 import { requireSignedIn } from "@/app/_server/page-auth";
 
 export const metadata: Metadata = { title: "Your queue" };

@@ -6,7 +6,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listCampaigns, type CampaignStatus } from "@/lib/campaign/campaigns";
 import { fieldProblems } from "@/lib/errors";
-import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options";
+import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options.contract";
 import { coordinatorPage } from "@/app/_server/page-auth";
 import "./campaigns.css";
 

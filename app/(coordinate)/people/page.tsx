@@ -7,7 +7,7 @@ import { UsersSection } from "@/components/people/users-section";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { listUsers } from "@/lib/auth/users";
 import { listCampaigns } from "@/lib/campaign/campaigns";
-import { DEFAULT_PAGE } from "@/lib/list-options";
+import { DEFAULT_PAGE } from "@/lib/list-options.contract";
 import type { CampaignOption } from "@/components/api/campaigns";
 import type { TokenRow, UserRow } from "@/components/api/people";
 import { coordinatorPage } from "@/app/_server/page-auth";

@@ -4,7 +4,7 @@ import type { KiltResult } from "@/lib/kilt/score/types";
 import type { Level } from "@/lib/kilt/score/types";
 import type { Gold, Leaderboard } from "@/components/api/runs";
 
-export { GOLDS } from "@/lib/campaign/runs/views";
+export { GOLDS } from "@/lib/campaign/runs/runs.contract";
 
 export const GOLD_LABEL: Record<Gold, string> = { original: "Original", endorsed: "Endorsed", both: "Both" };
 

@@ -5,17 +5,7 @@ import type { Campaign } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireActiveAnnotator } from "./annotator-access";
-
-/** The question an annotator owes a response for (GET /api/campaigns/:id/ask): another passage or an explanation. */
-export interface Ask {
-  /** The KILT id. */
-  queryId: string;
-  input: string;
-  /** Only when the campaign shows answers to annotators. */
-  answers?: string[];
-  /** How many of its passages the caller judged (all insufficient). */
-  judged: number;
-}
+import type { Ask } from "./ask.contract";
 
 /** How far back `getAsk` looks: the caller's latest judgments in the campaign (the question just finished is among them). */
 export const ASK_LOOKBACK = 50;

@@ -5,10 +5,8 @@ import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { claimNextReaping } from "./claim-next.internal";
-import type { Task } from "../claims.internal";
+import type { Task } from "./judging.contract";
 import { requireActiveAnnotator } from "./annotator-access";
-
-export type { Task };
 
 export type NextTaskInput = { campaignId: number; after?: string };
 /** How a caller's next task is found: `nextTask`, or one that also knows crowd sessions (lib/crowd/work.ts). */

@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
-import { MAX_EXPLANATION_LENGTH, type ExplanationReasonKey } from "./ask-rules";
+import { MAX_EXPLANATION_LENGTH, type ExplanationReasonKey } from "./ask.contract";
 import { askQueryIdSchema, requireAsked } from "./ask";
 
 /** The body of POST /api/campaigns/:id/explanations: why no passage answers the question. */
@@ -25,8 +25,6 @@ export const explanationInputSchema = z
   .superRefine((e, ctx) => {
     if (e.reason === "other" && e.text.trim() === "") ctx.addIssue({ code: "custom", path: ["text"], message: "is required when the reason is 'other'" });
   });
-
-export type { ExplanationReason };
 
 // The client-safe labels name exactly the schema's reasons.
 const _sameReasons: [ExplanationReason, ExplanationReasonKey] extends [ExplanationReasonKey, ExplanationReason] ? true : never = true;

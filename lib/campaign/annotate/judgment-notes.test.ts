@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldProblems } from "@/lib/errors";
 import { judgmentInputSchema } from "./judgments";
-import { flagsLiteral, notesOf } from "./judgment-notes";
+import { flagsLiteral, notesOf } from "./judgments.contract";
 import { revisionInputSchema } from "./revise-judgment";
 
 const base = { verdict: "insufficient", span: null, durationMs: 10, idempotencyKey: "key-12345" };

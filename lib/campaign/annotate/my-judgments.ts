@@ -1,13 +1,13 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
-import type { JudgmentFlag } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
 import { claimHandleSchema } from "./assignment";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import { revisionRefusal } from "./revise-judgment";
+import type { MyJudgment } from "./judgments.contract";
 
 /** `GET /api/campaigns/:id/my-judgments?after=&limit=` — `after` the claim handle that ended the page before. */
 export const myJudgmentsQuerySchema = z.object({
@@ -16,26 +16,6 @@ export const myJudgmentsQuerySchema = z.object({
 });
 
 export type MyJudgmentsQuery = z.infer<typeof myJudgmentsQuerySchema>;
-
-/**
- * One of the caller's judgments as their history shows it: by its claim's handle (no database id),
- * with the question, the passage's text and their own verdict, highlight and notes — never gold,
- * counts or anyone else's verdicts. `locked` says why it cannot be revised now (null: it can).
- */
-export interface MyJudgment {
-  claim: string;
-  query: { id: string; input: string };
-  passage: { title: string; paragraphs: { id: number; text: string; section: string }[] };
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string } | null;
-  comment: string | null;
-  flags: JudgmentFlag[];
-  revision: number;
-  submittedAt: string;
-  revisedAt: string | null;
-  locked: string | null;
-}
 
 interface Row extends JudgmentVersionRow {
   handle: string;

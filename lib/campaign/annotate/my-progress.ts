@@ -4,6 +4,7 @@ import { batches } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { passageCells } from "../tallies.internal";
 import { requireActiveAnnotator } from "./annotator-access";
+import type { LeftForMe, MyProgress, QueueFigures } from "./judging.contract";
 
 /**
  * An annotator's own progress, for the queue and the judging header. Only the caller's own work and
@@ -20,28 +21,6 @@ export const LEFT_CAP = 1000;
 export const LEFT_SCAN = 3 * LEFT_CAP;
 /** A session is the run of the annotator's judgments without a pause of this many minutes or more. */
 export const SESSION_IDLE_MINUTES = 30;
-
-export interface LeftForMe {
-  /** Passages of launched batches with an open slot that the annotator never claimed or judged, plus their live claim; at most LEFT_CAP. */
-  count: number;
-  /** True when there may be more than `count` (more than LEFT_CAP, or the walk of LEFT_SCAN index entries ended first). */
-  capped: boolean;
-}
-
-export interface MyProgress {
-  /** Share (0–100, whole) of the campaign's slots in launched, paused or closed batches no longer open or claimed; null with no slots. */
-  percentFilled: number | null;
-  /** The caller's judgments since midnight (the database's day, as the task's own count) and in all. */
-  judgedToday: number;
-  judgedTotal: number;
-  left: LeftForMe;
-  session: {
-    /** Judgments in the current session: since the first one after a pause of ≥ 30 min; 0 when the last is older than that. */
-    judged: number;
-    /** The campaign's session goal, or null. */
-    goal: number | null;
-  };
-}
 
 /** The figures of the caller's own work, shared by the header and the queue. */
 const mine = (userId: number, campaignId: number | SQL) => sql`
@@ -113,15 +92,6 @@ export function sessionLength(times: readonly Date[], now: Date): number {
   let n = 1;
   while (n < times.length && times[n - 1]!.getTime() - times[n]!.getTime() < idle) n++;
   return n;
-}
-
-/** One campaign of the annotator's queue: their standing and figures. */
-export interface QueueFigures {
-  paused: boolean;
-  judgedToday: number;
-  judgedTotal: number;
-  /** Null while paused (nothing is assigned then). */
-  left: LeftForMe | null;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { newClaimHandle } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
-import { MAX_PROPOSAL_PARAGRAPHS } from "./ask-rules";
+import { MAX_PROPOSAL_PARAGRAPHS } from "./ask.contract";
 import { askQueryIdSchema, requireAsked, type AskedQuestion } from "./ask";
 import { checkSpan, spanSchema } from "./judgments";
 

@@ -6,8 +6,8 @@ import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standings";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
-import { flagsLiteral, notesOf } from "./judgment-notes";
-import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
+import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
+import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission
@@ -19,9 +19,6 @@ export const revisionInputSchema = judgmentInputSchema.safeExtend({
 });
 
 export type RevisionInput = z.infer<typeof revisionInputSchema>;
-
-/** A revised judgment as its annotator sees it: the submission's view and its revision number. */
-export type RevisedJudgmentView = JudgmentView & { revision: number; revisedAt: Date | null };
 
 /** The judgment as the revision reads it, under its lock. */
 interface Locked extends JudgmentVersionRow {

@@ -4,13 +4,14 @@ import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { makeAnnotator } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, type Task } from "./assignment";
+import { nextTask } from "./assignment";
+import type { Task } from "./judging.contract";
 import { changeBatchStatus } from "../batches";
 import { createCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { submitJudgment } from "./judgments";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 const paragraphs = [
   "Scripts\n",

@@ -7,7 +7,7 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { importBatch, type BatchImportInput } from "./import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";

@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { AppError, invalidField } from "@/lib/errors";
 import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
 import type { TextRequest } from "./check-pages";
+import type { RetrieverReport } from "./import-batch.contract";
 import type { Problems } from "./import-problems";
 import { candidateDraft, candidateOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
@@ -14,21 +15,6 @@ export interface CandidateFile {
   file: ImportFile;
   retriever: string;
   ranking: Map<string, Ranking>;
-}
-
-/** What the import did with one retriever's candidates. */
-export interface RetrieverReport {
-  retriever: string;
-  /** Candidates read: within the top K of each ranking (text retrieval: the paragraphs it proposed). */
-  read: number;
-  /** Ranked below the top K (`perRetriever`), left out. */
-  droppedByRank: number;
-  /** Read, but holding too small a share of every answer's tokens (`minAnswerOverlap`). */
-  droppedByOverlap: number;
-  /** Stored: read and not dropped. */
-  kept: number;
-  /** Of those kept, how many share their passage with another origin (gold, another retriever, another rank). */
-  merged: number;
 }
 
 /** One candidate of one question, from one retriever. */

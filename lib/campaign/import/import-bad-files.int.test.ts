@@ -14,7 +14,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
 import { importBatch, MAX_TASK_LINE_BYTES } from "./import-batch";
 import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "../../knowledge/import-knowledge";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 // The corpus of bad files and what each must produce: test/fixtures/bad-imports/cases.json.
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bad-imports");

@@ -13,12 +13,11 @@ import { addDecoys } from "./decoys";
 import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
 import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
-import { writeBatch, type BatchImportResult } from "./write-batch";
+import { writeBatch } from "./write-batch";
+import type { BatchImportResult } from "./import-batch.contract";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
 export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
-export type { RetrieverReport } from "./candidates";
-export type { BatchImportResult } from "./write-batch";
 
 /**
  * A batch as a stream of parts, the shape of an upload (app/_server/uploads.ts): each file is read to

@@ -4,7 +4,7 @@ import { passages, queries } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { importBatch } from "./import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 

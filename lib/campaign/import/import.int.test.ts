@@ -11,7 +11,7 @@ import { changeBatchStatus, getBatch } from "../batches";
 import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
 import { dropStaleStagingTables, importKnowledge } from "../../knowledge/import-knowledge";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
 
 function source(text: string | Buffer) {
   return (async function* () {

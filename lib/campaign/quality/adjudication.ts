@@ -5,9 +5,9 @@ import { ADJUDICATION_DECISIONS, type AdjudicationDecision } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation, parseInput } from "@/lib/errors";
-import type { Location } from "@/lib/kilt/codepoints";
 import { checkSpan, spanSchema } from "../annotate/judgments";
 import { getCampaign } from "../campaigns";
+import type { AdjudicationView } from "./adjudication.contract";
 import { countedJudgmentsOf } from "./counted-judgments";
 
 /**
@@ -50,20 +50,6 @@ export const adjudicationListQuerySchema = z.object({
   reverted: z.enum(["0", "1"], "must be 0 or 1").default("0"),
 });
 export type AdjudicationListQuery = z.input<typeof adjudicationListQuerySchema>;
-
-export interface AdjudicationView {
-  id: number;
-  passageId: number;
-  queryId: number;
-  decision: AdjudicationDecision;
-  /** The span to export, with its text; null: the consensus span (endorse) or none (reject). */
-  span: (Location & { text: string }) | null;
-  reason: string;
-  by: { id: number | null; username: string };
-  at: string;
-  revertedAt: string | null;
-  revertedBy: number | null;
-}
 
 interface AdjudicationRow {
   id: string | number;

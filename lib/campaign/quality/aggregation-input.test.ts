@@ -3,7 +3,7 @@ import { campaignChanges } from "@/bin/commands/campaign-update";
 import { parseArgs } from "@/bin/commands/shared";
 import { AppError, parseInput } from "@/lib/errors";
 import { exportQuerySchema } from "../report/export-options";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
 import { accuracyOf } from "./aggregation";
 
 // The aggregation setting and the export's `aggregation` parameter from outside (form, API, CLI):

@@ -5,6 +5,7 @@ import type { CampaignView } from "../campaigns";
 import { countedJudgmentsOf } from "./counted-judgments";
 import { fitDawidSkene, type DawidSkeneFit, type Verdict, type Vote } from "./dawid-skene";
 import type { PassageOutcome } from "./outcome";
+import type { AnnotatorSkill } from "../report/dashboard.contract";
 
 // What "endorsed" means in a campaign (its `aggregation` setting), in one place: majority (T of the
 // R counted votes, the tallies' rule) or Dawid–Skene (a finished passage whose posterior P(sufficient)
@@ -173,18 +174,6 @@ export async function endorsedByFit(db: Db, campaign: Pick<CampaignView, "id" | 
     byBatch.set(Number(r.batch_id), (byBatch.get(Number(r.batch_id)) ?? 0) + 1);
   }
   return byBatch;
-}
-
-/** An annotator as the dashboard lists them by estimated skill. */
-export interface AnnotatorSkill {
-  userId: number;
-  username: string;
-  /** Dawid–Skene accuracy: Σ_c prior(c)·P(says c | truth c), over their counted judgments. */
-  skill: number;
-  /** P(says sufficient | truth sufficient) and P(says insufficient | truth insufficient). */
-  sensitivity: number;
-  specificity: number;
-  judgments: number;
 }
 
 /** The annotators of the fit (those with counted judgments), least skilled first (the suspects on top), at most `limit`. */

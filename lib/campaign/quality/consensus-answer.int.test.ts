@@ -14,7 +14,7 @@ import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { exportKilt, exportReport, type ExportReport } from "../report/export-kilt";
 import { getQuestionView } from "../report/question-view";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 // The case end to end, through the import, the judging and the export: one shrunk highlight
 // made the exported consensus span "was first lit", without "1871".

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { candidateProvenanceItemSchema, goldProvenanceItemSchema } from "@/lib/kilt/schemas";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
-import { suspectDecoysQuerySchema } from "./suspect-decoys-options";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
+import { suspectDecoysQuerySchema } from "./suspect-decoys.contract";
 
 // Hostile and broken input to the issue 26 inputs: each refused with the field it names, none taken as something else.
 const HOSTILE = [`'); DROP TABLE passages; --`, `<script>alert(1)</script>`, "insufficient ", "INSUFFICIENT", "sufficient", "", "\u0000", "1e309"];

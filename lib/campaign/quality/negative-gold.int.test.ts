@@ -15,7 +15,7 @@ import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { getDashboard } from "../report/dashboard";
 import { exportKilt } from "../report/export-kilt";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { getStanding } from "./standings";
 import { listSuspectDecoys } from "./suspect-decoys";
 

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
-import type { SuspectDecoys, SuspectDecoysQuery } from "./suspect-decoys-options";
+import type { SuspectDecoys, SuspectDecoysQuery } from "./suspect-decoys.contract";
 
-export { suspectDecoysQuerySchema, type SuspectDecoy, type SuspectDecoys, type SuspectDecoysQuery } from "./suspect-decoys-options";
+export { suspectDecoysQuerySchema, type SuspectDecoy, type SuspectDecoys, type SuspectDecoysQuery } from "./suspect-decoys.contract";
 
 const PREVIEW = 300;
 

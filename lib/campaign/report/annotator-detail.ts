@@ -1,29 +1,19 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { pageSize } from "@/lib/list-options";
+import { pageSize } from "@/lib/list-options.contract";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import type { Location } from "@/lib/kilt/codepoints";
 import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
-import type { AnnotatorRow } from "./annotator-rows";
+import type { AnnotatorRow, WarningThresholds, AnnotatorWarning, AnnotatorDetail, AnnotatorJudgment, FlaggedAnnotator } from "./annotators.contract";
 import type { ClaimRow } from "../annotate/judgment-statements";
 import { spanOf, type JudgmentRow } from "./rows";
 
 // A coordinator's view of one annotator in one campaign: their figures and warnings, speed histogram,
 // agreement over time, and their judgments page by page with gold results beside them.
-
-/** The campaign's warning thresholds (campaigns.warn_*). */
-export interface WarningThresholds {
-  warnFastShare: number;
-  warnMinAgreement: number;
-  warnMinJudgments: number;
-}
-
-export type AnnotatorWarning = { kind: "fast"; shareUnder2s: number } | { kind: "agreement"; agreement: number };
 
 /**
  * Why an annotator is out of line, if they are: more than `warnFastShare` of their judgments under
@@ -43,16 +33,6 @@ export function annotatorWarnings(
 
 /** The speed histogram's bins, in seconds: [0, 1), [1, 2), … and 120 s or more (the tallies' open last bucket). */
 export const SPEED_BIN_EDGES = [0, 1, 2, 5, 10, 20, 30, 60, 120] as const;
-
-export interface AnnotatorDetail {
-  campaign: { id: number; name: string } & WarningThresholds;
-  annotator: AnnotatorRow;
-  warnings: AnnotatorWarning[];
-  /** Judgments per speed bin (from the duration tallies). */
-  speed: { fromSeconds: number; toSeconds: number | null; judgments: number }[];
-  /** Per UTC day with judgments: how many, how many compared with the outcome, how many agreed. */
-  agreementByDay: { day: string; judgments: number; compared: number; agreed: number }[];
-}
 
 /** Thresholds of a campaign view. */
 const thresholdsOf = (c: CampaignView): WarningThresholds => ({ warnFastShare: c.warnFastShare, warnMinAgreement: c.warnMinAgreement, warnMinJudgments: c.warnMinJudgments });
@@ -101,22 +81,6 @@ export const annotatorJudgmentsQuerySchema = z.object({
   limit: pageSize(100, 20),
 });
 export type AnnotatorJudgmentsQuery = z.infer<typeof annotatorJudgmentsQuerySchema>;
-
-export interface AnnotatorJudgment {
-  id: number;
-  createdAt: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: Location | null;
-  spanText: string | null;
-  durationMs: number;
-  /** Whether it matches the passage's outcome; null while the passage is not finished. */
-  agrees: boolean | null;
-  query: { id: number; kiltId: string; input: string };
-  passage: { id: number; wikipediaId: string; title: string; paragraphs: { id: number; text: string }[] };
-  /** Gold passages only: the expected verdict and span, and whether this judgment got it right (the gold rule's check). */
-  gold: { expectedVerdict: "sufficient" | "insufficient"; expectedSpan: Location | null; correct: boolean } | null;
-}
 
 /** The gold columns of a passage, as the judgment's checks read them. */
 type GoldColumns = Pick<
@@ -207,14 +171,6 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
           }
         : null,
   };
-}
-
-/** A flagged annotator on the dashboard. */
-export interface FlaggedAnnotator {
-  userId: number;
-  username: string;
-  judgments: number;
-  warnings: AnnotatorWarning[];
 }
 
 /**

@@ -1,34 +1,10 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/list-options";
+import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/list-options.contract";
 import { DURATION_BUCKET_MS, MAX_DURATION_BUCKET, medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
 import { annotatorSummaries, type AnnotatorSummary } from "../tallies.internal";
 import { smoothedAccuracy } from "../quality/consensus";
-
-/** One row of a campaign's annotators table: their tallies and standing. */
-export interface AnnotatorRow {
-  userId: number;
-  username: string;
-  status: "active" | "paused";
-  pauseReason: "coordinator" | "gold_rule" | "speed_rule" | null;
-  judgments: number;
-  /** Every gold judgment (both kinds) and the right ones. */
-  goldJudged: number;
-  goldCorrect: number;
-  /** (0.5 + correct) / (1 + judged), over both kinds */
-  goldAccuracy: number;
-  /** Of those, on sufficient gold (the span check applies) … */
-  sufficientGoldJudged: number;
-  sufficientGoldCorrect: number;
-  /** … and on negative gold (expected insufficient, decoys included). The gold rule weighs each kind apart. */
-  negativeGoldJudged: number;
-  negativeGoldCorrect: number;
-  /** Share of judgments on finished passages whose verdict matches the outcome; null before any. */
-  agreement: number | null;
-  compared: number;
-  medianSeconds: number | null;
-  shareUnder2s: number | null;
-}
+import type { AnnotatorRow } from "./annotators.contract";
 
 /** Builds annotator rows from their tallies and standings. */
 export function annotatorRowsOf(

@@ -1,12 +1,12 @@
 import { expect, it } from "vitest";
 import { system } from "@/lib/auth/actor";
-import { campaignListQuerySchema } from "@/lib/list-options";
+import { campaignListQuerySchema } from "@/lib/list-options.contract";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { createCampaign, listCampaigns } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { getDashboard } from "./dashboard";
 
 describeEachDatabase("the dashboard's finish and the campaign list's status", ({ db }) => {

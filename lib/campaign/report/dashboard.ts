@@ -1,74 +1,18 @@
 import { asc, eq } from "drizzle-orm";
 import { rawClientOf, type Db } from "@/db/client";
-import { batches, type Aggregation, type BatchStatus } from "@/db/schema";
+import { batches } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
+import { finishOutlook, projectFinish } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
-import { annotatorSkills, campaignFit, endorsedByFit, type AnnotatorSkill } from "../quality/aggregation";
-import { waitingCounts, type WaitingCounts } from "../quality/adjudication-waiting";
+import { annotatorSkills, campaignFit, endorsedByFit } from "../quality/aggregation";
+import { waitingCounts } from "../quality/adjudication-waiting";
 import { isEndorsed, isFinished } from "../quality/outcome";
-import {
-  activitySpan,
-  compactTallies,
-  disputedQuestions,
-  judgmentsOverTime,
-  passageCells,
-  questionCounts,
-  type DisputedQuestion,
-  type PassageCell,
-} from "../tallies.internal";
-import { goldSummary, type GoldSummary } from "./gold-summary";
-import { notedJudgments, type NotedJudgments } from "./noted-judgments";
-import { responseCounts, type ResponseCounts } from "./response-counts";
-
-/** Slots and agreement of a batch, or of the whole campaign. */
-export interface Progress {
-  passages: number;
-  /** passages × R */
-  slots: number;
-  /** counted judgments */
-  filled: number;
-  /** live claims */
-  claimed: number;
-  /** free slots that can be claimed now */
-  open: number;
-  /** slots no one needs to fill: early stop, or judgments that stopped counting and were not reopened yet */
-  notNeeded: number;
-  /** passages decided or with R counted judgments */
-  finishedPassages: number;
-  endorsedPassages: number;
-  /** Krippendorff's alpha (nominal) and Fleiss' kappa on the counted verdicts; null while undefined. */
-  alpha: number | null;
-  kappa: number | null;
-}
-
-export interface BatchProgress extends Progress {
-  id: number;
-  name: string;
-  status: BatchStatus;
-}
-
-export interface Dashboard {
-  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number; aggregation: Aggregation };
-  generatedAt: string;
-  totals: Progress;
-  batches: BatchProgress[];
-  questions: { unanswerable: number; answered: number };
-  activity: { binMinutes: number; points: { at: string; judgments: number }[] };
-  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null; outlook: FinishOutlook };
-  disputed: DisputedQuestion[];
-  /** Judgments with a comment or flags (issue 14). */
-  noted: NotedJudgments;
-  /** Questions with explanations and passages proposed (issue 16). */
-  responses: ResponseCounts;
-  /** Gold judgments, sufficient and negative gold apart (issue 26). */
-  gold: GoldSummary;
-  /** Annotators by their Dawid–Skene skill, least skilled first (at most SKILL_ROWS), and how many the fit holds. */
-  skills: { annotators: AnnotatorSkill[]; total: number };
-  /** Questions that wait for the coordinator's word (adjudication), in all and by reason. */
-  waiting: WaitingCounts;
-}
+import { activitySpan, compactTallies, disputedQuestions, judgmentsOverTime, passageCells, questionCounts, type PassageCell } from "../tallies.internal";
+import { goldSummary } from "./gold-summary";
+import { notedJudgments } from "./noted-judgments";
+import { responseCounts } from "./response-counts";
+import type { Dashboard, Progress } from "./dashboard.contract";
 
 /** Annotators the dashboard lists by skill. */
 export const SKILL_ROWS = 50;

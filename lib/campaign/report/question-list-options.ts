@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSize, searchText } from "@/lib/list-options";
+import { pageSize, searchText } from "@/lib/list-options.contract";
 
 // The question list's options and shapes, apart from its query (question-list.ts), so that the CLI
 // and client code can use them without the database modules.

@@ -2,7 +2,7 @@ import { appendOutputEntries } from "@/lib/kilt/line-edit";
 import { parseGoldLine } from "@/lib/kilt/score/records";
 import type { GoldRecord } from "@/lib/kilt/score/types";
 import type { QuestionProvenance } from "../report/kilt-provenance";
-import type { PerGold } from "./views";
+import type { PerGold } from "./runs.contract";
 
 // The three gold lines a campaign question gives a run's scorer, as KILT files (pure): the original
 // (the imported line), the endorsed (the original's answers, and as provenance only the campaign's

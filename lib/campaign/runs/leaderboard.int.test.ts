@@ -18,7 +18,7 @@ import { exportKilt } from "../report/export-kilt";
 import { getLeaderboard, getRunResults } from "./leaderboard";
 import { getRunQuestion, listRunQuestions } from "./run-questions";
 import { uploadRun } from "./upload-run";
-import type { Gold, Leaderboard } from "./views";
+import type { Gold, Leaderboard } from "./runs.contract";
 
 type Verdict = "sufficient" | "insufficient";
 

@@ -5,7 +5,7 @@ import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { requireRun, runRows } from "./list-runs";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
-import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./views";
+import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./runs.contract";
 
 /** One accumulator per gold for a run: the figures its predictions give (retrieval when it ranks, downstream when it answers). */
 function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): PerGold<ScoreAccumulator> {

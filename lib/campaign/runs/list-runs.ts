@@ -5,7 +5,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign, type CampaignView } from "../campaigns";
-import type { RunView } from "./views";
+import type { RunView } from "./runs.contract";
 
 const runColumns = {
   id: runs.id,

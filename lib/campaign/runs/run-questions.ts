@@ -4,10 +4,10 @@ import { AppError } from "@/lib/errors";
 import type { Actor } from "@/lib/auth/actor";
 import { rankDetail, type RankDetail } from "@/lib/kilt/score/detail";
 import type { GuessRecord, Level } from "@/lib/kilt/score/types";
-import { likePattern, pageOf } from "@/lib/list-options";
+import { likePattern, pageOf } from "@/lib/list-options.contract";
 import { requireRun } from "./list-runs";
 import { scoredPage, type ScoredQuestion } from "./scored-pages";
-import { GOLDS, type PerGold, type RunQuestionDetail, type RunQuestionListQuery, type RunQuestionPage, type RunView } from "./views";
+import { GOLDS, type PerGold, type RunQuestionDetail, type RunQuestionListQuery, type RunQuestionPage, type RunView } from "./runs.contract";
 
 /** The drill-down of one question against each gold it is in (null: not in that gold, or the run ranks nothing). */
 function detailsOf(s: ScoredQuestion, run: RunView, level: Level): PerGold<RankDetail | null> {

@@ -6,7 +6,7 @@ import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
 import { goldsOf } from "./golds";
-import { GOLDS, type PerGold } from "./views";
+import { GOLDS, type PerGold } from "./runs.contract";
 
 // The walk every run figure comes from: the campaign's questions a page at a time (memory flat in
 // the campaign's size), each with its three golds built from the campaign's outcomes as they are now

@@ -10,7 +10,7 @@ import { GuessLines, type GuessKind } from "@/lib/kilt/score/guess-lines";
 import { pyStrip } from "@/lib/kilt/score/python";
 import { importFailed, Problems } from "../import/import-problems";
 import type { ImportFile } from "../import/read-batch-files";
-import { runNameSchema, type RunView } from "./views";
+import { runNameSchema, type RunView } from "./runs.contract";
 import { getRunView } from "./list-runs";
 
 /** A guess line carries one answer and one ranked list (with passage texts, perhaps): long, but not unbounded. */

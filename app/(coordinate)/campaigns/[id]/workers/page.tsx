@@ -1,7 +1,7 @@
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { WorkerSessions } from "@/components/campaigns/worker-sessions";
 import { listWorkerSessions } from "@/lib/crowd/workers-report";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 

@@ -1,5 +1,5 @@
 import { getCrowdSettings, updateCrowdSettings } from "@/lib/crowd/crowd-settings";
-import { crowdEntryUrl, updateCrowdSettingsSchema, type CrowdSettingsView } from "@/lib/crowd/settings";
+import { crowdEntryUrl, updateCrowdSettingsSchema, type CrowdSettingsView } from "@/lib/crowd/settings.contract";
 import { env } from "@/lib/env";
 import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
 import { idParam, type IdContext } from "@/app/_server/route-params";

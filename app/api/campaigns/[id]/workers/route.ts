@@ -1,5 +1,5 @@
 import { exportWorkerSessions, listWorkerSessions } from "@/lib/crowd/workers-report";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 import { linesResponse, primed } from "@/app/_server/downloads";
 import { json, requestContext, route } from "@/app/_server/http";
 import { readQuery } from "@/app/_server/paged-list";

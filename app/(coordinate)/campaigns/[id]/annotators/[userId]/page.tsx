@@ -5,7 +5,7 @@ import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
 import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { warningText } from "@/components/campaigns/warning-text";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
-import { searchParamsObject } from "@/lib/list-options";
+import { searchParamsObject } from "@/lib/list-options.contract";
 import "../../../campaigns.css";
 
 type Props = {

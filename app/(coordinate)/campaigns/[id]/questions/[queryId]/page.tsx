@@ -4,7 +4,7 @@ import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campa
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask-rules";
+import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import "../../../campaigns.css";

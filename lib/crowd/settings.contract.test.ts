@@ -13,7 +13,7 @@ import {
   randomCode,
   trainingItemsProblem,
   updateCrowdSettingsSchema,
-} from "./settings";
+} from "./settings.contract";
 
 const problemsOf = (value: unknown) => {
   const result = updateCrowdSettingsSchema.safeParse(value);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionOfKey, effectiveKeys, shortcutPrefsSchema } from "./shortcuts";
+import { actionOfKey, effectiveKeys, shortcutPrefsSchema } from "./shortcuts.contract";
 
 const problems = (value: unknown) => {
   const r = shortcutPrefsSchema.safeParse(value);

@@ -1,7 +1,8 @@
-// A judgment's comment and flags (issue 14): what the annotator may attach for the coordinators.
-// Pure (zod only): the judging page and the server share it.
+// A judgment as its annotator sends and sees it: the comment and flags they may attach for the
+// coordinators (issue 14), the stored judgment and its revision, and their history's rows.
 import { z } from "zod";
 import type { JudgmentFlag } from "@/db/schema";
+import type { Location } from "@/lib/kilt/codepoints";
 
 export type { JudgmentFlag };
 
@@ -43,4 +44,44 @@ export function notesOf(input: { comment?: string | null; flags?: JudgmentFlag[]
 /** The flags as a PostgreSQL array literal (the names need no quoting). */
 export function flagsLiteral(flags: readonly JudgmentFlag[]): string {
   return `{${flags.join(",")}}`;
+}
+
+/** A highlight as a judgment stores it (judgment-span.ts's `spanSchema`). */
+export type JudgmentSpan = Location & { text: string };
+
+/** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
+export interface JudgmentView {
+  claim: string;
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  /** Code points, end exclusive, with the text they cover. */
+  span: JudgmentSpan | null;
+  /** The time the server measured (from handing out the task, or the previous judgment, to receiving this one); not the client's hint. */
+  durationMs: number;
+  createdAt: Date;
+  comment: string | null;
+  flags: JudgmentFlag[];
+}
+
+/** A revised judgment as its annotator sees it: the submission's view and its revision number. */
+export type RevisedJudgmentView = JudgmentView & { revision: number; revisedAt: Date | null };
+
+/**
+ * One of the caller's judgments as their history shows it: by its claim's handle (no database id),
+ * with the question, the passage's text and their own verdict, highlight and notes — never gold,
+ * counts or anyone else's verdicts. `locked` says why it cannot be revised now (null: it can).
+ */
+export interface MyJudgment {
+  claim: string;
+  query: { id: string; input: string };
+  passage: { title: string; paragraphs: { id: number; text: string; section: string }[] };
+  verdict: "sufficient" | "insufficient";
+  unreadable: boolean;
+  span: JudgmentSpan | null;
+  comment: string | null;
+  flags: JudgmentFlag[];
+  revision: number;
+  submittedAt: string;
+  revisedAt: string | null;
+  locked: string | null;
 }

@@ -58,6 +58,13 @@ export const shortcutPrefsSchema = z
 
 export type ShortcutPrefsInput = z.input<typeof shortcutPrefsSchema>;
 
+/** A user's shortcuts as `GET`/`PUT /api/me/shortcuts` answer them. */
+export interface ShortcutsView {
+  shortcuts: ShortcutPrefs;
+  /** The key of every action under them. */
+  keys: Record<ShortcutAction, string>;
+}
+
 export const DEFAULT_SHORTCUTS: ShortcutPrefs = { enabled: true, keys: {} };
 
 /** The key of every action under these preferences (null: the defaults). */
