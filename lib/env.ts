@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { databaseConfigOf, databaseEnvShape, type DatabaseConfig } from "@/db/config";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";

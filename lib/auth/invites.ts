@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invites, users, type UserRole } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";

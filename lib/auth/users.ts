@@ -1,3 +1,4 @@
+import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users } from "@/db/schema";

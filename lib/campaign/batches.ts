@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, type Aggregation, type BatchStatus, type Campaign } from "@/db/schema";

@@ -1,5 +1,6 @@
 // Internal steps of assignment: no authorization of their own. Only domain functions that have
 // checked the caller (nextTask, renewClaim, submitJudgment) call them; app/, components/ and bin/ never do.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";

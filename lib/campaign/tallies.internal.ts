@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import type { DisputedQuestion } from "./report/dashboard.contract";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Tx } from "@/db/client";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";

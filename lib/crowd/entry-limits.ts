@@ -2,6 +2,7 @@
 // a public entry link from being flooded. Anyone with the link can make up worker ids, so every
 // entry is counted per campaign and per address, and a campaign's places and its sessions in
 // progress are capped; past a limit the entry is refused before any account exists.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";

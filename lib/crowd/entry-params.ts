@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { CrowdPlatform } from "@/db/schema";
 

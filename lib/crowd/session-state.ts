@@ -1,6 +1,7 @@
 // Internal to lib/crowd/ (no authorization of its own): the crowd domain functions call these after
 // resolving the caller's own session. A session is settled — ended when one of its end conditions
 // holds — whenever the worker asks for it or for their next passage.
+import "server-only";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";

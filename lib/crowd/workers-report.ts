@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";

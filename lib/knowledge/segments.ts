@@ -1,3 +1,4 @@
+import "server-only";
 import type { Segment } from "./knowledge.contract";
 
 // Marked text to Segment[] (pure). The database marks matches with two control characters, which

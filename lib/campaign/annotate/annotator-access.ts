@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { annotatorStandings, campaignMembers, campaigns, crowdWorkers, type Campaign } from "@/db/schema";

@@ -1,4 +1,5 @@
 // Internal step of assignment (no authorization of its own): nextTask calls it after requireActiveAnnotator.
+import "server-only";
 import type { Db } from "@/db/client";
 import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";

@@ -1,4 +1,5 @@
 /** A judgment's span: its shape, and the check against the stored passage (by code points). */
+import "server-only";
 import { z } from "zod";
 import { invalidField } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";

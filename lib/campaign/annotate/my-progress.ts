@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { batches } from "@/db/schema";

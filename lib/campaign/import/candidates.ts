@@ -1,6 +1,7 @@
 // A batch's candidates, as the KILT campaign made them: the top K of each retriever's ranking
 // (`perRetriever`), kept only when they share enough tokens with a gold answer (`minAnswerOverlap`),
 // merged by location with every origin kept; and what each rule did, per retriever.
+import "server-only";
 import type { Db } from "@/db/client";
 import { AppError, invalidField } from "@/lib/errors";
 import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";

@@ -3,6 +3,7 @@
 // normalize_answer, lib/kilt/answer-overlap.ts), and not already one of that question's passages. It is
 // stored as gold expected insufficient, `is_decoy`, origin {kind: "decoy"}, hidden among the
 // question's passages like any gold, and never exported.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { sha256 } from "@/lib/auth/crypto";

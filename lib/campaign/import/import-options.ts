@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** At most this many retrieval-output files in one batch. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { PassageOrigin } from "@/db/schema";
 import type { ProvenanceItem, TaskLine } from "@/lib/kilt/schemas";
 

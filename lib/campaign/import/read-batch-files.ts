@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";

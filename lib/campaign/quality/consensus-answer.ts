@@ -1,3 +1,4 @@
+import "server-only";
 import type { Location } from "@/lib/kilt/codepoints";
 import { answerOccurrences, answerSequences, holdsAnswer } from "@/lib/kilt/answer-span";
 import { consensusSpan, flatten, unflatten, type PassageShape } from "./consensus";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { rawClientOf, type Db } from "@/db/client";
 import { batches } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";

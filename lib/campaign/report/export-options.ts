@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { AGGREGATION_CHOICES } from "../settings.contract";
 

@@ -1,6 +1,7 @@
 // Internal to exportJudgments: the lines of the judgments export after the judgments — each
 // explanation and each proposal (issue 16), for audit. Built by the database and read with COPY,
 // as the judgment lines are; a campaign with neither gets no line more.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { copyLines } from "@/db/copy-lines";
 import { rowsOf, type Db } from "@/db/client";

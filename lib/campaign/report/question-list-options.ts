@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { pageSize, searchText } from "@/lib/list-options.contract";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { JudgmentFlag, Verdict } from "@/db/schema";
 import type { Location } from "@/lib/kilt/codepoints";
 import { passageOutcome, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";

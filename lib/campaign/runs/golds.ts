@@ -1,3 +1,4 @@
+import "server-only";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
 import { parseGoldLine } from "@/lib/kilt/score/records";
 import type { GoldRecord } from "@/lib/kilt/score/types";

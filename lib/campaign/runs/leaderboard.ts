@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";

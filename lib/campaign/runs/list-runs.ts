@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runs, users } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { copyValue, createStagingTable, dropStaleTables, dropTable, openCopyStream, quoteIdent, stagingTableName, type StagingColumn } from "@/db/bulk";
