@@ -10,7 +10,12 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   // server-only: an empty module, as in vitest.config.ts.
-  resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js") } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["test/http/**/*.http.ts"],
     globalSetup: ["test/http/global-setup.ts"],

@@ -145,8 +145,7 @@ describe("lib/: contracts, pure modules and server-only files", () => {
 
   const appFiles = ["app", "components"].flatMap(sourceFiles);
   const known = new Set([...appFiles, ...["lib", "db"].flatMap(sourceFiles)]);
-  const resolved = (f: string, options?: { typeOnly?: boolean }) =>
-    importedPaths(f, options).flatMap((p) => resolveFile(p, known) ?? []);
+  const resolved = (f: string, options?: { typeOnly?: boolean }) => importedPaths(f, options).flatMap((p) => resolveFile(p, known) ?? []);
 
   /** Browser code: the client modules, the API client, and what they import at run time from app/ and components/. */
   const browserFiles = (() => {
@@ -167,12 +166,21 @@ describe("lib/: contracts, pure modules and server-only files", () => {
    */
   const browserLib = (() => {
     const from = new Map<string, string>();
-    const stack = browserFiles.flatMap((b) => resolved(b).filter((p) => p.startsWith("lib/")).map((p) => [p, b] as const));
+    const stack = browserFiles.flatMap((b) =>
+      resolved(b)
+        .filter((p) => p.startsWith("lib/"))
+        .map((p) => [p, b] as const),
+    );
     for (let e = stack.pop(); e; e = stack.pop()) {
       const [f, by] = e;
       if (from.has(f)) continue;
       from.set(f, by);
-      if (!isServerOnly(f)) stack.push(...resolved(f).filter((p) => p.startsWith("lib/")).map((p) => [p, f] as const));
+      if (!isServerOnly(f))
+        stack.push(
+          ...resolved(f)
+            .filter((p) => p.startsWith("lib/"))
+            .map((p) => [p, f] as const),
+        );
     }
     return from;
   })();
@@ -199,7 +207,11 @@ describe("lib/: contracts, pure modules and server-only files", () => {
       .flatMap((f) => {
         const runTime = new Set(moduleSpecifiers(f, { typeOnly: false }));
         return moduleSpecifiers(f).flatMap((spec) => {
-          const target = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? path.relative(ROOT, path.resolve(ROOT, path.dirname(f), spec)) : null;
+          const target = spec.startsWith("@/")
+            ? spec.slice(2)
+            : spec.startsWith(".")
+              ? path.relative(ROOT, path.resolve(ROOT, path.dirname(f), spec))
+              : null;
           const file = target && resolveFile(target, known);
           const ok =
             target === null
@@ -218,7 +230,9 @@ describe("lib/: contracts, pure modules and server-only files", () => {
     // The first module a file loads (an import, or a re-export from another file), so the guard runs before anything else of it.
     const firstImport = (f: string) => {
       const st = parse(f).statements.find((s) => ts.isImportDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier));
-      return st && ts.isImportDeclaration(st) && !st.importClause && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      return st && ts.isImportDeclaration(st) && !st.importClause && ts.isStringLiteral(st.moduleSpecifier)
+        ? st.moduleSpecifier.text
+        : undefined;
     };
     const files = sourceFiles("lib");
     const missing = files.filter((f) => isServerOnly(f) && firstImport(f) !== "server-only");

@@ -12,7 +12,11 @@ export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.infer
 }
 
 /** `GET` of a paged list: `{ [key]: rows, next }`, the options read from the query string with `schema`. */
-export function pagedListRoute<S extends z.ZodType, T>(key: string, schema: S, list: (db: Db, actor: Actor, query: z.infer<S>) => Promise<Page<T>>) {
+export function pagedListRoute<S extends z.ZodType, T>(
+  key: string,
+  schema: S,
+  list: (db: Db, actor: Actor, query: z.infer<S>) => Promise<Page<T>>,
+) {
   return route(async (req: Request) => {
     const { db, actor } = await requestContext(req);
     const page = await list(db, actor, readQuery(req, schema));

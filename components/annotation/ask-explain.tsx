@@ -14,7 +14,8 @@ function problemsOf(error: Error | null, local: Partial<Record<"reason" | "text"
   const server = error instanceof ApiError ? error : null;
   const reason = local.reason ?? server?.problemOf("reason");
   const text = local.text ?? server?.problemOf("text");
-  const general = server && !server.problemOf("reason") && !server.problemOf("text") ? server.message : error && !server ? error.message : null;
+  const general =
+    server && !server.problemOf("reason") && !server.problemOf("text") ? server.message : error && !server ? error.message : null;
   return { reason, text, general };
 }
 

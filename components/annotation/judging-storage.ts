@@ -68,7 +68,17 @@ export function newIdempotencyKey(): string {
 }
 
 export function newDraft(campaignId: number, claim: string): Draft {
-  return { v: 2, campaignId, claim, verdict: null, unreadable: false, span: null, idempotencyKey: newIdempotencyKey(), startedAt: Date.now(), pending: null };
+  return {
+    v: 2,
+    campaignId,
+    claim,
+    verdict: null,
+    unreadable: false,
+    span: null,
+    idempotencyKey: newIdempotencyKey(),
+    startedAt: Date.now(),
+    pending: null,
+  };
 }
 
 /** Drafts of this campaign other than the given claims (a submission cut off by a reload, or a lapsed claim). */

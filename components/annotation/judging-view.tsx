@@ -40,7 +40,18 @@ interface HeaderProps {
 }
 
 /** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter, links = true }: HeaderProps) {
+export function JudgingHeader({
+  campaignName,
+  answer,
+  saves,
+  question,
+  instructionsId,
+  instructionsOpen,
+  instructionsKey,
+  onToggleInstructions,
+  meter,
+  links = true,
+}: HeaderProps) {
   const counts = countsOf(answer, saves);
   const path = usePathname();
   return (

@@ -47,5 +47,6 @@ export async function proposePassage(campaignId: number, body: ProposalBody): Pr
 
 /** POST /api/campaigns/:id/explanations: 201 `{ reason }`; 409 when not asked. */
 export async function explainQuestion(campaignId: number, body: ExplanationBody): Promise<{ reason: ExplanationReason }> {
-  return (await apiRequest<{ explanation: { reason: ExplanationReason } }>("POST", `/api/campaigns/${campaignId}/explanations`, body)).explanation;
+  return (await apiRequest<{ explanation: { reason: ExplanationReason } }>("POST", `/api/campaigns/${campaignId}/explanations`, body))
+    .explanation;
 }

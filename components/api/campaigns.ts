@@ -114,7 +114,8 @@ export const changeAnnotator = (campaignId: number, userId: number, action: "pau
 type UploadHandlers = Parameters<typeof upload>[2];
 
 /** POST /api/knowledge: a knowledge-source file, optionally with the files whose citations it keeps. */
-export const importKnowledge = (body: FormData, handlers: UploadHandlers) => upload<KnowledgeImportResult>("/api/knowledge", body, handlers);
+export const importKnowledge = (body: FormData, handlers: UploadHandlers) =>
+  upload<KnowledgeImportResult>("/api/knowledge", body, handlers);
 
 /** POST /api/campaigns/:id/batches: questions and optional candidates as a draft batch. */
 export const importBatch = (campaignId: number, body: FormData, handlers: UploadHandlers) =>

@@ -34,7 +34,10 @@ export function myJudgmentsQuery(campaignId: number) {
   return infiniteQueryOptions({
     queryKey: myJudgmentKeys.all(campaignId),
     queryFn: ({ pageParam }) =>
-      apiRequest<MyJudgmentsPage>("GET", `/api/campaigns/${campaignId}/my-judgments${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ""}`),
+      apiRequest<MyJudgmentsPage>(
+        "GET",
+        `/api/campaigns/${campaignId}/my-judgments${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });

@@ -17,7 +17,10 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
   return (
     <ol className="annotator-judgments" data-testid="annotator-judgments">
       {judgments.map((j) => {
-        const marks: Mark[] = [...(j.span ? [{ location: j.span, kind: "highlight" as const }] : []), ...(j.gold?.expectedSpan ? [{ location: j.gold.expectedSpan, kind: "gold" as const }] : [])];
+        const marks: Mark[] = [
+          ...(j.span ? [{ location: j.span, kind: "highlight" as const }] : []),
+          ...(j.gold?.expectedSpan ? [{ location: j.gold.expectedSpan, kind: "gold" as const }] : []),
+        ];
         return (
           <li key={j.id} className="card passage-card" data-testid="annotator-judgment">
             <h3 className="card-title">

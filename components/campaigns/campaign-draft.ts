@@ -43,7 +43,8 @@ export const FIELD_LABELS: Record<Field, string> = {
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
-export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
+export type Draft = Record<NumberField, string> &
+  Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
 
 export function toDraft(s: CampaignSettings): Draft {
   return {

@@ -112,10 +112,21 @@ function RetrieverCounts({ retrievers }: { retrievers: RetrieverReport[] }) {
   );
 }
 
-const RETRIEVER_COLUMNS = ["Retriever", ...numeric("Read (top K)", "Below the top K", "Dropped by answer overlap", "Kept", "Merged with another origin")];
+const RETRIEVER_COLUMNS = [
+  "Retriever",
+  ...numeric("Read (top K)", "Below the top K", "Dropped by answer overlap", "Kept", "Merged with another origin"),
+];
 
 /** Why nothing (or only the knowledge source) was stored, with the problems by file and line. */
-export function ImportFailed({ failure, kept, outcomeRef }: { failure: Failure; kept: KnowledgeImportResult | null; outcomeRef: Ref<HTMLDivElement> }) {
+export function ImportFailed({
+  failure,
+  kept,
+  outcomeRef,
+}: {
+  failure: Failure;
+  kept: KnowledgeImportResult | null;
+  outcomeRef: Ref<HTMLDivElement>;
+}) {
   const { problems, message } = failure;
   return (
     <div className="error outcome" role="alert" tabIndex={-1} ref={outcomeRef}>

@@ -22,5 +22,15 @@ export function taskOfItem(item: TrainingItemView, name = `training-${item.posit
 
 /** The worker's answer to a training item, in memory only (nothing to resume: the item is asked again). */
 export function trainingDraft(campaignId: number, task: Task): Draft {
-  return { v: 2, campaignId, claim: task.claim.handle, verdict: null, unreadable: false, span: null, idempotencyKey: "", startedAt: Date.now(), pending: null };
+  return {
+    v: 2,
+    campaignId,
+    claim: task.claim.handle,
+    verdict: null,
+    unreadable: false,
+    span: null,
+    idempotencyKey: "",
+    startedAt: Date.now(),
+    pending: null,
+  };
 }

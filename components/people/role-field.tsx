@@ -5,7 +5,17 @@ import { ROLES, type UserRole } from "@/lib/auth/roles.contract";
 const ROLE_CHOICES = [...ROLES].sort();
 
 /** A role picker with the server's problem beside it. */
-export function RoleField({ id, value, onChange, error }: { id: string; value: UserRole; onChange: (role: UserRole) => void; error?: string }) {
+export function RoleField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: UserRole;
+  onChange: (role: UserRole) => void;
+  error?: string;
+}) {
   return (
     <FormField id={id} label="Role" error={error}>
       {(p) => (

@@ -16,7 +16,6 @@ export interface BatchView {
   closedAt: Date | null;
 }
 
-
 export type BatchAction = "launch" | "pause" | "close";
 
 /** The batch lifecycle: draft → launched ⇄ paused → closed (a draft may also be closed unlaunched). */

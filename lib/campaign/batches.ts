@@ -30,7 +30,15 @@ export async function listBatches(db: Db, actor: Actor, campaignId: number, quer
   requireCoordinator(actor);
   const named = query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined;
   const where = and(eq(batches.campaignId, campaignId), named, olderThan(batches.id, query.after));
-  return pageOf(await db.select(batchColumns).from(batches).where(where).orderBy(desc(batches.id)).limit(query.limit + 1), query.limit);
+  return pageOf(
+    await db
+      .select(batchColumns)
+      .from(batches)
+      .where(where)
+      .orderBy(desc(batches.id))
+      .limit(query.limit + 1),
+    query.limit,
+  );
 }
 
 export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {

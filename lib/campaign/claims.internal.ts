@@ -46,7 +46,10 @@ export async function endClaimsOfBatch(tx: Db | Tx, batchId: number): Promise<nu
       where p.id = c.passage_id and p.batch_id = ${batchId} and c.ended_at is null
       returning c.passage_id`),
   );
-  await freeSlotsOfEndedClaims(tx, ended.map((e) => ({ passageId: Number(e.passage_id) })));
+  await freeSlotsOfEndedClaims(
+    tx,
+    ended.map((e) => ({ passageId: Number(e.passage_id) })),
+  );
   return ended.length;
 }
 
@@ -143,7 +146,9 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
       title: pages.title,
       // Only the passage's paragraphs and the section header above them, not the whole page.
       paragraphs: sql<string[]>`array_to_json(${pages.paragraphs}[${passages.startParagraphId} + 1 : ${passages.endParagraphId} + 1])`,
-      headerAbove: sql<string | null>`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
+      headerAbove: sql<
+        string | null
+      >`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
         where e like 'Section::::%' order by i desc limit 1)`,
     })
     .from(claims)

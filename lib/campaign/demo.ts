@@ -61,7 +61,11 @@ export async function isDemoSeeded(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db, actor: Actor, passwords: DemoPasswords): Promise<DemoSummary> {
   requireCoordinator(actor);
   await importKnowledge(db, actor, demoFile(DEMO_FILES.knowledge));
-  const campaign = await createCampaign(db, actor, createCampaignSchema.parse({ name: "Demo — Velmora questions", instructions: INSTRUCTIONS }));
+  const campaign = await createCampaign(
+    db,
+    actor,
+    createCampaignSchema.parse({ name: "Demo — Velmora questions", instructions: INSTRUCTIONS }),
+  );
   const { batch } = await importBatch(db, actor, {
     campaignId: campaign.id,
     name: "demo sample",

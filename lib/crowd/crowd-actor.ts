@@ -12,4 +12,3 @@ export async function requireCrowdSession(db: Db | Tx, actor: Actor): Promise<{ 
   if (!found) throw new AppError("not_found", "You have no crowd session; open the study link again.");
   return { user, ctx: await settleSession(db as Db, found) };
 }
-

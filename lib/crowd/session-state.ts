@@ -5,7 +5,16 @@ import "server-only";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
-import { annotatorStandings, campaigns, crowdEntries, crowdSessions, type Campaign, type CrowdEntry, type CrowdOutcome, type CrowdSession } from "@/db/schema";
+import {
+  annotatorStandings,
+  campaigns,
+  crowdEntries,
+  crowdSessions,
+  type Campaign,
+  type CrowdEntry,
+  type CrowdOutcome,
+  type CrowdSession,
+} from "@/db/schema";
 import { endLiveClaimsOf } from "@/lib/campaign/claims.internal";
 import { setStanding } from "@/lib/campaign/quality/standings";
 import { mturkSiteOrigin } from "./origins";

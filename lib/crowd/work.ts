@@ -52,7 +52,8 @@ export async function crowdNextTask(db: Db, actor: UserActor, input: NextTaskInp
   const { user, ctx } = await requireCrowdSession(db, actor);
   if (ctx.session.campaignId !== input.campaignId) throw new AppError("not_found", `No campaign with id ${input.campaignId} for you.`);
   if (ctx.session.stage === "ended") throw await sessionOver(db, ctx);
-  if (ctx.session.stage !== "working") throw new AppError("conflict", "Finish the consent and training steps first.", { stage: ctx.session.stage });
+  if (ctx.session.stage !== "working")
+    throw new AppError("conflict", "Finish the consent and training steps first.", { stage: ctx.session.stage });
   const { campaign } = await requireActiveAnnotator(db, user, input.campaignId, { fresh: true });
   const { entry } = ctx;
   const before = await workInHand(db, ctx);

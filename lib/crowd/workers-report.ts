@@ -147,7 +147,14 @@ function toRow(r: RawRow): WorkerSessionRow {
 }
 
 /** The rows of one page (`limit + 1` read, so the caller knows whether another follows). */
-async function readPage(db: Db, campaignId: number, r: number, query: Pick<WorkerListQuery, "q" | "outcome">, after: number | undefined, limit: number) {
+async function readPage(
+  db: Db,
+  campaignId: number,
+  r: number,
+  query: Pick<WorkerListQuery, "q" | "outcome">,
+  after: number | undefined,
+  limit: number,
+) {
   const raw = rowsOf<RawRow>(await db.execute(pageStatement(campaignId, r, sessionFilter(campaignId, query, after), limit + 1)));
   return pageOf(raw.map(toRow), limit);
 }
@@ -157,7 +164,12 @@ async function readPage(db: Db, campaignId: number, r: number, query: Pick<Worke
  * a page at a time; `q` a part of the platform worker id, `outcome` one outcome or `open`
  * (coordinators; 404 for an unknown campaign).
  */
-export async function listWorkerSessions(db: Db, actor: Actor, campaignId: number, query: WorkerListQuery): Promise<Page<WorkerSessionRow>> {
+export async function listWorkerSessions(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  query: WorkerListQuery,
+): Promise<Page<WorkerSessionRow>> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   return readPage(db, campaign.id, campaign.judgmentsPerPassage, query, query.after, query.limit);

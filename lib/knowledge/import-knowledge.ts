@@ -75,7 +75,12 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
   // Right after the upsert (one statement of its own): a changed page changes every export citing
   // it, closed batches' included, so who changed how many pages from which file is on record.
   const { file, lines, inserted, updated, unchanged, skipped, indexed } = result;
-  await recordAudit(db, actor, { action: "knowledge.import", targetType: "knowledge", targetId: file, details: { file, lines, inserted, updated, unchanged, skipped, indexed } });
+  await recordAudit(db, actor, {
+    action: "knowledge.import",
+    targetType: "knowledge",
+    targetId: file,
+    details: { file, lines, inserted, updated, unchanged, skipped, indexed },
+  });
   return result;
 }
 
@@ -104,7 +109,17 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
     await refuseDuplicatePages(db, staging, input.fileName);
     const { inserted, updated } = await upsertPages(db, staging);
     const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
-    return { file: input.fileName, lines, pages: staged, inserted, updated, unchanged: staged - inserted - updated, skipped, bytes, indexed };
+    return {
+      file: input.fileName,
+      lines,
+      pages: staged,
+      inserted,
+      updated,
+      unchanged: staged - inserted - updated,
+      skipped,
+      bytes,
+      indexed,
+    };
   } catch (error) {
     if (error instanceof FatalImportError) throw importFailed([error.problem]);
     throw error;
@@ -115,7 +130,11 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
 
 /** Reads, checks and COPYs every line into the staging table; any bad line fails the whole file. */
 async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
-  const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
+  const copy = await openCopyStream(
+    db,
+    staging,
+    STAGING_COLUMNS.map((c) => c.name),
+  );
   let copying = true;
   try {
     const problems = new Problems();
@@ -135,7 +154,12 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
         continue;
       }
       if (problems.list.length) continue; // keep validating, stop staging
-      await copy.writeRow([String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyTextArray(record.text)]);
+      await copy.writeRow([
+        String(line.lineNumber),
+        copyValue(record.wikipedia_id),
+        copyValue(record.wikipedia_title),
+        copyTextArray(record.text),
+      ]);
       staged++;
     }
     copying = false;
@@ -175,7 +199,12 @@ async function refuseDuplicatePages(db: Db, staging: string, file: string): Prom
   );
   if (duplicates.length) {
     throw importFailed(
-      duplicates.map((d) => ({ file, line: d.lines[1]!, field: "wikipedia_id", message: `'${d.wikipedia_id}' appears again (first on line ${d.lines[0]})` })),
+      duplicates.map((d) => ({
+        file,
+        line: d.lines[1]!,
+        field: "wikipedia_id",
+        message: `'${d.wikipedia_id}' appears again (first on line ${d.lines[0]})`,
+      })),
     );
   }
 }

@@ -13,7 +13,8 @@ import type { KnowledgePage, SearchResponse, SearchResult } from "./knowledge.co
 export function requireKnowledgeReader(actor: Actor): void {
   if (actor.kind === "system") return;
   const user = requireUser(actor);
-  if (user.role !== "coordinator" && user.role !== "annotator") throw new AppError("forbidden", "Only coordinators and annotators may search the knowledge source.");
+  if (user.role !== "coordinator" && user.role !== "annotator")
+    throw new AppError("forbidden", "Only coordinators and annotators may search the knowledge source.");
 }
 
 /** A prefix LIKE pattern of folded text: `%`, `_` and `\` are literal. */

@@ -46,7 +46,10 @@ export default async function CoordinatorHome({ searchParams }: Props) {
           New campaign
         </Link>
       </div>
-      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest campaigns.`}</ErrorAlert>
+      <ErrorAlert>
+        {problems.length > 0 &&
+          `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest campaigns.`}
+      </ErrorAlert>
       <ListSearch base="/campaigns" id="campaign-search" label="Search campaigns" placeholder="a part of the name" q={query.q} />
       {campaigns.length === 0 ? (
         <p className="muted" data-testid="no-campaigns">

@@ -63,7 +63,8 @@ export function metricsOf(board: Leaderboard): Metric[] {
 }
 
 /** A figure as the leaderboard prints it: three decimals, "—" when the run has none. */
-export const formatScore = (v: number | undefined | null): string => (v === undefined || v === null || Number.isNaN(v) ? "—" : v.toFixed(3));
+export const formatScore = (v: number | undefined | null): string =>
+  v === undefined || v === null || Number.isNaN(v) ? "—" : v.toFixed(3);
 
 type Row = Leaderboard["rows"][number];
 

@@ -90,7 +90,12 @@ export async function requireAsked(tx: Tx, user: UserActor, campaign: Campaign, 
     await tx.execute(sql`select id::float8 as id, batch_id::float8 as batch_id from queries
       where campaign_id = ${campaign.id} and kilt_id = ${kiltId} for no key update`),
   );
-  if (!q) throw invalidField("queryId", `no question ${JSON.stringify(kiltId.slice(0, 200))} in this campaign`, "no such question in this campaign");
+  if (!q)
+    throw invalidField(
+      "queryId",
+      `no question ${JSON.stringify(kiltId.slice(0, 200))} in this campaign`,
+      "no such question in this campaign",
+    );
   const [asked] = await askRows(tx, user.id, campaign);
   if (asked?.id === q.id) return { id: q.id, kiltId, batchId: q.batch_id };
   const [done] = rowsOf<{ proposed: boolean; explained: boolean }>(

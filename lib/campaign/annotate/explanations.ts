@@ -24,7 +24,8 @@ export const explanationInputSchema = z
   })
   .strict()
   .superRefine((e, ctx) => {
-    if (e.reason === "other" && e.text.trim() === "") ctx.addIssue({ code: "custom", path: ["text"], message: "is required when the reason is 'other'" });
+    if (e.reason === "other" && e.text.trim() === "")
+      ctx.addIssue({ code: "custom", path: ["text"], message: "is required when the reason is 'other'" });
   });
 
 // The client-safe labels name exactly the schema's reasons.
@@ -37,7 +38,12 @@ export type ExplanationInput = z.infer<typeof explanationInputSchema>;
  * one: kept with the question (the question view, the dashboard, the judgments export and the export
  * report show it). 409 unless `getAsk` asks the caller about this question; crowd workers are refused.
  */
-export async function explainQuestion(db: Db, actor: Actor, campaignId: number, input: ExplanationInput): Promise<{ reason: ExplanationReason }> {
+export async function explainQuestion(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  input: ExplanationInput,
+): Promise<{ reason: ExplanationReason }> {
   const { user, campaign } = await requireActiveAnnotator(db, actor, campaignId, { fresh: true });
   if (user.role === "crowd") throw new AppError("forbidden", "Crowd workers do not explain questions.");
   await db.transaction(async (tx) => {

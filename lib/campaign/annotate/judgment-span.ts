@@ -17,7 +17,10 @@ export const spanSchema = z.object({
 });
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
-export function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
+export function checkSpan(
+  passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null },
+  span: z.infer<typeof spanSchema>,
+): void {
   if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
     throw invalidField(
       "span",

@@ -27,7 +27,10 @@ export const commentSchema = z
 
 /** Flags: a set of the known names. */
 export const flagsSchema = z
-  .array(z.enum(JUDGMENT_FLAG_NAMES as [JudgmentFlag, ...JudgmentFlag[]], `must be one of ${JUDGMENT_FLAG_NAMES.join(", ")}`), "must be a list of flags")
+  .array(
+    z.enum(JUDGMENT_FLAG_NAMES as [JudgmentFlag, ...JudgmentFlag[]], `must be one of ${JUDGMENT_FLAG_NAMES.join(", ")}`),
+    "must be a list of flags",
+  )
   .refine((f) => new Set(f).size === f.length, "must not repeat a flag");
 
 /** The two as a submission or revision carries them (both optional: none). */

@@ -62,7 +62,10 @@ export async function getMyProgress(db: Db, actor: Actor, campaignId: number, no
     db.execute(sql`select ${mine(user.id, campaignId)} from ${leftWalk(user.id, campaignId)}`),
     // The campaign's share filled: the dashboard's tally cells (tallies and pending deltas), of batches past draft.
     passageCells(db, campaignId),
-    db.select({ id: batches.id }).from(batches).where(and(eq(batches.campaignId, campaignId), ne(batches.status, "draft"))),
+    db
+      .select({ id: batches.id })
+      .from(batches)
+      .where(and(eq(batches.campaignId, campaignId), ne(batches.status, "draft"))),
     // Newest first along judgments_user_idx, only as far as the goal needs (or 500 without a goal).
     db.execute(sql`
       select created_at from judgments where user_id = ${user.id} and campaign_id = ${campaignId}
@@ -78,7 +81,13 @@ export async function getMyProgress(db: Db, actor: Actor, campaignId: number, no
     judgedToday: f.judged_today,
     judgedTotal: f.judged_total,
     left: leftOf(f),
-    session: { judged: sessionLength(rowsOf<{ created_at: string | Date }>(recent).map((r) => new Date(r.created_at)), now), goal },
+    session: {
+      judged: sessionLength(
+        rowsOf<{ created_at: string | Date }>(recent).map((r) => new Date(r.created_at)),
+        now,
+      ),
+      goal,
+    },
   };
 }
 
@@ -117,7 +126,12 @@ export async function listMyQueueFigures(db: Db, actor: Actor, campaignIds: read
       where camp.all_annotators or exists (select 1 from campaign_members m where m.campaign_id = camp.id and m.user_id = ${user.id})`),
   );
   for (const r of rows) {
-    out.set(Number(r.id), { paused: r.paused, judgedToday: r.judged_today, judgedTotal: r.judged_total, left: r.paused ? null : leftOf(r) });
+    out.set(Number(r.id), {
+      paused: r.paused,
+      judgedToday: r.judged_today,
+      judgedTotal: r.judged_total,
+      left: r.paused ? null : leftOf(r),
+    });
   }
   return out;
 }

@@ -87,7 +87,7 @@ export async function addDecoys(
   // Rounds: each question still holding a free paragraph gets at most one decoy per round.
   while (made < target && order.length) {
     const next: Eligible[] = [];
-    for (let i = 0; i < order.length && made < target; ) {
+    for (let i = 0; i < order.length && made < target;) {
       const chunk = order.slice(i, i + Math.min(50, target - made));
       i += chunk.length;
       const paragraphs = await readParagraphs(db, [...new Set(chunk.flatMap((e) => e.pages))]);

@@ -56,7 +56,16 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       .update(batches)
       .set({ queryCount: input.queries.length, passageCount, goldPassageCount: goldCount, pageCount })
       .where(eq(batches.id, batch.id));
-    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, decoys: decoyCount, candidatePassages: passageCount - goldCount, pages: pageCount, retrievers: input.retrievers };
+    return {
+      batch,
+      queries: input.queries.length,
+      passages: passageCount,
+      goldPassages: goldCount,
+      decoys: decoyCount,
+      candidatePassages: passageCount - goldCount,
+      pages: pageCount,
+      retrievers: input.retrievers,
+    };
   });
 }
 

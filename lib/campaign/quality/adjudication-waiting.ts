@@ -19,7 +19,11 @@ import { WAITING_REASONS, type WaitingCounts, type WaitingReason } from "./adjud
  * Read as a closed batch sealed them (counters, R and T).
  */
 export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q")): SQL {
-  if (reason === "any") return sql`(${sql.join(WAITING_REASONS.map((r) => waitingSql(r, q)), sql` or `)})`;
+  if (reason === "any")
+    return sql`(${sql.join(
+      WAITING_REASONS.map((r) => waitingSql(r, q)),
+      sql` or `,
+    )})`;
   if (reason === "explained") {
     return sql`(exists (select 1 from explanations e where e.query_id = ${q}.id)
       and not exists (select 1 from passages wp join adjudications wa on wa.passage_id = wp.id and wa.reverted_at is null

@@ -4,7 +4,17 @@
  */
 
 import "server-only";
-import { clampGold, EPS, type FitOptions, type FitTrace, type Indexed, indexVotes, majorityProbas, meanPriors, type Vote } from "./dawid-skene-votes";
+import {
+  clampGold,
+  EPS,
+  type FitOptions,
+  type FitTrace,
+  type Indexed,
+  indexVotes,
+  majorityProbas,
+  meanPriors,
+  type Vote,
+} from "./dawid-skene-votes";
 
 /** Per (annotator, observed, true): the summed posteriors of `true` over the votes in that cell. */
 function cellSums(ix: Indexed, probas: Float64Array, out: Float64Array): Float64Array {

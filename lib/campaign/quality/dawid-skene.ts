@@ -32,7 +32,17 @@
 
 import "server-only";
 import { fit } from "./dawid-skene-em";
-import { type DawidSkeneFit, type FitOptions, type FitTrace, fitResult, indexVotes, majorityProbas, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene-votes";
+import {
+  type DawidSkeneFit,
+  type FitOptions,
+  type FitTrace,
+  fitResult,
+  indexVotes,
+  majorityProbas,
+  type OneCoinFit,
+  type Verdict,
+  type Vote,
+} from "./dawid-skene-votes";
 
 export { EPS, type DawidSkeneFit, type FitOptions, type FitTrace, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene-votes";
 

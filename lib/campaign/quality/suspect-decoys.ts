@@ -50,17 +50,17 @@ export async function listSuspectDecoys(db: Db, actor: Actor, campaignId: number
   );
   return {
     decoys: rows.map((r) => ({
-        passageId: Number(r.passage_id),
-        queryId: Number(r.query_id),
-        kiltId: r.kilt_id,
-        input: r.input,
-        wikipediaId: r.wikipedia_id,
-        title: r.title,
-        paragraphId: r.paragraph_id,
-        text: r.text.trimEnd(),
-        judgments: r.judgments,
-        sufficient: r.sufficient,
-      })),
+      passageId: Number(r.passage_id),
+      queryId: Number(r.query_id),
+      kiltId: r.kilt_id,
+      input: r.input,
+      wikipediaId: r.wikipedia_id,
+      title: r.title,
+      paragraphId: r.paragraph_id,
+      text: r.text.trimEnd(),
+      judgments: r.judgments,
+      sufficient: r.sufficient,
+    })),
     total: counts?.total ?? 0,
     decoyCount: counts?.decoys ?? 0,
   };

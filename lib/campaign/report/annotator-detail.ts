@@ -9,7 +9,14 @@ import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
-import type { AnnotatorRow, WarningThresholds, AnnotatorWarning, AnnotatorDetail, AnnotatorJudgment, FlaggedAnnotator } from "./annotators.contract";
+import type {
+  AnnotatorRow,
+  WarningThresholds,
+  AnnotatorWarning,
+  AnnotatorDetail,
+  AnnotatorJudgment,
+  FlaggedAnnotator,
+} from "./annotators.contract";
 import type { ClaimRow } from "../annotate/judgment-statements";
 import { spanOf, type JudgmentRow } from "./rows";
 
@@ -27,8 +34,10 @@ export function annotatorWarnings(
   t: WarningThresholds,
 ): AnnotatorWarning[] {
   const out: AnnotatorWarning[] = [];
-  if (a.judgments >= t.warnMinJudgments && a.shareUnder2s !== null && a.shareUnder2s > t.warnFastShare) out.push({ kind: "fast", shareUnder2s: a.shareUnder2s });
-  if (a.compared >= t.warnMinJudgments && a.agreement !== null && a.agreement < t.warnMinAgreement) out.push({ kind: "agreement", agreement: a.agreement });
+  if (a.judgments >= t.warnMinJudgments && a.shareUnder2s !== null && a.shareUnder2s > t.warnFastShare)
+    out.push({ kind: "fast", shareUnder2s: a.shareUnder2s });
+  if (a.compared >= t.warnMinJudgments && a.agreement !== null && a.agreement < t.warnMinAgreement)
+    out.push({ kind: "agreement", agreement: a.agreement });
   return out;
 }
 
@@ -36,7 +45,11 @@ export function annotatorWarnings(
 export const SPEED_BIN_EDGES = [0, 1, 2, 5, 10, 20, 30, 60, 120] as const;
 
 /** Thresholds of a campaign view. */
-const thresholdsOf = (c: CampaignView): WarningThresholds => ({ warnFastShare: c.warnFastShare, warnMinAgreement: c.warnMinAgreement, warnMinJudgments: c.warnMinJudgments });
+const thresholdsOf = (c: CampaignView): WarningThresholds => ({
+  warnFastShare: c.warnFastShare,
+  warnMinAgreement: c.warnMinAgreement,
+  warnMinJudgments: c.warnMinJudgments,
+});
 
 /** The annotator `userId` in a campaign (coordinators); not found for an unknown campaign or a user who is not an annotator. */
 export async function getAnnotatorDetail(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorDetail> {
@@ -86,7 +99,12 @@ export type AnnotatorJudgmentsQuery = z.infer<typeof annotatorJudgmentsQuerySche
 /** The gold columns of a passage, as the judgment's checks read them. */
 type GoldColumns = Pick<
   ClaimRow,
-  "is_gold" | "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character"
+  | "is_gold"
+  | "expected_verdict"
+  | "expected_start_paragraph_id"
+  | "expected_start_character"
+  | "expected_end_paragraph_id"
+  | "expected_end_character"
 >;
 
 interface JudgmentPageRow extends JudgmentRow, GoldColumns {
@@ -150,7 +168,12 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
     durationMs: r.duration_ms,
     agrees: r.agrees,
     query: { id: Number(r.query_id), kiltId: r.kilt_id, input: r.input },
-    passage: { id: Number(r.passage_id), wikipediaId: r.wikipedia_id, title: r.title, paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text })) },
+    passage: {
+      id: Number(r.passage_id),
+      wikipediaId: r.wikipedia_id,
+      title: r.title,
+      paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text })),
+    },
     gold:
       r.is_gold && r.expected_verdict
         ? {
@@ -178,12 +201,25 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
  * The campaign's annotators out of line by `annotatorWarnings`' rule, worst agreement first, at most
  * `limit` (the list says how many more): computed in SQL from the tallies, a few rows per annotator.
  */
-export async function listAnnotatorWarnings(db: Db, actor: Actor, campaignId: number, limit = 20): Promise<{ thresholds: WarningThresholds; flagged: FlaggedAnnotator[]; total: number }> {
+export async function listAnnotatorWarnings(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  limit = 20,
+): Promise<{ thresholds: WarningThresholds; flagged: FlaggedAnnotator[]; total: number }> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   const t = thresholdsOf(campaign);
   const under2s = 2_000 / DURATION_BUCKET_MS;
-  const rows = rowsOf<{ user_id: string | number; username: string; judgments: number; share: number | null; compared: number; agreement: number | null; total: number }>(
+  const rows = rowsOf<{
+    user_id: string | number;
+    username: string;
+    judgments: number;
+    share: number | null;
+    compared: number;
+    agreement: number | null;
+    total: number;
+  }>(
     await db.execute(sql`
       with per_user as (
         select user_id, sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed,
@@ -210,7 +246,12 @@ export async function listAnnotatorWarnings(db: Db, actor: Actor, campaignId: nu
     thresholds: t,
     total: rows[0]?.total ?? 0,
     flagged: rows.map((r) => {
-      const figures = { judgments: r.judgments, compared: r.compared, shareUnder2s: r.share === null ? null : Number(r.share), agreement: r.agreement === null ? null : Number(r.agreement) };
+      const figures = {
+        judgments: r.judgments,
+        compared: r.compared,
+        shareUnder2s: r.share === null ? null : Number(r.share),
+        agreement: r.agreement === null ? null : Number(r.agreement),
+      };
       return { userId: Number(r.user_id), username: r.username, judgments: r.judgments, warnings: annotatorWarnings(figures, t) };
     }),
   };

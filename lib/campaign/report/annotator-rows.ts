@@ -10,7 +10,16 @@ import type { AnnotatorRow } from "./annotators.contract";
 /** Builds annotator rows from their tallies and standings. */
 export function annotatorRowsOf(
   summaries: readonly AnnotatorSummary[],
-  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null; negativeGoldJudged?: number | null; negativeGoldCorrect?: number | null }[],
+  people: readonly {
+    userId: number;
+    username: string;
+    status: string | null;
+    pauseReason: string | null;
+    goldJudged: number | null;
+    goldCorrect: number | null;
+    negativeGoldJudged?: number | null;
+    negativeGoldCorrect?: number | null;
+  }[],
 ): AnnotatorRow[] {
   const byUser = new Map(summaries.map((s) => [s.userId, s]));
   return people.map((p) => {
@@ -79,7 +88,16 @@ export async function annotatorRows(db: Db, campaignId: number, filter: Annotato
   ]);
   return annotatorRowsOf(
     summaries,
-    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }>(people).map((p) => ({
+    rowsOf<{
+      user_id: string | number;
+      username: string;
+      status: string | null;
+      pause_reason: string | null;
+      gold_judged: number | null;
+      gold_correct: number | null;
+      negative_gold_judged: number | null;
+      negative_gold_correct: number | null;
+    }>(people).map((p) => ({
       userId: Number(p.user_id),
       username: p.username,
       status: p.status,
@@ -120,9 +138,12 @@ const valueAtRank = (rank: SQL) => sql`
  * the list. Internal: no authorization of its own (listStandings calls it after its own).
  */
 export async function annotatorPageRows(db: Db, campaignId: number, query: AnnotatorListQuery): Promise<Page<AnnotatorRow>> {
-  const tallies = (table: string) => sql`select user_id, duration_bucket, judgments, compared, agreed from ${sql.raw(table)} where campaign_id = ${campaignId}`;
+  const tallies = (table: string) =>
+    sql`select user_id, duration_bucket, judgments, compared, agreed from ${sql.raw(table)} where campaign_id = ${campaignId}`;
   const afterPos =
-    query.after === undefined ? sql`0` : sql`coalesce((select pos from ranked where user_id = ${query.after}), (select count(*) from ranked))`;
+    query.after === undefined
+      ? sql`0`
+      : sql`coalesce((select pos from ranked where user_id = ${query.after}), (select count(*) from ranked))`;
   const rows = rowsOf<PageRow>(
     await db.execute(sql`
       with members as (

@@ -38,7 +38,14 @@ export interface Dashboard {
   batches: BatchProgress[];
   questions: { unanswerable: number; answered: number };
   activity: { binMinutes: number; points: { at: string; judgments: number }[] };
-  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null; outlook: FinishOutlook };
+  projection: {
+    windowMinutes: number;
+    judgmentsInWindow: number;
+    perHour: number;
+    remainingSlots: number;
+    secondsLeft: number | null;
+    outlook: FinishOutlook;
+  };
   disputed: DisputedQuestion[];
   /** Judgments with a comment or flags (issue 14). */
   noted: NotedJudgments;

@@ -9,7 +9,15 @@ import { getCampaign } from "../campaigns";
 import { annotatorSkills, campaignFit, endorsedByFit } from "../quality/aggregation";
 import { waitingCounts } from "../quality/adjudication-waiting";
 import { isEndorsed, isFinished } from "../quality/outcome";
-import { activitySpan, compactTallies, disputedQuestions, judgmentsOverTime, passageCells, questionCounts, type PassageCell } from "../tallies.internal";
+import {
+  activitySpan,
+  compactTallies,
+  disputedQuestions,
+  judgmentsOverTime,
+  passageCells,
+  questionCounts,
+  type PassageCell,
+} from "../tallies.internal";
 import { goldSummary } from "./gold-summary";
 import { notedJudgments } from "./noted-judgments";
 import { responseCounts } from "./response-counts";
@@ -70,7 +78,11 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
     const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting] = await Promise.all([
-      q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
+      q
+        .select({ id: batches.id, name: batches.name, status: batches.status })
+        .from(batches)
+        .where(eq(batches.campaignId, campaignId))
+        .orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
@@ -90,7 +102,16 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
-  const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
+  const batchProgress = batchRows.map((b) => ({
+    id: b.id,
+    name: b.name,
+    status: b.status,
+    ...progressOf(
+      cells.filter((c) => c.batchId === b.id),
+      r,
+      t,
+    ),
+  }));
   const live = new Set(batchRows.filter((b) => b.status !== "closed").map((b) => b.id));
   const remainingSlots = batchProgress.filter((b) => live.has(b.id)).reduce((s, b) => s + b.open + b.claimed, 0);
   const projected = projectFinish({ remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
@@ -112,7 +133,14 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     batches: batchProgress,
     questions,
     activity: { binMinutes, points: fillBins(points, binMinutes) },
-    projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
+    projection: {
+      windowMinutes: WINDOW_MINUTES,
+      judgmentsInWindow: span.recent,
+      perHour: projected.perHour,
+      remainingSlots,
+      secondsLeft: projected.secondsLeft,
+      outlook,
+    },
     disputed,
     noted,
     responses,

@@ -60,7 +60,7 @@ async function pageEnd(db: Db, kind: Kind, campaignId: number, after: number): P
 /** The explanation lines, then the proposal lines, of a campaign (or of one batch's questions), a page at a time. */
 export async function* responseLines(db: Db, campaignId: number, batchId: number | undefined): AsyncGenerator<Buffer> {
   for (const kind of ["explanations", "proposals"] as const) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const end = await pageEnd(db, kind, campaignId, after);
       if (!end) break;
       yield* await copyLines(db, responseLinesSelect(kind, campaignId, { after, upTo: end.upTo, batchId }));

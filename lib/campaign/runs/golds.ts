@@ -23,7 +23,9 @@ export function goldLinesOf(q: Pick<QuestionProvenance, "originalLine" | "status
 /** The original line with its outputs' answers only (their provenance dropped, answer-less outputs left out), then the endorsed entries. */
 function endorsedLine(original: string, entries: readonly string[]): string {
   const line = JSON.parse(original) as { output?: OutputEntry[] };
-  const answers = (Array.isArray(line.output) ? line.output : []).filter((o) => o && typeof o === "object" && "answer" in o).map(({ provenance: _, ...rest }) => rest);
+  const answers = (Array.isArray(line.output) ? line.output : [])
+    .filter((o) => o && typeof o === "object" && "answer" in o)
+    .map(({ provenance: _, ...rest }) => rest);
   return JSON.stringify({ ...line, output: [...answers, ...entries.map((e) => JSON.parse(e) as OutputEntry)] });
 }
 

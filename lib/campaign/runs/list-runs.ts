@@ -18,7 +18,15 @@ const runColumns = {
   hasAnswers: runs.hasAnswers,
 };
 
-type RunRow = { id: number; name: string; createdAt: Date; createdBy: string | null; questions: number; hasProvenance: boolean; hasAnswers: boolean };
+type RunRow = {
+  id: number;
+  name: string;
+  createdAt: Date;
+  createdBy: string | null;
+  questions: number;
+  hasProvenance: boolean;
+  hasAnswers: boolean;
+};
 
 const toView = (r: RunRow): RunView => ({ ...r, id: Number(r.id), createdAt: r.createdAt.toISOString() });
 
@@ -48,7 +56,12 @@ export async function getRunView(db: Db, campaignId: number, runId: number): Pro
 }
 
 /** A coordinator's campaign and one of its runs: 404 when either is unknown (a run of another campaign too). */
-export async function requireRun(db: Db, actor: Actor, campaignId: number, runId: number): Promise<{ campaign: CampaignView; run: RunView }> {
+export async function requireRun(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  runId: number,
+): Promise<{ campaign: CampaignView; run: RunView }> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   return { campaign, run: await getRunView(db, campaignId, runId) };
@@ -59,6 +72,11 @@ export async function deleteRun(db: Db, actor: Actor, input: { campaignId: numbe
   const { run } = await requireRun(db, actor, input.campaignId, input.runId);
   await db.transaction(async (tx) => {
     await tx.delete(runs).where(and(eq(runs.id, run.id), eq(runs.campaignId, input.campaignId)));
-    await recordAudit(tx, actor, { action: "run.delete", targetType: "run", targetId: run.id, details: { campaignId: input.campaignId, name: run.name } });
+    await recordAudit(tx, actor, {
+      action: "run.delete",
+      targetType: "run",
+      targetId: run.id,
+      details: { campaignId: input.campaignId, name: run.name },
+    });
   });
 }

@@ -29,8 +29,18 @@ export interface WalkOptions {
 }
 
 /** One page of questions after `after`, with golds and the runs' predictions. */
-export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonly number[], options: WalkOptions = {}): Promise<ScoredQuestion[]> {
-  const page = await readProvenancePage(db, campaign, { location: "span", after: options.after ?? 0, where: options.where, limit: options.limit });
+export async function scoredPage(
+  db: Db,
+  campaign: CampaignView,
+  runIds: readonly number[],
+  options: WalkOptions = {},
+): Promise<ScoredQuestion[]> {
+  const page = await readProvenancePage(db, campaign, {
+    location: "span",
+    after: options.after ?? 0,
+    where: options.where,
+    limit: options.limit,
+  });
   if (!page.length) return [];
   const predictions = runIds.length
     ? rowsOf<{ run_id: number; query_id: number; answer: string | null; provenance: RunProvenanceItem[] | null }>(
@@ -47,7 +57,9 @@ export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonl
   }
   return page.map((question) => {
     const id = pyStrip(question.kiltId);
-    const guesses = new Map((byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]));
+    const guesses = new Map(
+      (byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]),
+    );
     return { question, golds: goldsOf(question), guesses };
   });
 }

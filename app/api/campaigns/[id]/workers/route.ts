@@ -13,7 +13,11 @@ export const GET = route(async (req, ctx: IdContext) => {
   if (query.format) {
     const lines = await primed(exportWorkerSessions(db, actor, campaignId, { format: query.format, q: query.q, outcome: query.outcome }));
     const csv = query.format === "csv";
-    return linesResponse(lines, `campaign-${campaignId}-workers.${query.format}`, csv ? "text/csv; charset=utf-8; header=present" : undefined);
+    return linesResponse(
+      lines,
+      `campaign-${campaignId}-workers.${query.format}`,
+      csv ? "text/csv; charset=utf-8; header=present" : undefined,
+    );
   }
   const page = await listWorkerSessions(db, actor, campaignId, query);
   return json({ workers: page.rows, next: page.next });
