@@ -2,7 +2,14 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // lib/'s server files import "server-only", which throws unless resolved under React's
+      // react-server condition (as Next.js does on the server); tests load them as the server does.
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["{lib,db,bin,test,app,components,server}/**/*.test.ts"],
     environment: "node",

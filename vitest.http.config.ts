@@ -9,7 +9,13 @@ import { defineConfig } from "vitest/config";
  * One file: `npx vitest run -c vitest.http.config.ts test/http/cli.http.ts`.
  */
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  // server-only: an empty module, as in vitest.config.ts.
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["test/http/**/*.http.ts"],
     globalSetup: ["test/http/global-setup.ts"],

@@ -3,7 +3,13 @@ import { defineConfig } from "vitest/config";
 
 /** The long fault tests (npm run test:soak): one at a time, since they restart servers and PostgreSQL. */
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  // server-only: an empty module, as in vitest.config.ts.
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
+    },
+  },
   test: {
     include: ["test/soak/**/*.soak.ts"],
     environment: "node",

@@ -1,5 +1,5 @@
-// The benchmarks' generators' PRNG: the app's seeded mulberry32 (lib/seeded-random.ts, which has no
-// imports: the import child is bundled on its own), with the draws the generators need.
+// The benchmarks' generators' PRNG: the app's seeded mulberry32 (lib/seeded-random.ts, which imports
+// nothing but server-only: the import child is bundled on its own), with the draws the generators need.
 import { seededRandom } from "@/lib/seeded-random";
 
 export class Rng {

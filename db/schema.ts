@@ -33,7 +33,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: "number" });
 
-/** A user's judging shortcuts (lib/annotation/shortcuts.ts parses and applies them). */
+/** A user's judging shortcuts (lib/annotation/shortcuts.contract.ts parses and applies them). */
 export interface ShortcutPrefs {
   enabled: boolean;
   /** Action → key (KeyboardEvent.key), for the remapped ones. */
@@ -62,10 +62,7 @@ export const users = pgTable(
     /** The judging page's single-key shortcuts: off, or remapped (null: the defaults). WCAG 2.1.4. */
     shortcuts: jsonb("shortcuts").$type<ShortcutPrefs>(),
   },
-  (t) => [
-    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
-    uniqueIndex("users_pseudonym_key").on(t.pseudonym),
-  ],
+  (t) => [uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`), uniqueIndex("users_pseudonym_key").on(t.pseudonym)],
 );
 
 export const sessions = pgTable(
@@ -211,7 +208,10 @@ export const campaigns = pgTable(
     check("campaigns_decoys_range", sql`${t.decoysPer100} between 0 and 50`),
     check("campaigns_gold_span_slack_range", sql`${t.goldSpanSlack} between 0 and 10`),
     check("campaigns_aggregation", sql`${t.aggregation} in ('majority', 'dawid-skene')`),
-    check("campaigns_warn_ranges", sql`${t.warnFastShare} between 0 and 1 and ${t.warnMinAgreement} between 0 and 1 and ${t.warnMinJudgments} >= 1`),
+    check(
+      "campaigns_warn_ranges",
+      sql`${t.warnFastShare} between 0 and 1 and ${t.warnMinAgreement} between 0 and 1 and ${t.warnMinJudgments} >= 1`,
+    ),
   ],
 );
 
@@ -274,7 +274,9 @@ export const pages = pgTable(
   (t) => [
     // Title search: a prefix of kps_fold(title) (lower case, accents folded; db/sql/search.sql).
     index("pages_title_folded_idx").using("btree", sql`kps_fold(${t.title}) text_pattern_ops`),
-    index("pages_unindexed_idx").on(t.wikipediaId).where(sql`${t.indexedAt} is null or ${t.indexedAt} < ${t.updatedAt}`),
+    index("pages_unindexed_idx")
+      .on(t.wikipediaId)
+      .where(sql`${t.indexedAt} is null or ${t.indexedAt} < ${t.updatedAt}`),
   ],
 );
 
@@ -307,7 +309,10 @@ export const queries = pgTable(
     /** The KILT id, always a string, byte-for-byte as imported. */
     kiltId: text("kilt_id").notNull(),
     input: text("input").notNull(),
-    answers: text("answers").array().notNull().default(sql`'{}'::text[]`),
+    answers: text("answers")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** The original task line, verbatim, for export. */
     originalLine: text("original_line").notNull(),
     /** Line number in the imported file, for error messages and audits. */
@@ -379,14 +384,18 @@ export const passages = pgTable(
     index("passages_query_idx").on(t.queryId),
     // The open-passage lookup of assignment walks this in order (closest to completion first):
     // only rows with a free slot are indexed, so its cost does not grow with finished work.
-    index("passages_open_idx").on(t.campaignId, t.openSlots, t.queryId, t.id).where(sql`${t.openSlots} > 0`),
+    index("passages_open_idx")
+      .on(t.campaignId, t.openSlots, t.queryId, t.id)
+      .where(sql`${t.openSlots} > 0`),
     index("passages_batch_idx").on(t.batchId),
     check("passages_paragraph_range", sql`0 <= ${t.startParagraphId} and ${t.startParagraphId} <= ${t.endParagraphId}`),
     check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
     check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
     check("passages_decoy_gold", sql`not ${t.isDecoy} or (${t.isGold} and ${t.expectedVerdict} = 'insufficient')`),
     check("passages_training_gold", sql`(not ${t.isTraining} and ${t.explanation} is null) or ${t.isGold}`),
-    index("passages_training_idx").on(t.campaignId, t.id).where(sql`${t.isTraining}`),
+    index("passages_training_idx")
+      .on(t.campaignId, t.id)
+      .where(sql`${t.isTraining}`),
   ],
 );
 
@@ -481,8 +490,12 @@ export const claims = pgTable(
     // One annotator never holds two claims on one passage.
     uniqueIndex("claims_passage_user_key").on(t.passageId, t.userId),
     uniqueIndex("claims_handle_key").on(t.handle),
-    index("claims_live_idx").on(t.expiresAt).where(sql`${t.endedAt} is null`),
-    index("claims_user_live_idx").on(t.userId, t.campaignId).where(sql`${t.endedAt} is null`),
+    index("claims_live_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.endedAt} is null`),
+    index("claims_user_live_idx")
+      .on(t.userId, t.campaignId)
+      .where(sql`${t.endedAt} is null`),
     index("claims_user_campaign_idx").on(t.userId, t.campaignId, t.id),
   ],
 );
@@ -529,7 +542,10 @@ export const judgments = pgTable(
     /** The annotator's note to the coordinators, if any. */
     comment: text("comment"),
     /** What the annotator flagged (JUDGMENT_FLAGS). */
-    flags: text("flags").array().notNull().default(sql`'{}'::text[]`),
+    flags: text("flags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** How many times the annotator revised it (undo or history); earlier versions are in judgment_versions. */
     revision: integer("revision").notNull().default(0),
     /** When the current version was submitted, if it is a revision (created_at stays the first submission). */
@@ -553,7 +569,9 @@ export const judgments = pgTable(
     check("judgments_flags_known", sql`${t.flags} <@ array['broken_text', 'offensive', 'question_wrong']::text[]`),
     check("judgments_comment_length", sql`${t.comment} is null or char_length(${t.comment}) between 1 and 2000`),
     // The dashboard's count of commented or flagged judgments reads only these.
-    index("judgments_noted_idx").on(t.campaignId, t.createdAt).where(sql`${t.comment} is not null or ${t.flags} <> '{}'::text[]`),
+    index("judgments_noted_idx")
+      .on(t.campaignId, t.createdAt)
+      .where(sql`${t.comment} is not null or ${t.flags} <> '{}'::text[]`),
   ],
 );
 
@@ -578,14 +596,20 @@ export const judgmentVersions = pgTable(
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
     comment: text("comment"),
-    flags: text("flags").array().notNull().default(sql`'{}'::text[]`),
+    flags: text("flags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     durationMs: integer("duration_ms").notNull(),
     clientDurationMs: integer("client_duration_ms"),
     /** When this version was submitted, and when the next one replaced it. */
     submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull(),
     replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex("judgment_versions_judgment_revision_key").on(t.judgmentId, t.revision), index("judgment_versions_campaign_idx").on(t.campaignId)],
+  (t) => [
+    uniqueIndex("judgment_versions_judgment_revision_key").on(t.judgmentId, t.revision),
+    index("judgment_versions_campaign_idx").on(t.campaignId),
+  ],
 );
 
 export const annotatorStandings = pgTable(
@@ -650,7 +674,9 @@ export const adjudications = pgTable(
     revertedBy: ref("reverted_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
-    uniqueIndex("adjudications_live_key").on(t.passageId).where(sql`${t.revertedAt} is null`),
+    uniqueIndex("adjudications_live_key")
+      .on(t.passageId)
+      .where(sql`${t.revertedAt} is null`),
     index("adjudications_campaign_idx").on(t.campaignId, t.passageId),
     check("adjudications_decision", sql`${t.decision} in ('endorse', 'reject')`),
     check("adjudications_reason_length", sql`char_length(${t.reason}) between 1 and 2000`),
@@ -753,9 +779,15 @@ export const queryTallies = pgTable(
     goldMissed: integer("gold_missed").notNull(),
   },
   (t) => [
-    index("query_tallies_unanswerable_idx").on(t.campaignId).where(sql`${t.goldMissed} > 0`),
-    index("query_tallies_answered_idx").on(t.campaignId).where(sql`${t.endorsed} > 0`),
-    index("query_tallies_disputed_idx").on(t.campaignId, t.disputed, t.queryId).where(sql`${t.disputed} > 0`),
+    index("query_tallies_unanswerable_idx")
+      .on(t.campaignId)
+      .where(sql`${t.goldMissed} > 0`),
+    index("query_tallies_answered_idx")
+      .on(t.campaignId)
+      .where(sql`${t.endorsed} > 0`),
+    index("query_tallies_disputed_idx")
+      .on(t.campaignId, t.disputed, t.queryId)
+      .where(sql`${t.disputed} > 0`),
   ],
 );
 
@@ -845,7 +877,10 @@ export const crowdWorkers = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("crowd_workers_platform_key").on(t.campaignId, t.platform, t.platformWorkerId), uniqueIndex("crowd_workers_user_key").on(t.userId)],
+  (t) => [
+    uniqueIndex("crowd_workers_platform_key").on(t.campaignId, t.platform, t.platformWorkerId),
+    uniqueIndex("crowd_workers_user_key").on(t.userId),
+  ],
 );
 
 /** Entries through a crowd link (made or refused), for rate limiting per campaign and per address. Old rows are pruned. */
@@ -859,7 +894,10 @@ export const crowdEntryAttempts = pgTable(
     address: text("address").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("crowd_entry_attempts_campaign_idx").on(t.campaignId, t.createdAt), index("crowd_entry_attempts_address_idx").on(t.address, t.createdAt)],
+  (t) => [
+    index("crowd_entry_attempts_campaign_idx").on(t.campaignId, t.createdAt),
+    index("crowd_entry_attempts_address_idx").on(t.address, t.createdAt),
+  ],
 );
 
 /** One crowd worker's stretch of work: consent → training → working → ended, with an outcome and its code. */
@@ -898,12 +936,19 @@ export const crowdSessions = pgTable(
   (t) => [
     uniqueIndex("crowd_sessions_worker_number_key").on(t.workerId, t.number),
     // At most one open session per worker.
-    uniqueIndex("crowd_sessions_open_key").on(t.workerId).where(sql`${t.stage} <> 'ended'`),
+    uniqueIndex("crowd_sessions_open_key")
+      .on(t.workerId)
+      .where(sql`${t.stage} <> 'ended'`),
     index("crowd_sessions_campaign_idx").on(t.campaignId, t.id),
     // Sessions in progress: counted against maxSessionsInProgress, and ended by the reaper past their deadline.
-    index("crowd_sessions_in_progress_idx").on(t.campaignId, t.deadlineAt).where(sql`${t.stage} <> 'ended'`),
+    index("crowd_sessions_in_progress_idx")
+      .on(t.campaignId, t.deadlineAt)
+      .where(sql`${t.stage} <> 'ended'`),
     check("crowd_sessions_stage", sql`${t.stage} in ('consent', 'training', 'working', 'ended')`),
-    check("crowd_sessions_outcome", sql`(${t.stage} = 'ended') = (${t.outcome} is not null and ${t.code} is not null and ${t.endedAt} is not null)`),
+    check(
+      "crowd_sessions_outcome",
+      sql`(${t.stage} = 'ended') = (${t.outcome} is not null and ${t.code} is not null and ${t.endedAt} is not null)`,
+    ),
   ],
 );
 
@@ -932,7 +977,10 @@ export const trainingAnswers = pgTable(
     durationMs: integer("duration_ms").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("training_answers_session_position_key").on(t.sessionId, t.position), uniqueIndex("training_answers_user_passage_key").on(t.userId, t.passageId)],
+  (t) => [
+    uniqueIndex("training_answers_session_position_key").on(t.sessionId, t.position),
+    uniqueIndex("training_answers_user_passage_key").on(t.userId, t.passageId),
+  ],
 );
 
 /** Small key/value facts about this installation (e.g. whether the demo was seeded). */

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings";
+import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings.contract";
 import { candidates3Files } from "./candidates-3";
 import { accounts, signedInApi, storageStatePath, unique } from "./fixtures";
 
@@ -97,14 +97,23 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await page.getByLabel("Batch name").fill("demo batch");
 
   const knowledgeAnswer = page.waitForResponse((r) => r.url().endsWith("/api/knowledge") && r.request().method() === "POST");
-  const batchAnswer = page.waitForResponse((r) => r.url().endsWith(`/api/campaigns/${campaignId}/batches`) && r.request().method() === "POST");
+  const batchAnswer = page.waitForResponse(
+    (r) => r.url().endsWith(`/api/campaigns/${campaignId}/batches`) && r.request().method() === "POST",
+  );
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const knowledge = await knowledgeAnswer;
   expect(knowledge.status()).toBe(201);
   expect(await knowledge.json()).toMatchObject({ file: "knowledge.jsonl", lines: 5, pages: 5, skipped: 0 });
   const batch = await batchAnswer;
   expect(batch.status()).toBe(201);
-  const imported = (await batch.json()) as { batch: { id: number; name: string }; queries: number; passages: number; goldPassages: number; candidatePassages: number; pages: number };
+  const imported = (await batch.json()) as {
+    batch: { id: number; name: string };
+    queries: number;
+    passages: number;
+    goldPassages: number;
+    candidatePassages: number;
+    pages: number;
+  };
   expect(imported).toMatchObject({ batch: { name: "demo batch", status: "draft" }, queries: 5, goldPassages: 5, pages: 5 });
 
   // The summary.
@@ -112,7 +121,11 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await expect(summary.getByRole("heading", { name: `Imported into ${name}` })).toBeVisible();
   await expect(summary).toContainText("Knowledge source: 5 pages imported from knowledge.jsonl");
   await expect(summary).toContainText("Batch “demo batch”");
-  const count = (label: string) => summary.locator(".summary-counts > div").filter({ has: page.getByText(label, { exact: true }) }).locator("dd");
+  const count = (label: string) =>
+    summary
+      .locator(".summary-counts > div")
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator("dd");
   await expect(count("Questions")).toHaveText("5");
   await expect(count("Passages")).toHaveText(String(imported.passages));
   await expect(count("Gold")).toHaveText("5");
@@ -129,7 +142,15 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await summary.getByRole("link", { name: "Back to the campaign" }).click();
   await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}$`));
   const [stored1] = await batchesOf(page.request, campaignId);
-  expect(stored1).toMatchObject({ id: imported.batch.id, name: "demo batch", status: "draft", queries: 5, goldPassages: 5, pages: 5, launchedAt: null });
+  expect(stored1).toMatchObject({
+    id: imported.batch.id,
+    name: "demo batch",
+    status: "draft",
+    queries: 5,
+    goldPassages: 5,
+    pages: 5,
+    launchedAt: null,
+  });
   expect(stored1!.passages).toBe(imported.passages);
 
   const row = page.getByRole("table", { name: "Batches" }).getByRole("row").filter({ hasText: "demo batch" });
@@ -157,7 +178,9 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
 
   // The campaigns list links to it and counts the launched batch.
   // The list is paged (newest first): find the campaign by its name.
-  const list = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()) as { campaigns: { id: number; launchedBatches: number; queries: number }[] };
+  const list = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()) as {
+    campaigns: { id: number; launchedBatches: number; queries: number }[];
+  };
   expect(list.campaigns.find((c) => c.id === campaignId)).toMatchObject({ launchedBatches: 1, queries: 5 });
   await page.goto("/campaigns");
   await page.getByRole("link", { name, exact: true }).click();
@@ -184,7 +207,8 @@ test("a queries file with bad lines is rejected with its problems by line and fi
   await page.getByRole("button", { name: "Import", exact: true }).click();
   const res = await answer;
   expect(res.status()).toBe(422);
-  const problems = ((await res.json()) as { error: { details: { problems: { file: string; line: number; field: string }[] } } }).error.details.problems;
+  const problems = ((await res.json()) as { error: { details: { problems: { file: string; line: number; field: string }[] } } }).error
+    .details.problems;
   expect(problems.map((p) => [p.file, p.line, p.field])).toEqual([
     ["bad-queries.jsonl", 2, "(line)"],
     ["bad-queries.jsonl", 3, "input"],
@@ -215,7 +239,14 @@ test("the knowledge source keeps only the pages the questions and candidates cit
   const campaignId = await createCampaign(page.request, unique("e2e-keep-cited"));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-e2e-import-"));
   const knowledgeFile = path.join(dir, "knowledge-plus-one.jsonl");
-  const extra = { wikipedia_id: unique("9").replace(/[^0-9]/g, "").slice(0, 12) || "9", wikipedia_title: "Uncited Page", text: ["Uncited Page\n", "Nobody cites this page.\n"] };
+  const extra = {
+    wikipedia_id:
+      unique("9")
+        .replace(/[^0-9]/g, "")
+        .slice(0, 12) || "9",
+    wikipedia_title: "Uncited Page",
+    text: ["Uncited Page\n", "Nobody cites this page.\n"],
+  };
   fs.writeFileSync(knowledgeFile, fs.readFileSync(demoFile("knowledge.jsonl"), "utf8").trimEnd() + "\n" + JSON.stringify(extra) + "\n");
 
   await page.goto(`/campaigns/${campaignId}/import`);
@@ -238,13 +269,17 @@ test("the knowledge source keeps only the pages the questions and candidates cit
 async function expectAccessible(page: Page, what: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 800 });
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
+      (v) => v.impact === "serious" || v.impact === "critical",
+    );
     expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
-test("two retrieval files with the answer overlap: the form takes both, the outcome counts each retriever's candidates", async ({ page }) => {
+test("two retrieval files with the answer overlap: the form takes both, the outcome counts each retriever's candidates", async ({
+  page,
+}) => {
   const tag = unique("e2e-c3");
   const { dir, file } = candidates3Files(tag);
   const campaignId = await createCampaign(page.request, unique("e2e-candidates"));
@@ -291,7 +326,9 @@ test("settings reuse the form, show the server's field problems, and save", asyn
   // T above R passes the browser's checks but not the server's: the problem shows by the field.
   await page.getByLabel("Endorsement threshold").fill("4");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "not saved" })).toContainText("Endorsement threshold: must not exceed judgmentsPerPassage");
+  await expect(page.getByRole("alert").filter({ hasText: "not saved" })).toContainText(
+    "Endorsement threshold: must not exceed judgmentsPerPassage",
+  );
   await expect(page.getByLabel("Endorsement threshold")).toHaveAttribute("aria-invalid", "true");
   expect((await (await page.request.get(`/api/campaigns/${campaignId}`)).json()).campaign.endorsementThreshold).toBe(2);
 
@@ -302,7 +339,11 @@ test("settings reuse the form, show the server's field problems, and save", asyn
   const settings = page.locator(".settings-summary");
   await expect(settings.locator("div").filter({ hasText: "Endorsement threshold (T)" }).locator("dd")).toHaveText("3");
   await expect(settings.locator("div").filter({ hasText: "Show answers to annotators" }).locator("dd")).toHaveText("on");
-  expect((await (await page.request.get(`/api/campaigns/${campaignId}`)).json()).campaign).toMatchObject({ endorsementThreshold: 3, showAnswers: true, judgmentsPerPassage: 3 });
+  expect((await (await page.request.get(`/api/campaigns/${campaignId}`)).json()).campaign).toMatchObject({
+    endorsementThreshold: 3,
+    showAnswers: true,
+    judgmentsPerPassage: 3,
+  });
 
   // An unknown campaign is a not-found page.
   await page.goto("/campaigns/999999999");
@@ -316,7 +357,14 @@ test.describe("as an annotator", () => {
     const coordinator = await signedInApi(baseURL!, accounts().coordinator);
     const campaignId = await createCampaign(coordinator, unique("e2e-not-for-annotators"));
     await coordinator.dispose();
-    for (const url of [`/campaigns/${campaignId}`, `/campaigns/${campaignId}/import`, `/campaigns/${campaignId}/settings`, `/campaigns/${campaignId}/questions/1`, `/campaigns/${campaignId}/questions?show=disputed`, "/campaigns/new"]) {
+    for (const url of [
+      `/campaigns/${campaignId}`,
+      `/campaigns/${campaignId}/import`,
+      `/campaigns/${campaignId}/settings`,
+      `/campaigns/${campaignId}/questions/1`,
+      `/campaigns/${campaignId}/questions?show=disputed`,
+      "/campaigns/new",
+    ]) {
       await page.goto(url);
       await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Import", exact: true })).toHaveCount(0);

@@ -1,3 +1,4 @@
+import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { passwordSchema } from "@/lib/auth/schemas";

@@ -6,6 +6,7 @@
 // opened in Excel, LibreOffice or Google Sheets — and platform ids, codes and pseudonyms are text
 // that others chose. Such a text cell gets a leading `'`, which the spreadsheets read as "text" and
 // do not show. Numbers are written as numbers (a negative one is not text anyone chose).
+import "server-only";
 
 /** A cell's value: text, a number, a boolean, or nothing (an empty cell). */
 export type CsvValue = string | number | boolean | null | undefined;

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { databaseConfigOf, databaseEnvShape, type DatabaseConfig } from "@/db/config";
 
@@ -14,9 +15,17 @@ const envSchema = z.object({
   /** Public base URL for links the app prints (invites); defaults to the request's origin. */
   KPS_PUBLIC_URL: z.url().optional(),
   /** Largest knowledge-source upload, in bytes (the full KILT file is 35 GB). */
-  KPS_MAX_KNOWLEDGE_BYTES: z.coerce.number().int().positive().default(64 * 1024 ** 3),
+  KPS_MAX_KNOWLEDGE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 ** 3),
   /** Largest batch upload (questions + candidates), in bytes. */
-  KPS_MAX_BATCH_BYTES: z.coerce.number().int().positive().default(512 * 1024 ** 2),
+  KPS_MAX_BATCH_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 ** 2),
   /**
    * Origins besides MTurk's own (https://www.mturk.com, https://workersandbox.mturk.com) that may frame
    * the crowd entry pages and receive their assignment submit: a comma-separated list, e.g. a test harness.
@@ -30,13 +39,22 @@ const envSchema = z.object({
    * assignments' submit, instead of https://workersandbox.mturk.com or https://www.mturk.com (an
    * origin; it may also frame the crowd pages). Unset in production.
    */
-  KPS_MTURK_SANDBOX_ORIGIN: z.string().regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])").optional(),
-  KPS_MTURK_PRODUCTION_ORIGIN: z.string().regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])").optional(),
+  KPS_MTURK_SANDBOX_ORIGIN: z
+    .string()
+    .regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])")
+    .optional(),
+  KPS_MTURK_PRODUCTION_ORIGIN: z
+    .string()
+    .regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])")
+    .optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
   /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
-  KPS_TRUST_PROXY: z.string().regex(/^(\d+|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, "a number of proxies or a comma-separated list of addresses/CIDRs").optional(),
+  KPS_TRUST_PROXY: z
+    .string()
+    .regex(/^(\d+|[\w.:/]+(\s*,\s*[\w.:/]+)*)$/, "a number of proxies or a comma-separated list of addresses/CIDRs")
+    .optional(),
   /** Milliseconds for a request's headers to arrive (default 20 s). */
   KPS_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(0).optional(),
   /** Milliseconds for a request's body to arrive, uploads exempt (default 60 s; 0 = none). */

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 export type ErrorCode =
@@ -74,7 +75,9 @@ export function invalidInput(problems: FieldProblem[], what = "request body"): A
  * missing upload part). `detail` is what `details.problems` says when the message says more.
  */
 export function invalidField(field: string, message: string, detail = message): AppError {
-  return new AppError("invalid", `Invalid request body: ${describeProblem({ field, message })}`, { problems: [{ field, message: detail }] });
+  return new AppError("invalid", `Invalid request body: ${describeProblem({ field, message })}`, {
+    problems: [{ field, message: detail }],
+  });
 }
 
 function describeProblem(problem: FieldProblem): string {

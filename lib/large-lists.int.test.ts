@@ -7,7 +7,8 @@ import { listUsers } from "@/lib/auth/users";
 import { listBatches } from "@/lib/campaign/batches";
 import { listCampaigns, listMyCampaigns } from "@/lib/campaign/campaigns";
 import { listStandings } from "@/lib/campaign/quality/standings";
-import { annotatorRows, type AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
+import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { seedLargeCampaign } from "@/test/large-campaign";
@@ -19,7 +20,7 @@ import {
   userListQuerySchema,
   type AnnotatorSort,
   type Page,
-} from "./list-options";
+} from "./list-options.contract";
 
 const USERS = 10_000;
 const CAMPAIGNS = 2_000;
@@ -94,7 +95,9 @@ describeEachDatabase("lists with 10,000 users and 2,000 campaigns", ({ db, kind 
     expect(new Set(all.map((u) => u.id)).size).toBe(USERS);
     // Newest first: the first user made is on the last page, and a search finds it at once.
     expect(all.at(-1)!.username).toBe(`${prefix}-user-00001`);
-    const found = await timed("search for the oldest user", kind, () => listUsers(db(), coordinator, { q: `${prefix}-user-00001`, limit: 50 }));
+    const found = await timed("search for the oldest user", kind, () =>
+      listUsers(db(), coordinator, { q: `${prefix}-user-00001`, limit: 50 }),
+    );
     expect(found.rows.map((u) => u.username)).toEqual([`${prefix}-user-00001`]);
     expect(found.next).toBeNull();
 
@@ -141,18 +144,26 @@ describeEachDatabase("the annotators table at 10,000 members, 300 batches and 30
       insert into users (username, role, pseudonym)
       select ${prefix} || '-user-' || lpad(i::text, 5, '0'), 'annotator', ${prefix} || '-p-' || i from generate_series(1, ${USERS}) i`);
     campaignId = await seedLargeCampaign(db(), prefix, { batches: BATCHES, tokens: TOKENS });
-    const first = await timed("first page of annotators", kind, () => listStandings(db(), coordinator, campaignId, annotatorListQuerySchema.parse({})));
+    const first = await timed("first page of annotators", kind, () =>
+      listStandings(db(), coordinator, campaignId, annotatorListQuerySchema.parse({})),
+    );
     expect(first.rows).toHaveLength(50);
     expect(first.rows[0]!.username).toBe(`${prefix}-user-00001`);
     const reference = await annotatorRows(db(), campaignId);
     expect(reference.filter((a) => a.medianSeconds !== null)).toHaveLength(Math.floor(USERS / 3));
-    for (const [sort, dir] of [["username", "desc"], ["medianSeconds", "desc"], ["medianSeconds", "asc"], ["status", "desc"]] as [AnnotatorSort, "asc" | "desc"][]) {
+    for (const [sort, dir] of [
+      ["username", "desc"],
+      ["medianSeconds", "desc"],
+      ["medianSeconds", "asc"],
+      ["status", "desc"],
+    ] as [AnnotatorSort, "asc" | "desc"][]) {
       const all = await timed(`every annotator by ${sort} ${dir}`, kind, () =>
         readPages<AnnotatorRow>((after) => listStandings(db(), coordinator, campaignId, { sort, dir, after, limit: 500 }), 500),
       );
       expect(all).toHaveLength(USERS);
       expect(new Set(all.map((a) => a.userId)).size).toBe(USERS);
-      for (let i = 1; i < all.length; i++) expect(compareAnnotators(all[i - 1]!, all[i]!, sort, dir), `${sort} ${dir} at ${i}`).toBeLessThan(0);
+      for (let i = 1; i < all.length; i++)
+        expect(compareAnnotators(all[i - 1]!, all[i]!, sort, dir), `${sort} ${dir} at ${i}`).toBeLessThan(0);
       // The figures computed in SQL are those of the TypeScript rules (annotatorRowsOf over the tallies).
       expect(all).toEqual(reference.toSorted((a, b) => compareAnnotators(a, b, sort, dir)));
       if (sort === "medianSeconds") {
@@ -162,7 +173,8 @@ describeEachDatabase("the annotators table at 10,000 members, 300 batches and 30
       }
     }
     // Pages of the default size follow each other; the same page asked twice (the 5 s refresh) is the same page.
-    const byJudgments = (after?: number) => listStandings(db(), coordinator, campaignId, { sort: "judgments", dir: "desc", after, limit: 50 });
+    const byJudgments = (after?: number) =>
+      listStandings(db(), coordinator, campaignId, { sort: "judgments", dir: "desc", after, limit: 50 });
     const one = await byJudgments();
     const two = await byJudgments(one.next!);
     const three = await byJudgments(two.next!);
@@ -172,7 +184,9 @@ describeEachDatabase("the annotators table at 10,000 members, 300 batches and 30
     for (let i = 1; i < pages.length; i++) expect(compareAnnotators(pages[i - 1]!, pages[i]!, "judgments", "desc")).toBeLessThan(0);
     expect((await byJudgments(one.next!)).rows).toEqual(two.rows);
 
-    const found = await timed("search for one annotator", kind, () => listStandings(db(), coordinator, campaignId, annotatorListQuerySchema.parse({ q: `${prefix}-user-09999` })));
+    const found = await timed("search for one annotator", kind, () =>
+      listStandings(db(), coordinator, campaignId, annotatorListQuerySchema.parse({ q: `${prefix}-user-09999` })),
+    );
     expect(found.rows.map((a) => a.username)).toEqual([`${prefix}-user-09999`]);
     expect(found.next).toBeNull();
     expect((await listStandings(db(), coordinator, campaignId, annotatorListQuerySchema.parse({ q: `${prefix}%user` }))).rows).toEqual([]);
@@ -182,16 +196,22 @@ describeEachDatabase("the annotators table at 10,000 members, 300 batches and 30
     const batches = await readAll((after) => listBatches(db(), coordinator, campaignId, { after, limit: 50 }), 50);
     expect(batches).toHaveLength(BATCHES);
     expect(batches.at(-1)!.name).toBe(`${prefix}-batch-001`);
-    const oldBatch = await timed("search for the oldest batch", kind, () => listBatches(db(), coordinator, campaignId, { q: `${prefix}-batch-001`, limit: 50 }));
+    const oldBatch = await timed("search for the oldest batch", kind, () =>
+      listBatches(db(), coordinator, campaignId, { q: `${prefix}-batch-001`, limit: 50 }),
+    );
     expect(oldBatch.rows.map((b) => b.name)).toEqual([`${prefix}-batch-001`]);
 
     const tokens = await readAll((after) => listApiTokens(db(), coordinator, { q: `${prefix}-token-`, after, limit: 50 }), 50);
     expect(tokens).toHaveLength(TOKENS);
     expect(tokens.at(-1)!.name).toBe(`${prefix}-token-001`);
-    const oldToken = await timed("search for the oldest token", kind, () => listApiTokens(db(), coordinator, { q: `${prefix}-token-001`, limit: 50 }));
+    const oldToken = await timed("search for the oldest token", kind, () =>
+      listApiTokens(db(), coordinator, { q: `${prefix}-token-001`, limit: 50 }),
+    );
     expect(oldToken.rows.map((t) => t.name)).toEqual([`${prefix}-token-001`]);
     // By owner: every token of the first user.
-    expect((await readAll((after) => listApiTokens(db(), coordinator, { q: `${prefix}-user-00001`, after, limit: 500 }), 500)).length).toBe(TOKENS);
+    expect((await readAll((after) => listApiTokens(db(), coordinator, { q: `${prefix}-user-00001`, after, limit: 500 }), 500)).length).toBe(
+      TOKENS,
+    );
     expect(JSON.stringify(tokens)).not.toContain("token_hash");
 
     const [user] = (await listUsers(db(), coordinator, { q: `${prefix}-user-00002`, limit: 1 })).rows;

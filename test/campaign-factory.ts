@@ -3,10 +3,10 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import type { Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { unique } from "./databases";
 
 function source(text: string) {
@@ -19,7 +19,11 @@ function source(text: string) {
 export function pageParagraphs(title: string, paragraphs: number): string[] {
   const text = [`${title}\n`];
   for (let i = 1; i <= paragraphs; i++) {
-    text.push(i === 2 ? `The 𐌅𐌄𐌋 inscription on ${title} dates from 1871, as the records say.\n` : `Paragraph ${i} of ${title} tells a plain story about harbours.\n`);
+    text.push(
+      i === 2
+        ? `The 𐌅𐌄𐌋 inscription on ${title} dates from 1871, as the records say.\n`
+        : `Paragraph ${i} of ${title} tells a plain story about harbours.\n`,
+    );
   }
   return text;
 }
@@ -39,7 +43,13 @@ export interface TestCampaign {
  */
 export async function makeCampaign(
   db: Db,
-  options: { queries: number; candidates: number; settings?: Record<string, unknown>; launch?: boolean; goldAt?: (question: number) => number },
+  options: {
+    queries: number;
+    candidates: number;
+    settings?: Record<string, unknown>;
+    launch?: boolean;
+    goldAt?: (question: number) => number;
+  },
 ): Promise<TestCampaign> {
   const goldAt = options.goldAt ?? (() => 1);
   const candidatesOf = (i: number) =>
@@ -51,14 +61,20 @@ export async function makeCampaign(
     fileName: "pages.jsonl",
     source: source(
       pageIds
-        .map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: pageParagraphs(`Page ${id}`, options.candidates + 2) }))
+        .map((id) =>
+          JSON.stringify({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: pageParagraphs(`Page ${id}`, options.candidates + 2) }),
+        )
         .join("\n"),
     ),
   });
   const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("campaign"), ...options.settings }));
   const queryIds = pageIds.map(() => unique("q"));
   const tasks = queryIds.map((id, i) =>
-    JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: goldAt(i), end_paragraph_id: goldAt(i) }] }] }),
+    JSON.stringify({
+      id,
+      input: `question ${i}`,
+      output: [{ answer: "1871", provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: goldAt(i), end_paragraph_id: goldAt(i) }] }],
+    }),
   );
   const rankings = queryIds.map((id, i) =>
     JSON.stringify({
@@ -94,7 +110,10 @@ export function judgmentOf(t: Task, verdict: "sufficient" | "insufficient", dura
   const word = p.text.split(" ")[0]!;
   return {
     verdict,
-    span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+    span:
+      verdict === "sufficient"
+        ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word }
+        : null,
     unreadable: false,
     durationMs,
     idempotencyKey: unique("k"),

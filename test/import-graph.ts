@@ -82,6 +82,15 @@ export function importedPaths(file: string, options: { typeOnly?: boolean } = {}
   );
 }
 
+/** Whether a file opens with the "use client" directive: a client component module, bundled for the browser. */
+export function isClientModule(file: string): boolean {
+  for (const st of parse(file).statements) {
+    if (!ts.isExpressionStatement(st) || !ts.isStringLiteral(st.expression)) return false;
+    if (st.expression.text === "use client") return true;
+  }
+  return false;
+}
+
 /** A path as an import names it ("lib/x", "lib/x.ts", "lib/x/index") resolved to a file in `files`, if it is one. */
 export function resolveFile(imported: string, files: Set<string>): string | undefined {
   const bare = imported.replace(/\.(ts|tsx|mjs|js)$/, "");

@@ -2,14 +2,15 @@
 // quality-control tests (issue 26), and the annotators that play them: careful, and the cheaters.
 import type { Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "@/lib/crowd/work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import { importBatch, type BatchImportResult } from "@/lib/campaign/import/import-batch";
+import { importBatch } from "@/lib/campaign/import/import-batch";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { unique } from "./databases";
 
 export function source(text: string) {
@@ -80,7 +81,11 @@ export async function makeGoldCampaign(
   if (!options.pageIds) {
     await importKnowledge(db, system, {
       fileName: "pages.jsonl",
-      source: source(pageIds.map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Lighthouse ${id}`, text: goldPage(`Lighthouse ${id}`) })).join("\n")),
+      source: source(
+        pageIds
+          .map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Lighthouse ${id}`, text: goldPage(`Lighthouse ${id}`) }))
+          .join("\n"),
+      ),
     });
   }
   const campaign = await createCampaign(db, system, createCampaignSchema.parse({ name: unique("controls campaign"), ...options.settings }));
@@ -92,8 +97,15 @@ export async function makeGoldCampaign(
       id,
       input: `when was lighthouse ${i} first lit`,
       output: [
-        { answer: ANSWER, provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: 1, start_character: start, end_paragraph_id: 1, end_character: end }] },
-        ...(negative ? [{ provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: 5, end_paragraph_id: 5, gold: "insufficient" }] }] : []),
+        {
+          answer: ANSWER,
+          provenance: [
+            { wikipedia_id: pageIds[i], start_paragraph_id: 1, start_character: start, end_paragraph_id: 1, end_character: end },
+          ],
+        },
+        ...(negative
+          ? [{ provenance: [{ wikipedia_id: pageIds[i], start_paragraph_id: 5, end_paragraph_id: 5, gold: "insufficient" }] }]
+          : []),
       ],
     }),
   );
@@ -129,7 +141,15 @@ export function judgment(t: Task, verdict: Verdict, span?: { start: number; end:
   const s = verdict === "sufficient" ? (span ?? { start: 0, end: cps.length - 1 }) : null;
   return {
     verdict,
-    span: s ? { startParagraphId: p.id, startCharacter: s.start, endParagraphId: p.id, endCharacter: s.end, text: cps.slice(s.start, s.end).join("") } : null,
+    span: s
+      ? {
+          startParagraphId: p.id,
+          startCharacter: s.start,
+          endParagraphId: p.id,
+          endCharacter: s.end,
+          text: cps.slice(s.start, s.end).join(""),
+        }
+      : null,
     unreadable: false,
     durationMs: 4000,
     idempotencyKey: unique("k"),

@@ -6,7 +6,7 @@ import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import type { ImportFile } from "@/lib/campaign/import/read-batch-files";
 import { BAD_GUESS_DIR } from "./bad-guess-cases";
 import { unique } from "./databases";

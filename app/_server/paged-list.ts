@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { Db } from "@/db/client";
 import type { Actor } from "@/lib/auth/actor";
 import { parseInput } from "@/lib/errors";
-import { searchParamsObject, type Page } from "@/lib/list-options";
+import { searchParamsObject, type Page } from "@/lib/list-options.contract";
 import { json, requestContext, route } from "./http";
 import { idParam, type IdContext } from "./route-params";
 
@@ -12,7 +12,11 @@ export function readQuery<S extends z.ZodType>(req: Request, schema: S): z.infer
 }
 
 /** `GET` of a paged list: `{ [key]: rows, next }`, the options read from the query string with `schema`. */
-export function pagedListRoute<S extends z.ZodType, T>(key: string, schema: S, list: (db: Db, actor: Actor, query: z.infer<S>) => Promise<Page<T>>) {
+export function pagedListRoute<S extends z.ZodType, T>(
+  key: string,
+  schema: S,
+  list: (db: Db, actor: Actor, query: z.infer<S>) => Promise<Page<T>>,
+) {
   return route(async (req: Request) => {
     const { db, actor } = await requestContext(req);
     const page = await list(db, actor, readQuery(req, schema));

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Forbidden } from "@/components/ui/forbidden";
 import { TopBar } from "@/components/ui/top-bar";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { homeFor, requireSignedIn } from "./page-auth";
 
 /** The frame of a route group for one role: the top bar, or a refusal that links to the caller's own home. */

@@ -3,7 +3,7 @@ import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch, type BatchPart } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { batchUploadParts, knowledgeUploadParts } from "./uploads";
@@ -60,7 +60,8 @@ function* manyTaskLines(count: number): Generator<Buffer> {
   const filler = "x".repeat(1000);
   for (let i = 0; i < count; i += 64) {
     const chunk: string[] = [];
-    for (let j = i; j < Math.min(count, i + 64); j++) chunk.push(JSON.stringify({ id: `q${j}`, input: `question ${j} ${filler}`, output: [{ answer: "a" }] }));
+    for (let j = i; j < Math.min(count, i + 64); j++)
+      chunk.push(JSON.stringify({ id: `q${j}`, input: `question ${j} ${filler}`, output: [{ answer: "a" }] }));
     yield Buffer.from(chunk.join("\n") + "\n");
   }
 }
@@ -112,7 +113,9 @@ describe("upload parts", () => {
   });
 
   it("read nothing before the first part is pulled, and keep the upload limit (413)", async () => {
-    const { req, pulled } = streamedRequest("http://x/api/knowledge", [{ name: "file", fileName: "k.jsonl", chunks: () => manyTaskLines(2048) }]);
+    const { req, pulled } = streamedRequest("http://x/api/knowledge", [
+      { name: "file", fileName: "k.jsonl", chunks: () => manyTaskLines(2048) },
+    ]);
     const parts = knowledgeUploadParts(req, 1 * MiB);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(pulled()).toBe(0);
@@ -150,20 +153,39 @@ describe("batch upload fields", () => {
     return seen[0];
   }
   async function refusal(fields: { name: string; value: string }[]) {
-    const error = await optionsOf(fields).then(() => undefined, (e: unknown) => e);
+    const error = await optionsOf(fields).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error, JSON.stringify(fields)).toBeInstanceOf(AppError);
     return ((error as AppError).details as { problems: { field: string; message: string }[] }).problems;
   }
 
   it("take several candidates files and every option, empty fields left out", async () => {
-    expect(await optionsOf([{ name: "perRetriever", value: " 2 " }, { name: "minAnswerOverlap", value: ".1" }, { name: "retrieve", value: "text" }, { name: "retrieveTopK", value: "3" }, { name: "name", value: "" }], 3)).toEqual({
+    expect(
+      await optionsOf(
+        [
+          { name: "perRetriever", value: " 2 " },
+          { name: "minAnswerOverlap", value: ".1" },
+          { name: "retrieve", value: "text" },
+          { name: "retrieveTopK", value: "3" },
+          { name: "name", value: "" },
+        ],
+        3,
+      ),
+    ).toEqual({
       name: undefined,
       perRetriever: 2,
       minAnswerOverlap: 0.1,
       retrieve: "text",
       retrieveTopK: 3,
     });
-    expect(await optionsOf([{ name: "topK", value: "5" }, { name: "minAnswerOverlap", value: "" }])).toMatchObject({ perRetriever: 5, minAnswerOverlap: undefined, retrieve: undefined });
+    expect(
+      await optionsOf([
+        { name: "topK", value: "5" },
+        { name: "minAnswerOverlap", value: "" },
+      ]),
+    ).toMatchObject({ perRetriever: 5, minAnswerOverlap: undefined, retrieve: undefined });
   });
 
   it("refuse hostile values, naming the field", async () => {
@@ -188,7 +210,10 @@ describe("batch upload fields", () => {
   });
 
   it("refuse more than 20 candidates files", async () => {
-    const error = await optionsOf([], 21).then(() => undefined, (e: unknown) => e);
+    const error = await optionsOf([], 21).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((error as AppError).message).toBe("Send at most 20 'candidates' files.");
   });
 });
@@ -196,7 +221,10 @@ describe("batch upload fields", () => {
 describeEachDatabase("uploads", ({ db }) => {
   it("are refused before their body is read when the caller may not import, or the campaign does not exist", async () => {
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("uploads") }));
-    const batch = () => streamedRequest(`http://x/api/campaigns/${campaign.id}/batches`, [{ name: "queries", fileName: "q.jsonl", chunks: () => manyTaskLines(256) }]);
+    const batch = () =>
+      streamedRequest(`http://x/api/campaigns/${campaign.id}/batches`, [
+        { name: "queries", fileName: "q.jsonl", chunks: () => manyTaskLines(256) },
+      ]);
     for (const [actor, campaignId, code] of [
       [anonymous, campaign.id, "unauthorized"],
       [annotator, campaign.id, "forbidden"],
@@ -210,12 +238,16 @@ describeEachDatabase("uploads", ({ db }) => {
       [anonymous, "unauthorized"],
       [annotator, "forbidden"],
     ] as const) {
-      const { req, pulled } = streamedRequest("http://x/api/knowledge", [{ name: "file", fileName: "k.jsonl", chunks: () => manyTaskLines(256) }]);
+      const { req, pulled } = streamedRequest("http://x/api/knowledge", [
+        { name: "file", fileName: "k.jsonl", chunks: () => manyTaskLines(256) },
+      ]);
       expect(await codeOf(importKnowledge(db(), actor, { parts: knowledgeUploadParts(req, 64 * MiB) }))).toBe(code);
       expect(pulled()).toBe(0);
     }
     // A declared size over the limit is refused as unauthorized, not as too large, to a caller who may not import.
-    const big = streamedRequest("http://x/api/knowledge", [{ name: "file", fileName: "k.jsonl", chunks: lines([]) }], { "content-length": String(10 * MiB) });
+    const big = streamedRequest("http://x/api/knowledge", [{ name: "file", fileName: "k.jsonl", chunks: lines([]) }], {
+      "content-length": String(10 * MiB),
+    });
     expect(await codeOf(importKnowledge(db(), anonymous, { parts: knowledgeUploadParts(big.req, MiB) }))).toBe("unauthorized");
   });
 
@@ -223,8 +255,15 @@ describeEachDatabase("uploads", ({ db }) => {
     const [cited, other] = [unique("page"), unique("page")];
     const page = (id: string) => ({ wikipedia_id: id, wikipedia_title: id, text: [`${id}\n`, "One paragraph.\n", "Another paragraph.\n"] });
     const [q1, q2] = [unique("q"), unique("q")];
-    const task = (id: string) => ({ id, input: "what does it say", output: [{ answer: "a", provenance: [{ wikipedia_id: cited, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-    const ranking = (id: string) => ({ id, output: [{ provenance: [1, 2].map((p) => ({ wikipedia_id: cited, start_paragraph_id: p, end_paragraph_id: p })) }] });
+    const task = (id: string) => ({
+      id,
+      input: "what does it say",
+      output: [{ answer: "a", provenance: [{ wikipedia_id: cited, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+    });
+    const ranking = (id: string) => ({
+      id,
+      output: [{ provenance: [1, 2].map((p) => ({ wikipedia_id: cited, start_paragraph_id: p, end_paragraph_id: p })) }],
+    });
 
     const knowledge = streamedRequest("http://x/api/knowledge", [
       { name: "references", fileName: "q.jsonl", chunks: lines([task(q1)]) },
@@ -248,7 +287,13 @@ describeEachDatabase("uploads", ({ db }) => {
       ];
       const { req } = streamedRequest("http://x/", fieldsFirst ? [...fields, ...files] : [...files, ...fields]);
       const result = await importBatch(db(), system, { campaignId: campaign.id, parts: batchUploadParts(req, MiB) });
-      expect(result).toMatchObject({ batch: { name: `fields ${fieldsFirst ? "first" : "last"}` }, queries: 1, passages: 1, goldPassages: 1, pages: 1 });
+      expect(result).toMatchObject({
+        batch: { name: `fields ${fieldsFirst ? "first" : "last"}` },
+        queries: 1,
+        passages: 1,
+        goldPassages: 1,
+        pages: 1,
+      });
     }
   });
 });

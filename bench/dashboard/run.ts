@@ -23,8 +23,16 @@ import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client"
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
-import { chartBinMinutes, getDashboard, type Dashboard } from "@/lib/campaign/report/dashboard";
-import { activitySpan, annotatorSummaries, disputedQuestions, judgmentsOverTime, passageCells, questionCounts } from "@/lib/campaign/tallies.internal";
+import { chartBinMinutes, getDashboard } from "@/lib/campaign/report/dashboard";
+import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
+import {
+  activitySpan,
+  annotatorSummaries,
+  disputedQuestions,
+  judgmentsOverTime,
+  passageCells,
+  questionCounts,
+} from "@/lib/campaign/tallies.internal";
 import { medianSecondsFromBuckets } from "@/lib/metrics/durations";
 import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";
@@ -86,7 +94,6 @@ function parseOptions() {
 }
 type Options = ReturnType<typeof parseOptions>;
 
-
 interface Series {
   label: string;
   /** milliseconds, sorted */
@@ -106,7 +113,12 @@ async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<number[
 
 function printTable(rows: Series[]) {
   const header = ["measurement", "calls", "p50 ms", "p95 ms", "p99 ms", "max ms"];
-  const lines = rows.map((r) => [r.label, String(r.ms.length), ...[50, 95, 99].map((p) => fmt(percentile(r.ms, p))), fmt(r.ms[r.ms.length - 1] ?? NaN)]);
+  const lines = rows.map((r) => [
+    r.label,
+    String(r.ms.length),
+    ...[50, 95, 99].map((p) => fmt(percentile(r.ms, p))),
+    fmt(r.ms[r.ms.length - 1] ?? NaN),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
   console.log(row(header));
@@ -209,12 +221,14 @@ async function compareWithNaive(db: Db, campaignId: number): Promise<{ ok: boole
       .map((c) => `${key(c)}:${c.passages},${c.claimed},${c.open},${c.decided}`)
       .sort()
       .join(" ");
-  if (cellText(cells) !== cellText(naive.cells)) problems.push(`passage cells differ:\n    tallies ${cellText(cells)}\n    scan    ${cellText(naive.cells)}`);
+  if (cellText(cells) !== cellText(naive.cells))
+    problems.push(`passage cells differ:\n    tallies ${cellText(cells)}\n    scan    ${cellText(naive.cells)}`);
   if (questions.unanswerable !== naive.questions.unanswerable || questions.answered !== naive.questions.answered) {
     problems.push(`questions differ: tallies ${JSON.stringify(questions)}, scan ${JSON.stringify(naive.questions)}`);
   }
   const dText = (ds: { queryId: number; disputed: number }[]) => ds.map((d) => `${d.queryId}:${d.disputed}`).join(",");
-  if (dText(disputed) !== dText(naive.disputed)) problems.push(`disputed questions differ: tallies ${dText(disputed)}, scan ${dText(naive.disputed)}`);
+  if (dText(disputed) !== dText(naive.disputed))
+    problems.push(`disputed questions differ: tallies ${dText(disputed)}, scan ${dText(naive.disputed)}`);
   // annotatorSummaries: one row per annotator; its judgments, compared and agreed must equal the
   // scan's, and the median from its half-second buckets must lie within the bucket of the exact
   // median (medianSecondsFromBuckets is never off by 0.5 s or more).
@@ -232,9 +246,14 @@ async function compareWithNaive(db: Db, campaignId: number): Promise<{ ok: boole
     if (gap >= 0.5) medianMismatch++;
   }
   if (userMismatch || perUser.size !== naive.annotators.length || summaries.length !== perUser.size) {
-    problems.push(`${userMismatch} annotators differ (tallies ${summaries.length} rows for ${perUser.size} annotators, scan ${naive.annotators.length})`);
+    problems.push(
+      `${userMismatch} annotators differ (tallies ${summaries.length} rows for ${perUser.size} annotators, scan ${naive.annotators.length})`,
+    );
   }
-  if (medianMismatch) problems.push(`${medianMismatch} annotators' medians from the buckets are 0.5 s or more off the exact median (max gap ${fmt(maxMedianGap, 2)} s)`);
+  if (medianMismatch)
+    problems.push(
+      `${medianMismatch} annotators' medians from the buckets are 0.5 s or more off the exact median (max gap ${fmt(maxMedianGap, 2)} s)`,
+    );
   const total = (await judgmentsOverTime(db, campaignId, naive.activity.binMinutes)).reduce((s, p) => s + p.judgments, 0);
   const naiveTotal = naive.activity.points.reduce((s, p) => s + p.judgments, 0);
   if (total !== naiveTotal) problems.push(`judgments over time differ: tallies ${total}, scan ${naiveTotal}`);
@@ -261,7 +280,17 @@ interface RunningLoad {
 async function startChildWriters(url: string, campaignId: number, writers: { id: number; username: string }[]): Promise<RunningLoad> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", CHILD, "--url", url, "--campaign", String(campaignId), "--writers", writers.map((w) => `${w.id}:${w.username}`).join(",")],
+    [
+      "--import",
+      "tsx",
+      CHILD,
+      "--url",
+      url,
+      "--campaign",
+      String(campaignId),
+      "--writers",
+      writers.map((w) => `${w.id}:${w.username}`).join(","),
+    ],
     { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] },
   );
   let stderr = "";
@@ -299,7 +328,9 @@ function inProcessWriters(db: Db, campaignId: number, writers: { id: number; use
 async function pendingDeltas(db: Db): Promise<number> {
   const [r] = rowsOf<{ n: number }>(
     await db.execute(
-      sql.raw(`select ((select count(*) from passage_tally_deltas) + (select count(*) from annotator_tally_deltas) + (select count(*) from judgment_minute_deltas))::int as n`),
+      sql.raw(
+        `select ((select count(*) from passage_tally_deltas) + (select count(*) from annotator_tally_deltas) + (select count(*) from judgment_minute_deltas))::int as n`,
+      ),
     ),
   );
   return r?.n ?? 0;
@@ -315,7 +346,13 @@ interface Prepared {
 }
 
 function seedOptions(opts: Options): SeedOptions {
-  return { passages: opts.passages, judgedShare: opts.judgedShare, annotators: opts.annotators, batches: opts.batches, writers: Math.max(1, opts.writers) };
+  return {
+    passages: opts.passages,
+    judgedShare: opts.judgedShare,
+    annotators: opts.annotators,
+    batches: opts.batches,
+    writers: Math.max(1, opts.writers),
+  };
 }
 
 function printSeed(label: string, s: Seeded, seconds: number) {
@@ -324,7 +361,11 @@ function printSeed(label: string, s: Seeded, seconds: number) {
       `(${fmt((100 * s.judgments) / (3 * s.passages))}% of ${int(3 * s.passages)} slots), ${int(s.annotators)} annotators + ${s.writerIds.length} writer accounts, ${s.batchIds.length} batches`,
   );
   console.log(`  steps: ${s.steps.map(([n, t]) => `${n} ${fmt(t)} s`).join(", ")}`);
-  console.log(`  stored: ${Object.entries(s.sizes).map(([t, b]) => `${t} ${fmt(b / MB, b < MB ? 2 : 0)} MB`).join(", ")}`);
+  console.log(
+    `  stored: ${Object.entries(s.sizes)
+      .map(([t, b]) => `${t} ${fmt(b / MB, b < MB ? 2 : 0)} MB`)
+      .join(", ")}`,
+  );
 }
 
 async function preparePostgres(opts: Options): Promise<Prepared> {
@@ -337,7 +378,9 @@ async function preparePostgres(opts: Options): Promise<Prepared> {
   const wanted = JSON.stringify(seedOptions(opts));
   let reused: Seeded | undefined;
   if (opts.reuse) {
-    const [exists] = rowsOf<{ n: number }>(await admin.db.execute(sql.raw(`select count(*)::int as n from pg_database where datname = '${BENCH_DB}'`)));
+    const [exists] = rowsOf<{ n: number }>(
+      await admin.db.execute(sql.raw(`select count(*)::int as n from pg_database where datname = '${BENCH_DB}'`)),
+    );
     if (exists?.n) {
       const probe = await openDatabase({ url });
       try {
@@ -417,10 +460,15 @@ async function preparePglite(opts: Options): Promise<Prepared> {
 
 async function main() {
   const opts = parseOptions();
-  console.log(`Dashboard benchmark — ${opts.target === "postgres" ? "PostgreSQL" : "PGlite"}, ${int(opts.passages)} passages, judged share ${opts.judgedShare}`);
+  console.log(
+    `Dashboard benchmark — ${opts.target === "postgres" ? "PostgreSQL" : "PGlite"}, ${int(opts.passages)} passages, judged share ${opts.judgedShare}`,
+  );
   console.log(
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
-      `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`,
+      `load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
   );
 
   let prepared: Prepared | undefined;
@@ -455,7 +503,11 @@ async function main() {
                         (select count(*) from query_tallies where campaign_id = ${cid})::int as query_tallies`),
       ),
     );
-    console.log(`  tally rows: ${Object.entries(tallyRows ?? {}).map(([k, n]) => `${k} ${int(Number(n))}`).join(", ")}`);
+    console.log(
+      `  tally rows: ${Object.entries(tallyRows ?? {})
+        .map(([k, n]) => `${k} ${int(Number(n))}`)
+        .join(", ")}`,
+    );
 
     const consistency: [string, { ok: boolean; message: string }][] = [];
     consistency.push(["before the measurements", await compareWithNaive(db, cid)]);
@@ -546,7 +598,11 @@ async function main() {
           `one call every ${opts.intervalMs} ms + its own time; pending tally delta rows before a call: median ${int(percentile(deltaSamples, 50))}, max ${int(deltaSamples[deltaSamples.length - 1] ?? 0)} ` +
           `(getDashboard folds them at most every 2 s, inside the call that finds them due)`,
       });
-      rows.push({ label: `  of which calls that folded the deltas`, ms: folding, note: `kps_compact_tallies ran inside these calls (fewer deltas pending after the call than before)` });
+      rows.push({
+        label: `  of which calls that folded the deltas`,
+        ms: folding,
+        note: `kps_compact_tallies ran inside these calls (fewer deltas pending after the call than before)`,
+      });
       rows.push({ label: `  of which calls that did not`, ms: plain });
     }
     rows.push(...perQuery);
@@ -568,7 +624,13 @@ async function main() {
         `write load: ${opts.writers} annotators looping nextTask → submitJudgment with no think time (${prepared.writerUrl ? "a child process" : "in-process"}): ` +
           `${int(stats.judgments)} judgments in ${fmt(stats.seconds)} s = ${fmt(rate)} judgments/s while measured ` +
           `(next + submit p50 ${fmt(percentile(stats.latencies, 50))} ms, p95 ${fmt(percentile(stats.latencies, 95))} ms); ${int(stats.total)} in all incl. the ${opts.writeWarmup} s warm-up` +
-          `${Object.keys(stats.errors).length ? `; errors ${Object.entries(stats.errors).map(([k, n]) => `${n} × ${k}`).join(", ")}` : "; no errors"}` +
+          `${
+            Object.keys(stats.errors).length
+              ? `; errors ${Object.entries(stats.errors)
+                  .map(([k, n]) => `${n} × ${k}`)
+                  .join(", ")}`
+              : "; no errors"
+          }` +
           `${stats.drained ? `; ${stats.drained} writers ran out of passages` : ""}` +
           `${stats.maxRssKiB ? `; writer process peak RSS ${fmt((stats.maxRssKiB * 1024) / MB, 0)} MB` : ""}`,
       );
@@ -578,7 +640,12 @@ async function main() {
       console.log(`EXPLAIN ANALYZE of the tally statements (copies, quiet, second run):`);
       for (const l of explained) console.log(l);
     }
-    console.log(`this process: peak RSS ${fmt((process.resourceUsage().maxRSS * 1024) / MB, 0)} MB; load average at the end ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+    console.log(
+      `this process: peak RSS ${fmt((process.resourceUsage().maxRSS * 1024) / MB, 0)} MB; load average at the end ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
+    );
     console.log("checks (the tallies as the dashboard reads them vs the naive scan):");
     for (const [when, v] of consistency) {
       console.log(`  ${when}: ${v.ok ? "OK" : "FAILED"} — ${v.message}`);
@@ -589,7 +656,9 @@ async function main() {
     const which = loaded.length && percentile(loaded, 95) >= percentile(quiet, 95) ? "under write load" : "quiet";
     console.log("");
     console.log(`(the verdict takes the higher p95 of the quiet and the loaded run: ${which})`);
-    console.log(`dashboard p95 ${fmt(worst)} ms at ${int(seeded.passages)} passages (${label.replace(/ \(PostgreSQL .*$/, "")}) — target < ${TARGET_MS} ms: ${worst < TARGET_MS ? "met" : "NOT met"}`);
+    console.log(
+      `dashboard p95 ${fmt(worst)} ms at ${int(seeded.passages)} passages (${label.replace(/ \(PostgreSQL .*$/, "")}) — target < ${TARGET_MS} ms: ${worst < TARGET_MS ? "met" : "NOT met"}`,
+    );
   } finally {
     await cleanup();
   }

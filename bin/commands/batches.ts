@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
-import { batchListQuerySchema } from "@/lib/list-options";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
+import { batchListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */
@@ -29,7 +29,9 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
       .argument("<id>", "the batch's id")
       .action(async (id: string) => {
         ctx.needToken();
-        const { data } = await ctx.client().request<{ batch: { id: number; status: string } }>("POST", `/api/batches/${encodeURIComponent(id)}/${action}`, {});
+        const { data } = await ctx
+          .client()
+          .request<{ batch: { id: number; status: string } }>("POST", `/api/batches/${encodeURIComponent(id)}/${action}`, {});
         out(data.batch.status);
         note(`Batch ${data.batch.id} is ${data.batch.status}.`);
       });
@@ -80,17 +82,36 @@ function addImport(batch: Command, ctx: CliContext): void {
     .description("import questions (and candidates) into a campaign as a draft batch; prints the batch id")
     .requiredOption("--campaign <id>", "the campaign's id")
     .requiredOption("--queries <file>", "a KILT task JSONL file; its provenance becomes gold passages", existingFile)
-    .option("--candidates <file>", "a KILT retrieval-output JSONL file, one per retriever (repeat the option; the retriever is the file's name unless an item's meta.retriever says)", collectFiles, [])
+    .option(
+      "--candidates <file>",
+      "a KILT retrieval-output JSONL file, one per retriever (repeat the option; the retriever is the file's name unless an item's meta.retriever says)",
+      collectFiles,
+      [],
+    )
     .option("--per-retriever <k>", "candidates taken from the top of each file's ranking (default 4)", number("--per-retriever"))
-    .option("--top-k <k>", "with --retrieve text: the text-retrieval candidates per question (default 4); else the same as --per-retriever", number("--top-k"))
-    .option("--min-answer-overlap <share>", "keep a candidate only when it holds at least this share (0–1) of a gold answer's normalised tokens", number("--min-answer-overlap"))
+    .option(
+      "--top-k <k>",
+      "with --retrieve text: the text-retrieval candidates per question (default 4); else the same as --per-retriever",
+      number("--top-k"),
+    )
+    .option(
+      "--min-answer-overlap <share>",
+      "keep a candidate only when it holds at least this share (0–1) of a gold answer's normalised tokens",
+      number("--min-answer-overlap"),
+    )
     .option("--retrieve <how>", "'text': also propose the best paragraphs of the text index (kps knowledge index) for each question")
     .option("--name <name>", "the batch's name (default: the queries file's name)")
     .action(async (opts: ImportOptions) => {
       ctx.needToken();
-      const parts = [{ name: "queries", file: opts.queries }, ...opts.candidates.map((file) => ({ name: "candidates", file })), ...importFields(opts)];
+      const parts = [
+        { name: "queries", file: opts.queries },
+        ...opts.candidates.map((file) => ({ name: "candidates", file })),
+        ...importFields(opts),
+      ];
       const progress = progressPrinter("Uploading the batch");
-      const result = await ctx.client().upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
+      const result = await ctx
+        .client()
+        .upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
       progress.done();
       out(String(result.batch.id));
       note(

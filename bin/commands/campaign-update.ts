@@ -1,10 +1,15 @@
 import type { Command } from "commander";
-import { updateCampaignSchema, type UpdateCampaignInput } from "@/lib/campaign/settings";
+import { updateCampaignSchema, type UpdateCampaignInput } from "@/lib/campaign/settings.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, note, number, parseArgs } from "./shared";
 
 /** The settings `kps campaign update` sets, from its options (an option not given changes nothing). */
-export function campaignChanges(opts: { ask?: boolean; goldSpanSlack?: number; decoysPer100?: number; aggregation?: string }): UpdateCampaignInput {
+export function campaignChanges(opts: {
+  ask?: boolean;
+  goldSpanSlack?: number;
+  decoysPer100?: number;
+  aggregation?: string;
+}): UpdateCampaignInput {
   const changes = parseArgs(
     updateCampaignSchema,
     { askWhenNoneSufficient: opts.ask, goldSpanSlack: opts.goldSpanSlack, decoysPer100: opts.decoysPer100, aggregation: opts.aggregation },
@@ -17,11 +22,15 @@ export function campaignChanges(opts: { ask?: boolean; goldSpanSlack?: number; d
 }
 
 /** What the update changed, for its note. */
-function changedText(changes: UpdateCampaignInput, c: { askWhenNoneSufficient: boolean; goldSpanSlack: number; decoysPer100: number; aggregation: string }): string {
+function changedText(
+  changes: UpdateCampaignInput,
+  c: { askWhenNoneSufficient: boolean; goldSpanSlack: number; decoysPer100: number; aggregation: string },
+): string {
   const parts: string[] = [];
   if (changes.goldSpanSlack !== undefined) parts.push(`gold span slack ${c.goldSpanSlack}`);
   if (changes.decoysPer100 !== undefined) parts.push(`decoys per 100 passages ${c.decoysPer100}`);
-  if (changes.askWhenNoneSufficient !== undefined) parts.push(`ask when no passage is sufficient ${c.askWhenNoneSufficient ? "on" : "off"}`);
+  if (changes.askWhenNoneSufficient !== undefined)
+    parts.push(`ask when no passage is sufficient ${c.askWhenNoneSufficient ? "on" : "off"}`);
   if (changes.aggregation !== undefined) parts.push(`aggregation ${c.aggregation}`);
   return parts.join(", ");
 }
@@ -34,14 +43,29 @@ export function addCampaignUpdate(campaign: Command, ctx: CliContext): void {
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--ask", "ask an annotator who finds no passage of a question sufficient for another passage or an explanation")
     .option("--no-ask", "do not ask them")
-    .option("--gold-span-slack <x>", "on sufficient gold, how much longer than its sentences a highlight may be (0.2: 20%)", number("--gold-span-slack"))
-    .option("--decoys-per-100 <n>", "decoys (negative gold, never exported) made per 100 passages of later imports", number("--decoys-per-100"))
+    .option(
+      "--gold-span-slack <x>",
+      "on sufficient gold, how much longer than its sentences a highlight may be (0.2: 20%)",
+      number("--gold-span-slack"),
+    )
+    .option(
+      "--decoys-per-100 <n>",
+      "decoys (negative gold, never exported) made per 100 passages of later imports",
+      number("--decoys-per-100"),
+    )
     .option("--aggregation <how>", "what endorses a passage: majority (T of R votes) or dawid-skene (posterior >= 0.5 once finished)")
     .action(async (opts: { campaign: string; ask?: boolean; goldSpanSlack?: number; decoysPer100?: number; aggregation?: string }) => {
       ctx.needToken();
       const changes = campaignChanges(opts);
       const { data } = await ctx.client().request<{
-        campaign: { id: number; name: string; askWhenNoneSufficient: boolean; goldSpanSlack: number; decoysPer100: number; aggregation: string };
+        campaign: {
+          id: number;
+          name: string;
+          askWhenNoneSufficient: boolean;
+          goldSpanSlack: number;
+          decoysPer100: number;
+          aggregation: string;
+        };
       }>("PATCH", `/api/campaigns/${encodeURIComponent(opts.campaign)}`, changes);
       note(`Updated campaign '${data.campaign.name}' (id ${data.campaign.id}): ${changedText(changes, data.campaign)}.`);
     });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { crowdEntryUrl, generateCodes, CROWD_DEFAULTS } from "@/lib/crowd/settings";
+import { crowdEntryUrl, generateCodes, CROWD_DEFAULTS } from "@/lib/crowd/settings.contract";
 import { ApiError } from "../api-client";
 import { buildProgram } from "../cli";
 import { crowdChanges, crowdLines, type CrowdOptions } from "./crowd";
@@ -34,8 +34,32 @@ describe("kps campaign crowd", () => {
   it("turns every option into the API's field", () => {
     const consent = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "kps-crowd-")), "consent.md");
     fs.writeFileSync(consent, "# Consent\n<b>markup</b> stays text.\n");
-    const argv = ["--campaign", "4", "--enable", "--platform", "mturk", "--consent-file", consent, "--training-items", "3", "--pass-share", "0.6"];
-    argv.push("--quota", "6", "--quota-unit", "questions", "--time-limit", "30", "--max-sessions", "2", "--max-judgments", "none", "--pause-fast");
+    const argv = [
+      "--campaign",
+      "4",
+      "--enable",
+      "--platform",
+      "mturk",
+      "--consent-file",
+      consent,
+      "--training-items",
+      "3",
+      "--pass-share",
+      "0.6",
+    ];
+    argv.push(
+      "--quota",
+      "6",
+      "--quota-unit",
+      "questions",
+      "--time-limit",
+      "30",
+      "--max-sessions",
+      "2",
+      "--max-judgments",
+      "none",
+      "--pause-fast",
+    );
     argv.push("--completion-url", "http://127.0.0.1:4100/done", "--code", "completed=DONE_1", "--code", "training_failed=NOPE-2");
     argv.push("--max-workers", "120", "--max-in-progress", "15", "--mturk-site", "sandbox");
     expect(crowdChanges(optionsOf(argv))).toEqual({
@@ -65,25 +89,59 @@ describe("kps campaign crowd", () => {
   });
 
   it("says which option is wrong and why", () => {
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain("--enable and --disable cannot be given together");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--disable", "--stop"])))).toContain("--disable and --stop cannot be given together");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--mturk-site", "www.mturk.com"])))).toContain("--mturk-site: must be 'production' or 'sandbox'");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--max-in-progress", "0"])))).toContain("--max-in-progress: must be a whole number from 1 to 100,000");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--platform", "upwork"])))).toContain("--platform: must be 'prolific', 'mturk' or 'generic'");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota", "0"])))).toContain("--quota: must be a whole number from 1 to 10,000");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota-unit", "hours"])))).toContain("--quota-unit: must be 'passages' or 'questions'");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--completion-url", "javascript:alert(1)"])))).toContain("--completion-url: must be an absolute http");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "bonus=X"])))).toContain("--code: 'bonus=X' is not OUTCOME=CODE");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A", "--code", "paused=B"])))).toContain("paused is given twice");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A B"])))).toContain("--code paused=…: may hold only letters");
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=AB", "--code", "completed=ab"])))).toContain("is the same as the code for 'completed'");
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain(
+      "--enable and --disable cannot be given together",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--disable", "--stop"])))).toContain(
+      "--disable and --stop cannot be given together",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--mturk-site", "www.mturk.com"])))).toContain(
+      "--mturk-site: must be 'production' or 'sandbox'",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--max-in-progress", "0"])))).toContain(
+      "--max-in-progress: must be a whole number from 1 to 100,000",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--platform", "upwork"])))).toContain(
+      "--platform: must be 'prolific', 'mturk' or 'generic'",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota", "0"])))).toContain(
+      "--quota: must be a whole number from 1 to 10,000",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota-unit", "hours"])))).toContain(
+      "--quota-unit: must be 'passages' or 'questions'",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--completion-url", "javascript:alert(1)"])))).toContain(
+      "--completion-url: must be an absolute http",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "bonus=X"])))).toContain(
+      "--code: 'bonus=X' is not OUTCOME=CODE",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A", "--code", "paused=B"])))).toContain(
+      "paused is given twice",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A B"])))).toContain(
+      "--code paused=…: may hold only letters",
+    );
+    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=AB", "--code", "completed=ab"])))).toContain(
+      "is the same as the code for 'completed'",
+    );
     expect(() => optionsOf(["--campaign", "4", "--quota", "many"])).toThrow(/--quota must be a number/);
   });
 
   it("prints one line per setting and per code, the entry URL among them", () => {
     const codes = generateCodes();
-    const lines = crowdLines({ ...CROWD_DEFAULTS, codes, campaignId: 4, entryKey: "k".repeat(22), updatedAt: "2026-01-01T00:00:00.000Z", usage: { workers: 12, sessionsInProgress: 3 }, entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific") });
-    expect(lines).toContain(`entry_url\thttp://localhost:3000/crowd/${"k".repeat(22)}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`);
+    const lines = crowdLines({
+      ...CROWD_DEFAULTS,
+      codes,
+      campaignId: 4,
+      entryKey: "k".repeat(22),
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      usage: { workers: 12, sessionsInProgress: 3 },
+      entryUrl: crowdEntryUrl("http://localhost:3000", "k".repeat(22), "prolific"),
+    });
+    expect(lines).toContain(
+      `entry_url\thttp://localhost:3000/crowd/${"k".repeat(22)}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`,
+    );
     expect(lines).toContain("entry\tclosed");
     expect(lines).toContain("max_workers\t200");
     expect(lines).toContain("max_in_progress\t50");

@@ -1,6 +1,13 @@
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
-import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer, type UpdateCrowdSettingsInput } from "@/lib/crowd/settings";
+import {
+  CROWD_OUTCOME_LABELS,
+  CROWD_OUTCOME_LIST,
+  updateCrowdSettingsSchema,
+  type CrowdOutcome,
+  type CrowdSettingsAnswer,
+  type UpdateCrowdSettingsInput,
+} from "@/lib/crowd/settings.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, existingFile, note, number, out, parseArgs } from "./shared";
 
@@ -60,7 +67,11 @@ function codesOf(pairs: string[]): Partial<Record<CrowdOutcome, string>> | undef
     const eq = pair.indexOf("=");
     const outcome = pair.slice(0, eq) as CrowdOutcome;
     if (eq < 1 || !CROWD_OUTCOME_LIST.includes(outcome)) {
-      throw new ApiError(`Invalid arguments:\n  --code: '${pair}' is not OUTCOME=CODE with OUTCOME one of ${CROWD_OUTCOME_LIST.join(", ")}`, 0, "invalid");
+      throw new ApiError(
+        `Invalid arguments:\n  --code: '${pair}' is not OUTCOME=CODE with OUTCOME one of ${CROWD_OUTCOME_LIST.join(", ")}`,
+        0,
+        "invalid",
+      );
     }
     if (codes[outcome] !== undefined) throw new ApiError(`Invalid arguments:\n  --code: ${outcome} is given twice`, 0, "invalid");
     codes[outcome] = pair.slice(eq + 1);
@@ -149,14 +160,25 @@ export function addCrowdCommand(campaign: Command, ctx: CliContext): void {
     .option("--code <outcome=code>", `a completion code; outcomes: ${CROWD_OUTCOME_LIST.join(", ")} (repeatable)`, collectCode)
     .action(async (opts: CrowdOptions) => {
       ctx.needToken();
-      if (!/^[1-9][0-9]{0,14}$/.test(opts.campaign)) throw new ApiError(`Invalid arguments:\n  --campaign: must be a campaign id (a positive whole number), not '${opts.campaign}'`, 0, "invalid");
+      if (!/^[1-9][0-9]{0,14}$/.test(opts.campaign))
+        throw new ApiError(
+          `Invalid arguments:\n  --campaign: must be a campaign id (a positive whole number), not '${opts.campaign}'`,
+          0,
+          "invalid",
+        );
       const changes = crowdChanges(opts);
       const path = `/api/campaigns/${opts.campaign}/crowd`;
       const changing = Object.keys(changes).length > 0;
-      const { data } = await ctx.client().request<{ crowd: CrowdSettingsAnswer }>(changing ? "PUT" : "GET", path, changing ? changes : undefined);
+      const { data } = await ctx
+        .client()
+        .request<{ crowd: CrowdSettingsAnswer }>(changing ? "PUT" : "GET", path, changing ? changes : undefined);
       for (const line of crowdLines(data.crowd)) out(line);
       if (changing) note(`Changed ${Object.keys(changes).join(", ")} of campaign ${data.crowd.campaignId}'s crowd entry.`);
-      if (data.crowd.entry === "closed") note("The crowd entry is closed: workers who open the link are turned away, sessions in progress finish (open it with --enable).");
-      if (data.crowd.entry === "stopped") note("The crowd entry is stopped: workers who open the link are turned away, and sessions in progress end (open it with --enable).");
+      if (data.crowd.entry === "closed")
+        note("The crowd entry is closed: workers who open the link are turned away, sessions in progress finish (open it with --enable).");
+      if (data.crowd.entry === "stopped")
+        note(
+          "The crowd entry is stopped: workers who open the link are turned away, and sessions in progress end (open it with --enable).",
+        );
     });
 }

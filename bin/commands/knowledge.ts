@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { IndexStatus } from "@/lib/knowledge/types";
+import type { IndexStatus } from "@/lib/knowledge/knowledge.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, existingFile, note, out, progressPrinter } from "./shared";
 
@@ -16,15 +16,19 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       for (const f of opts.onlyFor ?? []) existingFile(f);
       const parts = [...(opts.onlyFor ?? []).map((f) => ({ name: "references", file: f })), { name: "file", file }];
       const progress = progressPrinter(`Uploading ${file}`);
-      const result = await ctx.client().upload<{ pages: number; inserted: number; updated: number; unchanged?: number; skipped: number; lines: number; indexed?: number }>(
-        "/api/knowledge",
-        parts,
-        progress,
-      );
+      const result = await ctx
+        .client()
+        .upload<{ pages: number; inserted: number; updated: number; unchanged?: number; skipped: number; lines: number; indexed?: number }>(
+          "/api/knowledge",
+          parts,
+          progress,
+        );
       progress.done();
       out(String(result.pages));
       const indexed = result.indexed ? `; ${result.indexed} put into the text index` : "";
-      note(`Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.unchanged ? `, ${result.unchanged} unchanged` : ""}${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${indexed}.`);
+      note(
+        `Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.unchanged ? `, ${result.unchanged} unchanged` : ""}${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${indexed}.`,
+      );
     });
   knowledge
     .command("index")
@@ -34,7 +38,9 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       ctx.needToken();
       const status = await waitForIndex(ctx, opts.poll);
       out(String(status.paragraphs));
-      note(`The text index is ready: ${status.indexedPages} of ${status.pages} pages, ${status.paragraphs} paragraphs${status.stalePages ? ` (${status.stalePages} pages changed meanwhile: run it again)` : ""}.`);
+      note(
+        `The text index is ready: ${status.indexedPages} of ${status.pages} pages, ${status.paragraphs} paragraphs${status.stalePages ? ` (${status.stalePages} pages changed meanwhile: run it again)` : ""}.`,
+      );
     });
 }
 
@@ -55,6 +61,7 @@ export async function waitForIndex(ctx: CliContext, pollMs: number): Promise<Ind
   }
   if (last && process.stderr.isTTY) process.stderr.write("\n");
   if (status.lastError) throw new ApiError(`The text index build failed: ${status.lastError}`, 500, "internal");
-  if (status.state !== "ready") throw new ApiError("The text index build stopped before it finished; run 'kps knowledge index' again.", 500, "internal");
+  if (status.state !== "ready")
+    throw new ApiError("The text index build stopped before it finished; run 'kps knowledge index' again.", 500, "internal");
   return status;
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { RunResults, RunView } from "@/lib/campaign/runs/views";
+import type { RunResults, RunView } from "@/lib/campaign/runs/runs.contract";
 import { type CliContext, existingFile, note, out, progressPrinter } from "./shared";
 
 /** One line of `kps run list`: id, name, questions, what the run predicts, when and by whom. */
@@ -12,7 +12,9 @@ const campaignPath = (campaign: string) => `/api/campaigns/${encodeURIComponent(
 
 /** `kps run upload|list|scores|delete`: a system's predictions scored against a campaign (coordinators). */
 export function addRunCommands(program: Command, ctx: CliContext): void {
-  const run = program.command("run").description("runs: a system's predictions for a campaign, scored against its three golds (coordinators)");
+  const run = program
+    .command("run")
+    .description("runs: a system's predictions for a campaign, scored against its three golds (coordinators)");
   run
     .command("upload")
     .description("upload a KILT guess file (one prediction per question of the campaign) as a run; prints the run id")
@@ -22,10 +24,19 @@ export function addRunCommands(program: Command, ctx: CliContext): void {
     .action(async (guess: string, opts: { campaign: string; name: string }) => {
       ctx.needToken();
       const progress = progressPrinter("Uploading the run");
-      const { run: uploaded } = await ctx.client().upload<{ run: RunView }>(`${campaignPath(opts.campaign)}/runs`, [{ name: "name", value: opts.name }, { name: "guess", file: guess }], progress);
+      const { run: uploaded } = await ctx.client().upload<{ run: RunView }>(
+        `${campaignPath(opts.campaign)}/runs`,
+        [
+          { name: "name", value: opts.name },
+          { name: "guess", file: guess },
+        ],
+        progress,
+      );
       progress.done();
       out(String(uploaded.id));
-      note(`Uploaded run '${uploaded.name}' (id ${uploaded.id}): ${uploaded.questions} predictions. Its figures: 'kps run scores --campaign ${opts.campaign} --run ${uploaded.id}'.`);
+      note(
+        `Uploaded run '${uploaded.name}' (id ${uploaded.id}): ${uploaded.questions} predictions. Its figures: 'kps run scores --campaign ${opts.campaign} --run ${uploaded.id}'.`,
+      );
     });
   run
     .command("list")
@@ -39,12 +50,16 @@ export function addRunCommands(program: Command, ctx: CliContext): void {
     });
   run
     .command("scores")
-    .description("print a run's figures as KILT's evaluators do, per gold (original, endorsed, both): page and paragraph at ks 1,3,5,10 and downstream, as JSON")
+    .description(
+      "print a run's figures as KILT's evaluators do, per gold (original, endorsed, both): page and paragraph at ks 1,3,5,10 and downstream, as JSON",
+    )
     .requiredOption("--campaign <id>", "the campaign's id")
     .requiredOption("--run <id>", "the run's id")
     .action(async (opts: { campaign: string; run: string }) => {
       ctx.needToken();
-      const { data } = await ctx.client().request<RunResults>("GET", `${campaignPath(opts.campaign)}/runs/${encodeURIComponent(opts.run)}/results`);
+      const { data } = await ctx
+        .client()
+        .request<RunResults>("GET", `${campaignPath(opts.campaign)}/runs/${encodeURIComponent(opts.run)}/results`);
       out(JSON.stringify(data, null, 2));
     });
   run

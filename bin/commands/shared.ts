@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { createWriteStream, statSync } from "node:fs";
 import { fieldProblems } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
-import { MAX_PAGE } from "@/lib/list-options";
+import { MAX_PAGE } from "@/lib/list-options.contract";
 import { ApiError, type ApiClient } from "../api-client";
 
 /** What every command group gets from the program: the global options, resolved when a command runs. */
@@ -71,11 +71,21 @@ export function progressPrinter(label: string) {
 }
 
 /** Reads every page of a paged list route (`?after=` the `next` of the page before) and hands each row to `each`; returns how many. */
-export async function eachOfPaged<T>(ctx: CliContext, path: string, key: string, each: (row: T) => void, params: Record<string, string> = {}): Promise<number> {
+export async function eachOfPaged<T>(
+  ctx: CliContext,
+  path: string,
+  key: string,
+  each: (row: T) => void,
+  params: Record<string, string> = {},
+): Promise<number> {
   let after: number | null = null;
   let total = 0;
   do {
-    const query: URLSearchParams = new URLSearchParams({ ...params, limit: String(MAX_PAGE), ...(after === null ? {} : { after: String(after) }) });
+    const query: URLSearchParams = new URLSearchParams({
+      ...params,
+      limit: String(MAX_PAGE),
+      ...(after === null ? {} : { after: String(after) }),
+    });
     const { data }: { data: Record<string, unknown> & { next: number | null } } = await ctx.client().request("GET", `${path}?${query}`);
     const rows = data[key] as T[];
     rows.forEach(each);
@@ -91,7 +101,15 @@ export async function eachOfPaged<T>(ctx: CliContext, path: string, key: string,
  */
 export async function listEvery<T>(
   ctx: CliContext,
-  list: { path: string; key: string; schema: z.ZodType; search: string | undefined; noun: readonly [string, string]; header?: string; line: (row: T) => string },
+  list: {
+    path: string;
+    key: string;
+    schema: z.ZodType;
+    search: string | undefined;
+    noun: readonly [string, string];
+    header?: string;
+    line: (row: T) => string;
+  },
 ): Promise<void> {
   ctx.needToken();
   const { q } = parseArgs(list.schema, { q: list.search }, { q: "search" }) as { q?: string };
@@ -118,4 +136,5 @@ export function printReport(report: OfflineReport, failure: string): void {
 }
 
 /** A command that reads files and needs no app (score, aggregate): its description says so. */
-export const offlineCommand = (program: Command, name: string, description: string) => program.command(name).description(`${description} (offline: no app needed)`);
+export const offlineCommand = (program: Command, name: string, description: string) =>
+  program.command(name).description(`${description} (offline: no app needed)`);

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { createTokenSchema, TOKEN_DEFAULT_DAYS } from "@/lib/auth/schemas";
-import { tokenListQuerySchema } from "@/lib/list-options";
+import { tokenListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
 
 interface TokenLine {

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
-import { userListQuerySchema } from "@/lib/list-options";
+import { userListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
 
 /** `kps user create|list|disable|enable|set-password|reset-link`. */
@@ -18,14 +18,18 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { username: string; role: string; password?: string }) => {
       ctx.needToken();
       const input = parseArgs(createUserSchema, opts);
-      const { data } = await ctx.client().request<{ user: { id: number; username: string; role: string }; invite?: { url: string; expiresAt: string } }>(
-        "POST",
-        "/api/users",
-        input,
-      );
+      const { data } = await ctx
+        .client()
+        .request<{ user: { id: number; username: string; role: string }; invite?: { url: string; expiresAt: string } }>(
+          "POST",
+          "/api/users",
+          input,
+        );
       if (data.invite) {
         out(data.invite.url);
-        note(`Created ${data.user.role} '${data.user.username}' (id ${data.user.id}). Send them the invite link above; it works once and expires ${data.invite.expiresAt}.`);
+        note(
+          `Created ${data.user.role} '${data.user.username}' (id ${data.user.id}). Send them the invite link above; it works once and expires ${data.invite.expiresAt}.`,
+        );
       } else {
         out(String(data.user.id));
         note(`Created ${data.user.role} '${data.user.username}' (id ${data.user.id}).`);
@@ -42,7 +46,8 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
         schema: userListQuerySchema,
         search: opts.search,
         noun: ["account", "accounts"],
-        line: (u) => `${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`,
+        line: (u) =>
+          `${u.id}\t${u.username}\t${u.role}${u.hasPassword ? "" : "\t(invited, no password yet)"}${u.disabledAt ? `\tdisabled ${u.disabledAt}` : ""}`,
       }),
     );
   addLifecycleCommands(user, ctx);
@@ -83,11 +88,13 @@ function addLifecycleCommands(user: Command, ctx: CliContext): void {
     .action(async (id: string, opts: { expiresInHours: number }) => {
       ctx.needToken();
       const input = parseArgs(resetLinkSchema, opts, { expiresInHours: "expires-in-hours" });
-      const { data } = await ctx.client().request<{ resetLink: { url: string; username: string; expiresAt: string } }>(
-        "POST",
-        `/api/users/${encodeURIComponent(id)}/reset-link`,
-        input,
-      );
+      const { data } = await ctx
+        .client()
+        .request<{ resetLink: { url: string; username: string; expiresAt: string } }>(
+          "POST",
+          `/api/users/${encodeURIComponent(id)}/reset-link`,
+          input,
+        );
       out(data.resetLink.url);
       note(`Send it to ${data.resetLink.username}: it works once and expires ${data.resetLink.expiresAt}.`);
     });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { workerListQuerySchema, type WorkerReportFormat } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema, type WorkerReportFormat } from "@/lib/crowd/workers-report.contract";
 import { formatBytes } from "@/lib/format";
 import { type CliContext, note, outputOf, parseArgs } from "./shared";
 
@@ -13,7 +13,9 @@ export function workersFormatOf(output: string | undefined, format: string | und
 export function addWorkersCommand(program: Command, ctx: CliContext): void {
   program
     .command("workers")
-    .description("download the payment report of a crowd campaign (one row per worker and session: platform ids, outcome and code, judgments, time, gold, agreement) as CSV or JSONL")
+    .description(
+      "download the payment report of a crowd campaign (one row per worker and session: platform ids, outcome and code, judgments, time, gold, agreement) as CSV or JSONL",
+    )
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--format <format>", "csv or jsonl (default: from the -o file's extension, else csv)")
     .option("--outcome <outcome>", "only sessions with this outcome (completed, queue_empty, paused, timed_out, training_failed, or open)")
@@ -27,8 +29,14 @@ export function addWorkersCommand(program: Command, ctx: CliContext): void {
         { q: "search" },
       );
       const format: WorkerReportFormat = parsed.format ?? "csv";
-      const query = new URLSearchParams({ format, ...(parsed.outcome ? { outcome: parsed.outcome } : {}), ...(parsed.q ? { q: parsed.q } : {}) });
-      const bytes = await ctx.client().download(`/api/campaigns/${encodeURIComponent(opts.campaign)}/workers?${query}`, outputOf(opts.output));
+      const query = new URLSearchParams({
+        format,
+        ...(parsed.outcome ? { outcome: parsed.outcome } : {}),
+        ...(parsed.q ? { q: parsed.q } : {}),
+      });
+      const bytes = await ctx
+        .client()
+        .download(`/api/campaigns/${encodeURIComponent(opts.campaign)}/workers?${query}`, outputOf(opts.output));
       note(`Wrote ${formatBytes(bytes)} of the payment report (${format}).`);
     });
 }

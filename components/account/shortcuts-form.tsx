@@ -3,8 +3,13 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
-import { SHORTCUT_ACTION_NAMES, SHORTCUT_ACTIONS, type ShortcutAction, type ShortcutPrefs } from "@/lib/annotation/shortcuts";
-import type { ShortcutsView } from "@/lib/annotation/user-shortcuts";
+import {
+  SHORTCUT_ACTION_NAMES,
+  SHORTCUT_ACTIONS,
+  type ShortcutAction,
+  type ShortcutPrefs,
+  type ShortcutsView,
+} from "@/lib/annotation/shortcuts.contract";
 import { apiRequest, fieldProblem, generalMessage } from "@/components/api/client";
 
 const FIELDS = ["enabled", ...SHORTCUT_ACTION_NAMES.map((a) => `keys.${a}`)];
@@ -29,20 +34,29 @@ export function ShortcutsForm({ initial }: { initial: ShortcutsView }) {
     e.preventDefault();
     save.mutate();
   };
-  const resetKeys = () => setKeys(Object.fromEntries(SHORTCUT_ACTION_NAMES.map((a) => [a, SHORTCUT_ACTIONS[a].key])) as Record<ShortcutAction, string>);
+  const resetKeys = () =>
+    setKeys(Object.fromEntries(SHORTCUT_ACTION_NAMES.map((a) => [a, SHORTCUT_ACTIONS[a].key])) as Record<ShortcutAction, string>);
   return (
     <>
       <form className="shortcuts-form" aria-label="Judging shortcuts" onSubmit={submit} noValidate>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Single-key shortcuts on the judging page
+            <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Single-key shortcuts
+            on the judging page
           </label>
-          <span className="hint">Off: letter, digit and symbol keys do nothing there; Enter, Esc and the Shift, Alt and Ctrl combinations still work.</span>
+          <span className="hint">
+            Off: letter, digit and symbol keys do nothing there; Enter, Esc and the Shift, Alt and Ctrl combinations still work.
+          </span>
         </div>
         <fieldset className="plain shortcut-keys" disabled={!enabled}>
           <legend>Keys</legend>
           {SHORTCUT_ACTION_NAMES.map((action) => (
-            <FormField key={action} id={`shortcut-${action}`} label={SHORTCUT_ACTIONS[action].label} error={fieldProblem(save.error, `keys.${action}`)}>
+            <FormField
+              key={action}
+              id={`shortcut-${action}`}
+              label={SHORTCUT_ACTIONS[action].label}
+              error={fieldProblem(save.error, `keys.${action}`)}
+            >
               {(p) => (
                 <input
                   {...p}

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "@/components/api/client";
-import { EXPLANATION_REASON_LABELS, MAX_EXPLANATION_LENGTH as MAX_TEXT } from "@/lib/campaign/annotate/ask-rules";
+import { EXPLANATION_REASON_LABELS, MAX_EXPLANATION_LENGTH as MAX_TEXT } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationReason } from "./ask-storage";
 import type { AskFlow } from "./use-ask";
 
@@ -14,7 +14,8 @@ function problemsOf(error: Error | null, local: Partial<Record<"reason" | "text"
   const server = error instanceof ApiError ? error : null;
   const reason = local.reason ?? server?.problemOf("reason");
   const text = local.text ?? server?.problemOf("text");
-  const general = server && !server.problemOf("reason") && !server.problemOf("text") ? server.message : error && !server ? error.message : null;
+  const general =
+    server && !server.problemOf("reason") && !server.problemOf("text") ? server.message : error && !server ? error.message : null;
   return { reason, text, general };
 }
 

@@ -7,7 +7,7 @@ import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";
-import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask-rules";
+import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask.contract";
 import type { AskProposal } from "./use-ask-proposal";
 
 interface ReaderProps {
@@ -57,7 +57,12 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
           const on = range !== null && p.id >= range.start && p.id <= range.end;
           return (
             <label key={p.id} className={`ask-paragraph${on ? " picked" : ""}`}>
-              <input id={`ask-p-${p.id}`} type="checkbox" checked={on} onChange={(e) => update({ range: pickParagraph(range, ids, p.id, e.target.checked), span: null })} />
+              <input
+                id={`ask-p-${p.id}`}
+                type="checkbox"
+                checked={on}
+                onChange={(e) => update({ range: pickParagraph(range, ids, p.id, e.target.checked), span: null })}
+              />
               <span dir="auto">{Array.from(p.text).slice(kind.contentStart).join("").trimEnd()}</span>
             </label>
           );
@@ -89,13 +94,13 @@ export function HighlightStep({ proposal, error, busy, onBack }: HighlightProps)
   const top = useRef<HTMLParagraphElement>(null);
   useEffect(() => top.current?.focus(), []);
   if (!view) return null;
-  const problem = error instanceof ApiError ? (error.problems.map((p) => p.message).join(" ") || error.message) : error?.message;
+  const problem = error instanceof ApiError ? error.problems.map((p) => p.message).join(" ") || error.message : error?.message;
   const where = view.passage.paragraphs[0] ? sectionTitle(view.passage.paragraphs[0].section) : "";
   return (
     <div className="ask-highlight">
       <p className="muted" ref={top} tabIndex={-1}>
-        Highlight the words that answer the question{where ? ` (${view.passage.title}, ${where})` : ""}: drag across them, or press <kbd>Shift</kbd>+<kbd>→</kbd> (
-        <kbd>S</kbd> a sentence, <kbd>Esc</kbd> clears), then <kbd>Enter</kbd>.
+        Highlight the words that answer the question{where ? ` (${view.passage.title}, ${where})` : ""}: drag across them, or press{" "}
+        <kbd>Shift</kbd>+<kbd>→</kbd> (<kbd>S</kbd> a sentence, <kbd>Esc</kbd> clears), then <kbd>Enter</kbd>.
       </p>
       <PassageView task={view} words={words} span={wordRange ? (span ?? null) : null} range={wordRange} onSelect={edit.setHighlight} />
       <p className="ask-quote" aria-live="polite">
@@ -111,7 +116,14 @@ export function HighlightStep({ proposal, error, busy, onBack }: HighlightProps)
         <button type="button" className="secondary" onClick={onBack} disabled={busy}>
           Change paragraphs
         </button>
-        <button type="button" onClick={propose} aria-busy={busy} aria-keyshortcuts="Enter" aria-describedby={problem ? "ask-propose-error" : undefined} data-enter-submits="">
+        <button
+          type="button"
+          onClick={propose}
+          aria-busy={busy}
+          aria-keyshortcuts="Enter"
+          aria-describedby={problem ? "ask-propose-error" : undefined}
+          data-enter-submits=""
+        >
           {busy ? "Proposing…" : "Propose passage"} <kbd>Enter</kbd>
         </button>
       </div>

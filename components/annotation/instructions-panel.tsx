@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { Markdown } from "@/components/ui/markdown";
-import { keyLabel } from "@/lib/annotation/shortcuts";
+import { keyLabel } from "@/lib/annotation/shortcuts.contract";
 import type { JudgingShortcuts } from "./use-judging-keys";
 
 /** Below this width the instructions are a sheet over the passage, not a column beside it. */
@@ -36,7 +36,11 @@ function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
   const single = shortcuts.enabled;
   return (
     <dl className="key-list">
-      {single && <KeyRow keys={k("sufficient")}>Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it</KeyRow>}
+      {single && (
+        <KeyRow keys={k("sufficient")}>
+          Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it
+        </KeyRow>
+      )}
       {single && <KeyRow keys={k("insufficient")}>Not sufficient</KeyRow>}
       {single && <KeyRow keys={k("unreadable")}>Unreadable: garbled or not prose (counts as not sufficient)</KeyRow>}
       <KeyRow keys={<kbd>Enter</kbd>}>Submit and go to the next passage</KeyRow>
@@ -67,7 +71,11 @@ function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
       >
         Extend or shrink the highlight by a sentence
       </KeyRow>
-      {single && <KeyRow keys={k("sentence")}>Highlight the whole sentence at the highlight&apos;s start (the first one without a highlight); again: the next sentence</KeyRow>}
+      {single && (
+        <KeyRow keys={k("sentence")}>
+          Highlight the whole sentence at the highlight&apos;s start (the first one without a highlight); again: the next sentence
+        </KeyRow>
+      )}
       <KeyRow
         keys={
           <>
@@ -103,10 +111,11 @@ function AskHelp() {
     <>
       <h3>When no passage is sufficient</h3>
       <p className="hint">
-        You are asked to propose another passage or explain why none holds the answer. <kbd>Tab</kbd> to <em>Propose a passage</em> or <em>Explain</em>, <kbd>Enter</kbd>.
-        Proposing: type in the search box (<em>Title</em> or <em>Text</em>), <kbd>↓</kbd>/<kbd>↑</kbd> through the results, <kbd>Enter</kbd> opens a page; <kbd>Tab</kbd>{" "}
-        to a paragraph&rsquo;s box and <kbd>Space</kbd> picks it (the next one extends the range); then highlight with the keys above and <kbd>Enter</kbd> proposes.
-        Explaining: <kbd>↑</kbd>/<kbd>↓</kbd> choose a reason, <kbd>Tab</kbd> to the text, <kbd>Tab</kbd> to <em>Send</em>, <kbd>Enter</kbd>. A reload keeps what you did.
+        You are asked to propose another passage or explain why none holds the answer. <kbd>Tab</kbd> to <em>Propose a passage</em> or{" "}
+        <em>Explain</em>, <kbd>Enter</kbd>. Proposing: type in the search box (<em>Title</em> or <em>Text</em>), <kbd>↓</kbd>/<kbd>↑</kbd>{" "}
+        through the results, <kbd>Enter</kbd> opens a page; <kbd>Tab</kbd> to a paragraph&rsquo;s box and <kbd>Space</kbd> picks it (the
+        next one extends the range); then highlight with the keys above and <kbd>Enter</kbd> proposes. Explaining: <kbd>↑</kbd>/<kbd>↓</kbd>{" "}
+        choose a reason, <kbd>Tab</kbd> to the text, <kbd>Tab</kbd> to <em>Send</em>, <kbd>Enter</kbd>. A reload keeps what you did.
       </p>
     </>
   );
@@ -117,8 +126,19 @@ function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: 
     <>
       <div className="instructions-head">
         <h2 id={`${id}-title`}>Instructions</h2>
-        <button type="button" className="link-button" onClick={onClose} aria-keyshortcuts={shortcuts.enabled ? shortcuts.keys.instructions : undefined}>
-          Hide{shortcuts.enabled && <> <kbd>{keyLabel(shortcuts.keys.instructions)}</kbd></>}
+        <button
+          type="button"
+          className="link-button"
+          onClick={onClose}
+          aria-keyshortcuts={shortcuts.enabled ? shortcuts.keys.instructions : undefined}
+        >
+          Hide
+          {shortcuts.enabled && (
+            <>
+              {" "}
+              <kbd>{keyLabel(shortcuts.keys.instructions)}</kbd>
+            </>
+          )}
         </button>
       </div>
       {instructions.trim() ? (
@@ -128,8 +148,8 @@ function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: 
       )}
       <h3>Highlighting</h3>
       <p className="hint">
-        Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or Shift+click) another to end it; drag
-        the highlight sideways with a finger or pen to move its end.
+        Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or
+        Shift+click) another to end it; drag the highlight sideways with a finger or pen to move its end.
       </p>
       <h3>Keys</h3>
       <KeyList shortcuts={shortcuts} />

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/annotator-view";
+import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/judging.contract";
 import type { Task, TaskAnswer } from "@/components/api/annotation";
 import { ApiError } from "@/components/api/client";
 import { AskScreen } from "./ask-screen";

@@ -1,7 +1,7 @@
 // What the judging screen keeps in this browser's localStorage: drafts (what the annotator has done
 // on a claim, kept until the server acknowledges it), question numbers, and instructions seen.
 
-import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
 import type { JudgmentBody, Verdict } from "@/components/api/annotation";
 
@@ -68,7 +68,17 @@ export function newIdempotencyKey(): string {
 }
 
 export function newDraft(campaignId: number, claim: string): Draft {
-  return { v: 2, campaignId, claim, verdict: null, unreadable: false, span: null, idempotencyKey: newIdempotencyKey(), startedAt: Date.now(), pending: null };
+  return {
+    v: 2,
+    campaignId,
+    claim,
+    verdict: null,
+    unreadable: false,
+    span: null,
+    idempotencyKey: newIdempotencyKey(),
+    startedAt: Date.now(),
+    pending: null,
+  };
 }
 
 /** Drafts of this campaign other than the given claims (a submission cut off by a reload, or a lapsed claim). */

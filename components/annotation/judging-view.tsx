@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { keyLabel } from "@/lib/annotation/shortcuts";
+import { keyLabel } from "@/lib/annotation/shortcuts.contract";
 import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/components/api/annotation";
@@ -40,7 +40,18 @@ interface HeaderProps {
 }
 
 /** The top line: campaign, progress, the instructions toggle, the annotator's judgments and the way back to the queue. */
-export function JudgingHeader({ campaignName, answer, saves, question, instructionsId, instructionsOpen, instructionsKey, onToggleInstructions, meter, links = true }: HeaderProps) {
+export function JudgingHeader({
+  campaignName,
+  answer,
+  saves,
+  question,
+  instructionsId,
+  instructionsOpen,
+  instructionsKey,
+  onToggleInstructions,
+  meter,
+  links = true,
+}: HeaderProps) {
   const counts = countsOf(answer, saves);
   const path = usePathname();
   return (

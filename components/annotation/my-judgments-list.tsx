@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
-import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
+import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
 import { myJudgmentsQuery, type MyJudgment } from "@/components/api/my-judgments";
 import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
@@ -36,7 +36,17 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
       {open ? (
         <RevisionEditor
           campaignId={campaignId}
-          target={{ claim: j.claim, question: j.query.input, passage: j.passage, verdict: j.verdict, unreadable: j.unreadable, span: j.span, comment: j.comment, flags: j.flags, revision: j.revision }}
+          target={{
+            claim: j.claim,
+            question: j.query.input,
+            passage: j.passage,
+            verdict: j.verdict,
+            unreadable: j.unreadable,
+            span: j.span,
+            comment: j.comment,
+            flags: j.flags,
+            revision: j.revision,
+          }}
           onSaved={() => (setOpen(false), setSaved(true))}
           onCancel={() => setOpen(false)}
         />
@@ -50,7 +60,12 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
           {j.locked ? (
             <p className="hint">{j.locked}</p>
           ) : (
-            <button type="button" className="secondary" onClick={() => (setSaved(false), setOpen(true))} aria-label={`Revise your judgment on “${j.query.input}”`}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => (setSaved(false), setOpen(true))}
+              aria-label={`Revise your judgment on “${j.query.input}”`}
+            >
               Revise
             </button>
           )}
@@ -61,7 +76,13 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
 }
 
 /** The annotator's judgments in a campaign, newest first, a page at a time. */
-export function MyJudgmentsList({ campaignId, initial }: { campaignId: number; initial: { judgments: MyJudgment[]; next: string | null } }) {
+export function MyJudgmentsList({
+  campaignId,
+  initial,
+}: {
+  campaignId: number;
+  initial: { judgments: MyJudgment[]; next: string | null };
+}) {
   const query = useInfiniteQuery({ ...myJudgmentsQuery(campaignId), initialData: { pages: [initial], pageParams: [null] } });
   const rows = query.data.pages.flatMap((p) => p.judgments);
   return (
@@ -76,7 +97,11 @@ export function MyJudgmentsList({ campaignId, initial }: { campaignId: number; i
           ))}
         </ul>
       )}
-      {query.isError && <p className="error" role="alert">{query.error.message}</p>}
+      {query.isError && (
+        <p className="error" role="alert">
+          {query.error.message}
+        </p>
+      )}
       {query.hasNextPage && (
         <button type="button" className="secondary" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
           {query.isFetchingNextPage ? "Loading…" : "Older judgments"}

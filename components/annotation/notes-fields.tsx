@@ -1,6 +1,6 @@
 "use client";
 
-import { COMMENT_MAX, FLAG_LABELS, JUDGMENT_FLAG_NAMES, type JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import { COMMENT_MAX, FLAG_LABELS, JUDGMENT_FLAG_NAMES, type JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 
 export interface Notes {
   comment: string;
@@ -16,7 +16,17 @@ export function notesBody(notes: Partial<Notes>): { comment?: string; flags?: Ju
  * A comment to the coordinators and flags (broken text, offensive, question wrong), folded away
  * under a summary until wanted; open when the notes are not empty. The judging keys ignore typing.
  */
-export function NotesFields({ idPrefix, notes, disabled, onChange }: { idPrefix: string; notes: Notes; disabled?: boolean; onChange: (notes: Notes) => void }) {
+export function NotesFields({
+  idPrefix,
+  notes,
+  disabled,
+  onChange,
+}: {
+  idPrefix: string;
+  notes: Notes;
+  disabled?: boolean;
+  onChange: (notes: Notes) => void;
+}) {
   const used = Array.from(notes.comment).length;
   const toggle = (flag: JudgmentFlag, on: boolean) =>
     onChange({ ...notes, flags: JUDGMENT_FLAG_NAMES.filter((f) => (f === flag ? on : notes.flags.includes(f))) });
@@ -27,7 +37,14 @@ export function NotesFields({ idPrefix, notes, disabled, onChange }: { idPrefix:
         <legend>Flags</legend>
         {JUDGMENT_FLAG_NAMES.map((f) => (
           <label key={f}>
-            <input type="checkbox" name={`${idPrefix}-flag`} value={f} checked={notes.flags.includes(f)} onChange={(e) => toggle(f, e.target.checked)} /> {FLAG_LABELS[f]}
+            <input
+              type="checkbox"
+              name={`${idPrefix}-flag`}
+              value={f}
+              checked={notes.flags.includes(f)}
+              onChange={(e) => toggle(f, e.target.checked)}
+            />{" "}
+            {FLAG_LABELS[f]}
           </label>
         ))}
       </fieldset>

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type { MyProgress } from "@/lib/campaign/annotate/my-progress";
+import type { MyProgress } from "@/lib/campaign/annotate/judging.contract";
 import { apiRequest } from "@/components/api/client";
 
 /** GET /api/campaigns/:id/my-progress, read again after each acknowledged judgment (`saved` counts them). */

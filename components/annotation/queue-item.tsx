@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { QueueFigures } from "@/lib/campaign/annotate/my-progress";
+import type { QueueFigures } from "@/lib/campaign/annotate/judging.contract";
 import type { MyCampaign } from "@/lib/campaign/campaigns";
 
 const number = (n: number) => n.toLocaleString("en-US");
@@ -16,11 +16,23 @@ const hasWork = (left: QueueFigures["left"]) => !!left && (left.count > 0 || lef
  * One campaign of the annotator's queue: what is left for them and what they did, and one plain
  * state — a Start/Continue link, "Nothing left for you", "Paused" or "Nothing launched yet".
  */
-export function QueueItem({ campaign: c, figures: f, started }: { campaign: MyCampaign; figures: QueueFigures | undefined; started: boolean }) {
+export function QueueItem({
+  campaign: c,
+  figures: f,
+  started,
+}: {
+  campaign: MyCampaign;
+  figures: QueueFigures | undefined;
+  started: boolean;
+}) {
   const verb = started ? "Continue" : "Start";
   const workable = c.hasLaunchedBatch && f && !f.paused && hasWork(f.left);
   return (
-    <li className="card" style={{ display: "flex", alignItems: "center", gap: "1rem", padding: "0.8rem 1rem", flexWrap: "wrap" }} data-campaign={c.name}>
+    <li
+      className="card"
+      style={{ display: "flex", alignItems: "center", gap: "1rem", padding: "0.8rem 1rem", flexWrap: "wrap" }}
+      data-campaign={c.name}
+    >
       <span style={{ flex: 1, minWidth: "12rem" }}>
         <span style={{ fontWeight: 500, display: "block" }}>{c.name}</span>
         {f && (

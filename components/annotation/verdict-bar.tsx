@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { keyLabel } from "@/lib/annotation/shortcuts";
+import { keyLabel } from "@/lib/annotation/shortcuts.contract";
 import type { Verdict } from "@/components/api/annotation";
 import type { JudgingShortcuts } from "./use-judging-keys";
 

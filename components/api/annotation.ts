@@ -3,8 +3,8 @@
 // API client (client.ts); the drafts kept in localStorage are in components/annotation/.
 
 import { queryOptions } from "@tanstack/react-query";
-import type { Task as ServerTask } from "@/lib/campaign/annotate/assignment";
-import type { JudgmentFlag } from "@/lib/campaign/annotate/judgment-notes";
+import type { Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
+import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
 import { apiExchange, ApiError } from "./client";
 
@@ -37,7 +37,10 @@ function leaseOf(expiresAt: string, res: Response): number {
 
 /** POST /api/campaigns/:id/next[?after=<claim handle>]: the live claim, or a new one other than `after`. */
 export async function fetchTask(campaignId: number, after: string | null): Promise<TaskAnswer> {
-  const { data: task, response } = await apiExchange<Task>("POST", `/api/campaigns/${campaignId}/next${after === null ? "" : `?after=${encodeURIComponent(after)}`}`);
+  const { data: task, response } = await apiExchange<Task>(
+    "POST",
+    `/api/campaigns/${campaignId}/next${after === null ? "" : `?after=${encodeURIComponent(after)}`}`,
+  );
   if (response.status === 204) return { kind: "done" };
   return { kind: "task", task, leaseMs: leaseOf(task.claim.expiresAt, response), receivedAt: Date.now() };
 }
@@ -54,9 +57,16 @@ export interface NextAsk {
  */
 export async function postJudgment(claim: string, body: JudgmentBody, ask?: NextAsk): Promise<{ status: number; next?: TaskAnswer }> {
   const query = ask ? `?next=1${ask.after === null ? "" : `&after=${encodeURIComponent(ask.after)}`}` : "";
-  const { data, response } = await apiExchange<{ next?: Task | null }>("POST", `/api/claims/${encodeURIComponent(claim)}/judgment${query}`, body);
+  const { data, response } = await apiExchange<{ next?: Task | null }>(
+    "POST",
+    `/api/claims/${encodeURIComponent(claim)}/judgment${query}`,
+    body,
+  );
   if (!ask || data?.next === undefined) return { status: response.status };
-  const next: TaskAnswer = data.next === null ? { kind: "done" } : { kind: "task", task: data.next, leaseMs: leaseOf(data.next.claim.expiresAt, response), receivedAt: Date.now() };
+  const next: TaskAnswer =
+    data.next === null
+      ? { kind: "done" }
+      : { kind: "task", task: data.next, leaseMs: leaseOf(data.next.claim.expiresAt, response), receivedAt: Date.now() };
   return { status: response.status, next };
 }
 
@@ -91,7 +101,11 @@ const taskDefaults = {
 
 /** The task after claim `after` (null: the live claim). */
 export function taskQuery(campaignId: number, after: string | null) {
-  return queryOptions<TaskAnswer, Error>({ queryKey: taskKey(campaignId, after), queryFn: () => fetchTask(campaignId, after), ...taskDefaults });
+  return queryOptions<TaskAnswer, Error>({
+    queryKey: taskKey(campaignId, after),
+    queryFn: () => fetchTask(campaignId, after),
+    ...taskDefaults,
+  });
 }
 
 /** The task after the one on screen, fetched while it is read; idle while no claim is on screen. */

@@ -3,8 +3,7 @@
 // server's schemas' inputs (lib/campaign/annotate/proposals.ts, explanations.ts).
 
 import { queryOptions } from "@tanstack/react-query";
-import type { Ask } from "@/lib/campaign/annotate/ask";
-import type { ExplanationReason } from "@/lib/campaign/annotate/explanations";
+import type { Ask, ExplanationReasonKey as ExplanationReason } from "@/lib/campaign/annotate/ask.contract";
 import type { Span } from "@/lib/kilt/words";
 import { apiRequest } from "./client";
 
@@ -48,5 +47,6 @@ export async function proposePassage(campaignId: number, body: ProposalBody): Pr
 
 /** POST /api/campaigns/:id/explanations: 201 `{ reason }`; 409 when not asked. */
 export async function explainQuestion(campaignId: number, body: ExplanationBody): Promise<{ reason: ExplanationReason }> {
-  return (await apiRequest<{ explanation: { reason: ExplanationReason } }>("POST", `/api/campaigns/${campaignId}/explanations`, body)).explanation;
+  return (await apiRequest<{ explanation: { reason: ExplanationReason } }>("POST", `/api/campaigns/${campaignId}/explanations`, body))
+    .explanation;
 }

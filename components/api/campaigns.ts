@@ -2,13 +2,12 @@
 // make: settings, membership, batch lifecycle, annotator standing, imports with upload progress.
 // Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { BatchAction } from "@/lib/campaign/batch-lifecycle";
-import type { BatchView } from "@/lib/campaign/batches";
-import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
-import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
-import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
-import type { Dashboard } from "@/lib/campaign/report/dashboard";
-import type { AnnotatorSort } from "@/lib/list-options";
+import type { BatchAction, BatchView } from "@/lib/campaign/batches.contract";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
+import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
+import type { AnnotatorSort } from "@/lib/list-options.contract";
 import { apiRequest, upload } from "./client";
 import { listParams, type ListPageParams } from "./people";
 
@@ -115,7 +114,8 @@ export const changeAnnotator = (campaignId: number, userId: number, action: "pau
 type UploadHandlers = Parameters<typeof upload>[2];
 
 /** POST /api/knowledge: a knowledge-source file, optionally with the files whose citations it keeps. */
-export const importKnowledge = (body: FormData, handlers: UploadHandlers) => upload<KnowledgeImportResult>("/api/knowledge", body, handlers);
+export const importKnowledge = (body: FormData, handlers: UploadHandlers) =>
+  upload<KnowledgeImportResult>("/api/knowledge", body, handlers);
 
 /** POST /api/campaigns/:id/batches: questions and optional candidates as a draft batch. */
 export const importBatch = (campaignId: number, body: FormData, handlers: UploadHandlers) =>

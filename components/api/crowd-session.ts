@@ -4,10 +4,17 @@
 // uses the annotator API (annotation.ts) with the same token.
 
 import { queryOptions } from "@tanstack/react-query";
-import type { CrowdEntryInfo, CrowdSessionView, TrainingFeedback, TrainingItemView, TrainingSpan } from "@/lib/crowd/views";
+import type { CrowdEntryInfo, CrowdSessionView, TrainingFeedback, TrainingItemView, TrainingSpan } from "@/lib/crowd/session.contract";
 import { apiRequest, ApiError } from "./client";
 
-export type { CrowdCompletion, CrowdEntryInfo, CrowdSessionView, TrainingFeedback, TrainingItemView, TrainingSpan } from "@/lib/crowd/views";
+export type {
+  CrowdCompletion,
+  CrowdEntryInfo,
+  CrowdSessionView,
+  TrainingFeedback,
+  TrainingItemView,
+  TrainingSpan,
+} from "@/lib/crowd/session.contract";
 
 /** The platform's query parameters, as the entry URL carried them (PROLIFIC_PID…, workerId…, or worker). */
 export type EntryParams = Record<string, string>;

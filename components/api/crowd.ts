@@ -1,7 +1,7 @@
 // The crowd entry's queries (key factories and `queryOptions`) and the call its settings form makes.
 // Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { CrowdSettingsAnswer, UpdateCrowdSettingsInput } from "@/lib/crowd/settings";
+import type { CrowdSettingsAnswer, UpdateCrowdSettingsInput } from "@/lib/crowd/settings.contract";
 import { apiRequest } from "./client";
 import { campaignKeys } from "./campaigns";
 

@@ -1,6 +1,6 @@
 // The dashboard's gold queries: suspect decoys (GET /api/campaigns/:id/suspect-decoys). Browser code.
 import { queryOptions } from "@tanstack/react-query";
-import type { SuspectDecoys } from "@/lib/campaign/quality/suspect-decoys-options";
+import type { SuspectDecoys } from "@/lib/campaign/quality/suspect-decoys.contract";
 import { apiRequest } from "./client";
 
 /** Suspect decoys change only as judgments arrive: refreshed every 30 s, under the campaign's key. */

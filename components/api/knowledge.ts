@@ -1,10 +1,10 @@
 // The knowledge source's queries (key factories and `queryOptions`) and calls: search, the page
 // reader and the text index. Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { IndexStatus, KnowledgePage, SearchMode, SearchResponse } from "@/lib/knowledge/types";
+import type { IndexStatus, KnowledgePage, SearchMode, SearchResponse } from "@/lib/knowledge/knowledge.contract";
 import { apiRequest } from "./client";
 
-export type { IndexStatus, KnowledgePage, SearchMode, SearchResponse, SearchResult, Segment } from "@/lib/knowledge/types";
+export type { IndexStatus, KnowledgePage, SearchMode, SearchResponse, SearchResult, Segment } from "@/lib/knowledge/knowledge.contract";
 
 /** TanStack Query keys of the knowledge source; building the index invalidates `index()` and `all()`'s searches. */
 export const knowledgeKeys = {

@@ -2,8 +2,7 @@
 // judging page too). Browser code through the one API client.
 
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import type { MyJudgment } from "@/lib/campaign/annotate/my-judgments";
-import type { RevisedJudgmentView } from "@/lib/campaign/annotate/revise-judgment";
+import type { MyJudgment, RevisedJudgmentView } from "@/lib/campaign/annotate/judgments.contract";
 import type { JudgmentBody } from "./annotation";
 import { apiRequest } from "./client";
 
@@ -35,7 +34,10 @@ export function myJudgmentsQuery(campaignId: number) {
   return infiniteQueryOptions({
     queryKey: myJudgmentKeys.all(campaignId),
     queryFn: ({ pageParam }) =>
-      apiRequest<MyJudgmentsPage>("GET", `/api/campaigns/${campaignId}/my-judgments${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ""}`),
+      apiRequest<MyJudgmentsPage>(
+        "GET",
+        `/api/campaigns/${campaignId}/my-judgments${pageParam ? `?after=${encodeURIComponent(pageParam)}` : ""}`,
+      ),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
   });

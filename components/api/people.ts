@@ -1,7 +1,7 @@
 // The People page's queries (key factories and `queryOptions`) and the calls its forms make.
 // Pure browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { AccountRole, UserRole } from "@/lib/auth/roles";
+import type { AccountRole, UserRole } from "@/lib/auth/roles.contract";
 import { apiRequest } from "./client";
 
 /** The shapes the People page reads, as the API sends them (dates as ISO strings). */
@@ -94,13 +94,16 @@ export const tokensQuery = (params: ListPageParams = {}) =>
   });
 
 /** POST /api/users: without a password the answer carries an invite link to set one. */
-export const createUser = (input: { username: string; role: UserRole; password?: string }) => apiRequest<CreatedUser>("POST", "/api/users", input);
+export const createUser = (input: { username: string; role: UserRole; password?: string }) =>
+  apiRequest<CreatedUser>("POST", "/api/users", input);
 
 /** POST /api/invites: a blank lifetime is sent as null, which the server names as a missing value. */
-export const createInvite = (input: { role: UserRole; expiresInHours: number | null }) => apiRequest<CreatedInvite>("POST", "/api/invites", input);
+export const createInvite = (input: { role: UserRole; expiresInHours: number | null }) =>
+  apiRequest<CreatedInvite>("POST", "/api/invites", input);
 
 /** POST /api/tokens: `expiresInDays` null makes a token that never expires. */
-export const createToken = (name: string, expiresInDays: number | null) => apiRequest<CreatedToken>("POST", "/api/tokens", { name, expiresInDays });
+export const createToken = (name: string, expiresInDays: number | null) =>
+  apiRequest<CreatedToken>("POST", "/api/tokens", { name, expiresInDays });
 
 export const revokeToken = (id: number) => apiRequest<{ revoked: true }>("DELETE", `/api/tokens/${id}`);
 
@@ -109,7 +112,8 @@ export const disableUser = (id: number) => apiRequest<{ user: UserRow }>("POST",
 export const enableUser = (id: number) => apiRequest<{ user: UserRow }>("POST", `/api/users/${id}/enable`);
 
 /** PUT /api/users/:id/password: a coordinator sets another user's password; that user's sessions end. */
-export const setUserPassword = (id: number, password: string) => apiRequest<{ sessionsEnded: number }>("PUT", `/api/users/${id}/password`, { password });
+export const setUserPassword = (id: number, password: string) =>
+  apiRequest<{ sessionsEnded: number }>("PUT", `/api/users/${id}/password`, { password });
 
 export interface ResetLink {
   resetLink: { url: string; username: string; expiresAt: string };

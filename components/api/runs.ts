@@ -3,11 +3,20 @@
 // components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
 import type { Level } from "@/lib/kilt/score/types";
-import type { Leaderboard, RunQuestionDetail, RunQuestionPage, RunResults, RunView } from "@/lib/campaign/runs/views";
+import type { Leaderboard, RunQuestionDetail, RunQuestionPage, RunResults, RunView } from "@/lib/campaign/runs/runs.contract";
 import { apiRequest, upload } from "./client";
 import { listParams } from "./people";
 
-export type { Gold, Leaderboard, PerGold, RunQuestionDetail, RunQuestionPage, RunQuestionRow, RunResults, RunView } from "@/lib/campaign/runs/views";
+export type {
+  Gold,
+  Leaderboard,
+  PerGold,
+  RunQuestionDetail,
+  RunQuestionPage,
+  RunQuestionRow,
+  RunResults,
+  RunView,
+} from "@/lib/campaign/runs/runs.contract";
 
 export interface LeaderboardParams {
   level?: Level;
@@ -26,8 +35,10 @@ export const runKeys = {
   all: (campaignId: number) => ["campaigns", campaignId, "runs"] as const,
   list: (campaignId: number) => ["campaigns", campaignId, "runs", "list"] as const,
   leaderboard: (campaignId: number, params: LeaderboardParams) => ["campaigns", campaignId, "runs", "leaderboard", params] as const,
-  questions: (campaignId: number, runId: number, params: RunQuestionParams) => ["campaigns", campaignId, "runs", runId, "questions", params] as const,
-  question: (campaignId: number, runId: number, kiltId: string, level: Level) => ["campaigns", campaignId, "runs", runId, "question", kiltId, level] as const,
+  questions: (campaignId: number, runId: number, params: RunQuestionParams) =>
+    ["campaigns", campaignId, "runs", runId, "questions", params] as const,
+  question: (campaignId: number, runId: number, kiltId: string, level: Level) =>
+    ["campaigns", campaignId, "runs", runId, "question", kiltId, level] as const,
 };
 
 const base = (campaignId: number) => `/api/campaigns/${campaignId}`;
@@ -46,7 +57,8 @@ export const runsQuery = (campaignId: number) =>
 export const leaderboardQuery = (campaignId: number, params: LeaderboardParams = {}) =>
   queryOptions({
     queryKey: runKeys.leaderboard(campaignId, params),
-    queryFn: () => apiRequest<Leaderboard>("GET", `${base(campaignId)}/leaderboard${listParams({ level: params.level, ks: params.ks?.join(",") })}`),
+    queryFn: () =>
+      apiRequest<Leaderboard>("GET", `${base(campaignId)}/leaderboard${listParams({ level: params.level, ks: params.ks?.join(",") })}`),
     staleTime: 0,
   });
 
@@ -60,7 +72,11 @@ export const runQuestionsQuery = (campaignId: number, runId: number, params: Run
 export const runQuestionQuery = (campaignId: number, runId: number, kiltId: string, level: Level = "page") =>
   queryOptions({
     queryKey: runKeys.question(campaignId, runId, kiltId, level),
-    queryFn: () => apiRequest<RunQuestionDetail>("GET", `${base(campaignId)}/runs/${runId}/questions/${encodeURIComponent(kiltId)}${listParams({ level })}`),
+    queryFn: () =>
+      apiRequest<RunQuestionDetail>(
+        "GET",
+        `${base(campaignId)}/runs/${runId}/questions/${encodeURIComponent(kiltId)}${listParams({ level })}`,
+      ),
     staleTime: 0,
   });
 

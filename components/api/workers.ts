@@ -1,7 +1,7 @@
 // The payment report's query (key factory and `queryOptions`) and its download addresses. Pure
 // browser code over components/api/client.ts, so client components may import it.
 import { queryOptions } from "@tanstack/react-query";
-import type { WorkerOutcomeFilter, WorkerReportFormat, WorkerSessionRow } from "@/lib/crowd/workers-report-options";
+import type { WorkerOutcomeFilter, WorkerReportFormat, WorkerSessionRow } from "@/lib/crowd/workers-report.contract";
 import { apiRequest } from "./client";
 import { listParams, type ListPageParams } from "./people";
 

@@ -4,7 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { apiRequest } from "@/components/api/client";
 
 interface SignInAnswer {

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useMemo, useRef, useState } from "react";
-import type { AdjudicationView } from "@/lib/campaign/quality/adjudication";
+import type { AdjudicationView } from "@/lib/campaign/quality/adjudication.contract";
 import type { Location } from "@/lib/kilt/codepoints";
 import { passageWords, snapToWords, spanOfWords, spanText, utf16ToCodePoint, type ParagraphText, type Span, type TextPoint } from "@/lib/kilt/words";
 import { ApiError, apiRequest } from "@/components/api/client";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import "./annotator-quality.css";
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { AnnotatorJudgment } from "@/lib/campaign/report/annotator-detail";
+import type { AnnotatorJudgment } from "@/lib/campaign/report/annotators.contract";
 import { HighlightedPassage, type Mark } from "./highlighted-passage";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -17,7 +17,10 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
   return (
     <ol className="annotator-judgments" data-testid="annotator-judgments">
       {judgments.map((j) => {
-        const marks: Mark[] = [...(j.span ? [{ location: j.span, kind: "highlight" as const }] : []), ...(j.gold?.expectedSpan ? [{ location: j.gold.expectedSpan, kind: "gold" as const }] : [])];
+        const marks: Mark[] = [
+          ...(j.span ? [{ location: j.span, kind: "highlight" as const }] : []),
+          ...(j.gold?.expectedSpan ? [{ location: j.gold.expectedSpan, kind: "gold" as const }] : []),
+        ];
         return (
           <li key={j.id} className="card passage-card" data-testid="annotator-judgment">
             <h3 className="card-title">

@@ -6,8 +6,8 @@ import { Fragment, useState } from "react";
 import { Pager, SearchBox, useSearchedPages } from "@/components/people/list-controls";
 import { Num } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { AnnotatorRow } from "@/lib/campaign/report/annotator-rows";
-import type { AnnotatorSort } from "@/lib/list-options";
+import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
+import type { AnnotatorSort } from "@/lib/list-options.contract";
 import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/components/api/campaigns";
 import { PauseAnnotatorDialog } from "./pause-annotator-dialog";
 import "./annotator-quality.css";
@@ -27,7 +27,14 @@ const columns: { key: AnnotatorSort; label: string; numeric: boolean }[] = [
 
 const kindText = (correct: number, judged: number) => (judged ? `${correct} / ${judged}` : "—");
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
-const standing = (a: AnnotatorRow) => (a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : a.pauseReason === "speed_rule" ? "paused (speed rule)" : "paused");
+const standing = (a: AnnotatorRow) =>
+  a.status === "active"
+    ? "active"
+    : a.pauseReason === "gold_rule"
+      ? "paused (gold rule)"
+      : a.pauseReason === "speed_rule"
+        ? "paused (speed rule)"
+        : "paused";
 
 /** The first page the campaign page renders on the server: by username, no search. */
 const FIRST_ANNOTATOR_SORT: Sort = { key: "username", dir: "asc" };
@@ -55,7 +62,16 @@ export function AnnotatorTable({ campaignId, initialPage }: { campaignId: number
   if (!several && rows.length === 0) return <p className="muted">No annotator has judged in this campaign yet.</p>;
   return (
     <>
-      {several && <SearchBox id="annotators-search" landmark="Annotators" label="Search annotators" placeholder="a part of the username" value={q} onSearch={search} />}
+      {several && (
+        <SearchBox
+          id="annotators-search"
+          landmark="Annotators"
+          label="Search annotators"
+          placeholder="a part of the username"
+          value={q}
+          onSearch={search}
+        />
+      )}
       {rows.length === 0 ? (
         <p className="muted">{list.isPending ? "Loading…" : q ? `No annotator matches “${q}”.` : "No more annotators."}</p>
       ) : (
@@ -67,7 +83,17 @@ export function AnnotatorTable({ campaignId, initialPage }: { campaignId: number
   );
 }
 
-function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number; rows: AnnotatorRow[]; sort: Sort; onSort: (key: AnnotatorSort, numeric: boolean) => void }) {
+function AnnotatorRows({
+  campaignId,
+  rows,
+  sort,
+  onSort,
+}: {
+  campaignId: number;
+  rows: AnnotatorRow[];
+  sort: Sort;
+  onSort: (key: AnnotatorSort, numeric: boolean) => void;
+}) {
   const client = useQueryClient();
   const change = useMutation({
     mutationFn: ({ userId, action }: { userId: number; action: "pause" | "resume" }) => changeAnnotator(campaignId, userId, action),
@@ -107,7 +133,9 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                 <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
                 <Num>{pct(a.shareUnder2s)}</Num>
                 {/* After the columns the specs read by position (0–6): the two kinds of gold apart. */}
-                <Num title="sufficient gold: right of judged (verdict and span check)">{kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}</Num>
+                <Num title="sufficient gold: right of judged (verdict and span check)">
+                  {kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}
+                </Num>
                 <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
                 <td>{standing(a)}</td>
                 <td className="num">
@@ -116,7 +144,11 @@ function AnnotatorRows({ campaignId, rows, sort, onSort }: { campaignId: number;
                     className="secondary"
                     disabled={change.isPending}
                     aria-haspopup={a.status === "active" ? "dialog" : undefined}
-                    onClick={() => (a.status === "active" ? setConfirming({ userId: a.userId, username: a.username }) : change.mutate({ userId: a.userId, action: "resume" }))}
+                    onClick={() =>
+                      a.status === "active"
+                        ? setConfirming({ userId: a.userId, username: a.username })
+                        : change.mutate({ userId: a.userId, action: "resume" })
+                    }
                   >
                     {a.status === "active" ? "Pause" : "Resume"}
                     <span className="visually-hidden"> {a.username}</span>

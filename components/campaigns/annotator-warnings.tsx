@@ -2,7 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { FlaggedAnnotator, WarningThresholds } from "@/lib/campaign/report/annotator-detail";
+import type { FlaggedAnnotator, WarningThresholds } from "@/lib/campaign/report/annotators.contract";
 import { apiRequest } from "@/components/api/client";
 import { DASHBOARD_REFRESH_MS } from "@/components/api/campaigns";
 import { warningText } from "./warning-text";
@@ -25,16 +25,15 @@ export function AnnotatorWarnings({ campaignId }: { campaignId: number }) {
   if (!data || data.total === 0) return null;
   return (
     <div className="warning-box" role="note" aria-labelledby="annotator-warnings-title" data-testid="dashboard-warnings">
-      <strong id="annotator-warnings-title">
-        {data.total === 1 ? "1 annotator is" : `${data.total} annotators are`} out of line
-      </strong>{" "}
+      <strong id="annotator-warnings-title">{data.total === 1 ? "1 annotator is" : `${data.total} annotators are`} out of line</strong>{" "}
       <span className="muted">
         (after {data.thresholds.warnMinJudgments} judgments; thresholds in <Link href={`/campaigns/${campaignId}/settings`}>settings</Link>)
       </span>
       <ul>
         {data.flagged.map((a) => (
           <li key={a.userId}>
-            <Link href={`/campaigns/${campaignId}/annotators/${a.userId}`}>{a.username}</Link>: {a.warnings.map((w) => warningText(w, data.thresholds)).join("; ")}
+            <Link href={`/campaigns/${campaignId}/annotators/${a.userId}`}>{a.username}</Link>:{" "}
+            {a.warnings.map((w) => warningText(w, data.thresholds)).join("; ")}
           </li>
         ))}
       </ul>

@@ -6,7 +6,7 @@ import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-
 import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
-import { allowedActions, type BatchAction } from "@/lib/campaign/batch-lifecycle";
+import { allowedActions, type BatchAction } from "@/lib/campaign/batches.contract";
 import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/components/api/campaigns";
 import { BatchNameCells } from "./batch-cells";
 
@@ -22,7 +22,16 @@ export function BatchList({ campaignId, initialPage }: { campaignId: number; ini
   const several = !first || initialPage.next !== null;
   return (
     <>
-      {several && <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" value={q} onSearch={search} />}
+      {several && (
+        <SearchBox
+          id="batches-search"
+          landmark="Batches"
+          label="Search batches"
+          placeholder="a part of the name"
+          value={q}
+          onSearch={search}
+        />
+      )}
       <PagedRows paged={paged} rows={rows} none="No batch yet. Import one to start annotating." noMatch="No batch matches" what="batches">
         {(shown) => <BatchTable campaignId={campaignId} batches={shown} />}
       </PagedRows>
@@ -74,7 +83,8 @@ function BatchTable({ campaignId, batches }: { campaignId: number; batches: Batc
   return (
     <>
       <ErrorAlert>
-        {change.isError && `${change.variables ? `${actionLabel[change.variables.action]} “${change.variables.name}”: ` : ""}${change.error.message}`}
+        {change.isError &&
+          `${change.variables ? `${actionLabel[change.variables.action]} “${change.variables.name}”: ` : ""}${change.error.message}`}
       </ErrorAlert>
       <DataTable label="Batches" columns={COLUMNS}>
         {batches.map((b) => (

@@ -1,9 +1,9 @@
-import { CAMPAIGN_DEFAULTS, type CreateCampaignInput } from "@/lib/campaign/settings";
+import { CAMPAIGN_DEFAULTS, type CreateCampaignInput } from "@/lib/campaign/settings.contract";
 
 /** The settings a coordinator edits (the shape of POST /api/campaigns and PATCH /api/campaigns/:id; leaseSeconds is for scripts and tests, not the form). */
 export type CampaignSettings = Omit<CreateCampaignInput, "leaseSeconds">;
 
-/** The defaults of a new campaign: the server's own (lib/campaign/settings.ts). */
+/** The defaults of a new campaign: the server's own (lib/campaign/settings.contract.ts). */
 export const DEFAULT_SETTINGS: CampaignSettings = { name: "", ...CAMPAIGN_DEFAULTS };
 
 export type NumberField =
@@ -43,7 +43,8 @@ export const FIELD_LABELS: Record<Field, string> = {
 };
 
 /** The form's values: numbers as typed, so a blank or half-typed one is kept until saved. */
-export type Draft = Record<NumberField, string> & Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
+export type Draft = Record<NumberField, string> &
+  Record<BooleanField, boolean> & { name: string; instructions: string; aggregation: CampaignSettings["aggregation"] };
 
 export function toDraft(s: CampaignSettings): Draft {
   return {

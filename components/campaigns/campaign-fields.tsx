@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/components/api/client";
-import type { AggregationChoice } from "@/lib/campaign/settings";
+import type { AggregationChoice } from "@/lib/campaign/settings.contract";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type NumberField } from "./campaign-draft";
 import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
 
@@ -12,12 +12,29 @@ export function NumberSetting({ field: f, defaultText, ...rest }: NumberSettingP
   return <NumberInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], defaultText)} {...rest} />;
 }
 
-export function CheckSetting({ field: f, ...rest }: { field: BooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode }) {
+export function CheckSetting({
+  field: f,
+  ...rest
+}: {
+  field: BooleanField;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  error?: string;
+  hint: ReactNode;
+}) {
   return <CheckInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], DEFAULT_SETTINGS[f] ? "on" : "off")} {...rest} />;
 }
 
 /** What "endorsed" means in the campaign: majority vote (T of R) or Dawid–Skene's posterior. */
-export function AggregationSetting({ value, onChange, error }: { value: AggregationChoice; onChange: (value: AggregationChoice) => void; error?: string }) {
+export function AggregationSetting({
+  value,
+  onChange,
+  error,
+}: {
+  value: AggregationChoice;
+  onChange: (value: AggregationChoice) => void;
+  error?: string;
+}) {
   return (
     <FormField
       id={fieldId("aggregation")}
@@ -55,7 +72,13 @@ export function MarkdownSetting(props: {
     </details>
   );
   return (
-    <FormField id={id} label={label} hint={`Markdown (headings, lists, **bold**, links); raw HTML is shown as text. ${hint}`} error={error} after={preview}>
+    <FormField
+      id={id}
+      label={label}
+      hint={`Markdown (headings, lists, **bold**, links); raw HTML is shown as text. ${hint}`}
+      error={error}
+      after={preview}
+    >
       {(p) => <textarea {...p} name={name} maxLength={50000} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />}
     </FormField>
   );
@@ -64,7 +87,19 @@ export function MarkdownSetting(props: {
 export function InstructionsSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
   const label = withDefault(FIELD_LABELS.instructions, "empty");
   const hint = "Annotators see them beside the passage.";
-  return <MarkdownSetting id={fieldId("instructions")} name="instructions" label={label} hint={hint} readers="annotators" rows={8} value={value} onChange={onChange} error={error} />;
+  return (
+    <MarkdownSetting
+      id={fieldId("instructions")}
+      name="instructions"
+      label={label}
+      hint={hint}
+      readers="annotators"
+      rows={8}
+      value={value}
+      onChange={onChange}
+      error={error}
+    />
+  );
 }
 
 /** Why a settings form was not saved (the campaign's, by default): the server's problems by field label, or its message. */

@@ -1,9 +1,26 @@
-import { CROWD_OUTCOME_LABELS, CROWD_OUTCOME_LIST, type CrowdEntryState, type CrowdOutcome, type CrowdPlatform, type CrowdSettings, type MturkSite, type QuotaUnit } from "@/lib/crowd/settings";
+import {
+  CROWD_OUTCOME_LABELS,
+  CROWD_OUTCOME_LIST,
+  type CrowdEntryState,
+  type CrowdOutcome,
+  type CrowdPlatform,
+  type CrowdSettings,
+  type MturkSite,
+  type QuotaUnit,
+} from "@/lib/crowd/settings.contract";
 
 // The crowd settings form's values: numbers as typed (a blank or half-typed one is kept until
 // saved), and the conversions to what PUT /api/campaigns/:id/crowd takes.
 
-export type CrowdNumberField = "trainingItems" | "trainingPassShare" | "quota" | "timeLimitMinutes" | "maxSessionsPerWorker" | "maxJudgmentsPerWorker" | "maxWorkers" | "maxSessionsInProgress";
+export type CrowdNumberField =
+  | "trainingItems"
+  | "trainingPassShare"
+  | "quota"
+  | "timeLimitMinutes"
+  | "maxSessionsPerWorker"
+  | "maxJudgmentsPerWorker"
+  | "maxWorkers"
+  | "maxSessionsInProgress";
 export type CrowdBooleanField = "pauseFastWorkers";
 export type CrowdField = Exclude<keyof CrowdSettings, "codes"> | `codes.${CrowdOutcome}`;
 
@@ -37,7 +54,10 @@ export const CROWD_FIELD_LABELS: Record<CrowdField, string> = {
   maxJudgmentsPerWorker: "Judgments per worker",
   pauseFastWorkers: "Pause fast workers",
   completionUrl: "Completion URL",
-  ...(Object.fromEntries(CROWD_OUTCOME_LIST.map((o) => [`codes.${o}`, `Code: ${CROWD_OUTCOME_LABELS[o]}`])) as Record<`codes.${CrowdOutcome}`, string>),
+  ...(Object.fromEntries(CROWD_OUTCOME_LIST.map((o) => [`codes.${o}`, `Code: ${CROWD_OUTCOME_LABELS[o]}`])) as Record<
+    `codes.${CrowdOutcome}`,
+    string
+  >),
 };
 
 export const crowdFieldId = (f: CrowdField) => `crowd-${f.replace(".", "-")}`;
@@ -92,7 +112,9 @@ function fromCrowdDraft(d: CrowdDraft): Record<string, unknown> {
 export function changedCrowdValues(draft: CrowdDraft, saved: CrowdSettings): Record<string, unknown> {
   const original = fromCrowdDraft(toCrowdDraft(saved));
   const changed: Record<string, unknown> = Object.fromEntries(Object.entries(fromCrowdDraft(draft)).filter(([k, v]) => original[k] !== v));
-  const codes = Object.fromEntries(CROWD_OUTCOME_LIST.filter((o) => draft.codes[o].trim() !== saved.codes[o]).map((o) => [o, draft.codes[o].trim()]));
+  const codes = Object.fromEntries(
+    CROWD_OUTCOME_LIST.filter((o) => draft.codes[o].trim() !== saved.codes[o]).map((o) => [o, draft.codes[o].trim()]),
+  );
   if (Object.keys(codes).length) changed.codes = codes;
   return changed;
 }

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard";
+import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard.contract";
 import { describeOutlook } from "@/lib/metrics/progress";
 import { BatchNameCells } from "./batch-cells";
 import "./annotator-quality.css";
@@ -18,9 +18,18 @@ export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
       <Figure label="Slots filled" value={`${number(t.filled)} / ${number(t.slots)}`} testId="slots-filled" />
       <Figure label="Claimed now" value={number(t.claimed)} testId="slots-claimed" />
       <Figure label="Open slots" value={number(t.open)} testId="slots-open" />
-      <Figure label={d.campaign.aggregation === "dawid-skene" ? "Endorsed passages (Dawid–Skene)" : "Endorsed passages"} value={number(t.endorsedPassages)} testId="endorsed" />
+      <Figure
+        label={d.campaign.aggregation === "dawid-skene" ? "Endorsed passages (Dawid–Skene)" : "Endorsed passages"}
+        value={number(t.endorsedPassages)}
+        testId="endorsed"
+      />
       <Figure label="Answered questions" value={number(d.questions.answered)} testId="answered" href={`${questions}?show=answered`} />
-      <Figure label="Unanswerable so far" value={number(d.questions.unanswerable)} testId="unanswerable" href={`${questions}?show=unanswerable`} />
+      <Figure
+        label="Unanswerable so far"
+        value={number(d.questions.unanswerable)}
+        testId="unanswerable"
+        href={`${questions}?show=unanswerable`}
+      />
       <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
       <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
       <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
@@ -84,7 +93,8 @@ export function SkillList({ campaignId, skills }: { campaignId: number; skills: 
         ))}
       </DataTable>
       <p className="hint">
-        Skill: the share of passages an annotator would judge right, estimated by Dawid–Skene from the counted judgments, with gold verdicts as known answers
+        Skill: the share of passages an annotator would judge right, estimated by Dawid–Skene from the counted judgments, with gold verdicts
+        as known answers
         {skills.total > skills.annotators.length ? ` (the ${skills.annotators.length} least skilled of ${skills.total})` : ""}.
       </p>
     </>
@@ -109,7 +119,9 @@ export function SlotBar({ progress: p, label }: { progress: Progress; label: str
         role="img"
         aria-label={`${label}: ${p.filled} filled, ${p.claimed} claimed, ${p.open} open, ${p.notNeeded} not needed of ${p.slots} slots`}
       >
-        {SLOT_PARTS.map(([name]) => (count[name] ? <span key={name} className={`slot-${name}`} style={{ width: `${(100 * count[name]) / p.slots}%` }} /> : null))}
+        {SLOT_PARTS.map(([name]) =>
+          count[name] ? <span key={name} className={`slot-${name}`} style={{ width: `${(100 * count[name]) / p.slots}%` }} /> : null,
+        )}
       </div>
       <ul className="slot-legend" aria-hidden="true" data-testid="slot-legend">
         {SLOT_PARTS.map(([name, text]) => (

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { Dashboard as DashboardData } from "@/lib/campaign/report/dashboard";
+import type { Dashboard as DashboardData } from "@/lib/campaign/report/dashboard.contract";
 import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/components/api/campaigns";
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ErrorAlert } from "@/components/ui/form-field";
-import type { GoldSummary } from "@/lib/campaign/report/gold-summary";
+import type { GoldSummary } from "@/lib/campaign/report/dashboard.contract";
 import { suspectDecoysQuery } from "@/components/api/gold";
 
 const share = (correct: number, judged: number) => (judged ? `${Math.round((100 * correct) / judged)} %` : "—");
@@ -38,12 +38,13 @@ export function SuspectDecoys({ campaignId }: { campaignId: number }) {
   if (list.isError) return <ErrorAlert>{`The suspect decoys could not be read: ${list.error.message}`}</ErrorAlert>;
   const { decoys, total, decoyCount } = list.data;
   if (decoyCount === 0) return <p className="muted">This campaign has no decoys (Settings: decoys per 100 passages, at import).</p>;
-  if (total === 0) return <p className="muted">None of the {decoyCount.toLocaleString("en")} decoys was judged sufficient by enough annotators.</p>;
+  if (total === 0)
+    return <p className="muted">None of the {decoyCount.toLocaleString("en")} decoys was judged sufficient by enough annotators.</p>;
   return (
     <>
       <p className="hint">
-        {total.toLocaleString("en")} of {decoyCount.toLocaleString("en")} decoys were judged sufficient by enough annotators in good standing: the
-        answer may be worded otherwise there, or they were not careful.
+        {total.toLocaleString("en")} of {decoyCount.toLocaleString("en")} decoys were judged sufficient by enough annotators in good
+        standing: the answer may be worded otherwise there, or they were not careful.
       </p>
       <ul className="disputed" data-testid="suspect-decoys">
         {decoys.map((d) => (

@@ -3,8 +3,8 @@
 // directly; components/campaigns/use-import.ts runs the uploads and dispatches these actions.
 import { formatBytes } from "@/lib/format";
 import type { Problem } from "@/components/api/client";
-import type { BatchImportResult } from "@/lib/campaign/import/import-batch";
-import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
+import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 
 export type StepKey = "knowledge" | "batch";
 export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";
@@ -63,7 +63,17 @@ export type ImportAction =
   | { type: "reset" };
 
 export const initialImportState: ImportState = {
-  draft: { knowledge: null, queries: null, candidates: [], perRetriever: "4", minAnswerOverlap: "", retrieveText: false, retrieveTopK: "4", name: "", keepCited: true },
+  draft: {
+    knowledge: null,
+    queries: null,
+    candidates: [],
+    perRetriever: "4",
+    minAnswerOverlap: "",
+    retrieveText: false,
+    retrieveTopK: "4",
+    name: "",
+    keepCited: true,
+  },
   busy: false,
   steps: [],
   knowledgeResult: null,
@@ -71,13 +81,16 @@ export const initialImportState: ImportState = {
   failure: null,
 };
 
-const patchStep = (steps: Step[], key: StepKey, patch: (s: Step) => Partial<Step>) => steps.map((s) => (s.key === key ? { ...s, ...patch(s) } : s));
+const patchStep = (steps: Step[], key: StepKey, patch: (s: Step) => Partial<Step>) =>
+  steps.map((s) => (s.key === key ? { ...s, ...patch(s) } : s));
 
 /** The steps of an import: the knowledge source first when one is chosen, then the batch. */
 function stepsOf(draft: ImportDraft): Step[] {
   const batchBytes = (draft.queries?.size ?? 0) + draft.candidates.reduce((sum, f) => sum + f.size, 0);
   return [
-    ...(draft.knowledge ? [{ key: "knowledge" as const, label: "Knowledge source", loaded: 0, total: draft.knowledge.size, state: "waiting" as const }] : []),
+    ...(draft.knowledge
+      ? [{ key: "knowledge" as const, label: "Knowledge source", loaded: 0, total: draft.knowledge.size, state: "waiting" as const }]
+      : []),
     { key: "batch", label: "Batch", loaded: 0, total: batchBytes, state: "waiting" },
   ];
 }
@@ -91,10 +104,16 @@ export function importReducer(state: ImportState, action: ImportAction): ImportS
     case "uploading":
       return { ...state, steps: patchStep(state.steps, action.step, () => ({ state: "uploading" })) };
     case "progress":
-      return { ...state, steps: patchStep(state.steps, action.step, () => ({ loaded: action.loaded, total: action.total, state: "uploading" })) };
+      return {
+        ...state,
+        steps: patchStep(state.steps, action.step, () => ({ loaded: action.loaded, total: action.total, state: "uploading" })),
+      };
     case "sent":
       // Every byte is out; the server is checking the lines.
-      return { ...state, steps: patchStep(state.steps, action.step, (s) => ({ loaded: s.total || 1, total: s.total || 1, state: "processing" })) };
+      return {
+        ...state,
+        steps: patchStep(state.steps, action.step, (s) => ({ loaded: s.total || 1, total: s.total || 1, state: "processing" })),
+      };
     case "knowledgeDone":
       return { ...state, knowledgeResult: action.result, steps: patchStep(state.steps, "knowledge", () => ({ state: "done" })) };
     case "batchDone":

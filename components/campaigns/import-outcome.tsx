@@ -1,9 +1,9 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch";
+import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import type { KnowledgeImportResult } from "@/lib/knowledge/import-knowledge";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { plural } from "@/lib/format";
 
 /** One progress bar per upload. */
@@ -112,10 +112,21 @@ function RetrieverCounts({ retrievers }: { retrievers: RetrieverReport[] }) {
   );
 }
 
-const RETRIEVER_COLUMNS = ["Retriever", ...numeric("Read (top K)", "Below the top K", "Dropped by answer overlap", "Kept", "Merged with another origin")];
+const RETRIEVER_COLUMNS = [
+  "Retriever",
+  ...numeric("Read (top K)", "Below the top K", "Dropped by answer overlap", "Kept", "Merged with another origin"),
+];
 
 /** Why nothing (or only the knowledge source) was stored, with the problems by file and line. */
-export function ImportFailed({ failure, kept, outcomeRef }: { failure: Failure; kept: KnowledgeImportResult | null; outcomeRef: Ref<HTMLDivElement> }) {
+export function ImportFailed({
+  failure,
+  kept,
+  outcomeRef,
+}: {
+  failure: Failure;
+  kept: KnowledgeImportResult | null;
+  outcomeRef: Ref<HTMLDivElement>;
+}) {
   const { problems, message } = failure;
   return (
     <div className="error outcome" role="alert" tabIndex={-1} ref={outcomeRef}>

@@ -1,7 +1,6 @@
 import Link from "next/link";
-import { FLAG_LABELS } from "@/lib/campaign/annotate/judgment-notes";
-import type { NotedJudgments } from "@/lib/campaign/report/noted-judgments";
-import type { ResponseCounts } from "@/lib/campaign/report/response-counts";
+import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
+import type { NotedJudgments, ResponseCounts } from "@/lib/campaign/report/dashboard.contract";
 
 /** The annotators' comments and flags on the dashboard: how many, and the questions of the latest, each linking to its question view. */
 export function NotedFigure({ campaignId, noted }: { campaignId: number; noted: NotedJudgments }) {

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, type RefObject } from "react";
-import { createCampaignSchema, updateCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema, updateCampaignSchema } from "@/lib/campaign/settings.contract";
 import { createCampaign, updateCampaign } from "@/components/api/campaigns";
 import { ApiError } from "@/components/api/client";
 import { changedValues, fromDraft, type CampaignSettings, type Draft } from "./campaign-draft";

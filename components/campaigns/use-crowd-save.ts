@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef } from "react";
-import { duplicateCodes, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer } from "@/lib/crowd/settings";
+import { duplicateCodes, updateCrowdSettingsSchema, type CrowdOutcome, type CrowdSettingsAnswer } from "@/lib/crowd/settings.contract";
 import { ApiError } from "@/components/api/client";
 import { crowdKeys, saveCrowdSettings } from "@/components/api/crowd";
 import { changedCrowdValues, toCrowdDraft, type CrowdDraft } from "./crowd-draft";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { WaitingCounts } from "@/lib/campaign/quality/adjudication-waiting";
+import type { WaitingCounts } from "@/lib/campaign/quality/adjudication.contract";
 
 const REASONS: { key: Exclude<keyof WaitingCounts, "any">; show: string; label: string }[] = [
   { key: "split", show: "waiting-split", label: "with split verdicts" },
@@ -15,7 +15,8 @@ export function WaitingFigure({ campaignId, waiting }: { campaignId: number; wai
     <section className="noted-figure" aria-labelledby="waiting-title" data-testid="waiting">
       <h3 id="waiting-title">
         <Link href={list("waiting")}>
-          <span data-testid="waiting-count">{waiting.any.toLocaleString("en")}</span> {waiting.any === 1 ? "question waits" : "questions wait"} for your decision
+          <span data-testid="waiting-count">{waiting.any.toLocaleString("en")}</span>{" "}
+          {waiting.any === 1 ? "question waits" : "questions wait"} for your decision
         </Link>
       </h3>
       <ul className="noted-latest">

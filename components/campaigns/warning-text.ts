@@ -1,4 +1,4 @@
-import type { AnnotatorWarning, WarningThresholds } from "@/lib/campaign/report/annotator-detail";
+import type { AnnotatorWarning, WarningThresholds } from "@/lib/campaign/report/annotators.contract";
 
 const pct = (v: number) => `${Math.round(v * 100)} %`;
 

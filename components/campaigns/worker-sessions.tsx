@@ -4,7 +4,7 @@ import { useState } from "react";
 import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-controls";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report-options";
+import { WORKER_OUTCOME_FILTERS, type WorkerOutcomeFilter, type WorkerSessionRow } from "@/lib/crowd/workers-report.contract";
 import { formatTime } from "@/lib/format";
 import { workersDownloadUrl, workersQuery, type WorkerPage } from "@/components/api/workers";
 import "./worker-sessions.css";
@@ -31,7 +31,14 @@ const outcomeTone: Record<WorkerOutcomeFilter, string | undefined> = {
 
 const platformLabel: Record<WorkerSessionRow["platform"], string> = { prolific: "Prolific", mturk: "MTurk", generic: "Generic" };
 
-const COLUMNS = ["Worker", "Session", "Outcome · code", "Started · ended", ...numeric("Judgments", "Counted", "Active", "Training", "Gold accuracy", "Agreement"), "Standing"];
+const COLUMNS = [
+  "Worker",
+  "Session",
+  "Outcome · code",
+  "Started · ended",
+  ...numeric("Judgments", "Counted", "Active", "Training", "Gold accuracy", "Agreement"),
+  "Standing",
+];
 
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
 
@@ -55,14 +62,25 @@ function standing(r: WorkerSessionRow): string {
  */
 export function WorkerSessions({ campaignId, initialPage }: { campaignId: number; initialPage: WorkerPage }) {
   const [outcome, setOutcome] = useState<WorkerOutcomeFilter | "">("");
-  const paged = useSearchedList((params) => workersQuery(campaignId, { ...params, outcome: outcome || undefined }), initialPage, outcome === "");
+  const paged = useSearchedList(
+    (params) => workersQuery(campaignId, { ...params, outcome: outcome || undefined }),
+    initialPage,
+    outcome === "",
+  );
   const { q, pages, search, list } = paged;
   const filters = { q: q || undefined, outcome: outcome || undefined };
   const rows = list.data?.workers ?? [];
   return (
     <>
       <div className="worker-filters">
-        <SearchBox id="workers-search" landmark="Crowd workers" label="Search worker ids" placeholder="a part of the platform's worker id" value={q} onSearch={search} />
+        <SearchBox
+          id="workers-search"
+          landmark="Crowd workers"
+          label="Search worker ids"
+          placeholder="a part of the platform's worker id"
+          value={q}
+          onSearch={search}
+        />
         <div className="field">
           <label htmlFor="workers-outcome">Outcome</label>
           <select

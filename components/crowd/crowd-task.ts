@@ -1,7 +1,7 @@
 // Pure helpers that let the crowd page reuse the judging screen's pieces for items that are no claim.
 import type { Draft } from "@/components/annotation/judging-storage";
 import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
-import { effectiveKeys } from "@/lib/annotation/shortcuts";
+import { effectiveKeys } from "@/lib/annotation/shortcuts.contract";
 import type { Task } from "@/components/api/annotation";
 import type { TrainingItemView } from "@/components/api/crowd-session";
 
@@ -22,5 +22,15 @@ export function taskOfItem(item: TrainingItemView, name = `training-${item.posit
 
 /** The worker's answer to a training item, in memory only (nothing to resume: the item is asked again). */
 export function trainingDraft(campaignId: number, task: Task): Draft {
-  return { v: 2, campaignId, claim: task.claim.handle, verdict: null, unreadable: false, span: null, idempotencyKey: "", startedAt: Date.now(), pending: null };
+  return {
+    v: 2,
+    campaignId,
+    claim: task.claim.handle,
+    verdict: null,
+    unreadable: false,
+    span: null,
+    idempotencyKey: "",
+    startedAt: Date.now(),
+    pending: null,
+  };
 }

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createInvite, type CreatedInvite } from "@/components/api/people";
@@ -25,8 +25,19 @@ export function InviteSection() {
   const invite = create.data?.invite;
 
   return (
-    <PeopleSection id="invites" title="Invite links" intro="A link for someone who has no account yet: they choose their username and password. Each link works once.">
-      <CreateForm label="Create an invite link" submitLabel="Create invite link" pending={create.isPending} error={create.error} fields={FIELDS} onSubmit={() => create.mutate()}>
+    <PeopleSection
+      id="invites"
+      title="Invite links"
+      intro="A link for someone who has no account yet: they choose their username and password. Each link works once."
+    >
+      <CreateForm
+        label="Create an invite link"
+        submitLabel="Create invite link"
+        pending={create.isPending}
+        error={create.error}
+        fields={FIELDS}
+        onSubmit={() => create.mutate()}
+      >
         <RoleField id="invite-role" value={role} onChange={setRole} error={fieldProblem(create.error, "role")} />
         <FormField
           id="invite-expiresInHours"
@@ -35,7 +46,17 @@ export function InviteSection() {
           error={fieldProblem(create.error, "expiresInHours")}
         >
           {(p) => (
-            <input {...p} name="expiresInHours" type="number" inputMode="numeric" min={1} max={720} step={1} value={hours} onChange={(e) => setHours(e.target.value)} />
+            <input
+              {...p}
+              name="expiresInHours"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={720}
+              step={1}
+              value={hours}
+              onChange={(e) => setHours(e.target.value)}
+            />
           )}
         </FormField>
       </CreateForm>
@@ -48,7 +69,8 @@ function CreatedInviteResult({ invite }: { invite: CreatedInvite["invite"] }) {
   return (
     <ResultBlock title={`Invite link for a new ${invite.role} created.`}>
       <p id="invite-link-hint" className="hint">
-        It works once and expires <time dateTime={invite.expiresAt}>{formatTime(invite.expiresAt)}</time>. Copy it now: it is not shown again.
+        It works once and expires <time dateTime={invite.expiresAt}>{formatTime(invite.expiresAt)}</time>. Copy it now: it is not shown
+        again.
       </p>
       <CopyField label="Invite link" value={invite.url} describedBy="invite-link-hint" />
     </ResultBlock>

@@ -7,7 +7,7 @@ import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { UserRole } from "@/lib/auth/roles";
+import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createUser, peopleKeys, usersQuery, type CreatedUser, type UserPage, type UserRow } from "@/components/api/people";
@@ -29,7 +29,14 @@ export function UsersSection({ initialPage, currentUserId }: { initialPage: User
       title="Users"
       intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
-      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" value={users.q} onSearch={users.search} />
+      <SearchBox
+        id="users-search"
+        landmark="Users"
+        label="Search users"
+        placeholder="a part of the username"
+        value={users.q}
+        onSearch={users.search}
+      />
       <PagedRows paged={users} rows={rows} none="No account yet." noMatch="No account matches" what="users">
         {(shown) => <UserTable users={shown} currentUserId={currentUserId} />}
       </PagedRows>
@@ -81,9 +88,26 @@ function CreateUserForm() {
 
   return (
     <>
-      <CreateForm label="Create a user" submitLabel="Create user" pending={create.isPending} error={create.error} fields={FIELDS} onSubmit={() => create.mutate()}>
+      <CreateForm
+        label="Create a user"
+        submitLabel="Create user"
+        pending={create.isPending}
+        error={create.error}
+        fields={FIELDS}
+        onSubmit={() => create.mutate()}
+      >
         <FormField id="new-user-username" label="Username" error={problem("username")}>
-          {(p) => <input {...p} name="username" autoComplete="off" required maxLength={64} value={username} onChange={(e) => setUsername(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              name="username"
+              autoComplete="off"
+              required
+              maxLength={64}
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          )}
         </FormField>
         <RoleField id="new-user-role" value={role} onChange={setRole} error={problem("role")} />
         <FormField
@@ -96,7 +120,16 @@ function CreateUserForm() {
           hint="At least 8 characters. Leave empty to get an invite link instead."
           error={problem("password")}
         >
-          {(p) => <input {...p} name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </FormField>
       </CreateForm>
       {create.data && !create.isPending && !create.isError && <CreatedUserResult created={create.data} />}

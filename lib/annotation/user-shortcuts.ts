@@ -1,14 +1,9 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, type ShortcutPrefs } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
-import { DEFAULT_SHORTCUTS, effectiveKeys, type ShortcutAction } from "./shortcuts";
-
-export interface ShortcutsView {
-  shortcuts: ShortcutPrefs;
-  /** The key of every action under them. */
-  keys: Record<ShortcutAction, string>;
-}
+import { DEFAULT_SHORTCUTS, effectiveKeys, type ShortcutsView } from "./shortcuts.contract";
 
 function viewOf(prefs: ShortcutPrefs | null): ShortcutsView {
   const shortcuts = prefs ?? DEFAULT_SHORTCUTS;

@@ -5,9 +5,9 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { updateCrowdSettings } from "@/lib/crowd/crowd-settings";
-import { updateCrowdSettingsSchema } from "@/lib/crowd/settings";
+import { updateCrowdSettingsSchema } from "@/lib/crowd/settings.contract";
 import { parseInput } from "@/lib/errors";
 import { buildIndex, startIndexBuild } from "@/lib/knowledge/index-build";
 import { describeEachDatabase, unique } from "@/test/databases";
@@ -22,7 +22,11 @@ describeEachDatabase("audit log: knowledge, index and crowd settings", ({ db }) 
     return { kind: "user", id: user.id, username: user.username, role: "coordinator", via: "token", address: "192.0.2.44" };
   }
   const entriesOf = (actor: UserActor, action: string) =>
-    db().select().from(auditLog).where(and(eq(auditLog.actorId, actor.id), eq(auditLog.action, action))).orderBy(auditLog.id);
+    db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, actor.id), eq(auditLog.action, action)))
+      .orderBy(auditLog.id);
 
   const page = (id: string, text: string) => ({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: [`Page ${id}\n`, `${text}\n`] });
   const file = (fileName: string, records: unknown[]) => ({
@@ -35,15 +39,28 @@ describeEachDatabase("audit log: knowledge, index and crowd settings", ({ db }) 
   it("a knowledge import says who imported which file: pages added, changed, unchanged; a refused file writes nothing", async () => {
     const coord = await coordinator();
     const [a, b, c] = [unique("pa"), unique("pb"), unique("pc")];
-    expect(await importKnowledge(db(), coord, file("first.jsonl", [page(a, "one"), page(b, "two")]))).toMatchObject({ pages: 2, inserted: 2, updated: 0, unchanged: 0 });
+    expect(await importKnowledge(db(), coord, file("first.jsonl", [page(a, "one"), page(b, "two")]))).toMatchObject({
+      pages: 2,
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+    });
     const again = await importKnowledge(db(), coord, file("second.jsonl", [page(a, "one"), page(b, "two, revised"), page(c, "three")]));
     expect(again).toMatchObject({ lines: 3, pages: 3, inserted: 1, updated: 1, unchanged: 1 });
     await expect(importKnowledge(db(), coord, file("bad.jsonl", [page(a, "x"), { wikipedia_id: 7 }]))).rejects.toThrow();
 
     const entries = await entriesOf(coord, "knowledge.import");
     expect(entries.map((e) => [e.targetType, e.targetId, e.details])).toEqual([
-      ["knowledge", "first.jsonl", { file: "first.jsonl", lines: 2, inserted: 2, updated: 0, unchanged: 0, skipped: 0, indexed: expect.any(Number) }],
-      ["knowledge", "second.jsonl", { file: "second.jsonl", lines: 3, inserted: 1, updated: 1, unchanged: 1, skipped: 0, indexed: expect.any(Number) }],
+      [
+        "knowledge",
+        "first.jsonl",
+        { file: "first.jsonl", lines: 2, inserted: 2, updated: 0, unchanged: 0, skipped: 0, indexed: expect.any(Number) },
+      ],
+      [
+        "knowledge",
+        "second.jsonl",
+        { file: "second.jsonl", lines: 3, inserted: 1, updated: 1, unchanged: 1, skipped: 0, indexed: expect.any(Number) },
+      ],
     ]);
     expect(entries[0]).toMatchObject({ actorUsername: coord.username, address: "192.0.2.44" });
     // The app's own imports (the demo) are not the audit log's business.
@@ -70,7 +87,13 @@ describeEachDatabase("audit log: knowledge, index and crowd settings", ({ db }) 
   it("crowd settings record the entry state, the caps, the MTurk site and the example's length", async () => {
     const coord = await coordinator();
     const campaignId = (await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("crowd") }))).id;
-    const input = parseInput(updateCrowdSettingsSchema, { entry: "stopped", maxWorkers: 35, maxSessionsInProgress: 10, mturkSite: "sandbox", example: "An example, not gold." });
+    const input = parseInput(updateCrowdSettingsSchema, {
+      entry: "stopped",
+      maxWorkers: 35,
+      maxSessionsInProgress: 10,
+      mturkSite: "sandbox",
+      example: "An example, not gold.",
+    });
     await updateCrowdSettings(db(), coord, campaignId, input);
     const [entry] = await entriesOf(coord, "campaign.crowd");
     expect(entry).toMatchObject({ targetType: "campaign", targetId: String(campaignId) });
@@ -84,6 +107,10 @@ describeEachDatabase("audit log: knowledge, index and crowd settings", ({ db }) 
     const coord = await coordinator();
     await importKnowledge(db(), coord, file("listed.jsonl", [page(unique("pl"), "listed")]));
     const { entries } = await listAudit(db(), coord, { order: "desc", limit: 50 });
-    expect(entries.find((e) => e.actorId === coord.id)).toMatchObject({ action: "knowledge.import", targetType: "knowledge", targetId: "listed.jsonl" });
+    expect(entries.find((e) => e.actorId === coord.id)).toMatchObject({
+      action: "knowledge.import",
+      targetType: "knowledge",
+      targetId: "listed.jsonl",
+    });
   });
 });

@@ -8,7 +8,7 @@ import { createUser } from "@/lib/auth/users";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign, setCampaignMembers, updateCampaign } from "@/lib/campaign/campaigns";
 import { pauseAnnotator, resumeAnnotator } from "@/lib/campaign/quality/standings";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError } from "@/lib/errors";
 import { makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
@@ -22,7 +22,9 @@ describeEachDatabase("audit log", ({ db }) => {
   }
 
   const entriesOf = async (actor: UserActor) =>
-    (await db().select().from(auditLog).where(eq(auditLog.actorId, actor.id)).orderBy(auditLog.id)).map((e) => `${e.action} ${e.targetType}`);
+    (await db().select().from(auditLog).where(eq(auditLog.actorId, actor.id)).orderBy(auditLog.id)).map(
+      (e) => `${e.action} ${e.targetType}`,
+    );
 
   it("writes an entry for each coordinator action on people, campaigns, batches and standings", async () => {
     const coord = await coordinator();
@@ -83,11 +85,20 @@ describeEachDatabase("audit log", ({ db }) => {
     const older = await listAudit(db(), coord, auditQuerySchema.parse({ limit: "2", cursor: String(newest.nextCursor) }));
     expect(older.entries[0]!.id).toBeLessThan(newest.entries[1]!.id);
 
-    const since = (await db().select().from(auditLog).where(inArray(auditLog.id, [ids[0]!])))[0]!.createdAt;
+    const since = (
+      await db()
+        .select()
+        .from(auditLog)
+        .where(inArray(auditLog.id, [ids[0]!]))
+    )[0]!.createdAt;
     const walked: number[] = [];
     let cursor: number | undefined;
     for (;;) {
-      const page = await listAudit(db(), coord, auditQuerySchema.parse({ order: "asc", since: since.toISOString(), limit: "2", ...(cursor ? { cursor: String(cursor) } : {}) }));
+      const page = await listAudit(
+        db(),
+        coord,
+        auditQuerySchema.parse({ order: "asc", since: since.toISOString(), limit: "2", ...(cursor ? { cursor: String(cursor) } : {}) }),
+      );
       walked.push(...page.entries.filter((e) => e.actorId === coord.id).map((e) => e.id));
       if (page.nextCursor === null) break;
       cursor = page.nextCursor;

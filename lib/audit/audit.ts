@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, desc, gt, gte, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";

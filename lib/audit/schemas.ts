@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** The query of `GET /api/audit` (and the audit page): a page of entries, by id cursor. */

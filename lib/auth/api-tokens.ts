@@ -1,9 +1,10 @@
+import "server-only";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
-import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/list-options";
+import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
@@ -62,10 +63,19 @@ export async function createApiToken(db: Db, actor: Actor, input: CreateTokenInp
 export async function listApiTokens(db: Db, actor: Actor, query: TokenListQuery): Promise<Page<TokenSummary>> {
   requireCoordinator(actor);
   const pattern = query.q ? likePattern(query.q) : undefined;
-  const matches = pattern === undefined ? undefined : or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`);
+  const matches =
+    pattern === undefined
+      ? undefined
+      : or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`);
   const where = and(matches, olderThan(apiTokens.id, query.after));
   const owned = db.select(summaryColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId));
-  return pageOf(await owned.where(where).orderBy(desc(apiTokens.id)).limit(query.limit + 1), query.limit);
+  return pageOf(
+    await owned
+      .where(where)
+      .orderBy(desc(apiTokens.id))
+      .limit(query.limit + 1),
+    query.limit,
+  );
 }
 
 /** Revokes a token at once: the next request that carries it is refused. */
@@ -83,7 +93,13 @@ export async function revokeApiToken(db: Db, actor: Actor, tokenId: number): Pro
       .set({ revokedAt: new Date() })
       .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt)))
       .returning({ id: apiTokens.id });
-    if (revoked.length) await recordAudit(tx, actor, { action: "token.revoke", targetType: "token", targetId: tokenId, details: { name: row.name, owner: row.owner } });
+    if (revoked.length)
+      await recordAudit(tx, actor, {
+        action: "token.revoke",
+        targetType: "token",
+        targetId: tokenId,
+        details: { name: row.name, owner: row.owner },
+      });
   });
   credentialsChanged(); // this process refuses the token at once; other processes within 1 s (their cache's life)
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { invites, users, type UserRole } from "@/db/schema";
@@ -21,12 +22,7 @@ export interface CreatedInvite {
 }
 
 /** A single-use, expiring invite link. With `forUserId`, it sets that account's password. */
-export async function createInvite(
-  db: Db,
-  actor: Actor,
-  input: CreateInviteInput,
-  forUserId?: number,
-): Promise<CreatedInvite> {
+export async function createInvite(db: Db, actor: Actor, input: CreateInviteInput, forUserId?: number): Promise<CreatedInvite> {
   const { userId } = requireCoordinator(actor);
   if (userId === null) throw new AppError("forbidden", "Invites are made by a coordinator.");
   const token = randomSecret();
@@ -36,7 +32,13 @@ export async function createInvite(
     .values({ tokenHash: sha256(token), role: input.role, userId: forUserId ?? null, createdBy: userId, expiresAt })
     .returning({ id: invites.id });
   if (!row) throw new Error("insert returned no row");
-  if (forUserId === undefined) await recordAudit(db, actor, { action: "invite.create", targetType: "invite", targetId: row.id, details: { role: input.role, expiresAt } });
+  if (forUserId === undefined)
+    await recordAudit(db, actor, {
+      action: "invite.create",
+      targetType: "invite",
+      targetId: row.id,
+      details: { role: input.role, expiresAt },
+    });
   let username: string | null = null;
   if (forUserId !== undefined) {
     const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, forUserId));
@@ -79,11 +81,7 @@ export async function acceptInvite(
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction(async (tx) => {
     // Claim the invite first: of two concurrent uses, only one updates the row.
-    const [invite] = await tx
-      .update(invites)
-      .set({ usedAt: new Date() })
-      .where(openInvite(input.token))
-      .returning();
+    const [invite] = await tx.update(invites).set({ usedAt: new Date() }).where(openInvite(input.token)).returning();
     if (!invite) throw inviteGone();
 
     if (invite.userId !== null) {
@@ -107,7 +105,8 @@ export async function acceptInvite(
 }
 
 const openInvite = (token: string) => and(eq(invites.tokenHash, sha256(token)), isNull(invites.usedAt), gt(invites.expiresAt, new Date()));
-const inviteGone = () => new AppError("not_found", "This invite link is unknown, already used, or expired. Ask your coordinator for a new one.");
+const inviteGone = () =>
+  new AppError("not_found", "This invite link is unknown, already used, or expired. Ask your coordinator for a new one.");
 const usernameRequired = () => invalidField("username", "is required for this invite");
 
 /** The cheap checks of acceptInvite, before any hashing (the transaction checks again). */

@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
@@ -36,7 +37,12 @@ export async function changeOwnPassword(db: Db, actor: Actor, input: ChangePassw
 }
 
 /** A coordinator sets another user's password; every session of that user ends (the caller's own stays). */
-export async function setUserPassword(db: Db, actor: Actor, userId: number, input: { password: string }): Promise<{ sessionsEnded: number }> {
+export async function setUserPassword(
+  db: Db,
+  actor: Actor,
+  userId: number,
+  input: { password: string },
+): Promise<{ sessionsEnded: number }> {
   requireCoordinator(actor);
   const me = requireUser(actor);
   if (me.id === userId) throw new AppError("conflict", "Change your own password on your account page: it asks for the current one.");
@@ -65,7 +71,8 @@ export async function createPasswordResetLink(
 ): Promise<{ token: string; username: string; expiresAt: Date }> {
   requireCoordinator(actor);
   const target = await getUserRow(db, userId);
-  if (target.disabledAt) throw new AppError("conflict", `${target.username} is disabled; enable the account before resetting its password.`);
+  if (target.disabledAt)
+    throw new AppError("conflict", `${target.username} is disabled; enable the account before resetting its password.`);
   const role = target.role;
   if (role === "crowd") throw new AppError("conflict", `${target.username} is a crowd worker's account: it has no password.`);
   return db.transaction(async (tx) => {

@@ -1,5 +1,6 @@
+import "server-only";
 import { z } from "zod";
-import { ROLES } from "./roles";
+import { ROLES } from "./roles.contract";
 
 export const usernameSchema = z
   .string()
@@ -8,10 +9,7 @@ export const usernameSchema = z
   .max(64, "must be at most 64 characters")
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-', starting with a letter or digit");
 
-export const passwordSchema = z
-  .string()
-  .min(8, "must be at least 8 characters")
-  .max(256, "must be at most 256 characters");
+export const passwordSchema = z.string().min(8, "must be at least 8 characters").max(256, "must be at most 256 characters");
 
 export const roleSchema = z.enum(ROLES);
 
@@ -55,13 +53,23 @@ export const setPasswordSchema = z.object({ password: passwordSchema });
 
 /** A coordinator issues a single-use password reset link for another user. */
 export const resetLinkSchema = z.object({
-  expiresInHours: z.number().int("must be a whole number").min(1, "must be at least 1").max(24 * 7, "must be at most 168").default(24),
+  expiresInHours: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(24 * 7, "must be at most 168")
+    .default(24),
 });
 
 export const createInviteSchema = z.object({
   role: roleSchema,
   /** Hours until the link expires. */
-  expiresInHours: z.number().int().min(1).max(24 * 30).default(72),
+  expiresInHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
 });
 
 export const acceptInviteSchema = z.object({

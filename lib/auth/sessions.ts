@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, sessions, users } from "@/db/schema";
@@ -6,7 +7,7 @@ import { preparedFor } from "@/db/cache/prepared";
 import { AppError } from "@/lib/errors";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
-import type { AccountRole } from "./roles";
+import type { AccountRole } from "./roles.contract";
 import type { SignInInput } from "./schemas";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 
@@ -83,7 +84,8 @@ export async function resolveActor(
   const address = credentials.address ? { address: credentials.address } : {};
   if (credentials.bearerToken?.startsWith(CROWD_TOKEN_PREFIX)) {
     const found = await resolveSession(db, credentials.bearerToken, now);
-    if (!found || found.role !== "crowd") throw new AppError("unauthorized", "This crowd session is unknown or over; open the study link again.");
+    if (!found || found.role !== "crowd")
+      throw new AppError("unauthorized", "This crowd session is unknown or over; open the study link again.");
     return { ...found, ...address };
   }
   if (credentials.bearerToken) {
@@ -131,7 +133,9 @@ const bySessionId = (db: Db) =>
     .select({ id: users.id, username: users.username, role: users.role, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`), isNull(users.disabledAt)))
+    .where(
+      and(eq(sessions.id, sql.placeholder("id")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`), isNull(users.disabledAt)),
+    )
     .limit(1)
     .prepare("kps_session_by_id");
 

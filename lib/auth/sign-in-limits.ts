@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { signInAttempts } from "@/db/schema";

@@ -1,5 +1,6 @@
 // The account row as the domain shows it, and the one insert every account goes through. Split from
 // users.ts so that invites.ts and users.ts both use it without importing each other.
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, type UserRole } from "@/db/schema";

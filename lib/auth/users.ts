@@ -1,9 +1,10 @@
+import "server-only";
 import { and, count, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField } from "@/lib/errors";
-import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options";
+import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";

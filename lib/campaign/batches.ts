@@ -1,31 +1,15 @@
+import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, type BatchStatus } from "@/db/schema";
+import { batches } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/list-options";
+import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
-
-import { transitions, type BatchAction } from "./batch-lifecycle";
+import { transitions, type BatchAction, type BatchView } from "./batches.contract";
 import { endClaimsOfBatch } from "./claims.internal";
 import { sealBatch } from "./seal.internal";
-
-export type { BatchAction };
-
-export interface BatchView {
-  id: number;
-  campaignId: number;
-  name: string;
-  status: BatchStatus;
-  queries: number;
-  passages: number;
-  goldPassages: number;
-  pages: number;
-  createdAt: Date;
-  launchedAt: Date | null;
-  closedAt: Date | null;
-}
 
 const batchColumns = {
   id: batches.id,
@@ -46,7 +30,15 @@ export async function listBatches(db: Db, actor: Actor, campaignId: number, quer
   requireCoordinator(actor);
   const named = query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined;
   const where = and(eq(batches.campaignId, campaignId), named, olderThan(batches.id, query.after));
-  return pageOf(await db.select(batchColumns).from(batches).where(where).orderBy(desc(batches.id)).limit(query.limit + 1), query.limit);
+  return pageOf(
+    await db
+      .select(batchColumns)
+      .from(batches)
+      .where(where)
+      .orderBy(desc(batches.id))
+      .limit(query.limit + 1),
+    query.limit,
+  );
 }
 
 export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {

@@ -1,14 +1,25 @@
+import "server-only";
 import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, campaignMembers, campaigns, crowdWorkers, passages, users, type Aggregation, type BatchStatus, type Campaign } from "@/db/schema";
+import {
+  batches,
+  campaignMembers,
+  campaigns,
+  crowdWorkers,
+  passages,
+  users,
+  type Aggregation,
+  type BatchStatus,
+  type Campaign,
+} from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
-import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options";
+import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options.contract";
 import { olderThan } from "@/db/keyset";
 import { retallyOutcomes } from "./tallies.internal";
 import { campaignAccessChanged } from "./annotate/annotator-access";
-import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings";
+import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings.contract";
 
 // Drizzle writes a column of the selected table without its table name, which a correlated
 // subquery would read as its own column: name the outer row explicitly.
@@ -93,7 +104,10 @@ export async function getCampaign(db: Db, actor: Actor, id: number): Promise<Cam
   const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   if (!row) throw new AppError("not_found", `No campaign with id ${id}.`);
   const members = await db.select({ userId: campaignMembers.userId }).from(campaignMembers).where(eq(campaignMembers.campaignId, id));
-  return toView(row, members.map((m) => m.userId).sort((a, b) => a - b));
+  return toView(
+    row,
+    members.map((m) => m.userId).sort((a, b) => a - b),
+  );
 }
 
 /** Changes settings. R is fixed once annotation has started (open slots are counted from it); T and the rest may change. */
@@ -143,14 +157,23 @@ export async function setCampaignMembers(db: Db, actor: Actor, id: number, input
     const annotators = new Set(found.filter((u) => u.role === "annotator").map((u) => u.id));
     const bad = ids.filter((u) => !annotators.has(u));
     if (bad.length) {
-      throw invalidField("userIds", `${bad.join(", ")} ${bad.length > 1 ? "are not annotators" : "is not an annotator"}`, `not annotators: ${bad.join(", ")}`);
+      throw invalidField(
+        "userIds",
+        `${bad.join(", ")} ${bad.length > 1 ? "are not annotators" : "is not an annotator"}`,
+        `not annotators: ${bad.join(", ")}`,
+      );
     }
   }
   await db.transaction(async (tx) => {
     await tx.update(campaigns).set({ allAnnotators: input.allAnnotators, updatedAt: new Date() }).where(eq(campaigns.id, id));
     await tx.delete(campaignMembers).where(eq(campaignMembers.campaignId, id));
     if (ids.length) await tx.insert(campaignMembers).values(ids.map((userId) => ({ campaignId: id, userId })));
-    await recordAudit(tx, actor, { action: "campaign.members", targetType: "campaign", targetId: id, details: { allAnnotators: input.allAnnotators, userIds: ids } });
+    await recordAudit(tx, actor, {
+      action: "campaign.members",
+      targetType: "campaign",
+      targetId: id,
+      details: { allAnnotators: input.allAnnotators, userIds: ids },
+    });
   });
   campaignAccessChanged(); // cached campaign rows and memberships of this process (other processes: ≤ 1 s)
   return getCampaign(db, actor, id);
@@ -209,8 +232,26 @@ export async function listCampaigns(db: Db, actor: Actor, query: CampaignListQue
     const allClosed = count > 0 && of("closed") === count;
     const complete = !allClosed && Number(c.passages) > 0 && Number(unfilled) === 0 && of("draft") === 0;
     const status: CampaignStatus =
-      count === 0 ? "empty" : complete ? "complete" : of("launched") ? "running" : of("paused") ? "paused" : of("draft") ? "draft" : "closed";
-    return { ...c, batches: count, launchedBatches: of("launched"), passages: Number(c.passages), filled: Number(c.filled), slots: Number(c.passages) * r, status };
+      count === 0
+        ? "empty"
+        : complete
+          ? "complete"
+          : of("launched")
+            ? "running"
+            : of("paused")
+              ? "paused"
+              : of("draft")
+                ? "draft"
+                : "closed";
+    return {
+      ...c,
+      batches: count,
+      launchedBatches: of("launched"),
+      passages: Number(c.passages),
+      filled: Number(c.filled),
+      slots: Number(c.passages) * r,
+      status,
+    };
   });
   return pageOf(summaries, query.limit);
 }

@@ -1,5 +1,6 @@
 // Internal steps of assignment: no authorization of their own. Only domain functions that have
 // checked the caller (nextTask, renewClaim, submitJudgment) call them; app/, components/ and bin/ never do.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
@@ -7,23 +8,7 @@ import { claims, judgments, pages, passages, queries, type Campaign } from "@/db
 import type { UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
-
-/**
- * What an annotator's browser receives for one passage: never gold flags, counts, others' work or a
- * database id. The claim is known by its opaque handle; the passage by nothing but its text (passage
- * ids are consecutive per question with gold first, so an id would tell gold apart). `query.id` is
- * the KILT id from the imported file, the same for every passage of the question.
- */
-export interface Task {
-  claim: { handle: string; expiresAt: Date };
-  query: { id: string; input: string; answers?: string[] };
-  passage: {
-    wikipediaId: string;
-    title: string;
-    paragraphs: { id: number; text: string; section: string }[];
-  };
-  progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
-}
+import type { Task } from "./annotate/judging.contract";
 
 /** A new claim's handle: 128 random bits, base64url (22 characters). */
 export function newClaimHandle(): string {
@@ -61,7 +46,10 @@ export async function endClaimsOfBatch(tx: Db | Tx, batchId: number): Promise<nu
       where p.id = c.passage_id and p.batch_id = ${batchId} and c.ended_at is null
       returning c.passage_id`),
   );
-  await freeSlotsOfEndedClaims(tx, ended.map((e) => ({ passageId: Number(e.passage_id) })));
+  await freeSlotsOfEndedClaims(
+    tx,
+    ended.map((e) => ({ passageId: Number(e.passage_id) })),
+  );
   return ended.length;
 }
 
@@ -158,7 +146,9 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
       title: pages.title,
       // Only the passage's paragraphs and the section header above them, not the whole page.
       paragraphs: sql<string[]>`array_to_json(${pages.paragraphs}[${passages.startParagraphId} + 1 : ${passages.endParagraphId} + 1])`,
-      headerAbove: sql<string | null>`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
+      headerAbove: sql<
+        string | null
+      >`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
         where e like 'Section::::%' order by i desc limit 1)`,
     })
     .from(claims)

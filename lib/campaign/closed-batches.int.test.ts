@@ -9,7 +9,8 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
-import { nextTask, renewClaim, type Task } from "./annotate/assignment";
+import { nextTask, renewClaim } from "./annotate/assignment";
+import type { Task } from "./annotate/judging.contract";
 import { submitJudgment } from "./annotate/judgments";
 import { changeBatchStatus } from "./batches";
 import { updateCampaign } from "./campaigns";
@@ -47,7 +48,13 @@ async function countersOf(db: Db, campaignId: number) {
 }
 
 /** `who` judges every passage they are given; with `keepLast`, the last one stays claimed (returned) instead. */
-async function judgeAll(db: Db, who: UserActor, campaignId: number, verdict: "sufficient" | "insufficient", keepLast = false): Promise<Task | null> {
+async function judgeAll(
+  db: Db,
+  who: UserActor,
+  campaignId: number,
+  verdict: "sufficient" | "insufficient",
+  keepLast = false,
+): Promise<Task | null> {
   for (let t = await nextTask(db, who, { campaignId }); t; t = await nextTask(db, who, { campaignId })) {
     // The prefetch claims the next passage, which the next round resumes; none left: keep this one.
     if (keepLast && !(await nextTask(db, who, { campaignId, after: t.claim.handle }))) return t;
@@ -58,7 +65,11 @@ async function judgeAll(db: Db, who: UserActor, campaignId: number, verdict: "su
 
 describeEachDatabase("closed means closed", ({ db }) => {
   it("pausing a batch ends its claims, hands out nothing and refuses judgments on claims made before (409); relaunching reopens the slots", async () => {
-    const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 } });
+    const c = await makeCampaign(db(), {
+      queries: 2,
+      candidates: 1,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
+    });
     const [a, b] = await makeAnnotators(db(), 2);
     const ta = (await nextTask(db(), a!, { campaignId: c.campaignId }))!;
     const tb = (await nextTask(db(), b!, { campaignId: c.campaignId }))!;
@@ -67,7 +78,9 @@ describeEachDatabase("closed means closed", ({ db }) => {
     await changeBatchStatus(db(), system, c.batchId, "pause");
     expect(await countersOf(db(), c.campaignId)).toEqual(Array.from({ length: 4 }, () => ({ claims: 0, open: 2, judged: 0 })));
     expect(await nextTask(db(), a!, { campaignId: c.campaignId })).toBeNull();
-    expect(await outcome(submitJudgment(db(), a!, ta.claim.handle, judgmentOf(ta, "insufficient")))).toMatch(/^409 conflict: This passage's batch is paused/);
+    expect(await outcome(submitJudgment(db(), a!, ta.claim.handle, judgmentOf(ta, "insufficient")))).toMatch(
+      /^409 conflict: This passage's batch is paused/,
+    );
     expect(await outcome(renewClaim(db(), b!, tb.claim.handle))).toMatch(/^410 gone/);
 
     await changeBatchStatus(db(), system, c.batchId, "launch");
@@ -79,7 +92,11 @@ describeEachDatabase("closed means closed", ({ db }) => {
   });
 
   it("closing a batch ends its live claims and refuses judgments on it with 409, saying it was closed", async () => {
-    const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 } });
+    const c = await makeCampaign(db(), {
+      queries: 2,
+      candidates: 1,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
+    });
     const [a, b] = await makeAnnotators(db(), 2);
     const first = (await nextTask(db(), a!, { campaignId: c.campaignId }))!;
     await submitJudgment(db(), a!, first.claim.handle, judgmentOf(first, "sufficient"));
@@ -90,8 +107,13 @@ describeEachDatabase("closed means closed", ({ db }) => {
     const counters = await countersOf(db(), c.campaignId);
     expect(counters.every((p) => p.claims === 0 && p.open === 2 - p.judged)).toBe(true);
     expect(counters.reduce((n, p) => n + p.judged, 0)).toBe(1);
-    for (const [who, t] of [[a!, live], [b!, other]] as const) {
-      expect(await outcome(submitJudgment(db(), who, t.claim.handle, judgmentOf(t, "insufficient")))).toMatch(/^409 conflict: This passage's batch was closed on \d{4}-/);
+    for (const [who, t] of [
+      [a!, live],
+      [b!, other],
+    ] as const) {
+      expect(await outcome(submitJudgment(db(), who, t.claim.handle, judgmentOf(t, "insufficient")))).toMatch(
+        /^409 conflict: This passage's batch was closed on \d{4}-/,
+      );
     }
     expect(await outcome(renewClaim(db(), a!, live.claim.handle))).toMatch(/^410 gone/);
     expect(await nextTask(db(), b!, { campaignId: c.campaignId })).toBeNull();
@@ -99,64 +121,82 @@ describeEachDatabase("closed means closed", ({ db }) => {
     expect(await outcome(changeBatchStatus(db(), system, c.batchId, "launch"))).toMatch(/^409 conflict/);
   });
 
-  it("exports a closed batch byte for byte the same, whatever happens after: late judgments, T changed, annotators paused, time", { timeout: 120_000 }, async () => {
-    const settings = { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 };
-    // Two identical campaigns: one closed, one left open as the control that the changes do matter.
-    const closed = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
-    const open = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
-    const team = await makeAnnotators(db(), 3);
-    const late: Record<number, { who: UserActor; task: Task } | null> = {};
-    for (const c of [closed, open]) {
-      await judgeAll(db(), team[0]!, c.campaignId, "sufficient");
-      await judgeAll(db(), team[1]!, c.campaignId, "sufficient");
-      const kept = await judgeAll(db(), team[2]!, c.campaignId, "insufficient", true);
-      late[c.campaignId] = kept && { who: team[2]!, task: kept };
-    }
-    const beforeClose = await exportsOf(db(), closed.campaignId, closed.batchId);
-    await changeBatchStatus(db(), system, closed.batchId, "close");
-    const atClose = await exportsOf(db(), closed.campaignId, closed.batchId);
-    expect(atClose).toBe(beforeClose);
-    expect(atClose.split("\n").filter((l) => l.includes('"provenance"'))).not.toHaveLength(0);
-    const openBefore = await exportsOf(db(), open.campaignId, open.batchId);
+  it(
+    "exports a closed batch byte for byte the same, whatever happens after: late judgments, T changed, annotators paused, time",
+    { timeout: 120_000 },
+    async () => {
+      const settings = { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 };
+      // Two identical campaigns: one closed, one left open as the control that the changes do matter.
+      const closed = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
+      const open = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
+      const team = await makeAnnotators(db(), 3);
+      const late: Record<number, { who: UserActor; task: Task } | null> = {};
+      for (const c of [closed, open]) {
+        await judgeAll(db(), team[0]!, c.campaignId, "sufficient");
+        await judgeAll(db(), team[1]!, c.campaignId, "sufficient");
+        const kept = await judgeAll(db(), team[2]!, c.campaignId, "insufficient", true);
+        late[c.campaignId] = kept && { who: team[2]!, task: kept };
+      }
+      const beforeClose = await exportsOf(db(), closed.campaignId, closed.batchId);
+      await changeBatchStatus(db(), system, closed.batchId, "close");
+      const atClose = await exportsOf(db(), closed.campaignId, closed.batchId);
+      expect(atClose).toBe(beforeClose);
+      expect(atClose.split("\n").filter((l) => l.includes('"provenance"'))).not.toHaveLength(0);
+      const openBefore = await exportsOf(db(), open.campaignId, open.batchId);
 
-    // What could change an export: a late judgment, T, an annotator's standing, the clock.
-    const l = late[closed.campaignId];
-    expect(l).not.toBeNull();
-    expect(await outcome(submitJudgment(db(), l!.who, l!.task.claim.handle, judgmentOf(l!.task, "sufficient")))).toMatch(/^409/);
-    for (const c of [closed, open]) {
-      await updateCampaign(db(), system, c.campaignId, { endorsementThreshold: 3 });
-      await pauseAnnotator(db(), system, c.campaignId, team[0]!.id);
-    }
-    await new Promise((r) => setTimeout(r, 1100));
+      // What could change an export: a late judgment, T, an annotator's standing, the clock.
+      const l = late[closed.campaignId];
+      expect(l).not.toBeNull();
+      expect(await outcome(submitJudgment(db(), l!.who, l!.task.claim.handle, judgmentOf(l!.task, "sufficient")))).toMatch(/^409/);
+      for (const c of [closed, open]) {
+        await updateCampaign(db(), system, c.campaignId, { endorsementThreshold: 3 });
+        await pauseAnnotator(db(), system, c.campaignId, team[0]!.id);
+      }
+      await new Promise((r) => setTimeout(r, 1100));
 
-    expect(await exportsOf(db(), closed.campaignId, closed.batchId)).toBe(atClose);
-    // The control: the same changes do change an open batch's export.
-    expect(await exportsOf(db(), open.campaignId, open.batchId)).not.toBe(openBefore);
-  });
+      expect(await exportsOf(db(), closed.campaignId, closed.batchId)).toBe(atClose);
+      // The control: the same changes do change an open batch's export.
+      expect(await exportsOf(db(), open.campaignId, open.batchId)).not.toBe(openBefore);
+    },
+  );
 
-  it("a judgment racing the close either lands before the seal (and is in it) or is refused: none lands after", { timeout: 120_000 }, async () => {
-    const c = await makeCampaign(db(), { queries: 6, candidates: 2, settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 } });
-    const team = await makeAnnotators(db(), 8);
-    const tasks = await Promise.all(team.map(async (a) => ({ a, t: (await nextTask(db(), a, { campaignId: c.campaignId }))! })));
-    const results = await Promise.all([
-      ...tasks.map(({ a, t }, i) =>
-        new Promise((r) => setTimeout(r, i * 3)).then(() => outcome(submitJudgment(db(), a, t.claim.handle, judgmentOf(t, i % 2 ? "sufficient" : "insufficient")))),
-      ),
-      new Promise((r) => setTimeout(r, 10)).then(() => changeBatchStatus(db(), system, c.batchId, "close")).then(() => "closed"),
-    ]);
-    expect(results.every((r) => r === "ok" || r === "closed" || /^409 conflict: This passage's batch was closed/.test(r))).toBe(true);
-    const [check] = rowsOf<{ unsealed: number; mismatched: number }>(
-      await db().execute(sql`
+  it(
+    "a judgment racing the close either lands before the seal (and is in it) or is refused: none lands after",
+    { timeout: 120_000 },
+    async () => {
+      const c = await makeCampaign(db(), {
+        queries: 6,
+        candidates: 2,
+        settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 },
+      });
+      const team = await makeAnnotators(db(), 8);
+      const tasks = await Promise.all(team.map(async (a) => ({ a, t: (await nextTask(db(), a, { campaignId: c.campaignId }))! })));
+      const results = await Promise.all([
+        ...tasks.map(({ a, t }, i) =>
+          new Promise((r) => setTimeout(r, i * 3)).then(() =>
+            outcome(submitJudgment(db(), a, t.claim.handle, judgmentOf(t, i % 2 ? "sufficient" : "insufficient"))),
+          ),
+        ),
+        new Promise((r) => setTimeout(r, 10)).then(() => changeBatchStatus(db(), system, c.batchId, "close")).then(() => "closed"),
+      ]);
+      expect(results.every((r) => r === "ok" || r === "closed" || /^409 conflict: This passage's batch was closed/.test(r))).toBe(true);
+      const [check] = rowsOf<{ unsealed: number; mismatched: number }>(
+        await db().execute(sql`
         select
           (select count(*)::int from judgments where batch_id = ${c.batchId} and counted_at_close is null) as unsealed,
           (select count(*)::int from passages p where p.batch_id = ${c.batchId}
              and p.sealed_judgment_count <> (select count(*) from judgments j where j.passage_id = p.id)) as mismatched`),
-    );
-    expect(check).toEqual({ unsealed: 0, mismatched: 0 });
-  });
+      );
+      expect(check).toEqual({ unsealed: 0, mismatched: 0 });
+    },
+  );
 
   it("migration 0006 seals the batches closed before it as closing does", { timeout: 120_000 }, async () => {
-    const c = await makeCampaign(db(), { queries: 3, candidates: 1, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 } });
+    const c = await makeCampaign(db(), {
+      queries: 3,
+      candidates: 1,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
+    });
     const team = await makeAnnotators(db(), 3);
     for (const [i, a] of team.entries()) await judgeAll(db(), a, c.campaignId, i === 1 ? "insufficient" : "sufficient");
     await pauseAnnotator(db(), system, c.campaignId, team[0]!.id); // its judgments do not count, the third annotator's do
@@ -173,8 +213,12 @@ describeEachDatabase("closed means closed", ({ db }) => {
     expect(JSON.stringify(atClose)).toContain("false");
     // As a database from before 0006 has it: closed, nothing sealed.
     await db().execute(sql`update judgments set counted_at_close = null where batch_id = ${c.batchId}`);
-    await db().execute(sql`update passages set sealed_judgment_count = null, sealed_sufficient_count = null, sealed_is_decided = null where batch_id = ${c.batchId}`);
-    await db().execute(sql`update batches set sealed_judgments_per_passage = null, sealed_endorsement_threshold = null where id = ${c.batchId}`);
+    await db().execute(
+      sql`update passages set sealed_judgment_count = null, sealed_sufficient_count = null, sealed_is_decided = null where batch_id = ${c.batchId}`,
+    );
+    await db().execute(
+      sql`update batches set sealed_judgments_per_passage = null, sealed_endorsement_threshold = null where id = ${c.batchId}`,
+    );
     const migration = await readFile(path.join(migrationsFolder, "0006_sealed_batches_claim_handles.sql"), "utf8");
     for (const statement of migration.split("--> statement-breakpoint")) await db().execute(sql.raw(statement));
     expect(await sealed()).toEqual(atClose);

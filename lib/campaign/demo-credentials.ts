@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -66,7 +67,11 @@ export interface DemoSignIn {
  * password the file holds for it. An account that still has the published password gets the file's
  * (or a new random) one, written to the file first; its sessions and API tokens are revoked.
  */
-export async function ensureDemoPasswords(db: Db, actor: Actor, file: string): Promise<{ accounts: DemoSignIn[]; rotated: DemoUsername[] }> {
+export async function ensureDemoPasswords(
+  db: Db,
+  actor: Actor,
+  file: string,
+): Promise<{ accounts: DemoSignIn[]; rotated: DemoUsername[] }> {
   requireSystem(actor);
   const known = readDemoCredentials(file);
   const accounts: DemoSignIn[] = [];
@@ -93,8 +98,14 @@ export async function ensureDemoPasswords(db: Db, actor: Actor, file: string): P
     const passwordHash = await hashPassword(known[username]!);
     await db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash }).where(eq(users.id, id));
-      await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
-      await tx.update(apiTokens).set({ revokedAt: new Date() }).where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
+      await tx
+        .update(sessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
+      await tx
+        .update(apiTokens)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(apiTokens.userId, id), isNull(apiTokens.revokedAt)));
     });
   }
   if (toRotate.length) credentialsChanged(); // this process's cached sessions and tokens go at once

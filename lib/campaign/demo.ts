@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -11,7 +12,7 @@ import { changeBatchStatus } from "./batches";
 import { createCampaign } from "./campaigns";
 import { importBatch, type ImportFile } from "./import/import-batch";
 import { importKnowledge } from "../knowledge/import-knowledge";
-import { createCampaignSchema } from "./settings";
+import { createCampaignSchema } from "./settings.contract";
 
 export const DEMO_DIR = path.join(process.cwd(), "db", "demo");
 export const DEMO_FILES = { knowledge: "knowledge.jsonl", queries: "queries.jsonl", candidates: "candidates.jsonl" } as const;
@@ -60,7 +61,11 @@ export async function isDemoSeeded(db: Db): Promise<boolean> {
 export async function seedDemo(db: Db, actor: Actor, passwords: DemoPasswords): Promise<DemoSummary> {
   requireCoordinator(actor);
   await importKnowledge(db, actor, demoFile(DEMO_FILES.knowledge));
-  const campaign = await createCampaign(db, actor, createCampaignSchema.parse({ name: "Demo — Velmora questions", instructions: INSTRUCTIONS }));
+  const campaign = await createCampaign(
+    db,
+    actor,
+    createCampaignSchema.parse({ name: "Demo — Velmora questions", instructions: INSTRUCTIONS }),
+  );
   const { batch } = await importBatch(db, actor, {
     campaignId: campaign.id,
     name: "demo sample",

@@ -1,4 +1,5 @@
 // Internal: no authorization of its own. Only changeBatchStatus (which checked the caller) calls it.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { countedJudgmentsOf } from "./quality/counted-judgments";

@@ -1,5 +1,7 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
+import type { DisputedQuestion } from "./report/dashboard.contract";
 
 /**
  * Reads of the dashboard tallies (db/schema.ts, "Dashboard tallies"). Triggers append deltas; a
@@ -35,7 +37,15 @@ export interface PassageCell {
 
 /** Per batch and (counted judgments, sufficient) pair: passages, live claims, open slots, decided passages. */
 export async function passageCells(db: Db, campaignId: number): Promise<PassageCell[]> {
-  const rows = rowsOf<{ batch_id: string | number; jc: number; sc: number; passages: number; claimed: number; open: number; decided: number }>(
+  const rows = rowsOf<{
+    batch_id: string | number;
+    jc: number;
+    sc: number;
+    passages: number;
+    claimed: number;
+    open: number;
+    decided: number;
+  }>(
     await db.execute(sql`
       select batch_id, judgment_count::int as jc, sufficient_count::int as sc,
              sum(passages)::float8 as passages, sum(claimed)::float8 as claimed, sum(open)::float8 as open, sum(decided)::float8 as decided
@@ -131,7 +141,11 @@ export async function judgmentsOverTime(db: Db, campaignId: number, binMinutes: 
  * window are read through the (campaign, minute) index, so the cost does not grow with the
  * campaign's age (a year of minutes in 4 batches, 2.1 M rows: 222 ms as one scan, 0.8 ms so).
  */
-export async function activitySpan(db: Db, campaignId: number, since: Date): Promise<{ first: Date | null; last: Date | null; recent: number }> {
+export async function activitySpan(
+  db: Db,
+  campaignId: number,
+  since: Date,
+): Promise<{ first: Date | null; last: Date | null; recent: number }> {
   const at = since.toISOString();
   const [row] = rowsOf<{ first: string | Date | null; last: string | Date | null; recent: number }>(
     await db.execute(sql`
@@ -162,14 +176,6 @@ export async function questionCounts(db: Db, campaignId: number): Promise<{ unan
         (select count(*)::int from query_tallies where campaign_id = ${campaignId} and endorsed > 0) as answered`),
   );
   return { unanswerable: row?.unanswerable ?? 0, answered: row?.answered ?? 0 };
-}
-
-export interface DisputedQuestion {
-  queryId: number;
-  kiltId: string;
-  input: string;
-  passages: number;
-  disputed: number;
 }
 
 /** The questions with the most passages whose counted verdicts differ. */

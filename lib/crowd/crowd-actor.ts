@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Tx } from "@/db/client";
 import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -11,4 +12,3 @@ export async function requireCrowdSession(db: Db | Tx, actor: Actor): Promise<{ 
   if (!found) throw new AppError("not_found", "You have no crowd session; open the study link again.");
   return { user, ctx: await settleSession(db as Db, found) };
 }
-

@@ -6,7 +6,7 @@ import { annotatorStandings, campaigns, crowdEntries, passages } from "@/db/sche
 import { anonymous, system, type Actor } from "@/lib/auth/actor";
 import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { resolveActor } from "@/lib/auth/sessions";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
@@ -16,11 +16,29 @@ import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions
 
 const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1", stopped: "S1" };
 
-async function working(db: Db, options: { queries: number; candidates: number; entry: Partial<typeof crowdEntries.$inferInsert>; campaign?: Partial<typeof campaigns.$inferInsert> }) {
+async function working(
+  db: Db,
+  options: {
+    queries: number;
+    candidates: number;
+    entry: Partial<typeof crowdEntries.$inferInsert>;
+    campaign?: Partial<typeof campaigns.$inferInsert>;
+  },
+) {
   const c = await makeCampaign(db, { queries: options.queries, candidates: options.candidates });
   if (options.campaign) await db.update(campaigns).set(options.campaign).where(eq(campaigns.id, c.campaignId));
   const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, platform: "generic", trainingItems: 0, ...options.entry });
+  await db
+    .insert(crowdEntries)
+    .values({
+      campaignId: c.campaignId,
+      enabled: true,
+      entryKey: key,
+      codes: CODES,
+      platform: "generic",
+      trainingItems: 0,
+      ...options.entry,
+    });
   const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
   const actor = await resolveActor(db, { bearerToken: token });
   await consentToCrowdSession(db, actor);
@@ -31,23 +49,39 @@ async function isGold(db: Db, campaignId: number, t: Task): Promise<boolean> {
   const [p] = await db
     .select({ isGold: passages.isGold })
     .from(passages)
-    .where(and(eq(passages.campaignId, campaignId), eq(passages.wikipediaId, t.passage.wikipediaId), eq(passages.startParagraphId, t.passage.paragraphs[0]!.id)));
+    .where(
+      and(
+        eq(passages.campaignId, campaignId),
+        eq(passages.wikipediaId, t.passage.wikipediaId),
+        eq(passages.startParagraphId, t.passage.paragraphs[0]!.id),
+      ),
+    );
   return p!.isGold;
 }
 
 async function liveClaims(db: Db, userId: number): Promise<number> {
-  return rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from claims where user_id = ${userId} and ended_at is null`))[0]!.n;
+  return rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from claims where user_id = ${userId} and ended_at is null`),
+  )[0]!.n;
 }
 
 async function endOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTaskFor(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
+  const error = await nextTaskFor(db, actor, { campaignId }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return (error as AppError).details;
 }
 
 describeEachDatabase("crowd session rules", ({ db }) => {
   it("pauses a worker whose median is under 2 s (the speed rule, when on) and ends the session as paused", async () => {
-    const w = await working(db(), { queries: 4, candidates: 1, entry: { pauseFastWorkers: true, quota: 50 }, campaign: { warnMinJudgments: 3 } });
+    const w = await working(db(), {
+      queries: 4,
+      candidates: 1,
+      entry: { pauseFastWorkers: true, quota: 50 },
+      campaign: { warnMinJudgments: 3 },
+    });
     for (let i = 0; i < 3; i++) {
       const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 400));
@@ -68,7 +102,12 @@ describeEachDatabase("crowd session rules", ({ db }) => {
   });
 
   it("ends the session as paused when the gold rule pauses the worker, and frees their claims", async () => {
-    const w = await working(db(), { queries: 6, candidates: 1, entry: { quota: 50 }, campaign: { goldMinJudgments: 1, goldAccuracyThreshold: 0.7 } });
+    const w = await working(db(), {
+      queries: 6,
+      candidates: 1,
+      entry: { quota: 50 },
+      campaign: { goldMinJudgments: 1, goldAccuracyThreshold: 0.7 },
+    });
     for (;;) {
       const t = await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }).catch((e: unknown) => e);
       if (t instanceof AppError) {
@@ -77,7 +116,12 @@ describeEachDatabase("crowd session rules", ({ db }) => {
       }
       const task = t as Task;
       // Gold passages expect "sufficient" here: answering them "insufficient" fails them.
-      await submitJudgment(db(), w.actor, task.claim.handle, judgmentOf(task, (await isGold(db(), w.campaignId, task)) ? "insufficient" : "sufficient", 3000));
+      await submitJudgment(
+        db(),
+        w.actor,
+        task.claim.handle,
+        judgmentOf(task, (await isGold(db(), w.campaignId, task)) ? "insufficient" : "sufficient", 3000),
+      );
     }
     expect(await liveClaims(db(), w.userId)).toBe(0);
   });

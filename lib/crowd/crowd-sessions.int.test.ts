@@ -12,11 +12,16 @@ import { crowdCampaign, enter, refusal } from "@/test/crowd-entry";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { consentToCrowdSession, enterCrowd, getCrowdEntryInfo, getMyCrowdSession } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingItemView } from "./views";
+import type { TrainingItemView } from "./session.contract";
 
 /** The expected answer of a training item, read from the passage (the test knows what the worker cannot). */
 async function rightAnswer(db: Db, campaignId: number, item: TrainingItemView, right: boolean) {
-  const [p] = await db.select().from(passages).where(sql`${passages.campaignId} = ${campaignId} and ${passages.wikipediaId} = ${item.passage.wikipediaId} and ${passages.isTraining}`);
+  const [p] = await db
+    .select()
+    .from(passages)
+    .where(
+      sql`${passages.campaignId} = ${campaignId} and ${passages.wikipediaId} = ${item.passage.wikipediaId} and ${passages.isTraining}`,
+    );
   const para = item.passage.paragraphs[0]!;
   const word = para.text.split(" ")[0]!;
   const span = { startParagraphId: para.id, startCharacter: 0, endParagraphId: para.id, endCharacter: Array.from(word).length, text: word };
@@ -56,11 +61,20 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     expect(wrong.expected.verdict).not.toBe(wrong.given.verdict);
     expect(wrong.expected.span).toMatchObject({ startCharacter: 0, endCharacter: 4, text: "Para" });
     // A double submit of the same position is refused; the next item comes.
-    expect((await refusal(answerTraining(db(), first.actor, (await rightAnswer(db(), c.campaignId, item!, true)) as never))).code).toBe("conflict");
+    expect((await refusal(answerTraining(db(), first.actor, (await rightAnswer(db(), c.campaignId, item!, true)) as never))).code).toBe(
+      "conflict",
+    );
     const passed = await train(db(), first.actor, c.campaignId, [true, true]);
     expect(passed.session).toMatchObject({ stage: "working", training: { answered: 3, correct: 2 } });
 
-    const trainingPages = new Set((await db().select().from(passages).where(sql`${passages.campaignId} = ${c.campaignId} and ${passages.isTraining}`)).map((p) => `${p.wikipediaId}:${p.startParagraphId}`));
+    const trainingPages = new Set(
+      (
+        await db()
+          .select()
+          .from(passages)
+          .where(sql`${passages.campaignId} = ${c.campaignId} and ${passages.isTraining}`)
+      ).map((p) => `${p.wikipediaId}:${p.startParagraphId}`),
+    );
     for (let i = 0; i < 4; i++) {
       const task = await nextTaskFor(db(), first.actor, { campaignId: c.campaignId });
       expect(task).not.toBeNull();
@@ -108,7 +122,10 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     expect((await getMyCrowdSession(db(), a.actor)).code).toBe("EMPTY1");
 
     const b = await enter(db(), c.key, unique("pid"));
-    await db().update(crowdSessions).set({ deadlineAt: new Date(Date.now() - 1000) }).where(eq(crowdSessions.userId, (b.actor as { id: number }).id));
+    await db()
+      .update(crowdSessions)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(crowdSessions.userId, (b.actor as { id: number }).id));
     expect(await getMyCrowdSession(db(), b.actor)).toMatchObject({ stage: "ended", outcome: "timed_out", code: "TIME1" });
   });
 
@@ -119,6 +136,8 @@ describeEachDatabase("crowd sessions", ({ db }) => {
     expect(JSON.stringify(bad.details)).toMatch(/PROLIFIC_PID/);
     expect(JSON.stringify(bad.details)).toMatch(/SESSION_ID/);
     await db().update(crowdEntries).set({ enabled: false }).where(eq(crowdEntries.campaignId, c.campaignId));
-    expect((await refusal(enterCrowd(db(), anonymous, { key: c.key, body: { PROLIFIC_PID: "p", STUDY_ID: "s", SESSION_ID: "x" } }))).code).toBe("not_found");
+    expect(
+      (await refusal(enterCrowd(db(), anonymous, { key: c.key, body: { PROLIFIC_PID: "p", STUDY_ID: "s", SESSION_ID: "x" } }))).code,
+    ).toBe("not_found");
   });
 });

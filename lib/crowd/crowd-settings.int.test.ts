@@ -4,12 +4,12 @@ import { auditLog, crowdEntries, CROWD_OUTCOMES } from "@/db/schema";
 import { anonymous, system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { createCampaign } from "@/lib/campaign/campaigns";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError, parseInput } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
 import { getCrowdEntryInfo } from "./sessions";
-import { CROWD_DEFAULTS, updateCrowdSettingsSchema } from "./settings";
+import { CROWD_DEFAULTS, updateCrowdSettingsSchema } from "./settings.contract";
 
 /** What a call threw (an AppError), failing the test when it resolved. */
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
@@ -29,7 +29,8 @@ describeEachDatabase("crowd settings", ({ db }) => {
   }
 
   const newCampaign = async () => (await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("crowd") }))).id;
-  const rowsOf = async (campaignId: number) => (await db().select({ n: count() }).from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)))[0]!.n;
+  const rowsOf = async (campaignId: number) =>
+    (await db().select({ n: count() }).from(crowdEntries).where(eq(crowdEntries.campaignId, campaignId)))[0]!.n;
 
   it("makes the entry once, on the first read: defaults, a 128-bit key, one distinct generated code per outcome", async () => {
     const coord = await user("coordinator");
@@ -68,7 +69,14 @@ describeEachDatabase("crowd settings", ({ db }) => {
       codes: { completed: "DONE-1", training_failed: "NOPE_2" },
     });
     const after = await updateCrowdSettings(db(), coord, campaignId, input);
-    expect(after).toMatchObject({ enabled: true, platform: "mturk", quota: 6, quotaUnit: "questions", maxJudgmentsPerWorker: 200, pauseFastWorkers: true });
+    expect(after).toMatchObject({
+      enabled: true,
+      platform: "mturk",
+      quota: 6,
+      quotaUnit: "questions",
+      maxJudgmentsPerWorker: 200,
+      pauseFastWorkers: true,
+    });
     expect(after.codes).toEqual({ ...before.codes, completed: "DONE-1", training_failed: "NOPE_2" });
     expect(after.entryKey).toBe(before.entryKey);
     expect(after.trainingItems).toBe(before.trainingItems);
@@ -94,13 +102,19 @@ describeEachDatabase("crowd settings", ({ db }) => {
     const coord = await user("coordinator");
     const campaignId = await newCampaign();
     const before = await getCrowdSettings(db(), coord, campaignId);
-    const error = await refusal(updateCrowdSettings(db(), coord, campaignId, { quota: 9, codes: { timed_out: before.codes.completed.toLowerCase() } }));
+    const error = await refusal(
+      updateCrowdSettings(db(), coord, campaignId, { quota: 9, codes: { timed_out: before.codes.completed.toLowerCase() } }),
+    );
     expect(error.status).toBe(422);
-    expect(error.details).toEqual({ problems: [{ field: "codes.timed_out", message: "is the same as the code for 'completed'; each outcome needs its own code" }] });
+    expect(error.details).toEqual({
+      problems: [{ field: "codes.timed_out", message: "is the same as the code for 'completed'; each outcome needs its own code" }],
+    });
     expect(error.message).toContain("codes.timed_out");
     expect(await getCrowdSettings(db(), coord, campaignId)).toEqual(before);
     // Swapping two codes in one change is fine.
-    const swapped = await updateCrowdSettings(db(), coord, campaignId, { codes: { completed: before.codes.paused, paused: before.codes.completed } });
+    const swapped = await updateCrowdSettings(db(), coord, campaignId, {
+      codes: { completed: before.codes.paused, paused: before.codes.completed },
+    });
     expect([swapped.codes.completed, swapped.codes.paused]).toEqual([before.codes.paused, before.codes.completed]);
   });
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
@@ -6,7 +7,17 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { invalidField, invalidInput } from "@/lib/errors";
-import { duplicateCodes, entryColumns, entryStateOf, generateCodes, trainingItemsProblem, type CrowdOutcome, type CrowdSettingsView, type EntryUsage, type UpdateCrowdSettingsInput } from "./settings";
+import {
+  duplicateCodes,
+  entryColumns,
+  entryStateOf,
+  generateCodes,
+  trainingItemsProblem,
+  type CrowdOutcome,
+  type CrowdSettingsView,
+  type EntryUsage,
+  type UpdateCrowdSettingsInput,
+} from "./settings.contract";
 import { entryUsage } from "./entry-limits";
 
 // A campaign's crowd entry (one row of crowd_entries), as coordinators read and change it. The row
@@ -62,7 +73,9 @@ export async function getCrowdSettings(db: Db, actor: Actor, campaignId: number)
 
 /** Gold passages of the campaign marked as training (`"training": true` at import), in any batch. */
 export async function markedTrainingPassages(db: Db, campaignId: number): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and is_training`));
+  const [row] = rowsOf<{ n: number }>(
+    await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and is_training`),
+  );
   return row?.n ?? 0;
 }
 
@@ -74,7 +87,12 @@ export async function markedTrainingPassages(db: Db, campaignId: number): Promis
  * holding training passages is paused, closed or deleted later, training gives fewer items (those
  * of launched batches). Audited as `campaign.crowd`.
  */
-export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: number, input: UpdateCrowdSettingsInput): Promise<CrowdSettingsView> {
+export async function updateCrowdSettings(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  input: UpdateCrowdSettingsInput,
+): Promise<CrowdSettingsView> {
   requireCoordinator(actor);
   await getCampaign(db, actor, campaignId);
   if (input.trainingItems !== undefined && input.trainingItems > 0) {
@@ -84,7 +102,8 @@ export async function updateCrowdSettings(db: Db, actor: Actor, campaignId: numb
   await ensureEntry(db, campaignId);
   const { codes: newCodes, entry, enabled, ...rest } = input;
   // The entry state as stored: `entry` (or `enabled`: true opens, false closes; a stopped entry stays stopped).
-  const state = entry !== undefined ? entryColumns(entry) : enabled === true ? entryColumns("open") : enabled === false ? { enabled: false } : {};
+  const state =
+    entry !== undefined ? entryColumns(entry) : enabled === true ? entryColumns("open") : enabled === false ? { enabled: false } : {};
   const fields = { ...rest, ...state };
   const row = await db.transaction(async (tx) => {
     // Locked: two coordinators changing codes at once cannot end with one code for two outcomes.

@@ -2,13 +2,14 @@
 // a public entry link from being flooded. Anyone with the link can make up worker ids, so every
 // entry is counted per campaign and per address, and a campaign's places and its sessions in
 // progress are capped; past a limit the entry is refused before any account exists.
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
 import { crowdEntryAttempts, crowdWorkers, type CrowdEntry } from "@/db/schema";
 import { insertUser } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import type { EntryUsage } from "./settings";
+import type { EntryUsage } from "./settings.contract";
 
 export const ENTRY_LIMITS = {
   /** Attempts older than this count for nothing. */
@@ -62,7 +63,11 @@ export function perCampaignLimit(entry: Pick<CrowdEntry, "maxSessionsInProgress"
  * checks are recorded (made or refused); those refused by a rate limit are not, so a flood does not
  * grow the table and Retry-After is exact.
  */
-export async function admitEntry(db: Db, entry: CrowdEntry, input: { workerId: string; address: string; newcomers?: boolean }): Promise<void> {
+export async function admitEntry(
+  db: Db,
+  entry: CrowdEntry,
+  input: { workerId: string; address: string; newcomers?: boolean },
+): Promise<void> {
   const { refusal, attemptId } = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_ENTRY}, ${entry.campaignId % 2_147_483_647}::int)`);
     const rate = await rateRefusal(tx, entry, input.address);
@@ -116,15 +121,23 @@ async function capRefusal(tx: Tx, entry: CrowdEntry, workerId: string): Promise<
   const s = await workerState(tx, entry, workerId);
   if (!s.starts) return null;
   if (!s.found && s.workers >= entry.maxWorkers) {
-    return new AppError("conflict", `This study is full: all its ${entry.maxWorkers} places are taken. Return it on the platform you came from; no account was made for you.`, {
-      full: "places",
-    });
+    return new AppError(
+      "conflict",
+      `This study is full: all its ${entry.maxWorkers} places are taken. Return it on the platform you came from; no account was made for you.`,
+      {
+        full: "places",
+      },
+    );
   }
   if (s.inProgress >= entry.maxSessionsInProgress) {
-    return new AppError("conflict", `This study is full right now: ${entry.maxSessionsInProgress} people are working on it. Try again in a few minutes; no account was made for you.`, {
-      full: "sessions",
-      retryAfterSeconds: ENTRY_LIMITS.windowSeconds,
-    });
+    return new AppError(
+      "conflict",
+      `This study is full right now: ${entry.maxSessionsInProgress} people are working on it. Try again in a few minutes; no account was made for you.`,
+      {
+        full: "sessions",
+        retryAfterSeconds: ENTRY_LIMITS.windowSeconds,
+      },
+    );
   }
   if (!s.found) await makeCrowdAccount(tx, entry, workerId);
   return null;
@@ -147,18 +160,32 @@ async function workerState(tx: Tx, entry: CrowdEntry, workerId: string): Promise
               and w.id not in (select id from me) and not exists (select 1 from crowd_sessions s where s.worker_id = w.id)))::int as in_progress`),
   );
   const r = row!;
-  return { found: r.found, starts: !r.found || (!r.open && r.sessions < entry.maxSessionsPerWorker), workers: r.workers, inProgress: r.in_progress };
+  return {
+    found: r.found,
+    starts: !r.found || (!r.open && r.sessions < entry.maxSessionsPerWorker),
+    workers: r.workers,
+    inProgress: r.in_progress,
+  };
 }
 
 /** A newcomer's pseudonymous account (role `crowd`) and their crowd_workers row, made under the campaign's lock. */
 async function makeCrowdAccount(tx: Tx, entry: CrowdEntry, workerId: string): Promise<void> {
-  const user = await insertUser(tx as unknown as Db, { username: `crowd-${entry.campaignId}-${randomBytes(6).toString("hex")}`, role: "crowd", passwordHash: null });
-  await tx.insert(crowdWorkers).values({ campaignId: entry.campaignId, platform: entry.platform, platformWorkerId: workerId, userId: user.id });
+  const user = await insertUser(tx as unknown as Db, {
+    username: `crowd-${entry.campaignId}-${randomBytes(6).toString("hex")}`,
+    role: "crowd",
+    passwordHash: null,
+  });
+  await tx
+    .insert(crowdWorkers)
+    .values({ campaignId: entry.campaignId, platform: entry.platform, platformWorkerId: workerId, userId: user.id });
 }
 
 /** Deletes attempt rows older than `pruneAfterMinutes`; returns how many. */
 export async function pruneEntryAttempts(db: Db): Promise<number> {
   const cutoff = new Date(Date.now() - ENTRY_LIMITS.pruneAfterMinutes * 60_000);
-  const deleted = await db.delete(crowdEntryAttempts).where(lt(crowdEntryAttempts.createdAt, cutoff)).returning({ id: crowdEntryAttempts.id });
+  const deleted = await db
+    .delete(crowdEntryAttempts)
+    .where(lt(crowdEntryAttempts.createdAt, cutoff))
+    .returning({ id: crowdEntryAttempts.id });
   return deleted.length;
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { CrowdPlatform } from "@/db/schema";
 
@@ -28,7 +29,10 @@ export const entryParamSchemas = {
 } as const;
 
 /** The body as sent: string values only, a few of them (the platform's schema then names what is missing). */
-export const entryBodySchema = z.record(z.string().max(100, "must be at most 100 characters"), z.string().max(1000, "must be at most 1000 characters"));
+export const entryBodySchema = z.record(
+  z.string().max(100, "must be at most 100 characters"),
+  z.string().max(1000, "must be at most 1000 characters"),
+);
 
 /** The ids an entry stores, whatever the platform. */
 export interface EntryIds {

@@ -1,3 +1,4 @@
+import "server-only";
 import { env } from "@/lib/env";
 
 /** Mechanical Turk's worker sites: they frame an ExternalQuestion and receive its submit. */

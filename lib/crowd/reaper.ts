@@ -1,6 +1,7 @@
 // The crowd side of the periodic reaping (app/_server/start-up.ts): a session nobody asks about any
 // more (the worker closed the tab) still ends when its time runs out or its entry is stopped, with
 // its outcome and code, and gives back its claims — as a worker's own next request would end it.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { endLiveClaimsOf } from "@/lib/campaign/claims.internal";

@@ -14,7 +14,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { letTimePass } from "@/test/elapse";
 import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { listWorkerSessions } from "./workers-report";
-import { workerListQuerySchema } from "./workers-report-options";
+import { workerListQuerySchema } from "./workers-report.contract";
 
 // Issue 26: the speed rule, the warnings and the payment report use the time the server measured,
 // never the client's `durationMs` (kept as client_duration_ms, a hint). A bot that claims 7 s per
@@ -26,9 +26,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A crowd campaign (no training, the speed rule on, warnings after 3 judgments, no gold pause) and one worker in it, working. */
 async function crowdWorker(db: Db) {
-  const c = await makeCampaign(db, { queries: 6, candidates: 1, settings: { goldMinJudgments: 100, warnMinJudgments: 3, warnFastShare: 0.5 } });
+  const c = await makeCampaign(db, {
+    queries: 6,
+    candidates: 1,
+    settings: { goldMinJudgments: 100, warnMinJudgments: 3, warnFastShare: 0.5 },
+  });
   const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, platform: "generic", trainingItems: 0, quota: 50, pauseFastWorkers: true });
+  await db
+    .insert(crowdEntries)
+    .values({
+      campaignId: c.campaignId,
+      enabled: true,
+      entryKey: key,
+      codes: CODES,
+      platform: "generic",
+      trainingItems: 0,
+      quota: 50,
+      pauseFastWorkers: true,
+    });
   const startedAt = Date.now();
   const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
   const actor = await resolveActor(db, { bearerToken: token });
@@ -59,7 +74,10 @@ async function activeSecondsOf(db: Db, campaignId: number, userId: number): Prom
 }
 
 async function refusalOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTaskFor(db, actor, { campaignId }).then(() => null, (e: unknown) => e);
+  const error = await nextTaskFor(db, actor, { campaignId }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return (error as AppError).details;
 }

@@ -1,14 +1,24 @@
 // Internal to lib/crowd/ (no authorization of its own): the crowd domain functions call these after
 // resolving the caller's own session. A session is settled — ended when one of its end conditions
 // holds — whenever the worker asks for it or for their next passage.
+import "server-only";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
-import { annotatorStandings, campaigns, crowdEntries, crowdSessions, type Campaign, type CrowdEntry, type CrowdOutcome, type CrowdSession } from "@/db/schema";
+import {
+  annotatorStandings,
+  campaigns,
+  crowdEntries,
+  crowdSessions,
+  type Campaign,
+  type CrowdEntry,
+  type CrowdOutcome,
+  type CrowdSession,
+} from "@/db/schema";
 import { endLiveClaimsOf } from "@/lib/campaign/claims.internal";
 import { setStanding } from "@/lib/campaign/quality/standings";
 import { mturkSiteOrigin } from "./origins";
-import type { CrowdCompletion, CrowdSessionView } from "./views";
+import type { CrowdCompletion, CrowdSessionView } from "./session.contract";
 
 export interface SessionContext {
   session: CrowdSession;

@@ -1,7 +1,17 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { campaigns, crowdEntries, crowdSessions, crowdWorkers, sessions, type CrowdEntry, type CrowdSession, type CrowdWorker } from "@/db/schema";
+import {
+  campaigns,
+  crowdEntries,
+  crowdSessions,
+  crowdWorkers,
+  sessions,
+  type CrowdEntry,
+  type CrowdSession,
+  type CrowdWorker,
+} from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import { randomSecret, sha256 } from "@/lib/auth/crypto";
 import { CROWD_TOKEN_PREFIX } from "@/lib/auth/sessions";
@@ -11,7 +21,7 @@ import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMEN
 import { requireCrowdSession } from "./crowd-actor";
 import { admitEntry } from "./entry-limits";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
-import type { CrowdEntryInfo, CrowdSessionView } from "./views";
+import type { CrowdEntryInfo, CrowdSessionView } from "./session.contract";
 
 /** How long a crowd credential outlives its session's deadline: the worker can still read their code. */
 const CREDENTIAL_GRACE_MS = 24 * 3600 * 1000;
@@ -55,21 +65,33 @@ function entryIds(entry: CrowdEntry, body: unknown): EntryIds {
   const params = parseInput(entryParamSchemas[entry.platform], parseInput(entryBodySchema, body));
   const ids = entryIdsOf(entry.platform, params as Record<string, string>);
   if (entry.platform === "mturk") {
-    if (ids.platformSessionId === MTURK_PREVIEW_ASSIGNMENT) throw new AppError("conflict", "This is a preview of the HIT: accept it to start.", { preview: true });
+    if (ids.platformSessionId === MTURK_PREVIEW_ASSIGNMENT)
+      throw new AppError("conflict", "This is a preview of the HIT: accept it to start.", { preview: true });
   }
   return ids;
 }
 
 /** The platform worker's crowd account in this campaign: found, or made (a pseudonymous user of role `crowd`). */
 async function workerOf(db: Db, entry: CrowdEntry, workerId: string): Promise<CrowdWorker> {
-  const where = and(eq(crowdWorkers.campaignId, entry.campaignId), eq(crowdWorkers.platform, entry.platform), eq(crowdWorkers.platformWorkerId, workerId));
+  const where = and(
+    eq(crowdWorkers.campaignId, entry.campaignId),
+    eq(crowdWorkers.platform, entry.platform),
+    eq(crowdWorkers.platformWorkerId, workerId),
+  );
   for (let attempt = 1; ; attempt++) {
     const [found] = await db.select().from(crowdWorkers).where(where);
     if (found) return found;
     try {
       return await db.transaction(async (tx) => {
-        const user = await insertUser(tx as unknown as Db, { username: `crowd-${entry.campaignId}-${randomBytes(6).toString("hex")}`, role: "crowd", passwordHash: null });
-        const [made] = await tx.insert(crowdWorkers).values({ campaignId: entry.campaignId, platform: entry.platform, platformWorkerId: workerId, userId: user.id }).returning();
+        const user = await insertUser(tx as unknown as Db, {
+          username: `crowd-${entry.campaignId}-${randomBytes(6).toString("hex")}`,
+          role: "crowd",
+          passwordHash: null,
+        });
+        const [made] = await tx
+          .insert(crowdWorkers)
+          .values({ campaignId: entry.campaignId, platform: entry.platform, platformWorkerId: workerId, userId: user.id })
+          .returning();
         return made!;
       });
     } catch (error) {
@@ -84,7 +106,13 @@ async function knownWorker(db: Db, entry: CrowdEntry, workerId: string): Promise
   const [found] = await db
     .select()
     .from(crowdWorkers)
-    .where(and(eq(crowdWorkers.campaignId, entry.campaignId), eq(crowdWorkers.platform, entry.platform), eq(crowdWorkers.platformWorkerId, workerId)));
+    .where(
+      and(
+        eq(crowdWorkers.campaignId, entry.campaignId),
+        eq(crowdWorkers.platform, entry.platform),
+        eq(crowdWorkers.platformWorkerId, workerId),
+      ),
+    );
   if (!found) throw notOpen();
   return found;
 }
@@ -124,7 +152,14 @@ async function sessionFor(db: Db, entry: CrowdEntry, worker: CrowdWorker, ids: E
     try {
       const deadlineAt = new Date(Date.now() + entry.timeLimitMinutes * 60_000);
       const platformIds = { studyId: ids.studyId, platformSessionId: ids.platformSessionId, turkSubmitTo: ids.turkSubmitTo };
-      const values = { workerId: worker.id, campaignId: entry.campaignId, userId: worker.userId, number: (last?.number ?? 0) + 1, deadlineAt, ...platformIds };
+      const values = {
+        workerId: worker.id,
+        campaignId: entry.campaignId,
+        userId: worker.userId,
+        number: (last?.number ?? 0) + 1,
+        deadlineAt,
+        ...platformIds,
+      };
       const [made] = await db.insert(crowdSessions).values(values).returning({ id: crowdSessions.id });
       return made!.id;
     } catch (error) {
@@ -156,7 +191,9 @@ export async function enterCrowd(
   if (ctx.session.id !== sessionId) throw new Error("enterCrowd: the worker's latest session is not the one entered");
   const token = randomSecret(CROWD_TOKEN_PREFIX);
   const expiresAt = new Date(Math.max(ctx.session.deadlineAt.getTime(), Date.now()) + CREDENTIAL_GRACE_MS);
-  await db.insert(sessions).values({ id: sha256(token), userId: worker.userId, expiresAt, userAgent: input.userAgent?.slice(0, 300) ?? null });
+  await db
+    .insert(sessions)
+    .values({ id: sha256(token), userId: worker.userId, expiresAt, userAgent: input.userAgent?.slice(0, 300) ?? null });
   return { token, session: await sessionView(db, ctx) };
 }
 

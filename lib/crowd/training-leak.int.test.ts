@@ -4,7 +4,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { auditLog, crowdEntries } from "@/db/schema";
 import { anonymous, system, type Actor, type UserActor } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
-import { type Task } from "@/lib/campaign/annotate/assignment";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "./work";
 import { getAsk } from "@/lib/campaign/annotate/ask";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
@@ -13,23 +13,30 @@ import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { importKnowledge } from "@/lib/knowledge/import-knowledge";
-import { createCampaignSchema } from "@/lib/campaign/settings";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
 import { AppError, parseInput } from "@/lib/errors";
 import { judgeAll } from "@/test/ask";
 import { judgmentOf, makeAnnotator, pageParagraphs } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
 import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions";
-import { updateCrowdSettingsSchema } from "./settings";
+import { updateCrowdSettingsSchema } from "./settings.contract";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingFeedback } from "./views";
+import type { TrainingFeedback } from "./session.contract";
 
 // Issue 26, deliverable 4: training gives nothing away. A crowd worker who trained on a gold passage
 // saw its expected verdict, span and explanation; they must never get any passage of that question as
 // work (its candidates, other gold, passages added later), the feedback must show that item only, and
 // the settings refuse more training items than the campaign has marked.
 
-const CODES = { completed: "TL-DONE", queue_empty: "TL-EMPTY", paused: "TL-PAUSE", timed_out: "TL-TIME", training_failed: "TL-FAIL", stopped: "TL-STOP" };
+const CODES = {
+  completed: "TL-DONE",
+  queue_empty: "TL-EMPTY",
+  paused: "TL-PAUSE",
+  timed_out: "TL-TIME",
+  training_failed: "TL-FAIL",
+  stopped: "TL-STOP",
+};
 const EXPLANATION = "The paragraph names the inscription's year.";
 
 function source(text: string) {
@@ -50,11 +57,20 @@ interface Imported {
  * gold at paragraph 1 (and 3 when `gold` is 2) with the expected span "Paragraph" (0–9), marked
  * `"training": true` (with an explanation) for the first `training[i]` of them; candidates at 2 and 4.
  */
-async function importQuestions(db: Db, campaignId: number, questions: { gold?: 1 | 2; training: 0 | 1 | 2 }[], launch = true): Promise<Imported> {
+async function importQuestions(
+  db: Db,
+  campaignId: number,
+  questions: { gold?: 1 | 2; training: 0 | 1 | 2 }[],
+  launch = true,
+): Promise<Imported> {
   const pageIds = questions.map(() => unique("tl-page"));
   await importKnowledge(db, system, {
     fileName: "pages.jsonl",
-    source: source(pageIds.map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: pageParagraphs(`Page ${id}`, 6) })).join("\n")),
+    source: source(
+      pageIds
+        .map((id) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: pageParagraphs(`Page ${id}`, 6) }))
+        .join("\n"),
+    ),
   });
   const kiltIds = questions.map(() => unique("tl-q"));
   const tasks = questions.map((q, i) => {
@@ -69,7 +85,10 @@ async function importQuestions(db: Db, campaignId: number, questions: { gold?: 1
     return JSON.stringify({ id: kiltIds[i], input: `question ${kiltIds[i]}`, output: [{ answer: "1871", provenance: gold }] });
   });
   const rankings = kiltIds.map((id, i) =>
-    JSON.stringify({ id, output: [{ provenance: [2, 4].map((p) => ({ wikipedia_id: pageIds[i], start_paragraph_id: p, end_paragraph_id: p })) }] }),
+    JSON.stringify({
+      id,
+      output: [{ provenance: [2, 4].map((p) => ({ wikipedia_id: pageIds[i], start_paragraph_id: p, end_paragraph_id: p })) }],
+    }),
   );
   const { batch } = await importBatch(db, system, {
     campaignId,
@@ -88,7 +107,18 @@ async function newCampaign(db: Db): Promise<number> {
 
 async function entry(db: Db, campaignId: number, trainingItems: number): Promise<string> {
   const key = unique("tl-key").replace(/[^A-Za-z0-9_-]/g, "");
-  await db.insert(crowdEntries).values({ campaignId, enabled: true, entryKey: key, codes: CODES, platform: "generic", trainingItems, trainingPassShare: 0, quota: 500 });
+  await db
+    .insert(crowdEntries)
+    .values({
+      campaignId,
+      enabled: true,
+      entryKey: key,
+      codes: CODES,
+      platform: "generic",
+      trainingItems,
+      trainingPassShare: 0,
+      quota: 500,
+    });
   return key;
 }
 
@@ -107,7 +137,13 @@ async function trainAll(db: Db, actor: Actor): Promise<{ feedback: TrainingFeedb
     if (!item) break;
     const p = item.passage.paragraphs[0]!;
     const span = { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: 9, text: "Paragraph" };
-    const feedback = await answerTraining(db, actor, { position: item.position, verdict: "sufficient", unreadable: false, span, durationMs: 4000 });
+    const feedback = await answerTraining(db, actor, {
+      position: item.position,
+      verdict: "sufficient",
+      unreadable: false,
+      span,
+      durationMs: 4000,
+    });
     seen.push({ feedback, wikipediaId: item.passage.wikipediaId, queryKiltId: item.query.id });
   }
   return seen;
@@ -144,10 +180,17 @@ async function counterViolations(db: Db, campaignId: number): Promise<unknown[]>
 }
 
 const queryIdOf = async (db: Db, campaignId: number, kiltId: string) =>
-  Number(rowsOf<{ id: number }>(await db.execute(sql`select id::float8 as id from queries where campaign_id = ${campaignId} and kilt_id = ${kiltId}`))[0]!.id);
+  Number(
+    rowsOf<{ id: number }>(
+      await db.execute(sql`select id::float8 as id from queries where campaign_id = ${campaignId} and kilt_id = ${kiltId}`),
+    )[0]!.id,
+  );
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -163,7 +206,11 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     const cheater = await enter(db(), key);
     const [trained] = await trainAll(db(), cheater);
     expect(trained!.queryKiltId).toBe(trainedKilt);
-    expect(trained!.feedback).toMatchObject({ correct: true, explanation: EXPLANATION, expected: { verdict: "sufficient", span: { startCharacter: 0, endCharacter: 9, text: "Paragraph" } } });
+    expect(trained!.feedback).toMatchObject({
+      correct: true,
+      explanation: EXPLANATION,
+      expected: { verdict: "sufficient", span: { startCharacter: 0, endCharacter: 9, text: "Paragraph" } },
+    });
     expect(Object.keys(trained!.feedback).sort()).toEqual(["correct", "expected", "explanation", "given", "session"]);
     expect(JSON.stringify(trained!.feedback)).not.toContain(pageIds[1]);
     expect(trained!.feedback.session.stage).toBe("working");
@@ -178,11 +225,21 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     await judgeAll(db(), proposer, campaignId, (kilt) => (kilt === trainedKilt ? "insufficient" : "sufficient"));
     expect((await getAsk(db(), proposer, campaignId))?.queryId).toBe(trainedKilt);
     const span = { startParagraphId: 6, startCharacter: 0, endParagraphId: 6, endCharacter: 9, text: "Paragraph" };
-    expect(await proposePassage(db(), proposer, campaignId, { queryId: trainedKilt, wikipediaId: pageIds[0]!, startParagraphId: 6, endParagraphId: 6, span })).toEqual({ merged: false });
+    expect(
+      await proposePassage(db(), proposer, campaignId, {
+        queryId: trainedKilt,
+        wikipediaId: pageIds[0]!,
+        startParagraphId: 6,
+        endParagraphId: 6,
+        span,
+      }),
+    ).toEqual({ merged: false });
 
     // Question 0 now has 5 passages (gold, 2 candidates, decoy, proposal); the cheater gets question 1's 3 and then nothing.
     const openOfTrained = async () =>
-      rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from passages where query_id = ${trainedQuery} and open_slots > 0`))[0]!.n;
+      rowsOf<{ n: number }>(
+        await db().execute(sql`select count(*)::int as n from passages where query_id = ${trainedQuery} and open_slots > 0`),
+      )[0]!.n;
     expect(await openOfTrained()).toBe(5);
     const cheaterWork = await workUntilEnd(db(), cheater, campaignId);
     expect(cheaterWork.tasks.map((t) => t.query.id)).toEqual([otherKilt, otherKilt, otherKilt]);
@@ -206,7 +263,8 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     // cheater's one claim on question 0 (the training passage's, ended) holds no slot.
     expect(await counterViolations(db(), campaignId)).toEqual([]);
     const slots = rowsOf<{ trained: boolean; start: number; judgments: number; claims: number }>(
-      await db().execute(sql`select p.query_id = ${trainedQuery} as trained, p.start_paragraph_id as start, p.judgment_count as judgments, p.claim_count as claims
+      await db()
+        .execute(sql`select p.query_id = ${trainedQuery} as trained, p.start_paragraph_id as start, p.judgment_count as judgments, p.claim_count as claims
         from passages p where p.campaign_id = ${campaignId} order by p.query_id = ${trainedQuery}, p.start_paragraph_id`),
     );
     expect(slots.map((s) => [s.trained, s.start, s.judgments, s.claims])).toEqual([
@@ -220,11 +278,15 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
       [true, 6, 1, 0],
     ]);
     const cheaterClaims = rowsOf<{ query_id: number; ended: boolean }>(
-      await db().execute(sql`select p.query_id::float8 as query_id, c.ended_at is not null as ended from claims c join passages p on p.id = c.passage_id where c.user_id = ${cheater.id} and p.query_id = ${trainedQuery}`),
+      await db().execute(
+        sql`select p.query_id::float8 as query_id, c.ended_at is not null as ended from claims c join passages p on p.id = c.passage_id where c.user_id = ${cheater.id} and p.query_id = ${trainedQuery}`,
+      ),
     );
     expect(cheaterClaims).toEqual([{ query_id: trainedQuery, ended: true }]);
     const cheaterJudgments = rowsOf<{ n: number }>(
-      await db().execute(sql`select count(*)::int as n from judgments j join passages p on p.id = j.passage_id where j.user_id = ${cheater.id} and p.query_id = ${trainedQuery}`),
+      await db().execute(
+        sql`select count(*)::int as n from judgments j join passages p on p.id = j.passage_id where j.user_id = ${cheater.id} and p.query_id = ${trainedQuery}`,
+      ),
     );
     expect(cheaterJudgments[0]!.n).toBe(0);
   });
@@ -269,13 +331,26 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     const tooMany = await refusal(updateCrowdSettings(db(), coordId, campaignId, { trainingItems: 5, quota: 7 }));
     expect(tooMany.status).toBe(422);
     expect(tooMany.message).toContain("trainingItems: 5 asked, but only 3 passages of this campaign are marked for training");
-    expect(tooMany.details).toEqual({ problems: [{ field: "trainingItems", message: expect.stringMatching(/^5 asked, but only 3 passages of this campaign are marked for training; /) }] });
+    expect(tooMany.details).toEqual({
+      problems: [
+        {
+          field: "trainingItems",
+          message: expect.stringMatching(/^5 asked, but only 3 passages of this campaign are marked for training; /),
+        },
+      ],
+    });
     // Nothing changed, nothing audited.
     expect(await getCrowdSettings(db(), coordId, campaignId)).toEqual(before);
-    const audited = await db().select().from(auditLog).where(and(eq(auditLog.action, "campaign.crowd"), eq(auditLog.targetId, String(campaignId))));
+    const audited = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "campaign.crowd"), eq(auditLog.targetId, String(campaignId))));
     expect(audited).toHaveLength(0);
 
-    expect((await updateCrowdSettings(db(), coordId, campaignId, { trainingItems: 3, enabled: true, platform: "generic", trainingPassShare: 0 })).trainingItems).toBe(3);
+    expect(
+      (await updateCrowdSettings(db(), coordId, campaignId, { trainingItems: 3, enabled: true, platform: "generic", trainingPassShare: 0 }))
+        .trainingItems,
+    ).toBe(3);
     expect((await updateCrowdSettings(db(), coordId, campaignId, { trainingItems: 0 })).trainingItems).toBe(0);
     expect((await updateCrowdSettings(db(), coordId, campaignId, { trainingItems: 3 })).trainingItems).toBe(3);
 
@@ -292,7 +367,9 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     // One marked: the message says "1 passage … is"; none marked: "0", and K = 0 is still allowed, as are other fields.
     const one = await newCampaign(db());
     await importQuestions(db(), one, [{ training: 1 }]);
-    expect((await refusal(updateCrowdSettings(db(), coordId, one, { trainingItems: 2 }))).message).toContain("trainingItems: 2 asked, but only 1 passage of this campaign is marked for training");
+    expect((await refusal(updateCrowdSettings(db(), coordId, one, { trainingItems: 2 }))).message).toContain(
+      "trainingItems: 2 asked, but only 1 passage of this campaign is marked for training",
+    );
     const none = await newCampaign(db());
     await importQuestions(db(), none, [{ training: 0 }], false);
     const noneRefused = await refusal(updateCrowdSettings(db(), coordId, none, { trainingItems: 1 }));
@@ -319,8 +396,15 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     }
     // An own "__proto__" key (as JSON.parse makes one) and unknown fields are refused, not merged.
     expect(JSON.stringify(bad(JSON.parse('{"__proto__": {"trainingItems": 0}, "trainingItems": 1}')))).toContain("__proto__");
-    expect(bad({ trainingItems: 1, isTraining: true }).map((p) => p.message).join(" ")).toMatch(/isTraining/);
-    expect(bad({ codes: { completed: "A".repeat(65) } })[0]).toMatchObject({ field: "codes.completed", message: "must be at most 64 characters" });
+    expect(
+      bad({ trainingItems: 1, isTraining: true })
+        .map((p) => p.message)
+        .join(" "),
+    ).toMatch(/isTraining/);
+    expect(bad({ codes: { completed: "A".repeat(65) } })[0]).toMatchObject({
+      field: "codes.completed",
+      message: "must be at most 64 characters",
+    });
 
     // Through the domain: a campaign id that is not the caller's to change is refused before the count is read.
     const campaignId = await newCampaign(db());

@@ -8,9 +8,16 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
 import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
-import type { TrainingItemView } from "./views";
+import type { TrainingItemView } from "./session.contract";
 
-const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
+const CODES = {
+  completed: "DONE1",
+  queue_empty: "EMPTY1",
+  paused: "PAUSED1",
+  timed_out: "TIME1",
+  training_failed: "FAIL1",
+  stopped: "STOP1",
+};
 
 /** A sufficient answer to a training item: `span` in code points of its first paragraph, or the whole of it. */
 function answer(item: TrainingItemView, span?: { start: number; end: number }) {
@@ -21,7 +28,13 @@ function answer(item: TrainingItemView, span?: { start: number; end: number }) {
     position: item.position,
     verdict: "sufficient" as const,
     unreadable: false,
-    span: { startParagraphId: p.id, startCharacter: s.start, endParagraphId: p.id, endCharacter: s.end, text: cps.slice(s.start, s.end).join("") },
+    span: {
+      startParagraphId: p.id,
+      startCharacter: s.start,
+      endParagraphId: p.id,
+      endCharacter: s.end,
+      text: cps.slice(s.start, s.end).join(""),
+    },
     durationMs: 3000,
   };
 }
@@ -34,8 +47,13 @@ describeEachDatabase("crowd training answers and the span check (issue 26)", ({ 
       update passages set is_training = true
       where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold and expected_verdict = 'sufficient' order by id limit 2)`);
     const key = randomBytes(16).toString("base64url");
-    await db().insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
-    const { token } = await enterCrowd(db(), anonymous, { key, body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") } });
+    await db()
+      .insert(crowdEntries)
+      .values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
+    const { token } = await enterCrowd(db(), anonymous, {
+      key,
+      body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") },
+    });
     const worker = await resolveActor(db(), { bearerToken: token });
     await consentToCrowdSession(db(), worker);
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -10,7 +11,7 @@ import { AppError, parseInput } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { endSession, sessionView, trainingTotal, type SessionContext } from "./session-state";
 import { requireCrowdSession } from "./crowd-actor";
-import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./views";
+import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./session.contract";
 
 export const trainingAnswerSchema = z
   .object({
@@ -18,13 +19,20 @@ export const trainingAnswerSchema = z
     verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
     unreadable: z.boolean().default(false),
     span: spanSchema.nullable().default(null),
-    durationMs: z.number().int().min(0, "must be 0 or more").max(24 * 3600 * 1000, "must be under a day"),
+    durationMs: z
+      .number()
+      .int()
+      .min(0, "must be 0 or more")
+      .max(24 * 3600 * 1000, "must be under a day"),
   })
   .strict()
   .superRefine((a, ctx) => {
-    if (a.verdict === "sufficient" && !a.span) ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
-    if (a.verdict === "insufficient" && a.span) ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
-    if (a.unreadable && a.verdict !== "insufficient") ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
+    if (a.verdict === "sufficient" && !a.span)
+      ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
+    if (a.verdict === "insufficient" && a.span)
+      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
+    if (a.unreadable && a.verdict !== "insufficient")
+      ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
   });
 export type TrainingAnswerInput = z.infer<typeof trainingAnswerSchema>;
 
@@ -73,7 +81,10 @@ function itemOf(row: TrainingRow, campaign: Pick<Campaign, "showAnswers">, posit
 }
 
 /** The worker's next training item (their own session, in its training stage); null otherwise. */
-export async function getTrainingItem(db: Db, actor: Parameters<typeof requireCrowdSession>[1]): Promise<{ item: TrainingItemView | null; session: Awaited<ReturnType<typeof sessionView>> }> {
+export async function getTrainingItem(
+  db: Db,
+  actor: Parameters<typeof requireCrowdSession>[1],
+): Promise<{ item: TrainingItemView | null; session: Awaited<ReturnType<typeof sessionView>> }> {
   const { ctx } = await requireCrowdSession(db, actor);
   const row = ctx.session.stage === "training" ? await trainingPassage(db, ctx.campaign.id, ctx.session.userId) : null;
   const total = await trainingTotal(db, ctx);
@@ -103,13 +114,23 @@ function expectedSpan(row: TrainingRow): TrainingSpan | null {
  * nothing the feedback shows is hidden gold of their own work. The last answer of the round decides:
  * pass → real work, else the session ends with the "training not passed" code.
  */
-export async function answerTraining(db: Db, actor: Parameters<typeof requireCrowdSession>[1], input: TrainingAnswerInput): Promise<TrainingFeedback> {
+export async function answerTraining(
+  db: Db,
+  actor: Parameters<typeof requireCrowdSession>[1],
+  input: TrainingAnswerInput,
+): Promise<TrainingFeedback> {
   const answer = parseInput(trainingAnswerSchema, input);
   const { ctx } = await requireCrowdSession(db, actor);
   const s = ctx.session;
-  if (s.stage !== "training") throw new AppError("conflict", s.stage === "ended" ? "This session is over." : "Training is not under way in this session.", { stage: s.stage });
+  if (s.stage !== "training")
+    throw new AppError("conflict", s.stage === "ended" ? "This session is over." : "Training is not under way in this session.", {
+      stage: s.stage,
+    });
   if (answer.position !== s.trainingJudged) {
-    throw new AppError("conflict", `This answer is for training item ${answer.position + 1}, but item ${s.trainingJudged + 1} is on screen; reload the page.`);
+    throw new AppError(
+      "conflict",
+      `This answer is for training item ${answer.position + 1}, but item ${s.trainingJudged + 1} is on screen; reload the page.`,
+    );
   }
   const row = await trainingPassage(db, ctx.campaign.id, s.userId);
   if (!row) throw new AppError("conflict", "No training item is left for you; reload the page.");
@@ -141,7 +162,10 @@ async function recordAnswer(db: Db, ctx: SessionContext, passageId: number, a: T
   return db.transaction(async (tx) => {
     const [session] = await tx
       .update(crowdSessions)
-      .set({ trainingJudged: sql`${crowdSessions.trainingJudged} + 1`, trainingCorrect: sql`${crowdSessions.trainingCorrect} + ${correct ? 1 : 0}` })
+      .set({
+        trainingJudged: sql`${crowdSessions.trainingJudged} + 1`,
+        trainingCorrect: sql`${crowdSessions.trainingCorrect} + ${correct ? 1 : 0}`,
+      })
       .where(sql`${crowdSessions.id} = ${s.id} and ${crowdSessions.trainingJudged} = ${a.position} and ${crowdSessions.stage} = 'training'`)
       .returning();
     if (!session) throw new AppError("conflict", "This training item was answered already; reload the page.");
@@ -166,7 +190,14 @@ async function recordAnswer(db: Db, ctx: SessionContext, passageId: number, a: T
     // training answer stored above is what keeps the whole question from this worker, at claim time.
     await tx
       .insert(claims)
-      .values({ handle: newClaimHandle(), passageId, userId: s.userId, campaignId: s.campaignId, expiresAt: sql`now()`, endedAt: sql`now()` })
+      .values({
+        handle: newClaimHandle(),
+        passageId,
+        userId: s.userId,
+        campaignId: s.campaignId,
+        expiresAt: sql`now()`,
+        endedAt: sql`now()`,
+      })
       .onConflictDoNothing();
     return session;
   });

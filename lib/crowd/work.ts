@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
@@ -5,7 +6,8 @@ import type { Actor, UserActor } from "@/lib/auth/actor";
 import { requireActiveAnnotator } from "@/lib/campaign/annotate/annotator-access";
 import { nextTask, type NextTaskInput } from "@/lib/campaign/annotate/assignment";
 import { claimNextReaping } from "@/lib/campaign/annotate/claim-next.internal";
-import { endClaim, type Task } from "@/lib/campaign/claims.internal";
+import { endClaim } from "@/lib/campaign/claims.internal";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { AppError } from "@/lib/errors";
 import { requireCrowdSession } from "./crowd-actor";
 import { endSession, sessionView, workDone, type SessionContext } from "./session-state";
@@ -50,7 +52,8 @@ export async function crowdNextTask(db: Db, actor: UserActor, input: NextTaskInp
   const { user, ctx } = await requireCrowdSession(db, actor);
   if (ctx.session.campaignId !== input.campaignId) throw new AppError("not_found", `No campaign with id ${input.campaignId} for you.`);
   if (ctx.session.stage === "ended") throw await sessionOver(db, ctx);
-  if (ctx.session.stage !== "working") throw new AppError("conflict", "Finish the consent and training steps first.", { stage: ctx.session.stage });
+  if (ctx.session.stage !== "working")
+    throw new AppError("conflict", "Finish the consent and training steps first.", { stage: ctx.session.stage });
   const { campaign } = await requireActiveAnnotator(db, user, input.campaignId, { fresh: true });
   const { entry } = ctx;
   const before = await workInHand(db, ctx);

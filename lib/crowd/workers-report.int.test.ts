@@ -7,12 +7,20 @@ import { pauseByGoldRule, submitJudgment } from "@/lib/campaign/annotate/judgmen
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
-import { addTrainingAnswer, codeOf, endCrowdSession, makeCrowdEntry, makeCrowdWorker, startCrowdSession, type TestCrowdWorker } from "@/test/crowd";
+import {
+  addTrainingAnswer,
+  codeOf,
+  endCrowdSession,
+  makeCrowdEntry,
+  makeCrowdWorker,
+  startCrowdSession,
+  type TestCrowdWorker,
+} from "@/test/crowd";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { letTimePass } from "@/test/elapse";
 import { exportedLines } from "@/test/exported";
 import { exportWorkerSessions, listWorkerSessions } from "./workers-report";
-import { WORKER_REPORT_COLUMNS, workerListQuerySchema, type WorkerSessionRow } from "./workers-report-options";
+import { WORKER_REPORT_COLUMNS, workerListQuerySchema, type WorkerSessionRow } from "./workers-report.contract";
 
 const pause = () => new Promise((r) => setTimeout(r, 3));
 const query = (q: Record<string, unknown> = {}) => workerListQuerySchema.parse(q);
@@ -24,7 +32,15 @@ interface Submitted {
 }
 
 /** Claims and judges `n` passages (sufficient, `ms` each); a claim is taken before `beforeSubmit` runs, the judgment after it. */
-async function judge(db: Db, who: UserActor, campaignId: number, n: number, ms: number, into: Submitted, beforeSubmit?: () => Promise<void>) {
+async function judge(
+  db: Db,
+  who: UserActor,
+  campaignId: number,
+  n: number,
+  ms: number,
+  into: Submitted,
+  beforeSubmit?: () => Promise<void>,
+) {
   for (let i = 0; i < n; i++) {
     const t = await nextTaskFor(db, who, { campaignId });
     if (!t) throw new Error("the queue ran dry");
@@ -53,7 +69,8 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     const b = await makeCrowdWorker(db(), campaignId, "mturk", formulaId + unique(""));
     const cw = await makeCrowdWorker(db(), campaignId, "generic", unique("gen-c"));
     const d = await makeCrowdWorker(db(), campaignId, "mturk", unique("turk-d"));
-    const track = (key: string, id: number, worker: TestCrowdWorker) => (sessions[key] = { id, worker, submitted: { passages: [], ms: [] } }).submitted;
+    const track = (key: string, id: number, worker: TestCrowdWorker) =>
+      (sessions[key] = { id, worker, submitted: { passages: [], ms: [] } }).submitted;
 
     const a1 = await startCrowdSession(db(), a, campaignId, { studyId: "STUDY-1", platformSessionId: "SESS-a1" });
     const a1s = track("a1", a1, a);
@@ -67,7 +84,9 @@ describeEachDatabase("crowd payment report", ({ db }) => {
 
     const b1 = await startCrowdSession(db(), b, campaignId, { working: false, studyId: "HIT-1", platformSessionId: "ASSIGN-b1" });
     track("b1", b1, b);
-    const passageIds = rowsOf<{ id: string | number }>(await db().execute(sql`select id from passages where campaign_id = ${campaignId} order by id limit 2`));
+    const passageIds = rowsOf<{ id: string | number }>(
+      await db().execute(sql`select id from passages where campaign_id = ${campaignId} order by id limit 2`),
+    );
     await addTrainingAnswer(db(), b1, b.actor.id, Number(passageIds[0]!.id), 0, true, 1500);
     await letTimePass(db(), b.actor.id, 2000); // B takes 2 s on its second item (its client claims 2.5 s)
     await addTrainingAnswer(db(), b1, b.actor.id, Number(passageIds[1]!.id), 1, false, 2500);
@@ -88,7 +107,9 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     const s = sessions[key]!;
     if (!s.submitted.passages.length) return { agreed: 0, compared: 0 };
     const rows = rowsOf<{ agrees: boolean | null }>(
-      await db().execute(sql`select agrees from judgments where user_id = ${s.worker.actor.id} and passage_id = any(${sql.param(s.submitted.passages)}::bigint[])`),
+      await db().execute(
+        sql`select agrees from judgments where user_id = ${s.worker.actor.id} and passage_id = any(${sql.param(s.submitted.passages)}::bigint[])`,
+      ),
     );
     return { agreed: rows.filter((r) => r.agrees === true).length, compared: rows.filter((r) => r.agrees !== null).length };
   }
@@ -113,7 +134,9 @@ describeEachDatabase("crowd payment report", ({ db }) => {
 
   async function goldOf(key: string) {
     const [g] = rowsOf<{ gold_judged: number; gold_correct: number }>(
-      await db().execute(sql`select gold_judged, gold_correct from annotator_standings where campaign_id = ${campaignId} and user_id = ${sessions[key]!.worker.actor.id}`),
+      await db().execute(
+        sql`select gold_judged, gold_correct from annotator_standings where campaign_id = ${campaignId} and user_id = ${sessions[key]!.worker.actor.id}`,
+      ),
     );
     return { goldJudged: g?.gold_judged ?? 0, goldCorrect: g?.gold_correct ?? 0 };
   }
@@ -124,16 +147,29 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     expect(page.rows.map((r) => r.id)).toEqual(["d1", "c1", "b1", "a2", "a1"].map((k) => sessions[k]!.id));
     const byId = new Map(page.rows.map((r) => [r.id, r]));
     const a1 = byId.get(sessions.a1!.id)!;
-    expect(a1).toMatchObject({ platform: "prolific", workerId: sessions.a1!.worker.platformWorkerId, session: 1, studyId: "STUDY-1", platformSessionId: "SESS-a1" });
+    expect(a1).toMatchObject({
+      platform: "prolific",
+      workerId: sessions.a1!.worker.platformWorkerId,
+      session: 1,
+      studyId: "STUDY-1",
+      platformSessionId: "SESS-a1",
+    });
     expect(a1).toMatchObject({ stage: "ended", outcome: "completed", code: codeOf("completed"), paused: false, pauseReason: null });
     expect(a1.endedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(a1.startedAt)).toBeLessThanOrEqual(Date.parse(a1.endedAt!));
     const a2 = byId.get(sessions.a2!.id)!;
     expect(a2).toMatchObject({ session: 2, stage: "working", outcome: null, code: null, endedAt: null, platformSessionId: "SESS-a2" });
-    expect(byId.get(sessions.b1!.id)).toMatchObject({ platform: "mturk", outcome: "training_failed", code: codeOf("training_failed"), studyId: "HIT-1" });
+    expect(byId.get(sessions.b1!.id)).toMatchObject({
+      platform: "mturk",
+      outcome: "training_failed",
+      code: codeOf("training_failed"),
+      studyId: "HIT-1",
+    });
     expect(byId.get(sessions.c1!.id)).toMatchObject({ platform: "generic", outcome: "timed_out", studyId: null, platformSessionId: null });
     expect(byId.get(sessions.d1!.id)).toMatchObject({ outcome: "paused", code: codeOf("paused"), paused: true, pauseReason: "gold_rule" });
-    const [pseudonym] = rowsOf<{ pseudonym: string }>(await db().execute(sql`select pseudonym from users where id = ${sessions.c1!.worker.actor.id}`));
+    const [pseudonym] = rowsOf<{ pseudonym: string }>(
+      await db().execute(sql`select pseudonym from users where id = ${sessions.c1!.worker.actor.id}`),
+    );
     expect(byId.get(sessions.c1!.id)!.pseudonym).toBe(pseudonym!.pseudonym);
   });
 
@@ -182,8 +218,12 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     const found = await listWorkerSessions(db(), system, campaignId, query({ q: a.slice(2, 9) }));
     expect(found.rows.map((r) => r.id)).toEqual([sessions.a2!.id, sessions.a1!.id]);
     expect((await listWorkerSessions(db(), system, campaignId, query({ q: "%" }))).rows).toEqual([]);
-    expect((await listWorkerSessions(db(), system, campaignId, query({ outcome: "open" }))).rows.map((r) => r.id)).toEqual([sessions.a2!.id]);
-    expect((await listWorkerSessions(db(), system, campaignId, query({ outcome: "training_failed" }))).rows.map((r) => r.id)).toEqual([sessions.b1!.id]);
+    expect((await listWorkerSessions(db(), system, campaignId, query({ outcome: "open" }))).rows.map((r) => r.id)).toEqual([
+      sessions.a2!.id,
+    ]);
+    expect((await listWorkerSessions(db(), system, campaignId, query({ outcome: "training_failed" }))).rows.map((r) => r.id)).toEqual([
+      sessions.b1!.id,
+    ]);
   });
 
   it("exports every row as CSV (quoted, formulas guarded) and as JSONL, a page at a time", async () => {
@@ -194,7 +234,9 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     const b = all.find((r) => r.id === sessions.b1!.id)!;
     const bLine = csv[1 + all.indexOf(b)]!;
     expect(bLine.startsWith(`mturk,"'${b.workerId.replace(/"/g, '""')}",`)).toBe(true);
-    expect(bLine).toContain(`,HIT-1,ASSIGN-b1,ended,training_failed,${codeOf("training_failed")},${b.startedAt},${b.endedAt},0,0,${b.activeSeconds},2,1,`);
+    expect(bLine).toContain(
+      `,HIT-1,ASSIGN-b1,ended,training_failed,${codeOf("training_failed")},${b.startedAt},${b.endedAt},0,0,${b.activeSeconds},2,1,`,
+    );
     const a2Line = csv[1 + all.findIndex((r) => r.id === sessions.a2!.id)]!;
     expect(a2Line).toMatch(/,working,,,/); // no outcome, no code yet: empty cells
 
@@ -213,6 +255,8 @@ describeEachDatabase("crowd payment report", ({ db }) => {
     await expect(listWorkerSessions(db(), system, 987_654_321, query())).rejects.toMatchObject({ code: "not_found" });
     const empty = await makeCampaign(db(), { queries: 1, candidates: 0 });
     expect(await listWorkerSessions(db(), system, empty.campaignId, query())).toEqual({ rows: [], next: null });
-    expect(await exportedLines(exportWorkerSessions(db(), system, empty.campaignId, { format: "csv" }))).toEqual([WORKER_REPORT_COLUMNS.join(",") + "\r\n"]);
+    expect(await exportedLines(exportWorkerSessions(db(), system, empty.campaignId, { format: "csv" }))).toEqual([
+      WORKER_REPORT_COLUMNS.join(",") + "\r\n",
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
@@ -6,8 +7,8 @@ import { getCampaign } from "@/lib/campaign/campaigns";
 import { countedJudgmentsOf } from "@/lib/campaign/quality/counted-judgments";
 import { smoothedAccuracy } from "@/lib/campaign/quality/consensus";
 import { csvLine } from "@/lib/csv";
-import { likePattern, pageOf, type Page } from "@/lib/list-options";
-import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, type WorkerSessionRow } from "./workers-report-options";
+import { likePattern, pageOf, type Page } from "@/lib/list-options.contract";
+import { WORKER_REPORT_COLUMNS, type WorkerListQuery, type WorkerReportFormat, type WorkerSessionRow } from "./workers-report.contract";
 
 // The payment report: one row per crowd session, newest first, with what a coordinator needs to
 // approve, reject and bonus on the platform. Computed in one statement per page; no judgment is read
@@ -146,7 +147,14 @@ function toRow(r: RawRow): WorkerSessionRow {
 }
 
 /** The rows of one page (`limit + 1` read, so the caller knows whether another follows). */
-async function readPage(db: Db, campaignId: number, r: number, query: Pick<WorkerListQuery, "q" | "outcome">, after: number | undefined, limit: number) {
+async function readPage(
+  db: Db,
+  campaignId: number,
+  r: number,
+  query: Pick<WorkerListQuery, "q" | "outcome">,
+  after: number | undefined,
+  limit: number,
+) {
   const raw = rowsOf<RawRow>(await db.execute(pageStatement(campaignId, r, sessionFilter(campaignId, query, after), limit + 1)));
   return pageOf(raw.map(toRow), limit);
 }
@@ -156,7 +164,12 @@ async function readPage(db: Db, campaignId: number, r: number, query: Pick<Worke
  * a page at a time; `q` a part of the platform worker id, `outcome` one outcome or `open`
  * (coordinators; 404 for an unknown campaign).
  */
-export async function listWorkerSessions(db: Db, actor: Actor, campaignId: number, query: WorkerListQuery): Promise<Page<WorkerSessionRow>> {
+export async function listWorkerSessions(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  query: WorkerListQuery,
+): Promise<Page<WorkerSessionRow>> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   return readPage(db, campaign.id, campaign.judgmentsPerPassage, query, query.after, query.limit);

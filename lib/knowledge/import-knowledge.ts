@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import {
@@ -15,6 +16,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { invalidField } from "@/lib/errors";
 import { indexAfterImport } from "@/lib/knowledge/index-build";
+import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type JsonlLine } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema, type KnowledgeRecord } from "@/lib/kilt/schemas";
 import { importFailed, MAX_PROBLEMS, Problems } from "@/lib/campaign/import/import-problems";
@@ -59,23 +61,6 @@ export type KnowledgePart = { kind: "references" | "file"; file: ImportFile };
 /** One file at hand (tests, the demo, the benchmark), or the parts of an upload. */
 export type KnowledgeImportInput = KnowledgeFileInput | { parts: AsyncIterable<KnowledgePart>; onProgress?: OnProgress };
 
-export interface KnowledgeImportResult {
-  file: string;
-  lines: number;
-  /** Pages of the file kept: inserted + updated + unchanged. */
-  pages: number;
-  inserted: number;
-  /** Pages already there whose title or text the file changed. */
-  updated: number;
-  /** Pages already there, the same in the file (left as they were, not re-indexed). */
-  unchanged: number;
-  /** Lines left out by `onlyPageIds`. */
-  skipped: number;
-  bytes: number;
-  /** Pages put into the text index after the import (when it was built before; at most INDEX_AFTER_IMPORT_PAGES). */
-  indexed: number;
-}
-
 /** A knowledge import indexes at most this many new or changed pages itself; the rest wait for `kps knowledge index`. */
 export const INDEX_AFTER_IMPORT_PAGES = 5000;
 
@@ -90,7 +75,12 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
   // Right after the upsert (one statement of its own): a changed page changes every export citing
   // it, closed batches' included, so who changed how many pages from which file is on record.
   const { file, lines, inserted, updated, unchanged, skipped, indexed } = result;
-  await recordAudit(db, actor, { action: "knowledge.import", targetType: "knowledge", targetId: file, details: { file, lines, inserted, updated, unchanged, skipped, indexed } });
+  await recordAudit(db, actor, {
+    action: "knowledge.import",
+    targetType: "knowledge",
+    targetId: file,
+    details: { file, lines, inserted, updated, unchanged, skipped, indexed },
+  });
   return result;
 }
 
@@ -119,7 +109,17 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
     await refuseDuplicatePages(db, staging, input.fileName);
     const { inserted, updated } = await upsertPages(db, staging);
     const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
-    return { file: input.fileName, lines, pages: staged, inserted, updated, unchanged: staged - inserted - updated, skipped, bytes, indexed };
+    return {
+      file: input.fileName,
+      lines,
+      pages: staged,
+      inserted,
+      updated,
+      unchanged: staged - inserted - updated,
+      skipped,
+      bytes,
+      indexed,
+    };
   } catch (error) {
     if (error instanceof FatalImportError) throw importFailed([error.problem]);
     throw error;
@@ -130,7 +130,11 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
 
 /** Reads, checks and COPYs every line into the staging table; any bad line fails the whole file. */
 async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
-  const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
+  const copy = await openCopyStream(
+    db,
+    staging,
+    STAGING_COLUMNS.map((c) => c.name),
+  );
   let copying = true;
   try {
     const problems = new Problems();
@@ -150,7 +154,12 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
         continue;
       }
       if (problems.list.length) continue; // keep validating, stop staging
-      await copy.writeRow([String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyTextArray(record.text)]);
+      await copy.writeRow([
+        String(line.lineNumber),
+        copyValue(record.wikipedia_id),
+        copyValue(record.wikipedia_title),
+        copyTextArray(record.text),
+      ]);
       staged++;
     }
     copying = false;
@@ -190,7 +199,12 @@ async function refuseDuplicatePages(db: Db, staging: string, file: string): Prom
   );
   if (duplicates.length) {
     throw importFailed(
-      duplicates.map((d) => ({ file, line: d.lines[1]!, field: "wikipedia_id", message: `'${d.wikipedia_id}' appears again (first on line ${d.lines[0]})` })),
+      duplicates.map((d) => ({
+        file,
+        line: d.lines[1]!,
+        field: "wikipedia_id",
+        message: `'${d.wikipedia_id}' appears again (first on line ${d.lines[0]})`,
+      })),
     );
   }
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
@@ -5,7 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { countStalePages, indexStaleChunk, INDEX_CHUNK_PAGES } from "./index-sql";
-import type { IndexStatus } from "./types";
+import type { IndexStatus } from "./knowledge.contract";
 
 /**
  * The text index's state lives in one app_meta row, so every process (cluster workers, the CLI's
@@ -91,7 +92,11 @@ async function updateLease(db: Db, owner: string, patch: ReturnType<typeof sql>)
 }
 
 const heartbeat = (db: Db, owner: string, done: number, total: number) =>
-  updateLease(db, owner, sql`value || jsonb_build_object('lease', value->'lease' || jsonb_build_object('heartbeat', ${NOW_MS}, 'done', ${done}::int, 'total', ${total}::int))`);
+  updateLease(
+    db,
+    owner,
+    sql`value || jsonb_build_object('lease', value->'lease' || jsonb_build_object('heartbeat', ${NOW_MS}, 'done', ${done}::int, 'total', ${total}::int))`,
+  );
 
 /**
  * Indexes stale pages chunk by chunk under a lease already taken, up to `maxPages` (all when
@@ -112,7 +117,11 @@ async function runUnderLease(db: Db, owner: string, total: number, opts: { maxPa
     await updateLease(db, owner, sql`value || jsonb_build_object('lease', null, 'builtAt', ${built})`);
     return done;
   } catch (error) {
-    await updateLease(db, owner, sql`value || jsonb_build_object('lease', null, 'lastError', ${String((error as Error).message ?? error)}::text)`).catch(() => {});
+    await updateLease(
+      db,
+      owner,
+      sql`value || jsonb_build_object('lease', null, 'lastError', ${String((error as Error).message ?? error)}::text)`,
+    ).catch(() => {});
     throw error;
   }
 }
@@ -157,7 +166,12 @@ export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000): Promis
  * entry is written when this caller's build took the lease (a build already running gets none).
  */
 function auditBuild(db: Db, actor: Actor, stalePages: number, background: boolean): Promise<void> {
-  return recordAudit(db, actor, { action: "knowledge.index", targetType: "knowledge", targetId: null, details: { stalePages, background } });
+  return recordAudit(db, actor, {
+    action: "knowledge.index",
+    targetType: "knowledge",
+    targetId: null,
+    details: { stalePages, background },
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 
@@ -39,7 +40,9 @@ export async function countStalePages(db: Db): Promise<number> {
 export async function indexStaleChunk(db: Db, limit = INDEX_CHUNK_PAGES): Promise<number> {
   return db.transaction(async (tx) => {
     const chosen = rowsOf<{ wikipedia_id: string }>(
-      await tx.execute(sql`select wikipedia_id from pages where ${STALE_PAGES} order by wikipedia_id limit ${limit} for update skip locked`),
+      await tx.execute(
+        sql`select wikipedia_id from pages where ${STALE_PAGES} order by wikipedia_id limit ${limit} for update skip locked`,
+      ),
     );
     if (!chosen.length) return 0;
     const ids = chosen.map((c) => c.wikipedia_id);

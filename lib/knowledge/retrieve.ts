@@ -1,9 +1,16 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { indexBuilt } from "./index-build";
 import { foldText } from "./index-sql";
-import type { RankedParagraph } from "./types";
+
+/** A paragraph the text search ranked for a question (the batch import's text retrieval). */
+export interface RankedParagraph {
+  wikipediaId: string;
+  paragraphId: number;
+  score: number;
+}
 
 /** Words of a query kept for the text search (a question rarely has more). */
 export const MAX_QUERY_WORDS = 32;

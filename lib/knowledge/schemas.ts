@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** `GET /api/knowledge/search` options. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
@@ -6,13 +7,14 @@ import { indexBuilt } from "./index-build";
 import { INDEX_NOT_BUILT, orQuery, rankedRows } from "./retrieve";
 import type { SearchOptions } from "./schemas";
 import { HEADLINE_OPTIONS, markedSegments, prefixSegments, snippetOf } from "./segments";
-import type { KnowledgePage, SearchResponse, SearchResult } from "./types";
+import type { KnowledgePage, SearchResponse, SearchResult } from "./knowledge.contract";
 
 /** Coordinators and annotators read the knowledge source (annotators propose passages from it); crowd workers do not. */
 export function requireKnowledgeReader(actor: Actor): void {
   if (actor.kind === "system") return;
   const user = requireUser(actor);
-  if (user.role !== "coordinator" && user.role !== "annotator") throw new AppError("forbidden", "Only coordinators and annotators may search the knowledge source.");
+  if (user.role !== "coordinator" && user.role !== "annotator")
+    throw new AppError("forbidden", "Only coordinators and annotators may search the knowledge source.");
 }
 
 /** A prefix LIKE pattern of folded text: `%`, `_` and `\` are literal. */

@@ -1,4 +1,5 @@
-import type { Segment } from "./types";
+import "server-only";
+import type { Segment } from "./knowledge.contract";
 
 // Marked text to Segment[] (pure). The database marks matches with two control characters, which
 // KILT text never holds (the SQL turns any into spaces first), so no HTML is ever built or parsed.
@@ -54,7 +55,10 @@ export function snippetOf(segments: Segment[], maxPoints = 240): Segment[] {
   for (const s of segments) for (const ch of s.text) points.push({ ch, match: s.match });
   while (points.length && /\s/.test(points[points.length - 1]!.ch)) points.pop();
   if (points.length <= maxPoints) return segments.length ? rejoin(points) : [];
-  const first = Math.max(0, points.findIndex((p) => p.match));
+  const first = Math.max(
+    0,
+    points.findIndex((p) => p.match),
+  );
   let start = Math.max(0, first - Math.floor(maxPoints / 4));
   while (start > 0 && start < first && !/\s/.test(points[start - 1]!.ch)) start++;
   let end = Math.min(points.length, start + maxPoints);

@@ -6,7 +6,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listCampaigns, type CampaignStatus } from "@/lib/campaign/campaigns";
 import { fieldProblems } from "@/lib/errors";
-import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options";
+import { campaignListQuerySchema, DEFAULT_PAGE, searchParamsObject } from "@/lib/list-options.contract";
 import { coordinatorPage } from "@/app/_server/page-auth";
 import "./campaigns.css";
 
@@ -46,7 +46,10 @@ export default async function CoordinatorHome({ searchParams }: Props) {
           New campaign
         </Link>
       </div>
-      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest campaigns.`}</ErrorAlert>
+      <ErrorAlert>
+        {problems.length > 0 &&
+          `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest campaigns.`}
+      </ErrorAlert>
       <ListSearch base="/campaigns" id="campaign-search" label="Search campaigns" placeholder="a part of the name" q={query.q} />
       {campaigns.length === 0 ? (
         <p className="muted" data-testid="no-campaigns">

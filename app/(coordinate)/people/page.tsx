@@ -7,7 +7,7 @@ import { UsersSection } from "@/components/people/users-section";
 import { listApiTokens } from "@/lib/auth/api-tokens";
 import { listUsers } from "@/lib/auth/users";
 import { listCampaigns } from "@/lib/campaign/campaigns";
-import { DEFAULT_PAGE } from "@/lib/list-options";
+import { DEFAULT_PAGE } from "@/lib/list-options.contract";
 import type { CampaignOption } from "@/components/api/campaigns";
 import type { TokenRow, UserRow } from "@/components/api/people";
 import { coordinatorPage } from "@/app/_server/page-auth";
@@ -28,7 +28,11 @@ export default async function PeoplePage() {
   const { db, actor } = ctx;
   // The first page of each list; the sections page and search through the API from there.
   const firstPage = { limit: DEFAULT_PAGE };
-  const [users, tokens, campaigns] = await Promise.all([listUsers(db, actor, firstPage), listApiTokens(db, actor, firstPage), listCampaigns(db, actor, firstPage)]);
+  const [users, tokens, campaigns] = await Promise.all([
+    listUsers(db, actor, firstPage),
+    listApiTokens(db, actor, firstPage),
+    listCampaigns(db, actor, firstPage),
+  ]);
 
   // The client components see what the API answers: dates as ISO strings.
   const userRows: UserRow[] = users.rows.map((u) => ({
@@ -60,8 +64,9 @@ export default async function PeoplePage() {
         </div>
       </div>
       <p className="intro">
-        Accounts of coordinators and annotators, invite links, who works on which campaign, and API tokens for scripts. Coordinators are global:
-        each may act on every campaign and account, and every such change is written to the <Link href="/people/audit">audit log</Link>.
+        Accounts of coordinators and annotators, invite links, who works on which campaign, and API tokens for scripts. Coordinators are
+        global: each may act on every campaign and account, and every such change is written to the{" "}
+        <Link href="/people/audit">audit log</Link>.
       </p>
       <div className="people-sections">
         <UsersSection initialPage={{ users: userRows, next: users.next }} currentUserId={actor.id} />

@@ -1,6 +1,6 @@
 import { createCampaign, listCampaigns } from "@/lib/campaign/campaigns";
-import { createCampaignSchema } from "@/lib/campaign/settings";
-import { campaignListQuerySchema } from "@/lib/list-options";
+import { createCampaignSchema } from "@/lib/campaign/settings.contract";
+import { campaignListQuerySchema } from "@/lib/list-options.contract";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 import { pagedListRoute } from "@/app/_server/paged-list";
 

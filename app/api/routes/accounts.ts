@@ -4,7 +4,7 @@
  * Rows of the route table (app/api/routes.ts), in the order docs/api.md lists them.
  */
 import type { RouteRow } from "./roles";
-import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts";
+import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts.contract";
 import { auditQuerySchema } from "@/lib/audit/schemas";
 import {
   acceptInviteSchema,
@@ -17,7 +17,7 @@ import {
   setupSchema,
   signInSchema,
 } from "@/lib/auth/schemas";
-import { tokenListQuerySchema, userListQuerySchema } from "@/lib/list-options";
+import { tokenListQuerySchema, userListQuerySchema } from "@/lib/list-options.contract";
 
 export const ACCOUNT_ROUTES: readonly RouteRow[] = [
   {

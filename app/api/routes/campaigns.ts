@@ -4,9 +4,9 @@
  * Rows of the route table (app/api/routes.ts), in the order docs/api.md lists them.
  */
 import type { RouteRow } from "./roles";
-import { createCampaignSchema, membersSchema, updateCampaignSchema } from "@/lib/campaign/settings";
-import { updateCrowdSettingsSchema } from "@/lib/crowd/settings";
-import { batchListQuerySchema, campaignListQuerySchema } from "@/lib/list-options";
+import { createCampaignSchema, membersSchema, updateCampaignSchema } from "@/lib/campaign/settings.contract";
+import { updateCrowdSettingsSchema } from "@/lib/crowd/settings.contract";
+import { batchListQuerySchema, campaignListQuerySchema } from "@/lib/list-options.contract";
 
 export const CAMPAIGN_ROUTES: readonly RouteRow[] = [
   {

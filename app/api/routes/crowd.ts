@@ -30,7 +30,7 @@ export const CROWD_ROUTES: readonly RouteRow[] = [
     roles: ["crowdWorker"],
     summary: "The crowd worker's session",
     section: "crowd",
-    doc: '→ `CrowdSessionView` (`lib/crowd/views.ts`): `{stage: consent\\|training\\|working\\|ended, campaignId, campaignName, platform, consent, instructions, number, maxSessions, training: {total, answered, correct, passShare}, work: {judged, quota, unit}, deadline, outcome, code, completion, message}`; `completion` once ended: `{kind: "redirect", url}` (Prolific: `{completionUrl}?cc=CODE`), `{kind: "mturk", action: "{turkSubmitTo}/mturk/externalSubmit", fields: {assignmentId, outcome, code}}`, or `{kind: "code"}`. A session whose time ran out ends here',
+    doc: '→ `CrowdSessionView` (`lib/crowd/session.contract.ts`): `{stage: consent\\|training\\|working\\|ended, campaignId, campaignName, platform, consent, instructions, number, maxSessions, training: {total, answered, correct, passShare}, work: {judged, quota, unit}, deadline, outcome, code, completion, message}`; `completion` once ended: `{kind: "redirect", url}` (Prolific: `{completionUrl}?cc=CODE`), `{kind: "mturk", action: "{turkSubmitTo}/mturk/externalSubmit", fields: {assignmentId, outcome, code}}`, or `{kind: "code"}`. A session whose time ran out ends here',
   },
   {
     method: "POST",

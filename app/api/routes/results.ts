@@ -5,7 +5,7 @@
  */
 import type { RouteRow } from "./roles";
 import { exportQuerySchema } from "@/lib/campaign/report/export-options";
-import { annotatorListQuerySchema } from "@/lib/list-options";
+import { annotatorListQuerySchema } from "@/lib/list-options.contract";
 
 export const RESULT_ROUTES: readonly RouteRow[] = [
   {

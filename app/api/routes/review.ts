@@ -9,7 +9,7 @@ import { adjudicationListQuerySchema } from "@/lib/campaign/quality/adjudication
 import { suspectDecoysQuerySchema } from "@/lib/campaign/quality/suspect-decoys";
 import { annotatorJudgmentsQuerySchema } from "@/lib/campaign/report/annotator-detail";
 import { questionListQuerySchema } from "@/lib/campaign/report/question-list-options";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 
 export const REVIEW_ROUTES: readonly RouteRow[] = [
   {

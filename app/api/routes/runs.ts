@@ -3,7 +3,7 @@
  * Rows of the route table (app/api/routes.ts), in the order docs/api.md lists them.
  */
 import type { RouteRow } from "./roles";
-import { leaderboardQuerySchema, runQuestionListQuerySchema, runQuestionQuerySchema } from "@/lib/campaign/runs/views";
+import { leaderboardQuerySchema, runQuestionListQuerySchema, runQuestionQuerySchema } from "@/lib/campaign/runs/runs.contract";
 
 export const RUN_ROUTES: readonly RouteRow[] = [
   {

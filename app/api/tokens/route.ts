@@ -1,6 +1,6 @@
 import { createApiToken, listApiTokens } from "@/lib/auth/api-tokens";
 import { createTokenSchema } from "@/lib/auth/schemas";
-import { tokenListQuerySchema } from "@/lib/list-options";
+import { tokenListQuerySchema } from "@/lib/list-options.contract";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 import { pagedListRoute } from "@/app/_server/paged-list";
 

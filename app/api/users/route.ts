@@ -1,7 +1,7 @@
 import { createUserSchema } from "@/lib/auth/schemas";
 import { createUser, listUsers } from "@/lib/auth/users";
 import { env } from "@/lib/env";
-import { userListQuerySchema } from "@/lib/list-options";
+import { userListQuerySchema } from "@/lib/list-options.contract";
 import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
 import { pagedListRoute } from "@/app/_server/paged-list";
 

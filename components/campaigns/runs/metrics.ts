@@ -4,7 +4,7 @@ import type { KiltResult } from "@/lib/kilt/score/types";
 import type { Level } from "@/lib/kilt/score/types";
 import type { Gold, Leaderboard } from "@/components/api/runs";
 
-export { GOLDS } from "@/lib/campaign/runs/views";
+export { GOLDS } from "@/lib/campaign/runs/runs.contract";
 
 export const GOLD_LABEL: Record<Gold, string> = { original: "Original", endorsed: "Endorsed", both: "Both" };
 
@@ -63,7 +63,8 @@ export function metricsOf(board: Leaderboard): Metric[] {
 }
 
 /** A figure as the leaderboard prints it: three decimals, "—" when the run has none. */
-export const formatScore = (v: number | undefined | null): string => (v === undefined || v === null || Number.isNaN(v) ? "—" : v.toFixed(3));
+export const formatScore = (v: number | undefined | null): string =>
+  v === undefined || v === null || Number.isNaN(v) ? "—" : v.toFixed(3);
 
 type Row = Leaderboard["rows"][number];
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import { annotatorStandings, campaignMembers, campaigns, crowdWorkers, type Campaign } from "@/db/schema";
@@ -14,7 +15,10 @@ const accessQuery = (db: Db) =>
     .from(campaigns)
     .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, sql.placeholder("user"))))
     .leftJoin(crowdWorkers, and(eq(crowdWorkers.campaignId, campaigns.id), eq(crowdWorkers.userId, sql.placeholder("user"))))
-    .leftJoin(annotatorStandings, and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, sql.placeholder("user"))))
+    .leftJoin(
+      annotatorStandings,
+      and(eq(annotatorStandings.campaignId, campaigns.id), eq(annotatorStandings.userId, sql.placeholder("user"))),
+    )
     .where(eq(campaigns.id, sql.placeholder("campaign")))
     .prepare("kps_annotator_access");
 
@@ -34,7 +38,9 @@ export async function requireActiveAnnotator(
   const user = requireUser(actor);
   if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators judge passages.");
   const load = async () => {
-    const [row] = (await preparedFor(db, "access", accessQuery).execute({ campaign: campaignId, user: user.id })) as (AccessRow | undefined)[];
+    const [row] = (await preparedFor(db, "access", accessQuery).execute({ campaign: campaignId, user: user.id })) as (
+      AccessRow | undefined
+    )[];
     return { value: row ?? null, keep: !!row && refusal(row, user.role) === null };
   };
   const row = options.fresh || "rollback" in db ? (await load()).value : await cachedOrLoad(db, "access", `${campaignId}:${user.id}`, load);

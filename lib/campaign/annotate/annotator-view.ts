@@ -1,17 +1,10 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { claims } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { requireActiveAnnotator } from "./annotator-access";
-
-/** What the judging page shows of a campaign: its name and instructions, nothing about gold or counts. */
-export interface AnnotatorCampaignView {
-  id: number;
-  name: string;
-  /** Markdown, written by the coordinator. */
-  instructions: string;
-  showAnswers: boolean;
-}
+import type { AnnotatorCampaignView } from "./judging.contract";
 
 /**
  * A campaign as its annotator sees it. The authorization is `requireActiveAnnotator`'s: annotators on the

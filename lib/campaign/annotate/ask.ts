@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
@@ -5,17 +6,7 @@ import type { Campaign } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireActiveAnnotator } from "./annotator-access";
-
-/** The question an annotator owes a response for (GET /api/campaigns/:id/ask): another passage or an explanation. */
-export interface Ask {
-  /** The KILT id. */
-  queryId: string;
-  input: string;
-  /** Only when the campaign shows answers to annotators. */
-  answers?: string[];
-  /** How many of its passages the caller judged (all insufficient). */
-  judged: number;
-}
+import type { Ask } from "./ask.contract";
 
 /** How far back `getAsk` looks: the caller's latest judgments in the campaign (the question just finished is among them). */
 export const ASK_LOOKBACK = 50;
@@ -99,7 +90,12 @@ export async function requireAsked(tx: Tx, user: UserActor, campaign: Campaign, 
     await tx.execute(sql`select id::float8 as id, batch_id::float8 as batch_id from queries
       where campaign_id = ${campaign.id} and kilt_id = ${kiltId} for no key update`),
   );
-  if (!q) throw invalidField("queryId", `no question ${JSON.stringify(kiltId.slice(0, 200))} in this campaign`, "no such question in this campaign");
+  if (!q)
+    throw invalidField(
+      "queryId",
+      `no question ${JSON.stringify(kiltId.slice(0, 200))} in this campaign`,
+      "no such question in this campaign",
+    );
   const [asked] = await askRows(tx, user.id, campaign);
   if (asked?.id === q.id) return { id: q.id, kiltId, batchId: q.batch_id };
   const [done] = rowsOf<{ proposed: boolean; explained: boolean }>(

@@ -7,7 +7,8 @@ import { sliceCodePoints } from "@/lib/kilt/codepoints";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, renewClaim, type Task } from "./assignment";
+import { nextTask, renewClaim } from "./assignment";
+import type { Task } from "./judging.contract";
 import { changeBatchStatus } from "../batches";
 import { updateCampaign } from "../campaigns";
 import { pauseAnnotator } from "../quality/standings";
@@ -23,7 +24,13 @@ async function code(promise: Promise<unknown>): Promise<string> {
   }
 }
 
-const insufficient = (): JudgmentInput => ({ verdict: "insufficient", span: null, unreadable: false, durationMs: 1500, idempotencyKey: unique("key") });
+const insufficient = (): JudgmentInput => ({
+  verdict: "insufficient",
+  span: null,
+  unreadable: false,
+  durationMs: 1500,
+  idempotencyKey: unique("key"),
+});
 
 /** A sufficient judgment highlighting `word` in the task's first paragraph, offsets in code points. */
 function sufficient(task: Task, word: string): JudgmentInput {
@@ -31,7 +38,13 @@ function sufficient(task: Task, word: string): JudgmentInput {
   const utf16 = p.text.indexOf(word);
   const start = Array.from(p.text.slice(0, utf16)).length;
   const end = start + Array.from(word).length;
-  return { verdict: "sufficient", span: { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: end, text: word }, unreadable: false, durationMs: 2500, idempotencyKey: unique("key") };
+  return {
+    verdict: "sufficient",
+    span: { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: end, text: word },
+    unreadable: false,
+    durationMs: 2500,
+    idempotencyKey: unique("key"),
+  };
 }
 
 describeEachDatabase("assignment and judgments", ({ db }) => {
@@ -78,7 +91,10 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const late = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     expect(await nextTask(db(), b, { campaignId: c.campaignId })).toBeNull();
 
-    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, late.claim.handle));
+    await db()
+      .update(claims)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(claims.handle, late.claim.handle));
     expect(await code(renewClaim(db(), a, late.claim.handle))).toBe("410 gone");
     const taken = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
     expect((await idsOfTask(db(), taken)).passageId).toBe((await idsOfTask(db(), late)).passageId);
@@ -88,9 +104,15 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     // A late judgment whose slot is still free is kept.
     const c2 = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { judgmentsPerPassage: 1, endorsementThreshold: 1 } });
     const slow = (await nextTask(db(), a, { campaignId: c2.campaignId }))!;
-    await db().update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, slow.claim.handle));
+    await db()
+      .update(claims)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(claims.handle, slow.claim.handle));
     expect(await code(submitJudgment(db(), a, slow.claim.handle, insufficient()))).toBe("ok");
-    const [p] = await db().select().from(passages).where(eq(passages.id, (await idsOfTask(db(), slow)).passageId));
+    const [p] = await db()
+      .select()
+      .from(passages)
+      .where(eq(passages.id, (await idsOfTask(db(), slow)).passageId));
     expect(p).toMatchObject({ judgmentCount: 1, claimCount: 0, openSlots: 0 });
   });
 
@@ -98,7 +120,10 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 1, candidates: 0, settings: { leaseMinutes: 5 } });
     const a = await makeAnnotator(db());
     const t = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
-    await db().update(claims).set({ expiresAt: sql`now() + interval '10 seconds'` }).where(eq(claims.handle, t.claim.handle));
+    await db()
+      .update(claims)
+      .set({ expiresAt: sql`now() + interval '10 seconds'` })
+      .where(eq(claims.handle, t.claim.handle));
     const renewed = await renewClaim(db(), a, t.claim.handle);
     expect(renewed.expiresAt.getTime() - Date.now()).toBeGreaterThan(4 * 60_000);
     const other = await makeAnnotator(db());
@@ -138,20 +163,31 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     expect(again.judgment).toEqual(first.judgment);
     expect(await code(submitJudgment(db(), a, t.claim.handle, { ...input, durationMs: 9 }))).toBe("409 conflict");
     expect(await code(submitJudgment(db(), a, t.claim.handle, insufficient()))).toBe("409 conflict");
-    const stored = await db().select().from(judgments).where(eq(judgments.passageId, (await idsOfTask(db(), t)).passageId));
+    const stored = await db()
+      .select()
+      .from(judgments)
+      .where(eq(judgments.passageId, (await idsOfTask(db(), t)).passageId));
     expect(stored).toHaveLength(1);
 
     const concurrent = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const same = insufficient();
     const results = await Promise.all([1, 2, 3].map(() => submitJudgment(db(), a, concurrent.claim.handle, same)));
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
-    expect(await db().select().from(judgments).where(eq(judgments.passageId, (await idsOfTask(db(), concurrent)).passageId))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(judgments)
+        .where(eq(judgments.passageId, (await idsOfTask(db(), concurrent)).passageId)),
+    ).toHaveLength(1);
 
     // Three different bodies at once on one claim: one is stored, the others are conflicts, the counters move once.
     const racing = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
     const settled = await Promise.allSettled([1, 2, 3].map(() => submitJudgment(db(), a, racing.claim.handle, insufficient())));
     expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await Promise.all(settled.filter((r) => r.status === "rejected").map((r) => code(Promise.reject(r.reason))))).toEqual(["409 conflict", "409 conflict"]);
+    expect(await Promise.all(settled.filter((r) => r.status === "rejected").map((r) => code(Promise.reject(r.reason))))).toEqual([
+      "409 conflict",
+      "409 conflict",
+    ]);
     const racedPassage = (await idsOfTask(db(), racing)).passageId;
     expect(await db().select().from(judgments).where(eq(judgments.passageId, racedPassage))).toHaveLength(1);
     const [counters] = await db().select().from(passages).where(eq(passages.id, racedPassage));
@@ -173,9 +209,15 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     // Paragraph 2 holds 𐌅𐌄𐌋 before 1871: UTF-16 offsets read something else.
     const utf16Start = t.passage.paragraphs[0]!.text.indexOf("1871");
     expect(utf16Start).toBe(span.startCharacter + 3);
-    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startCharacter: utf16Start, endCharacter: utf16Start + 4 } }))).toBe("422 invalid");
+    expect(
+      await code(
+        submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startCharacter: utf16Start, endCharacter: utf16Start + 4 } }),
+      ),
+    ).toBe("422 invalid");
     expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, text: "1872" } }))).toBe("422 invalid");
-    expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startParagraphId: 1, endParagraphId: 1 } }))).toBe("422 invalid");
+    expect(
+      await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, startParagraphId: 1, endParagraphId: 1 } })),
+    ).toBe("422 invalid");
     expect(await code(submitJudgment(db(), a, t.claim.handle, { ...good, span: { ...span, endCharacter: 9999 } }))).toBe("422 invalid");
 
     const ok = await submitJudgment(db(), a, t.claim.handle, good);
@@ -188,7 +230,11 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     const payloads: string[] = [];
     for (const who of [a, b]) {
-      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+      for (
+        let t = await nextTask(db(), who, { campaignId: c.campaignId });
+        t;
+        t = await nextTask(db(), who, { campaignId: c.campaignId })
+      ) {
         payloads.push(JSON.stringify(t));
         const r = await submitJudgment(db(), who, t.claim.handle, sufficient(t, t.passage.paragraphs[0]!.text.split(" ")[0]!));
         payloads.push(JSON.stringify(r));
@@ -213,7 +259,10 @@ describeEachDatabase("assignment and judgments", ({ db }) => {
     await submitJudgment(db(), a, ta.claim.handle, insufficient());
     await submitJudgment(db(), b, tb.claim.handle, insufficient());
     expect(await nextTask(db(), d, { campaignId: c.campaignId })).toBeNull();
-    const [p] = await db().select().from(passages).where(eq(passages.id, (await idsOfTask(db(), ta)).passageId));
+    const [p] = await db()
+      .select()
+      .from(passages)
+      .where(eq(passages.id, (await idsOfTask(db(), ta)).passageId));
     expect(p).toMatchObject({ isDecided: true, openSlots: 0, judgmentCount: 2 });
     const [q] = await db().select().from(queries).where(eq(queries.batchId, c.batchId));
     expect(q).toBeDefined();

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { campaigns, claims } from "@/db/schema";
@@ -5,17 +6,17 @@ import { requireUser, type Actor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { claimNextReaping } from "./claim-next.internal";
-import type { Task } from "../claims.internal";
+import type { Task } from "./judging.contract";
 import { requireActiveAnnotator } from "./annotator-access";
-
-export type { Task };
 
 export type NextTaskInput = { campaignId: number; after?: string };
 /** How a caller's next task is found: `nextTask`, or one that also knows crowd sessions (lib/crowd/work.ts). */
 export type NextTaskFn = (db: Db, actor: Actor, input: NextTaskInput) => Promise<Task | null>;
 
 /** A claim handle as the claim routes and `?after=` take it: base64url, never a database id. */
-export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a claim handle (base64url) from POST /api/campaigns/:id/next");
+export const claimHandleSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a claim handle (base64url) from POST /api/campaigns/:id/next");
 
 /**
  * The next task of an annotator in a campaign: (1) their live claim, so a reload resumes; (2) else
@@ -28,7 +29,8 @@ export const claimHandleSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "mus
 export async function nextTask(db: Db, actor: Actor, input: NextTaskInput): Promise<Task | null> {
   // A crowd worker's next passage also depends on their session (its quota, time and outcome): the
   // caller picks that path (nextTaskFor in lib/crowd/work.ts); this function never gives them one.
-  if (actor.kind === "user" && actor.role === "crowd") throw new AppError("forbidden", "A crowd worker's next passage comes with their session.");
+  if (actor.kind === "user" && actor.role === "crowd")
+    throw new AppError("forbidden", "A crowd worker's next passage comes with their session.");
   const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
   return claimNextReaping(db, user, campaign, input.after);
 }
@@ -42,7 +44,9 @@ export async function renewClaim(db: Db, actor: Actor, handle: string): Promise<
   await requireActiveAnnotator(db, actor, claim.campaignId);
   const renewed = await db
     .update(claims)
-    .set({ expiresAt: sql`now() + make_interval(secs => (select ${campaigns.leaseSeconds} from ${campaigns} where ${campaigns.id} = ${claims.campaignId}))` })
+    .set({
+      expiresAt: sql`now() + make_interval(secs => (select ${campaigns.leaseSeconds} from ${campaigns} where ${campaigns.id} = ${claims.campaignId}))`,
+    })
     .where(and(eq(claims.id, claim.id), isNull(claims.endedAt), sql`${claims.expiresAt} > now()`))
     .returning({ handle: claims.handle, expiresAt: claims.expiresAt });
   if (!renewed[0]) throw new AppError("gone", "This claim has expired or ended; ask for the next passage.");

@@ -1,10 +1,12 @@
 // Internal step of assignment (no authorization of its own): nextTask calls it after requireActiveAnnotator.
+import "server-only";
 import type { Db } from "@/db/client";
 import type { Campaign } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { preparedRows, preparedRowsSerialized } from "@/db/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
-import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type Task, type TaskRow } from "../claims.internal";
+import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type TaskRow } from "../claims.internal";
+import type { Task } from "./judging.contract";
 
 /**
  * Claiming in one statement, with the same rules as the step-by-step version it replaced:

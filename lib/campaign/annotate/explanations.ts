@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -6,7 +7,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength } from "@/lib/kilt/codepoints";
 import { requireActiveAnnotator } from "./annotator-access";
-import { MAX_EXPLANATION_LENGTH, type ExplanationReasonKey } from "./ask-rules";
+import { MAX_EXPLANATION_LENGTH, type ExplanationReasonKey } from "./ask.contract";
 import { askQueryIdSchema, requireAsked } from "./ask";
 
 /** The body of POST /api/campaigns/:id/explanations: why no passage answers the question. */
@@ -23,10 +24,9 @@ export const explanationInputSchema = z
   })
   .strict()
   .superRefine((e, ctx) => {
-    if (e.reason === "other" && e.text.trim() === "") ctx.addIssue({ code: "custom", path: ["text"], message: "is required when the reason is 'other'" });
+    if (e.reason === "other" && e.text.trim() === "")
+      ctx.addIssue({ code: "custom", path: ["text"], message: "is required when the reason is 'other'" });
   });
-
-export type { ExplanationReason };
 
 // The client-safe labels name exactly the schema's reasons.
 const _sameReasons: [ExplanationReason, ExplanationReasonKey] extends [ExplanationReasonKey, ExplanationReason] ? true : never = true;
@@ -38,7 +38,12 @@ export type ExplanationInput = z.infer<typeof explanationInputSchema>;
  * one: kept with the question (the question view, the dashboard, the judgments export and the export
  * report show it). 409 unless `getAsk` asks the caller about this question; crowd workers are refused.
  */
-export async function explainQuestion(db: Db, actor: Actor, campaignId: number, input: ExplanationInput): Promise<{ reason: ExplanationReason }> {
+export async function explainQuestion(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  input: ExplanationInput,
+): Promise<{ reason: ExplanationReason }> {
   const { user, campaign } = await requireActiveAnnotator(db, actor, campaignId, { fresh: true });
   if (user.role === "crowd") throw new AppError("forbidden", "Crowd workers do not explain questions.");
   await db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldProblems } from "@/lib/errors";
 import { judgmentInputSchema } from "./judgments";
-import { flagsLiteral, notesOf } from "./judgment-notes";
+import { flagsLiteral, notesOf } from "./judgments.contract";
 import { revisionInputSchema } from "./revise-judgment";
 
 const base = { verdict: "insufficient", span: null, durationMs: 10, idempotencyKey: "key-12345" };
@@ -14,7 +14,10 @@ describe("a judgment's comment and flags", () => {
   it("are optional, and absent ones are none", () => {
     expect(problems(judgmentInputSchema, base)).toEqual([]);
     expect(notesOf(judgmentInputSchema.parse(base))).toEqual({ comment: null, flags: [] });
-    expect(notesOf(judgmentInputSchema.parse({ ...base, comment: null, flags: ["offensive"] }))).toEqual({ comment: null, flags: ["offensive"] });
+    expect(notesOf(judgmentInputSchema.parse({ ...base, comment: null, flags: ["offensive"] }))).toEqual({
+      comment: null,
+      flags: ["offensive"],
+    });
   });
 
   it("take 1–2000 code points and known flags once each, naming the field otherwise", () => {

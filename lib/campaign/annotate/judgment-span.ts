@@ -1,4 +1,5 @@
 /** A judgment's span: its shape, and the check against the stored passage (by code points). */
+import "server-only";
 import { z } from "zod";
 import { invalidField } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
@@ -16,7 +17,10 @@ export const spanSchema = z.object({
 });
 
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
-export function checkSpan(passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null }, span: z.infer<typeof spanSchema>): void {
+export function checkSpan(
+  passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null },
+  span: z.infer<typeof spanSchema>,
+): void {
   if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
     throw invalidField(
       "span",

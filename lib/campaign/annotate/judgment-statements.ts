@@ -2,6 +2,7 @@
 // (postgres.js `prepare: true`), so neither drizzle nor PostgreSQL rebuilds them per judgment. Each
 // runs on its own (autocommit): no transaction stays open while the app works, so no row lock is
 // held across a round trip to it.
+import "server-only";
 import { preparedRows } from "@/db/cache/prepared";
 import type { Db } from "@/db/client";
 import type { JudgmentFlag } from "@/db/schema";

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -6,9 +7,10 @@ import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
-import { claimHandleSchema, nextTask, type NextTaskFn, type Task } from "./assignment";
+import { claimHandleSchema, nextTask, type NextTaskFn } from "./assignment";
+import type { Task } from "./judging.contract";
 import { checkSpan, spanSchema } from "./judgment-span";
-import { flagsLiteral, notesOf, notesShape } from "./judgment-notes";
+import { flagsLiteral, notesOf, notesShape, type JudgmentView } from "./judgments.contract";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
 
 /** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
@@ -47,19 +49,6 @@ export const judgmentQuerySchema = z
   .superRefine((q, ctx) => {
     if (q.after !== undefined && q.next === undefined) ctx.addIssue({ code: "custom", path: ["after"], message: "only goes with next=1" });
   });
-
-/** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
-export interface JudgmentView {
-  claim: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: z.infer<typeof spanSchema> | null;
-  /** The time the server measured (from handing out the task, or the previous judgment, to receiving this one); not the client's hint. */
-  durationMs: number;
-  createdAt: Date;
-  comment: string | null;
-  flags: JudgmentFlag[];
-}
 
 function view(j: Judgment, handle: string): JudgmentView {
   return {

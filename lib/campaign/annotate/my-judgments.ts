@@ -1,41 +1,27 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
-import type { JudgmentFlag } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
 import { claimHandleSchema } from "./assignment";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import { revisionRefusal } from "./revise-judgment";
+import type { MyJudgment } from "./judgments.contract";
 
 /** `GET /api/campaigns/:id/my-judgments?after=&limit=` — `after` the claim handle that ended the page before. */
 export const myJudgmentsQuerySchema = z.object({
   after: claimHandleSchema.optional(),
-  limit: z.coerce.number("must be a number").int("must be a whole number").min(1, "must be 1 or more").max(50, "must be at most 50").default(20),
+  limit: z.coerce
+    .number("must be a number")
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(50, "must be at most 50")
+    .default(20),
 });
 
 export type MyJudgmentsQuery = z.infer<typeof myJudgmentsQuerySchema>;
-
-/**
- * One of the caller's judgments as their history shows it: by its claim's handle (no database id),
- * with the question, the passage's text and their own verdict, highlight and notes — never gold,
- * counts or anyone else's verdicts. `locked` says why it cannot be revised now (null: it can).
- */
-export interface MyJudgment {
-  claim: string;
-  query: { id: string; input: string };
-  passage: { title: string; paragraphs: { id: number; text: string; section: string }[] };
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string } | null;
-  comment: string | null;
-  flags: JudgmentFlag[];
-  revision: number;
-  submittedAt: string;
-  revisedAt: string | null;
-  locked: string | null;
-}
 
 interface Row extends JudgmentVersionRow {
   handle: string;
@@ -79,7 +65,12 @@ function myJudgmentOf(r: Row): MyJudgment {
  * were first submitted; `after` a claim handle, so no id is sent). Annotators of the campaign only;
  * a paused annotator still sees them (locked).
  */
-export async function listMyJudgments(db: Db, actor: Actor, campaignId: number, query: MyJudgmentsQuery): Promise<{ rows: MyJudgment[]; next: string | null }> {
+export async function listMyJudgments(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  query: MyJudgmentsQuery,
+): Promise<{ rows: MyJudgment[]; next: string | null }> {
   const user = requireUser(actor);
   if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators have judgments of their own.");
   const [access] = rowsOf<{ ok: boolean }>(
@@ -87,9 +78,10 @@ export async function listMyJudgments(db: Db, actor: Actor, campaignId: number, 
       from campaigns c where c.id = ${campaignId}`),
   );
   if (!access?.ok) throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
-  const after = query.after === undefined
-    ? sql``
-    : sql`and (j.created_at, j.id) < (select j2.created_at, j2.id from claims c2 join judgments j2 on j2.claim_id = c2.id
+  const after =
+    query.after === undefined
+      ? sql``
+      : sql`and (j.created_at, j.id) < (select j2.created_at, j2.id from claims c2 join judgments j2 on j2.claim_id = c2.id
         where c2.handle = ${query.after} and j2.user_id = ${user.id} and j2.campaign_id = ${campaignId})`;
   const rows = rowsOf<Row>(
     await db.execute(sql`

@@ -1,9 +1,11 @@
+import "server-only";
 import { and, eq, ne, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { batches } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { passageCells } from "../tallies.internal";
 import { requireActiveAnnotator } from "./annotator-access";
+import type { LeftForMe, MyProgress, QueueFigures } from "./judging.contract";
 
 /**
  * An annotator's own progress, for the queue and the judging header. Only the caller's own work and
@@ -20,28 +22,6 @@ export const LEFT_CAP = 1000;
 export const LEFT_SCAN = 3 * LEFT_CAP;
 /** A session is the run of the annotator's judgments without a pause of this many minutes or more. */
 export const SESSION_IDLE_MINUTES = 30;
-
-export interface LeftForMe {
-  /** Passages of launched batches with an open slot that the annotator never claimed or judged, plus their live claim; at most LEFT_CAP. */
-  count: number;
-  /** True when there may be more than `count` (more than LEFT_CAP, or the walk of LEFT_SCAN index entries ended first). */
-  capped: boolean;
-}
-
-export interface MyProgress {
-  /** Share (0–100, whole) of the campaign's slots in launched, paused or closed batches no longer open or claimed; null with no slots. */
-  percentFilled: number | null;
-  /** The caller's judgments since midnight (the database's day, as the task's own count) and in all. */
-  judgedToday: number;
-  judgedTotal: number;
-  left: LeftForMe;
-  session: {
-    /** Judgments in the current session: since the first one after a pause of ≥ 30 min; 0 when the last is older than that. */
-    judged: number;
-    /** The campaign's session goal, or null. */
-    goal: number | null;
-  };
-}
 
 /** The figures of the caller's own work, shared by the header and the queue. */
 const mine = (userId: number, campaignId: number | SQL) => sql`
@@ -82,7 +62,10 @@ export async function getMyProgress(db: Db, actor: Actor, campaignId: number, no
     db.execute(sql`select ${mine(user.id, campaignId)} from ${leftWalk(user.id, campaignId)}`),
     // The campaign's share filled: the dashboard's tally cells (tallies and pending deltas), of batches past draft.
     passageCells(db, campaignId),
-    db.select({ id: batches.id }).from(batches).where(and(eq(batches.campaignId, campaignId), ne(batches.status, "draft"))),
+    db
+      .select({ id: batches.id })
+      .from(batches)
+      .where(and(eq(batches.campaignId, campaignId), ne(batches.status, "draft"))),
     // Newest first along judgments_user_idx, only as far as the goal needs (or 500 without a goal).
     db.execute(sql`
       select created_at from judgments where user_id = ${user.id} and campaign_id = ${campaignId}
@@ -98,7 +81,13 @@ export async function getMyProgress(db: Db, actor: Actor, campaignId: number, no
     judgedToday: f.judged_today,
     judgedTotal: f.judged_total,
     left: leftOf(f),
-    session: { judged: sessionLength(rowsOf<{ created_at: string | Date }>(recent).map((r) => new Date(r.created_at)), now), goal },
+    session: {
+      judged: sessionLength(
+        rowsOf<{ created_at: string | Date }>(recent).map((r) => new Date(r.created_at)),
+        now,
+      ),
+      goal,
+    },
   };
 }
 
@@ -113,15 +102,6 @@ export function sessionLength(times: readonly Date[], now: Date): number {
   let n = 1;
   while (n < times.length && times[n - 1]!.getTime() - times[n]!.getTime() < idle) n++;
   return n;
-}
-
-/** One campaign of the annotator's queue: their standing and figures. */
-export interface QueueFigures {
-  paused: boolean;
-  judgedToday: number;
-  judgedTotal: number;
-  /** Null while paused (nothing is assigned then). */
-  left: LeftForMe | null;
 }
 
 /**
@@ -146,7 +126,12 @@ export async function listMyQueueFigures(db: Db, actor: Actor, campaignIds: read
       where camp.all_annotators or exists (select 1 from campaign_members m where m.campaign_id = camp.id and m.user_id = ${user.id})`),
   );
   for (const r of rows) {
-    out.set(Number(r.id), { paused: r.paused, judgedToday: r.judged_today, judgedTotal: r.judged_total, left: r.paused ? null : leftOf(r) });
+    out.set(Number(r.id), {
+      paused: r.paused,
+      judgedToday: r.judged_today,
+      judgedTotal: r.judged_total,
+      left: r.paused ? null : leftOf(r),
+    });
   }
   return out;
 }

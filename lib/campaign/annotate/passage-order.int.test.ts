@@ -4,7 +4,8 @@ import { rowsOf } from "@/db/client";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, type Task } from "./assignment";
+import { nextTask } from "./assignment";
+import type { Task } from "./judging.contract";
 import { submitJudgment } from "./judgments";
 import type { UserActor } from "@/lib/auth/actor";
 import { judgeAll, proposalOf } from "@/test/ask";
@@ -12,14 +13,24 @@ import { getAsk } from "./ask";
 import { proposePassage } from "./proposals";
 
 /** Every passage an annotator is given, judged "not sufficient" one by one, grouped per question in the order served. */
-async function serveAll(db: Parameters<typeof nextTask>[0], annotator: UserActor, campaignId: number): Promise<Map<string, { passageId: number; paragraph: number }[]>> {
+async function serveAll(
+  db: Parameters<typeof nextTask>[0],
+  annotator: UserActor,
+  campaignId: number,
+): Promise<Map<string, { passageId: number; paragraph: number }[]>> {
   const byQuestion = new Map<string, { passageId: number; paragraph: number }[]>();
   for (let t: Task | null = await nextTask(db, annotator, { campaignId }); t; t = await nextTask(db, annotator, { campaignId })) {
     const { passageId } = await idsOfTask(db, t);
     const list = byQuestion.get(t.query.id) ?? [];
     list.push({ passageId, paragraph: t.passage.paragraphs[0]!.id });
     byQuestion.set(t.query.id, list);
-    await submitJudgment(db, annotator, t.claim.handle, { verdict: "insufficient", span: null, unreadable: false, durationMs: 1500, idempotencyKey: unique("key") });
+    await submitJudgment(db, annotator, t.claim.handle, {
+      verdict: "insufficient",
+      span: null,
+      unreadable: false,
+      durationMs: 1500,
+      idempotencyKey: unique("key"),
+    });
   }
   return byQuestion;
 }
@@ -40,7 +51,11 @@ describeEachDatabase("the order of a question's passages", ({ db }) => {
     expect([...seenB.values()].map((l) => l.length)).toEqual([5, 5, 5, 5, 5, 5]);
 
     // The two annotators see the passages of some question in different orders.
-    const orderOf = (seen: typeof seenA, q: string) => seen.get(q)!.map((p) => p.paragraph).join(",");
+    const orderOf = (seen: typeof seenA, q: string) =>
+      seen
+        .get(q)!
+        .map((p) => p.paragraph)
+        .join(",");
     expect(c.queryIds.some((q) => orderOf(seenA, q) !== orderOf(seenB, q))).toBe(true);
 
     // Gold (paragraph 1) and the proposals (paragraph 5) are not always first and not always last.
@@ -54,11 +69,16 @@ describeEachDatabase("the order of a question's passages", ({ db }) => {
     // Fixed: the first passage of a question is the one closest to completion (fewest open slots: here
     // the proposal, judged by nobody yet, is never first), and after it the question's passages follow
     // md5(passage id : annotator id), whatever else happens.
-    for (const [annotator, seen] of [[a, seenA], [b, seenB]] as const) {
+    for (const [annotator, seen] of [
+      [a, seenA],
+      [b, seenB],
+    ] as const) {
       for (const list of seen.values()) {
         const ids = list.slice(1).map((p) => p.passageId);
         const expected = rowsOf<{ id: number }>(
-          await db().execute(sql`select id::float8 as id from passages where id = any(${`{${ids.join(",")}}`}::bigint[]) order by md5(id::text || ':' || ${annotator.id}::bigint::text)`),
+          await db().execute(
+            sql`select id::float8 as id from passages where id = any(${`{${ids.join(",")}}`}::bigint[]) order by md5(id::text || ':' || ${annotator.id}::bigint::text)`,
+          ),
         ).map((r) => Number(r.id));
         expect(ids).toEqual(expected);
       }

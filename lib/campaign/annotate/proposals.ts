@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
@@ -6,11 +7,15 @@ import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { newClaimHandle } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
-import { MAX_PROPOSAL_PARAGRAPHS } from "./ask-rules";
+import { MAX_PROPOSAL_PARAGRAPHS } from "./ask.contract";
 import { askQueryIdSchema, requireAsked, type AskedQuestion } from "./ask";
 import { checkSpan, spanSchema } from "./judgments";
 
-const contentParagraph = z.number().int("must be a whole number").min(1, "must be 1 or more (paragraph 0 is the page's title)").max(1_000_000);
+const contentParagraph = z
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be 1 or more (paragraph 0 is the page's title)")
+  .max(1_000_000);
 
 /** The body of POST /api/campaigns/:id/proposals: a passage of a page and the span in it that answers the question (code points, end exclusive). */
 export const proposalInputSchema = z
@@ -23,7 +28,8 @@ export const proposalInputSchema = z
   })
   .strict()
   .superRefine((p, ctx) => {
-    if (p.endParagraphId < p.startParagraphId) ctx.addIssue({ code: "custom", path: ["endParagraphId"], message: "must not be before startParagraphId" });
+    if (p.endParagraphId < p.startParagraphId)
+      ctx.addIssue({ code: "custom", path: ["endParagraphId"], message: "must not be before startParagraphId" });
     else if (p.endParagraphId - p.startParagraphId >= MAX_PROPOSAL_PARAGRAPHS) {
       ctx.addIssue({ code: "custom", path: ["endParagraphId"], message: `a passage spans at most ${MAX_PROPOSAL_PARAGRAPHS} paragraphs` });
     }
@@ -42,9 +48,18 @@ async function checkedPassage(db: Db, input: ProposalInput): Promise<void> {
       array_to_json(paragraphs[${input.startParagraphId + 1} : ${input.endParagraphId + 1}]) as slice
       from pages where wikipedia_id = ${input.wikipediaId}`),
   );
-  if (!page) throw invalidField("wikipediaId", `no page ${JSON.stringify(input.wikipediaId.slice(0, 200))} in the knowledge source`, "no such page in the knowledge source");
+  if (!page)
+    throw invalidField(
+      "wikipediaId",
+      `no page ${JSON.stringify(input.wikipediaId.slice(0, 200))} in the knowledge source`,
+      "no such page in the knowledge source",
+    );
   if (input.endParagraphId >= page.n) {
-    throw invalidField("endParagraphId", `the page has paragraphs 0–${page.n - 1}`, `must be at most ${page.n - 1} (the page's last paragraph)`);
+    throw invalidField(
+      "endParagraphId",
+      `the page has paragraphs 0–${page.n - 1}`,
+      `must be at most ${page.n - 1} (the page's last paragraph)`,
+    );
   }
   checkSpan({ start_paragraph_id: input.startParagraphId, end_paragraph_id: input.endParagraphId, slice: page.slice }, input.span);
 }
@@ -112,7 +127,8 @@ async function placePassage(
       for no key update`),
   );
   if (!existing) throw new Error("passage location conflict without a passage");
-  if (existing.mine) throw new AppError("conflict", "You judged this passage already: propose another one, or explain why none answers the question.");
+  if (existing.mine)
+    throw new AppError("conflict", "You judged this passage already: propose another one, or explain why none answers the question.");
   await tx.execute(sql`update passages set origins = origins || ${JSON.stringify([origin])}::jsonb where id = ${existing.id}`);
   return { passageId: existing.id, merged: true };
 }

@@ -13,23 +13,39 @@ import { recountPassages } from "../quality/recount.internal";
 import { pauseAnnotator } from "../quality/standings";
 import { exportJudgments } from "../report/export-judgments";
 import { getQuestionView } from "../report/question-view";
-import { nextTask, type Task } from "./assignment";
+import { nextTask } from "./assignment";
+import type { Task } from "./judging.contract";
 import { submitJudgment } from "./judgments";
 import { listMyJudgments } from "./my-judgments";
 import { reviseJudgment, type RevisionInput } from "./revise-judgment";
 
-type Counters = { id: number; judgment_count: number; sufficient_count: number; claim_count: number; open_slots: number; is_decided: boolean };
+type Counters = {
+  id: number;
+  judgment_count: number;
+  sufficient_count: number;
+  claim_count: number;
+  open_slots: number;
+  is_decided: boolean;
+};
 
 /** The passages' counters as kept, and as a recount from the rows gives them (rolled back). */
 async function countersBothWays(db: Db, campaignId: number): Promise<{ kept: Counters[]; recount: Counters[] }> {
   const read = async (d: Db) =>
-    rowsOf<Counters>(await d.execute(sql`select id::float8 as id, judgment_count, sufficient_count, claim_count, open_slots, is_decided from passages where campaign_id = ${campaignId} order by id`));
+    rowsOf<Counters>(
+      await d.execute(
+        sql`select id::float8 as id, judgment_count, sufficient_count, claim_count, open_slots, is_decided from passages where campaign_id = ${campaignId} order by id`,
+      ),
+    );
   const kept = await read(db);
   let recount: Counters[] = [];
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   await db
     .transaction(async (tx) => {
-      await recountPassages(tx, campaign!, kept.map((p) => p.id));
+      await recountPassages(
+        tx,
+        campaign!,
+        kept.map((p) => p.id),
+      );
       recount = await read(tx as unknown as Db);
       throw new Error("rollback");
     })
@@ -48,7 +64,9 @@ async function annotatorTalliesBothWays(db: Db, campaignId: number) {
       group by 1, 2 having sum(judgments) <> 0 order by 1, 2`),
   );
   const recount = rowsOf(
-    await db.execute(sql`select user_id::float8 as u, kps_duration_bucket(duration_ms)::int as b, count(*)::int as n from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
+    await db.execute(
+      sql`select user_id::float8 as u, kps_duration_bucket(duration_ms)::int as b, count(*)::int as n from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`,
+    ),
   );
   return { kept, recount };
 }
@@ -99,25 +117,39 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     const [ta] = await judgeOnePassage(db(), c.campaignId, [a!, b!], ["insufficient", "sufficient"]);
     const timeOf = async () =>
       rowsOf<{ duration_ms: number; client_duration_ms: number }>(
-        await db().execute(sql`select j.duration_ms, j.client_duration_ms from judgments j join claims c on c.id = j.claim_id where c.handle = ${ta!.claim.handle}`),
+        await db().execute(
+          sql`select j.duration_ms, j.client_duration_ms from judgments j join claims c on c.id = j.claim_id where c.handle = ${ta!.claim.handle}`,
+        ),
       )[0]!;
     const first = await timeOf();
     expect(first.client_duration_ms).toBe(1000);
-    const [queryRow] = rowsOf<{ id: number }>(await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId}`));
+    const [queryRow] = rowsOf<{ id: number }>(
+      await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId}`),
+    );
     const before = await getQuestionView(db(), system, c.campaignId, queryRow!.id);
     expect(before.passages[0]!.endorsed).toBe(false);
 
     const body = revisionOf(ta!, "sufficient", 0, { comment: "On second reading: 𐌅 it does say so.", flags: ["broken_text"] });
     const { judgment, replayed } = await reviseJudgment(db(), a!, ta!.claim.handle, body);
     expect(replayed).toBe(false);
-    expect(judgment).toMatchObject({ claim: ta!.claim.handle, verdict: "sufficient", revision: 1, comment: body.comment, flags: ["broken_text"] });
+    expect(judgment).toMatchObject({
+      claim: ta!.claim.handle,
+      verdict: "sufficient",
+      revision: 1,
+      comment: body.comment,
+      flags: ["broken_text"],
+    });
     // The time the server measured for the first submission stays; the client's hint adds the revision's.
     expect(judgment.durationMs).toBe(first.duration_ms);
     expect(await timeOf()).toEqual({ duration_ms: first.duration_ms, client_duration_ms: 1000 + 700 });
 
     const after = await getQuestionView(db(), system, c.campaignId, queryRow!.id);
     expect(after.passages[0]).toMatchObject({ sufficientCount: 2, endorsed: true });
-    expect(after.passages[0]!.judgments.find((j) => j.verdict === "sufficient" && j.comment)).toMatchObject({ comment: body.comment, flags: ["broken_text"], revision: 1 });
+    expect(after.passages[0]!.judgments.find((j) => j.verdict === "sufficient" && j.comment)).toMatchObject({
+      comment: body.comment,
+      flags: ["broken_text"],
+      revision: 1,
+    });
     await expectCountersHold(db(), c.campaignId);
 
     const lines = (await exportedLines(exportJudgments(db(), system, c.campaignId))).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -125,7 +157,15 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     expect(revised).toMatchObject({ verdict: "sufficient", comment: body.comment, flags: ["broken_text"] });
     expect(typeof revised.revised_at).toBe("string");
     expect(revised.versions).toEqual([
-      expect.objectContaining({ revision: 0, verdict: "insufficient", span: null, comment: null, flags: [], duration_ms: first.duration_ms, client_duration_ms: 1000 }),
+      expect.objectContaining({
+        revision: 0,
+        verdict: "insufficient",
+        span: null,
+        comment: null,
+        flags: [],
+        duration_ms: first.duration_ms,
+        client_duration_ms: 1000,
+      }),
     ]);
     expect(lines.find((l) => l.revision === 0)).toMatchObject({ versions: [], comment: null, flags: [], revised_at: null });
 
@@ -134,7 +174,10 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     expect(again).toMatchObject({ replayed: true, judgment: { revision: 1, verdict: "sufficient" } });
     expect((await refusal(reviseJudgment(db(), a!, ta!.claim.handle, { ...body, comment: "other" }))).status).toBe(409);
     // An older revision's client (revision 0) is refused rather than overwriting revision 1.
-    expect(await refusal(reviseJudgment(db(), a!, ta!.claim.handle, revisionOf(ta!, "insufficient", 0)))).toMatchObject({ status: 409, reason: "stale" });
+    expect(await refusal(reviseJudgment(db(), a!, ta!.claim.handle, revisionOf(ta!, "insufficient", 0)))).toMatchObject({
+      status: 409,
+      reason: "stale",
+    });
     // Someone else's claim handle: not theirs to revise.
     expect((await refusal(reviseJudgment(db(), b!, ta!.claim.handle, revisionOf(ta!, "insufficient", 1)))).status).toBe(404);
 
@@ -165,19 +208,34 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     const full = await makeCampaign(db(), { queries: 1, candidates: 0 });
     const team = await makeAnnotators(db(), 3);
     const [t0] = await judgeOnePassage(db(), full.campaignId, team, ["sufficient", "sufficient", "insufficient"]);
-    expect(await refusal(reviseJudgment(db(), team[0]!, t0!.claim.handle, revisionOf(t0!, "insufficient", 0)))).toMatchObject({ status: 409, reason: "finished" });
+    expect(await refusal(reviseJudgment(db(), team[0]!, t0!.claim.handle, revisionOf(t0!, "insufficient", 0)))).toMatchObject({
+      status: 409,
+      reason: "finished",
+    });
 
     const c = await makeCampaign(db(), { queries: 1, candidates: 0 });
     const [a, b] = await makeAnnotators(db(), 2);
     const [ta, tb] = await judgeOnePassage(db(), c.campaignId, [a!, b!], ["sufficient", "insufficient"]);
     await pauseAnnotator(db(), system, c.campaignId, a!.id);
-    expect(await refusal(reviseJudgment(db(), a!, ta!.claim.handle, revisionOf(ta!, "insufficient", 0)))).toMatchObject({ status: 409, reason: "paused" });
+    expect(await refusal(reviseJudgment(db(), a!, ta!.claim.handle, revisionOf(ta!, "insufficient", 0)))).toMatchObject({
+      status: 409,
+      reason: "paused",
+    });
     await changeBatchStatus(db(), system, c.batchId, "pause");
-    expect(await refusal(reviseJudgment(db(), b!, tb!.claim.handle, revisionOf(tb!, "sufficient", 0)))).toMatchObject({ status: 409, reason: "batch_paused" });
+    expect(await refusal(reviseJudgment(db(), b!, tb!.claim.handle, revisionOf(tb!, "sufficient", 0)))).toMatchObject({
+      status: 409,
+      reason: "batch_paused",
+    });
     await changeBatchStatus(db(), system, c.batchId, "close");
     const closed = await refusal(reviseJudgment(db(), b!, tb!.claim.handle, revisionOf(tb!, "sufficient", 0)));
-    expect(closed).toMatchObject({ status: 409, reason: "closed", message: "This passage's batch is closed: its judgments can no longer change." });
-    const [j] = rowsOf<{ revision: number; verdict: string }>(await db().execute(sql`select revision, verdict::text as verdict from judgments where user_id = ${b!.id}`));
+    expect(closed).toMatchObject({
+      status: 409,
+      reason: "closed",
+      message: "This passage's batch is closed: its judgments can no longer change.",
+    });
+    const [j] = rowsOf<{ revision: number; verdict: string }>(
+      await db().execute(sql`select revision, verdict::text as verdict from judgments where user_id = ${b!.id}`),
+    );
     expect(j).toEqual({ revision: 0, verdict: "insufficient" });
     expect(rowsOf(await db().execute(sql`select 1 from judgment_versions where campaign_id = ${c.campaignId}`))).toHaveLength(0);
   });
@@ -188,7 +246,14 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     const [ta] = await judgeOnePassage(db(), c.campaignId, [a!], ["insufficient"]);
     const tb = (await nextTask(db(), b!, { campaignId: c.campaignId }))!;
     const results = await Promise.allSettled([
-      ...Array.from({ length: 6 }, (_, i) => reviseJudgment(db(), a!, ta!.claim.handle, revisionOf(ta!, i % 2 ? "insufficient" : "sufficient", 0, { idempotencyKey: unique(`r${i}`) }))),
+      ...Array.from({ length: 6 }, (_, i) =>
+        reviseJudgment(
+          db(),
+          a!,
+          ta!.claim.handle,
+          revisionOf(ta!, i % 2 ? "insufficient" : "sufficient", 0, { idempotencyKey: unique(`r${i}`) }),
+        ),
+      ),
       submitJudgment(db(), b!, tb.claim.handle, judgmentOf(tb, "sufficient")),
     ]);
     const revisions = results.slice(0, 6);
@@ -197,7 +262,11 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     expect(results.slice(6).every((r) => r.status === "fulfilled")).toBe(true);
     const [j] = rowsOf<{ revision: number }>(await db().execute(sql`select revision from judgments where user_id = ${a!.id}`));
     expect(j!.revision).toBe(1);
-    expect(rowsOf(await db().execute(sql`select 1 from judgment_versions v join judgments j on j.id = v.judgment_id where j.user_id = ${a!.id}`))).toHaveLength(1);
+    expect(
+      rowsOf(
+        await db().execute(sql`select 1 from judgment_versions v join judgments j on j.id = v.judgment_id where j.user_id = ${a!.id}`),
+      ),
+    ).toHaveLength(1);
     await expectCountersHold(db(), c.campaignId);
   });
 
@@ -211,7 +280,9 @@ describeEachDatabase("revising a judgment", ({ db }) => {
     }
     const standing = async () =>
       rowsOf<{ gold_judged: number; gold_correct: number; status: string; pause_reason: string | null }>(
-        await db().execute(sql`select gold_judged, gold_correct, status::text as status, pause_reason::text as pause_reason from annotator_standings where campaign_id = ${c.campaignId} and user_id = ${a!.id}`),
+        await db().execute(
+          sql`select gold_judged, gold_correct, status::text as status, pause_reason::text as pause_reason from annotator_standings where campaign_id = ${c.campaignId} and user_id = ${a!.id}`,
+        ),
       )[0];
     expect(await standing()).toMatchObject({ gold_judged: 1, gold_correct: 1, status: "active" });
     const { judgment } = await reviseJudgment(db(), a!, gold!.claim.handle, revisionOf(gold!, "insufficient", 0));

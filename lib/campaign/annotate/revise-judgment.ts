@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
@@ -6,8 +7,8 @@ import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standings";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
-import { flagsLiteral, notesOf } from "./judgment-notes";
-import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput, type JudgmentView } from "./judgments";
+import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
+import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission
@@ -19,9 +20,6 @@ export const revisionInputSchema = judgmentInputSchema.safeExtend({
 });
 
 export type RevisionInput = z.infer<typeof revisionInputSchema>;
-
-/** A revised judgment as its annotator sees it: the submission's view and its revision number. */
-export type RevisedJudgmentView = JudgmentView & { revision: number; revisedAt: Date | null };
 
 /** The judgment as the revision reads it, under its lock. */
 interface Locked extends JudgmentVersionRow {
@@ -38,16 +36,39 @@ interface Locked extends JudgmentVersionRow {
 /** The passage, its campaign's rules and the caller's standing, as the revision reads them under the passage lock. */
 type PassageState = Pick<
   ClaimRow,
-  "r" | "t" | "early_stop" | "gold_min_judgments" | "gold_accuracy_threshold" | "all_annotators" | "member" | "is_gold" | "start_paragraph_id" | "end_paragraph_id" | "slice" | "gold_span_slack"
+  | "r"
+  | "t"
+  | "early_stop"
+  | "gold_min_judgments"
+  | "gold_accuracy_threshold"
+  | "all_annotators"
+  | "member"
+  | "is_gold"
+  | "start_paragraph_id"
+  | "end_paragraph_id"
+  | "slice"
+  | "gold_span_slack"
 > &
-  Parameters<typeof goldOf>[0] & { paused: boolean; batch_status: string; sealed: boolean; is_decided: boolean; judgment_count: number; sufficient_count: number };
+  Parameters<typeof goldOf>[0] & {
+    paused: boolean;
+    batch_status: string;
+    sealed: boolean;
+    is_decided: boolean;
+    judgment_count: number;
+    sufficient_count: number;
+  };
 
 /** Why a judgment cannot change now (409), in the order the rule applies; null when it can. */
-export function revisionRefusal(p: Pick<PassageState, "paused" | "batch_status" | "sealed" | "is_decided" | "judgment_count" | "r">): { reason: string; message: string } | null {
+export function revisionRefusal(
+  p: Pick<PassageState, "paused" | "batch_status" | "sealed" | "is_decided" | "judgment_count" | "r">,
+): { reason: string; message: string } | null {
   if (p.paused) return { reason: "paused", message: "Your work on this campaign is paused: your judgments can no longer change." };
-  if (p.batch_status === "closed" || p.sealed) return { reason: "closed", message: "This passage's batch is closed: its judgments can no longer change." };
-  if (p.batch_status !== "launched") return { reason: "batch_paused", message: `This passage's batch is ${p.batch_status}: its judgments cannot change now.` };
-  if (p.is_decided || p.judgment_count >= p.r) return { reason: "finished", message: "This passage is finished: its judgments can no longer change." };
+  if (p.batch_status === "closed" || p.sealed)
+    return { reason: "closed", message: "This passage's batch is closed: its judgments can no longer change." };
+  if (p.batch_status !== "launched")
+    return { reason: "batch_paused", message: `This passage's batch is ${p.batch_status}: its judgments cannot change now.` };
+  if (p.is_decided || p.judgment_count >= p.r)
+    return { reason: "finished", message: "This passage is finished: its judgments can no longer change." };
   return null;
 }
 
@@ -119,7 +140,8 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   const delta = (input.verdict === "sufficient" ? 1 : 0) - (j.verdict === "sufficient" ? 1 : 0);
   const gold = p.is_gold ? goldOf(p) : null;
   const goldDelta = gold
-    ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) - Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) }, p.gold_span_slack))
+    ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) -
+      Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) }, p.gold_span_slack))
     : 0;
   const negativeDelta = gold?.expectedVerdict === "insufficient" ? goldDelta : 0;
   // Time: `duration_ms` keeps the time the server measured for the first submission (from handing
@@ -156,7 +178,13 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
       where p.id = ${j.passage_id}`);
   }
   if (!gold) return { updated: updated!, standing: null };
-  const [standing] = rowsOf<{ status: string; gold_judged: number; gold_correct: number; negative_gold_judged: number; negative_gold_correct: number }>(
+  const [standing] = rowsOf<{
+    status: string;
+    gold_judged: number;
+    gold_correct: number;
+    negative_gold_judged: number;
+    negative_gold_correct: number;
+  }>(
     await tx.execute(sql`
       update annotator_standings s set gold_correct = s.gold_correct + ${goldDelta}::int,
         negative_gold_correct = s.negative_gold_correct + ${negativeDelta}::int, updated_at = now()
@@ -176,7 +204,12 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
  * the passage locked first and then the judgment, so concurrent revisions and submissions take
  * turns. Idempotent per key: the same key and body answer the stored revision (`replayed`).
  */
-export async function reviseJudgment(db: Db, actor: Actor, handle: string, input: RevisionInput): Promise<{ judgment: RevisedJudgmentView; replayed: boolean }> {
+export async function reviseJudgment(
+  db: Db,
+  actor: Actor,
+  handle: string,
+  input: RevisionInput,
+): Promise<{ judgment: RevisedJudgmentView; replayed: boolean }> {
   const user = requireUser(actor);
   if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators revise judgments.");
   try {
@@ -185,29 +218,37 @@ export async function reviseJudgment(db: Db, actor: Actor, handle: string, input
       const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null);
       const j = await lockJudgment(tx, own.judgment_id);
       // A crowd worker's judgments all lie in the one campaign it entered.
-      if (user.role === "annotator" && !p.all_annotators && !p.member) throw new AppError("not_found", "No judgment of yours on this claim.");
+      if (user.role === "annotator" && !p.all_annotators && !p.member)
+        throw new AppError("not_found", "No judgment of yours on this claim.");
       const { revision: expected, ...body } = input;
       const hash = requestHash(j.judgment_id, body as JudgmentInput, { revise: expected });
       if (j.idempotency_key === input.idempotencyKey) {
-        if (j.request_hash !== hash) throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new revision.");
+        if (j.request_hash !== hash)
+          throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new revision.");
         return { judgment: viewOf(j, handle), replayed: true, pauseIn: null };
       }
       const refused = revisionRefusal(p);
       if (refused) throw new AppError("conflict", refused.message, { reason: refused.reason });
       if (j.revision !== expected) {
-        throw new AppError("conflict", `This judgment was revised since you opened it (it is at revision ${j.revision}); reload to see it.`, { reason: "stale" });
+        throw new AppError(
+          "conflict",
+          `This judgment was revised since you opened it (it is at revision ${j.revision}); reload to see it.`,
+          { reason: "stale" },
+        );
       }
       if (input.span) checkSpan(p, input.span);
       const { updated, standing } = await writeRevision(tx, p, j, input, hash);
       const failsGold =
-        standing?.status === "active" && breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });
+        standing?.status === "active" &&
+        breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });
       return { judgment: viewOf({ ...j, ...updated }, handle), replayed: false, pauseIn: failsGold ? j.campaign_id : null };
     });
     // The gold rule pauses after the revision is stored, as after a new judgment.
     if (pauseIn !== null) await pauseByGoldRule(db, pauseIn, user.id);
     return result;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict", "This idempotency key was used with another judgment of yours; send a new key.");
+    if (isUniqueViolation(error))
+      throw new AppError("conflict", "This idempotency key was used with another judgment of yours; send a new key.");
     throw error;
   }
 }

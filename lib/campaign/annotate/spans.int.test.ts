@@ -4,13 +4,14 @@ import { AppError } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { makeAnnotator } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { nextTask, type Task } from "./assignment";
+import { nextTask } from "./assignment";
+import type { Task } from "./judging.contract";
 import { changeBatchStatus } from "../batches";
 import { createCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { submitJudgment } from "./judgments";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 const paragraphs = [
   "Scripts\n",
@@ -35,12 +36,32 @@ function at(p: number, needle: string): { paragraph: number; start: number; end:
 }
 
 describeEachDatabase("spans in code points", ({ db }) => {
-  async function task(): Promise<{ task: Task; submit: (span: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string }) => Promise<string> }> {
+  async function task(): Promise<{
+    task: Task;
+    submit: (span: {
+      startParagraphId: number;
+      startCharacter: number;
+      endParagraphId: number;
+      endCharacter: number;
+      text: string;
+    }) => Promise<string>;
+  }> {
     const pageId = unique("page");
-    await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(JSON.stringify({ wikipedia_id: pageId, wikipedia_title: "Scripts", text: paragraphs })) });
+    await importKnowledge(db(), system, {
+      fileName: "k.jsonl",
+      source: source(JSON.stringify({ wikipedia_id: pageId, wikipedia_title: "Scripts", text: paragraphs })),
+    });
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("spans") }));
-    const line = { id: unique("q"), input: "how long is the bridge", output: [{ provenance: [{ wikipedia_id: pageId, start_paragraph_id: 1, end_paragraph_id: 3 }] }] };
-    const { batch } = await importBatch(db(), system, { campaignId: campaign.id, topK: 4, queries: { fileName: "q.jsonl", source: source(JSON.stringify(line)) } });
+    const line = {
+      id: unique("q"),
+      input: "how long is the bridge",
+      output: [{ provenance: [{ wikipedia_id: pageId, start_paragraph_id: 1, end_paragraph_id: 3 }] }],
+    };
+    const { batch } = await importBatch(db(), system, {
+      campaignId: campaign.id,
+      topK: 4,
+      queries: { fileName: "q.jsonl", source: source(JSON.stringify(line)) },
+    });
     await changeBatchStatus(db(), system, batch.id, "launch");
     const a = await makeAnnotator(db());
     const t = (await nextTask(db(), a, { campaignId: campaign.id }))!;
@@ -48,7 +69,13 @@ describeEachDatabase("spans in code points", ({ db }) => {
       task: t,
       submit: async (span) => {
         try {
-          await submitJudgment(db(), a, t.claim.handle, { verdict: "sufficient", span, unreadable: false, durationMs: 10, idempotencyKey: unique("key") });
+          await submitJudgment(db(), a, t.claim.handle, {
+            verdict: "sufficient",
+            span,
+            unreadable: false,
+            durationMs: 10,
+            idempotencyKey: unique("key"),
+          });
           return "ok";
         } catch (error) {
           if (error instanceof AppError) return `${error.status}`;
@@ -66,15 +93,16 @@ describeEachDatabase("spans in code points", ({ db }) => {
   });
 
   it("accepts exact code-point spans over non-BMP, combining marks, CJK, right-to-left text and across paragraphs", async () => {
-    const cases = [
-      at(1, "𐌅𐌄𐌋"),
-      at(1, "Acade\u0301mie"),
-      at(2, "白凪月橋"),
-      at(3, "שלום עולם"),
-    ];
+    const cases = [at(1, "𐌅𐌄𐌋"), at(1, "Acade\u0301mie"), at(2, "白凪月橋"), at(3, "שלום עולם")];
     for (const c of cases) {
       const { submit } = await task();
-      const span = { startParagraphId: c.paragraph, startCharacter: c.start, endParagraphId: c.paragraph, endCharacter: c.end, text: Array.from(paragraphs[c.paragraph]!).slice(c.start, c.end).join("") };
+      const span = {
+        startParagraphId: c.paragraph,
+        startCharacter: c.start,
+        endParagraphId: c.paragraph,
+        endCharacter: c.end,
+        text: Array.from(paragraphs[c.paragraph]!).slice(c.start, c.end).join(""),
+      };
       expect(await submit(span)).toBe("ok");
     }
     // From "Saint-Re\u0301my." in paragraph 1 across paragraph 2 into "בעברית" in paragraph 3.
@@ -92,10 +120,18 @@ describeEachDatabase("spans in code points", ({ db }) => {
     const c = at(1, "Acade\u0301mie");
     const utf16 = paragraphs[1]!.indexOf("Acade\u0301mie");
     const { submit } = await task();
-    expect(await submit({ startParagraphId: 1, startCharacter: utf16, endParagraphId: 1, endCharacter: utf16 + 9, text: "Acade\u0301mie" })).toBe("422");
-    expect(await submit({ startParagraphId: 1, startCharacter: c.start, endParagraphId: 1, endCharacter: c.end, text: "Académie" })).toBe("422"); // precomposed é
+    expect(
+      await submit({ startParagraphId: 1, startCharacter: utf16, endParagraphId: 1, endCharacter: utf16 + 9, text: "Acade\u0301mie" }),
+    ).toBe("422");
+    expect(await submit({ startParagraphId: 1, startCharacter: c.start, endParagraphId: 1, endCharacter: c.end, text: "Académie" })).toBe(
+      "422",
+    ); // precomposed é
     const bmp = at(1, "𐌅");
-    expect(await submit({ startParagraphId: 1, startCharacter: bmp.start, endParagraphId: 1, endCharacter: bmp.start + 1, text: "\ud800" })).toBe("422");
-    expect(await submit({ startParagraphId: 1, startCharacter: c.start, endParagraphId: 1, endCharacter: c.end, text: "Acade\u0301mie" })).toBe("ok");
+    expect(
+      await submit({ startParagraphId: 1, startCharacter: bmp.start, endParagraphId: 1, endCharacter: bmp.start + 1, text: "\ud800" }),
+    ).toBe("422");
+    expect(
+      await submit({ startParagraphId: 1, startCharacter: c.start, endParagraphId: 1, endCharacter: c.end, text: "Acade\u0301mie" }),
+    ).toBe("ok");
   });
 });

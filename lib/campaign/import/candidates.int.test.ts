@@ -7,7 +7,7 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { importBatch, type BatchImportInput } from "./import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";
@@ -18,11 +18,19 @@ const FIXTURE = path.resolve(import.meta.dirname, "../../../test/fixtures/candid
 
 function file(name: string, tag: string, as = name) {
   const bytes = Buffer.from(fs.readFileSync(path.join(FIXTURE, name), "utf8").replaceAll("__T__", tag));
-  return { fileName: as, source: (async function* () { yield bytes; })() };
+  return {
+    fileName: as,
+    source: (async function* () {
+      yield bytes;
+    })(),
+  };
 }
 
 async function problemsOf(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe("invalid");
   return ((error as AppError).details as { problems: { file?: string; line?: number; field: string; message: string }[] }).problems;
@@ -39,13 +47,23 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
   /** Every stored passage of the batch as "question page start-end gold? origins", in a fixed order. */
   async function stored(batchId: number, tag: string) {
     const rows = await db()
-      .select({ q: queries.kiltId, page: passages.wikipediaId, start: passages.startParagraphId, end: passages.endParagraphId, isGold: passages.isGold, origins: passages.origins })
+      .select({
+        q: queries.kiltId,
+        page: passages.wikipediaId,
+        start: passages.startParagraphId,
+        end: passages.endParagraphId,
+        isGold: passages.isGold,
+        origins: passages.origins,
+      })
       .from(passages)
       .innerJoin(queries, eq(queries.id, passages.queryId))
       .where(eq(passages.batchId, batchId))
       .orderBy(asc(queries.lineNumber), asc(passages.wikipediaId), asc(passages.startParagraphId), asc(passages.endParagraphId));
     const origin = (o: (typeof rows)[number]["origins"][number]) => (o.kind === "retriever" ? `${o.retriever}#${o.rank}` : o.kind);
-    return rows.map((r) => `${r.q.replace(`${tag}-`, "")} ${r.page.replace(`${tag}-`, "")} ${r.start}-${r.end}${r.isGold ? " gold" : ""}: ${r.origins.map(origin).join(", ")}`);
+    return rows.map(
+      (r) =>
+        `${r.q.replace(`${tag}-`, "")} ${r.page.replace(`${tag}-`, "")} ${r.start}-${r.end}${r.isGold ? " gold" : ""}: ${r.origins.map(origin).join(", ")}`,
+    );
   }
 
   it("take the top K of each file, drop candidates sharing too little with every answer, merge by location with every origin", async () => {
@@ -80,7 +98,12 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
 
   it("without the overlap rule keep every candidate of the top K; topK is perRetriever's old name", async () => {
     const { tag, campaign } = await setUp();
-    const result = await importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), candidates: file("dpr.jsonl", tag), topK: 1 });
+    const result = await importBatch(db(), system, {
+      campaignId: campaign.id,
+      queries: file("tasks.jsonl", tag),
+      candidates: file("dpr.jsonl", tag),
+      topK: 1,
+    });
     expect(await stored(result.batch.id, tag)).toEqual([
       "q1 light 3-3 gold: gold, dpr#1",
       "q2 ana 1-1: dpr#1",
@@ -97,7 +120,14 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
   it("refuse bad options, naming the field, and two files of one retriever name", async () => {
     const { tag, campaign } = await setUp();
     const attempt = (options: Partial<BatchImportInput>) =>
-      problemsOf(importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), candidates: file("dpr.jsonl", tag), ...options } as BatchImportInput));
+      problemsOf(
+        importBatch(db(), system, {
+          campaignId: campaign.id,
+          queries: file("tasks.jsonl", tag),
+          candidates: file("dpr.jsonl", tag),
+          ...options,
+        } as BatchImportInput),
+      );
     for (const [options, field, message] of [
       [{ minAnswerOverlap: 1.5 }, "minAnswerOverlap", "must be between 0 and 1"],
       [{ minAnswerOverlap: -0.1 }, "minAnswerOverlap", "must be between 0 and 1"],
@@ -113,7 +143,14 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
       expect(await attempt(options as Partial<BatchImportInput>), JSON.stringify(options)).toEqual([{ field, message }]);
     }
     const twice = await attempt({ candidates: [file("dpr.jsonl", tag), file("dpr.jsonl", tag, "dpr.json")] });
-    expect(twice).toEqual([{ file: "dpr.json", line: 1, field: "(file)", message: "names the same retriever 'dpr' as dpr.jsonl: give each retriever's file its own name" }]);
+    expect(twice).toEqual([
+      {
+        file: "dpr.json",
+        line: 1,
+        field: "(file)",
+        message: "names the same retriever 'dpr' as dpr.jsonl: give each retriever's file its own name",
+      },
+    ]);
   });
 
   it("with retrieve text and no text index, refuse the import naming the field", async () => {
@@ -122,15 +159,37 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
     // answers as rankParagraphs does without an index.
     const unbuilt = !(await indexBuilt(db()));
     const rank = unbuilt ? undefined : async () => Promise.reject(new AppError("conflict", INDEX_NOT_BUILT));
-    const problems = await problemsOf(importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), retrieve: "text" }, rank));
-    expect(problems).toEqual([{ field: "retrieve", message: "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)" }]);
+    const problems = await problemsOf(
+      importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), retrieve: "text" }, rank),
+    );
+    expect(problems).toEqual([
+      {
+        field: "retrieve",
+        message: "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)",
+      },
+    ]);
   });
 
   it("with retrieve text, propose the best paragraphs of the index as candidates, merged with the files', filtered by overlap", async () => {
     const { tag, campaign } = await setUp();
     const word = `zq${tag.replace(/[^a-z]/g, "")}`; // a word only these pages hold, so the shared index ranks them first
-    const page = { wikipedia_id: `${tag}-port`, wikipedia_title: `${word} harbour`, text: [`${word} harbour\n`, `The ${word} harbour opened in 1850 for fishing boats.\n`, `Its ${word} lighthouse was lit in 1871.\n`, "Section::::Today.\n", "Ferries leave every hour.\n"] };
-    const line = (v: unknown) => ({ fileName: "x.jsonl", source: (async function* () { yield Buffer.from(JSON.stringify(v) + "\n"); })() });
+    const page = {
+      wikipedia_id: `${tag}-port`,
+      wikipedia_title: `${word} harbour`,
+      text: [
+        `${word} harbour\n`,
+        `The ${word} harbour opened in 1850 for fishing boats.\n`,
+        `Its ${word} lighthouse was lit in 1871.\n`,
+        "Section::::Today.\n",
+        "Ferries leave every hour.\n",
+      ],
+    };
+    const line = (v: unknown) => ({
+      fileName: "x.jsonl",
+      source: (async function* () {
+        yield Buffer.from(JSON.stringify(v) + "\n");
+      })(),
+    });
     await importKnowledge(db(), system, line(page));
     await buildIndex(db(), system);
     const task = [
@@ -138,9 +197,24 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
       { id: `${tag}-b`, input: `when did the ${word} harbour open for fishing boats`, output: [{ answer: "in 1850" }] },
       { id: `${tag}-c`, input: `how often do ${word} ferries leave`, output: [{ answer: "1904" }] },
     ];
-    const tasks = { fileName: "t.jsonl", source: (async function* () { yield Buffer.from(task.map((t) => JSON.stringify(t)).join("\n") + "\n"); })() };
-    const dpr = { ...line({ id: `${tag}-a`, output: [{ provenance: [{ wikipedia_id: `${tag}-port`, start_paragraph_id: 2, end_paragraph_id: 2 }] }] }), fileName: "dpr.jsonl" };
-    const result = await importBatch(db(), system, { campaignId: campaign.id, queries: tasks, candidates: dpr, retrieve: "text", retrieveTopK: 1, minAnswerOverlap: 0.5 });
+    const tasks = {
+      fileName: "t.jsonl",
+      source: (async function* () {
+        yield Buffer.from(task.map((t) => JSON.stringify(t)).join("\n") + "\n");
+      })(),
+    };
+    const dpr = {
+      ...line({ id: `${tag}-a`, output: [{ provenance: [{ wikipedia_id: `${tag}-port`, start_paragraph_id: 2, end_paragraph_id: 2 }] }] }),
+      fileName: "dpr.jsonl",
+    };
+    const result = await importBatch(db(), system, {
+      campaignId: campaign.id,
+      queries: tasks,
+      candidates: dpr,
+      retrieve: "text",
+      retrieveTopK: 1,
+      minAnswerOverlap: 0.5,
+    });
     const rows = await stored(result.batch.id, tag);
     // Hand-checked: the paragraph with the question's words ranks first (the word is on this page
     // only); c's (paragraph 4, "Ferries leave every hour.") lacks its answer and is dropped.

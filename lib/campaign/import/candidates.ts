@@ -1,10 +1,12 @@
 // A batch's candidates, as the KILT campaign made them: the top K of each retriever's ranking
 // (`perRetriever`), kept only when they share enough tokens with a gold answer (`minAnswerOverlap`),
 // merged by location with every origin kept; and what each rule did, per retriever.
+import "server-only";
 import type { Db } from "@/db/client";
 import { AppError, invalidField } from "@/lib/errors";
 import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
 import type { TextRequest } from "./check-pages";
+import type { RetrieverReport } from "./import-batch.contract";
 import type { Problems } from "./import-problems";
 import { candidateDraft, candidateOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
@@ -14,21 +16,6 @@ export interface CandidateFile {
   file: ImportFile;
   retriever: string;
   ranking: Map<string, Ranking>;
-}
-
-/** What the import did with one retriever's candidates. */
-export interface RetrieverReport {
-  retriever: string;
-  /** Candidates read: within the top K of each ranking (text retrieval: the paragraphs it proposed). */
-  read: number;
-  /** Ranked below the top K (`perRetriever`), left out. */
-  droppedByRank: number;
-  /** Read, but holding too small a share of every answer's tokens (`minAnswerOverlap`). */
-  droppedByOverlap: number;
-  /** Stored: read and not dropped. */
-  kept: number;
-  /** Of those kept, how many share their passage with another origin (gold, another retriever, another rank). */
-  merged: number;
 }
 
 /** One candidate of one question, from one retriever. */
@@ -53,7 +40,14 @@ export class CandidateReport {
 }
 
 /** The top K candidates of every ranking of every file; an id that is no question of the batch is a problem. */
-export function fileCandidates(files: CandidateFile[], questions: ReadonlyMap<string, ParsedQuery>, taskFile: string, perRetriever: number, problems: Problems, report: CandidateReport): Candidate[] {
+export function fileCandidates(
+  files: CandidateFile[],
+  questions: ReadonlyMap<string, ParsedQuery>,
+  taskFile: string,
+  perRetriever: number,
+  problems: Problems,
+  report: CandidateReport,
+): Candidate[] {
   const out: Candidate[] = [];
   for (const { file, retriever: fileRetriever, ranking } of files) {
     for (const [kiltId, r] of ranking) {
@@ -70,7 +64,12 @@ export function fileCandidates(files: CandidateFile[], questions: ReadonlyMap<st
         }
         report.row(retriever).read++;
         const value = candidateOf(item, rank, fileRetriever);
-        out.push({ kiltId, retriever, dropped: false, located: { value, file: file.fileName, line: r.lineNumber, field: `output[${r.entry}].provenance[${rank}]` } });
+        out.push({
+          kiltId,
+          retriever,
+          dropped: false,
+          located: { value, file: file.fileName, line: r.lineNumber, field: `output[${r.entry}].provenance[${rank}]` },
+        });
       });
     }
   }
@@ -86,20 +85,38 @@ export const TEXT_RETRIEVER = "retrieval:text";
  * The best `k` paragraphs of the text index for each question's input, as candidates of origin
  * `retrieval:text`. Without a built index, a problem naming the `retrieve` field.
  */
-export async function textCandidates(db: Db, rank: RankParagraphs, questions: ParsedQuery[], k: number, report: CandidateReport): Promise<Candidate[]> {
+export async function textCandidates(
+  db: Db,
+  rank: RankParagraphs,
+  questions: ParsedQuery[],
+  k: number,
+  report: CandidateReport,
+): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const row = report.row(TEXT_RETRIEVER);
   for (const q of questions) {
     const best = await rank(db, q.input, k).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "conflict") {
-        throw invalidField("retrieve", "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)");
+        throw invalidField(
+          "retrieve",
+          "build the text index first: kps knowledge index (or Build the text index on the knowledge import page)",
+        );
       }
       throw error;
     });
     best.forEach((p, i) => {
       row.read++;
-      const value = candidateDraft(p.wikipediaId, p.paragraphId, p.paragraphId, { kind: "retriever", retriever: TEXT_RETRIEVER, rank: i + 1 });
-      out.push({ kiltId: q.kiltId, retriever: TEXT_RETRIEVER, dropped: false, located: { value, file: "text retrieval", line: q.lineNumber, field: `input, paragraph ${i + 1}` } });
+      const value = candidateDraft(p.wikipediaId, p.paragraphId, p.paragraphId, {
+        kind: "retriever",
+        retriever: TEXT_RETRIEVER,
+        rank: i + 1,
+      });
+      out.push({
+        kiltId: q.kiltId,
+        retriever: TEXT_RETRIEVER,
+        dropped: false,
+        located: { value, file: "text retrieval", line: q.lineNumber, field: `input, paragraph ${i + 1}` },
+      });
     });
   }
   return out;
@@ -119,7 +136,10 @@ export function answerOverlapFilter(candidates: Candidate[], questions: Readonly
   for (const c of candidates) {
     const q = questions.get(c.kiltId)!;
     if (!answers.has(c.kiltId)) {
-      answers.set(c.kiltId, q.answers.map(answerTokens).filter((a) => a.size > 0));
+      answers.set(
+        c.kiltId,
+        q.answers.map(answerTokens).filter((a) => a.size > 0),
+      );
       gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
     }
     // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either.

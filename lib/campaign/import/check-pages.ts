@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { Problems } from "./import-problems";
@@ -60,7 +61,12 @@ export async function checkPages(db: Db, located: Located<PassageDraft>[], probl
       continue;
     }
     if (d.startParagraphId > d.endParagraphId) {
-      problems.add(l.file, l.line, `${l.field}.end_paragraph_id`, `${d.endParagraphId} comes before start_paragraph_id ${d.startParagraphId}`);
+      problems.add(
+        l.file,
+        l.line,
+        `${l.field}.end_paragraph_id`,
+        `${d.endParagraphId} comes before start_paragraph_id ${d.startParagraphId}`,
+      );
       continue;
     }
     if (d.endParagraphId >= n) {
@@ -101,7 +107,12 @@ export async function checkPages(db: Db, located: Located<PassageDraft>[], probl
       const key = `${c.l.line}:${c.l.field}`;
       if (c.which === "end" && span.startParagraphId === span.endParagraphId && span.startCharacter > span.endCharacter && !seen.has(key)) {
         seen.add(key);
-        problems.add(c.l.file, c.l.line, `${c.l.field}.end_character`, `${span.endCharacter} comes before start_character ${span.startCharacter}`);
+        problems.add(
+          c.l.file,
+          c.l.line,
+          `${c.l.field}.end_character`,
+          `${span.endCharacter} comes before start_character ${span.startCharacter}`,
+        );
       }
     }
   }

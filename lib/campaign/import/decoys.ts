@@ -3,6 +3,7 @@
 // normalize_answer, lib/kilt/answer-overlap.ts), and not already one of that question's passages. It is
 // stored as gold expected insufficient, `is_decoy`, origin {kind: "decoy"}, hidden among the
 // question's passages like any gold, and never exported.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { sha256 } from "@/lib/auth/crypto";
@@ -86,7 +87,7 @@ export async function addDecoys(
   // Rounds: each question still holding a free paragraph gets at most one decoy per round.
   while (made < target && order.length) {
     const next: Eligible[] = [];
-    for (let i = 0; i < order.length && made < target; ) {
+    for (let i = 0; i < order.length && made < target;) {
       const chunk = order.slice(i, i + Math.min(50, target - made));
       i += chunk.length;
       const paragraphs = await readParagraphs(db, [...new Set(chunk.flatMap((e) => e.pages))]);

@@ -14,7 +14,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
 import { importBatch, MAX_TASK_LINE_BYTES } from "./import-batch";
 import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "../../knowledge/import-knowledge";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 // The corpus of bad files and what each must produce: test/fixtures/bad-imports/cases.json.
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/bad-imports");
@@ -32,7 +32,10 @@ const casesFileSchema = z.object({
         line: z.number().int().nonnegative(),
         field: z.string(),
         message: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-        problems: z.array(z.tuple([z.number().int().nonnegative(), z.string()])).min(2).optional(),
+        problems: z
+          .array(z.tuple([z.number().int().nonnegative(), z.string()]))
+          .min(2)
+          .optional(),
         absentPages: z.array(z.string()).optional(),
         knownBug: z.string().min(1).optional(),
         about: z.string(),
@@ -100,7 +103,12 @@ const NON_BMP_PARAGRAPH = "Old Italic 𐌅𐌄𐌋 letters.\n";
 function setupKnowledge(page: string, page2: string): Buffer {
   return Buffer.from(
     [
-      knowledgeLine(page, "Velmora Test Light", ["Velmora Test Light\n", NON_BMP_PARAGRAPH, "Section::::History.\n", "It was first lit in 1871.\n"]),
+      knowledgeLine(page, "Velmora Test Light", [
+        "Velmora Test Light\n",
+        NON_BMP_PARAGRAPH,
+        "Section::::History.\n",
+        "It was first lit in 1871.\n",
+      ]),
       knowledgeLine(page2, "Ana Test", ["Ana Test\n", "Ana Test designed lighthouses.\n", "She died in 1904.\n"]),
     ].join("\n") + "\n",
   );
@@ -108,17 +116,19 @@ function setupKnowledge(page: string, page2: string): Buffer {
 
 const NEW_PAGES = ["NEW_PAGE", "NEW_PAGE2", "NEW_PAGE3", "NEW_PAGE4", "NEW_PAGE5"];
 
-const fileCases: BadCase[] = casesFileSchema.parse(JSON.parse(fs.readFileSync(path.join(FIXTURES, "cases.json"), "utf8"))).cases.map((c) => ({
-  name: c.file,
-  importer: c.importer,
-  source: (tokens) => sourceOf(fill(readFixture(c.file), tokens)),
-  line: c.line,
-  field: c.field,
-  message: typeof c.message === "string" ? [c.message] : c.message,
-  problems: c.problems ?? [[c.line, c.field]],
-  absentPages: c.absentPages ?? [],
-  knownBug: c.knownBug,
-}));
+const fileCases: BadCase[] = casesFileSchema
+  .parse(JSON.parse(fs.readFileSync(path.join(FIXTURES, "cases.json"), "utf8")))
+  .cases.map((c) => ({
+    name: c.file,
+    importer: c.importer,
+    source: (tokens) => sourceOf(fill(readFixture(c.file), tokens)),
+    line: c.line,
+    field: c.field,
+    message: typeof c.message === "string" ? [c.message] : c.message,
+    problems: c.problems ?? [[c.line, c.field]],
+    absentPages: c.absentPages ?? [],
+    knownBug: c.knownBug,
+  }));
 
 const validKnowledge = (tokens: Tokens) => fill(readFixture("valid/knowledge.jsonl"), tokens);
 
@@ -154,7 +164,12 @@ const generatedCases: BadCase[] = [
   {
     name: `queries-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES = ${MAX_TASK_LINE_BYTES})`,
     importer: "queries",
-    source: (tokens) => overLongSource(`{"id":"${tokens.QID}","input":"a short question","output":[{"answer":"x"}]}`, `{"id":"${tokens.QID2}","input":"`, MAX_TASK_LINE_BYTES),
+    source: (tokens) =>
+      overLongSource(
+        `{"id":"${tokens.QID}","input":"a short question","output":[{"answer":"x"}]}`,
+        `{"id":"${tokens.QID2}","input":"`,
+        MAX_TASK_LINE_BYTES,
+      ),
     line: 2,
     field: "",
     message: [`is longer than the limit of ${MAX_TASK_LINE_BYTES} bytes`],
@@ -164,7 +179,12 @@ const generatedCases: BadCase[] = [
   {
     name: `candidates-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES)`,
     importer: "candidates",
-    source: (tokens) => overLongSource(`{"id":"${tokens.QID}","output":[{"provenance":[{"wikipedia_id":"${tokens.PAGE}"}]}]}`, `{"id":"${tokens.QID2}","x":"`, MAX_TASK_LINE_BYTES),
+    source: (tokens) =>
+      overLongSource(
+        `{"id":"${tokens.QID}","output":[{"provenance":[{"wikipedia_id":"${tokens.PAGE}"}]}]}`,
+        `{"id":"${tokens.QID2}","x":"`,
+        MAX_TASK_LINE_BYTES,
+      ),
     line: 2,
     field: "",
     message: [`is longer than the limit of ${MAX_TASK_LINE_BYTES} bytes`],
@@ -217,7 +237,10 @@ describeEachDatabase("import of bad files", ({ db, kind }) => {
   beforeAll(async () => {
     page = unique("page");
     page2 = unique("page");
-    const result = await importKnowledge(db(), system, { fileName: "setup-knowledge.jsonl", source: sourceOf(setupKnowledge(page, page2)) });
+    const result = await importKnowledge(db(), system, {
+      fileName: "setup-knowledge.jsonl",
+      source: sourceOf(setupKnowledge(page, page2)),
+    });
     expect(result).toMatchObject({ lines: 2, pages: 2, inserted: 2, updated: 0, skipped: 0 });
   });
 
@@ -252,7 +275,9 @@ describeEachDatabase("import of bad files", ({ db, kind }) => {
       pages: pageIds.length ? await countOf(pages, inArray(pages.wikipediaId, pageIds)) : 0,
     };
     if (kind !== "pglite") return { own };
-    const [staging] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from pg_tables where tablename like 'kps_stage_%'`));
+    const [staging] = rowsOf<{ n: number }>(
+      await db().execute(sql`select count(*)::int as n from pg_tables where tablename like 'kps_stage_%'`),
+    );
     const all = {
       batches: await countOf(batches),
       queries: await countOf(queries),
@@ -318,7 +343,13 @@ describeEachDatabase("import of bad files", ({ db, kind }) => {
   it("control: the companion files import as they are", async () => {
     const tokens = freshTokens();
     const campaignId = await newCampaign();
-    const result = await runImport("candidates", campaignId, "candidates.jsonl", sourceOf(fill(readFixture("valid/candidates.jsonl"), tokens)), tokens);
+    const result = await runImport(
+      "candidates",
+      campaignId,
+      "candidates.jsonl",
+      sourceOf(fill(readFixture("valid/candidates.jsonl"), tokens)),
+      tokens,
+    );
     expect(result).toMatchObject({ queries: 2, passages: 4, goldPassages: 2, candidatePassages: 2, pages: 2 });
     const stored = await db().select().from(queries).where(eq(queries.campaignId, campaignId)).orderBy(asc(queries.lineNumber));
     expect(stored.map((q) => [q.kiltId, q.lineNumber])).toEqual([
@@ -335,7 +366,11 @@ describeEachDatabase("import of bad files", ({ db, kind }) => {
     const tokens = freshTokens();
     const campaignId = await newCampaign();
     const bytes = transform(fill(readFixture("valid/queries.jsonl"), tokens).toString("utf8"));
-    const result = await importBatch(db(), system, { campaignId, topK: 4, queries: { fileName: "queries.jsonl", source: sourceOf(bytes, chunkSize) } });
+    const result = await importBatch(db(), system, {
+      campaignId,
+      topK: 4,
+      queries: { fileName: "queries.jsonl", source: sourceOf(bytes, chunkSize) },
+    });
     const stored = await db().select().from(queries).where(eq(queries.campaignId, campaignId)).orderBy(asc(queries.lineNumber));
     return { tokens, result, stored };
   }
@@ -410,16 +445,30 @@ describeEachDatabase("import of bad files", ({ db, kind }) => {
     const line = JSON.stringify({
       id: tokens.QID,
       input: "which letters",
-      output: [{ answer: "letters", provenance: [{ wikipedia_id: page, start_paragraph_id: 1, start_character: 15, end_paragraph_id: 1, end_character: 24 }] }],
+      output: [
+        {
+          answer: "letters",
+          provenance: [{ wikipedia_id: page, start_paragraph_id: 1, start_character: 15, end_paragraph_id: 1, end_character: 24 }],
+        },
+      ],
     });
-    const result = await importBatch(db(), system, { campaignId, topK: 4, queries: { fileName: "queries.jsonl", source: sourceOf(Buffer.from(line)) } });
+    const result = await importBatch(db(), system, {
+      campaignId,
+      topK: 4,
+      queries: { fileName: "queries.jsonl", source: sourceOf(Buffer.from(line)) },
+    });
     expect(result).toMatchObject({ queries: 1, goldPassages: 1 });
     const [gold] = await db()
       .select()
       .from(passages)
       .where(and(eq(passages.campaignId, campaignId), eq(passages.isGold, true)));
     expect(gold).toMatchObject({ expectedStartCharacter: 15, expectedEndCharacter: 24 });
-    const text = sliceLocation(["Velmora Test Light\n", NON_BMP_PARAGRAPH], { startParagraphId: 1, startCharacter: 15, endParagraphId: 1, endCharacter: 24 });
+    const text = sliceLocation(["Velmora Test Light\n", NON_BMP_PARAGRAPH], {
+      startParagraphId: 1,
+      startCharacter: 15,
+      endParagraphId: 1,
+      endCharacter: 24,
+    });
     expect(text).toBe("letters.\n");
   });
 });

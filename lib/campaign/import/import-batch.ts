@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { campaigns, queries } from "@/db/schema";
@@ -5,7 +6,15 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField, parseInput } from "@/lib/errors";
 import { FatalImportError } from "@/lib/kilt/jsonl";
-import { addKeptCandidates, answerOverlapFilter, CandidateReport, fileCandidates, textCandidates, type CandidateFile, type RankParagraphs } from "./candidates";
+import {
+  addKeptCandidates,
+  answerOverlapFilter,
+  CandidateReport,
+  fileCandidates,
+  textCandidates,
+  type CandidateFile,
+  type RankParagraphs,
+} from "./candidates";
 import { checkPages } from "./check-pages";
 import { importFailed, Problems } from "./import-problems";
 import { batchImportOptionsSchema, MAX_CANDIDATE_FILES, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
@@ -13,12 +22,11 @@ import { addDecoys } from "./decoys";
 import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
 import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
-import { writeBatch, type BatchImportResult } from "./write-batch";
+import { writeBatch } from "./write-batch";
+import type { BatchImportResult } from "./import-batch.contract";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
 export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
-export type { RetrieverReport } from "./candidates";
-export type { BatchImportResult } from "./write-batch";
 
 /**
  * A batch as a stream of parts, the shape of an upload (app/_server/uploads.ts): each file is read to
@@ -27,14 +35,11 @@ export type { BatchImportResult } from "./write-batch";
  * authorized the caller, so an unauthorized upload is refused before its body is read.
  */
 export type BatchPart =
-  | { kind: "queries"; file: ImportFile }
-  | { kind: "candidates"; file: ImportFile }
-  | { kind: "options"; options: BatchImportOptions };
+  { kind: "queries"; file: ImportFile } | { kind: "candidates"; file: ImportFile } | { kind: "options"; options: BatchImportOptions };
 
 /** The files at hand (tests, the demo), or the parts of an upload. */
 export type BatchImportInput = { campaignId: number } & (
-  | (BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] })
-  | { parts: AsyncIterable<BatchPart> }
+  (BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] }) | { parts: AsyncIterable<BatchPart> }
 );
 
 interface ReadBatch {
@@ -50,7 +55,12 @@ interface ReadBatch {
  * is checked — JSON, fields, duplicate and unknown ids, pages, paragraph ids and code-point offsets —
  * and if any line fails nothing is stored. The batch starts as a draft.
  */
-export async function importBatch(db: Db, actor: Actor, input: BatchImportInput, rank: RankParagraphs = rankParagraphs): Promise<BatchImportResult> {
+export async function importBatch(
+  db: Db,
+  actor: Actor,
+  input: BatchImportInput,
+  rank: RankParagraphs = rankParagraphs,
+): Promise<BatchImportResult> {
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
@@ -75,7 +85,12 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput,
   for (const own of drafts.values()) {
     for (const { draft, other } of conflictingGold(own)) {
       const says = draft.value.expectedVerdict === "insufficient" ? 'marks it "gold": "insufficient"' : "gives it as gold evidence";
-      problems.add(draft.file, draft.line, `${draft.field}.gold`, `${says}, but ${other.file} line ${other.line} ${other.field} says the opposite about the same passage`);
+      problems.add(
+        draft.file,
+        draft.line,
+        `${draft.field}.gold`,
+        `${says}, but ${other.file} line ${other.line} ${other.field} says the opposite about the same passage`,
+      );
     }
   }
   if (problems.list.length) throw importFailed(problems.list);
@@ -84,18 +99,34 @@ export async function importBatch(db: Db, actor: Actor, input: BatchImportInput,
   const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;
-  const result = await writeBatch(db, { campaign, name, createdBy: userId, queries: read.parsed, drafts, pageCount, retrievers: report.list() });
-  await recordAudit(db, actor, { action: "batch.import", targetType: "batch", targetId: result.batch.id, details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages } });
+  const result = await writeBatch(db, {
+    campaign,
+    name,
+    createdBy: userId,
+    queries: read.parsed,
+    drafts,
+    pageCount,
+    retrievers: report.list(),
+  });
+  await recordAudit(db, actor, {
+    action: "batch.import",
+    targetType: "batch",
+    targetId: result.batch.id,
+    details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages },
+  });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).
   await db.execute(sql`analyze passages, queries`);
   return result;
 }
 
-async function* partsOf(input: BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] }): AsyncGenerator<BatchPart> {
+async function* partsOf(
+  input: BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] },
+): AsyncGenerator<BatchPart> {
   const { queries: file, candidates, ...options } = input; // the schema leaves out the other keys (campaignId)
   yield { kind: "queries", file };
-  for (const c of candidates === undefined ? [] : Array.isArray(candidates) ? candidates : [candidates]) yield { kind: "candidates", file: c };
+  for (const c of candidates === undefined ? [] : Array.isArray(candidates) ? candidates : [candidates])
+    yield { kind: "candidates", file: c };
   yield { kind: "options", options: parseInput(batchImportOptionsSchema, options, "options") };
 }
 
@@ -120,10 +151,17 @@ async function readBatch(parts: AsyncIterable<BatchPart>, problems: Problems): P
 
 /** One retrieval-output file; two files of one retriever name would mix their counts and origins. */
 async function readCandidates(file: ImportFile, before: CandidateFile[], problems: Problems): Promise<CandidateFile> {
-  if (before.length >= MAX_CANDIDATE_FILES) throw invalidField("candidates", `at most ${MAX_CANDIDATE_FILES} retrieval-output files in one batch`);
+  if (before.length >= MAX_CANDIDATE_FILES)
+    throw invalidField("candidates", `at most ${MAX_CANDIDATE_FILES} retrieval-output files in one batch`);
   const retriever = retrieverOfFile(file.fileName);
   const twin = before.find((c) => c.retriever === retriever);
-  if (twin) problems.add(file.fileName, 1, "(file)", `names the same retriever '${retriever}' as ${twin.file.fileName}: give each retriever's file its own name`);
+  if (twin)
+    problems.add(
+      file.fileName,
+      1,
+      "(file)",
+      `names the same retriever '${retriever}' as ${twin.file.fileName}: give each retriever's file its own name`,
+    );
   return { file, retriever, ranking: await readCandidatesFile(file, problems) };
 }
 

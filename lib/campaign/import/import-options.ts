@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** At most this many retrieval-output files in one batch. */
@@ -5,10 +6,17 @@ export const MAX_CANDIDATE_FILES = 20;
 
 /** A number written in decimal ("4", " 0.1 ", ".5"); anything else (hex, "1e3", "Infinity") stays text and is refused. */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-const decimal = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (typeof v === "string" && DECIMAL.test(v.trim()) ? Number(v.trim()) : v), schema);
+const decimal = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (typeof v === "string" && DECIMAL.test(v.trim()) ? Number(v.trim()) : v), schema);
 
 const count = (what: string) =>
-  decimal(z.number(`must be a whole number of ${what}`).int(`must be a whole number of ${what}`).min(1, "must be at least 1").max(100, "must be at most 100"));
+  decimal(
+    z
+      .number(`must be a whole number of ${what}`)
+      .int(`must be a whole number of ${what}`)
+      .min(1, "must be at least 1")
+      .max(100, "must be at most 100"),
+  );
 
 /**
  * A batch import's options, as the API takes them (JSON numbers, or the text of multipart fields):
@@ -24,7 +32,9 @@ export const batchImportOptionsSchema = z
     name: z.string().trim().min(1).max(200).optional(),
     perRetriever: count("candidates").optional(),
     topK: count("candidates").optional(),
-    minAnswerOverlap: decimal(z.number("must be a number between 0 and 1").min(0, "must be between 0 and 1").max(1, "must be between 0 and 1")).optional(),
+    minAnswerOverlap: decimal(
+      z.number("must be a number between 0 and 1").min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+    ).optional(),
     retrieve: z.literal("text", 'must be "text" (rank the paragraphs of the text index), or left out').optional(),
     retrieveTopK: count("candidates").optional(),
   })
@@ -33,7 +43,11 @@ export const batchImportOptionsSchema = z
       ctx.addIssue({ code: "custom", path: ["topK"], message: "is the old name of perRetriever: give one of them" });
     }
     if (o.retrieveTopK !== undefined && o.retrieve === undefined) {
-      ctx.addIssue({ code: "custom", path: ["retrieveTopK"], message: 'is the number of text-retrieval candidates: give it with retrieve "text"' });
+      ctx.addIssue({
+        code: "custom",
+        path: ["retrieveTopK"],
+        message: 'is the number of text-retrieval candidates: give it with retrieve "text"',
+      });
     }
   })
   .transform((o) => ({

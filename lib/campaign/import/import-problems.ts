@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "@/lib/errors";
 import type { ImportProblem } from "@/lib/kilt/jsonl";
 
@@ -9,7 +10,10 @@ export function importFailed(problems: ImportProblem[]): AppError {
   const sorted = [...problems].sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1)).slice(0, MAX_PROBLEMS);
   const first = sorted[0]!;
   const where = `${first.file} line ${first.line}${first.field && first.field !== "(line)" ? `, ${first.field}` : ""}`;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""}${problems.length >= MAX_PROBLEMS ? "; reading stopped" : ""})` : "";
+  const more =
+    problems.length > 1
+      ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""}${problems.length >= MAX_PROBLEMS ? "; reading stopped" : ""})`
+      : "";
   return new AppError("invalid", `Nothing was imported. ${where}: ${first.message}${more}.`, { problems: sorted });
 }
 

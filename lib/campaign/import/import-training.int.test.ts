@@ -4,7 +4,7 @@ import { passages, queries } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { createCampaign } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { importBatch } from "./import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 
@@ -24,7 +24,15 @@ describeEachDatabase("import of training items", ({ db }) => {
     const page = unique("train-page");
     await importKnowledge(db(), system, {
       fileName: "knowledge.jsonl",
-      source: source(jsonl([{ wikipedia_id: page, wikipedia_title: "Training Light", text: ["Training Light\n", "It was lit in 1871.\n", "Ana Test designed it.\n", "It closed in 1990.\n"] }])),
+      source: source(
+        jsonl([
+          {
+            wikipedia_id: page,
+            wikipedia_title: "Training Light",
+            text: ["Training Light\n", "It was lit in 1871.\n", "Ana Test designed it.\n", "It closed in 1990.\n"],
+          },
+        ]),
+      ),
     });
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("training") }));
     // 2,000 code points outside the BMP: 4,000 UTF-16 units, still within the limit (counted in code points).
@@ -38,16 +46,40 @@ describeEachDatabase("import of training items", ({ db }) => {
           {
             answer: "1871",
             provenance: [
-              { wikipedia_id: page, start_paragraph_id: 1, start_character: 14, end_paragraph_id: 1, end_character: 18, training: true, explanation: "The year is in paragraph 1: <b>1871</b>." },
+              {
+                wikipedia_id: page,
+                start_paragraph_id: 1,
+                start_character: 14,
+                end_paragraph_id: 1,
+                end_character: 18,
+                training: true,
+                explanation: "The year is in paragraph 1: <b>1871</b>.",
+              },
               { wikipedia_id: page, start_paragraph_id: 2, end_paragraph_id: 2, training: true, explanation: longExplanation },
               { wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3, training: false },
             ],
           },
         ],
       },
-      { id: q2, input: "who designed it", output: [{ answer: "Ana Test", provenance: [{ wikipedia_id: page, start_paragraph_id: 2, end_paragraph_id: 2, training: true }] }] },
+      {
+        id: q2,
+        input: "who designed it",
+        output: [{ answer: "Ana Test", provenance: [{ wikipedia_id: page, start_paragraph_id: 2, end_paragraph_id: 2, training: true }] }],
+      },
     ]);
-    const candidates = jsonl([{ id: q1, output: [{ provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 }, { wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3 }] }] }]);
+    const candidates = jsonl([
+      {
+        id: q1,
+        output: [
+          {
+            provenance: [
+              { wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 },
+              { wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3 },
+            ],
+          },
+        ],
+      },
+    ]);
     const result = await importBatch(db(), system, {
       campaignId: campaign.id,
       topK: 4,
@@ -57,7 +89,14 @@ describeEachDatabase("import of training items", ({ db }) => {
     expect(result).toMatchObject({ queries: 2, passages: 4, goldPassages: 4 });
 
     const rows = await db()
-      .select({ kiltId: queries.kiltId, start: passages.startParagraphId, isGold: passages.isGold, isTraining: passages.isTraining, explanation: passages.explanation, origins: passages.origins })
+      .select({
+        kiltId: queries.kiltId,
+        start: passages.startParagraphId,
+        isGold: passages.isGold,
+        isTraining: passages.isTraining,
+        explanation: passages.explanation,
+        origins: passages.origins,
+      })
       .from(passages)
       .innerJoin(queries, eq(queries.id, passages.queryId))
       .where(eq(passages.campaignId, campaign.id))

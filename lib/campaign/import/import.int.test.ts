@@ -11,7 +11,7 @@ import { changeBatchStatus, getBatch } from "../batches";
 import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
 import { dropStaleStagingTables, importKnowledge } from "../../knowledge/import-knowledge";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
 
 function source(text: string | Buffer) {
   return (async function* () {
@@ -45,7 +45,7 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
         "Velmora (Old Italic: 𐌅𐌄𐌋) was first lit in 1871.\n",
         "Section::::History.\n",
         'Tabs\tand back\\slashes, "quotes", {braces}, commas, a carriage\rreturn and Acade\u0301mie 白凪月橋 שלום.\n',
-        "BULLET::::- NULL as a word, \\N as text, and an empty-looking \"\" pair.\n",
+        'BULLET::::- NULL as a word, \\N as text, and an empty-looking "" pair.\n',
         "\n",
       ],
       anchors: [],
@@ -83,7 +83,10 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
       onlyPageIds: new Set([b]),
     });
     expect(result).toMatchObject({ lines: 2, pages: 1, skipped: 1 });
-    const stored = await db().select({ id: pages.wikipediaId }).from(pages).where(inArray(pages.wikipediaId, [a, b]));
+    const stored = await db()
+      .select({ id: pages.wikipediaId })
+      .from(pages)
+      .where(inArray(pages.wikipediaId, [a, b]));
     expect(stored.map((s) => s.id)).toEqual([b]);
   });
 
@@ -97,7 +100,11 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
       `"title": "x", "start_paragraph_id": 1, "start_character": 29, "end_paragraph_id": 1, "end_character": 47, "bleu_score": 1.0}]}, ` +
       `{"answer": "in 1871"}], "meta": {"annotation_id": 13805127637452916481, "note": "caf\\u00e9"}}`;
     const q2Id = unique("q");
-    const q2 = JSON.stringify({ id: q2Id, input: "second", output: [{ answer: "x", provenance: [{ wikipedia_id: pb, start_paragraph_id: 3, end_paragraph_id: 3 }] }] });
+    const q2 = JSON.stringify({
+      id: q2Id,
+      input: "second",
+      output: [{ answer: "x", provenance: [{ wikipedia_id: pb, start_paragraph_id: 3, end_paragraph_id: 3 }] }],
+    });
     const candidates = jsonl([
       {
         id: bigId,
@@ -132,7 +139,14 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
 
     const ps = await db().select().from(passages).where(eq(passages.queryId, first.id));
     const gold = ps.find((p) => p.isGold)!;
-    expect(gold).toMatchObject({ wikipediaId: pa, startParagraphId: 1, endParagraphId: 1, expectedVerdict: "sufficient", expectedStartCharacter: 29, expectedEndCharacter: 47 });
+    expect(gold).toMatchObject({
+      wikipediaId: pa,
+      startParagraphId: 1,
+      endParagraphId: 1,
+      expectedVerdict: "sufficient",
+      expectedStartCharacter: 29,
+      expectedEndCharacter: 47,
+    });
     expect(gold.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "c", rank: 2 }]);
     const pageLevel = ps.find((p) => p.wikipediaId === pb)!;
     expect(pageLevel).toMatchObject({ startParagraphId: 1, endParagraphId: 1, isGold: false });
@@ -145,8 +159,23 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const c = await campaign({ judgmentsPerPassage: 5, endorsementThreshold: 3 });
-    const line = { id: unique("q"), input: "q", output: [{ provenance: [{ wikipedia_id: p, start_paragraph_id: 1, end_paragraph_id: 1 }, { wikipedia_id: p, start_paragraph_id: 3, end_paragraph_id: 4 }] }] };
-    const result = await importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "q.jsonl", source: source(jsonl([line])) } });
+    const line = {
+      id: unique("q"),
+      input: "q",
+      output: [
+        {
+          provenance: [
+            { wikipedia_id: p, start_paragraph_id: 1, end_paragraph_id: 1 },
+            { wikipedia_id: p, start_paragraph_id: 3, end_paragraph_id: 4 },
+          ],
+        },
+      ],
+    };
+    const result = await importBatch(db(), system, {
+      campaignId: c.id,
+      topK: 4,
+      queries: { fileName: "q.jsonl", source: source(jsonl([line])) },
+    });
     expect(result).toMatchObject({ queries: 1, passages: 2, goldPassages: 2, candidatePassages: 0 });
     const ps = await db().select().from(passages).where(eq(passages.batchId, result.batch.id));
     expect(ps.every((x) => x.openSlots === 5 && x.expectedStartCharacter === null)).toBe(true);
@@ -156,9 +185,19 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const c = await campaign();
-    const line = { id: unique("q"), input: "q", output: [{ provenance: [{ wikipedia_id: p, start_paragraph_id: 1, end_paragraph_id: 1 }] }] };
-    const first = await importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "a.jsonl", source: source(jsonl([line])) } });
-    const problems = await expectInvalid(importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "b.jsonl", source: source(jsonl([line])) } }));
+    const line = {
+      id: unique("q"),
+      input: "q",
+      output: [{ provenance: [{ wikipedia_id: p, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+    };
+    const first = await importBatch(db(), system, {
+      campaignId: c.id,
+      topK: 4,
+      queries: { fileName: "a.jsonl", source: source(jsonl([line])) },
+    });
+    const problems = await expectInvalid(
+      importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "b.jsonl", source: source(jsonl([line])) } }),
+    );
     expect(problems[0]).toMatchObject({ file: "b.jsonl", line: 1, field: "id" });
     expect(problems[0]!.message).toContain(`batch ${first.batch.id}`);
     const all = await db().select().from(batches).where(eq(batches.campaignId, c.id));
@@ -170,7 +209,11 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const c = await campaign();
     const line = { id: unique("q"), input: "q", output: [{ provenance: [{ wikipedia_id: p }] }] };
-    const { batch } = await importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "q.jsonl", source: source(jsonl([line])) } });
+    const { batch } = await importBatch(db(), system, {
+      campaignId: c.id,
+      topK: 4,
+      queries: { fileName: "q.jsonl", source: source(jsonl([line])) },
+    });
     const conflict = async (action: "launch" | "pause" | "close") => {
       const e = await changeBatchStatus(db(), system, batch.id, action).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(AppError);
@@ -204,29 +247,43 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     });
     expect(createCampaignSchema.safeParse({ name: "x", judgmentsPerPassage: 2, endorsementThreshold: 3 }).success).toBe(false);
     await expect(updateCampaign(db(), system, c.id, { endorsementThreshold: 4 })).rejects.toBeInstanceOf(AppError);
-    expect((await updateCampaign(db(), system, c.id, { judgmentsPerPassage: 5, endorsementThreshold: 3, leaseMinutes: 20 })).leaseMinutes).toBe(20);
+    expect(
+      (await updateCampaign(db(), system, c.id, { judgmentsPerPassage: 5, endorsementThreshold: 3, leaseMinutes: 20 })).leaseMinutes,
+    ).toBe(20);
     // The lease in seconds (scripts and tests): it wins over leaseMinutes; under 30 s is refused by name.
-    expect(await updateCampaign(db(), system, c.id, { leaseSeconds: 45, leaseMinutes: 20 })).toMatchObject({ leaseSeconds: 45, leaseMinutes: 1 });
-    expect(updateCampaignSchema.safeParse({ leaseSeconds: 29 }).error?.issues[0]).toMatchObject({ path: ["leaseSeconds"], message: "must be at least 30 seconds" });
+    expect(await updateCampaign(db(), system, c.id, { leaseSeconds: 45, leaseMinutes: 20 })).toMatchObject({
+      leaseSeconds: 45,
+      leaseMinutes: 1,
+    });
+    expect(updateCampaignSchema.safeParse({ leaseSeconds: 29 }).error?.issues[0]).toMatchObject({
+      path: ["leaseSeconds"],
+      message: "must be at least 30 seconds",
+    });
     expect(createCampaignSchema.parse({ name: "x", leaseSeconds: 30 })).toMatchObject({ leaseSeconds: 30, leaseMinutes: 10 });
 
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const line = { id: unique("q"), input: "q", output: [{ provenance: [{ wikipedia_id: p }] }] };
-    const { batch } = await importBatch(db(), system, { campaignId: c.id, topK: 4, queries: { fileName: "q.jsonl", source: source(jsonl([line])) } });
+    const { batch } = await importBatch(db(), system, {
+      campaignId: c.id,
+      topK: 4,
+      queries: { fileName: "q.jsonl", source: source(jsonl([line])) },
+    });
     const [passage] = await db().select().from(passages).where(eq(passages.batchId, batch.id));
     expect(passage!.openSlots).toBe(5);
     const { user } = await createUser(db(), system, { username: unique("ann"), role: "annotator", password: "password-123" });
-    await db().insert(judgments).values({
-      passageId: passage!.id,
-      userId: user.id,
-      campaignId: c.id,
-      batchId: batch.id,
-      verdict: "insufficient",
-      durationMs: 1000,
-      idempotencyKey: unique("k"),
-      requestHash: "h",
-    });
+    await db()
+      .insert(judgments)
+      .values({
+        passageId: passage!.id,
+        userId: user.id,
+        campaignId: c.id,
+        batchId: batch.id,
+        verdict: "insufficient",
+        durationMs: 1000,
+        idempotencyKey: unique("k"),
+        requestHash: "h",
+      });
     await db().update(passages).set({ judgmentCount: 1, openSlots: 4 }).where(eq(passages.id, passage!.id));
     const refused = await updateCampaign(db(), system, c.id, { judgmentsPerPassage: 3 }).catch((e: unknown) => e);
     expect((refused as AppError).code).toBe("conflict");

@@ -1,3 +1,4 @@
+import "server-only";
 import type { PassageOrigin } from "@/db/schema";
 import type { ProvenanceItem, TaskLine } from "@/lib/kilt/schemas";
 
@@ -60,9 +61,10 @@ export function goldPassagesOf(line: TaskLine): PassageDraft[] {
         expectedVerdict: negative ? "insufficient" : "sufficient",
         isTraining: item.training === true,
         explanation: item.explanation ?? null,
-        expectedSpan: hasSpan && !negative
-          ? { startParagraphId: start, startCharacter: item.start_character!, endParagraphId: end, endCharacter: item.end_character! }
-          : null,
+        expectedSpan:
+          hasSpan && !negative
+            ? { startParagraphId: start, startCharacter: item.start_character!, endParagraphId: end, endCharacter: item.end_character! }
+            : null,
       });
     }
   }
@@ -84,20 +86,38 @@ export function retrieverOf(item: ProvenanceItem, fileRetriever: string): string
  * Candidate passages from a retrieval-output ranking, top-k. An item without paragraph ids
  * (a page-level retriever) takes the page's first content paragraph, as the KILT campaign did.
  */
-export function candidatePassagesOf(ranking: readonly (ProvenanceItem & { gold?: "insufficient" })[], topK: number, fileRetriever = "retriever"): PassageDraft[] {
+export function candidatePassagesOf(
+  ranking: readonly (ProvenanceItem & { gold?: "insufficient" })[],
+  topK: number,
+  fileRetriever = "retriever",
+): PassageDraft[] {
   return ranking.slice(0, topK).map((item, index) => candidateOf(item, index, fileRetriever));
 }
 
 /** The candidate of ranking item `index` (0-based); one marked `"gold": "insufficient"` is negative gold. */
 export function candidateOf(item: ProvenanceItem & { gold?: "insufficient" }, index: number, fileRetriever: string): PassageDraft {
   const start = item.start_paragraph_id ?? 1;
-  const draft = candidateDraft(item.wikipedia_id, start, item.end_paragraph_id ?? start, { kind: "retriever", retriever: retrieverOf(item, fileRetriever), rank: index + 1 });
+  const draft = candidateDraft(item.wikipedia_id, start, item.end_paragraph_id ?? start, {
+    kind: "retriever",
+    retriever: retrieverOf(item, fileRetriever),
+    rank: index + 1,
+  });
   return item.gold === "insufficient" ? { ...draft, isGold: true, expectedVerdict: "insufficient" } : draft;
 }
 
 /** A candidate passage: not gold, one origin. */
 export function candidateDraft(wikipediaId: string, startParagraphId: number, endParagraphId: number, origin: PassageOrigin): PassageDraft {
-  return { wikipediaId, startParagraphId, endParagraphId, origins: [origin], isGold: false, expectedVerdict: null, isTraining: false, explanation: null, expectedSpan: null };
+  return {
+    wikipediaId,
+    startParagraphId,
+    endParagraphId,
+    origins: [origin],
+    isGold: false,
+    expectedVerdict: null,
+    isTraining: false,
+    explanation: null,
+    expectedSpan: null,
+  };
 }
 
 /** The key of a passage's location: same page and paragraph range, same passage. */

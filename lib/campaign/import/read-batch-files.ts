@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
@@ -42,10 +43,14 @@ export interface Ranking {
 
 const retrievalLineSchema = z.object({
   id: kiltIdSchema,
-  output: z.array(z.object({ provenance: z.array(candidateProvenanceItemSchema).optional() }).loose()).min(1, "must hold the ranking's output entry"),
+  output: z
+    .array(z.object({ provenance: z.array(candidateProvenanceItemSchema).optional() }).loose())
+    .min(1, "must hold the ranking's output entry"),
 });
 
-const provenanceLineSchema = z.object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) }).loose();
+const provenanceLineSchema = z
+  .object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) })
+  .loose();
 
 async function* jsonLines(file: ImportFile, problems: Problems) {
   for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_TASK_LINE_BYTES })) {
@@ -109,7 +114,10 @@ export async function readCandidatesFile(file: ImportFile, problems: Problems): 
       problems.add(file.fileName, lineNumber, "id", `'${id}' appears again (first on line ${seen.lineNumber})`);
       continue;
     }
-    const entry = Math.max(0, output.findIndex((o) => o.provenance !== undefined));
+    const entry = Math.max(
+      0,
+      output.findIndex((o) => o.provenance !== undefined),
+    );
     out.set(id, { lineNumber, ranking: output[entry]?.provenance ?? [], entry });
   }
   return out;

@@ -1,23 +1,10 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { batches, passages, queries, type Batch, type Campaign } from "@/db/schema";
-import type { RetrieverReport } from "./candidates";
+import { batches, passages, queries, type Campaign } from "@/db/schema";
+import type { BatchImportResult, RetrieverReport } from "./import-batch.contract";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
-
-export interface BatchImportResult {
-  batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
-  queries: number;
-  passages: number;
-  /** Gold of both kinds, decoys included. */
-  goldPassages: number;
-  /** Of the gold, the automatic decoys made (the campaign's decoysPer100). */
-  decoys: number;
-  candidatePassages: number;
-  pages: number;
-  /** Per retriever (file or text retrieval), what the import did with its candidates. */
-  retrievers: RetrieverReport[];
-}
 
 export interface CheckedBatch {
   campaign: Pick<Campaign, "id" | "judgmentsPerPassage">;
@@ -69,7 +56,16 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       .update(batches)
       .set({ queryCount: input.queries.length, passageCount, goldPassageCount: goldCount, pageCount })
       .where(eq(batches.id, batch.id));
-    return { batch, queries: input.queries.length, passages: passageCount, goldPassages: goldCount, decoys: decoyCount, candidatePassages: passageCount - goldCount, pages: pageCount, retrievers: input.retrievers };
+    return {
+      batch,
+      queries: input.queries.length,
+      passages: passageCount,
+      goldPassages: goldCount,
+      decoys: decoyCount,
+      candidatePassages: passageCount - goldCount,
+      pages: pageCount,
+      retrievers: input.retrievers,
+    };
   });
 }
 

@@ -1,14 +1,12 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { WAITING_REASONS, type WaitingCounts, type WaitingReason } from "./adjudication.contract";
 
 /**
  * Questions that wait for the coordinator's word (quality/adjudication.ts records it): the
  * conditions as SQL, for the question list's filters, and their counts, for the dashboard.
  */
-
-/** Why a question waits for the coordinator's word; each is one condition on its passages. */
-export const WAITING_REASONS = ["split", "explained", "decoy", "gold"] as const;
-export type WaitingReason = (typeof WAITING_REASONS)[number];
 
 /**
  * The condition that question `q` (an alias of `queries`) waits for the coordinator for `reason`:
@@ -21,7 +19,11 @@ export type WaitingReason = (typeof WAITING_REASONS)[number];
  * Read as a closed batch sealed them (counters, R and T).
  */
 export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q")): SQL {
-  if (reason === "any") return sql`(${sql.join(WAITING_REASONS.map((r) => waitingSql(r, q)), sql` or `)})`;
+  if (reason === "any")
+    return sql`(${sql.join(
+      WAITING_REASONS.map((r) => waitingSql(r, q)),
+      sql` or `,
+    )})`;
   if (reason === "explained") {
     return sql`(exists (select 1 from explanations e where e.query_id = ${q}.id)
       and not exists (select 1 from passages wp join adjudications wa on wa.passage_id = wp.id and wa.reverted_at is null
@@ -45,8 +47,6 @@ export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q"))
     where wp.query_id = ${q}.id and ${condition}
       and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null))`;
 }
-
-export type WaitingCounts = Record<WaitingReason | "any", number>;
 
 /** How many of the campaign's questions wait for the coordinator, in all and for each reason (internal: callers authorized). */
 export async function waitingCounts(db: Db, campaignId: number): Promise<WaitingCounts> {

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
@@ -5,9 +6,9 @@ import { ADJUDICATION_DECISIONS, type AdjudicationDecision } from "@/db/schema";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField, isUniqueViolation, parseInput } from "@/lib/errors";
-import type { Location } from "@/lib/kilt/codepoints";
 import { checkSpan, spanSchema } from "../annotate/judgments";
 import { getCampaign } from "../campaigns";
+import type { AdjudicationView } from "./adjudication.contract";
 import { countedJudgmentsOf } from "./counted-judgments";
 
 /**
@@ -35,7 +36,8 @@ export const adjudicationInputSchema = z
   })
   .strict()
   .superRefine((a, ctx) => {
-    if (a.decision === "reject" && a.span) ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the decision is reject" });
+    if (a.decision === "reject" && a.span)
+      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the decision is reject" });
     const s = a.span;
     if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
       ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
@@ -50,20 +52,6 @@ export const adjudicationListQuerySchema = z.object({
   reverted: z.enum(["0", "1"], "must be 0 or 1").default("0"),
 });
 export type AdjudicationListQuery = z.input<typeof adjudicationListQuerySchema>;
-
-export interface AdjudicationView {
-  id: number;
-  passageId: number;
-  queryId: number;
-  decision: AdjudicationDecision;
-  /** The span to export, with its text; null: the consensus span (endorse) or none (reject). */
-  span: (Location & { text: string }) | null;
-  reason: string;
-  by: { id: number | null; username: string };
-  at: string;
-  revertedAt: string | null;
-  revertedBy: number | null;
-}
 
 interface AdjudicationRow {
   id: string | number;
@@ -94,7 +82,13 @@ function viewOf(r: AdjudicationRow): AdjudicationView {
     span:
       r.start_paragraph_id === null || r.span_text === null
         ? null
-        : { startParagraphId: r.start_paragraph_id, startCharacter: r.start_character!, endParagraphId: r.end_paragraph_id!, endCharacter: r.end_character!, text: r.span_text },
+        : {
+            startParagraphId: r.start_paragraph_id,
+            startCharacter: r.start_character!,
+            endParagraphId: r.end_paragraph_id!,
+            endCharacter: r.end_character!,
+            text: r.span_text,
+          },
     reason: r.reason,
     by: { id: r.created_by === null ? null : Number(r.created_by), username: r.created_by_username },
     at: iso(r.created_at),
@@ -143,7 +137,13 @@ async function hasConsensus(db: Db, p: PassageForDecision, judgmentsPerPassage: 
  * one (reverted and replaced in one transaction). Endorse without a span exports the consensus span,
  * so it needs one: when no counted annotator highlighted the passage, the span must be given.
  */
-export async function adjudicatePassage(db: Db, actor: Actor, campaignId: number, passageId: number, input: AdjudicationInput | unknown): Promise<AdjudicationView> {
+export async function adjudicatePassage(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  passageId: number,
+  input: AdjudicationInput | unknown,
+): Promise<AdjudicationView> {
   requireCoordinator(actor);
   const user = requireUser(actor);
   // Parsed here, after the caller is known to be a coordinator (the route hands the body on as it came).
@@ -152,7 +152,10 @@ export async function adjudicatePassage(db: Db, actor: Actor, campaignId: number
   const p = await passageOf(db, campaignId, passageId);
   if (decision.span) checkSpan(p, decision.span);
   else if (decision.decision === "endorse" && !(await hasConsensus(db, p, campaign.judgmentsPerPassage))) {
-    throw invalidField("span", `is required: no counted annotator highlighted passage ${passageId}, so it has no consensus span; give the span to export`);
+    throw invalidField(
+      "span",
+      `is required: no counted annotator highlighted passage ${passageId}, so it has no consensus span; give the span to export`,
+    );
   }
   try {
     return await db.transaction(async (tx) => {
@@ -214,21 +217,34 @@ export async function revertAdjudication(db: Db, actor: Actor, campaignId: numbe
       action: "passage.adjudication_revert",
       targetType: "passage",
       targetId: passageId,
-      details: { campaignId, adjudicationId: Number(row.id), decision: view!.decision, reason: view!.reason, by: view!.created_by_username },
+      details: {
+        campaignId,
+        adjudicationId: Number(row.id),
+        decision: view!.decision,
+        reason: view!.reason,
+        by: view!.created_by_username,
+      },
     });
     return viewOf(view!);
   });
 }
 
 /** A question's or the campaign's decisions, live ones only unless `reverted=1`, newest first. */
-export async function listAdjudications(db: Db, actor: Actor, campaignId: number, query: AdjudicationListQuery = {}): Promise<AdjudicationView[]> {
+export async function listAdjudications(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  query: AdjudicationListQuery = {},
+): Promise<AdjudicationView[]> {
   requireCoordinator(actor);
   const q = adjudicationListQuerySchema.parse(query);
   await getCampaign(db, actor, campaignId);
   const byQuery = q.queryId === undefined ? sql`` : sql`and p.query_id = ${q.queryId}`;
   const live = q.reverted === "1" ? sql`` : sql`and a.reverted_at is null`;
   return rowsOf<AdjudicationRow>(
-    await db.execute(sql`${SELECT_ADJUDICATION} where a.campaign_id = ${campaignId} ${byQuery} ${live} order by a.created_at desc, a.id desc limit 10000`),
+    await db.execute(
+      sql`${SELECT_ADJUDICATION} where a.campaign_id = ${campaignId} ${byQuery} ${live} order by a.created_at desc, a.id desc limit 10000`,
+    ),
   ).map(viewOf);
 }
 

@@ -3,13 +3,26 @@ import { campaignChanges } from "@/bin/commands/campaign-update";
 import { parseArgs } from "@/bin/commands/shared";
 import { AppError, parseInput } from "@/lib/errors";
 import { exportQuerySchema } from "../report/export-options";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
 import { accuracyOf } from "./aggregation";
 
 // The aggregation setting and the export's `aggregation` parameter from outside (form, API, CLI):
 // only the two names pass, anything else is refused with the field named.
 
-const HOSTILE: unknown[] = ["median", "Majority", "DAWID-SKENE", "dawid_skene", " majority", "", null, 1, true, ["majority"], { toString: "majority" }, "majority'; drop table campaigns; --"];
+const HOSTILE: unknown[] = [
+  "median",
+  "Majority",
+  "DAWID-SKENE",
+  "dawid_skene",
+  " majority",
+  "",
+  null,
+  1,
+  true,
+  ["majority"],
+  { toString: "majority" },
+  "majority'; drop table campaigns; --",
+];
 
 describe("aggregation setting", () => {
   it("defaults to majority and takes the two names", () => {
@@ -32,14 +45,19 @@ describe("aggregation setting", () => {
   it("kps campaign update --aggregation: sends the change, refuses a bad name with the option named", () => {
     expect(campaignChanges({ aggregation: "dawid-skene" })).toEqual({ aggregation: "dawid-skene" });
     expect(() => campaignChanges({ aggregation: "bayes" })).toThrow(/--aggregation: must be 'majority' or 'dawid-skene'/);
-    expect(() => campaignChanges({})).toThrow(/Nothing to change: give --ask or --no-ask, --gold-span-slack, --decoys-per-100 or --aggregation/);
+    expect(() => campaignChanges({})).toThrow(
+      /Nothing to change: give --ask or --no-ask, --gold-span-slack, --decoys-per-100 or --aggregation/,
+    );
   });
 });
 
 describe("export ?aggregation=", () => {
   it("is optional (the campaign's setting) and takes the two names", () => {
     expect(exportQuerySchema.parse({}).aggregation).toBeUndefined();
-    expect(exportQuerySchema.parse({ aggregation: "dawid-skene", location: "passage" })).toEqual({ aggregation: "dawid-skene", location: "passage" });
+    expect(exportQuerySchema.parse({ aggregation: "dawid-skene", location: "passage" })).toEqual({
+      aggregation: "dawid-skene",
+      location: "passage",
+    });
   });
 
   it("refuses hostile values: the API's error names the query string's field, the CLI's the option", () => {
@@ -52,16 +70,26 @@ describe("export ?aggregation=", () => {
       }
       expect(error, String(value)).toBeInstanceOf(AppError);
       expect((error as AppError).message).toBe("Invalid query string: aggregation: must be 'majority' or 'dawid-skene'");
-      expect(() => parseArgs(exportQuerySchema, { location: "span", aggregation: String(value) })).toThrow(/--aggregation: must be 'majority' or 'dawid-skene'/);
+      expect(() => parseArgs(exportQuerySchema, { location: "span", aggregation: String(value) })).toThrow(
+        /--aggregation: must be 'majority' or 'dawid-skene'/,
+      );
     }
   });
 });
 
 describe("accuracyOf", () => {
   it("weighs each class's right answers by its prior", () => {
-    const errors = { "sufficient|sufficient": 0.9, "insufficient|sufficient": 0.1, "sufficient|insufficient": 0.4, "insufficient|insufficient": 0.6 };
+    const errors = {
+      "sufficient|sufficient": 0.9,
+      "insufficient|sufficient": 0.1,
+      "sufficient|insufficient": 0.4,
+      "insufficient|insufficient": 0.6,
+    };
     expect(accuracyOf(errors, { sufficient: 0.25, insufficient: 0.75 })).toBeCloseTo(0.25 * 0.9 + 0.75 * 0.6, 12);
     // A verdict never given has no cell: never right on that class.
-    expect(accuracyOf({ "sufficient|sufficient": 1, "sufficient|insufficient": 1 }, { sufficient: 0.6, insufficient: 0.4 })).toBeCloseTo(0.6, 12);
+    expect(accuracyOf({ "sufficient|sufficient": 1, "sufficient|insufficient": 1 }, { sufficient: 0.6, insufficient: 0.4 })).toBeCloseTo(
+      0.6,
+      12,
+    );
   });
 });

@@ -8,7 +8,8 @@ import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase } from "@/test/databases";
 import { expectValidKiltFile } from "@/test/kilt-checks";
 import { fileOf, makeUser } from "@/test/runs";
-import { nextTask, type Task } from "../annotate/assignment";
+import { nextTask } from "../annotate/assignment";
+import type { Task } from "../annotate/judging.contract";
 import { reviseJudgment } from "../annotate/revise-judgment";
 import { submitJudgment } from "../annotate/judgments";
 import { getCampaign, updateCampaign } from "../campaigns";
@@ -46,10 +47,20 @@ const spammer = (): Verdict => "sufficient";
  * the careful annotator.
  */
 async function disagreeingCampaign(db: Db, aggregation?: Aggregation) {
-  const c = await makeCampaign(db, { queries: 3, candidates: 3, settings: { goldAccuracyThreshold: 0, ...(aggregation ? { aggregation } : {}) } });
-  await db.execute(sql`update passages set is_gold = true, expected_verdict = 'insufficient' where campaign_id = ${c.campaignId} and start_paragraph_id = 4`);
+  const c = await makeCampaign(db, {
+    queries: 3,
+    candidates: 3,
+    settings: { goldAccuracyThreshold: 0, ...(aggregation ? { aggregation } : {}) },
+  });
+  await db.execute(
+    sql`update passages set is_gold = true, expected_verdict = 'insufficient' where campaign_id = ${c.campaignId} and start_paragraph_id = 4`,
+  );
   const [s1, s2, good] = [await makeAnnotator(db), await makeAnnotator(db), await makeAnnotator(db)];
-  const tasks = [await judge(db, s1!, c.campaignId, spammer), await judge(db, s2!, c.campaignId, spammer), await judge(db, good!, c.campaignId, careful)];
+  const tasks = [
+    await judge(db, s1!, c.campaignId, spammer),
+    await judge(db, s2!, c.campaignId, spammer),
+    await judge(db, good!, c.campaignId, careful),
+  ];
   expect(tasks.map((t) => t.length)).toEqual([12, 12, 12]);
   return { c, spammers: [s1!, s2!], good: good!, tasks };
 }
@@ -87,12 +98,19 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     // negative gold, which is never exported, endorsed or not.
     const majority = await exported(db(), c);
     expect(majority.report).toMatchObject({ aggregation: "majority", queriesExported: 3, passagesEndorsed: 9 });
-    expect(paragraphsOf(majority.items)).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+    expect(paragraphsOf(majority.items)).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
     for (const list of majority.items.values()) {
       for (const item of list) {
         expect(item.meta.aggregation).toBe("majority");
         // The share of counted sufficient votes.
-        expect(item.meta.confidence).toBeCloseTo(item.meta.votes.sufficient / (item.meta.votes.sufficient + item.meta.votes.insufficient), 12);
+        expect(item.meta.confidence).toBeCloseTo(
+          item.meta.votes.sufficient / (item.meta.votes.sufficient + item.meta.votes.insufficient),
+          12,
+        );
         expect(item.meta.confidence).toBe(item.start_paragraph_id <= 2 ? 1 : 2 / 3);
       }
     }
@@ -109,7 +127,11 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
 
     const ds = await exported(db(), c);
     expect(ds.report).toMatchObject({ aggregation: "dawid-skene", queriesExported: 3, passagesEndorsed: 6 });
-    expect(paragraphsOf(ds.items)).toEqual([[1, 2], [1, 2], [1, 2]]);
+    expect(paragraphsOf(ds.items)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
     const fit = await campaignFit(db(), await getCampaign(db(), system, c.campaignId));
     for (const list of ds.items.values()) {
       for (const item of list) {
@@ -121,7 +143,9 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     const exportedConfidence = [...ds.items.values()].flat().map((i) => i.meta.confidence);
     expect(exportedConfidence.every((x) => [...fit.posteriors.values()].includes(x))).toBe(true);
     const posteriorsAt = async (paragraph: number) => {
-      const rows = rowsOf<{ id: string | number }>(await db().execute(sql`select id from passages where campaign_id = ${c.campaignId} and start_paragraph_id = ${paragraph}`));
+      const rows = rowsOf<{ id: string | number }>(
+        await db().execute(sql`select id from passages where campaign_id = ${c.campaignId} and start_paragraph_id = ${paragraph}`),
+      );
       expect(rows).toHaveLength(3);
       return rows.map((r) => fit.posteriors.get(Number(r.id))!);
     };
@@ -137,7 +161,11 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     await updateCampaign(db(), coordinator, c.campaignId, { aggregation: "majority" });
     const back = await exported(db(), c, "dawid-skene");
     expect(back.report.aggregation).toBe("dawid-skene");
-    expect(paragraphsOf(back.items)).toEqual([[1, 2], [1, 2], [1, 2]]);
+    expect(paragraphsOf(back.items)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
   });
 
   it("decides the leaderboard's endorsed gold", async () => {
@@ -145,7 +173,10 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     const coordinator = await makeUser(db(), "coordinator");
     // A system that ranks the insufficient paragraph 3 first: right by the majority's gold, wrong by Dawid–Skene's.
     const guess = c.queryIds.map((id, q) =>
-      JSON.stringify({ id, output: [{ provenance: [3, 2].map((p) => ({ wikipedia_id: c.pageIds[q], start_paragraph_id: p, end_paragraph_id: p })) }] }),
+      JSON.stringify({
+        id,
+        output: [{ provenance: [3, 2].map((p) => ({ wikipedia_id: c.pageIds[q], start_paragraph_id: p, end_paragraph_id: p })) }],
+      }),
     );
     await uploadRun(db(), coordinator, { campaignId: c.campaignId, name: "ranks-3-first", guess: fileOf(guess.join("\n")) });
     const precisionAt1 = async () => {
@@ -177,7 +208,9 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     await updateCampaign(db(), coordinator, c.campaignId, { aggregation: "majority" });
     expect((await getDashboard(db(), coordinator, c.campaignId)).totals.endorsedPassages).toBe(12);
 
-    const [q] = rowsOf<{ id: string | number }>(await db().execute(sql`select id from queries where campaign_id = ${c.campaignId} order by id limit 1`));
+    const [q] = rowsOf<{ id: string | number }>(
+      await db().execute(sql`select id from queries where campaign_id = ${c.campaignId} order by id limit 1`),
+    );
     const queryId = Number(q!.id);
     const view = await getQuestionView(db(), coordinator, c.campaignId, queryId);
     const byParagraph = new Map(view.passages.map((p) => [p.startParagraphId, p.posterior]));
@@ -233,6 +266,10 @@ describeEachDatabase("aggregation: majority or Dawid–Skene", ({ db }) => {
     // The careful newcomer fills the reopened slots: paragraphs 1 and 2 are endorsed again, 3 and 4 not.
     await judge(db(), other, c.campaignId, careful);
     const refilled = await exported(db(), c);
-    expect(paragraphsOf(refilled.items)).toEqual([[1, 2], [1, 2], [1, 2]]);
+    expect(paragraphsOf(refilled.items)).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { Aggregation } from "@/db/schema";
@@ -5,6 +6,7 @@ import type { CampaignView } from "../campaigns";
 import { countedJudgmentsOf } from "./counted-judgments";
 import { fitDawidSkene, type DawidSkeneFit, type Verdict, type Vote } from "./dawid-skene";
 import type { PassageOutcome } from "./outcome";
+import type { AnnotatorSkill } from "../report/dashboard.contract";
 
 // What "endorsed" means in a campaign (its `aggregation` setting), in one place: majority (T of the
 // R counted votes, the tallies' rule) or Dawid–Skene (a finished passage whose posterior P(sufficient)
@@ -36,7 +38,10 @@ export function accuracyOf(errors: Record<string, number>, priors: { sufficient:
 export const POSTERIOR_THRESHOLD = 0.5;
 
 /** The fit's inputs, and what they are read from: counted judgments (open batches: countedJudgmentsOf; closed: as counted at close) and gold. */
-async function readFitInput(db: Db, campaign: Pick<CampaignView, "id" | "judgmentsPerPassage">): Promise<{ votes: Vote[]; gold: Map<string, Verdict> }> {
+async function readFitInput(
+  db: Db,
+  campaign: Pick<CampaignView, "id" | "judgmentsPerPassage">,
+): Promise<{ votes: Vote[]; gold: Map<string, Verdict> }> {
   const openPassages = sql`array(select p.id from passages p join batches b on b.id = p.batch_id
     where p.campaign_id = ${campaign.id} and b.sealed_judgments_per_passage is null)`;
   const rows = rowsOf<{ passage_id: string | number; user_id: string | number; verdict: Verdict }>(
@@ -50,7 +55,9 @@ async function readFitInput(db: Db, campaign: Pick<CampaignView, "id" | "judgmen
   const votes = rows.map((r) => ({ passage: String(r.passage_id), annotator: String(r.user_id), verdict: r.verdict }));
   const voted = new Set(votes.map((v) => v.passage));
   const goldRows = rowsOf<{ id: string | number; expected_verdict: Verdict }>(
-    await db.execute(sql`select id, expected_verdict from passages where campaign_id = ${campaign.id} and is_gold and expected_verdict is not null`),
+    await db.execute(
+      sql`select id, expected_verdict from passages where campaign_id = ${campaign.id} and is_gold and expected_verdict is not null`,
+    ),
   );
   const gold = new Map(goldRows.filter((g) => voted.has(String(g.id))).map((g) => [String(g.id), g.expected_verdict] as const));
   return { votes, gold };
@@ -89,7 +96,14 @@ function campaignFitOf(fit: DawidSkeneFit, votes: readonly Vote[]): CampaignFit 
   return { posteriors, skills, judgments, priors: fit.priors, errors, votes: votes.length };
 }
 
-const EMPTY_FIT: CampaignFit = { posteriors: new Map(), skills: new Map(), judgments: new Map(), priors: { sufficient: 0.5, insufficient: 0.5 }, errors: new Map(), votes: 0 };
+const EMPTY_FIT: CampaignFit = {
+  posteriors: new Map(),
+  skills: new Map(),
+  judgments: new Map(),
+  priors: { sufficient: 0.5, insufficient: 0.5 },
+  errors: new Map(),
+  votes: 0,
+};
 
 /**
  * Fits kept per database and campaign (this process), the most recently used last: per database
@@ -145,7 +159,11 @@ export interface EndorsementRule {
 }
 
 /** The rule of `aggregation` (default: the campaign's setting); Dawid–Skene reads the campaign's fit. */
-export async function endorsementRuleOf(db: Db, campaign: Pick<CampaignView, "id" | "judgmentsPerPassage" | "aggregation">, aggregation: Aggregation = campaign.aggregation): Promise<EndorsementRule> {
+export async function endorsementRuleOf(
+  db: Db,
+  campaign: Pick<CampaignView, "id" | "judgmentsPerPassage" | "aggregation">,
+  aggregation: Aggregation = campaign.aggregation,
+): Promise<EndorsementRule> {
   if (aggregation === "majority") {
     return {
       aggregation,
@@ -165,7 +183,11 @@ export async function endorsementRuleOf(db: Db, campaign: Pick<CampaignView, "id
  * The finished passages a Dawid–Skene fit endorses, counted per batch (a closed batch's passages as
  * sealed at close): the dashboard's endorsed figure under `dawid-skene`.
  */
-export async function endorsedByFit(db: Db, campaign: Pick<CampaignView, "id" | "judgmentsPerPassage">, fit: CampaignFit): Promise<Map<number, number>> {
+export async function endorsedByFit(
+  db: Db,
+  campaign: Pick<CampaignView, "id" | "judgmentsPerPassage">,
+  fit: CampaignFit,
+): Promise<Map<number, number>> {
   const rows = rowsOf<{ id: string | number; batch_id: string | number }>(
     await db.execute(sql`
       select p.id, p.batch_id from passages p join batches b on b.id = p.batch_id
@@ -179,18 +201,6 @@ export async function endorsedByFit(db: Db, campaign: Pick<CampaignView, "id" | 
     byBatch.set(Number(r.batch_id), (byBatch.get(Number(r.batch_id)) ?? 0) + 1);
   }
   return byBatch;
-}
-
-/** An annotator as the dashboard lists them by estimated skill. */
-export interface AnnotatorSkill {
-  userId: number;
-  username: string;
-  /** Dawid–Skene accuracy: Σ_c prior(c)·P(says c | truth c), over their counted judgments. */
-  skill: number;
-  /** P(says sufficient | truth sufficient) and P(says insufficient | truth insufficient). */
-  sensitivity: number;
-  specificity: number;
-  judgments: number;
 }
 
 /** The annotators of the fit (those with counted judgments), least skilled first (the suspects on top), at most `limit`. */

@@ -14,7 +14,7 @@ import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { exportKilt, exportReport, type ExportReport } from "../report/export-kilt";
 import { getQuestionView } from "../report/question-view";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 
 // The issue's case end to end, through the import, the judging and the export: one shrunk highlight
 // made the exported consensus span "was first lit", without "1871".
@@ -72,7 +72,10 @@ describeEachDatabase("a consensus span that keeps the answer, in the export", ({
     const pageId = unique("velmora");
     const title = `Velmora Lighthouse ${pageId}`;
     const page = paragraphs(title);
-    await importKnowledge(db(), system, { fileName: "pages.jsonl", source: source(JSON.stringify({ wikipedia_id: pageId, wikipedia_title: title, text: page })) });
+    await importKnowledge(db(), system, {
+      fileName: "pages.jsonl",
+      source: source(JSON.stringify({ wikipedia_id: pageId, wikipedia_title: title, text: page })),
+    });
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("campaign"), goldAccuracyThreshold: 0 }));
     const ids = { lit: unique("lit"), designed: unique("designed"), noAnswer: unique("stands") };
     const gold = (paragraph: number) => [{ wikipedia_id: pageId, start_paragraph_id: paragraph, end_paragraph_id: paragraph }];
@@ -96,7 +99,12 @@ describeEachDatabase("a consensus span that keeps the answer, in the export", ({
       const added = (row.output as { provenance?: Record<string, number | string>[] }[]).slice(1);
       expect(added).toHaveLength(1);
       const item = added[0]!.provenance![0]!;
-      const loc = { startParagraphId: item.start_paragraph_id as number, startCharacter: item.start_character as number, endParagraphId: item.end_paragraph_id as number, endCharacter: item.end_character as number };
+      const loc = {
+        startParagraphId: item.start_paragraph_id as number,
+        startCharacter: item.start_character as number,
+        endParagraphId: item.end_paragraph_id as number,
+        endCharacter: item.end_character as number,
+      };
       return { item, loc, text: sliceLocation(page, loc)! };
     };
     expect(rows.map((r) => r.id).sort()).toEqual(Object.values(ids).sort());
@@ -110,12 +118,16 @@ describeEachDatabase("a consensus span that keeps the answer, in the export", ({
     expect(itemOf(ids.noAnswer).text).toBe("stands on the northern");
 
     // The report lists the one exported span that holds no answer, with where it is.
-    expect(report.spansWithoutAnswer).toEqual([{ queryId: ids.designed, passageId: expect.any(Number), wikipediaId: pageId, ...itemOf(ids.designed).loc }]);
+    expect(report.spansWithoutAnswer).toEqual([
+      { queryId: ids.designed, passageId: expect.any(Number), wikipediaId: pageId, ...itemOf(ids.designed).loc },
+    ]);
     expect(report).toMatchObject({ queries: 3, queriesExported: 3, passagesEndorsed: 3 });
     expect((await exportReport(db(), system, campaign.id, { location: "span" })).spansWithoutAnswer).toHaveLength(1);
 
     // The question view shows the consensus the export writes.
-    const [q] = rowsOf<{ id: string | number }>(await db().execute(sql`select id from queries where campaign_id = ${campaign.id} and kilt_id = ${ids.lit}`));
+    const [q] = rowsOf<{ id: string | number }>(
+      await db().execute(sql`select id from queries where campaign_id = ${campaign.id} and kilt_id = ${ids.lit}`),
+    );
     const view = await getQuestionView(db(), system, campaign.id, Number(q!.id));
     const consensus = view.passages[0]!.consensus!;
     expect(sliceLocation(page, consensus)).toBe("was first lit in 1871");

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Location } from "@/lib/kilt/codepoints";
 import { answerOccurrences, answerSequences, holdsAnswer } from "@/lib/kilt/answer-span";
 import { consensusSpan, flatten, unflatten, type PassageShape } from "./consensus";
@@ -71,7 +72,8 @@ export function answerKeepingConsensus(
   let best: [number, number] | undefined;
   for (const [os, oe] of occurrences) {
     const widened: [number, number] = [Math.min(cs, os), Math.max(ce, oe)];
-    if (best && (widened[1] - widened[0] > best[1] - best[0] || (widened[1] - widened[0] === best[1] - best[0] && widened[0] >= best[0]))) continue;
+    if (best && (widened[1] - widened[0] > best[1] - best[0] || (widened[1] - widened[0] === best[1] - best[0] && widened[0] >= best[0])))
+      continue;
     if (holdsAnswer(textOf(widened), sequences)) best = widened;
   }
   return best ? toLocation(shape, best) : consensus;
@@ -82,7 +84,12 @@ export function answerKeepingConsensus(
  * question has no answer (none with a word once normalised). A location with -1 characters covers
  * its whole paragraphs (the `passage` export).
  */
-export function locationHoldsAnswer(shape: PassageShape, paragraphs: readonly string[], location: Location, answers: readonly string[]): boolean | null {
+export function locationHoldsAnswer(
+  shape: PassageShape,
+  paragraphs: readonly string[],
+  location: Location,
+  answers: readonly string[],
+): boolean | null {
   const sequences = answerSequences(answers);
   if (!sequences.length) return null;
   const first = location.startParagraphId - shape.startParagraphId;

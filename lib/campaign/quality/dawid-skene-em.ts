@@ -3,7 +3,18 @@
  * one-coin's skills), the E-step and the evidence lower bound, as crowd-kit computes them.
  */
 
-import { clampGold, EPS, type FitOptions, type FitTrace, type Indexed, indexVotes, majorityProbas, meanPriors, type Vote } from "./dawid-skene-votes";
+import "server-only";
+import {
+  clampGold,
+  EPS,
+  type FitOptions,
+  type FitTrace,
+  type Indexed,
+  indexVotes,
+  majorityProbas,
+  meanPriors,
+  type Vote,
+} from "./dawid-skene-votes";
 
 /** Per (annotator, observed, true): the summed posteriors of `true` over the votes in that cell. */
 function cellSums(ix: Indexed, probas: Float64Array, out: Float64Array): Float64Array {

@@ -2,6 +2,7 @@
  * The shared part of the Dawid–Skene fits (dawid-skene.ts): the types, the votes indexed once,
  * the majority-vote initialisation, gold clamping, priors and the result read off the posteriors.
  */
+import "server-only";
 
 export type Verdict = "sufficient" | "insufficient";
 export interface Vote {

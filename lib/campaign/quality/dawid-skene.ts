@@ -30,8 +30,19 @@
  * Fitting costs O(votes × classes) per iteration over typed arrays: votes are indexed once.
  */
 
+import "server-only";
 import { fit } from "./dawid-skene-em";
-import { type DawidSkeneFit, type FitOptions, type FitTrace, fitResult, indexVotes, majorityProbas, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene-votes";
+import {
+  type DawidSkeneFit,
+  type FitOptions,
+  type FitTrace,
+  fitResult,
+  indexVotes,
+  majorityProbas,
+  type OneCoinFit,
+  type Verdict,
+  type Vote,
+} from "./dawid-skene-votes";
 
 export { EPS, type DawidSkeneFit, type FitOptions, type FitTrace, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene-votes";
 

@@ -1,10 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { candidateProvenanceItemSchema, goldProvenanceItemSchema } from "@/lib/kilt/schemas";
-import { createCampaignSchema, updateCampaignSchema } from "../settings";
-import { suspectDecoysQuerySchema } from "./suspect-decoys-options";
+import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
+import { suspectDecoysQuerySchema } from "./suspect-decoys.contract";
 
 // Hostile and broken input to the issue 26 inputs: each refused with the field it names, none taken as something else.
-const HOSTILE = [`'); DROP TABLE passages; --`, `<script>alert(1)</script>`, "insufficient ", "INSUFFICIENT", "sufficient", "", "\u0000", "1e309"];
+const HOSTILE = [
+  `'); DROP TABLE passages; --`,
+  `<script>alert(1)</script>`,
+  "insufficient ",
+  "INSUFFICIENT",
+  "sufficient",
+  "",
+  "\u0000",
+  "1e309",
+];
 
 const fieldsOf = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? [] : r.error!.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
@@ -16,7 +25,9 @@ describe('"gold" on a provenance item or a candidate', () => {
     for (const gold of [...HOSTILE, true, 1, null, ["insufficient"], { $ne: null }]) {
       for (const schema of [goldProvenanceItemSchema, candidateProvenanceItemSchema]) {
         const problems = fieldsOf(schema.safeParse({ wikipedia_id: "1", gold }));
-        expect(problems, JSON.stringify(gold)).toEqual(['gold: must be "insufficient" (a negative control: gold expected not sufficient) or left out']);
+        expect(problems, JSON.stringify(gold)).toEqual([
+          'gold: must be "insufficient" (a negative control: gold expected not sufficient) or left out',
+        ]);
       }
     }
   });
@@ -24,7 +35,12 @@ describe('"gold" on a provenance item or a candidate', () => {
 
 describe("the campaign's goldSpanSlack and decoysPer100", () => {
   it("default to 0.2 and 0, and refuse values out of range or of the wrong type", () => {
-    expect(createCampaignSchema.parse({ name: "c" })).toMatchObject({ goldSpanSlack: 0.2, decoysPer100: 0, goldMinJudgments: 4, goldAccuracyThreshold: 0.3 });
+    expect(createCampaignSchema.parse({ name: "c" })).toMatchObject({
+      goldSpanSlack: 0.2,
+      decoysPer100: 0,
+      goldMinJudgments: 4,
+      goldAccuracyThreshold: 0.3,
+    });
     expect(updateCampaignSchema.parse({ goldSpanSlack: 0, decoysPer100: 50 })).toEqual({ goldSpanSlack: 0, decoysPer100: 50 });
     const bad: [string, unknown, RegExp][] = [
       ["goldSpanSlack", -0.1, /between 0 and 10/],

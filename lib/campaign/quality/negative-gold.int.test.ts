@@ -15,7 +15,7 @@ import { importBatch } from "../import/import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 import { getDashboard } from "../report/dashboard";
 import { exportKilt } from "../report/export-kilt";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { getStanding } from "./standings";
 import { listSuspectDecoys } from "./suspect-decoys";
 
@@ -26,14 +26,18 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
     return db().select().from(passages).where(eq(passages.campaignId, campaignId)).orderBy(passages.queryId, passages.startParagraphId);
   }
 
-  it("imports provenance items and candidates marked \"gold\": \"insufficient\" as gold expected insufficient, without a span", async () => {
+  it('imports provenance items and candidates marked "gold": "insufficient" as gold expected insufficient, without a span', async () => {
     const c = await makeGoldCampaign(db(), { questions: 2, span: "answer", launch: false });
     const ps = await passagesOf(c.campaignId);
     const at = (paragraph: number) => ps.filter((p) => p.startParagraphId === paragraph);
     expect(ps).toHaveLength(8);
-    expect(at(1).every((p) => p.isGold && p.expectedVerdict === "sufficient" && p.expectedStartCharacter === expectedSpan("answer").start)).toBe(true);
+    expect(
+      at(1).every((p) => p.isGold && p.expectedVerdict === "sufficient" && p.expectedStartCharacter === expectedSpan("answer").start),
+    ).toBe(true);
     for (const paragraph of [5, 6]) {
-      expect(at(paragraph).every((p) => p.isGold && p.expectedVerdict === "insufficient" && p.expectedStartParagraphId === null && !p.isDecoy)).toBe(true);
+      expect(
+        at(paragraph).every((p) => p.isGold && p.expectedVerdict === "insufficient" && p.expectedStartParagraphId === null && !p.isDecoy),
+      ).toBe(true);
     }
     // The marked candidate keeps its retriever as origin.
     expect(at(6)[0]!.origins).toEqual([{ kind: "retriever", retriever: "bm25", rank: 2 }]);
@@ -41,12 +45,19 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
     expect(c.result).toMatchObject({ passages: 8, goldPassages: 6, candidatePassages: 2, decoys: 0 });
   });
 
-  it("refuses a bad value of \"gold\" with its file, line and field, and gold that expects both verdicts at one place", async () => {
+  it('refuses a bad value of "gold" with its file, line and field, and gold that expects both verdicts at one place', async () => {
     const page = unique("gold-page");
-    await importKnowledge(db(), system, { fileName: "pages.jsonl", source: source(JSON.stringify({ wikipedia_id: page, wikipedia_title: "L", text: goldPage("L") })) });
+    await importKnowledge(db(), system, {
+      fileName: "pages.jsonl",
+      source: source(JSON.stringify({ wikipedia_id: page, wikipedia_title: "L", text: goldPage("L") })),
+    });
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("bad controls") }));
     const line = (id: string, gold: unknown) =>
-      JSON.stringify({ id, input: "when", output: [{ answer: ANSWER, provenance: [{ wikipedia_id: page, start_paragraph_id: 5, end_paragraph_id: 5, gold }] }] });
+      JSON.stringify({
+        id,
+        input: "when",
+        output: [{ answer: ANSWER, provenance: [{ wikipedia_id: page, start_paragraph_id: 5, end_paragraph_id: 5, gold }] }],
+      });
     const problemsOf = async (queries: string, candidates?: string) => {
       const error = await importBatch(db(), system, {
         campaignId: campaign.id,
@@ -59,7 +70,10 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
     const [bad] = await problemsOf([line(unique("q"), "insufficient"), line(unique("q"), "no")].join("\n"));
     expect(bad).toMatchObject({ file: "queries.jsonl", line: 2, field: "output[0].provenance[0].gold" });
     expect(bad!.message).toMatch(/must be "insufficient"/);
-    const [badCandidate] = await problemsOf(line(unique("q"), "insufficient"), JSON.stringify({ id: "x", output: [{ provenance: [{ wikipedia_id: page, gold: true }] }] }));
+    const [badCandidate] = await problemsOf(
+      line(unique("q"), "insufficient"),
+      JSON.stringify({ id: "x", output: [{ provenance: [{ wikipedia_id: page, gold: true }] }] }),
+    );
     expect(badCandidate).toMatchObject({ file: "dpr.jsonl", line: 1, field: "output[0].provenance[0].gold" });
 
     // The same paragraph as evidence and as a negative control.
@@ -69,7 +83,13 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
       input: "when",
       output: [{ answer: ANSWER, provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
     });
-    const [conflict] = await problemsOf(both, JSON.stringify({ id, output: [{ provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1, gold: "insufficient" }] }] }));
+    const [conflict] = await problemsOf(
+      both,
+      JSON.stringify({
+        id,
+        output: [{ provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1, gold: "insufficient" }] }],
+      }),
+    );
     expect(conflict).toMatchObject({ file: "dpr.jsonl", line: 1, field: "output[0].provenance[0].gold" });
     expect(conflict!.message).toMatch(/queries\.jsonl line 1 output\[0\]\.provenance\[0\]/);
     expect(await db().select().from(passages).where(eq(passages.campaignId, campaign.id))).toHaveLength(0);
@@ -83,18 +103,49 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
     expect(decoys).toHaveLength(10);
     expect(new Set(decoys.map((d) => d.queryId)).size).toBe(10);
     for (const d of decoys) {
-      expect(d).toMatchObject({ isGold: true, expectedVerdict: "insufficient", expectedStartParagraphId: null, origins: [{ kind: "decoy" }], startParagraphId: 3, endParagraphId: 3 });
+      expect(d).toMatchObject({
+        isGold: true,
+        expectedVerdict: "insufficient",
+        expectedStartParagraphId: null,
+        origins: [{ kind: "decoy" }],
+        startParagraphId: 3,
+        endParagraphId: 3,
+      });
       const text = goldPage("x")[d.startParagraphId]!;
       expect([...answerTokens(text)].some((t) => answerTokens(ANSWER).has(t))).toBe(false);
     }
-    const [batch] = await db().select().from(passages).where(and(eq(passages.batchId, c.batchId), eq(passages.isDecoy, true)));
+    const [batch] = await db()
+      .select()
+      .from(passages)
+      .where(and(eq(passages.batchId, c.batchId), eq(passages.isDecoy, true)));
     expect(batch).toBeDefined();
 
     // With more decoys asked for than free paragraphs, as many as there are; the same batch again gets the same ones.
-    const again = await makeGoldCampaign(db(), { questions: 10, span: "answer", settings: { decoysPer100: 50 }, launch: false, queryIds: c.queryIds, pageIds: c.pageIds });
+    const again = await makeGoldCampaign(db(), {
+      questions: 10,
+      span: "answer",
+      settings: { decoysPer100: 50 },
+      launch: false,
+      queryIds: c.queryIds,
+      pageIds: c.pageIds,
+    });
     expect(again.result.decoys).toBe(10);
-    const twin = await makeGoldCampaign(db(), { questions: 10, span: "answer", settings: { decoysPer100: 10 }, launch: false, queryIds: c.queryIds, pageIds: c.pageIds });
-    const twice = await makeGoldCampaign(db(), { questions: 10, span: "answer", settings: { decoysPer100: 10 }, launch: false, queryIds: c.queryIds, pageIds: c.pageIds });
+    const twin = await makeGoldCampaign(db(), {
+      questions: 10,
+      span: "answer",
+      settings: { decoysPer100: 10 },
+      launch: false,
+      queryIds: c.queryIds,
+      pageIds: c.pageIds,
+    });
+    const twice = await makeGoldCampaign(db(), {
+      questions: 10,
+      span: "answer",
+      settings: { decoysPer100: 10 },
+      launch: false,
+      queryIds: c.queryIds,
+      pageIds: c.pageIds,
+    });
     expect(twin.result.decoys).toBe(4);
     const decoyQuestions = async (campaignId: number) => {
       const ps = (await passagesOf(campaignId)).filter((p) => p.isDecoy);
@@ -106,9 +157,16 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
 
     // Questions without answers get none.
     const page = unique("gold-page");
-    await importKnowledge(db(), system, { fileName: "pages.jsonl", source: source(JSON.stringify({ wikipedia_id: page, wikipedia_title: "L", text: goldPage("L") })) });
+    await importKnowledge(db(), system, {
+      fileName: "pages.jsonl",
+      source: source(JSON.stringify({ wikipedia_id: page, wikipedia_title: "L", text: goldPage("L") })),
+    });
     const campaign = await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("no answers"), decoysPer100: 50 }));
-    const noAnswer = JSON.stringify({ id: unique("q"), input: "why", output: [{ provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
+    const noAnswer = JSON.stringify({
+      id: unique("q"),
+      input: "why",
+      output: [{ provenance: [{ wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+    });
     const result = await importBatch(db(), system, { campaignId: campaign.id, queries: { fileName: "q.jsonl", source: source(noAnswer) } });
     expect(result.decoys).toBe(0);
   });
@@ -164,7 +222,12 @@ describeEachDatabase("span scoring of sufficient gold through submitJudgment (is
     const a = await makeAnnotator(db());
     for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId })) {
       const evidence = t.passage.paragraphs[0]!.id === 1;
-      await submitJudgment(db(), a, t.claim.handle, evidence ? judgment(t, "sufficient", span === "whole" ? undefined : span) : judgment(t, "insufficient"));
+      await submitJudgment(
+        db(),
+        a,
+        t.claim.handle,
+        evidence ? judgment(t, "sufficient", span === "whole" ? undefined : span) : judgment(t, "insufficient"),
+      );
     }
     const [s] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, a.id));
     // Three gold passages (5 and 6 expected insufficient, judged so: right); the evidence's span decides the third.
@@ -201,7 +264,13 @@ describeEachDatabase("the gold rule per kind of gold, with the defaults (issue 2
       const s = await getStanding(db(), system, c.campaignId, a.id);
       seen[kind] = { status: s.status, gold: s.goldJudged };
       if (kind === "careful") {
-        expect(s).toMatchObject({ status: "active", sufficientGoldJudged: 12, sufficientGoldCorrect: 12, negativeGoldJudged: 9, negativeGoldCorrect: 9 });
+        expect(s).toMatchObject({
+          status: "active",
+          sufficientGoldJudged: 12,
+          sufficientGoldCorrect: 12,
+          negativeGoldJudged: 9,
+          negativeGoldCorrect: 9,
+        });
       } else {
         expect(s.pauseReason).toBe("gold_rule");
       }

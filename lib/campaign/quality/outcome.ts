@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type Column, type SQL } from "drizzle-orm";
 
 /**
@@ -111,9 +112,15 @@ export const outcomeSql = {
   isFinished: (isDecided: Operand, judgmentCount: Operand, judgmentsPerPassage: Operand): SQL =>
     sql`kps_is_finished(${isDecided}, ${judgmentCount}, ${judgmentsPerPassage})`,
   isDisputed: (judgmentCount: Operand, sufficientCount: Operand): SQL => sql`kps_is_disputed(${judgmentCount}, ${sufficientCount})`,
-  closesEarly: (earlyStop: Operand, judgmentCount: Operand, sufficientCount: Operand, judgmentsPerPassage: Operand, threshold: Operand): SQL =>
-    sql`kps_closes_early(${earlyStop}, ${judgmentCount}, ${sufficientCount}, ${judgmentsPerPassage}, ${threshold})`,
+  closesEarly: (
+    earlyStop: Operand,
+    judgmentCount: Operand,
+    sufficientCount: Operand,
+    judgmentsPerPassage: Operand,
+    threshold: Operand,
+  ): SQL => sql`kps_closes_early(${earlyStop}, ${judgmentCount}, ${sufficientCount}, ${judgmentsPerPassage}, ${threshold})`,
   missesGold: (isGold: Operand, expectedVerdict: Operand, finished: Operand, endorsed: Operand): SQL =>
     sql`kps_misses_gold(${isGold}, ${expectedVerdict}, ${finished}, ${endorsed})`,
-  agreesWithOutcome: (verdict: Operand, finished: Operand, endorsed: Operand): SQL => sql`kps_agrees_with_outcome(${verdict}, ${finished}, ${endorsed})`,
+  agreesWithOutcome: (verdict: Operand, finished: Operand, endorsed: Operand): SQL =>
+    sql`kps_agrees_with_outcome(${verdict}, ${finished}, ${endorsed})`,
 };

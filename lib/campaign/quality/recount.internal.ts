@@ -1,5 +1,6 @@
 // Internal: no authorization of its own. Called by domain functions that checked the caller
 // (pausing and resuming annotators, the gold rule, a change of R or T).
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db/client";
 import type { Campaign } from "@/db/schema";

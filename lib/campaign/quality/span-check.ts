@@ -1,3 +1,4 @@
+import "server-only";
 import type { Location } from "@/lib/kilt/codepoints";
 import { sentencesOf } from "@/lib/kilt/sentences";
 import { flatten, type PassageShape } from "./consensus";

@@ -5,7 +5,8 @@ import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
-import { nextTask, type Task } from "../annotate/assignment";
+import { nextTask } from "../annotate/assignment";
+import type { Task } from "../annotate/judging.contract";
 import { submitJudgment } from "../annotate/judgments";
 import { exportJudgments } from "../report/export-judgments";
 import { exportedLines } from "@/test/exported";
@@ -13,7 +14,12 @@ import { getQuestionView } from "../report/question-view";
 import { listStandings, pauseAnnotator, resumeAnnotator } from "./standings";
 import type { UserActor } from "@/lib/auth/actor";
 
-async function drain(db: Parameters<typeof nextTask>[0], a: UserActor, campaignId: number, verdict: (t: Task) => "sufficient" | "insufficient") {
+async function drain(
+  db: Parameters<typeof nextTask>[0],
+  a: UserActor,
+  campaignId: number,
+  verdict: (t: Task) => "sufficient" | "insufficient",
+) {
   for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
     await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict(t)));
   }
@@ -55,7 +61,9 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
 
     const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
     const counted = new Map<string, boolean>();
-    const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
+    const names = new Map(
+      (await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]),
+    );
     for (const line of await exportedLines(exportJudgments(db(), system, c.campaignId))) {
       const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean; verdict: string };
       if (row.counted) counted.set(`${row.passage_id}:${names.get(row.annotator)}`, row.verdict === "sufficient");
@@ -72,7 +80,8 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     await pauseAnnotator(db(), system, c.campaignId, b.id);
     await resumeAnnotator(db(), system, c.campaignId, b.id);
     const again = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
-    const tally = (rows: typeof ps) => rows.map((p) => [p.id, p.judgmentCount, p.sufficientCount, p.openSlots]).sort((x, y) => x[0]! - y[0]!);
+    const tally = (rows: typeof ps) =>
+      rows.map((p) => [p.id, p.judgmentCount, p.sufficientCount, p.openSlots]).sort((x, y) => x[0]! - y[0]!);
     expect(tally(again)).toEqual(tally(ps));
   });
 
@@ -88,7 +97,9 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const expected = new Set([a.username, d.username, e.username]);
 
     const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
-    const names = new Map((await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]));
+    const names = new Map(
+      (await db().select({ username: users.username, pseudonym: users.pseudonym }).from(users)).map((u) => [u.pseudonym, u.username]),
+    );
     const exported = new Map<string, boolean>();
     for (const line of await exportedLines(exportJudgments(db(), system, c.campaignId))) {
       const row = JSON.parse(line) as { passage_id: number; annotator: string; counted: boolean };
@@ -114,7 +125,11 @@ describeEachDatabase("standing: pause, resume, gold rule", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 4, candidates: 0, settings: { goldMinJudgments: 3, goldAccuracyThreshold: 0.5 } });
     const careless = await makeAnnotator(db());
     let judged = 0;
-    for (let t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null); t; t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null)) {
+    for (
+      let t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null);
+      t;
+      t = await nextTask(db(), careless, { campaignId: c.campaignId }).catch(() => null)
+    ) {
       await submitJudgment(db(), careless, t.claim.handle, judgmentOf(t, "insufficient"));
       judged++;
     }

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { annotatorStandings, campaigns, claims, judgments, users, type Campaign } from "@/db/schema";
@@ -6,8 +7,9 @@ import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign } from "../campaigns";
 import { recountPassages } from "./recount.internal";
-import type { AnnotatorListQuery, Page } from "@/lib/list-options";
-import { annotatorPageRows, annotatorRows, annotatorRowsOf, type AnnotatorRow } from "../report/annotator-rows";
+import type { AnnotatorListQuery, Page } from "@/lib/list-options.contract";
+import { annotatorPageRows, annotatorRows, annotatorRowsOf } from "../report/annotator-rows";
+import type { AnnotatorRow } from "../report/annotators.contract";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 import { smoothedAccuracy } from "./consensus";
 import { checkGoldSpan } from "./span-check";
@@ -51,7 +53,8 @@ export function isGoldCorrect(
     endParagraphId: passage.expectedEndParagraphId!,
     endCharacter: passage.expectedEndCharacter!,
   };
-  return checkGoldSpan({ startParagraphId: passage.startParagraphId, paragraphs: passage.paragraphs }, expected, judgment.span, slack).right;
+  return checkGoldSpan({ startParagraphId: passage.startParagraphId, paragraphs: passage.paragraphs }, expected, judgment.span, slack)
+    .right;
 }
 
 /** The two kinds of gold the gold rule weighs apart: sufficient gold, and negative gold (expected insufficient, decoys included). */
@@ -63,7 +66,10 @@ export interface GoldCounts {
 }
 
 /** Each kind's judged and correct, from the standing's counts (gold_judged counts both kinds). */
-export function goldKinds(c: GoldCounts): { sufficient: { judged: number; correct: number }; negative: { judged: number; correct: number } } {
+export function goldKinds(c: GoldCounts): {
+  sufficient: { judged: number; correct: number };
+  negative: { judged: number; correct: number };
+} {
   return {
     sufficient: { judged: c.goldJudged - c.negativeGoldJudged, correct: c.goldCorrect - c.negativeGoldCorrect },
     negative: { judged: c.negativeGoldJudged, correct: c.negativeGoldCorrect },
@@ -71,7 +77,12 @@ export function goldKinds(c: GoldCounts): { sufficient: { judged: number; correc
 }
 
 /** A standing's gold counts as the write statement (or a revision) returns them. */
-export function goldCountsOf(r: { gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }): GoldCounts {
+export function goldCountsOf(r: {
+  gold_judged: number | null;
+  gold_correct: number | null;
+  negative_gold_judged: number | null;
+  negative_gold_correct: number | null;
+}): GoldCounts {
   return {
     goldJudged: r.gold_judged ?? 0,
     goldCorrect: r.gold_correct ?? 0,
@@ -116,7 +127,10 @@ export async function setStanding(
     await tx
       .insert(annotatorStandings)
       .values({ campaignId: campaign.id, userId, ...values })
-      .onConflictDoUpdate({ target: [annotatorStandings.campaignId, annotatorStandings.userId], set: { ...values, updatedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [annotatorStandings.campaignId, annotatorStandings.userId],
+        set: { ...values, updatedAt: new Date() },
+      });
     const ended =
       change.status === "paused"
         ? await tx
@@ -129,7 +143,11 @@ export async function setStanding(
       .select({ passageId: judgments.passageId })
       .from(judgments)
       .where(and(eq(judgments.campaignId, campaign.id), eq(judgments.userId, userId)));
-    await recountPassages(tx, campaign, [...ended, ...judged].map((r) => r.passageId));
+    await recountPassages(
+      tx,
+      campaign,
+      [...ended, ...judged].map((r) => r.passageId),
+    );
   });
   campaignAccessChanged(); // the cached standing of this process goes at once (other processes: ≤ 1 s)
 }
@@ -186,5 +204,8 @@ export async function getStanding(db: Db, actor: Actor, campaignId: number, user
   const [found] = await annotatorRows(db, campaignId, { userId });
   if (found) return found;
   const [u] = await db.select({ username: users.username }).from(users).where(eq(users.id, userId));
-  return annotatorRowsOf([], [{ userId, username: u?.username ?? "?", status: null, pauseReason: null, goldJudged: null, goldCorrect: null }])[0]!;
+  return annotatorRowsOf(
+    [],
+    [{ userId, username: u?.username ?? "?", status: null, pauseReason: null, goldJudged: null, goldCorrect: null }],
+  )[0]!;
 }

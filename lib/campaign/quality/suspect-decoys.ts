@@ -1,10 +1,11 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
-import type { SuspectDecoys, SuspectDecoysQuery } from "./suspect-decoys-options";
+import type { SuspectDecoys, SuspectDecoysQuery } from "./suspect-decoys.contract";
 
-export { suspectDecoysQuerySchema, type SuspectDecoy, type SuspectDecoys, type SuspectDecoysQuery } from "./suspect-decoys-options";
+export { suspectDecoysQuerySchema, type SuspectDecoy, type SuspectDecoys, type SuspectDecoysQuery } from "./suspect-decoys.contract";
 
 const PREVIEW = 300;
 
@@ -49,17 +50,17 @@ export async function listSuspectDecoys(db: Db, actor: Actor, campaignId: number
   );
   return {
     decoys: rows.map((r) => ({
-        passageId: Number(r.passage_id),
-        queryId: Number(r.query_id),
-        kiltId: r.kilt_id,
-        input: r.input,
-        wikipediaId: r.wikipedia_id,
-        title: r.title,
-        paragraphId: r.paragraph_id,
-        text: r.text.trimEnd(),
-        judgments: r.judgments,
-        sufficient: r.sufficient,
-      })),
+      passageId: Number(r.passage_id),
+      queryId: Number(r.query_id),
+      kiltId: r.kilt_id,
+      input: r.input,
+      wikipediaId: r.wikipedia_id,
+      title: r.title,
+      paragraphId: r.paragraph_id,
+      text: r.text.trimEnd(),
+      judgments: r.judgments,
+      sufficient: r.sufficient,
+    })),
     total: counts?.total ?? 0,
     decoyCount: counts?.decoys ?? 0,
   };

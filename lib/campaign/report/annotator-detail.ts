@@ -1,29 +1,27 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { pageSize } from "@/lib/list-options";
+import { pageSize } from "@/lib/list-options.contract";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import type { Location } from "@/lib/kilt/codepoints";
 import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
-import type { AnnotatorRow } from "./annotator-rows";
+import type {
+  AnnotatorRow,
+  WarningThresholds,
+  AnnotatorWarning,
+  AnnotatorDetail,
+  AnnotatorJudgment,
+  FlaggedAnnotator,
+} from "./annotators.contract";
 import type { ClaimRow } from "../annotate/judgment-statements";
 import { spanOf, type JudgmentRow } from "./rows";
 
 // A coordinator's view of one annotator in one campaign: their figures and warnings, speed histogram,
 // agreement over time, and their judgments page by page with gold results beside them.
-
-/** The campaign's warning thresholds (campaigns.warn_*). */
-export interface WarningThresholds {
-  warnFastShare: number;
-  warnMinAgreement: number;
-  warnMinJudgments: number;
-}
-
-export type AnnotatorWarning = { kind: "fast"; shareUnder2s: number } | { kind: "agreement"; agreement: number };
 
 /**
  * Why an annotator is out of line, if they are: more than `warnFastShare` of their judgments under
@@ -36,26 +34,22 @@ export function annotatorWarnings(
   t: WarningThresholds,
 ): AnnotatorWarning[] {
   const out: AnnotatorWarning[] = [];
-  if (a.judgments >= t.warnMinJudgments && a.shareUnder2s !== null && a.shareUnder2s > t.warnFastShare) out.push({ kind: "fast", shareUnder2s: a.shareUnder2s });
-  if (a.compared >= t.warnMinJudgments && a.agreement !== null && a.agreement < t.warnMinAgreement) out.push({ kind: "agreement", agreement: a.agreement });
+  if (a.judgments >= t.warnMinJudgments && a.shareUnder2s !== null && a.shareUnder2s > t.warnFastShare)
+    out.push({ kind: "fast", shareUnder2s: a.shareUnder2s });
+  if (a.compared >= t.warnMinJudgments && a.agreement !== null && a.agreement < t.warnMinAgreement)
+    out.push({ kind: "agreement", agreement: a.agreement });
   return out;
 }
 
 /** The speed histogram's bins, in seconds: [0, 1), [1, 2), … and 120 s or more (the tallies' open last bucket). */
 export const SPEED_BIN_EDGES = [0, 1, 2, 5, 10, 20, 30, 60, 120] as const;
 
-export interface AnnotatorDetail {
-  campaign: { id: number; name: string } & WarningThresholds;
-  annotator: AnnotatorRow;
-  warnings: AnnotatorWarning[];
-  /** Judgments per speed bin (from the duration tallies). */
-  speed: { fromSeconds: number; toSeconds: number | null; judgments: number }[];
-  /** Per UTC day with judgments: how many, how many compared with the outcome, how many agreed. */
-  agreementByDay: { day: string; judgments: number; compared: number; agreed: number }[];
-}
-
 /** Thresholds of a campaign view. */
-const thresholdsOf = (c: CampaignView): WarningThresholds => ({ warnFastShare: c.warnFastShare, warnMinAgreement: c.warnMinAgreement, warnMinJudgments: c.warnMinJudgments });
+const thresholdsOf = (c: CampaignView): WarningThresholds => ({
+  warnFastShare: c.warnFastShare,
+  warnMinAgreement: c.warnMinAgreement,
+  warnMinJudgments: c.warnMinJudgments,
+});
 
 /** The annotator `userId` in a campaign (coordinators); not found for an unknown campaign or a user who is not an annotator. */
 export async function getAnnotatorDetail(db: Db, actor: Actor, campaignId: number, userId: number): Promise<AnnotatorDetail> {
@@ -102,26 +96,15 @@ export const annotatorJudgmentsQuerySchema = z.object({
 });
 export type AnnotatorJudgmentsQuery = z.infer<typeof annotatorJudgmentsQuerySchema>;
 
-export interface AnnotatorJudgment {
-  id: number;
-  createdAt: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: Location | null;
-  spanText: string | null;
-  durationMs: number;
-  /** Whether it matches the passage's outcome; null while the passage is not finished. */
-  agrees: boolean | null;
-  query: { id: number; kiltId: string; input: string };
-  passage: { id: number; wikipediaId: string; title: string; paragraphs: { id: number; text: string }[] };
-  /** Gold passages only: the expected verdict and span, and whether this judgment got it right (the gold rule's check). */
-  gold: { expectedVerdict: "sufficient" | "insufficient"; expectedSpan: Location | null; correct: boolean } | null;
-}
-
 /** The gold columns of a passage, as the judgment's checks read them. */
 type GoldColumns = Pick<
   ClaimRow,
-  "is_gold" | "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character"
+  | "is_gold"
+  | "expected_verdict"
+  | "expected_start_paragraph_id"
+  | "expected_start_character"
+  | "expected_end_paragraph_id"
+  | "expected_end_character"
 >;
 
 interface JudgmentPageRow extends JudgmentRow, GoldColumns {
@@ -185,7 +168,12 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
     durationMs: r.duration_ms,
     agrees: r.agrees,
     query: { id: Number(r.query_id), kiltId: r.kilt_id, input: r.input },
-    passage: { id: Number(r.passage_id), wikipediaId: r.wikipedia_id, title: r.title, paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text })) },
+    passage: {
+      id: Number(r.passage_id),
+      wikipediaId: r.wikipedia_id,
+      title: r.title,
+      paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text })),
+    },
     gold:
       r.is_gold && r.expected_verdict
         ? {
@@ -209,24 +197,29 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
   };
 }
 
-/** A flagged annotator on the dashboard. */
-export interface FlaggedAnnotator {
-  userId: number;
-  username: string;
-  judgments: number;
-  warnings: AnnotatorWarning[];
-}
-
 /**
  * The campaign's annotators out of line by `annotatorWarnings`' rule, worst agreement first, at most
  * `limit` (the list says how many more): computed in SQL from the tallies, a few rows per annotator.
  */
-export async function listAnnotatorWarnings(db: Db, actor: Actor, campaignId: number, limit = 20): Promise<{ thresholds: WarningThresholds; flagged: FlaggedAnnotator[]; total: number }> {
+export async function listAnnotatorWarnings(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  limit = 20,
+): Promise<{ thresholds: WarningThresholds; flagged: FlaggedAnnotator[]; total: number }> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   const t = thresholdsOf(campaign);
   const under2s = 2_000 / DURATION_BUCKET_MS;
-  const rows = rowsOf<{ user_id: string | number; username: string; judgments: number; share: number | null; compared: number; agreement: number | null; total: number }>(
+  const rows = rowsOf<{
+    user_id: string | number;
+    username: string;
+    judgments: number;
+    share: number | null;
+    compared: number;
+    agreement: number | null;
+    total: number;
+  }>(
     await db.execute(sql`
       with per_user as (
         select user_id, sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed,
@@ -253,7 +246,12 @@ export async function listAnnotatorWarnings(db: Db, actor: Actor, campaignId: nu
     thresholds: t,
     total: rows[0]?.total ?? 0,
     flagged: rows.map((r) => {
-      const figures = { judgments: r.judgments, compared: r.compared, shareUnder2s: r.share === null ? null : Number(r.share), agreement: r.agreement === null ? null : Number(r.agreement) };
+      const figures = {
+        judgments: r.judgments,
+        compared: r.compared,
+        shareUnder2s: r.share === null ? null : Number(r.share),
+        agreement: r.agreement === null ? null : Number(r.agreement),
+      };
       return { userId: Number(r.user_id), username: r.username, judgments: r.judgments, warnings: annotatorWarnings(figures, t) };
     }),
   };

@@ -1,39 +1,25 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/list-options";
+import { likePattern, type AnnotatorListQuery, type AnnotatorSort, type Page } from "@/lib/list-options.contract";
 import { DURATION_BUCKET_MS, MAX_DURATION_BUCKET, medianSecondsFromBuckets, shareUnder } from "@/lib/metrics/durations";
 import { annotatorSummaries, type AnnotatorSummary } from "../tallies.internal";
 import { smoothedAccuracy } from "../quality/consensus";
-
-/** One row of a campaign's annotators table: their tallies and standing. */
-export interface AnnotatorRow {
-  userId: number;
-  username: string;
-  status: "active" | "paused";
-  pauseReason: "coordinator" | "gold_rule" | "speed_rule" | null;
-  judgments: number;
-  /** Every gold judgment (both kinds) and the right ones. */
-  goldJudged: number;
-  goldCorrect: number;
-  /** (0.5 + correct) / (1 + judged), over both kinds */
-  goldAccuracy: number;
-  /** Of those, on sufficient gold (the span check applies) … */
-  sufficientGoldJudged: number;
-  sufficientGoldCorrect: number;
-  /** … and on negative gold (expected insufficient, decoys included). The gold rule weighs each kind apart. */
-  negativeGoldJudged: number;
-  negativeGoldCorrect: number;
-  /** Share of judgments on finished passages whose verdict matches the outcome; null before any. */
-  agreement: number | null;
-  compared: number;
-  medianSeconds: number | null;
-  shareUnder2s: number | null;
-}
+import type { AnnotatorRow } from "./annotators.contract";
 
 /** Builds annotator rows from their tallies and standings. */
 export function annotatorRowsOf(
   summaries: readonly AnnotatorSummary[],
-  people: readonly { userId: number; username: string; status: string | null; pauseReason: string | null; goldJudged: number | null; goldCorrect: number | null; negativeGoldJudged?: number | null; negativeGoldCorrect?: number | null }[],
+  people: readonly {
+    userId: number;
+    username: string;
+    status: string | null;
+    pauseReason: string | null;
+    goldJudged: number | null;
+    goldCorrect: number | null;
+    negativeGoldJudged?: number | null;
+    negativeGoldCorrect?: number | null;
+  }[],
 ): AnnotatorRow[] {
   const byUser = new Map(summaries.map((s) => [s.userId, s]));
   return people.map((p) => {
@@ -102,7 +88,16 @@ export async function annotatorRows(db: Db, campaignId: number, filter: Annotato
   ]);
   return annotatorRowsOf(
     summaries,
-    rowsOf<{ user_id: string | number; username: string; status: string | null; pause_reason: string | null; gold_judged: number | null; gold_correct: number | null; negative_gold_judged: number | null; negative_gold_correct: number | null }>(people).map((p) => ({
+    rowsOf<{
+      user_id: string | number;
+      username: string;
+      status: string | null;
+      pause_reason: string | null;
+      gold_judged: number | null;
+      gold_correct: number | null;
+      negative_gold_judged: number | null;
+      negative_gold_correct: number | null;
+    }>(people).map((p) => ({
       userId: Number(p.user_id),
       username: p.username,
       status: p.status,
@@ -143,9 +138,12 @@ const valueAtRank = (rank: SQL) => sql`
  * the list. Internal: no authorization of its own (listStandings calls it after its own).
  */
 export async function annotatorPageRows(db: Db, campaignId: number, query: AnnotatorListQuery): Promise<Page<AnnotatorRow>> {
-  const tallies = (table: string) => sql`select user_id, duration_bucket, judgments, compared, agreed from ${sql.raw(table)} where campaign_id = ${campaignId}`;
+  const tallies = (table: string) =>
+    sql`select user_id, duration_bucket, judgments, compared, agreed from ${sql.raw(table)} where campaign_id = ${campaignId}`;
   const afterPos =
-    query.after === undefined ? sql`0` : sql`coalesce((select pos from ranked where user_id = ${query.after}), (select count(*) from ranked))`;
+    query.after === undefined
+      ? sql`0`
+      : sql`coalesce((select pos from ranked where user_id = ${query.after}), (select count(*) from ranked))`;
   const rows = rowsOf<PageRow>(
     await db.execute(sql`
       with members as (

@@ -1,12 +1,12 @@
 import { expect, it } from "vitest";
 import { system } from "@/lib/auth/actor";
-import { campaignListQuerySchema } from "@/lib/list-options";
+import { campaignListQuerySchema } from "@/lib/list-options.contract";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { createCampaign, listCampaigns } from "../campaigns";
-import { createCampaignSchema } from "../settings";
+import { createCampaignSchema } from "../settings.contract";
 import { getDashboard } from "./dashboard";
 
 describeEachDatabase("the dashboard's finish and the campaign list's status", ({ db }) => {
@@ -23,10 +23,18 @@ describeEachDatabase("the dashboard's finish and the campaign list's status", ({
     const t = (await nextTask(db(), me, { campaignId: c.campaignId }))!;
     await submitJudgment(db(), me, t.claim.handle, judgmentOf(t, "insufficient"));
     const name = (await getDashboard(db(), system, c.campaignId)).campaign.name;
-    expect((await getDashboard(db(), system, c.campaignId)).projection.outlook).toEqual({ kind: "too_few", judgmentsInWindow: 1, needed: 20 });
+    expect((await getDashboard(db(), system, c.campaignId)).projection.outlook).toEqual({
+      kind: "too_few",
+      judgmentsInWindow: 1,
+      needed: 20,
+    });
     expect((await listed(name)).status).toBe("running");
 
-    for (let task = await nextTask(db(), me, { campaignId: c.campaignId }); task; task = await nextTask(db(), me, { campaignId: c.campaignId })) {
+    for (
+      let task = await nextTask(db(), me, { campaignId: c.campaignId });
+      task;
+      task = await nextTask(db(), me, { campaignId: c.campaignId })
+    ) {
       await submitJudgment(db(), me, task.claim.handle, judgmentOf(task, "insufficient"));
     }
     expect((await getDashboard(db(), system, c.campaignId)).projection.outlook).toEqual({ kind: "done" });

@@ -1,12 +1,13 @@
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import { rawClientOf, type Db } from "@/db/client";
-import { batches, type Aggregation, type BatchStatus } from "@/db/schema";
+import { batches } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { finishOutlook, projectFinish, type FinishOutlook } from "@/lib/metrics/progress";
+import { finishOutlook, projectFinish } from "@/lib/metrics/progress";
 import { getCampaign } from "../campaigns";
-import { annotatorSkills, campaignFit, endorsedByFit, type AnnotatorSkill } from "../quality/aggregation";
-import { waitingCounts, type WaitingCounts } from "../quality/adjudication-waiting";
+import { annotatorSkills, campaignFit, endorsedByFit } from "../quality/aggregation";
+import { waitingCounts } from "../quality/adjudication-waiting";
 import { isEndorsed, isFinished } from "../quality/outcome";
 import {
   activitySpan,
@@ -15,60 +16,12 @@ import {
   judgmentsOverTime,
   passageCells,
   questionCounts,
-  type DisputedQuestion,
   type PassageCell,
 } from "../tallies.internal";
-import { goldSummary, type GoldSummary } from "./gold-summary";
-import { notedJudgments, type NotedJudgments } from "./noted-judgments";
-import { responseCounts, type ResponseCounts } from "./response-counts";
-
-/** Slots and agreement of a batch, or of the whole campaign. */
-export interface Progress {
-  passages: number;
-  /** passages × R */
-  slots: number;
-  /** counted judgments */
-  filled: number;
-  /** live claims */
-  claimed: number;
-  /** free slots that can be claimed now */
-  open: number;
-  /** slots no one needs to fill: early stop, or judgments that stopped counting and were not reopened yet */
-  notNeeded: number;
-  /** passages decided or with R counted judgments */
-  finishedPassages: number;
-  endorsedPassages: number;
-  /** Krippendorff's alpha (nominal) and Fleiss' kappa on the counted verdicts; null while undefined. */
-  alpha: number | null;
-  kappa: number | null;
-}
-
-export interface BatchProgress extends Progress {
-  id: number;
-  name: string;
-  status: BatchStatus;
-}
-
-export interface Dashboard {
-  campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number; aggregation: Aggregation };
-  generatedAt: string;
-  totals: Progress;
-  batches: BatchProgress[];
-  questions: { unanswerable: number; answered: number };
-  activity: { binMinutes: number; points: { at: string; judgments: number }[] };
-  projection: { windowMinutes: number; judgmentsInWindow: number; perHour: number; remainingSlots: number; secondsLeft: number | null; outlook: FinishOutlook };
-  disputed: DisputedQuestion[];
-  /** Judgments with a comment or flags (issue 14). */
-  noted: NotedJudgments;
-  /** Questions with explanations and passages proposed (issue 16). */
-  responses: ResponseCounts;
-  /** Gold judgments, sufficient and negative gold apart (issue 26). */
-  gold: GoldSummary;
-  /** Annotators by their Dawid–Skene skill, least skilled first (at most SKILL_ROWS), and how many the fit holds. */
-  skills: { annotators: AnnotatorSkill[]; total: number };
-  /** Questions that wait for the coordinator's word (adjudication), in all and by reason. */
-  waiting: WaitingCounts;
-}
+import { goldSummary } from "./gold-summary";
+import { notedJudgments } from "./noted-judgments";
+import { responseCounts } from "./response-counts";
+import type { Dashboard, Progress } from "./dashboard.contract";
 
 /** Annotators the dashboard lists by skill. */
 export const SKILL_ROWS = 50;
@@ -125,7 +78,11 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
     const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting] = await Promise.all([
-      q.select({ id: batches.id, name: batches.name, status: batches.status }).from(batches).where(eq(batches.campaignId, campaignId)).orderBy(asc(batches.id)),
+      q
+        .select({ id: batches.id, name: batches.name, status: batches.status })
+        .from(batches)
+        .where(eq(batches.campaignId, campaignId))
+        .orderBy(asc(batches.id)),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
@@ -145,7 +102,16 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
-  const batchProgress = batchRows.map((b) => ({ id: b.id, name: b.name, status: b.status, ...progressOf(cells.filter((c) => c.batchId === b.id), r, t) }));
+  const batchProgress = batchRows.map((b) => ({
+    id: b.id,
+    name: b.name,
+    status: b.status,
+    ...progressOf(
+      cells.filter((c) => c.batchId === b.id),
+      r,
+      t,
+    ),
+  }));
   const live = new Set(batchRows.filter((b) => b.status !== "closed").map((b) => b.id));
   const remainingSlots = batchProgress.filter((b) => live.has(b.id)).reduce((s, b) => s + b.open + b.claimed, 0);
   const projected = projectFinish({ remainingSlots, judgmentsInWindow: span.recent, windowMinutes: WINDOW_MINUTES });
@@ -167,7 +133,14 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     batches: batchProgress,
     questions,
     activity: { binMinutes, points: fillBins(points, binMinutes) },
-    projection: { windowMinutes: WINDOW_MINUTES, judgmentsInWindow: span.recent, perHour: projected.perHour, remainingSlots, secondsLeft: projected.secondsLeft, outlook },
+    projection: {
+      windowMinutes: WINDOW_MINUTES,
+      judgmentsInWindow: span.recent,
+      perHour: projected.perHour,
+      remainingSlots,
+      secondsLeft: projected.secondsLeft,
+      outlook,
+    },
     disputed,
     noted,
     responses,

@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { copyLines } from "@/db/copy-lines";
 import { rawClientOf, rowsOf, type Db } from "@/db/client";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
@@ -72,7 +73,11 @@ export async function* exportKilt(
     const page = await readProvenancePage(db, campaign, { after, batchId: options.batchId, location: options.location, endorsement });
     if (!page.length) break;
     after = page[page.length - 1]!.id;
-    const explained = await explanationsOf(db, campaign.id, page.map((q) => q.id));
+    const explained = await explanationsOf(
+      db,
+      campaign.id,
+      page.map((q) => q.id),
+    );
     for (const q of page) {
       counts.queries++;
       const explanations = explained.get(q.id);

@@ -1,5 +1,6 @@
+import "server-only";
 import { z } from "zod";
-import { AGGREGATION_CHOICES } from "../settings";
+import { AGGREGATION_CHOICES } from "../settings.contract";
 
 /** The query string of the export routes: `?batch=&location=span|passage&aggregation=majority|dawid-skene`. */
 export const exportQuerySchema = z.object({

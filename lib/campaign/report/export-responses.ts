@@ -1,6 +1,7 @@
 // Internal to exportJudgments: the lines of the judgments export after the judgments — each
 // explanation and each proposal (issue 16), for audit. Built by the database and read with COPY,
 // as the judgment lines are; a campaign with neither gets no line more.
+import "server-only";
 import { sql } from "drizzle-orm";
 import { copyLines } from "@/db/copy-lines";
 import { rowsOf, type Db } from "@/db/client";
@@ -59,7 +60,7 @@ async function pageEnd(db: Db, kind: Kind, campaignId: number, after: number): P
 /** The explanation lines, then the proposal lines, of a campaign (or of one batch's questions), a page at a time. */
 export async function* responseLines(db: Db, campaignId: number, batchId: number | undefined): AsyncGenerator<Buffer> {
   for (const kind of ["explanations", "proposals"] as const) {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const end = await pageEnd(db, kind, campaignId, after);
       if (!end) break;
       yield* await copyLines(db, responseLinesSelect(kind, campaignId, { after, upTo: end.upTo, batchId }));

@@ -1,13 +1,7 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-
-/** The campaign's gold judgments, the two kinds apart (from the standings: a few rows per annotator, not per judgment). */
-export interface GoldSummary {
-  /** On sufficient gold (right: the verdict and, with an expected span, the span check). */
-  sufficient: { judged: number; correct: number };
-  /** On negative gold: expected insufficient, imported controls and decoys. */
-  negative: { judged: number; correct: number };
-}
+import type { GoldSummary } from "./dashboard.contract";
 
 /** Every annotator's gold judgments in the campaign summed, per kind (paused annotators' included: their gold judgments were scored). */
 export async function goldSummary(db: Db, campaignId: number): Promise<GoldSummary> {

@@ -1,10 +1,12 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { PassageOrigin } from "@/db/schema";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
-import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
+import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf } from "../quality/adjudication";
+import type { AdjudicationView } from "../quality/adjudication.contract";
 import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
@@ -87,7 +89,10 @@ interface PassageRow extends PassageOutcomeRow {
   adjudication?: AdjudicationView;
 }
 
-type HighlightRow = Pick<JudgmentRow, "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">;
+type HighlightRow = Pick<
+  JudgmentRow,
+  "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text"
+>;
 
 /**
  * The questions after `options.after` (a page of them, in id order) with the export's verdict on
@@ -112,13 +117,29 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
-    const base = { id: Number(q.id), kiltId: q.kilt_id, input: q.input, originalLine: q.original_line, batchId: Number(q.batch_id), withoutAnswer: [] as SpanWithoutAnswer[] };
+    const base = {
+      id: Number(q.id),
+      kiltId: q.kilt_id,
+      input: q.input,
+      originalLine: q.original_line,
+      batchId: Number(q.batch_id),
+      withoutAnswer: [] as SpanWithoutAnswer[],
+    };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
     // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
     const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
-    const ctx = { campaignId: campaign.id, location: options.location, rule, kiltId: q.kilt_id, answers: q.answers, withoutAnswer: base.withoutAnswer };
-    const entries = mine.map((p) => provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }));
+    const ctx = {
+      campaignId: campaign.id,
+      location: options.location,
+      rule,
+      kiltId: q.kilt_id,
+      answers: q.answers,
+      withoutAnswer: base.withoutAnswer,
+    };
+    const entries = mine.map((p) =>
+      provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }),
+    );
     return { ...base, status: "endorsed" as const, entries };
   });
 }
@@ -141,7 +162,13 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
   );
   for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, campaign));
   // The coordinator's word over the vote, closed batches included.
-  return applyAdjudications(ps, await liveAdjudicationsOf(db, ps.map((p) => Number(p.id))));
+  return applyAdjudications(
+    ps,
+    await liveAdjudicationsOf(
+      db,
+      ps.map((p) => Number(p.id)),
+    ),
+  );
 }
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */
@@ -191,7 +218,15 @@ export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]>
 function provenanceEntry(
   p: PassageRow,
   highlights: HighlightRow[],
-  ctx: { campaignId: number; t: number; location: "span" | "passage"; rule: EndorsementRule; kiltId: string; answers: string[]; withoutAnswer: SpanWithoutAnswer[] },
+  ctx: {
+    campaignId: number;
+    t: number;
+    location: "span" | "passage";
+    rule: EndorsementRule;
+    kiltId: string;
+    answers: string[];
+    withoutAnswer: SpanWithoutAnswer[];
+  },
 ): string {
   const start = p.start_paragraph_id;
   const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
@@ -200,7 +235,8 @@ function provenanceEntry(
   const consensus = ctx.location === "span" ? answerKeepingConsensus(shape, p.paragraphs, locations, ctx.t, ctx.answers) : undefined;
   // An adjudicated span replaces the consensus; without one, the consensus (the whole passage when there is none).
   const adjudicated = ctx.location === "span" ? (p.adjudication?.span ?? undefined) : undefined;
-  const where = adjudicated ?? consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
+  const where = adjudicated ??
+    consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
   if (locationHoldsAnswer(shape, p.paragraphs, where, ctx.answers) === false) {
     ctx.withoutAnswer.push({ queryId: ctx.kiltId, passageId: Number(p.id), wikipediaId: p.wikipedia_id, ...where });
   }

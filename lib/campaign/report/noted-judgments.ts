@@ -1,12 +1,8 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { JudgmentFlag } from "@/db/schema";
-
-/** What the dashboard shows of the annotators' comments and flags: how many, and the questions of the latest. */
-export interface NotedJudgments {
-  count: number;
-  latest: { queryId: number; input: string; comment: string | null; flags: JudgmentFlag[] }[];
-}
+import type { NotedJudgments } from "./dashboard.contract";
 
 /**
  * Internal to getDashboard (which authorized the coordinator): the judgments of a campaign with a

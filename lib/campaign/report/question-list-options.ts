@@ -1,5 +1,6 @@
+import "server-only";
 import { z } from "zod";
-import { pageSize, searchText } from "@/lib/list-options";
+import { pageSize, searchText } from "@/lib/list-options.contract";
 
 // The question list's options and shapes, apart from its query (question-list.ts), so that the CLI
 // and client code can use them without the database modules.
@@ -9,7 +10,18 @@ import { pageSize, searchText } from "@/lib/list-options";
  * its passages: the questions that wait for the coordinator's word, in all or for one reason
  * (quality/adjudication-waiting.ts `waitingSql`).
  */
-export const QUESTION_FILTERS = ["all", "disputed", "unanswerable", "answered", "open", "waiting", "waiting-split", "waiting-explained", "waiting-decoy", "waiting-gold"] as const;
+export const QUESTION_FILTERS = [
+  "all",
+  "disputed",
+  "unanswerable",
+  "answered",
+  "open",
+  "waiting",
+  "waiting-split",
+  "waiting-explained",
+  "waiting-decoy",
+  "waiting-gold",
+] as const;
 export type QuestionFilter = (typeof QUESTION_FILTERS)[number];
 
 /** The list's options, as they arrive in a query string (`?show=disputed&q=lighthouse&after=120`). */

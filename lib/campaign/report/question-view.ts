@@ -1,3 +1,4 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { Aggregation, PassageOrigin } from "@/db/schema";
@@ -6,7 +7,8 @@ import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
 import { getCampaign } from "../campaigns";
 import { campaignFit } from "../quality/aggregation";
-import { liveAdjudicationsOf, type AdjudicationView } from "../quality/adjudication";
+import { liveAdjudicationsOf } from "../quality/adjudication";
+import type { AdjudicationView } from "../quality/adjudication.contract";
 import { consensusSpan } from "../quality/consensus";
 import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
@@ -100,13 +102,33 @@ interface ViewedJudgmentRow extends JudgmentRow {
 export async function getQuestionView(db: Db, actor: Actor, campaignId: number, queryId: number): Promise<QuestionView> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
-  const [q] = rowsOf<{ id: string | number; kilt_id: string; input: string; answers: string[]; batch_id: string | number; line_number: number }>(
-    await db.execute(sql`select id, kilt_id, input, answers, batch_id, line_number from queries where id = ${queryId} and campaign_id = ${campaignId}`),
+  const [q] = rowsOf<{
+    id: string | number;
+    kilt_id: string;
+    input: string;
+    answers: string[];
+    batch_id: string | number;
+    line_number: number;
+  }>(
+    await db.execute(
+      sql`select id, kilt_id, input, answers, batch_id, line_number from queries where id = ${queryId} and campaign_id = ${campaignId}`,
+    ),
   );
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
   const { passageRows, judgmentRows } = await readQuestion(db, queryId);
-  const decisions = await liveAdjudicationsOf(db, passageRows.map((p) => Number(p.id)));
-  const passages = passageRows.map((p) => questionPassage(p, judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)), campaign, decisions.get(Number(p.id)) ?? null, q.answers));
+  const decisions = await liveAdjudicationsOf(
+    db,
+    passageRows.map((p) => Number(p.id)),
+  );
+  const passages = passageRows.map((p) =>
+    questionPassage(
+      p,
+      judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)),
+      campaign,
+      decisions.get(Number(p.id)) ?? null,
+      q.answers,
+    ),
+  );
   const fit = await campaignFit(db, campaign);
   for (const { passage } of passages) passage.posterior = fit.posteriors.get(passage.id) ?? null;
   return {
@@ -117,7 +139,14 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       endorsementThreshold: campaign.endorsementThreshold,
       aggregation: campaign.aggregation,
     },
-    query: { id: Number(q.id), kiltId: q.kilt_id, input: q.input, answers: q.answers, batchId: Number(q.batch_id), lineNumber: q.line_number },
+    query: {
+      id: Number(q.id),
+      kiltId: q.kilt_id,
+      input: q.input,
+      answers: q.answers,
+      batchId: Number(q.batch_id),
+      lineNumber: q.line_number,
+    },
     // A gold passage the coordinator decided no longer makes the question unanswerable (as in the export).
     unanswerable: isUnanswerable(passages.map((p) => ({ missesGold: p.outcome.missesGold && !p.passage.adjudication }))),
     passages: passages.map((p) => p.passage),
@@ -184,7 +213,9 @@ function questionPassage(
     isDecided: p.is_decided,
     finished: outcome.finished,
     endorsed: outcome.endorsed,
-    consensus: outcome.endorsed ? (answerKeepingConsensus(shape, p.paragraphs, highlights, campaign.endorsementThreshold, answers) ?? null) : null,
+    consensus: outcome.endorsed
+      ? (answerKeepingConsensus(shape, p.paragraphs, highlights, campaign.endorsementThreshold, answers) ?? null)
+      : null,
     posterior: null,
     consensusOfHighlights: consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null,
     adjudication,

@@ -1,13 +1,7 @@
+import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-
-/** What the dashboard shows of propose-or-explain (issue 16). */
-export interface ResponseCounts {
-  /** Questions at least one annotator explained no passage answers. */
-  questionsWithExplanations: number;
-  /** Passages annotators proposed (a proposal merged into an existing passage counts once per proposer). */
-  proposals: number;
-}
+import type { ResponseCounts } from "./dashboard.contract";
 
 /**
  * Internal to getDashboard (which authorized the coordinator). Not a tally: two counts over the

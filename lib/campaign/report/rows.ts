@@ -1,3 +1,4 @@
+import "server-only";
 import type { JudgmentFlag, Verdict } from "@/db/schema";
 import type { Location } from "@/lib/kilt/codepoints";
 import { passageOutcome, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
@@ -22,20 +23,33 @@ export interface JudgmentRow {
 }
 
 /** The judgment's span as a location; null for an insufficient verdict. */
-export function spanOf(j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character">): Location | null {
+export function spanOf(
+  j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character">,
+): Location | null {
   return j.start_paragraph_id === null
     ? null
-    : { startParagraphId: j.start_paragraph_id, startCharacter: j.start_character!, endParagraphId: j.end_paragraph_id!, endCharacter: j.end_character! };
+    : {
+        startParagraphId: j.start_paragraph_id,
+        startCharacter: j.start_character!,
+        endParagraphId: j.end_paragraph_id!,
+        endCharacter: j.end_character!,
+      };
 }
 
 /** The judgment's span with its text (as the annotator API sends it); null for an insufficient verdict. */
-export function spanWithTextOf(j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">): (Location & { text: string }) | null {
+export function spanWithTextOf(
+  j: Pick<JudgmentRow, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text">,
+): (Location & { text: string }) | null {
   const location = spanOf(j);
   return location && j.span_text !== null ? { ...location, text: j.span_text } : null;
 }
 
 /** A judgment's version as the revision and the history read it: its own columns and notes. */
-export type JudgmentVersionRow = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & { comment: string | null; flags: JudgmentFlag[]; revision: number };
+export type JudgmentVersionRow = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & {
+  comment: string | null;
+  flags: JudgmentFlag[];
+  revision: number;
+};
 
 /** The passage columns its outcome is read from. */
 export interface PassageOutcomeRow {
@@ -48,7 +62,13 @@ export interface PassageOutcomeRow {
 
 export function outcomeOfRow(p: PassageOutcomeRow, settings: Omit<OutcomeSettings, "earlyStop">): PassageOutcome {
   return passageOutcome(
-    { judgmentCount: p.judgment_count, sufficientCount: p.sufficient_count, isDecided: p.is_decided, isGold: p.is_gold, expectedVerdict: p.expected_verdict },
+    {
+      judgmentCount: p.judgment_count,
+      sufficientCount: p.sufficient_count,
+      isDecided: p.is_decided,
+      isGold: p.is_gold,
+      expectedVerdict: p.expected_verdict,
+    },
     settings,
   );
 }

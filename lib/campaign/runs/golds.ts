@@ -1,8 +1,9 @@
+import "server-only";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
 import { parseGoldLine } from "@/lib/kilt/score/records";
 import type { GoldRecord } from "@/lib/kilt/score/types";
 import type { QuestionProvenance } from "../report/kilt-provenance";
-import type { PerGold } from "./views";
+import type { PerGold } from "./runs.contract";
 
 // The three gold lines a campaign question gives a run's scorer, as KILT files (pure): the original
 // (the imported line), the endorsed (the original's answers, and as provenance only the campaign's
@@ -22,7 +23,9 @@ export function goldLinesOf(q: Pick<QuestionProvenance, "originalLine" | "status
 /** The original line with its outputs' answers only (their provenance dropped, answer-less outputs left out), then the endorsed entries. */
 function endorsedLine(original: string, entries: readonly string[]): string {
   const line = JSON.parse(original) as { output?: OutputEntry[] };
-  const answers = (Array.isArray(line.output) ? line.output : []).filter((o) => o && typeof o === "object" && "answer" in o).map(({ provenance: _, ...rest }) => rest);
+  const answers = (Array.isArray(line.output) ? line.output : [])
+    .filter((o) => o && typeof o === "object" && "answer" in o)
+    .map(({ provenance: _, ...rest }) => rest);
   return JSON.stringify({ ...line, output: [...answers, ...entries.map((e) => JSON.parse(e) as OutputEntry)] });
 }
 

@@ -18,7 +18,7 @@ import { exportKilt } from "../report/export-kilt";
 import { getLeaderboard, getRunResults } from "./leaderboard";
 import { getRunQuestion, listRunQuestions } from "./run-questions";
 import { uploadRun } from "./upload-run";
-import type { Gold, Leaderboard } from "./views";
+import type { Gold, Leaderboard } from "./runs.contract";
 
 type Verdict = "sufficient" | "insufficient";
 
@@ -29,8 +29,12 @@ async function judge(db: Db, a: UserActor, c: TestCampaign, plan: (q: number, pa
   }
 }
 
-const item = (c: TestCampaign, q: number, p: number, title = false) =>
-  ({ wikipedia_id: c.pageIds[q], ...(title ? { title: `Page ${c.pageIds[q]}` } : {}), start_paragraph_id: p, end_paragraph_id: p });
+const item = (c: TestCampaign, q: number, p: number, title = false) => ({
+  wikipedia_id: c.pageIds[q],
+  ...(title ? { title: `Page ${c.pageIds[q]}` } : {}),
+  start_paragraph_id: p,
+  end_paragraph_id: p,
+});
 
 /** The gold lines KILT would be given, written out: the imported line, its answers with the endorsed passages, and both. */
 function expectedGolds(c: TestCampaign, endorsed: Record<number, number[]>): Record<Gold, string[]> {
@@ -72,18 +76,27 @@ function kiltFigures(gold: string[], guess: string[], options: { ks: number[]; l
 function expectBoard(board: Leaderboard, c: TestCampaign, endorsed: Record<number, number[]>) {
   const gold = expectedGolds(c, endorsed);
   const guess = guesses(c);
-  expect(board.golds).toEqual({ original: { questions: 3 }, endorsed: { questions: gold.endorsed.length }, both: { questions: gold.both.length } });
+  expect(board.golds).toEqual({
+    original: { questions: 3 },
+    endorsed: { questions: gold.endorsed.length },
+    both: { questions: gold.both.length },
+  });
   for (const row of board.rows) {
     const name = row.run.name as "A" | "B";
     for (const g of ["original", "endorsed", "both"] as const) {
-      expect(row.scores[g], `${name} vs ${g}`).toEqual(kiltFigures(gold[g], guess[name], { ks: board.ks, levels: [board.level], downstream: name === "A" }));
+      expect(row.scores[g], `${name} vs ${g}`).toEqual(
+        kiltFigures(gold[g], guess[name], { ks: board.ks, levels: [board.level], downstream: name === "A" }),
+      );
       expect(row.questions[g]).toBe(gold[g].length);
     }
   }
 }
 
 async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(() => undefined, (e: unknown) => e);
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -91,7 +104,11 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
 describeEachDatabase("runs: leaderboard", ({ db }) => {
   it("scores runs against the three golds as KILT would with those gold files, and again after the outcomes change", async () => {
     // R = 2, T = 1: one sufficient counted judgment endorses a passage.
-    const c = await makeCampaign(db(), { queries: 3, candidates: 2, settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false } });
+    const c = await makeCampaign(db(), {
+      queries: 3,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
     const coordinator = await makeUser(db(), "coordinator");
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     // A: question 0's paragraphs 1 and 2 sufficient, the rest insufficient.
@@ -107,9 +124,19 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
     // "both" is the KILT export itself: scoreFiles on the export's lines gives the same figures.
     let exported = "";
     for await (const line of exportKilt(db(), system, c.campaignId, { location: "span" })) exported += line;
-    const ids = new Set(exported.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id));
+    const ids = new Set(
+      exported
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    );
     const lines = (text: string, file: string) => readLines(fileOf(text).source, { file, maxLineBytes: 1 << 20 });
-    const kilt = await scoreFiles({ gold: { file: "export.jsonl", lines: lines(exported, "export.jsonl") }, guess: { file: "A.jsonl", lines: lines(g.A.filter((l) => ids.has((JSON.parse(l) as { id: string }).id)).join("\n"), "A.jsonl") }, ks: [1, 3], levels: ["paragraph"] });
+    const kilt = await scoreFiles({
+      gold: { file: "export.jsonl", lines: lines(exported, "export.jsonl") },
+      guess: { file: "A.jsonl", lines: lines(g.A.filter((l) => ids.has((JSON.parse(l) as { id: string }).id)).join("\n"), "A.jsonl") },
+      ks: [1, 3],
+      levels: ["paragraph"],
+    });
     const board = await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "paragraph", ks: [1, 3] });
     const rowA = board.rows.find((r) => r.run.name === "A")!;
     expect(kilt.ok && kilt.result).toEqual(rowA.scores.both);
@@ -120,7 +147,10 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
 
     // More judgments: B finds question 1's gold sufficient (endorsed now); question 2's gold is then finished unendorsed (unanswerable).
     await judge(db(), b, c, (q, p) => (q === 1 && p === 1 ? "sufficient" : "insufficient"));
-    expectBoard(await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "paragraph", ks: [1, 3] }), c, { 0: [1, 2], 1: [1] });
+    expectBoard(await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "paragraph", ks: [1, 3] }), c, {
+      0: [1, 2],
+      1: [1],
+    });
 
     // A paused by a coordinator: A's judgments stop counting, question 0 has no endorsed passage left.
     await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
@@ -136,7 +166,11 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
   });
 
   it("lists a run's questions with R-precision per gold and drills into one, as rankDetail on the gold lines", async () => {
-    const c = await makeCampaign(db(), { queries: 3, candidates: 2, settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false } });
+    const c = await makeCampaign(db(), {
+      queries: 3,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
     const coordinator = await makeUser(db(), "coordinator");
     const a = await makeAnnotator(db());
     // Question 0: paragraphs 1 and 2 endorsed; question 1: none (its gold finished unendorsed: unanswerable); question 2: paragraph 1 and 3.
@@ -147,7 +181,13 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
 
     const first = await listRunQuestions(db(), coordinator, { campaignId: c.campaignId, runId: run.id, limit: 2, level: "paragraph" });
     expect(first.questions.map((q) => q.kiltId)).toEqual(c.queryIds.slice(0, 2));
-    const rest = await listRunQuestions(db(), coordinator, { campaignId: c.campaignId, runId: run.id, limit: 2, after: first.next!, level: "paragraph" });
+    const rest = await listRunQuestions(db(), coordinator, {
+      campaignId: c.campaignId,
+      runId: run.id,
+      limit: 2,
+      after: first.next!,
+      level: "paragraph",
+    });
     expect(rest).toMatchObject({ questions: [{ kiltId: c.queryIds[2] }], next: null });
     const [q0, q1] = first.questions;
     const detail = (line: string, q: number) => {
@@ -155,24 +195,49 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
       if (!goldLine.ok || !guessLine.ok) throw new Error("a test line does not parse");
       return rankDetail(goldLine.record, guessLine.record, "paragraph");
     };
-    expect(q0!.rprec).toEqual({ original: detail(gold.original[0]!, 0).rprec, endorsed: detail(gold.endorsed[0]!, 0).rprec, both: detail(gold.both[0]!, 0).rprec });
+    expect(q0!.rprec).toEqual({
+      original: detail(gold.original[0]!, 0).rprec,
+      endorsed: detail(gold.endorsed[0]!, 0).rprec,
+      both: detail(gold.both[0]!, 0).rprec,
+    });
     expect(q0!.firstCompleteRank).toEqual({ original: 3, endorsed: 1, both: 1 });
     expect(q1!.rprec).toEqual({ original: detail(gold.original[1]!, 1).rprec, endorsed: null, both: null });
-    const found = await listRunQuestions(db(), coordinator, { campaignId: c.campaignId, runId: run.id, limit: 50, q: "question 2", level: "page" });
+    const found = await listRunQuestions(db(), coordinator, {
+      campaignId: c.campaignId,
+      runId: run.id,
+      limit: 50,
+      q: "question 2",
+      level: "page",
+    });
     expect(found.questions.map((q) => q.kiltId)).toEqual([c.queryIds[2]]);
 
-    const drill = await getRunQuestion(db(), coordinator, { campaignId: c.campaignId, runId: run.id, kiltId: c.queryIds[2]!, level: "paragraph" });
+    const drill = await getRunQuestion(db(), coordinator, {
+      campaignId: c.campaignId,
+      runId: run.id,
+      kiltId: c.queryIds[2]!,
+      level: "paragraph",
+    });
     expect(drill.question).toEqual({ kiltId: c.queryIds[2], input: "question 2", answers: ["1871"] });
     expect(drill.guess.answer).toBe("in 1871");
     expect(drill.guess.ranked.map((r) => r.key)).toEqual([`${c.pageIds[2]}+1+1`]);
-    expect(drill.golds).toEqual({ original: detail(gold.original[2]!, 2), endorsed: detail(gold.endorsed[1]!, 2), both: detail(gold.both[1]!, 2) });
+    expect(drill.golds).toEqual({
+      original: detail(gold.original[2]!, 2),
+      endorsed: detail(gold.endorsed[1]!, 2),
+      both: detail(gold.both[1]!, 2),
+    });
 
     // Unknown question, a run of another campaign, an annotator.
     const other = await makeCampaign(db(), { queries: 1, candidates: 0 });
-    expect((await refusal(getRunQuestion(db(), coordinator, { campaignId: c.campaignId, runId: run.id, kiltId: "nope", level: "page" }))).code).toBe("not_found");
+    expect(
+      (await refusal(getRunQuestion(db(), coordinator, { campaignId: c.campaignId, runId: run.id, kiltId: "nope", level: "page" }))).code,
+    ).toBe("not_found");
     expect((await refusal(getRunResults(db(), coordinator, { campaignId: other.campaignId, runId: run.id }))).code).toBe("not_found");
-    expect((await refusal(listRunQuestions(db(), coordinator, { campaignId: other.campaignId, runId: run.id, limit: 5, level: "page" }))).code).toBe("not_found");
+    expect(
+      (await refusal(listRunQuestions(db(), coordinator, { campaignId: other.campaignId, runId: run.id, limit: 5, level: "page" }))).code,
+    ).toBe("not_found");
     expect((await refusal(getLeaderboard(db(), a, { campaignId: c.campaignId, level: "page", ks: [1] }))).code).toBe("forbidden");
-    expect((await refusal(getRunQuestion(db(), a, { campaignId: c.campaignId, runId: run.id, kiltId: c.queryIds[0]!, level: "page" }))).code).toBe("forbidden");
+    expect(
+      (await refusal(getRunQuestion(db(), a, { campaignId: c.campaignId, runId: run.id, kiltId: c.queryIds[0]!, level: "page" }))).code,
+    ).toBe("forbidden");
   });
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
@@ -5,7 +6,7 @@ import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { requireRun, runRows } from "./list-runs";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
-import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./views";
+import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./runs.contract";
 
 /** One accumulator per gold for a run: the figures its predictions give (retrieval when it ranks, downstream when it answers). */
 function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): PerGold<ScoreAccumulator> {
@@ -21,7 +22,11 @@ function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): PerGold<Sc
 async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView[], ks: number[], levels: Level[]) {
   const accumulators = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
   const golds = new GoldCounts();
-  for await (const { golds: gold, guesses } of scoredQuestions(db, campaign, runList.map((r) => r.id))) {
+  for await (const { golds: gold, guesses } of scoredQuestions(
+    db,
+    campaign,
+    runList.map((r) => r.id),
+  )) {
     golds.add(gold);
     for (const [runId, guess] of guesses) {
       const acc = accumulators.get(runId)!;
@@ -62,7 +67,11 @@ export async function getLeaderboard(db: Db, actor: Actor, input: { campaignId: 
 }
 
 /** A run's results as KILT's evaluators print them, per gold: page and paragraph retrieval at ks 1, 3, 5, 10, and downstream (coordinators). */
-export async function getRunResults(db: Db, actor: Actor, input: { campaignId: number; runId: number }): Promise<{ run: RunView; results: RunResults }> {
+export async function getRunResults(
+  db: Db,
+  actor: Actor,
+  input: { campaignId: number; runId: number },
+): Promise<{ run: RunView; results: RunResults }> {
   const { campaign, run } = await requireRun(db, actor, input.campaignId, input.runId);
   const { scores } = await scoreRuns(db, campaign, [run], [...RESULT_KS], ["page", "paragraph"]);
   return { run, results: scores(run.id) };

@@ -1,3 +1,4 @@
+import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runs, users } from "@/db/schema";
@@ -5,7 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { getCampaign, type CampaignView } from "../campaigns";
-import type { RunView } from "./views";
+import type { RunView } from "./runs.contract";
 
 const runColumns = {
   id: runs.id,
@@ -17,7 +18,15 @@ const runColumns = {
   hasAnswers: runs.hasAnswers,
 };
 
-type RunRow = { id: number; name: string; createdAt: Date; createdBy: string | null; questions: number; hasProvenance: boolean; hasAnswers: boolean };
+type RunRow = {
+  id: number;
+  name: string;
+  createdAt: Date;
+  createdBy: string | null;
+  questions: number;
+  hasProvenance: boolean;
+  hasAnswers: boolean;
+};
 
 const toView = (r: RunRow): RunView => ({ ...r, id: Number(r.id), createdAt: r.createdAt.toISOString() });
 
@@ -47,7 +56,12 @@ export async function getRunView(db: Db, campaignId: number, runId: number): Pro
 }
 
 /** A coordinator's campaign and one of its runs: 404 when either is unknown (a run of another campaign too). */
-export async function requireRun(db: Db, actor: Actor, campaignId: number, runId: number): Promise<{ campaign: CampaignView; run: RunView }> {
+export async function requireRun(
+  db: Db,
+  actor: Actor,
+  campaignId: number,
+  runId: number,
+): Promise<{ campaign: CampaignView; run: RunView }> {
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, campaignId);
   return { campaign, run: await getRunView(db, campaignId, runId) };
@@ -58,6 +72,11 @@ export async function deleteRun(db: Db, actor: Actor, input: { campaignId: numbe
   const { run } = await requireRun(db, actor, input.campaignId, input.runId);
   await db.transaction(async (tx) => {
     await tx.delete(runs).where(and(eq(runs.id, run.id), eq(runs.campaignId, input.campaignId)));
-    await recordAudit(tx, actor, { action: "run.delete", targetType: "run", targetId: run.id, details: { campaignId: input.campaignId, name: run.name } });
+    await recordAudit(tx, actor, {
+      action: "run.delete",
+      targetType: "run",
+      targetId: run.id,
+      details: { campaignId: input.campaignId, name: run.name },
+    });
   });
 }

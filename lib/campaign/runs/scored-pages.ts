@@ -1,3 +1,4 @@
+import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { RunProvenanceItem } from "@/db/schema";
@@ -6,7 +7,7 @@ import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
 import { goldsOf } from "./golds";
-import { GOLDS, type PerGold } from "./views";
+import { GOLDS, type PerGold } from "./runs.contract";
 
 // The walk every run figure comes from: the campaign's questions a page at a time (memory flat in
 // the campaign's size), each with its three golds built from the campaign's outcomes as they are now
@@ -28,8 +29,18 @@ export interface WalkOptions {
 }
 
 /** One page of questions after `after`, with golds and the runs' predictions. */
-export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonly number[], options: WalkOptions = {}): Promise<ScoredQuestion[]> {
-  const page = await readProvenancePage(db, campaign, { location: "span", after: options.after ?? 0, where: options.where, limit: options.limit });
+export async function scoredPage(
+  db: Db,
+  campaign: CampaignView,
+  runIds: readonly number[],
+  options: WalkOptions = {},
+): Promise<ScoredQuestion[]> {
+  const page = await readProvenancePage(db, campaign, {
+    location: "span",
+    after: options.after ?? 0,
+    where: options.where,
+    limit: options.limit,
+  });
   if (!page.length) return [];
   const predictions = runIds.length
     ? rowsOf<{ run_id: number; query_id: number; answer: string | null; provenance: RunProvenanceItem[] | null }>(
@@ -46,7 +57,9 @@ export async function scoredPage(db: Db, campaign: CampaignView, runIds: readonl
   }
   return page.map((question) => {
     const id = pyStrip(question.kiltId);
-    const guesses = new Map((byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]));
+    const guesses = new Map(
+      (byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]),
+    );
     return { question, golds: goldsOf(question), guesses };
   });
 }

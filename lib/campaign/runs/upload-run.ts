@@ -1,6 +1,16 @@
+import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { copyValue, createStagingTable, dropStaleTables, dropTable, openCopyStream, quoteIdent, stagingTableName, type StagingColumn } from "@/db/bulk";
+import {
+  copyValue,
+  createStagingTable,
+  dropStaleTables,
+  dropTable,
+  openCopyStream,
+  quoteIdent,
+  stagingTableName,
+  type StagingColumn,
+} from "@/db/bulk";
 import { campaigns, runs } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
@@ -10,7 +20,7 @@ import { GuessLines, type GuessKind } from "@/lib/kilt/score/guess-lines";
 import { pyStrip } from "@/lib/kilt/score/python";
 import { importFailed, Problems } from "../import/import-problems";
 import type { ImportFile } from "../import/read-batch-files";
-import { runNameSchema, type RunView } from "./views";
+import { runNameSchema, type RunView } from "./runs.contract";
 import { getRunView } from "./list-runs";
 
 /** A guess line carries one answer and one ranked list (with passage texts, perhaps): long, but not unbounded. */
@@ -48,7 +58,6 @@ interface Question {
   lineNumber: number;
 }
 
-
 /**
  * Stores a system's predictions for a campaign as a run (coordinators). The guess file (a KILT
  * guess JSONL, plain or gzip) is streamed and every line checked as KILT's evaluator reads it (the
@@ -60,8 +69,12 @@ export async function uploadRun(db: Db, actor: Actor, input: UploadRunInput): Pr
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
-  const [held] = await db.select({ n: sql<number>`count(*)::int` }).from(runs).where(eq(runs.campaignId, campaign.id));
-  if ((held?.n ?? 0) >= MAX_RUNS_PER_CAMPAIGN) throw new AppError("conflict", `This campaign holds ${MAX_RUNS_PER_CAMPAIGN} runs, the most it may: delete one first.`);
+  const [held] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(eq(runs.campaignId, campaign.id));
+  if ((held?.n ?? 0) >= MAX_RUNS_PER_CAMPAIGN)
+    throw new AppError("conflict", `This campaign holds ${MAX_RUNS_PER_CAMPAIGN} runs, the most it may: delete one first.`);
 
   // Only now, with the caller allowed, is the upload read.
   const staging = stagingTableName(STAGING_PREFIX);
@@ -100,8 +113,14 @@ function checkName(value: string): string {
 }
 
 async function refuseTakenName(db: Db, campaignId: number, name: string): Promise<void> {
-  const [taken] = await db.select({ id: runs.id }).from(runs).where(and(eq(runs.campaignId, campaignId), eq(runs.name, name)));
-  if (taken) throw new AppError("conflict", `This campaign already has a run named '${name}': delete it first or choose another name.`, { field: "name" });
+  const [taken] = await db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(eq(runs.campaignId, campaignId), eq(runs.name, name)));
+  if (taken)
+    throw new AppError("conflict", `This campaign already has a run named '${name}': delete it first or choose another name.`, {
+      field: "name",
+    });
 }
 
 /** The campaign's questions by KILT id (as KILT compares ids), with where each was imported, for the messages. */
@@ -120,7 +139,11 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
   const problems = new Problems();
   const lines = new GuessLines((line, field, message) => problems.add(file.fileName, line, field, message));
   const unread = { lines: 0 };
-  const copy = await openCopyStream(db, staging, STAGING_COLUMNS.map((c) => c.name));
+  const copy = await openCopyStream(
+    db,
+    staging,
+    STAGING_COLUMNS.map((c) => c.name),
+  );
   let copying = true;
   try {
     for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
@@ -129,7 +152,8 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
       if (guess === undefined) unread.lines++;
       if (!guess) continue;
       const question = questions.get(guess.id);
-      if (!question) problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not in the gold: no question of this campaign has this id`);
+      if (!question)
+        problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not in the gold: no question of this campaign has this id`);
       if (problems.list.length || !question) continue; // keep checking, stop staging
       await copy.writeRow([String(question.queryId), copyValue(JSON.stringify(guess.answer)), copyValue(JSON.stringify(guess.provenance))]);
     }
@@ -162,11 +186,21 @@ async function storeRun(
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(runs)
-      .values({ campaignId: input.campaignId, name: input.name, createdBy: input.createdBy, questions: input.questions, hasProvenance: input.kind.provenance, hasAnswers: input.kind.answers })
+      .values({
+        campaignId: input.campaignId,
+        name: input.name,
+        createdBy: input.createdBy,
+        questions: input.questions,
+        hasProvenance: input.kind.provenance,
+        hasAnswers: input.kind.answers,
+      })
       .onConflictDoNothing()
       .returning({ id: runs.id });
     const run = inserted[0];
-    if (!run) throw new AppError("conflict", `This campaign already has a run named '${input.name}': delete it first or choose another name.`, { field: "name" });
+    if (!run)
+      throw new AppError("conflict", `This campaign already has a run named '${input.name}': delete it first or choose another name.`, {
+        field: "name",
+      });
     await tx.execute(
       sql.raw(`insert into run_predictions (run_id, query_id, answer, provenance)
         select ${Number(run.id)}, s.query_id, s.answer #>> '{}', nullif(s.provenance, 'null'::jsonb)

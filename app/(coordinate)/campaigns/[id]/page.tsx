@@ -6,7 +6,7 @@ import { Markdown } from "@/components/ui/markdown";
 import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
 import { listStandings } from "@/lib/campaign/quality/standings";
-import { annotatorListQuerySchema, DEFAULT_PAGE } from "@/lib/list-options";
+import { annotatorListQuerySchema, DEFAULT_PAGE } from "@/lib/list-options.contract";
 import { campaignPage } from "@/app/_server/page-auth";
 import "../campaigns.css";
 

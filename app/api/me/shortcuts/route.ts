@@ -1,4 +1,4 @@
-import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts";
+import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts.contract";
 import { getShortcuts, updateShortcuts } from "@/lib/annotation/user-shortcuts";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 

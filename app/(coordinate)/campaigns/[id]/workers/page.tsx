@@ -1,7 +1,7 @@
 import { campaignTitle, CampaignSubpage, type CampaignParams } from "@/components/campaigns/campaign-subpage";
 import { WorkerSessions } from "@/components/campaigns/worker-sessions";
 import { listWorkerSessions } from "@/lib/crowd/workers-report";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
 
@@ -18,8 +18,9 @@ export default async function WorkersPage({ params }: CampaignParams) {
   return (
     <CampaignSubpage campaign={campaign} title="Crowd workers">
       <p className="hint">
-        One row per worker and session, newest first: the platform&apos;s ids, how the session ended and the code the worker was given, the work in it (judgments,
-        those that count, active time) and the worker&apos;s gold accuracy, agreement with the majority and standing — to approve, reject and bonus on the platform.
+        One row per worker and session, newest first: the platform&apos;s ids, how the session ended and the code the worker was given, the
+        work in it (judgments, those that count, active time) and the worker&apos;s gold accuracy, agreement with the majority and standing
+        — to approve, reject and bonus on the platform.
       </p>
       <WorkerSessions campaignId={campaign.id} initialPage={{ workers: first.rows, next: first.next }} />
     </CampaignSubpage>

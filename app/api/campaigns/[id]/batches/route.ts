@@ -2,7 +2,7 @@ import { listBatches } from "@/lib/campaign/batches";
 import { importBatch } from "@/lib/campaign/import/import-batch";
 import { batchUploadParts } from "@/app/_server/uploads";
 import { env } from "@/lib/env";
-import { batchListQuerySchema } from "@/lib/list-options";
+import { batchListQuerySchema } from "@/lib/list-options.contract";
 import { json, requestContext, route } from "@/app/_server/http";
 import { campaignPagedListRoute } from "@/app/_server/paged-list";
 import { idParam, type IdContext } from "@/app/_server/route-params";

@@ -1,11 +1,12 @@
 import { getCrowdSettings, updateCrowdSettings } from "@/lib/crowd/crowd-settings";
-import { crowdEntryUrl, updateCrowdSettingsSchema, type CrowdSettingsView } from "@/lib/crowd/settings";
+import { crowdEntryUrl, updateCrowdSettingsSchema, type CrowdSettingsView } from "@/lib/crowd/settings.contract";
 import { env } from "@/lib/env";
 import { json, publicOrigin, readJson, requestContext, route } from "@/app/_server/http";
 import { idParam, type IdContext } from "@/app/_server/route-params";
 
 /** The answer of both methods: the settings and the link to paste into the platform. */
-const answer = (crowd: CrowdSettingsView, origin: string) => json({ crowd: { ...crowd, entryUrl: crowdEntryUrl(origin, crowd.entryKey, crowd.platform) } });
+const answer = (crowd: CrowdSettingsView, origin: string) =>
+  json({ crowd: { ...crowd, entryUrl: crowdEntryUrl(origin, crowd.entryKey, crowd.platform) } });
 
 // GET /api/campaigns/:id/crowd — the campaign's crowd entry: settings, codes and entry URL (coordinators)
 export const GET = route(async (req, ctx: IdContext) => {

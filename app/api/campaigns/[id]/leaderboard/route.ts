@@ -1,5 +1,5 @@
 import { getLeaderboard } from "@/lib/campaign/runs/leaderboard";
-import { leaderboardQuerySchema } from "@/lib/campaign/runs/views";
+import { leaderboardQuerySchema } from "@/lib/campaign/runs/runs.contract";
 import { json, requestContext, route } from "@/app/_server/http";
 import { readQuery } from "@/app/_server/paged-list";
 import { idParam, type IdContext } from "@/app/_server/route-params";

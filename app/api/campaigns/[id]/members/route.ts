@@ -1,5 +1,5 @@
 import { setCampaignMembers } from "@/lib/campaign/campaigns";
-import { membersSchema } from "@/lib/campaign/settings";
+import { membersSchema } from "@/lib/campaign/settings.contract";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 import { idParam, type IdContext } from "@/app/_server/route-params";
 

@@ -1,5 +1,5 @@
 import { exportWorkerSessions, listWorkerSessions } from "@/lib/crowd/workers-report";
-import { workerListQuerySchema } from "@/lib/crowd/workers-report-options";
+import { workerListQuerySchema } from "@/lib/crowd/workers-report.contract";
 import { linesResponse, primed } from "@/app/_server/downloads";
 import { json, requestContext, route } from "@/app/_server/http";
 import { readQuery } from "@/app/_server/paged-list";
@@ -13,7 +13,11 @@ export const GET = route(async (req, ctx: IdContext) => {
   if (query.format) {
     const lines = await primed(exportWorkerSessions(db, actor, campaignId, { format: query.format, q: query.q, outcome: query.outcome }));
     const csv = query.format === "csv";
-    return linesResponse(lines, `campaign-${campaignId}-workers.${query.format}`, csv ? "text/csv; charset=utf-8; header=present" : undefined);
+    return linesResponse(
+      lines,
+      `campaign-${campaignId}-workers.${query.format}`,
+      csv ? "text/csv; charset=utf-8; header=present" : undefined,
+    );
   }
   const page = await listWorkerSessions(db, actor, campaignId, query);
   return json({ workers: page.rows, next: page.next });

@@ -5,7 +5,7 @@ import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
 import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { warningText } from "@/components/campaigns/warning-text";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
-import { searchParamsObject } from "@/lib/list-options";
+import { searchParamsObject } from "@/lib/list-options.contract";
 import "../../../campaigns.css";
 
 type Props = {
@@ -17,7 +17,10 @@ export const dynamic = "force-dynamic";
 
 async function load(params: Props["params"]) {
   const { id, userId } = await params;
-  return campaignChildPage(id, userId, async (loaded, userId) => ({ ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId) }));
+  return campaignChildPage(id, userId, async (loaded, userId) => ({
+    ...loaded,
+    detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId),
+  }));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -37,11 +40,21 @@ export default async function AnnotatorPage({ params, searchParams }: Props) {
   const query = parsed.success ? parsed.data : annotatorJudgmentsQuerySchema.parse({});
   const page = await listAnnotatorJudgments(db, actor, campaign.id, a.userId, query);
   const base = `/campaigns/${campaign.id}/annotators/${a.userId}`;
-  const href = (gold: boolean, after?: number) => `${base}?${new URLSearchParams({ ...(gold ? { gold: "1" } : {}), ...(after ? { after: String(after) } : {}) })}`;
+  const href = (gold: boolean, after?: number) =>
+    `${base}?${new URLSearchParams({ ...(gold ? { gold: "1" } : {}), ...(after ? { after: String(after) } : {}) })}`;
   const gold = query.gold === "1";
   const figures: [string, string][] = [
     ["Judgments", a.judgments.toLocaleString("en-US")],
-    ["Standing", a.status === "active" ? "active" : a.pauseReason === "gold_rule" ? "paused (gold rule)" : a.pauseReason === "speed_rule" ? "paused (speed rule)" : "paused"],
+    [
+      "Standing",
+      a.status === "active"
+        ? "active"
+        : a.pauseReason === "gold_rule"
+          ? "paused (gold rule)"
+          : a.pauseReason === "speed_rule"
+            ? "paused (speed rule)"
+            : "paused",
+    ],
     ["Gold judged", String(a.goldJudged)],
     ["Gold right", String(a.goldCorrect)],
     ["Smoothed gold accuracy", a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"],

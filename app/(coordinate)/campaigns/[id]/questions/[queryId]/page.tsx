@@ -4,7 +4,7 @@ import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campa
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask-rules";
+import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
 import "../../../campaigns.css";
@@ -71,11 +71,13 @@ export default async function QuestionPage({ params }: Props) {
       {view.passages.map((p) => (
         <section key={p.id} className="card passage-card" aria-labelledby={`passage-${p.id}`} data-testid="passage">
           <h2 id={`passage-${p.id}`} className="card-title">
-            {p.title} <span className="muted">· paragraphs {p.startParagraphId}–{p.endParagraphId}</span>{" "}
+            {p.title}{" "}
+            <span className="muted">
+              · paragraphs {p.startParagraphId}–{p.endParagraphId}
+            </span>{" "}
             {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
             {p.proposedBy.length > 0 && <span className="muted">· proposed by {p.proposedBy.join(", ")} </span>}
-            <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge>{" "}
-            <Posterior passage={p} />
+            <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge> <Posterior passage={p} />
             {p.adjudication && (
               <StatusBadge tone={p.adjudication.decision === "endorse" ? "launched" : "paused"}>
                 {p.adjudication.decision === "endorse" ? "endorsed by the coordinator" : "rejected by the coordinator"}
@@ -115,7 +117,13 @@ export default async function QuestionPage({ params }: Props) {
             )}
             {p.judgments.length === 0 && <p className="muted">No judgment yet.</p>}
           </div>
-          <AdjudicationPanel campaignId={campaign.id} passageId={p.id} paragraphs={p.paragraphs} consensus={p.consensusOfHighlights} live={p.adjudication} />
+          <AdjudicationPanel
+            campaignId={campaign.id}
+            passageId={p.id}
+            paragraphs={p.paragraphs}
+            consensus={p.consensusOfHighlights}
+            live={p.adjudication}
+          />
         </section>
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}

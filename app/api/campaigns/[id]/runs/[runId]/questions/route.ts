@@ -1,5 +1,5 @@
 import { listRunQuestions } from "@/lib/campaign/runs/run-questions";
-import { runQuestionListQuerySchema } from "@/lib/campaign/runs/views";
+import { runQuestionListQuerySchema } from "@/lib/campaign/runs/runs.contract";
 import { json, requestContext, route } from "@/app/_server/http";
 import { readQuery } from "@/app/_server/paged-list";
 import { runParam, type RunContext } from "@/app/_server/route-params";

@@ -1,5 +1,5 @@
 import { getRunQuestion } from "@/lib/campaign/runs/run-questions";
-import { runQuestionQuerySchema } from "@/lib/campaign/runs/views";
+import { runQuestionQuerySchema } from "@/lib/campaign/runs/runs.contract";
 import { json, requestContext, route } from "@/app/_server/http";
 import { readQuery } from "@/app/_server/paged-list";
 import { runQuestionParam, type RunQuestionContext } from "@/app/_server/route-params";

@@ -1,5 +1,5 @@
 import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
-import type { Task } from "@/lib/campaign/claims.internal";
+import type { Task } from "@/lib/campaign/annotate/judging.contract";
 
 // What the crowd routes answer (pure types: the crowd page imports them). Dates are ISO strings
 // over HTTP; the domain returns them as strings already, so both sides read the same shape.

@@ -46,7 +46,16 @@ export const batchListQuerySchema = campaignListQuerySchema;
 export type BatchListQuery = CampaignListQuery;
 
 /** The columns the annotators table sorts by (the fields of the rows of the same names). */
-export const ANNOTATOR_SORTS = ["username", "judgments", "goldJudged", "goldAccuracy", "agreement", "medianSeconds", "shareUnder2s", "status"] as const;
+export const ANNOTATOR_SORTS = [
+  "username",
+  "judgments",
+  "goldJudged",
+  "goldAccuracy",
+  "agreement",
+  "medianSeconds",
+  "shareUnder2s",
+  "status",
+] as const;
 export type AnnotatorSort = (typeof ANNOTATOR_SORTS)[number];
 
 /**

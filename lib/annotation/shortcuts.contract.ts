@@ -28,9 +28,12 @@ export const RESERVED_KEYS: readonly string[] = [" ", "/", "'"];
 /** One printable character (a letter is stored lower-case: `U` and `u` are the same key). */
 export const shortcutKeySchema = z
   .string()
-  .refine((k) => Array.from(k).length === 1, "must be exactly one character (a single key such as \"x\")")
+  .refine((k) => Array.from(k).length === 1, 'must be exactly one character (a single key such as "x")')
   .refine((k) => !/^[\p{C}\p{Z}\s]$/u.test(k), "must be a printable character, not a space or a control character")
-  .refine((k) => !RESERVED_KEYS.includes(k), `is reserved by the browser (${RESERVED_KEYS.map((r) => JSON.stringify(r)).join(", ")} stay free)`)
+  .refine(
+    (k) => !RESERVED_KEYS.includes(k),
+    `is reserved by the browser (${RESERVED_KEYS.map((r) => JSON.stringify(r)).join(", ")} stay free)`,
+  )
   .transform((k) => k.toLowerCase());
 
 /** The stored value: shortcuts on or off, and the remapped keys (actions left out keep their default). */
@@ -41,7 +44,12 @@ export const shortcutPrefsSchema = z
   })
   .superRefine((prefs, ctx) => {
     for (const name of Object.keys(prefs.keys)) {
-      if (!(name in SHORTCUT_ACTIONS)) ctx.addIssue({ code: "custom", path: ["keys", name], message: `is not a shortcut action; the actions are ${SHORTCUT_ACTION_NAMES.join(", ")}` });
+      if (!(name in SHORTCUT_ACTIONS))
+        ctx.addIssue({
+          code: "custom",
+          path: ["keys", name],
+          message: `is not a shortcut action; the actions are ${SHORTCUT_ACTION_NAMES.join(", ")}`,
+        });
     }
     const taken = new Map<string, ShortcutAction>();
     for (const action of SHORTCUT_ACTION_NAMES) {
@@ -50,13 +58,24 @@ export const shortcutPrefsSchema = z
       if (other) {
         // Name the remapped one: the field the user just set.
         const field = prefs.keys[action] !== undefined ? action : other;
-        ctx.addIssue({ code: "custom", path: ["keys", field], message: `"${key}" is already the key of ${action === field ? other : action}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["keys", field],
+          message: `"${key}" is already the key of ${action === field ? other : action}`,
+        });
       }
       taken.set(key, action);
     }
   });
 
 export type ShortcutPrefsInput = z.input<typeof shortcutPrefsSchema>;
+
+/** A user's shortcuts as `GET`/`PUT /api/me/shortcuts` answer them. */
+export interface ShortcutsView {
+  shortcuts: ShortcutPrefs;
+  /** The key of every action under them. */
+  keys: Record<ShortcutAction, string>;
+}
 
 export const DEFAULT_SHORTCUTS: ShortcutPrefs = { enabled: true, keys: {} };
 

@@ -1,5 +1,5 @@
-// The knowledge-search API's shapes (docs/api.md), pure and client-safe: components/api/knowledge.ts and the
-// components import them as types.
+// The knowledge API's shapes (docs/api.md): search, pages, the text index and an import's answer.
+// components/api/knowledge.ts and the import form read them.
 
 /** A run of text; `match` marks words the search matched. Segments concatenate to the plain text (no HTML). */
 export interface Segment {
@@ -46,8 +46,20 @@ export interface IndexStatus {
   lastError: string | null;
 }
 
-export interface RankedParagraph {
-  wikipediaId: string;
-  paragraphId: number;
-  score: number;
+/** What a knowledge import answers (POST /api/knowledge). */
+export interface KnowledgeImportResult {
+  file: string;
+  lines: number;
+  /** Pages of the file kept: inserted + updated + unchanged. */
+  pages: number;
+  inserted: number;
+  /** Pages already there whose title or text the file changed. */
+  updated: number;
+  /** Pages already there, the same in the file (left as they were, not re-indexed). */
+  unchanged: number;
+  /** Lines left out by `onlyPageIds`. */
+  skipped: number;
+  bytes: number;
+  /** Pages put into the text index after the import (when it was built before; at most INDEX_AFTER_IMPORT_PAGES). */
+  indexed: number;
 }

@@ -19,7 +19,11 @@ export const campaignSettingsShape = {
   showAnswers: z.boolean(),
   goldMinJudgments: z.number().int().min(0, "must be 0 or more").max(10_000),
   goldAccuracyThreshold: z.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
-  leaseMinutes: z.number().int().min(1, "must be at least 1 minute").max(24 * 60, "must be at most 24 hours"),
+  leaseMinutes: z
+    .number()
+    .int()
+    .min(1, "must be at least 1 minute")
+    .max(24 * 60, "must be at most 24 hours"),
   earlyStop: z.boolean(),
   /** When an annotator finds none of a question's passages sufficient, ask them for another passage or an explanation. */
   askWhenNoneSufficient: z.boolean(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSize, searchText } from "@/lib/list-options";
+import { pageSize, searchText } from "@/lib/list-options.contract";
 import type { RankDetail } from "@/lib/kilt/score/detail";
 import type { KiltResult, Level } from "@/lib/kilt/score/types";
 

@@ -13,7 +13,7 @@ import {
   randomCode,
   trainingItemsProblem,
   updateCrowdSettingsSchema,
-} from "./settings";
+} from "./settings.contract";
 
 const problemsOf = (value: unknown) => {
   const result = updateCrowdSettingsSchema.safeParse(value);
@@ -55,7 +55,10 @@ describe("crowd settings schema", () => {
 
   it("refuses codes that are empty, too long, or hold anything but letters, digits, '_' and '-'", () => {
     expect(problemsOf({ codes: { completed: "" } })[0]).toMatchObject({ field: "codes.completed", message: "must not be empty" });
-    expect(problemsOf({ codes: { completed: "A".repeat(65) } })[0]).toMatchObject({ field: "codes.completed", message: "must be at most 64 characters" });
+    expect(problemsOf({ codes: { completed: "A".repeat(65) } })[0]).toMatchObject({
+      field: "codes.completed",
+      message: "must be at most 64 characters",
+    });
     for (const hostile of ["<b>X</b>", "A B", "X&cc=Y", "Ä1", "a/b"]) {
       expect(problemsOf({ codes: { timed_out: hostile } })[0], hostile).toMatchObject({ field: "codes.timed_out" });
     }
@@ -66,10 +69,9 @@ describe("crowd settings schema", () => {
     expect(problemsOf({ codes: { completed: "SAME1", paused: "same1" } })).toEqual([
       { field: "codes.paused", message: "is the same as the code for 'completed'; each outcome needs its own code" },
     ]);
-    expect(duplicateCodes({ completed: "A", queue_empty: "B", paused: "A", timed_out: "B", training_failed: "C" }).map((p) => p.field)).toEqual([
-      "codes.paused",
-      "codes.timed_out",
-    ]);
+    expect(
+      duplicateCodes({ completed: "A", queue_empty: "B", paused: "A", timed_out: "B", training_failed: "C" }).map((p) => p.field),
+    ).toEqual(["codes.paused", "codes.timed_out"]);
     // A change names the outcome changed, not the one that already had the code.
     expect(duplicateCodes({ completed: "A", paused: "a" }, ["completed"])).toEqual([
       { field: "codes.completed", message: "is the same as the code for 'paused'; each outcome needs its own code" },
@@ -81,9 +83,21 @@ describe("crowd settings schema", () => {
     expect(updateCrowdSettingsSchema.parse({ completionUrl: " https://app.prolific.com/submissions/complete " }).completionUrl).toBe(
       "https://app.prolific.com/submissions/complete",
     );
-    expect(updateCrowdSettingsSchema.parse({ completionUrl: "http://127.0.0.1:4000/done" }).completionUrl).toBe("http://127.0.0.1:4000/done");
-    for (const bad of ["javascript:alert(1)", "/submissions/complete", "ftp://example.org/x", "https://", "app.prolific.com/x", "https://user:pw@example.org/"]) {
-      expect(problemsOf({ completionUrl: bad })[0], bad).toMatchObject({ field: "completionUrl", message: expect.stringContaining("absolute http") });
+    expect(updateCrowdSettingsSchema.parse({ completionUrl: "http://127.0.0.1:4000/done" }).completionUrl).toBe(
+      "http://127.0.0.1:4000/done",
+    );
+    for (const bad of [
+      "javascript:alert(1)",
+      "/submissions/complete",
+      "ftp://example.org/x",
+      "https://",
+      "app.prolific.com/x",
+      "https://user:pw@example.org/",
+    ]) {
+      expect(problemsOf({ completionUrl: bad })[0], bad).toMatchObject({
+        field: "completionUrl",
+        message: expect.stringContaining("absolute http"),
+      });
     }
     expect(problemsOf({ completionUrl: `https://example.org/${"x".repeat(2000)}` })[0]?.message).toBe("must be at most 2,000 characters");
   });
@@ -91,7 +105,10 @@ describe("crowd settings schema", () => {
   it("keeps markup in the consent text as text (Markdown rendering escapes it)", () => {
     const consent = "<script>alert(1)</script> **I agree** <img src=x onerror=alert(1)>";
     expect(updateCrowdSettingsSchema.parse({ consent }).consent).toBe(consent);
-    expect(problemsOf({ consent: "x".repeat(50_001) })[0]).toMatchObject({ field: "consent", message: "must be at most 50,000 characters" });
+    expect(problemsOf({ consent: "x".repeat(50_001) })[0]).toMatchObject({
+      field: "consent",
+      message: "must be at most 50,000 characters",
+    });
   });
 });
 
@@ -128,8 +145,12 @@ describe("training items against the passages marked", () => {
     expect(trainingItemsProblem(0, 0)).toBeNull();
     expect(trainingItemsProblem(3, 3)).toBeNull();
     expect(trainingItemsProblem(2, 7)).toBeNull();
-    expect(trainingItemsProblem(5, 3)).toBe("5 asked, but only 3 passages of this campaign are marked for training; mark more, or ask for 3 or fewer (0: no training)");
+    expect(trainingItemsProblem(5, 3)).toBe(
+      "5 asked, but only 3 passages of this campaign are marked for training; mark more, or ask for 3 or fewer (0: no training)",
+    );
     expect(trainingItemsProblem(2, 1)).toMatch(/^2 asked, but only 1 passage of this campaign is marked for training; /);
-    expect(trainingItemsProblem(1, 0)).toBe('1 asked, but only 0 passages of this campaign are marked for training; mark gold items with "training": true in a batch import, or ask for 0 (no training)');
+    expect(trainingItemsProblem(1, 0)).toBe(
+      '1 asked, but only 0 passages of this campaign are marked for training; mark gold items with "training": true in a batch import, or ask for 0 (no training)',
+    );
   });
 });

@@ -5,7 +5,15 @@ import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
 // the browser client and the CLI use them without the database modules).
 
 /** The outcome filter: an outcome, or `open` for sessions not ended yet. */
-export const WORKER_OUTCOME_FILTERS = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "stopped", "open"] as const satisfies readonly (CrowdOutcome | "open")[];
+export const WORKER_OUTCOME_FILTERS = [
+  "completed",
+  "queue_empty",
+  "paused",
+  "timed_out",
+  "training_failed",
+  "stopped",
+  "open",
+] as const satisfies readonly (CrowdOutcome | "open")[];
 export type WorkerOutcomeFilter = (typeof WORKER_OUTCOME_FILTERS)[number];
 
 export const WORKER_REPORT_FORMATS = ["csv", "jsonl"] as const;
@@ -24,7 +32,12 @@ export const workerListQuerySchema = z.object({
   q: z.string().trim().max(200, "must be at most 200 characters").optional(),
   outcome: z.enum(WORKER_OUTCOME_FILTERS, { error: `must be one of ${WORKER_OUTCOME_FILTERS.join(", ")}` }).optional(),
   after: z.coerce.number().int().positive("must be a session id").optional(),
-  limit: z.coerce.number().int().min(1, `must be 1 to ${WORKER_PAGE_MAX}`).max(WORKER_PAGE_MAX, `must be 1 to ${WORKER_PAGE_MAX}`).default(WORKER_PAGE_DEFAULT),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, `must be 1 to ${WORKER_PAGE_MAX}`)
+    .max(WORKER_PAGE_MAX, `must be 1 to ${WORKER_PAGE_MAX}`)
+    .default(WORKER_PAGE_DEFAULT),
   format: z.enum(WORKER_REPORT_FORMATS, { error: "must be csv or jsonl" }).optional(),
 });
 export type WorkerListQuery = z.infer<typeof workerListQuerySchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionOfKey, effectiveKeys, shortcutPrefsSchema } from "./shortcuts";
+import { actionOfKey, effectiveKeys, shortcutPrefsSchema } from "./shortcuts.contract";
 
 const problems = (value: unknown) => {
   const r = shortcutPrefsSchema.safeParse(value);
@@ -13,17 +13,30 @@ describe("shortcutPrefsSchema", () => {
   });
 
   it("names the field of an unknown action, a key that is not one printable character, a reserved key and a duplicate", () => {
-    expect(problems({ enabled: true, keys: { submit: "x" } })).toEqual([expect.stringMatching(/^keys\.submit: is not a shortcut action; the actions are sufficient, /)]);
-    expect(problems({ enabled: true, keys: { sentence: "ab" } })).toEqual([expect.stringMatching(/^keys\.sentence: must be exactly one character/)]);
-    expect(problems({ enabled: true, keys: { sentence: "\t" } })).toEqual([expect.stringMatching(/^keys\.sentence: must be a printable character/)]);
-    expect(problems({ enabled: true, keys: { sentence: "/" } })).toEqual([expect.stringMatching(/^keys\.sentence: is reserved by the browser/)]);
+    expect(problems({ enabled: true, keys: { submit: "x" } })).toEqual([
+      expect.stringMatching(/^keys\.submit: is not a shortcut action; the actions are sufficient, /),
+    ]);
+    expect(problems({ enabled: true, keys: { sentence: "ab" } })).toEqual([
+      expect.stringMatching(/^keys\.sentence: must be exactly one character/),
+    ]);
+    expect(problems({ enabled: true, keys: { sentence: "\t" } })).toEqual([
+      expect.stringMatching(/^keys\.sentence: must be a printable character/),
+    ]);
+    expect(problems({ enabled: true, keys: { sentence: "/" } })).toEqual([
+      expect.stringMatching(/^keys\.sentence: is reserved by the browser/),
+    ]);
     // U and u are one key: the remap clashes with the default of "unreadable".
     expect(problems({ enabled: true, keys: { sufficient: "U" } })).toEqual(['keys.sufficient: "u" is already the key of unreadable']);
     // Two remapped actions on one key: the later one is named.
-    expect(problems({ enabled: true, keys: { sufficient: "x", sentence: "x" } })).toEqual(['keys.sentence: "x" is already the key of sufficient']);
+    expect(problems({ enabled: true, keys: { sufficient: "x", sentence: "x" } })).toEqual([
+      'keys.sentence: "x" is already the key of sufficient',
+    ]);
     // A swap is fine.
     expect(problems({ enabled: true, keys: { sufficient: "2", insufficient: "1" } })).toEqual([]);
-    expect(problems({ enabled: "yes", keys: {}, more: 1 })).toEqual(["enabled: must be true or false", expect.stringMatching(/^: Unrecognized key/)]);
+    expect(problems({ enabled: "yes", keys: {}, more: 1 })).toEqual([
+      "enabled: must be true or false",
+      expect.stringMatching(/^: Unrecognized key/),
+    ]);
   });
 });
 

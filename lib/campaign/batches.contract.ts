@@ -1,4 +1,20 @@
+// A batch as the API shows it, and its lifecycle: the batches table and its buttons, the routes and
+// lib/campaign/batches.ts read the same definitions.
 import type { BatchStatus } from "@/db/schema";
+
+export interface BatchView {
+  id: number;
+  campaignId: number;
+  name: string;
+  status: BatchStatus;
+  queries: number;
+  passages: number;
+  goldPassages: number;
+  pages: number;
+  createdAt: Date;
+  launchedAt: Date | null;
+  closedAt: Date | null;
+}
 
 export type BatchAction = "launch" | "pause" | "close";
 

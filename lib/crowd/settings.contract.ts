@@ -10,7 +10,14 @@ if (typeof window !== "undefined") z.config({ jitless: true });
  * Pure and client-safe: the lists below repeat the database's (type-only import, checked both ways).
  */
 export const CROWD_PLATFORM_LIST = ["prolific", "mturk", "generic"] as const satisfies readonly StoredPlatform[];
-export const CROWD_OUTCOME_LIST = ["completed", "queue_empty", "paused", "timed_out", "training_failed", "stopped"] as const satisfies readonly StoredOutcome[];
+export const CROWD_OUTCOME_LIST = [
+  "completed",
+  "queue_empty",
+  "paused",
+  "timed_out",
+  "training_failed",
+  "stopped",
+] as const satisfies readonly StoredOutcome[];
 export type CrowdPlatform = (typeof CROWD_PLATFORM_LIST)[number];
 export type CrowdOutcome = (typeof CROWD_OUTCOME_LIST)[number];
 const everyPlatform: Exclude<StoredPlatform, CrowdPlatform> | Exclude<StoredOutcome, CrowdOutcome> extends never ? true : never = true;
@@ -51,7 +58,10 @@ export const CROWD_ENTRY_STATE_LABELS: Record<CrowdEntryState, string> = {
 /** MTurk only: where a finished assignment is submitted. Chosen here, never taken from the request's turkSubmitTo. */
 export const MTURK_SITES = ["production", "sandbox"] as const;
 export type MturkSite = (typeof MTURK_SITES)[number];
-export const MTURK_SITE_LABELS: Record<MturkSite, string> = { production: "Production (www.mturk.com)", sandbox: "Sandbox (workersandbox.mturk.com)" };
+export const MTURK_SITE_LABELS: Record<MturkSite, string> = {
+  production: "Production (www.mturk.com)",
+  sandbox: "Sandbox (workersandbox.mturk.com)",
+};
 
 /** A completion code: what a worker pastes, or what the platform reads from the redirect. */
 export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -117,7 +127,10 @@ export const crowdSettingsShape = {
 export function trainingItemsProblem(k: number, marked: number): string | null {
   if (k === 0 || k <= marked) return null;
   const are = marked === 1 ? "passage of this campaign is" : "passages of this campaign are";
-  const fix = marked === 0 ? "mark gold items with \"training\": true in a batch import, or ask for 0 (no training)" : `mark more, or ask for ${marked} or fewer (0: no training)`;
+  const fix =
+    marked === 0
+      ? 'mark gold items with "training": true in a batch import, or ask for 0 (no training)'
+      : `mark more, or ask for ${marked} or fewer (0: no training)`;
   return `${k} asked, but only ${marked} ${are} marked for training; ${fix}`;
 }
 
@@ -128,13 +141,17 @@ const codesSchema = z.object(codeFields, "must be an object of one code per outc
  * Two outcomes with one code could not be told apart on the platform (compared regardless of letter
  * case). Each clash is named on the outcome being `changed` (all, by default: the later of the two).
  */
-export function duplicateCodes(codes: Partial<Record<CrowdOutcome, string>>, changed: readonly CrowdOutcome[] = CROWD_OUTCOME_LIST): { field: string; message: string }[] {
+export function duplicateCodes(
+  codes: Partial<Record<CrowdOutcome, string>>,
+  changed: readonly CrowdOutcome[] = CROWD_OUTCOME_LIST,
+): { field: string; message: string }[] {
   const problems: { field: string; message: string }[] = [];
   CROWD_OUTCOME_LIST.forEach((outcome, i) => {
     const code = codes[outcome]?.toUpperCase();
     if (code === undefined || !changed.includes(outcome)) return;
     const other = CROWD_OUTCOME_LIST.find((o, j) => o !== outcome && codes[o]?.toUpperCase() === code && (j < i || !changed.includes(o)));
-    if (other) problems.push({ field: `codes.${outcome}`, message: `is the same as the code for '${other}'; each outcome needs its own code` });
+    if (other)
+      problems.push({ field: `codes.${outcome}`, message: `is the same as the code for '${other}'; each outcome needs its own code` });
   });
   return problems;
 }
@@ -146,7 +163,11 @@ const distinctCodes = (s: { codes?: Partial<Record<CrowdOutcome, string>> }, ctx
 /** `enabled` and `entry` say one thing twice; sent together they must agree (enabled ⇔ open). */
 const oneEntryState = (s: { enabled?: boolean; entry?: CrowdEntryState }, ctx: z.RefinementCtx) => {
   if (s.enabled !== undefined && s.entry !== undefined && s.enabled !== (s.entry === "open")) {
-    ctx.addIssue({ code: "custom", path: ["enabled"], message: `says ${s.enabled ? "open" : "not open"}, but entry says '${s.entry}'; send one of them` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["enabled"],
+      message: `says ${s.enabled ? "open" : "not open"}, but entry says '${s.entry}'; send one of them`,
+    });
   }
 };
 

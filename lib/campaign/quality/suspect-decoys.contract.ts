@@ -6,7 +6,12 @@ import { z } from "zod";
 /** `GET /api/campaigns/:id/suspect-decoys?limit=` */
 export const suspectDecoysQuerySchema = z
   .object({
-    limit: z.coerce.number("must be a number").int("must be a whole number").min(1, "must be 1 to 200").max(200, "must be 1 to 200").default(50),
+    limit: z.coerce
+      .number("must be a number")
+      .int("must be a whole number")
+      .min(1, "must be 1 to 200")
+      .max(200, "must be 1 to 200")
+      .default(50),
   })
   .strict();
 export type SuspectDecoysQuery = z.infer<typeof suspectDecoysQuerySchema>;

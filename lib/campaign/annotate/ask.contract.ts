@@ -1,6 +1,6 @@
-// Pure and client-safe (the judging page's propose and explain forms and the question view import
-// it): the limits of a proposal and an explanation, and the reasons an annotator gives for a
-// question no passage answers (db/schema.ts EXPLANATION_REASONS; explanations.ts checks they agree).
+// Propose or explain (issue 16) as the judging page's forms see it: the question asked about, the
+// limits of a proposal and an explanation, and the reasons an annotator gives for a question no
+// passage answers (db/schema.ts EXPLANATION_REASONS; explanations.ts checks they agree).
 
 export type ExplanationReasonKey = "not_in_wikipedia" | "ambiguous" | "false_premise" | "other";
 
@@ -17,3 +17,14 @@ export const MAX_EXPLANATION_LENGTH = 2000;
 
 /** The most paragraphs a proposed passage spans (KILT's passages are a paragraph or a few); content paragraphs start at 1. */
 export const MAX_PROPOSAL_PARAGRAPHS = 10;
+
+/** The question an annotator owes a response for (GET /api/campaigns/:id/ask): another passage or an explanation. */
+export interface Ask {
+  /** The KILT id. */
+  queryId: string;
+  input: string;
+  /** Only when the campaign shows answers to annotators. */
+  answers?: string[];
+  /** How many of its passages the caller judged (all insufficient). */
+  judged: number;
+}

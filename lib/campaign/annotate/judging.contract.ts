@@ -1,0 +1,61 @@
+// What the judging page shows an annotator: the campaign, the task (a claimed passage and its
+// question) and their own progress. Never gold, counts of others or anyone else's verdicts.
+
+/** What the judging page shows of a campaign: its name and instructions, nothing about gold or counts. */
+export interface AnnotatorCampaignView {
+  id: number;
+  name: string;
+  /** Markdown, written by the coordinator. */
+  instructions: string;
+  showAnswers: boolean;
+}
+
+/**
+ * What an annotator's browser receives for one passage: never gold flags, counts, others' work or a
+ * database id. The claim is known by its opaque handle; the passage by nothing but its text (passage
+ * ids are consecutive per question with gold first, so an id would tell gold apart). `query.id` is
+ * the KILT id from the imported file, the same for every passage of the question.
+ */
+export interface Task {
+  claim: { handle: string; expiresAt: Date };
+  query: { id: string; input: string; answers?: string[] };
+  passage: {
+    wikipediaId: string;
+    title: string;
+    paragraphs: { id: number; text: string; section: string }[];
+  };
+  progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
+}
+
+/** "Left for you": passages the annotator may still get, counted up to a cap (my-progress.ts LEFT_CAP). */
+export interface LeftForMe {
+  /** Passages of launched batches with an open slot that the annotator never claimed or judged, plus their live claim; at most LEFT_CAP. */
+  count: number;
+  /** True when there may be more than `count` (more than LEFT_CAP, or the walk of LEFT_SCAN index entries ended first). */
+  capped: boolean;
+}
+
+/** The judging header's figures (GET /api/campaigns/:id/my-progress). */
+export interface MyProgress {
+  /** Share (0–100, whole) of the campaign's slots in launched, paused or closed batches no longer open or claimed; null with no slots. */
+  percentFilled: number | null;
+  /** The caller's judgments since midnight (the database's day, as the task's own count) and in all. */
+  judgedToday: number;
+  judgedTotal: number;
+  left: LeftForMe;
+  session: {
+    /** Judgments in the current session: since the first one after a pause of ≥ 30 min; 0 when the last is older than that. */
+    judged: number;
+    /** The campaign's session goal, or null. */
+    goal: number | null;
+  };
+}
+
+/** One campaign of the annotator's queue: their standing and figures. */
+export interface QueueFigures {
+  paused: boolean;
+  judgedToday: number;
+  judgedTotal: number;
+  /** Null while paused (nothing is assigned then). */
+  left: LeftForMe | null;
+}
