@@ -1,6 +1,10 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+const CODE = "{lib,db,bin,test,app,components,server}";
+/** Integration suites that need a process of their own: they mock a module (vi.mock) or replace a process-wide clock. */
+const ISOLATED = ["lib/auth/cheap-checks.int.test.ts", "lib/bootstrap.int.test.ts", "db/cache/hot-cache.int.test.ts"];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -11,7 +15,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{lib,db,bin,test,app,components,server}/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -21,5 +24,14 @@ export default defineConfig({
     // In CI one retry; scripts/test.mjs prints a test that passed only on its retry as flaky.
     retry: process.env.CI ? 1 : 0,
     includeTaskLocation: true,
+    projects: [
+      { extends: true, test: { name: "unit", include: [`${CODE}/**/*.test.ts`], exclude: ["**/*.int.test.ts"] } },
+      // The integration suites share their worker's modules (isolate: false): each file still opens
+      // its own database, and the process's caches are kept per database object, but the module
+      // graph is loaded and PGlite's wasm compiled once per worker instead of once per file (about
+      // 3 s a file). The files that mock a module or replace a process-wide clock keep a process of their own.
+      { extends: true, test: { name: "integration", include: [`${CODE}/**/*.int.test.ts`], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "integration, isolated", include: ISOLATED } },
+    ],
   },
 });
