@@ -511,6 +511,7 @@ test.describe("the judging screen", () => {
     browser,
     baseURL,
   }) => {
+    test.setTimeout(120_000); // a whole queue judged, axe on four screens, two screenshots: near 60 s on a loaded 2-core machine
     const { campaignId, name } = await launchDemoCampaign(page.request, {
       showAnswers: true,
       instructions:

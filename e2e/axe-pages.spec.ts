@@ -48,7 +48,7 @@ test.describe("coordinator pages", () => {
 
   for (const size of SIZES.slice(0, 1)) {
     test(`every coordinator page at ${size.width} px: no serious or critical axe violation`, async ({ page, baseURL }) => {
-      test.setTimeout(150_000);
+      test.setTimeout(240_000); // axe on every page: past 150 s at a load average of 15
       const admin = await adminApi(baseURL!);
       const { campaignId, userId, queryId } = await campaignWithWork(admin, baseURL!);
       await admin.dispose();
@@ -74,7 +74,7 @@ test.describe("annotator and public pages", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("every annotator page and the sign-in page, at 1280 px and 390 px: no serious or critical axe violation", async ({ page, baseURL }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000); // axe on every page: past 150 s at a load average of 15
     const admin = await adminApi(baseURL!);
     const { campaignId, username } = await campaignWithWork(admin, baseURL!);
     await admin.dispose();
