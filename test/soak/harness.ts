@@ -89,6 +89,14 @@ export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<numb
 }
 
 /** An HTTP client that keeps its session cookie. */
+/**
+ * How long a soak request may go unanswered. A request whose connection a killed worker took with it
+ * (one that the cluster's primary had accepted and was handing over) is never answered, and fetch's
+ * own limit is 300 s, the test's whole budget: such a request counts as an error instead, and the
+ * annotator retries it with the same key, as the judging page does.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export class Client {
   private cookie = "";
   constructor(readonly url: string) {}
@@ -101,7 +109,7 @@ export class Client {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the soak reads answers of many shapes
   async call(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string }> {
-    const init: RequestInit = { method, headers: { cookie: this.cookie, ...headers } };
+    const init: RequestInit = { method, headers: { cookie: this.cookie, ...headers }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     if (body !== undefined) {
       if (typeof body === "string" || body instanceof FormData) init.body = body;
       else {
