@@ -49,16 +49,51 @@ export default defineConfig({
   projects: [
     { name: "setup", testMatch: /.*\.setup\.ts/ },
     // Tests tagged @touch run on the phone and tablet only, @desktop ones on the desktop only (none is skipped).
-    { name: "chromium", grep: SMOKE ? /@smoke/ : undefined, grepInvert: /@touch/, use: { ...devices["Desktop Chrome"], channel: undefined }, dependencies: ["setup"] },
+    {
+      name: "chromium",
+      grep: SMOKE ? /@smoke/ : undefined,
+      grepInvert: /@touch/,
+      use: { ...devices["Desktop Chrome"], channel: undefined },
+      dependencies: ["setup"],
+    },
     // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only;
     // the phone also runs propose-explain's one @touch test (the Ask screen by touch).
     ...(SMOKE
       ? []
-      : [{ name: "phone", testMatch: /(judging-devices|propose-explain)\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Pixel 7"], channel: undefined }, dependencies: ["setup"] },
-    { name: "tablet", testMatch: /judging-devices\.spec\.ts/, grepInvert: /@desktop/, use: { ...devices["Galaxy Tab S4"], channel: undefined }, dependencies: ["setup"] }]),
+      : [
+          {
+            name: "phone",
+            testMatch: /(judging-devices|propose-explain)\.spec\.ts/,
+            grepInvert: /@desktop/,
+            use: { ...devices["Pixel 7"], channel: undefined },
+            dependencies: ["setup"],
+          },
+          {
+            name: "tablet",
+            testMatch: /judging-devices\.spec\.ts/,
+            grepInvert: /@desktop/,
+            use: { ...devices["Galaxy Tab S4"], channel: undefined },
+            dependencies: ["setup"],
+          },
+        ]),
   ],
   webServer: [
-    { command: servers.app.command, url: servers.app.healthURL, env: servers.app.env, reuseExistingServer: false, timeout: 120_000, stdout: "pipe", stderr: "pipe" },
-    { command: servers.receiver.command, url: servers.receiver.healthURL, reuseExistingServer: false, timeout: 30_000, stdout: "pipe", stderr: "pipe" },
+    {
+      command: servers.app.command,
+      url: servers.app.healthURL,
+      env: servers.app.env,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: servers.receiver.command,
+      url: servers.receiver.healthURL,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
   ],
 });

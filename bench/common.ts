@@ -20,7 +20,10 @@ export function integerOption(name: string, value: string | undefined, min: numb
 const HELP = { help: { type: "boolean", short: "h", default: false } } as const;
 
 /** A runner's options (with `--help`/`-h`, which prints the usage line and exits). */
-export function benchOptions<const O extends NonNullable<ParseArgsConfig["options"]>>(usage: string, options: O): ReturnType<typeof parseArgs<{ options: O & typeof HELP }>>["values"] {
+export function benchOptions<const O extends NonNullable<ParseArgsConfig["options"]>>(
+  usage: string,
+  options: O,
+): ReturnType<typeof parseArgs<{ options: O & typeof HELP }>>["values"] {
   const { values } = parseArgs<{ options: O & typeof HELP }>({ options: { ...options, ...HELP } });
   if ((values as { help?: boolean }).help) {
     console.log(usage);
@@ -154,7 +157,11 @@ export function throwawayDatabase(baseUrl: string, prefix: string): { benchDb: s
  * The clean-up of a benchmark run, once, also on Ctrl-C: closes the bench database, drops it (when
  * `created`) through the admin connection, closes that, and removes the temporary directory.
  */
-export function cleanupOnce(benchDb: string, tmp: string, state: () => { admin?: DatabaseHandle; bench?: DatabaseHandle; created: boolean }): () => Promise<void> {
+export function cleanupOnce(
+  benchDb: string,
+  tmp: string,
+  state: () => { admin?: DatabaseHandle; bench?: DatabaseHandle; created: boolean },
+): () => Promise<void> {
   let cleaned = false;
   const cleanup = async () => {
     if (cleaned) return;
@@ -162,7 +169,9 @@ export function cleanupOnce(benchDb: string, tmp: string, state: () => { admin?:
     const { admin, bench, created } = state();
     await bench?.close().catch(() => {});
     if (admin && created) {
-      await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`)).catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
+      await admin.db
+        .execute(sql.raw(`drop database if exists "${benchDb}" with (force)`))
+        .catch((e: unknown) => console.error(`could not drop ${benchDb}: ${String(e)}`));
     }
     await admin?.close().catch(() => {});
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -231,7 +240,16 @@ export async function bundleChild(child: string, outName: string, what: string):
   const outfile = path.join(REPO, "bench", "out", outName);
   try {
     const { build } = await import("esbuild");
-    await build({ entryPoints: [child], outfile, bundle: true, platform: "node", format: "esm", packages: "external", tsconfig: path.join(REPO, "tsconfig.json"), logLevel: "warning" });
+    await build({
+      entryPoints: [child],
+      outfile,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      tsconfig: path.join(REPO, "tsconfig.json"),
+      logLevel: "warning",
+    });
     return outfile;
   } catch (error) {
     console.log(`could not bundle ${what} (${String(error)}): it runs under tsx`);

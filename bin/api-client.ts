@@ -29,7 +29,12 @@ export class ApiClient {
     return this.options.url.replace(/\/+$/, "");
   }
 
-  async request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<{ data: T; headers: Headers }> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { ...extraHeaders };
     if (body !== undefined) headers["content-type"] = "application/json";
     return this.send<T>(method, path, body === undefined ? undefined : JSON.stringify(body), headers);
@@ -45,7 +50,9 @@ export class ApiClient {
     const heads = parts.map((p) =>
       encoder.encode(
         `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"` +
-          ("file" in p ? `; filename="${basename(p.file).replace(/"/g, "")}"\r\nContent-Type: application/octet-stream\r\n\r\n` : "\r\n\r\n"),
+          ("file" in p
+            ? `; filename="${basename(p.file).replace(/"/g, "")}"\r\nContent-Type: application/octet-stream\r\n\r\n`
+            : "\r\n\r\n"),
       ),
     );
     const tail = encoder.encode(`--${boundary}--\r\n`);
@@ -83,27 +90,54 @@ export class ApiClient {
       res = await fetch(this.baseUrl + path, { headers });
     } catch (error) {
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-      throw new ApiError(`Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`, 0, "unreachable");
+      throw new ApiError(
+        `Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`,
+        0,
+        "unreachable",
+      );
     }
     if (!res.ok || !res.body) {
-      const data = (await res.json().catch(() => undefined)) as { error?: { code?: string; message?: string; details?: unknown } } | undefined;
-      throw new ApiError(data?.error?.message ?? `The app answered ${res.status}.`, res.status, data?.error?.code ?? "http_error", data?.error?.details);
+      const data = (await res.json().catch(() => undefined)) as
+        { error?: { code?: string; message?: string; details?: unknown } } | undefined;
+      throw new ApiError(
+        data?.error?.message ?? `The app answered ${res.status}.`,
+        res.status,
+        data?.error?.code ?? "http_error",
+        data?.error?.details,
+      );
     }
     let bytes = 0;
-    const counted = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>).on("data", (c: Buffer) => (bytes += c.length));
+    const counted = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>).on(
+      "data",
+      (c: Buffer) => (bytes += c.length),
+    );
     await pipeline(counted, out, { end: out !== process.stdout });
     return bytes;
   }
 
-  private async send<T>(method: string, path: string, body: BodyInit | undefined, extraHeaders: Record<string, string>): Promise<{ data: T; headers: Headers }> {
+  private async send<T>(
+    method: string,
+    path: string,
+    body: BodyInit | undefined,
+    extraHeaders: Record<string, string>,
+  ): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { accept: "application/json", ...extraHeaders };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     let res: Response;
     try {
-      res = await fetch(this.baseUrl + path, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit);
+      res = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body,
+        ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+      } as RequestInit);
     } catch (error) {
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-      throw new ApiError(`Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`, 0, "unreachable");
+      throw new ApiError(
+        `Cannot reach the app at ${this.baseUrl} (${reason}). Is it running? Start it with 'npm start', or pass --url.`,
+        0,
+        "unreachable",
+      );
     }
     const text = await res.text();
     let data: unknown = undefined;
@@ -114,7 +148,12 @@ export class ApiClient {
     }
     if (!res.ok) {
       const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
-      throw new ApiError(err?.message ?? `The app answered ${res.status} ${res.statusText}.`, res.status, err?.code ?? "http_error", err?.details);
+      throw new ApiError(
+        err?.message ?? `The app answered ${res.status} ${res.statusText}.`,
+        res.status,
+        err?.code ?? "http_error",
+        err?.details,
+      );
     }
     return { data: data as T, headers: res.headers };
   }

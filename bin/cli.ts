@@ -30,7 +30,14 @@ interface GlobalOptions {
 /** The kps program: global options, then each command group in the order `kps --help` lists them. */
 export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const parsedEnv = cliEnvSchema.safeParse({ KPS_URL: env.KPS_URL || undefined, KPS_TOKEN: env.KPS_TOKEN || undefined });
-  if (!parsedEnv.success) throw new ApiError(fieldProblems(parsedEnv.error).map((p) => `${p.field}: ${p.message}`).join("\n"), 0, "invalid");
+  if (!parsedEnv.success)
+    throw new ApiError(
+      fieldProblems(parsedEnv.error)
+        .map((p) => `${p.field}: ${p.message}`)
+        .join("\n"),
+      0,
+      "invalid",
+    );
 
   const program = new Command("kps")
     .description("KILT Provenance Studio command-line client. It talks to a running app over HTTP (kps score works offline, on files).")
@@ -85,11 +92,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version" ? 0 : error.exitCode || 2;
+      return error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version"
+        ? 0
+        : error.exitCode || 2;
     }
     if (error instanceof ApiError) {
       note(`kps: ${error.message}`);
-      const problems = (error.details as { problems?: { file?: string; line?: number; field: string; message: string }[] } | undefined)?.problems;
+      const problems = (error.details as { problems?: { file?: string; line?: number; field: string; message: string }[] } | undefined)
+        ?.problems;
       for (const p of problems ?? []) {
         note(p.file ? `  ${p.file}:${p.line}: ${p.field}: ${p.message}` : `  ${p.field}: ${p.message}`);
       }

@@ -30,7 +30,20 @@ describe("kps --help", () => {
 
   it("walks every command (the ones the README names among them)", () => {
     const names = paths.map((p) => p.join(" "));
-    for (const name of ["login", "whoami", "user create", "token revoke", "knowledge import", "campaign crowd", "batch import", "export", "score", "aggregate", "workers", "audit"]) {
+    for (const name of [
+      "login",
+      "whoami",
+      "user create",
+      "token revoke",
+      "knowledge import",
+      "campaign crowd",
+      "batch import",
+      "export",
+      "score",
+      "aggregate",
+      "workers",
+      "audit",
+    ]) {
       expect(names).toContain(name);
     }
     expect(paths.length).toBeGreaterThan(30);

@@ -8,11 +8,24 @@ describeEachDatabase("COPY", ({ db }) => {
   it("stores text and arrays exactly, whatever characters they hold", async () => {
     const table = unique("copy_ok").replace("-", "_");
     await db().execute(sql.raw(`create table ${table} (id int, title text, paragraphs text[])`));
-    const values = ["tab\there", "new\nline", "back\\slash", 'quote " and {brace}, comma', "\\N", "NULL", "𐌅𐌄𐌋 e\u0301 白 שלום", "", "\r\n"];
+    const values = [
+      "tab\there",
+      "new\nline",
+      "back\\slash",
+      'quote " and {brace}, comma',
+      "\\N",
+      "NULL",
+      "𐌅𐌄𐌋 e\u0301 白 שלום",
+      "",
+      "\r\n",
+    ];
     const copy = await openCopyStream(db(), table, ["id", "title", "paragraphs"]);
-    for (let i = 0; i < 3000; i++) await copy.writeRow([String(i), copyValue(values[i % values.length]!), copyValue(textArrayLiteral(values))]);
+    for (let i = 0; i < 3000; i++)
+      await copy.writeRow([String(i), copyValue(values[i % values.length]!), copyValue(textArrayLiteral(values))]);
     await copy.end();
-    const rows = rowsOf<{ id: number; title: string; paragraphs: string[] }>(await db().execute(sql.raw(`select id, title, paragraphs from ${table} order by id limit 20`)));
+    const rows = rowsOf<{ id: number; title: string; paragraphs: string[] }>(
+      await db().execute(sql.raw(`select id, title, paragraphs from ${table} order by id limit 20`)),
+    );
     expect(rows).toHaveLength(20);
     rows.forEach((r, i) => {
       expect(r.title).toBe(values[i % values.length]);
@@ -28,10 +41,14 @@ describeEachDatabase("COPY", ({ db }) => {
     const copy = await openCopyStream(db(), table, ["id", "paragraphs"]);
     for (let i = 0; i < 3000; i++) await copy.writeRow([String(i), copyValue(textArrayLiteral([paragraph(i), "end"]))]);
     await copy.end();
-    const [counts] = rowsOf<{ n: number; bytes: number }>(await db().execute(sql.raw(`select count(*)::int as n, sum(octet_length(paragraphs[1]))::int as bytes from ${table}`)));
+    const [counts] = rowsOf<{ n: number; bytes: number }>(
+      await db().execute(sql.raw(`select count(*)::int as n, sum(octet_length(paragraphs[1]))::int as bytes from ${table}`)),
+    );
     expect(counts?.n).toBe(3000);
     expect(counts!.bytes).toBeGreaterThan(5 * 1024 * 1024);
-    const rows = rowsOf<{ id: number; paragraphs: string[] }>(await db().execute(sql.raw(`select id, paragraphs from ${table} where id in (0, 1499, 1500, 1501, 2999) order by id`)));
+    const rows = rowsOf<{ id: number; paragraphs: string[] }>(
+      await db().execute(sql.raw(`select id, paragraphs from ${table} where id in (0, 1499, 1500, 1501, 2999) order by id`)),
+    );
     expect(rows.map((r) => r.id)).toEqual([0, 1499, 1500, 1501, 2999]);
     for (const r of rows) expect(r.paragraphs).toEqual([paragraph(r.id), "end"]);
     await db().execute(sql.raw(`drop table ${table}`));

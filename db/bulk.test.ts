@@ -11,7 +11,9 @@ describe("copyTextArray", () => {
     };
     const cases: string[][] = [[], [""], ["", ""], ["\\"], ['"'], ["\\N"], ["a\nb", "c\td"]];
     for (let i = 0; i < 500; i++) {
-      cases.push(Array.from({ length: 1 + random(6) }, () => Array.from({ length: random(12) }, () => alphabet[random(alphabet.length)]).join("")));
+      cases.push(
+        Array.from({ length: 1 + random(6) }, () => Array.from({ length: random(12) }, () => alphabet[random(alphabet.length)]).join("")),
+      );
     }
     for (const values of cases) expect(copyTextArray(values)).toBe(copyValue(textArrayLiteral(values)));
   });

@@ -8,7 +8,9 @@ import { rawClientOf, rowsOf, type Db } from "./client";
 export function copyValue(value: string | number | boolean | null): string {
   if (value === null) return "\\N";
   const s = String(value);
-  return /[\\\n\r\t]/.test(s) ? s.replace(/[\\\n\r\t]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t")) : s;
+  return /[\\\n\r\t]/.test(s)
+    ? s.replace(/[\\\n\r\t]/g, (c) => (c === "\\" ? "\\\\" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"))
+    : s;
 }
 
 /** A PostgreSQL array literal of text values: `{"a","b \"c\""}`. */
@@ -247,7 +249,9 @@ export async function dropStaleTables(db: Db, prefix: string, olderThanMs: numbe
 
 async function supportsLz4(db: Db): Promise<boolean> {
   const [row] = rowsOf<{ lz4: boolean }>(
-    await db.execute(sql`select coalesce(bool_or('lz4' = any(enumvals)), false) as lz4 from pg_settings where name = 'default_toast_compression'`),
+    await db.execute(
+      sql`select coalesce(bool_or('lz4' = any(enumvals)), false) as lz4 from pg_settings where name = 'default_toast_compression'`,
+    ),
   );
   return !!row?.lz4;
 }

@@ -76,7 +76,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     };
   }
   if ("memory" in options) {
-    const client = await PGlite.create({ postgresqlconf: PGLITE_CONF, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
+    const client = await PGlite.create({
+      postgresqlconf: PGLITE_CONF,
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
     const db = register(drizzlePglite({ client, schema }) as unknown as Db, { kind: "pglite", client });
     return { db, kind: "pglite", location: "memory", close: () => client.close() };
   }

@@ -9,7 +9,15 @@ describeEachDatabase("copyLines (COPY … TO as lines)", ({ db }) => {
     const table = unique("copy_lines").replace("-", "_");
     await db().execute(sql.raw(`create table ${table} (id int, v text)`));
     // What COPY's text format would change (backslashes, a tab) and what CSV would quote if its quote were '"' (quotes, commas).
-    const values = ['{"a":"back\\\\slash \\" \\n \\u0001"}', "tab\there", 'quote " and , comma', "\\.x", "\\N", "𐌅𐌄𐌋 e\u0301 白 \u2028\u2029", "x"];
+    const values = [
+      '{"a":"back\\\\slash \\" \\n \\u0001"}',
+      "tab\there",
+      'quote " and , comma',
+      "\\.x",
+      "\\N",
+      "𐌅𐌄𐌋 e\u0301 白 \u2028\u2029",
+      "x",
+    ];
     for (let i = 0; i < 3000; i += 500) {
       const batch = Array.from({ length: 500 }, (_, k) => sql`(${i + k}, ${values[(i + k) % values.length]! + "·".repeat((i + k) % 97)})`);
       await db().execute(sql`insert into ${sql.raw(table)} (id, v) values ${sql.join(batch, sql`, `)}`);

@@ -57,7 +57,15 @@ function linesOf(rows: readonly (Buffer | null)[][]): Buffer[] {
   const newline = Buffer.from([NEWLINE]);
   for (const row of rows) {
     const value = row[0];
-    if (!value || value.length === 0 || value.includes(NEWLINE) || value.includes(CARRIAGE_RETURN) || value.includes(0x01) || value.includes(QUOTE_BYTE)) throw new Error(CHANGED);
+    if (
+      !value ||
+      value.length === 0 ||
+      value.includes(NEWLINE) ||
+      value.includes(CARRIAGE_RETURN) ||
+      value.includes(0x01) ||
+      value.includes(QUOTE_BYTE)
+    )
+      throw new Error(CHANGED);
     if (value.length === 2 && value[0] === 0x5c && value[1] === 0x2e) throw new Error(CHANGED); // `\.`
     group.push(value, newline);
     size += value.length + 1;
@@ -75,7 +83,7 @@ async function blobChunks(blob: Blob | undefined): Promise<Buffer[]> {
   if (!blob) throw new Error("copyLines: COPY TO '/dev/blob' returned no blob");
   const bytes = Buffer.from(await blob.arrayBuffer());
   const chunks: Buffer[] = [];
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     // Cut after the last line feed within the next 64 KB (or the next one past it): whole lines per chunk, as on PostgreSQL.
     const within = start + CHUNK_BYTES >= bytes.length ? bytes.length - 1 : bytes.lastIndexOf(10, start + CHUNK_BYTES - 1);
     const cut = within >= start ? within : bytes.indexOf(10, start);

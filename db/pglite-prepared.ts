@@ -16,7 +16,9 @@ interface Statement {
 // A global symbol: Next.js bundles may load this module more than once, and every copy must see the
 // names already parsed on an instance.
 const KEY = Symbol.for("kps.pglitePrepared");
-const byClient: WeakMap<PGlite, Map<string, Statement>> = ((globalThis as unknown as Record<symbol, WeakMap<PGlite, Map<string, Statement>>>)[KEY] ??= new WeakMap());
+const byClient: WeakMap<PGlite, Map<string, Statement>> = ((
+  globalThis as unknown as Record<symbol, WeakMap<PGlite, Map<string, Statement>>>
+)[KEY] ??= new WeakMap());
 
 /** PGlite's two locks, as `query()` takes them (typed on PGlite, named as internal). */
 interface Exclusive {

@@ -28,23 +28,27 @@ function openToOthers(dir: string): string[] {
 
 describe("the embedded data directory's modes", () => {
   // A fresh initdb and 60,000 rows: over the default 30 s on a loaded 2-core machine.
-  it("creates every file 0600 and directory 0700, also those written while open (WAL), and the lock file", { timeout: 120_000 }, async () => {
-    process.umask(0);
-    const dir = path.join(base, "fresh", "pglite");
-    const handle = await openDatabase({ dataDir: dir });
-    expect(handle.notes).toEqual([]);
-    expect(fs.statSync(lockPathFor(dir)).mode & 0o777).toBe(0o600);
-    await handle.db.execute(sql`create table t (n int, s text)`);
-    // Enough rows to fill WAL segments and new relation files while the database is open.
-    await handle.db.execute(sql`insert into t select g, repeat('x', 200) from generate_series(1, 60000) g`);
-    await handle.db.execute(sql`checkpoint`);
-    expect(openToOthers(dir)).toEqual([]);
-    await handle.close();
-    expect(openToOthers(dir)).toEqual([]);
-    expect(fs.statSync(path.dirname(dir)).mode & 0o777).toBe(0o700);
-    const files = fs.readdirSync(dir, { recursive: true }).filter((e) => fs.statSync(path.join(dir, String(e))).isFile());
-    expect(files.length).toBeGreaterThan(100);
-  });
+  it(
+    "creates every file 0600 and directory 0700, also those written while open (WAL), and the lock file",
+    { timeout: 120_000 },
+    async () => {
+      process.umask(0);
+      const dir = path.join(base, "fresh", "pglite");
+      const handle = await openDatabase({ dataDir: dir });
+      expect(handle.notes).toEqual([]);
+      expect(fs.statSync(lockPathFor(dir)).mode & 0o777).toBe(0o600);
+      await handle.db.execute(sql`create table t (n int, s text)`);
+      // Enough rows to fill WAL segments and new relation files while the database is open.
+      await handle.db.execute(sql`insert into t select g, repeat('x', 200) from generate_series(1, 60000) g`);
+      await handle.db.execute(sql`checkpoint`);
+      expect(openToOthers(dir)).toEqual([]);
+      await handle.close();
+      expect(openToOthers(dir)).toEqual([]);
+      expect(fs.statSync(path.dirname(dir)).mode & 0o777).toBe(0o700);
+      const files = fs.readdirSync(dir, { recursive: true }).filter((e) => fs.statSync(path.join(dir, String(e))).isFile());
+      expect(files.length).toBeGreaterThan(100);
+    },
+  );
 
   it("mends a directory made under a wider umask when opened, and says how many entries it mended", async () => {
     const dir = path.join(base, "fresh", "pglite");
@@ -68,7 +72,12 @@ describe("the embedded data directory's modes", () => {
     const outside = path.join(base, "outside");
     fs.writeFileSync(outside, "x");
     // chmod, not the umask: opening the database above narrowed it for this process.
-    [[dir, 0o777], [path.join(dir, "sub"), 0o755], [path.join(dir, "sub", "f"), 0o744], [outside, 0o644]].forEach(([p, m]) => fs.chmodSync(p as string, m as number));
+    [
+      [dir, 0o777],
+      [path.join(dir, "sub"), 0o755],
+      [path.join(dir, "sub", "f"), 0o744],
+      [outside, 0o644],
+    ].forEach(([p, m]) => fs.chmodSync(p as string, m as number));
     fs.symlinkSync(outside, path.join(dir, "link"));
     expect(mendModes(dir)).toBe(3);
     expect(fs.statSync(path.join(dir, "sub", "f")).mode & 0o777).toBe(0o700);

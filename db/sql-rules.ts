@@ -44,7 +44,10 @@ const TRIGGER_RE = /\bCREATE TRIGGER (\w+)\b[\s\S]*?\bON (\w+)\b[\s\S]*?(?=;)/gi
 /** Reads db/sql/*.sql (every file, by name; a file may only use the statements above). */
 export function readSqlRules(folder: string = sqlRulesFolder): SqlRules {
   const rules: SqlRules = { statements: [], functions: [], triggers: [] };
-  for (const file of fs.readdirSync(folder).filter((name) => name.endsWith(".sql")).sort()) {
+  for (const file of fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith(".sql"))
+    .sort()) {
     const text = fs.readFileSync(path.join(folder, file), "utf8");
     for (const chunk of text.split(BREAKPOINT)) {
       const statement = chunk.trim();

@@ -23,7 +23,9 @@ interface AuditJson {
 }
 
 async function userId(api: APIRequestContext, username: string): Promise<number> {
-  const { users } = (await (await api.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as { users: { id: number; username: string }[] };
+  const { users } = (await (await api.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as {
+    users: { id: number; username: string }[];
+  };
   const user = users.find((u) => u.username === username);
   expect(user, username).toBeDefined();
   return user!.id;
@@ -68,7 +70,10 @@ test("disabling a user refuses their cookie and their token at once; enabling le
 
   // Disabled from the People page (it asks first).
   await page.goto("/people");
-  const row = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: username, exact: true }) });
+  const row = page
+    .getByRole("table", { name: "Users" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: username, exact: true }) });
   await row.getByRole("button", { name: `Disable ${username}` }).click();
   await row.getByRole("button", { name: `Yes, disable ${username}` }).click();
   await expect(row).toContainText("disabled");
@@ -86,7 +91,10 @@ test("disabling a user refuses their cookie and their token at once; enabling le
   const search = page.getByRole("search", { name: "Users" });
   await search.getByLabel("Search users").fill(accounts().coordinator);
   await search.getByRole("button", { name: "Search" }).click();
-  const self = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: accounts().coordinator, exact: true }) });
+  const self = page
+    .getByRole("table", { name: "Users" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: accounts().coordinator, exact: true }) });
   await expect(self).toContainText("you");
   await expect(self.getByRole("button", { name: /^Disable/ })).toHaveCount(0);
   await search.getByRole("button", { name: "Clear" }).click();
@@ -135,12 +143,19 @@ test("a user changes their own password on the account page; a wrong current pas
   await page.context().close();
 });
 
-test("a coordinator's reset link sets the password once; sign out everywhere ends another context's session", async ({ page, browser, baseURL }) => {
+test("a coordinator's reset link sets the password once; sign out everywhere ends another context's session", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const admin = await adminApi(baseURL!);
   const username = await createAccount(admin, "annotator", "reset");
   const before = await signedInApi(baseURL!, username);
   await page.goto("/people");
-  const row = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: username, exact: true }) });
+  const row = page
+    .getByRole("table", { name: "Users" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: username, exact: true }) });
   await row.getByRole("button", { name: `Password reset link for ${username}` }).click();
   const link = await page.getByRole("textbox", { name: `Reset link for ${username}` }).inputValue();
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{20,}$/);
@@ -181,15 +196,18 @@ test("a token made with an expiry lists it and its last use; the audit page show
   expect((await bearer.get("/api/me")).status()).toBe(200);
   await bearer.dispose();
 
-  const listed = ((await (await page.request.get("/api/tokens")).json()) as { tokens: { name: string; expiresAt: string; lastUsedAt: string | null }[] }).tokens.find(
-    (t) => t.name === name,
-  )!;
+  const listed = (
+    (await (await page.request.get("/api/tokens")).json()) as { tokens: { name: string; expiresAt: string; lastUsedAt: string | null }[] }
+  ).tokens.find((t) => t.name === name)!;
   const days = (Date.parse(listed.expiresAt) - Date.now()) / 86_400_000;
   expect(days).toBeGreaterThan(29.9);
   expect(days).toBeLessThan(30.1);
   expect(listed.lastUsedAt).not.toBeNull();
   await page.reload();
-  const row = page.getByRole("table", { name: "API tokens" }).getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+  const row = page
+    .getByRole("table", { name: "API tokens" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name, exact: true }) });
   await expect(row.getByRole("cell").nth(5)).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   await expect(row.getByRole("cell").nth(4)).not.toHaveText("never");
 
@@ -203,7 +221,10 @@ test("a token made with an expiry lists it and its last use; the audit page show
 test("accessibility: the audit and account pages, on desktop and phone", async ({ page }) => {
   // Six pages and six axe runs; the People page lists every account the suites made.
   test.setTimeout(180_000);
-  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(viewport);
     for (const url of ["/people/audit", "/account", "/people"]) {
       await page.goto(url);
@@ -232,13 +253,21 @@ test("kps audit prints the audit log as JSON lines", async ({ baseURL }) => {
   const env = { ...process.env, KPS_URL: baseURL!, KPS_TOKEN: "" };
   const login = await run(process.execPath, [kps, "login", "--username", accounts().coordinator, "--password", PASSWORD], { env });
   const token = /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]!;
-  const { stdout } = await run(process.execPath, [kps, "audit", "--since", since], { env: { ...env, KPS_TOKEN: token }, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, [kps, "audit", "--since", since], {
+    env: { ...env, KPS_TOKEN: token },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const lines = stdout.trimEnd().split("\n");
   const entries = lines.map((l) => JSON.parse(l) as AuditJson);
-  expect(entries.find((e) => e.action === "user.create" && e.details.username === made)).toMatchObject({ actorUsername: "e2e-admin", targetType: "user" });
+  expect(entries.find((e) => e.action === "user.create" && e.details.username === made)).toMatchObject({
+    actorUsername: "e2e-admin",
+    targetType: "user",
+  });
   const ids = entries.map((e) => e.id);
   expect(ids).toEqual([...ids].sort((a, b) => a - b)); // oldest first
-  const bad = await run(process.execPath, [kps, "audit", "--since", "yesterday"], { env: { ...env, KPS_TOKEN: token } }).catch((e: { code: number; stderr: string }) => e);
+  const bad = await run(process.execPath, [kps, "audit", "--since", "yesterday"], { env: { ...env, KPS_TOKEN: token } }).catch(
+    (e: { code: number; stderr: string }) => e,
+  );
   expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining("--since: must be a date") });
   await admin.dispose();
 });

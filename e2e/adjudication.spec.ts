@@ -4,7 +4,12 @@ import { accounts, adminApi, createAccount, judgeAll, launchOneQuestion, signedI
 
 test.use({ storageState: storageStatePath("coordinator") });
 
-type Item = { start_paragraph_id: number; start_character: number; end_character: number; meta: { adjudicated_by?: { username: string; reason: string } } };
+type Item = {
+  start_paragraph_id: number;
+  start_character: number;
+  end_character: number;
+  meta: { adjudicated_by?: { username: string; reason: string } };
+};
 
 /** The KILT export's added provenance items of the one question, by first paragraph. */
 async function exported(page: Page, campaignId: number): Promise<Item[]> {
@@ -12,7 +17,10 @@ async function exported(page: Page, campaignId: number): Promise<Item[]> {
   expect(res.status()).toBe(200);
   const body = await res.text();
   if (body === "") return [];
-  const rows = body.trimEnd().split("\n").map((l) => JSON.parse(l));
+  const rows = body
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(rows).toHaveLength(1);
   return (rows[0].output as { provenance?: Item[] }[])
     .slice(1)
@@ -20,11 +28,18 @@ async function exported(page: Page, campaignId: number): Promise<Item[]> {
     .sort((a, b) => a.start_paragraph_id - b.start_paragraph_id);
 }
 
-test("a coordinator adjudicates a split question on the question view and the KILT export follows, then reverts and it follows back", async ({ page, baseURL }) => {
+test("a coordinator adjudicates a split question on the question view and the KILT export follows, then reverts and it follows back", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000); // three annotators' passes, four axe runs
   const admin = await adminApi(baseURL!);
   const coordinator = accounts().coordinator;
-  const text = ["Velmora Lighthouse\n", "The Velmora lighthouse was first lit in 1871 by the harbour board.\n", "Its lamp was relit in 2005 after a storm broke the lens.\n"];
+  const text = [
+    "Velmora Lighthouse\n",
+    "The Velmora lighthouse was first lit in 1871 by the harbour board.\n",
+    "Its lamp was relit in 2005 after a storm broke the lens.\n",
+  ];
   const { campaign } = await launchOneQuestion(page.request, {
     name: "adjudication",
     title: "Velmora Lighthouse",
@@ -112,21 +127,47 @@ test("a coordinator adjudicates a split question on the question view and the KI
     ["endorse", true],
     ["reject", true],
   ]);
-  const audit = (await (await admin.get("/api/audit?limit=200")).json()).entries as { action: string; targetType: string; details: { campaignId?: number } }[];
-  expect(audit.filter((e) => e.targetType === "passage" && e.details.campaignId === campaign.id).map((e) => e.action)).toEqual(["passage.adjudication_revert", "passage.adjudicate", "passage.adjudicate"]);
+  const audit = (await (await admin.get("/api/audit?limit=200")).json()).entries as {
+    action: string;
+    targetType: string;
+    details: { campaignId?: number };
+  }[];
+  expect(audit.filter((e) => e.targetType === "passage" && e.details.campaignId === campaign.id).map((e) => e.action)).toEqual([
+    "passage.adjudication_revert",
+    "passage.adjudicate",
+    "passage.adjudicate",
+  ]);
   await admin.dispose();
 });
 
-test("the adjudication route refuses hostile input with the field named, another campaign's passage, and non-coordinators", async ({ page, baseURL }) => {
+test("the adjudication route refuses hostile input with the field named, another campaign's passage, and non-coordinators", async ({
+  page,
+  baseURL,
+}) => {
   const admin = await adminApi(baseURL!);
   const wikipediaId = unique("adjudication-hostile");
   const text = ["Hostile Page\n", "Only one paragraph here.\n"];
-  expect((await page.request.post("/api/knowledge?name=p.jsonl", { data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Hostile Page", text }) + "\n"), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
-  const newCampaign = async () => (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-adjudication-hostile") } })).json()).campaign.id as number;
+  expect(
+    (
+      await page.request.post("/api/knowledge?name=p.jsonl", {
+        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Hostile Page", text }) + "\n"),
+        headers: { "content-type": "application/x-ndjson" },
+      })
+    ).status(),
+  ).toBe(201);
+  const newCampaign = async () =>
+    (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-adjudication-hostile") } })).json()).campaign
+      .id as number;
   const campaignId = await newCampaign();
   const otherId = await newCampaign();
-  const line = JSON.stringify({ id: unique("q"), input: "what is here", output: [{ answer: "one", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const imported = await page.request.post(`/api/campaigns/${campaignId}/batches`, { multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } } });
+  const line = JSON.stringify({
+    id: unique("q"),
+    input: "what is here",
+    output: [{ answer: "one", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+  });
+  const imported = await page.request.post(`/api/campaigns/${campaignId}/batches`, {
+    multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } },
+  });
   expect(imported.status(), await imported.text()).toBe(201);
   const queryId = (await (await page.request.get(`/api/campaigns/${campaignId}/questions`)).json()).questions[0].id;
   const passageId = (await (await page.request.get(`/api/campaigns/${campaignId}/questions/${queryId}`)).json()).question.passages[0].id;
@@ -140,15 +181,39 @@ test("the adjudication route refuses hostile input with the field named, another
     expect(typeof error.message).toBe("string");
     if (field) expect(error.details.problems.map((p: { field: string }) => p.field)).toContain(field);
   };
-  await refused(await page.request.put(path, { data: { decision: "endorse", span: { ...span, startParagraphId: 0, endParagraphId: 0 }, reason: "x" } }), 422, "span");
-  await refused(await page.request.put(path, { data: { decision: "endorse", span: { ...span, text: "Many" }, reason: "x" } }), 422, "span.text");
-  await refused(await page.request.put(path, { data: { decision: "endorse", span: { ...span, endCharacter: 400 }, reason: "x" } }), 422, "span");
+  await refused(
+    await page.request.put(path, { data: { decision: "endorse", span: { ...span, startParagraphId: 0, endParagraphId: 0 }, reason: "x" } }),
+    422,
+    "span",
+  );
+  await refused(
+    await page.request.put(path, { data: { decision: "endorse", span: { ...span, text: "Many" }, reason: "x" } }),
+    422,
+    "span.text",
+  );
+  await refused(
+    await page.request.put(path, { data: { decision: "endorse", span: { ...span, endCharacter: 400 }, reason: "x" } }),
+    422,
+    "span",
+  );
   await refused(await page.request.put(path, { data: { decision: "reject", reason: "x".repeat(2001) } }), 422, "reason");
   await refused(await page.request.put(path, { data: { decision: "reject", reason: "" } }), 422, "reason");
   await refused(await page.request.put(path, { data: { decision: "endorse", reason: "no one highlighted it" } }), 422, "span");
-  await refused(await page.request.put(path, { data: "decision=reject&reason=x", headers: { "content-type": "application/x-www-form-urlencoded" } }), 415);
-  await refused(await page.request.put(`/api/campaigns/${otherId}/passages/${passageId}/adjudication`, { data: { decision: "reject", reason: "x" } }), 404);
-  await refused(await page.request.put(`/api/campaigns/${campaignId}/passages/not-a-number/adjudication`, { data: { decision: "reject", reason: "x" } }), 422, "passageId");
+  await refused(
+    await page.request.put(path, { data: "decision=reject&reason=x", headers: { "content-type": "application/x-www-form-urlencoded" } }),
+    415,
+  );
+  await refused(
+    await page.request.put(`/api/campaigns/${otherId}/passages/${passageId}/adjudication`, { data: { decision: "reject", reason: "x" } }),
+    404,
+  );
+  await refused(
+    await page.request.put(`/api/campaigns/${campaignId}/passages/not-a-number/adjudication`, {
+      data: { decision: "reject", reason: "x" },
+    }),
+    422,
+    "passageId",
+  );
   await refused(await page.request.delete(path), 404);
   const annotator = await signedInApi(baseURL!, await createAccount(admin, "annotator"));
   await refused(await annotator.put(path, { data: { decision: "reject", reason: "x" } }), 403);
@@ -157,7 +222,12 @@ test("the adjudication route refuses hostile input with the field named, another
   expect((await (await page.request.get(`/api/campaigns/${campaignId}/adjudications?reverted=1`)).json()).adjudications).toEqual([]);
   const ok = await page.request.put(path, { data: { decision: "endorse", span, reason: "It is all there is." } });
   expect(ok.status(), await ok.text()).toBe(200);
-  expect((await ok.json()).adjudication).toMatchObject({ decision: "endorse", span, reason: "It is all there is.", by: { username: accounts().coordinator } });
+  expect((await ok.json()).adjudication).toMatchObject({
+    decision: "endorse",
+    span,
+    reason: "It is all there is.",
+    by: { username: accounts().coordinator },
+  });
   await annotator.dispose();
   await admin.dispose();
 });

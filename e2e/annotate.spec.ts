@@ -2,7 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { accounts, adminApi, createAccount, demoFile, launchDemoCampaign, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
+import {
+  accounts,
+  adminApi,
+  createAccount,
+  demoFile,
+  launchDemoCampaign,
+  signedInApi,
+  signInWithForm,
+  storageStatePath,
+  unique,
+} from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
@@ -36,7 +46,6 @@ function kiltSlice(wikipediaId: string, loc: Location): string {
   ].join("");
 }
 
-
 /** A new annotator account, signed in through the sign-in form (keyboard) in its own browser context. */
 /** A new annotator signed in in their own browser context, made through a short-lived admin API. */
 async function freshAnnotator(browser: Browser, baseURL: string) {
@@ -46,7 +55,11 @@ async function freshAnnotator(browser: Browser, baseURL: string) {
   return a;
 }
 
-async function annotator(browser: Browser, admin: APIRequestContext, viewport = { width: 1280, height: 800 }): Promise<{ username: string; context: BrowserContext; page: Page }> {
+async function annotator(
+  browser: Browser,
+  admin: APIRequestContext,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ username: string; context: BrowserContext; page: Page }> {
   const username = await createAccount(admin, "annotator");
   // Not the coordinator's session that test.use gives this file's contexts.
   const context = await browser.newContext({ viewport, storageState: { cookies: [], origins: [] } });
@@ -158,7 +171,9 @@ test.describe("the judging screen", () => {
     baseURL,
   }) => {
     test.setTimeout(240_000);
-    const { campaignId, passages } = await launchDemoCampaign(page.request, { instructions: "Highlight the **shortest** span that answers the question." });
+    const { campaignId, passages } = await launchDemoCampaign(page.request, {
+      instructions: "Highlight the **shortest** span that answers the question.",
+    });
     const admin = await adminApi(baseURL!);
     const people = await Promise.all([0, 1, 2].map(() => annotator(browser, admin)));
     await admin.dispose();
@@ -311,7 +326,11 @@ test.describe("the judging screen", () => {
     await a.context.close();
   });
 
-  test("a judgment whose answer is lost is sent again with the same key and stored once; Esc, 2 and U clear the highlight", async ({ page, browser, baseURL }) => {
+  test("a judgment whose answer is lost is sent again with the same key and stored once; Esc, 2 and U clear the highlight", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const { campaignId } = await launchDemoCampaign(page.request);
     const a = await freshAnnotator(browser, baseURL!);
     const record = recordApi(a.page);
@@ -326,7 +345,11 @@ test.describe("the judging screen", () => {
         await route.fetch();
         await route.abort("connectionreset");
       } else if (attempts === 2) {
-        await route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "try again" } }) });
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: { code: "unavailable", message: "try again" } }),
+        });
       } else {
         await route.continue();
       }
@@ -405,7 +428,8 @@ test.describe("the judging screen", () => {
     await a.page.keyboard.press("Control+A");
     const selected = await a.page.evaluate(() => window.getSelection()?.toString() ?? "");
     expect(selected).toContain("decommissioned lighthouse");
-    for (const chrome of ["when was velmora", "Sufficient", "Instructions", "Highlight", "Question", "judged today", "Sign out"]) expect(selected).not.toContain(chrome);
+    for (const chrome of ["when was velmora", "Sufficient", "Instructions", "Highlight", "Question", "judged today", "Sign out"])
+      expect(selected).not.toContain(chrome);
     await a.page.evaluate(() => window.getSelection()?.removeAllRanges());
     await expect(a.page.locator(".passage-body mark")).toHaveText("first lit in 1871");
     await expect(a.page.locator(".verdict-bar q")).toHaveText("first lit in 1871");
@@ -415,7 +439,13 @@ test.describe("the judging screen", () => {
     await expect.poll(() => record.judgments.length).toBe(1);
     expect(record.judgments[0]!.status).toBe(201);
     // 1871 ends at code point 180 (UTF-16 unit 183): the span the server accepted is in code points.
-    expect(record.judgments[0]!.judgment.span).toEqual({ startParagraphId: 1, startCharacter: 163, endParagraphId: 1, endCharacter: 180, text: "first lit in 1871" });
+    expect(record.judgments[0]!.judgment.span).toEqual({
+      startParagraphId: 1,
+      startCharacter: 163,
+      endParagraphId: 1,
+      endCharacter: 180,
+      text: "first lit in 1871",
+    });
     expect(kiltSlice("61237001", record.judgments[0]!.judgment.span!)).toBe("first lit in 1871");
     await a.context.close();
   });
@@ -428,7 +458,9 @@ test.describe("the judging screen", () => {
       route.fulfill({
         status: 410,
         contentType: "application/json",
-        body: JSON.stringify({ error: { code: "gone", message: "Your claim on this passage expired and its slot went to another annotator." } }),
+        body: JSON.stringify({
+          error: { code: "gone", message: "Your claim on this passage expired and its slot went to another annotator." },
+        }),
       }),
     );
     await a.page.goto(`/annotate/${campaignId}`);
@@ -460,7 +492,11 @@ test.describe("the judging screen", () => {
     await a.context.close();
   });
 
-  test("blind: nothing the browser receives holds gold flags, judgment counts or another annotator's name", async ({ page, browser, baseURL }) => {
+  test("blind: nothing the browser receives holds gold flags, judgment counts or another annotator's name", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const { campaignId } = await launchDemoCampaign(page.request, { showAnswers: true });
     const admin = await adminApi(baseURL!);
     // Another annotator judges first, so there are others' judgments the server could leak.
@@ -497,7 +533,17 @@ test.describe("the judging screen", () => {
     expect(bodies.some((b) => /\/api\/campaigns\/\d+\/next/.test(b.url))).toBe(true);
     expect(bodies.some((b) => /\/judgment(\?|$)/.test(b.url))).toBe(true);
     expect(bodies.some((b) => b.url === `/annotate/${campaignId}` && b.body.includes("<html"))).toBe(true);
-    const forbidden = [/\bgold\b/i, /isGold/i, /is_gold/i, /\bexpected/i, /judgmentCount/i, /judgment_count/i, /sufficientCount/i, /openSlots/i, /claimCount/i];
+    const forbidden = [
+      /\bgold\b/i,
+      /isGold/i,
+      /is_gold/i,
+      /\bexpected/i,
+      /judgmentCount/i,
+      /judgment_count/i,
+      /sufficientCount/i,
+      /openSlots/i,
+      /claimCount/i,
+    ];
     for (const { url, body } of bodies) {
       for (const pattern of forbidden) expect(body, `${url} matches ${pattern}`).not.toMatch(pattern);
       expect(body, `${url} names another annotator`).not.toContain(otherName);
@@ -612,4 +658,3 @@ test.describe("as an annotator", () => {
     await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
   });
 });
-

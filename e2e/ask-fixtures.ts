@@ -27,12 +27,27 @@ export async function importAskSource(coordinator: APIRequestContext): Promise<A
   const harbour = unique("ask-harbour");
   const lighthouse = unique("ask-lighthouse");
   const pages = [
-    { wikipedia_id: harbour, wikipedia_title: `Harbour ${tag}`, text: [`Harbour ${tag}\n`, "The harbour opened in 1820.\n", "Fishing boats moor here.\n"] },
-    { wikipedia_id: lighthouse, wikipedia_title: `Lighthouse ${tag}`, text: [`Lighthouse ${tag}\n`, "The lighthouse is painted white.\n", "It stands on a rock.\n"] },
+    {
+      wikipedia_id: harbour,
+      wikipedia_title: `Harbour ${tag}`,
+      text: [`Harbour ${tag}\n`, "The harbour opened in 1820.\n", "Fishing boats moor here.\n"],
+    },
+    {
+      wikipedia_id: lighthouse,
+      wikipedia_title: `Lighthouse ${tag}`,
+      text: [`Lighthouse ${tag}\n`, "The lighthouse is painted white.\n", "It stands on a rock.\n"],
+    },
     {
       wikipedia_id: evidence.wikipediaId,
       wikipedia_title: evidence.title,
-      text: [`${evidence.title}\n`, "Section::::Early life.\n", "Élodie was born in Quimper.\n", "Section::::Career.\n", `${sentence} She retired to Brest.\n`, "She died in 1950.\n"],
+      text: [
+        `${evidence.title}\n`,
+        "Section::::Early life.\n",
+        "Élodie was born in Quimper.\n",
+        "Section::::Career.\n",
+        `${sentence} She retired to Brest.\n`,
+        "She died in 1950.\n",
+      ],
     },
   ];
   const res = await coordinator.post("/api/knowledge?name=ask.jsonl", {
@@ -47,9 +62,7 @@ export async function importAskSource(coordinator: APIRequestContext): Promise<A
 export async function buildTextIndex(coordinator: APIRequestContext, source: AskSource): Promise<void> {
   const started = await coordinator.post("/api/knowledge/index");
   expect(started.status(), await started.text()).toBe(202);
-  await expect
-    .poll(async () => (await (await coordinator.get("/api/knowledge/index")).json()).state, { timeout: 60_000 })
-    .toBe("ready");
+  await expect.poll(async () => (await (await coordinator.get("/api/knowledge/index")).json()).state, { timeout: 60_000 }).toBe("ready");
   await expect
     .poll(
       async () => {
@@ -66,9 +79,19 @@ export async function buildTextIndex(coordinator: APIRequestContext, source: Ask
  * (the harbour and the lighthouse pages), no gold: the retrievers missed the evidence, and a gold
  * passage left unendorsed would make the question unanswerable (kept out of the export).
  */
-export async function oneQuestionCampaign(coordinator: APIRequestContext, source: AskSource, input: string): Promise<{ campaignId: number; queryId: string }> {
+export async function oneQuestionCampaign(
+  coordinator: APIRequestContext,
+  source: AskSource,
+  input: string,
+): Promise<{ campaignId: number; queryId: string }> {
   const created = await coordinator.post("/api/campaigns", {
-    data: { name: unique("e2e-ask"), judgmentsPerPassage: 2, endorsementThreshold: 2, goldAccuracyThreshold: 0, askWhenNoneSufficient: true },
+    data: {
+      name: unique("e2e-ask"),
+      judgmentsPerPassage: 2,
+      endorsementThreshold: 2,
+      goldAccuracyThreshold: 0,
+      askWhenNoneSufficient: true,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const campaignId: number = (await created.json()).campaign.id;
@@ -140,7 +163,12 @@ export async function judgeByApi(api: APIRequestContext, campaignId: number, pro
     const words = p.text.split(" ").slice(0, 2).join(" ");
     const own = { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(words).length, text: words };
     const yes = isProposal || otherSufficient;
-    const body = { verdict: yes ? "sufficient" : "insufficient", span: isProposal ? span : yes ? own : null, durationMs: 1500, idempotencyKey: unique("key") };
+    const body = {
+      verdict: yes ? "sufficient" : "insufficient",
+      span: isProposal ? span : yes ? own : null,
+      durationMs: 1500,
+      idempotencyKey: unique("key"),
+    };
     const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, { data: body });
     expect(submit.status(), await submit.text()).toBe(201);
   }

@@ -73,7 +73,10 @@ test.describe("coordinator pages", () => {
 test.describe("annotator and public pages", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test("every annotator page and the sign-in page, at 1280 px and 390 px: no serious or critical axe violation", async ({ page, baseURL }) => {
+  test("every annotator page and the sign-in page, at 1280 px and 390 px: no serious or critical axe violation", async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(240_000); // axe on every page: past 150 s at a load average of 15
     const admin = await adminApi(baseURL!);
     const { campaignId, username } = await campaignWithWork(admin, baseURL!);
@@ -81,6 +84,7 @@ test.describe("annotator and public pages", () => {
     for (const size of SIZES) await checkPages(page, size, ["/"]);
     const res = await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } });
     expect(res.status()).toBe(200);
-    for (const size of SIZES) await checkPages(page, size, ["/annotate", `/annotate/${campaignId}`, `/annotate/${campaignId}/history`, "/account"]);
+    for (const size of SIZES)
+      await checkPages(page, size, ["/annotate", `/annotate/${campaignId}`, `/annotate/${campaignId}/history`, "/account"]);
   });
 });

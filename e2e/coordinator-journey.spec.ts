@@ -11,7 +11,10 @@ test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 128
 
 const figure = (page: Page, testId: string) => page.getByTestId("dashboard").getByTestId(testId);
 
-test("coordinator journey: create, import, launch, three annotators judge, live dashboard, question view, pause, export", async ({ page, baseURL }) => {
+test("coordinator journey: create, import, launch, three annotators judge, live dashboard, question view, pause, export", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(240_000); // the annotators wait for real, so the server-measured medians differ (careful 1 s, slow 2.1 s)
   const admin = await adminApi(baseURL!);
   const name = unique("e2e-journey");
@@ -52,7 +55,9 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(batchRow.getByRole("cell").nth(1)).toHaveText("launched");
 
   // The campaign list shows it running, at 0 %.
-  const listed = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()).campaigns.find((c: { id: number }) => c.id === campaignId);
+  const listed = (await (await page.request.get(`/api/campaigns?q=${encodeURIComponent(name)}`)).json()).campaigns.find(
+    (c: { id: number }) => c.id === campaignId,
+  );
   expect(listed).toMatchObject({ status: "running", filled: 0 });
   const passages: number = listed.passages;
   expect(passages).toBeGreaterThan(5);
@@ -62,7 +67,11 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // Three annotators judge every passage (the page stays open: the dashboard must refresh by itself).
   // fast: all sufficient at once; careful: sufficient on passages starting at an even paragraph, in 1 s; slow: nothing sufficient, 2.1 s.
   // Time is the server's (issue 26): the waits are real; what each client claims (1, 3 and 9 s) is a hint no figure reads.
-  const [fast, careful, slow] = [await createAccount(admin, "annotator", "fast"), await createAccount(admin, "annotator", "careful"), await createAccount(admin, "annotator", "slow")];
+  const [fast, careful, slow] = [
+    await createAccount(admin, "annotator", "fast"),
+    await createAccount(admin, "annotator", "careful"),
+    await createAccount(admin, "annotator", "slow"),
+  ];
   const even = (id: number) => id % 2 === 0;
   // The three judge at once (each judges every passage: R = 3), so the test waits for the slow one only.
   const judged = await Promise.all(
@@ -94,7 +103,10 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   const alpha = krippendorffAlphaNominal(verdictProfiles(cells))!;
   const kappa = fleissKappa(verdictProfiles(cells))!;
   // Which questions end up unanswerable (their gold passage, expected sufficient, not endorsed): from the judgments export.
-  const judgmentLines = (await (await page.request.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
+  const judgmentLines = (await (await page.request.get(`/api/campaigns/${campaignId}/judgments`)).text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(judgmentLines).toHaveLength(3 * passages);
   const goldOf = new Map<string, number>(judgmentLines.filter((j) => j.is_gold).map((j) => [j.query_id, j.start_paragraph_id]));
   const unanswerable = [...goldOf.values()].filter((id) => !even(id)).length;
@@ -182,8 +194,13 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
 
   // Pause the slow annotator: their judgments stop counting and their slots reopen, live.
   await page.goto(`/campaigns/${campaignId}`);
-  await rowOf(slow).getByRole("button", { name: `Pause ${slow}` }).click();
-  await page.getByRole("dialog", { name: `Pause ${slow}?` }).getByRole("button", { name: "Pause" }).click(); // pausing asks first
+  await rowOf(slow)
+    .getByRole("button", { name: `Pause ${slow}` })
+    .click();
+  await page
+    .getByRole("dialog", { name: `Pause ${slow}?` })
+    .getByRole("button", { name: "Pause" })
+    .click(); // pausing asks first
   await expect(rowOf(slow)).toContainText("paused");
   await expect(figure(page, "slots-filled")).toHaveText(`${2 * passages} / ${3 * passages}`);
   await expect(figure(page, "slots-open")).toHaveText(String(passages));
@@ -194,7 +211,10 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   const exported = await page.request.get(`/api/campaigns/${campaignId}/export?location=span`);
   expect(exported.status()).toBe(200);
   expect(dialogs).toEqual([]);
-  const lines = (await exported.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+  const lines = (await exported.text())
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(lines.map((l) => l.id).sort()).toEqual([...questionsWithEven].sort());
 
   // The audit log has an entry for each coordinator action above, by whom it was done.
@@ -203,14 +223,19 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   // Every account the journey names, paging through the list (newest first) with ?after=.
   const users: { id: number; username: string }[] = [];
   for (let after: number | null = null, first = true; first || after !== null; first = false) {
-    const page: { users: { id: number; username: string }[]; next: number | null } = await (await admin.get(`/api/users?limit=500${after === null ? "" : `&after=${after}`}`)).json();
+    const page: { users: { id: number; username: string }[]; next: number | null } = await (
+      await admin.get(`/api/users?limit=500${after === null ? "" : `&after=${after}`}`)
+    ).json();
     users.push(...page.users);
     after = page.next;
   }
   const idOf = (username: string) => String(users.find((u) => u.username === username)!.id);
   const me = accounts().coordinator;
   const has = (actor: string, action: string, targetId: string) =>
-    expect(entries.filter((e) => e.actorUsername === actor && e.action === action && e.targetId === targetId), `${actor} ${action} ${targetId}`).toHaveLength(1);
+    expect(
+      entries.filter((e) => e.actorUsername === actor && e.action === action && e.targetId === targetId),
+      `${actor} ${action} ${targetId}`,
+    ).toHaveLength(1);
   has(me, "campaign.create", String(campaignId));
   has(me, "batch.import", batchId);
   has(me, "batch.launch", batchId);

@@ -8,12 +8,25 @@ import { adminApi, importAndLaunch, unique } from "./fixtures";
 // a reload and a second arrival with the same worker id show the same code. The campaign, its
 // training item and its crowd entry are made through the API.
 
-const CODES = { completed: "DONE-7", queue_empty: "EMPTY-7", paused: "PAUSE-7", timed_out: "TIME-7", training_failed: "FAIL-7", stopped: "STOP-7" };
+const CODES = {
+  completed: "DONE-7",
+  queue_empty: "EMPTY-7",
+  paused: "PAUSE-7",
+  timed_out: "TIME-7",
+  training_failed: "FAIL-7",
+  stopped: "STOP-7",
+};
 
 /** A launched batch of two questions on a fresh page: gold + one candidate each; the first gold is a training item. Answers the entry key. */
 async function crowdCampaign(admin: APIRequestContext): Promise<string> {
   const wikipediaId = unique("crowd-page");
-  const text = ["Crowd page\n", "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
+  const text = [
+    "Crowd page\n",
+    "The tower was lit in 1871.\n",
+    "It was relit in 2005.\n",
+    "A museum opened in 2010.\n",
+    "Ferries stop there.\n",
+  ];
   const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
     data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Crowd page", text }) + "\n"),
     headers: { "content-type": "application/x-ndjson" },
@@ -24,12 +37,26 @@ async function crowdCampaign(admin: APIRequestContext): Promise<string> {
   const ids = [unique("q"), unique("q")];
   const provenance = (p: number) => ({ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p });
   const training = { training: true, explanation: "The paragraph says when it was lit." };
-  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: [{ ...provenance(1 + 2 * i), ...(i === 0 ? training : {}) }] }] }));
+  const queries = ids.map((id, i) =>
+    JSON.stringify({
+      id,
+      input: `question ${i}`,
+      output: [{ answer: "1871", provenance: [{ ...provenance(1 + 2 * i), ...(i === 0 ? training : {}) }] }],
+    }),
+  );
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: [provenance(2 + 2 * i)] }] }));
   await importAndLaunch(admin, campaignId, queries, candidates);
   const crowd = await admin.put(`/api/campaigns/${campaignId}/crowd`, {
-    data: { enabled: true, platform: "generic", consent: "## Your data\nYour judgments are used for research.", trainingItems: 1, trainingPassShare: 0, quota: 2, codes: CODES,
-      example: "*Question*: when was the tower first lit?\n\nThe tower was lit in 1871." },
+    data: {
+      enabled: true,
+      platform: "generic",
+      consent: "## Your data\nYour judgments are used for research.",
+      trainingItems: 1,
+      trainingPassShare: 0,
+      quota: 2,
+      codes: CODES,
+      example: "*Question*: when was the tower first lit?\n\nThe tower was lit in 1871.",
+    },
   });
   expect(crowd.status(), await crowd.text()).toBe(200);
   return (await crowd.json()).crowd.entryKey;
@@ -56,7 +83,9 @@ const shot = (name: string) => path.join(import.meta.dirname, "..", "test-result
 
 const notSufficient = (page: Page) => page.getByRole("button", { name: /^(\S+ )?Not sufficient$/ });
 
-test("a generic crowd worker consents, trains with feedback, judges the quota and gets the completion code, again after a reload", async ({ browser }) => {
+test("a generic crowd worker consents, trains with feedback, judges the quota and gets the completion code, again after a reload", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();

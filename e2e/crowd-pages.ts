@@ -41,4 +41,3 @@ export async function judgeOne(root: Root): Promise<string> {
 }
 
 export const progress = (root: Root) => root.getByTestId("crowd-progress");
-

@@ -57,12 +57,26 @@ export function startCrowdReceiver(port: number, host = "127.0.0.1"): Promise<ht
       if (req.method === "GET" && url.pathname === "/submissions/complete") {
         const fields = Object.fromEntries(url.searchParams);
         received.push({ kind: "prolific", fields, at: new Date().toISOString(), referer: req.headers.referer ?? null });
-        return send(200, "text/html; charset=utf-8", page("Submission complete", `<h1>Submission complete</h1><p>Completion code <code id="cc">${escapeHtml(fields.cc ?? "")}</code></p>`));
+        return send(
+          200,
+          "text/html; charset=utf-8",
+          page(
+            "Submission complete",
+            `<h1>Submission complete</h1><p>Completion code <code id="cc">${escapeHtml(fields.cc ?? "")}</code></p>`,
+          ),
+        );
       }
       if (req.method === "POST" && url.pathname === "/mturk/externalSubmit") {
         const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
         received.push({ kind: "mturk", fields, at: new Date().toISOString(), referer: req.headers.referer ?? null });
-        return send(200, "text/html; charset=utf-8", page("HIT submitted", `<h1>HIT submitted</h1><p>Assignment <code id="assignment">${escapeHtml(fields.assignmentId ?? "")}</code></p>`));
+        return send(
+          200,
+          "text/html; charset=utf-8",
+          page(
+            "HIT submitted",
+            `<h1>HIT submitted</h1><p>Assignment <code id="assignment">${escapeHtml(fields.assignmentId ?? "")}</code></p>`,
+          ),
+        );
       }
       if (req.method === "GET" && url.pathname === "/frame.html") {
         const src = url.searchParams.get("src") ?? "about:blank";

@@ -26,12 +26,19 @@ async function openCrowdForm(page: Page, baseURL: string, name: string) {
 test.describe("crowd settings", () => {
   test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
-  test("the settings page's crowd entry: defaults and the Prolific link, a duplicate code named beside its field, then saved as MTurk", async ({ page, baseURL }) => {
+  test("the settings page's crowd entry: defaults and the Prolific link, a duplicate code named beside its field, then saved as MTurk", async ({
+    page,
+    baseURL,
+  }) => {
     const { id, form } = await openCrowdForm(page, baseURL!, "crowd form");
     await expect(form.getByLabel(/^Crowd entry/)).toHaveValue("closed");
     await expect(form.getByLabel(/^Platform/)).toHaveValue("prolific");
     await expect(form.getByLabel(/^Training items/)).toHaveValue("5");
-    await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=\\{\\{%STUDY_ID%\\}\\}&SESSION_ID=\\{\\{%SESSION_ID%\\}\\}$`));
+    await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(
+      new RegExp(
+        `^${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=\\{\\{%STUDY_ID%\\}\\}&SESSION_ID=\\{\\{%SESSION_ID%\\}\\}$`,
+      ),
+    );
     await expect(form.getByLabel("Completion URL")).toHaveValue("https://app.prolific.com/submissions/complete");
     expect(await seriousViolations(page)).toEqual([]);
     await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-prolific.png") }); // README: setting up a Prolific study
@@ -41,7 +48,9 @@ test.describe("crowd settings", () => {
     await form.getByLabel(/^Quota per session/).fill("6");
     await form.getByRole("button", { name: "Save crowd settings" }).click();
     await expect(form.getByLabel("Code: Paused by quality control")).toBeFocused();
-    await expect(page.locator("#crowd-codes-paused-error")).toHaveText("is the same as the code for 'completed'; each outcome needs its own code");
+    await expect(page.locator("#crowd-codes-paused-error")).toHaveText(
+      "is the same as the code for 'completed'; each outcome needs its own code",
+    );
     await expect(form.getByLabel("Code: Paused by quality control")).toHaveAttribute("aria-invalid", "true");
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -60,7 +69,13 @@ test.describe("crowd settings", () => {
     await expect(form.locator(".markdown-body script")).toHaveCount(0);
 
     const saved = (await (await page.request.get(`/api/campaigns/${id}/crowd`)).json()).crowd;
-    expect(saved).toMatchObject({ enabled: true, platform: "mturk", quota: 6, maxJudgmentsPerWorker: null, consent: "# Consent\n\nI agree. <script>alert(1)</script>" });
+    expect(saved).toMatchObject({
+      enabled: true,
+      platform: "mturk",
+      quota: 6,
+      maxJudgmentsPerWorker: null,
+      consent: "# Consent\n\nI agree. <script>alert(1)</script>",
+    });
     expect(saved.codes.paused).toBe("PAUSED-1");
     await page.reload();
     await expect(page.getByRole("form", { name: "Crowd entry" }).getByLabel(/^Quota per session/)).toHaveValue("6");
@@ -73,7 +88,9 @@ test.describe("crowd settings", () => {
     const { id, form } = await openCrowdForm(page, baseURL!, "crowd training");
     await form.getByLabel(/^Training items/).fill("3");
     await form.getByRole("button", { name: "Save crowd settings" }).click();
-    await expect(page.locator("#crowd-trainingItems-error")).toHaveText(/^3 asked, but only 0 passages of this campaign are marked for training; /);
+    await expect(page.locator("#crowd-trainingItems-error")).toHaveText(
+      /^3 asked, but only 0 passages of this campaign are marked for training; /,
+    );
     await expect(form.getByLabel(/^Training items/)).toHaveAttribute("aria-invalid", "true");
     await expect(form.getByLabel(/^Training items/)).toBeFocused();
     expect(await seriousViolations(page)).toEqual([]);

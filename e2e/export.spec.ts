@@ -27,10 +27,16 @@ test("a coordinator pauses an annotator and the exported provenance changes; res
     const body = await res.text();
     expect(body.endsWith("\n")).toBe(true);
     expect(body.includes("\n\n")).toBe(false);
-    const rows = body.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const rows = body
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(1);
     expect(rows[0].id).toBe(queryId);
-    return (rows[0].output as { provenance?: { start_paragraph_id: number }[] }[]).slice(1).map((e) => e.provenance![0]!.start_paragraph_id).sort();
+    return (rows[0].output as { provenance?: { start_paragraph_id: number }[] }[])
+      .slice(1)
+      .map((e) => e.provenance![0]!.start_paragraph_id)
+      .sort();
   };
   expect(await exported()).toEqual([1, 2]);
 
@@ -38,7 +44,10 @@ test("a coordinator pauses an annotator and the exported provenance changes; res
   const row = page.getByTestId("annotators").getByRole("row", { name: new RegExp(names[0]!) });
   await expect(row).toContainText("active");
   await row.getByRole("button", { name: `Pause ${names[0]}` }).click();
-  await page.getByRole("dialog", { name: `Pause ${names[0]}?` }).getByRole("button", { name: "Pause" }).click(); // pausing asks first
+  await page
+    .getByRole("dialog", { name: `Pause ${names[0]}?` })
+    .getByRole("button", { name: "Pause" })
+    .click(); // pausing asks first
   await expect(row).toContainText("paused");
   expect(await exported()).toEqual([1]); // paragraph 2 is left with one sufficient vote of two counted
 

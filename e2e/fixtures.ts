@@ -78,7 +78,9 @@ export function startApp(port: number, dataDir: string, env: Record<string, stri
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   const exited = () =>
-    new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on("exit", (code) => resolve(code))));
+    new Promise<number | null>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.on("exit", (code) => resolve(code)),
+    );
   return {
     url: `http://localhost:${port}`,
     output: () => output,
@@ -94,7 +96,9 @@ export function startApp(port: number, dataDir: string, env: Record<string, stri
 export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const status = await fetch(`${url}/api/health`).then((r) => r.status).catch(() => 0);
+    const status = await fetch(`${url}/api/health`)
+      .then((r) => r.status)
+      .catch(() => 0);
     if (status === 200) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -122,7 +126,13 @@ export async function launchedTwoQuestionBatch(
   settings: Record<string, unknown> = {},
 ): Promise<{ campaignId: number; batchId: number }> {
   const wikipediaId = unique(`${prefix}-page`);
-  const text = [`${prefix} page\n`, "The tower was lit in 1871.\n", "It was relit in 2005.\n", "A museum opened in 2010.\n", "Ferries stop there.\n"];
+  const text = [
+    `${prefix} page\n`,
+    "The tower was lit in 1871.\n",
+    "It was relit in 2005.\n",
+    "A museum opened in 2010.\n",
+    "Ferries stop there.\n",
+  ];
   const knowledge = await admin.post("/api/knowledge?name=p.jsonl", {
     data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: `${prefix} page`, text }) + "\n"),
     headers: { "content-type": "application/x-ndjson" },
@@ -132,14 +142,21 @@ export async function launchedTwoQuestionBatch(
   const campaignId: number = (await created.json()).campaign.id;
   const ids = [unique("q"), unique("q")];
   const provenance = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
-  const queries = ids.map((id, i) => JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: provenance(1 + 2 * i) }] }));
+  const queries = ids.map((id, i) =>
+    JSON.stringify({ id, input: `question ${i}`, output: [{ answer: "1871", provenance: provenance(1 + 2 * i) }] }),
+  );
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: provenance(2 + 2 * i) }] }));
   const batchId = await importAndLaunch(admin, campaignId, queries, candidates);
   return { campaignId, batchId };
 }
 
 /** Imports a batch of KILT lines (the questions and their retrieved candidates) into a campaign and launches it; its id. */
-export async function importAndLaunch(api: APIRequestContext, campaignId: number, queries: string[], candidates: string[]): Promise<number> {
+export async function importAndLaunch(
+  api: APIRequestContext,
+  campaignId: number,
+  queries: string[],
+  candidates: string[],
+): Promise<number> {
   const imported = await api.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
@@ -230,7 +247,9 @@ export async function launchDemoCampaign(
       }
     : upload("queries.jsonl");
   const batch = await api.post(`/api/campaigns/${campaignId}/batches`, {
-    multipart: only ? { queries, name: "annotate e2e" } : { queries, candidates: upload("candidates.jsonl"), topK: "1", name: "annotate e2e" },
+    multipart: only
+      ? { queries, name: "annotate e2e" }
+      : { queries, candidates: upload("candidates.jsonl"), topK: "1", name: "annotate e2e" },
   });
   expect(batch.status(), await batch.text()).toBe(201);
   const imported = (await batch.json()) as { batch: { id: number }; queries: number; passages: number };
@@ -245,14 +264,27 @@ export async function launchDemoCampaign(
  * question on it: its gold provenance is paragraph 1, its one retrieval candidate paragraph 2. The
  * page's id is `<name>-page-…`, the campaign's name `e2e-<name>-…`.
  */
-export async function launchOneQuestion(api: APIRequestContext, o: { name: string; title: string; text: string[]; input: string; answer: string }) {
+export async function launchOneQuestion(
+  api: APIRequestContext,
+  o: { name: string; title: string; text: string[]; input: string; answer: string },
+) {
   const wikipediaId = unique(`${o.name}-page`);
   const knowledge = Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: o.title, text: o.text }) + "\n");
-  expect((await api.post("/api/knowledge?name=p.jsonl", { data: knowledge, headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
-  const campaign = (await (await api.post("/api/campaigns", { data: { name: unique(`e2e-${o.name}`), goldAccuracyThreshold: 0 } })).json()).campaign;
+  expect(
+    (await api.post("/api/knowledge?name=p.jsonl", { data: knowledge, headers: { "content-type": "application/x-ndjson" } })).status(),
+  ).toBe(201);
+  const campaign = (await (await api.post("/api/campaigns", { data: { name: unique(`e2e-${o.name}`), goldAccuracyThreshold: 0 } })).json())
+    .campaign;
   const kiltId = unique("q");
-  const line = JSON.stringify({ id: kiltId, input: o.input, output: [{ answer: o.answer, provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const candidates = JSON.stringify({ id: kiltId, output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
+  const line = JSON.stringify({
+    id: kiltId,
+    input: o.input,
+    output: [{ answer: o.answer, provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+  });
+  const candidates = JSON.stringify({
+    id: kiltId,
+    output: [{ provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 2, end_paragraph_id: 2 }] }],
+  });
   const imported = await api.post(`/api/campaigns/${campaign.id}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },

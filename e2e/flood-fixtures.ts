@@ -13,7 +13,9 @@ export interface Entry {
 }
 
 export async function enter(anonymous: APIRequestContext, entryKey: string, pid: string): Promise<Entry> {
-  const res = await anonymous.post(`/api/crowd/${encodeURIComponent(entryKey)}/enter`, { data: { PROLIFIC_PID: pid, STUDY_ID: "flood-study", SESSION_ID: unique("s") } });
+  const res = await anonymous.post(`/api/crowd/${encodeURIComponent(entryKey)}/enter`, {
+    data: { PROLIFIC_PID: pid, STUDY_ID: "flood-study", SESSION_ID: unique("s") },
+  });
   return { status: res.status(), retryAfter: res.headers()["retry-after"] ?? null, body: await res.json() };
 }
 

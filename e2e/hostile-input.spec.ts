@@ -1,6 +1,15 @@
 import path from "node:path";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
-import { adminApi, createAccount, launchedTwoQuestionBatch, PASSWORD, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
+import {
+  adminApi,
+  createAccount,
+  launchedTwoQuestionBatch,
+  PASSWORD,
+  signedInApi,
+  signInWithForm,
+  storageStatePath,
+  unique,
+} from "./fixtures";
 
 const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
@@ -33,7 +42,11 @@ function watchDialogs(page: Page): string[] {
   return dialogs;
 }
 
-test("hostile text in pages, questions, answers, instructions and names is shown as text and stored verbatim", async ({ page, baseURL, browser }) => {
+test("hostile text in pages, questions, answers, instructions and names is shown as text and stored verbatim", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const dialogs = watchDialogs(page);
@@ -46,20 +59,34 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   const campaignName = `Campaign ${tag} ${XSS[1]} ${SQL[0]}`; // unique on a shared database; names are at most 200 characters
 
   // Usernames are restricted to letters, digits, '.', '_' and '-': markup never becomes a name.
-  const badUser = await admin.post("/api/users", { data: { username: `<img src=x onerror=alert(1)>`, role: "annotator", password: PASSWORD } });
+  const badUser = await admin.post("/api/users", {
+    data: { username: `<img src=x onerror=alert(1)>`, role: "annotator", password: PASSWORD },
+  });
   expect(badUser.status()).toBe(422);
   expect((await badUser.json()).error.details.problems[0].field).toBe("username");
 
   const knowledge = await page.request.post(`/api/knowledge?name=${tag}.jsonl`, {
-    data: Buffer.from(JSON.stringify({ wikipedia_id: `${tag}-page`, wikipedia_title: title, text: [`${title}\n`, paragraph, "Second paragraph.\n"] }) + "\n"),
+    data: Buffer.from(
+      JSON.stringify({ wikipedia_id: `${tag}-page`, wikipedia_title: title, text: [`${title}\n`, paragraph, "Second paragraph.\n"] }) +
+        "\n",
+    ),
     headers: { "content-type": "application/x-ndjson" },
   });
   expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const created = await page.request.post("/api/campaigns", { data: { name: campaignName, instructions, showAnswers: true, goldMinJudgments: 1000, judgmentsPerPassage: 2, endorsementThreshold: 1 } });
+  const created = await page.request.post("/api/campaigns", {
+    data: { name: campaignName, instructions, showAnswers: true, goldMinJudgments: 1000, judgmentsPerPassage: 2, endorsementThreshold: 1 },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const campaignId: number = (await created.json()).campaign.id;
-  const line = JSON.stringify({ id: `${tag}-q`, input: question, output: [{ answer, provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const candidates = JSON.stringify({ id: `${tag}-q`, output: [{ provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 2, end_paragraph_id: 2 }] }] });
+  const line = JSON.stringify({
+    id: `${tag}-q`,
+    input: question,
+    output: [{ answer, provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+  });
+  const candidates = JSON.stringify({
+    id: `${tag}-q`,
+    output: [{ provenance: [{ wikipedia_id: `${tag}-page`, start_paragraph_id: 2, end_paragraph_id: 2 }] }],
+  });
   const imported = await page.request.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") },
@@ -104,7 +131,9 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     if (res.status() === 204) break;
     const task = await res.json();
     const p = task.passage.paragraphs[0];
-    const words = Array.from(p.text as string).slice(0, 20).join("");
+    const words = Array.from(p.text as string)
+      .slice(0, 20)
+      .join("");
     const sufficient = p.id === 1;
     const submit = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
       data: {
@@ -123,7 +152,13 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     const res = await otherApi.post(`/api/campaigns/${campaignId}/next`);
     if (res.status() === 204) break;
     const task = await res.json();
-    expect((await otherApi.post(`/api/claims/${task.claim.handle}/judgment`, { data: { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") } })).status()).toBe(201);
+    expect(
+      (
+        await otherApi.post(`/api/claims/${task.claim.handle}/judgment`, {
+          data: { verdict: "insufficient", span: null, durationMs: 3000, idempotencyKey: unique("k") },
+        })
+      ).status(),
+    ).toBe(201);
   }
 
   // The coordinator's screens: campaign list, campaign page with instructions and dashboard, question view.
@@ -133,15 +168,20 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   await page.goto(`/campaigns/${campaignId}`);
   await expect(page.getByRole("heading", { name: campaignName, level: 1 })).toBeVisible();
   await page.getByText("Instructions", { exact: true }).click();
-  for (const literal of ["<script>window.", "<iframe data-xss src=", "DROP TABLE judgments"]) await expect(page.locator(".markdown-body")).toContainText(literal);
+  for (const literal of ["<script>window.", "<iframe data-xss src=", "DROP TABLE judgments"])
+    await expect(page.locator(".markdown-body")).toContainText(literal);
   const disputed = page.getByTestId("disputed").getByRole("link", { name: question });
   await expect(disputed).toBeVisible();
   await expectInert(page, dialogs);
   await disputed.click();
   await expect(page.getByRole("heading", { name: question, level: 1 })).toBeVisible();
   await expect(page.getByText(answer)).toBeVisible();
-  await expect(page.getByRole("heading", { name: new RegExp(title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).first()).toBeVisible();
-  await expect(page.getByTestId("passage").first().locator("mark.mark-highlight").first()).toHaveText(Array.from(paragraph).slice(0, 20).join(""));
+  await expect(
+    page.getByRole("heading", { name: new RegExp(title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")) }).first(),
+  ).toBeVisible();
+  await expect(page.getByTestId("passage").first().locator("mark.mark-highlight").first()).toHaveText(
+    Array.from(paragraph).slice(0, 20).join(""),
+  );
   await expectInert(page, dialogs);
   await page.screenshot({ path: path.join(screenshotDir, "hostile-question-view.png"), fullPage: true });
 
@@ -156,11 +196,18 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   await admin.dispose();
 });
 
-test("PUT /api/me/shortcuts refuses bad JSON, unknown actions, duplicate and reserved keys and an oversized body, naming the field; nothing is stored", async ({ baseURL }) => {
+test("PUT /api/me/shortcuts refuses bad JSON, unknown actions, duplicate and reserved keys and an oversized body, naming the field; nothing is stored", async ({
+  baseURL,
+}) => {
   const admin = await adminApi(baseURL!);
   const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "hostile-shortcuts"));
-  const put = (data: unknown) => api.put("/api/me/shortcuts", typeof data === "string" ? { data: Buffer.from(data), headers: { "content-type": "application/json" } } : { data });
-  const problems = async (res: Awaited<ReturnType<typeof put>>) => ((await res.json()).error.details.problems as { field: string; message: string }[]);
+  const put = (data: unknown) =>
+    api.put(
+      "/api/me/shortcuts",
+      typeof data === "string" ? { data: Buffer.from(data), headers: { "content-type": "application/json" } } : { data },
+    );
+  const problems = async (res: Awaited<ReturnType<typeof put>>) =>
+    (await res.json()).error.details.problems as { field: string; message: string }[];
 
   const badJson = await put('{"enabled": tru');
   expect(badJson.status()).toBe(400);
@@ -190,7 +237,9 @@ test("PUT /api/me/shortcuts refuses bad JSON, unknown actions, duplicate and res
   await admin.dispose();
 });
 
-test("hostile session goals, warning thresholds and annotator-page parameters are refused with errors naming the field", async ({ page }) => {
+test("hostile session goals, warning thresholds and annotator-page parameters are refused with errors naming the field", async ({
+  page,
+}) => {
   const created = await page.request.post("/api/campaigns", { data: { name: unique("hostile goal") } });
   const campaignId: number = (await created.json()).campaign.id;
   const fieldsOf = async (res: Awaited<ReturnType<typeof page.request.get>>): Promise<string[]> => {
@@ -209,20 +258,27 @@ test("hostile session goals, warning thresholds and annotator-page parameters ar
     ["warnMinJudgments", 0],
     ["warnMinJudgments", "20"],
   ] as const) {
-    expect(await fieldsOf(await page.request.patch(`/api/campaigns/${campaignId}`, { data: { [field]: value } })), `${field}: ${value}`).toEqual([field]);
+    expect(
+      await fieldsOf(await page.request.patch(`/api/campaigns/${campaignId}`, { data: { [field]: value } })),
+      `${field}: ${value}`,
+    ).toEqual([field]);
   }
   // A space-only name is refused after trimming, naming the field.
   expect(await fieldsOf(await page.request.post("/api/campaigns", { data: { name: "   " } }))).toEqual(["name"]);
   // Null: no goal (the one non-number it takes).
   expect((await page.request.patch(`/api/campaigns/${campaignId}`, { data: { sessionGoal: null } })).status()).toBe(200);
 
-  const user = await page.request.post("/api/users", { data: { username: unique("hostile-target"), role: "annotator", password: PASSWORD } });
+  const user = await page.request.post("/api/users", {
+    data: { username: unique("hostile-target"), role: "annotator", password: PASSWORD },
+  });
   const userId: number = (await user.json()).user.id;
   const judgments = (qs: string) => page.request.get(`/api/campaigns/${campaignId}/annotators/${userId}/judgments?${qs}`);
   expect(await fieldsOf(await judgments("gold=yes"))).toEqual(["gold"]);
   expect(await fieldsOf(await judgments(`after=${encodeURIComponent(SQL[1]!)}`))).toEqual(["after"]);
   expect(await fieldsOf(await judgments("limit=100000"))).toEqual(["limit"]);
-  expect(await fieldsOf(await page.request.get(`/api/campaigns/${campaignId}/annotators/${encodeURIComponent("1 OR 1=1")}`))).toEqual(["userId"]);
+  expect(await fieldsOf(await page.request.get(`/api/campaigns/${campaignId}/annotators/${encodeURIComponent("1 OR 1=1")}`))).toEqual([
+    "userId",
+  ]);
   expect(await fieldsOf(await page.request.get(`/api/campaigns/${encodeURIComponent(XSS[1]!)}/my-progress`))).toEqual(["id"]);
   // The annotator page of a bad user id: not found, nothing rendered from the path.
   const dialogs = watchDialogs(page);
@@ -231,7 +287,10 @@ test("hostile session goals, warning thresholds and annotator-page parameters ar
 });
 
 // Issue 14: comments, flags and revisions — every bad field named, markup in a comment shown as text.
-test("hostile comments, flags and revisions: 400 or 422 naming the field; a comment with markup is inert on the question view and the dashboard", async ({ page, baseURL }) => {
+test("hostile comments, flags and revisions: 400 or 422 naming the field; a comment with markup is inert on the question view and the dashboard", async ({
+  page,
+  baseURL,
+}) => {
   const admin = await adminApi(baseURL!);
   const dialogs = watchDialogs(page);
   const { campaignId } = await launchedTwoQuestionBatch(admin, "hostile-notes", { goldAccuracyThreshold: 0 });
@@ -259,7 +318,9 @@ test("hostile comments, flags and revisions: 400 or 422 naming the field; a comm
   expect(await field(await api.put(url, { data: { ...ok, idempotencyKey: unique("k") } }))).toEqual(["revision"]);
   expect((await api.put(url, { data: Buffer.from("[1,"), headers: { "content-type": "application/json" } })).status()).toBe(400);
   expect(await field(await api.get(`/api/campaigns/${campaignId}/my-judgments?limit=abc`))).toEqual(["limit"]);
-  expect(await field(await api.get(`/api/campaigns/${campaignId}/my-judgments?after=${encodeURIComponent("<script>")}`))).toEqual(["after"]);
+  expect(await field(await api.get(`/api/campaigns/${campaignId}/my-judgments?after=${encodeURIComponent("<script>")}`))).toEqual([
+    "after",
+  ]);
   expect((await (await api.get(`/api/campaigns/${campaignId}/my-judgments`)).json()).judgments[0].comment).toBe(comment);
 
   const questions = await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json();
@@ -278,7 +339,11 @@ test("hostile comments, flags and revisions: 400 or 422 naming the field; a comm
 test("hostile batch-import options are refused naming the field, and no batch is stored", async ({ page }) => {
   const created = await page.request.post("/api/campaigns", { data: { name: unique("hostile options") } });
   const campaignId: number = (await created.json()).campaign.id;
-  const queries = { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify({ id: "h1", input: "q", output: [{ answer: "a" }] }) + "\n") };
+  const queries = {
+    name: "q.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(JSON.stringify({ id: "h1", input: "q", output: [{ answer: "a" }] }) + "\n"),
+  };
   for (const [field, value] of [
     ["perRetriever", "0"],
     ["perRetriever", `2; ${SQL[0]}`],
@@ -292,7 +357,10 @@ test("hostile batch-import options are refused naming the field, and no batch is
     const res = await page.request.post(`/api/campaigns/${campaignId}/batches`, { multipart: { queries, [field]: value! } });
     expect(res.status(), `${field}=${value}`).toBe(422);
     const body = (await res.json()) as { error: { details: { problems: { field: string }[] } } };
-    expect(body.error.details.problems.map((p) => p.field), `${field}=${value}`).toEqual([field]);
+    expect(
+      body.error.details.problems.map((p) => p.field),
+      `${field}=${value}`,
+    ).toEqual([field]);
   }
   expect((await (await page.request.get(`/api/campaigns/${campaignId}/batches`)).json()).batches).toEqual([]);
 });

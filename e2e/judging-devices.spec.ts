@@ -52,47 +52,54 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-test("a whole campaign judged by touch: tap a word to start, another to end, tap Sufficient and Submit; every judgment stored with its span", { tag: "@touch" }, async ({ page, baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  const { campaignId } = await launchedTwoQuestionBatch(admin, unique("touch"));
-  await signInAnnotator(page, admin);
-  await page.goto(`/annotate/${campaignId}`);
+test(
+  "a whole campaign judged by touch: tap a word to start, another to end, tap Sufficient and Submit; every judgment stored with its span",
+  { tag: "@touch" },
+  async ({ page, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const { campaignId } = await launchedTwoQuestionBatch(admin, unique("touch"));
+    await signInAnnotator(page, admin);
+    await page.goto(`/annotate/${campaignId}`);
 
-  const stored: { text: string; verdict: string }[] = [];
-  const highlighted: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    await expect(passage(page)).toBeVisible();
-    const claim = await passage(page).getAttribute("data-claim");
-    // Each passage is one sentence such as "The tower was lit in 1871." — from its first word to its last.
-    const text = (await page.locator(".passage-body p").first().textContent())!.trim();
-    const words = text.replace(/[.]$/, "").split(/\s+/);
-    const first = await wordPoint(page, words[0]!);
-    await page.touchscreen.tap(first.x, first.y);
-    await expect(marks(page)).toHaveText(words[0]!);
-    const last = await wordPoint(page, words.at(-1)!);
-    await page.touchscreen.tap(last.x, last.y);
-    await expect(marks(page)).toHaveText(words.join(" "));
-    highlighted.push(words.join(" "));
-    await sufficientButton(page).tap();
-    await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "true");
-    const answer = judgmentResponse(page);
-    await submitButton(page).tap();
-    const res = await answer;
-    expect(res.status()).toBe(201);
-    const { judgment } = await res.json();
-    stored.push({ text: judgment.span.text, verdict: judgment.verdict });
-    // The screen moves on: another passage, or the end.
-    await expect(page.locator(`article.passage:not([data-claim="${claim}"])`).or(nothingLeft(page))).toBeVisible();
-  }
-  await expect(nothingLeft(page)).toBeVisible();
-  expect(stored.map((s) => s.verdict)).toEqual(["sufficient", "sufficient", "sufficient", "sufficient"]);
-  expect(stored.map((s) => s.text)).toEqual(highlighted);
+    const stored: { text: string; verdict: string }[] = [];
+    const highlighted: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await expect(passage(page)).toBeVisible();
+      const claim = await passage(page).getAttribute("data-claim");
+      // Each passage is one sentence such as "The tower was lit in 1871." — from its first word to its last.
+      const text = (await page.locator(".passage-body p").first().textContent())!.trim();
+      const words = text.replace(/[.]$/, "").split(/\s+/);
+      const first = await wordPoint(page, words[0]!);
+      await page.touchscreen.tap(first.x, first.y);
+      await expect(marks(page)).toHaveText(words[0]!);
+      const last = await wordPoint(page, words.at(-1)!);
+      await page.touchscreen.tap(last.x, last.y);
+      await expect(marks(page)).toHaveText(words.join(" "));
+      highlighted.push(words.join(" "));
+      await sufficientButton(page).tap();
+      await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "true");
+      const answer = judgmentResponse(page);
+      await submitButton(page).tap();
+      const res = await answer;
+      expect(res.status()).toBe(201);
+      const { judgment } = await res.json();
+      stored.push({ text: judgment.span.text, verdict: judgment.verdict });
+      // The screen moves on: another passage, or the end.
+      await expect(page.locator(`article.passage:not([data-claim="${claim}"])`).or(nothingLeft(page))).toBeVisible();
+    }
+    await expect(nothingLeft(page)).toBeVisible();
+    expect(stored.map((s) => s.verdict)).toEqual(["sufficient", "sufficient", "sufficient", "sufficient"]);
+    expect(stored.map((s) => s.text)).toEqual(highlighted);
 
-  // The coordinator's export of judgments has all four, as the annotator's spans.
-  const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text()).trim().split("\n").map((l) => JSON.parse(l));
-  expect(lines).toHaveLength(4);
-  await admin.dispose();
-});
+    // The coordinator's export of judgments has all four, as the annotator's spans.
+    const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(4);
+    await admin.dispose();
+  },
+);
 
 test("a touch drag from the highlight moves its end, word-snapped", { tag: "@touch" }, async ({ page, baseURL }) => {
   await openDemoPassage(page, baseURL!);
@@ -115,7 +122,10 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   baseURL,
 }, testInfo) => {
   const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin, { sessionGoal: 200, instructions: "Judge the passage **alone**.\n\n- Highlight the *shortest* span." });
+  const campaignId = await launchDemoQuestion(admin, {
+    sessionGoal: 200,
+    instructions: "Judge the passage **alone**.\n\n- Highlight the *shortest* span.",
+  });
   await signInAnnotator(page, admin);
   await admin.dispose();
 
@@ -128,7 +138,9 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   const isTouch = !!testInfo.project.use.hasTouch;
   // The first visit opens the instructions: a sheet (a modal dialog) on narrow screens, a column on wide ones.
   const narrow = page.viewportSize()!.width <= 820;
-  const instructions = narrow ? page.getByRole("dialog", { name: "Instructions" }) : page.getByRole("complementary", { name: "Instructions" });
+  const instructions = narrow
+    ? page.getByRole("dialog", { name: "Instructions" })
+    : page.getByRole("complementary", { name: "Instructions" });
   await expect(instructions).toBeVisible();
   await expect(instructions.locator("strong")).toHaveText("alone");
   expect(await seriousViolations(page)).toEqual([]);
@@ -167,9 +179,16 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
           return { left: r.left, right: r.right, scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, name: el.className };
         }),
     );
-    for (let i = 1; i < parts.length; i++) expect(parts[i]!.left, `${parts[i]!.name} after ${parts[i - 1]!.name} at ${size.width}px`).toBeGreaterThanOrEqual(parts[i - 1]!.right - 0.5);
-    for (const p of parts.filter((p) => p.name !== "campaign-name")) expect(p.scrollWidth, `${p.name} fits its text at ${size.width}px`).toBeLessThanOrEqual(p.clientWidth + 1);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `sideways scrolling at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.width);
+    for (let i = 1; i < parts.length; i++)
+      expect(parts[i]!.left, `${parts[i]!.name} after ${parts[i - 1]!.name} at ${size.width}px`).toBeGreaterThanOrEqual(
+        parts[i - 1]!.right - 0.5,
+      );
+    for (const p of parts.filter((p) => p.name !== "campaign-name"))
+      expect(p.scrollWidth, `${p.name} fits its text at ${size.width}px`).toBeLessThanOrEqual(p.clientWidth + 1);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `sideways scrolling at ${size.width}×${size.height}`,
+    ).toBeLessThanOrEqual(size.width);
     for (const button of await page.locator(".verdict-bar button").all()) {
       await expect(button).toBeInViewport({ ratio: 1 });
       if (isTouch) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
@@ -192,32 +211,36 @@ function keyCounter(page: Page) {
   };
 }
 
-test("the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  await openDemoPassage(page, baseURL!);
+test(
+  "the answer sentence of a demo passage is highlighted in at most 5 key presses (S, S), and stored",
+  { tag: "@desktop" },
+  async ({ page, baseURL }) => {
+    await openDemoPassage(page, baseURL!);
 
-  const keys = keyCounter(page);
-  const answer = "It was designed by the engineer Ana Kessler and first lit in 1871";
-  // S takes the sentence at the cursor (the first, with no highlight); S again, the next one.
-  for (let i = 0; i < 5 && (await marks(page).allTextContents()).join("") !== answer; i++) await keys.press("s");
-  await expect(marks(page)).toHaveText(answer);
-  expect(keys.count).toBeLessThanOrEqual(5);
-  expect(keys.count).toBe(2);
+    const keys = keyCounter(page);
+    const answer = "It was designed by the engineer Ana Kessler and first lit in 1871";
+    // S takes the sentence at the cursor (the first, with no highlight); S again, the next one.
+    for (let i = 0; i < 5 && (await marks(page).allTextContents()).join("") !== answer; i++) await keys.press("s");
+    await expect(marks(page)).toHaveText(answer);
+    expect(keys.count).toBeLessThanOrEqual(5);
+    expect(keys.count).toBe(2);
 
-  // Ctrl+Shift+← shrinks by a sentence (to the start word), Ctrl+Shift+→ grows back to the sentence's end.
-  await page.keyboard.press("Control+Shift+ArrowLeft");
-  await expect(marks(page)).toHaveText("It");
-  await page.keyboard.press("Control+Shift+ArrowRight");
-  await expect(marks(page)).toHaveText(answer);
+    // Ctrl+Shift+← shrinks by a sentence (to the start word), Ctrl+Shift+→ grows back to the sentence's end.
+    await page.keyboard.press("Control+Shift+ArrowLeft");
+    await expect(marks(page)).toHaveText("It");
+    await page.keyboard.press("Control+Shift+ArrowRight");
+    await expect(marks(page)).toHaveText(answer);
 
-  await page.keyboard.press("1");
-  const saved = judgmentResponse(page);
-  await page.keyboard.press("Enter");
-  const res = await saved;
-  expect(res.status()).toBe(201);
-  const { judgment } = await res.json();
-  // KILT offsets in code points: the sentence starts after the Old Italic letters (3 astral code points).
-  expect(judgment.span).toMatchObject({ startParagraphId: 1, endParagraphId: 1, endCharacter: 180, text: answer });
-});
+    await page.keyboard.press("1");
+    const saved = judgmentResponse(page);
+    await page.keyboard.press("Enter");
+    const res = await saved;
+    expect(res.status()).toBe(201);
+    const { judgment } = await res.json();
+    // KILT offsets in code points: the sentence starts after the Old Italic letters (3 astral code points).
+    expect(judgment.span).toMatchObject({ startParagraphId: 1, endParagraphId: 1, endCharacter: 180, text: answer });
+  },
+);
 
 test("a click sets the highlight's start and Shift+click its end", { tag: "@desktop" }, async ({ page, baseURL }) => {
   await openDemoPassage(page, baseURL!);
@@ -235,56 +258,60 @@ test("a click sets the highlight's start and Shift+click its end", { tag: "@desk
   await expect(marks(page)).toHaveText("lit");
 });
 
-test("shortcuts remapped on the account page are the judging page's keys; turned off, single keys do nothing and Enter still submits", { tag: "@desktop" }, async ({ page, baseURL }) => {
-  const admin = await adminApi(baseURL!);
-  const campaignId = await launchDemoQuestion(admin);
-  await signInAnnotator(page, admin);
-  await admin.dispose();
+test(
+  "shortcuts remapped on the account page are the judging page's keys; turned off, single keys do nothing and Enter still submits",
+  { tag: "@desktop" },
+  async ({ page, baseURL }) => {
+    const admin = await adminApi(baseURL!);
+    const campaignId = await launchDemoQuestion(admin);
+    await signInAnnotator(page, admin);
+    await admin.dispose();
 
-  // Remap "Sufficient" to Y on the account page; a duplicate is refused beside its field first.
-  await page.goto("/account");
-  const form = page.getByRole("form", { name: "Judging shortcuts" });
-  await expect(form).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await form.getByLabel("Sufficient", { exact: true }).fill("2");
-  await form.getByRole("button", { name: "Save shortcuts" }).click();
-  await expect(form.getByText('"2" is already the key of insufficient')).toBeVisible();
-  await form.getByLabel("Sufficient", { exact: true }).fill("y");
-  await form.getByRole("button", { name: "Save shortcuts" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
-  expect((await (await page.request.get("/api/me/shortcuts")).json()).shortcuts).toEqual({ enabled: true, keys: { sufficient: "y" } });
+    // Remap "Sufficient" to Y on the account page; a duplicate is refused beside its field first.
+    await page.goto("/account");
+    const form = page.getByRole("form", { name: "Judging shortcuts" });
+    await expect(form).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await form.getByLabel("Sufficient", { exact: true }).fill("2");
+    await form.getByRole("button", { name: "Save shortcuts" }).click();
+    await expect(form.getByText('"2" is already the key of insufficient')).toBeVisible();
+    await form.getByLabel("Sufficient", { exact: true }).fill("y");
+    await form.getByRole("button", { name: "Save shortcuts" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
+    expect((await (await page.request.get("/api/me/shortcuts")).json()).shortcuts).toEqual({ enabled: true, keys: { sufficient: "y" } });
 
-  await page.goto(`/annotate/${campaignId}`);
-  await expect(passage(page)).toBeVisible();
-  await page.keyboard.press("s");
-  await expect(marks(page)).not.toHaveCount(0);
-  await page.keyboard.press("1");
-  await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "false");
-  await page.keyboard.press("y");
-  await expect(page.getByRole("button", { name: "Y Sufficient" })).toHaveAttribute("aria-pressed", "true");
-  // The draft stays with the claim: leave it at "Not sufficient" (no highlight) for the next visit.
-  await page.getByRole("button", { name: "2 Not sufficient" }).click();
-  await expect(marks(page)).toHaveCount(0);
+    await page.goto(`/annotate/${campaignId}`);
+    await expect(passage(page)).toBeVisible();
+    await page.keyboard.press("s");
+    await expect(marks(page)).not.toHaveCount(0);
+    await page.keyboard.press("1");
+    await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "false");
+    await page.keyboard.press("y");
+    await expect(page.getByRole("button", { name: "Y Sufficient" })).toHaveAttribute("aria-pressed", "true");
+    // The draft stays with the claim: leave it at "Not sufficient" (no highlight) for the next visit.
+    await page.getByRole("button", { name: "2 Not sufficient" }).click();
+    await expect(marks(page)).toHaveCount(0);
 
-  // Off: no single key acts (not even S or ?); Shift+→, Ctrl+Shift+→, Esc and Enter still do.
-  await page.goto("/account");
-  await form.getByLabel("Single-key shortcuts on the judging page").uncheck();
-  await form.getByRole("button", { name: "Save shortcuts" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
-  await page.goto(`/annotate/${campaignId}`);
-  await expect(passage(page)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Not sufficient", exact: true })).toHaveAttribute("aria-pressed", "true");
-  for (const key of ["s", "y", "1", "u", "]", "?"]) await page.keyboard.press(key);
-  await expect(marks(page)).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Sufficient", exact: true })).toHaveAttribute("aria-pressed", "false");
-  await expect(page.getByRole("button", { name: "Unreadable", exact: true })).toHaveAttribute("aria-pressed", "false");
-  await expect(page.getByRole("complementary", { name: "Instructions" })).toHaveCount(0);
-  await page.keyboard.press("Shift+ArrowRight");
-  await expect(marks(page)).toHaveText("Velmora");
-  await page.keyboard.press("Control+Shift+ArrowRight");
-  await expect(marks(page)).toHaveText(/^Velmora Lighthouse .* harbour$/);
-  await page.getByRole("button", { name: "Sufficient", exact: true }).click();
-  const saved = judgmentResponse(page);
-  await page.keyboard.press("Enter");
-  expect((await saved).status()).toBe(201);
-});
+    // Off: no single key acts (not even S or ?); Shift+→, Ctrl+Shift+→, Esc and Enter still do.
+    await page.goto("/account");
+    await form.getByLabel("Single-key shortcuts on the judging page").uncheck();
+    await form.getByRole("button", { name: "Save shortcuts" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();
+    await page.goto(`/annotate/${campaignId}`);
+    await expect(passage(page)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Not sufficient", exact: true })).toHaveAttribute("aria-pressed", "true");
+    for (const key of ["s", "y", "1", "u", "]", "?"]) await page.keyboard.press(key);
+    await expect(marks(page)).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sufficient", exact: true })).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByRole("button", { name: "Unreadable", exact: true })).toHaveAttribute("aria-pressed", "false");
+    await expect(page.getByRole("complementary", { name: "Instructions" })).toHaveCount(0);
+    await page.keyboard.press("Shift+ArrowRight");
+    await expect(marks(page)).toHaveText("Velmora");
+    await page.keyboard.press("Control+Shift+ArrowRight");
+    await expect(marks(page)).toHaveText(/^Velmora Lighthouse .* harbour$/);
+    await page.getByRole("button", { name: "Sufficient", exact: true }).click();
+    const saved = judgmentResponse(page);
+    await page.keyboard.press("Enter");
+    expect((await saved).status()).toBe(201);
+  },
+);

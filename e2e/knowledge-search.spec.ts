@@ -14,20 +14,32 @@ async function axeAtWidths(page: Page, widths: number[]): Promise<string[]> {
   for (const width of widths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
     const { violations } = await new AxeBuilder({ page }).analyze();
-    for (const v of violations) if (v.impact === "serious" || v.impact === "critical") found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    for (const v of violations)
+      if (v.impact === "serious" || v.impact === "critical")
+        found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   }
   return found;
 }
 
 test.use({ storageState: storageStatePath("coordinator") });
 
-test("a coordinator builds the text index on the import page; an annotator then searches by title and text and reads the page", async ({ page, baseURL }) => {
+test("a coordinator builds the text index on the import page; an annotator then searches by title and text and reads the page", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const word = unique("glimmerwort").replace("-", "");
   const id = unique("search-page");
-  const line = { wikipedia_id: id, wikipedia_title: `Ölberg ${word}`, text: [`Ölberg ${word}\n`, "Section::::History.\n", `The ${word} bell of Ölberg was cast in 1613 by travelling founders.\n`] };
-  const imported = await admin.post("/api/knowledge?name=search.jsonl", { data: Buffer.from(JSON.stringify(line) + "\n"), headers: { "content-type": "application/x-ndjson" } });
+  const line = {
+    wikipedia_id: id,
+    wikipedia_title: `Ölberg ${word}`,
+    text: [`Ölberg ${word}\n`, "Section::::History.\n", `The ${word} bell of Ölberg was cast in 1613 by travelling founders.\n`],
+  };
+  const imported = await admin.post("/api/knowledge?name=search.jsonl", {
+    data: Buffer.from(JSON.stringify(line) + "\n"),
+    headers: { "content-type": "application/x-ndjson" },
+  });
   expect(imported.status(), await imported.text()).toBe(201);
   const campaign = await admin.post("/api/campaigns", { data: { name: unique("search campaign") } });
   const campaignId: number = (await campaign.json()).campaign.id;
@@ -43,7 +55,11 @@ test("a coordinator builds the text index on the import page; an annotator then 
   const annotator = await signedInApi(baseURL!, accounts().annotator);
   const byTitle = await annotator.get(`/api/knowledge/search?q=${encodeURIComponent(`olberg ${word}`)}&mode=title`);
   expect(byTitle.status(), await byTitle.text()).toBe(200);
-  expect((await byTitle.json()).results[0]).toMatchObject({ wikipediaId: id, paragraphId: null, titleSegments: [{ text: `Ölberg ${word}`, match: true }] });
+  expect((await byTitle.json()).results[0]).toMatchObject({
+    wikipediaId: id,
+    paragraphId: null,
+    titleSegments: [{ text: `Ölberg ${word}`, match: true }],
+  });
   const byText = await annotator.get(`/api/knowledge/search?q=${encodeURIComponent(`When was the ${word} bell cast?`)}&mode=text&limit=5`);
   expect(byText.status(), await byText.text()).toBe(200);
   const top = (await byText.json()).results[0];
@@ -75,7 +91,19 @@ test("hostile search and page parameters: 422 naming the parameter or 404, never
     expect(res.status(), `${path}: ${body}`).toBe(422);
     expect(JSON.parse(body).error.details.problems[0].field, path).toBe(field);
   }
-  for (const q of ["'&|!():*<->", "a & | b", "!!!", "(((", "foo:*", "'; DROP TABLE pages; --", "<->", "\\", "%_%", "\u202e😀", "a\u0001b\u0002"]) {
+  for (const q of [
+    "'&|!():*<->",
+    "a & | b",
+    "!!!",
+    "(((",
+    "foo:*",
+    "'; DROP TABLE pages; --",
+    "<->",
+    "\\",
+    "%_%",
+    "\u202e😀",
+    "a\u0001b\u0002",
+  ]) {
     for (const mode of ["title", "text"]) {
       const res = await api.get(`/api/knowledge/search?q=${encodeURIComponent(q)}&mode=${mode}`);
       expect([200, 409], `${mode} ${JSON.stringify(q)}: ${res.status()}`).toContain(res.status());
@@ -91,7 +119,9 @@ test("hostile search and page parameters: 422 naming the parameter or 404, never
 /** Runs bin/kps.mjs; its exit code and output. */
 async function kps(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), ...args], {
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -99,7 +129,9 @@ async function kps(args: string[], env: Record<string, string>): Promise<{ code:
   }
 }
 
-test("kps knowledge index builds the index and exits 0 when it is ready; a bad token is refused with a clear message", async ({ baseURL }) => {
+test("kps knowledge index builds the index and exits 0 when it is ready; a bad token is refused with a clear message", async ({
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const tokenOf = async (username: string) => {
     const login = await kps(["--url", baseURL!, "login", "--username", username, "--password", PASSWORD], { KPS_TOKEN: "" });

@@ -57,7 +57,12 @@ test.afterAll(async () => {
 });
 
 /** A browser context on this spec's app, signed in as `username`. */
-async function signedIn(browser: Browser, username: string, password: string, viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
+async function signedIn(
+  browser: Browser,
+  username: string,
+  password: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: app.url, storageState: { cookies: [], origins: [] }, viewport });
   const res = await context.request.post("/api/auth/sign-in", { data: { username, password } });
   expect(res.status(), await res.text()).toBe(200);
@@ -80,7 +85,9 @@ async function timedGoto(page: Page, url: string, ready: () => Promise<void>): P
   const start = Date.now();
   expect((await page.request.get(url)).status()).toBe(200);
   const server = Date.now() - start;
-  console.log(`large lists: ${url} with ${USERS} users and ${CAMPAIGNS} campaigns shown in ${times[0]} ms (first visit), ${times[1]} ms (next; its HTML ${server} ms)`);
+  console.log(
+    `large lists: ${url} with ${USERS} users and ${CAMPAIGNS} campaigns shown in ${times[0]} ms (first visit), ${times[1]} ms (next; its HTML ${server} ms)`,
+  );
 }
 
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
@@ -174,7 +181,9 @@ test("the campaign list shows a page of campaigns, pages by keyboard and finds t
 
 test("an annotator's queue shows a page of their 2,000 campaigns and finds the oldest", async ({ browser }) => {
   const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
-  expect((await admin.request.post("/api/users", { data: { username: ANNOTATOR, role: "annotator", password: PASSWORD } })).status()).toBe(201);
+  expect((await admin.request.post("/api/users", { data: { username: ANNOTATOR, role: "annotator", password: PASSWORD } })).status()).toBe(
+    201,
+  );
   await admin.close();
   const context = await signedIn(browser, ANNOTATOR, PASSWORD, { width: 390, height: 844 });
   const page = await context.newPage();
@@ -190,7 +199,9 @@ test("an annotator's queue shows a page of their 2,000 campaigns and finds the o
 
 test("the CLI still lists every account and every campaign", async ({ browser }) => {
   const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
-  const token = ((await (await admin.request.post("/api/tokens", { data: { name: "large-lists" } })).json()) as { token: { token: string } }).token.token;
+  const token = (
+    (await (await admin.request.post("/api/tokens", { data: { name: "large-lists" } })).json()) as { token: { token: string } }
+  ).token.token;
   await admin.close();
   const kps = async (...args: string[]) => {
     const { stdout } = await run(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), "--url", app.url, ...args], {
@@ -206,7 +217,9 @@ test("the CLI still lists every account and every campaign", async ({ browser })
   const campaigns = await kps("campaign", "list");
   expect(campaigns).toHaveLength(CAMPAIGNS + 1); // and big-members
   expect(new Set(campaigns.map((l) => l.split("\t")[1])).size).toBe(CAMPAIGNS + 1);
-  expect(await kps("campaign", "list", "--search", "big-campaign-0001")).toEqual([expect.stringMatching(/^\d+\tbig-campaign-0001\t0 batches/)]);
+  expect(await kps("campaign", "list", "--search", "big-campaign-0001")).toEqual([
+    expect.stringMatching(/^\d+\tbig-campaign-0001\t0 batches/),
+  ]);
 
   // Tokens (a header line, then one each), batches and the 10,000 annotators of the status, all of them.
   const tokens = await kps("token", "list", "--search", "big-token-");
@@ -220,7 +233,9 @@ test("the CLI still lists every account and every campaign", async ({ browser })
   expect(new Set(annotators.map((l) => l.split("\t")[1])).size).toBe(USERS);
 });
 
-test("a campaign with 10,000 annotators shows 50 of them, sorts and searches them on the server, and keeps its page through the refresh", async ({ browser }) => {
+test("a campaign with 10,000 annotators shows 50 of them, sorts and searches them on the server, and keeps its page through the refresh", async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const context = await signedIn(browser, ADMIN.username, ADMIN.password);
   const page = await context.newPage();
@@ -246,7 +261,8 @@ test("a campaign with 10,000 annotators shows 50 of them, sorts and searches the
   await expect(pager).toContainText("Page 2");
   await expect(rows.first()).not.toHaveAttribute("data-username", firstOfPageOne!);
   const firstOfPageTwo = await rows.first().getAttribute("data-username");
-  const refreshed = (r: { url(): string }) => r.url().includes(`/api/campaigns/${membersCampaignId}/annotators?`) && r.url().includes("after=");
+  const refreshed = (r: { url(): string }) =>
+    r.url().includes(`/api/campaigns/${membersCampaignId}/annotators?`) && r.url().includes("after=");
   await page.waitForResponse(refreshed); // the refresh of page 2 …
   await page.waitForResponse(refreshed, { timeout: 15_000 }); // … and the next one
   await expect(pager).toContainText("Page 2");

@@ -12,10 +12,25 @@ async function campaignWithAnnotators(page: Page, baseURL: string, count: number
   const admin = await adminApi(baseURL);
   const wikipediaId = unique("pause-page");
   const text = ["Pause Page\n", "The tower was first lit in 1871.\n", "It was relit in 2005.\n"];
-  expect((await page.request.post("/api/knowledge?name=p.jsonl", { data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Pause Page", text }) + "\n"), headers: { "content-type": "application/x-ndjson" } })).status()).toBe(201);
-  const campaign = (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-pause"), goldAccuracyThreshold: 0 } })).json()).campaign;
-  const line = JSON.stringify({ id: unique("q"), input: "when was the tower first lit", output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }] });
-  const imported = await page.request.post(`/api/campaigns/${campaign.id}/batches`, { multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } } });
+  expect(
+    (
+      await page.request.post("/api/knowledge?name=p.jsonl", {
+        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Pause Page", text }) + "\n"),
+        headers: { "content-type": "application/x-ndjson" },
+      })
+    ).status(),
+  ).toBe(201);
+  const campaign = (
+    await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-pause"), goldAccuracyThreshold: 0 } })).json()
+  ).campaign;
+  const line = JSON.stringify({
+    id: unique("q"),
+    input: "when was the tower first lit",
+    output: [{ answer: "1871", provenance: [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+  });
+  const imported = await page.request.post(`/api/campaigns/${campaign.id}/batches`, {
+    multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } },
+  });
   expect(imported.status(), await imported.text()).toBe(201);
   expect((await page.request.post(`/api/batches/${(await imported.json()).batch.id}/launch`)).status()).toBe(200);
   const names: string[] = [];
@@ -45,7 +60,10 @@ async function expectNoSeriousViolations(page: Page, include: string) {
   expect(violations).toEqual([]);
 }
 
-test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, Enter confirms; axe at 1280 px", async ({ page, baseURL }) => {
+test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, Enter confirms; axe at 1280 px", async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const { campaignId, names } = await campaignWithAnnotators(page, baseURL!, 2);
   const [who, other] = names as [string, string];
@@ -96,7 +114,10 @@ test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, En
   await expect.poll(() => standingOf(page.request, campaignId, who)).toBe("active");
 });
 
-test("touch at 390 px: a tap opens the dialog, Cancel leaves the annotator active, Pause pauses them; axe", async ({ browser, baseURL }) => {
+test("touch at 390 px: a tap opens the dialog, Cancel leaves the annotator active, Pause pauses them; axe", async ({
+  browser,
+  baseURL,
+}) => {
   const { viewport, userAgent, deviceScaleFactor } = devices["Pixel 7"];
   const context = await browser.newContext({
     storageState: storageStatePath("coordinator"),
@@ -122,7 +143,8 @@ test("touch at 390 px: a tap opens the dialog, Cancel leaves the annotator activ
   const box = (await dialog.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);
-  for (const name of ["Pause", "Cancel"]) expect((await dialog.getByRole("button", { name }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  for (const name of ["Pause", "Cancel"])
+    expect((await dialog.getByRole("button", { name }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
   await expectNoSeriousViolations(page, ".pause-dialog");
 
   await dialog.getByRole("button", { name: "Cancel" }).tap();

@@ -87,7 +87,10 @@ test("a coordinator creates an annotator with a password, who then signs in", as
   await expect(form.getByLabel("Username")).toHaveValue("");
   await expect(form.getByLabel("Username")).not.toHaveAttribute("aria-invalid", "true");
 
-  const row = page.getByRole("table", { name: "Users" }).getByRole("row").filter({ has: page.getByRole("cell", { name: username, exact: true }) });
+  const row = page
+    .getByRole("table", { name: "Users" })
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: username, exact: true }) });
   await expect(row.getByRole("cell")).toHaveText([username, "annotator", "set", /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, "active", /Disable/]);
   expect(await userNamed(page.request, username)).toMatchObject({ role: "annotator", hasPassword: true });
 
@@ -133,7 +136,10 @@ test("a user created without a password gets an invite link that sets it", async
   expect(await userNamed(page.request, username)).toMatchObject({ hasPassword: true });
 });
 
-test("an invite link is created with its expiry, shown once, and works (typed and submitted from the keyboard)", async ({ page, browser }) => {
+test("an invite link is created with its expiry, shown once, and works (typed and submitted from the keyboard)", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/people");
   const form = inviteForm(page);
 
@@ -280,7 +286,9 @@ test("an API token is shown once, works as a bearer token, and stops working onc
 
   const after = await meWithToken(baseURL!, secret);
   expect(after).toMatchObject({ status: 401, body: { error: { code: "unauthorized" } } });
-  const listed = ((await (await page.request.get("/api/tokens")).json()) as { tokens: { name: string; revokedAt: string | null }[] }).tokens.find((t) => t.name === name);
+  const listed = (
+    (await (await page.request.get("/api/tokens")).json()) as { tokens: { name: string; revokedAt: string | null }[] }
+  ).tokens.find((t) => t.name === name);
   expect(listed?.revokedAt).not.toBeNull();
 });
 

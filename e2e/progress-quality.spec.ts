@@ -1,7 +1,16 @@
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, signedInApi, signInWithForm, storageStatePath, unique } from "./fixtures";
+import {
+  adminApi,
+  createAccount,
+  judgeAll,
+  launchedTwoQuestionBatch,
+  signedInApi,
+  signInWithForm,
+  storageStatePath,
+  unique,
+} from "./fixtures";
 
 // Issue 14, deliverables 3 and 6: the annotator's queue and header progress with a session goal; the
 // coordinator's annotator page and the dashboard's warnings. Small campaigns (4 passages), judged mostly through the API.
@@ -25,19 +34,28 @@ async function axeAtBothSizes(page: Page, name: string): Promise<void> {
 }
 
 async function userIdOf(admin: APIRequestContext, username: string): Promise<number> {
-  const { users } = (await (await admin.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as { users: { id: number; username: string }[] };
+  const { users } = (await (await admin.get(`/api/users?q=${encodeURIComponent(username)}`)).json()) as {
+    users: { id: number; username: string }[];
+  };
   return users.find((u) => u.username === username)!.id;
 }
 
 test.describe("progress and quality", () => {
   test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
-  test("the queue says what is left, Paused or Nothing left; the header shows the campaign's and the annotator's progress towards the session goal", async ({ browser, baseURL }) => {
+  test("the queue says what is left, Paused or Nothing left; the header shows the campaign's and the annotator's progress towards the session goal", async ({
+    browser,
+    baseURL,
+  }) => {
     const admin = await adminApi(baseURL!);
     const prefix = unique("queue").replace(/-/g, "");
     // Open work (a goal of 3 per session), a campaign someone else finished (R = 1), one where this annotator is paused.
     const open = await launchedTwoQuestionBatch(admin, `${prefix}open`, { sessionGoal: 3, goldAccuracyThreshold: 0 });
-    const finished = await launchedTwoQuestionBatch(admin, `${prefix}done`, { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0 });
+    const finished = await launchedTwoQuestionBatch(admin, `${prefix}done`, {
+      judgmentsPerPassage: 1,
+      endorsementThreshold: 1,
+      goldAccuracyThreshold: 0,
+    });
     const paused = await launchedTwoQuestionBatch(admin, `${prefix}paused`, { goldAccuracyThreshold: 0 });
     const other = await signedInApi(baseURL!, await createAccount(admin, "annotator", "finisher"));
     expect(await judgeAll(other, finished.campaignId, () => false)).toHaveLength(4);
@@ -63,7 +81,9 @@ test.describe("progress and quality", () => {
     await expect(item("paused").getByRole("link")).toHaveCount(0);
     await axeAtBothSizes(page, "queue");
 
-    await item("open").getByRole("link", { name: /^Start / }).click();
+    await item("open")
+      .getByRole("link", { name: /^Start / })
+      .click();
     await expect(page).toHaveURL(new RegExp(`/annotate/${open.campaignId}$`));
     const meter = page.getByTestId("progress-meter");
     await expect(meter.getByTestId("campaign-filled")).toHaveText("0% of slots filled");
@@ -139,7 +159,9 @@ test.describe("progress and quality", () => {
     await expect(page.getByTestId("annotator-judgment").first().locator("mark.mark-highlight")).toBeVisible();
   });
 
-  test("a campaign name of spaces only: the name field gets the focus with its error beside it; the session goal is saved", async ({ page }) => {
+  test("a campaign name of spaces only: the name field gets the focus with its error beside it; the session goal is saved", async ({
+    page,
+  }) => {
     await page.goto("/campaigns/new");
     await page.getByLabel("Name").fill("   ");
     await page.getByLabel(/Session goal/).fill("200");

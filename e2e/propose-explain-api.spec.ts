@@ -15,14 +15,26 @@ async function oneQuestion(admin: APIRequestContext): Promise<{ campaignId: numb
     headers: { "content-type": "application/x-ndjson" },
   });
   expect(knowledge.status(), await knowledge.text()).toBe(201);
-  const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-propose"), goldAccuracyThreshold: 0, judgmentsPerPassage: 2, endorsementThreshold: 1 } });
+  const created = await admin.post("/api/campaigns", {
+    data: { name: unique("e2e-propose"), goldAccuracyThreshold: 0, judgmentsPerPassage: 2, endorsementThreshold: 1 },
+  });
   const campaignId: number = (await created.json()).campaign.id;
   const id = unique("q");
   const at = (p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
   const imported = await admin.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
-      queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify({ id, input: "when did the museum open", output: [{ answer: "2010", provenance: at(1) }] }) + "\n") },
-      candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify({ id, output: [{ provenance: at(2) }] }) + "\n") },
+      queries: {
+        name: "q.jsonl",
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(
+          JSON.stringify({ id, input: "when did the museum open", output: [{ answer: "2010", provenance: at(1) }] }) + "\n",
+        ),
+      },
+      candidates: {
+        name: "c.jsonl",
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(JSON.stringify({ id, output: [{ provenance: at(2) }] }) + "\n"),
+      },
     },
   });
   expect(imported.status(), await imported.text()).toBe(201);
@@ -36,7 +48,10 @@ async function fields(res: APIResponse): Promise<string[]> {
   return ((await res.json()) as { error: { details: { problems: { field: string }[] } } }).error.details.problems.map((p) => p.field);
 }
 
-test("propose and explain through the API: hostile bodies are refused naming the field, offsets are code points, a response is given once", async ({ page, baseURL }) => {
+test("propose and explain through the API: hostile bodies are refused naming the field, offsets are code points, a response is given once", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const { campaignId, wikipediaId } = await oneQuestion(admin);
@@ -51,11 +66,15 @@ test("propose and explain through the API: hostile bodies are refused naming the
   const span = { startParagraphId: 3, startCharacter: 9, endParagraphId: 3, endCharacter: 10, text: "😀" };
   const ok = { queryId: ask.queryId, wikipediaId, startParagraphId: 3, endParagraphId: 3, span };
   const post = (data: unknown) => api.post(proposals, { data });
-  expect((await api.post(proposals, { data: Buffer.from('{"queryId": '), headers: { "content-type": "application/json" } })).status()).toBe(400);
+  expect((await api.post(proposals, { data: Buffer.from('{"queryId": '), headers: { "content-type": "application/json" } })).status()).toBe(
+    400,
+  );
   expect(await fields(await post({ ...ok, span: { ...span, endCharacter: 11 } }))).toEqual(["span.text"]); // UTF-16 offsets read "😀 "
   expect(await fields(await post({ ...ok, span: { ...span, startCharacter: -1 } }))).toEqual(["span.startCharacter"]);
   expect(await fields(await post({ ...ok, startParagraphId: "3" }))).toEqual(["startParagraphId"]);
-  expect(await fields(await post({ ...ok, startParagraphId: 0, endParagraphId: 0, span: { ...span, startParagraphId: 0, endParagraphId: 0 } }))).toContain("startParagraphId");
+  expect(
+    await fields(await post({ ...ok, startParagraphId: 0, endParagraphId: 0, span: { ...span, startParagraphId: 0, endParagraphId: 0 } })),
+  ).toContain("startParagraphId");
   expect(await fields(await post({ ...ok, endParagraphId: 4, span }))).toEqual(["endParagraphId"]);
   expect(await fields(await post({ ...ok, span: { ...span, text: "x".repeat(100_001) } }))).toEqual(["span.text"]);
   expect(await fields(await post({ ...ok, queryId: 42 }))).toEqual(["queryId"]);
@@ -110,7 +129,10 @@ test("propose and explain through the API: hostile bodies are refused naming the
   await Promise.all([api.dispose(), other.dispose(), admin.dispose()]);
 });
 
-test("the campaign setting: on by default, turned off on the settings form, audited, and then nothing is asked", async ({ page, baseURL }) => {
+test("the campaign setting: on by default, turned off on the settings form, audited, and then nothing is asked", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(90_000);
   const admin = await adminApi(baseURL!);
   const { campaignId } = await oneQuestion(admin);
@@ -121,10 +143,14 @@ test("the campaign setting: on by default, turned off on the settings form, audi
   await box.uncheck();
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page).toHaveURL(new RegExp(`/campaigns/${campaignId}$`));
-  await expect(page.locator(".settings-summary div").filter({ hasText: "Ask when no passage is sufficient" }).locator("dd")).toHaveText("off");
+  await expect(page.locator(".settings-summary div").filter({ hasText: "Ask when no passage is sufficient" }).locator("dd")).toHaveText(
+    "off",
+  );
   expect((await (await admin.get(`/api/campaigns/${campaignId}`)).json()).campaign.askWhenNoneSufficient).toBe(false);
   const audit = await (await admin.get("/api/audit?limit=20")).json();
-  const entry = (audit.entries as { action: string; targetId: string; details: { changes?: Record<string, unknown> } }[]).find((e) => e.action === "campaign.update" && e.targetId === String(campaignId));
+  const entry = (audit.entries as { action: string; targetId: string; details: { changes?: Record<string, unknown> } }[]).find(
+    (e) => e.action === "campaign.update" && e.targetId === String(campaignId),
+  );
   expect(entry?.details.changes).toEqual({ askWhenNoneSufficient: false });
   const api = await signedInApi(baseURL!, await createAccount(admin, "annotator", "not-asked"));
   await judgeAll(api, campaignId, () => false);

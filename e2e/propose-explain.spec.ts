@@ -9,7 +9,16 @@ import { promisify } from "node:util";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { accounts, adminApi, createAccount, PASSWORD, storageStatePath } from "./fixtures";
 import { wordPoint } from "./word-point";
-import { annotatorWithPage, axeAtBothWidths, buildTextIndex, importAskSource, judgeByApi, judgeNoneSufficient, oneQuestionCampaign, type AskSource } from "./ask-fixtures";
+import {
+  annotatorWithPage,
+  axeAtBothWidths,
+  buildTextIndex,
+  importAskSource,
+  judgeByApi,
+  judgeNoneSufficient,
+  oneQuestionCampaign,
+  type AskSource,
+} from "./ask-fixtures";
 
 const run = promisify(execFile);
 
@@ -17,7 +26,11 @@ const run = promisify(execFile);
 async function kps(baseURL: string, args: string[]): Promise<string> {
   const bin = path.join(process.cwd(), "bin", "kps.mjs");
   const env = { ...process.env, KPS_TOKEN: "" };
-  const login = await run(process.execPath, [bin, "--url", baseURL, "login", "--username", accounts().coordinator, "--password", PASSWORD], { env });
+  const login = await run(
+    process.execPath,
+    [bin, "--url", baseURL, "login", "--username", accounts().coordinator, "--password", PASSWORD],
+    { env },
+  );
   const token = /KPS_TOKEN=(\S+)/.exec(login.stdout)![1]!;
   return (await run(process.execPath, [bin, ...args], { env: { ...env, KPS_URL: baseURL, KPS_TOKEN: token } })).stdout;
 }
@@ -39,158 +52,185 @@ test.afterAll(async () => {
   await admin.dispose();
 });
 
-test("asked after none sufficient, an annotator searches, opens a page, highlights and proposes; two others endorse it and the export holds it", { tag: "@desktop" }, async ({ browser, baseURL }) => {
-  test.setTimeout(180_000);
-  const { campaignId, queryId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} lighthouse`);
-  const a = await annotatorWithPage(browser, admin, baseURL!, "proposer");
-  const { page } = a;
-  await page.goto(`/annotate/${campaignId}`);
-  expect(await judgeNoneSufficient(page)).toBe(2);
-  await expect(page.getByRole("heading", { level: 1, name: `who kept the ${source.tag} lighthouse` })).toBeFocused();
-  expect(await axeAtBothWidths(page)).toEqual([]);
+test(
+  "asked after none sufficient, an annotator searches, opens a page, highlights and proposes; two others endorse it and the export holds it",
+  { tag: "@desktop" },
+  async ({ browser, baseURL }) => {
+    test.setTimeout(180_000);
+    const { campaignId, queryId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} lighthouse`);
+    const a = await annotatorWithPage(browser, admin, baseURL!, "proposer");
+    const { page } = a;
+    await page.goto(`/annotate/${campaignId}`);
+    expect(await judgeNoneSufficient(page)).toBe(2);
+    await expect(page.getByRole("heading", { level: 1, name: `who kept the ${source.tag} lighthouse` })).toBeFocused();
+    expect(await axeAtBothWidths(page)).toEqual([]);
 
-  // Title search: lower case, no accent, finds "Élodie …" with the matched words marked.
-  await page.getByRole("button", { name: "Propose a passage" }).click();
-  const box = page.getByRole("searchbox", { name: "Search the knowledge source" });
-  await expect(box).toBeFocused();
-  await box.fill(`elodie ${source.tag}`);
-  const results = page.getByRole("list", { name: "Search results" });
-  await expect(results.getByRole("button")).toHaveCount(1);
-  await expect(results.locator("mark").first()).toHaveText(source.evidence.title);
-  await expect(results).toContainText("Élodie was born in Quimper.");
-  expect(await axeAtBothWidths(page)).toEqual([]);
+    // Title search: lower case, no accent, finds "Élodie …" with the matched words marked.
+    await page.getByRole("button", { name: "Propose a passage" }).click();
+    const box = page.getByRole("searchbox", { name: "Search the knowledge source" });
+    await expect(box).toBeFocused();
+    await box.fill(`elodie ${source.tag}`);
+    const results = page.getByRole("list", { name: "Search results" });
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await expect(results.locator("mark").first()).toHaveText(source.evidence.title);
+    await expect(results).toContainText("Élodie was born in Quimper.");
+    expect(await axeAtBothWidths(page)).toEqual([]);
 
-  // Text search (the index is built, so the mode is offered): the paragraph, its section, the word marked.
-  await page.getByRole("radio", { name: "Text" }).check();
-  await box.fill(`${source.tag} keeper`);
-  const hit = results.getByRole("button").filter({ hasText: "1901" });
-  await expect(hit).toHaveCount(1);
-  await expect(hit).toContainText("Career");
-  await expect(hit.locator("mark").filter({ hasText: new RegExp(`^${source.tag}$`, "i") }).first()).toBeVisible();
-  await hit.click();
+    // Text search (the index is built, so the mode is offered): the paragraph, its section, the word marked.
+    await page.getByRole("radio", { name: "Text" }).check();
+    await box.fill(`${source.tag} keeper`);
+    const hit = results.getByRole("button").filter({ hasText: "1901" });
+    await expect(hit).toHaveCount(1);
+    await expect(hit).toContainText("Career");
+    await expect(
+      hit
+        .locator("mark")
+        .filter({ hasText: new RegExp(`^${source.tag}$`, "i") })
+        .first(),
+    ).toBeVisible();
+    await hit.click();
 
-  // The page reader: paragraphs under their section headers; the matched one focused.
-  const reader = page.getByRole("article", { name: source.evidence.title });
-  await expect(reader.getByRole("heading", { name: "Career" })).toBeVisible();
-  const box4 = reader.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) });
-  await expect(box4).toBeFocused();
-  expect(await axeAtBothWidths(page)).toEqual([]);
-  await page.keyboard.press("Space");
-  await expect(box4).toBeChecked();
-  await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
+    // The page reader: paragraphs under their section headers; the matched one focused.
+    const reader = page.getByRole("article", { name: source.evidence.title });
+    await expect(reader.getByRole("heading", { name: "Career" })).toBeVisible();
+    const box4 = reader.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) });
+    await expect(box4).toBeFocused();
+    expect(await axeAtBothWidths(page)).toEqual([]);
+    await page.keyboard.press("Space");
+    await expect(box4).toBeChecked();
+    await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
 
-  // The highlight, exactly as when judging: S takes the first sentence (its words: not the final stop).
-  const quote = source.evidence.sentence.replace(/\.$/, "");
-  await page.keyboard.press("s");
-  await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
+    // The highlight, exactly as when judging: S takes the first sentence (its words: not the final stop).
+    const quote = source.evidence.sentence.replace(/\.$/, "");
+    await page.keyboard.press("s");
+    await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
 
-  // A reload in the middle keeps the draft: the same page, paragraph and highlight.
-  await page.reload();
-  await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
-  await expect(page.getByRole("button", { name: "Propose a passage" })).toHaveAttribute("aria-pressed", "true");
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
-  await expect(a.api.get(`/api/campaigns/${campaignId}/ask`).then((r) => r.json())).resolves.toEqual({ ask: null });
+    // A reload in the middle keeps the draft: the same page, paragraph and highlight.
+    await page.reload();
+    await expect(page.locator(".ask .passage-body mark")).toHaveText(quote);
+    await expect(page.getByRole("button", { name: "Propose a passage" })).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
+    await expect(a.api.get(`/api/campaigns/${campaignId}/ask`).then((r) => r.json())).resolves.toEqual({ ask: null });
 
-  // Two other annotators get the proposed location and endorse it; the proposer never gets it.
-  const span = { startParagraphId: 4, startCharacter: 0, endParagraphId: 4, endCharacter: Array.from(quote).length, text: quote };
-  const b = await annotatorWithPage(browser, admin, baseURL!, "endorser-b");
-  const c = await annotatorWithPage(browser, admin, baseURL!, "endorser-c");
-  const seenB = await judgeByApi(b.api, campaignId, source.evidence.wikipediaId, span, true);
-  const seenC = await judgeByApi(c.api, campaignId, source.evidence.wikipediaId, span, true);
-  const proposed = { wikipediaId: source.evidence.wikipediaId, paragraphIds: [4] };
-  expect(seenB).toContainEqual(proposed);
-  expect(seenC).toEqual([proposed]);
-  expect((await a.api.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
+    // Two other annotators get the proposed location and endorse it; the proposer never gets it.
+    const span = { startParagraphId: 4, startCharacter: 0, endParagraphId: 4, endCharacter: Array.from(quote).length, text: quote };
+    const b = await annotatorWithPage(browser, admin, baseURL!, "endorser-b");
+    const c = await annotatorWithPage(browser, admin, baseURL!, "endorser-c");
+    const seenB = await judgeByApi(b.api, campaignId, source.evidence.wikipediaId, span, true);
+    const seenC = await judgeByApi(c.api, campaignId, source.evidence.wikipediaId, span, true);
+    const proposed = { wikipediaId: source.evidence.wikipediaId, paragraphIds: [4] };
+    expect(seenB).toContainEqual(proposed);
+    expect(seenC).toEqual([proposed]);
+    expect((await a.api.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
 
-  // The proposer's pseudonym: the one who judged the originals not sufficient (B said sufficient).
-  const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
-  const proposer = lines.find((l) => l.verdict === "insufficient")?.annotator as string;
-  expect(proposer).toBeTruthy();
-  const exported = await admin.get(`/api/campaigns/${campaignId}/export?location=span`);
-  expect(exported.status()).toBe(200);
-  const rows = (await exported.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
-  expect(rows.map((r) => r.id)).toEqual([queryId]);
-  const entry = (rows[0].output as { provenance?: { wikipedia_id: string; start_paragraph_id: number; meta: object }[] }[])
-    .flatMap((o) => o.provenance ?? [])
-    .find((p) => p.wikipedia_id === source.evidence.wikipediaId);
-  expect(entry).toMatchObject({ start_paragraph_id: 4 });
-  expect(JSON.stringify(entry!.meta)).toContain(proposer);
-  for (const x of [a, b, c]) await x.context.close();
-});
+    // The proposer's pseudonym: the one who judged the originals not sufficient (B said sufficient).
+    const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const proposer = lines.find((l) => l.verdict === "insufficient")?.annotator as string;
+    expect(proposer).toBeTruthy();
+    const exported = await admin.get(`/api/campaigns/${campaignId}/export?location=span`);
+    expect(exported.status()).toBe(200);
+    const rows = (await exported.text())
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.id)).toEqual([queryId]);
+    const entry = (rows[0].output as { provenance?: { wikipedia_id: string; start_paragraph_id: number; meta: object }[] }[])
+      .flatMap((o) => o.provenance ?? [])
+      .find((p) => p.wikipedia_id === source.evidence.wikipediaId);
+    expect(entry).toMatchObject({ start_paragraph_id: 4 });
+    expect(JSON.stringify(entry!.meta)).toContain(proposer);
+    for (const x of [a, b, c]) await x.context.close();
+  },
+);
 
-test("keyboard only, an annotator explains instead; the explanation shows in the question view and in kps judgments", { tag: "@desktop" }, async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
-  const input = `which ${source.tag} lighthouse is meant`;
-  const { campaignId, queryId } = await oneQuestionCampaign(admin, source, input);
-  const d = await annotatorWithPage(browser, admin, baseURL!, "explainer");
-  const { page } = d;
-  await page.goto(`/annotate/${campaignId}`);
-  expect(await judgeNoneSufficient(page)).toBe(2);
-  await expect(page.getByRole("heading", { level: 1, name: input })).toBeFocused();
+test(
+  "keyboard only, an annotator explains instead; the explanation shows in the question view and in kps judgments",
+  { tag: "@desktop" },
+  async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const input = `which ${source.tag} lighthouse is meant`;
+    const { campaignId, queryId } = await oneQuestionCampaign(admin, source, input);
+    const d = await annotatorWithPage(browser, admin, baseURL!, "explainer");
+    const { page } = d;
+    await page.goto(`/annotate/${campaignId}`);
+    expect(await judgeNoneSufficient(page)).toBe(2);
+    await expect(page.getByRole("heading", { level: 1, name: input })).toBeFocused();
 
-  // Tab to "Explain why none does", Enter; the first reason is focused; arrows choose; Tab to the text.
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("button", { name: "Propose a passage" })).toBeFocused();
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("radio", { name: "The answer is not in Wikipedia" })).toBeFocused();
-  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
-  await expect(page.getByRole("radio", { name: /^Other/ })).toBeChecked();
-  expect(await axeAtBothWidths(page)).toEqual([]);
+    // Tab to "Explain why none does", Enter; the first reason is focused; arrows choose; Tab to the text.
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Propose a passage" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("radio", { name: "The answer is not in Wikipedia" })).toBeFocused();
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("radio", { name: /^Other/ })).toBeChecked();
+    expect(await axeAtBothWidths(page)).toEqual([]);
 
-  // "Other" needs a text: the error shows beside the field.
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("textbox", { name: /Explanation/ })).toBeFocused();
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("textbox", { name: /Explanation/ })).toHaveAccessibleDescription(/required for “Other”/);
-  const why = `Two ${source.tag} lighthouses exist; the question does not say which.`;
-  await page.keyboard.press("Shift+Tab");
-  await page.keyboard.type(why);
-  await page.keyboard.press("Tab");
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
+    // "Other" needs a text: the error shows beside the field.
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("textbox", { name: /Explanation/ })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("textbox", { name: /Explanation/ })).toHaveAccessibleDescription(/required for “Other”/);
+    const why = `Two ${source.tag} lighthouses exist; the question does not say which.`;
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.type(why);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
 
-  // The coordinator's question view and `kps judgments` both carry it.
-  const questions = (await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json()).questions as { id: number; kiltId?: string; input: string }[];
-  const row = questions.find((q) => q.input === input)!;
-  const coordinator = await (await browser.newContext({ storageState: storageStatePath("coordinator") })).newPage();
-  await coordinator.goto(`/campaigns/${campaignId}/questions/${row.id}`);
-  await expect(coordinator.getByText(why)).toBeVisible();
-  const out = await kps(baseURL!, ["judgments", "--campaign", String(campaignId)]);
-  expect(out).toContain(why);
-  expect(out).toContain(queryId);
-  await coordinator.context().close();
-  await d.context.close();
-});
+    // The coordinator's question view and `kps judgments` both carry it.
+    const questions = (await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json()).questions as {
+      id: number;
+      kiltId?: string;
+      input: string;
+    }[];
+    const row = questions.find((q) => q.input === input)!;
+    const coordinator = await (await browser.newContext({ storageState: storageStatePath("coordinator") })).newPage();
+    await coordinator.goto(`/campaigns/${campaignId}/questions/${row.id}`);
+    await expect(coordinator.getByText(why)).toBeVisible();
+    const out = await kps(baseURL!, ["judgments", "--campaign", String(campaignId)]);
+    expect(out).toContain(why);
+    expect(out).toContain(queryId);
+    await coordinator.context().close();
+    await d.context.close();
+  },
+);
 
 // The phone project runs this one test of the file (playwright.config.ts): the Ask screen by touch.
-test("on a phone, the Ask screen fits and works by touch: tap a result, a paragraph, two words, Propose", { tag: "@touch" }, async ({ page }) => {
-  const { campaignId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} light`);
-  const username = await createAccount(admin, "annotator", "phone");
-  expect((await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } })).status()).toBe(200);
-  await page.goto(`/annotate/${campaignId}`);
-  for (let i = 0; i < 2; i++) {
-    const claim = await page.locator("article.passage[data-claim]").getAttribute("data-claim");
-    await page.getByRole("button", { name: /Not sufficient$/ }).tap();
-    await page.getByRole("button", { name: /Submit$/ }).tap();
-    await expect(page.locator(`article.passage[data-claim="${claim}"]`)).toHaveCount(0);
-  }
-  await expect(page.getByText("None of this question’s passages held enough evidence.")).toBeVisible();
-  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-  expect(await fits()).toBe(true);
-  await page.getByRole("button", { name: "Propose a passage" }).tap();
-  await page.getByRole("searchbox", { name: "Search the knowledge source" }).fill(`élodie ${source.tag}`);
-  await page.getByRole("list", { name: "Search results" }).getByRole("button").first().tap();
-  await page.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) }).tap();
-  expect(await fits()).toBe(true);
-  await page.getByRole("button", { name: "Highlight in this paragraph" }).tap();
-  for (const word of ["She", "1933"]) {
-    const at = await wordPoint(page, word);
-    await page.touchscreen.tap(at.x, at.y);
-  }
-  await expect(page.locator(".ask .passage-body mark")).toHaveText(source.evidence.sentence.replace(/\.$/, ""));
-  await page.getByRole("button", { name: /^Propose passage/ }).tap();
-  await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
-});
+test(
+  "on a phone, the Ask screen fits and works by touch: tap a result, a paragraph, two words, Propose",
+  { tag: "@touch" },
+  async ({ page }) => {
+    const { campaignId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} light`);
+    const username = await createAccount(admin, "annotator", "phone");
+    expect((await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } })).status()).toBe(200);
+    await page.goto(`/annotate/${campaignId}`);
+    for (let i = 0; i < 2; i++) {
+      const claim = await page.locator("article.passage[data-claim]").getAttribute("data-claim");
+      await page.getByRole("button", { name: /Not sufficient$/ }).tap();
+      await page.getByRole("button", { name: /Submit$/ }).tap();
+      await expect(page.locator(`article.passage[data-claim="${claim}"]`)).toHaveCount(0);
+    }
+    await expect(page.getByText("None of this question’s passages held enough evidence.")).toBeVisible();
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    expect(await fits()).toBe(true);
+    await page.getByRole("button", { name: "Propose a passage" }).tap();
+    await page.getByRole("searchbox", { name: "Search the knowledge source" }).fill(`élodie ${source.tag}`);
+    await page.getByRole("list", { name: "Search results" }).getByRole("button").first().tap();
+    await page.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) }).tap();
+    expect(await fits()).toBe(true);
+    await page.getByRole("button", { name: "Highlight in this paragraph" }).tap();
+    for (const word of ["She", "1933"]) {
+      const at = await wordPoint(page, word);
+      await page.touchscreen.tap(at.x, at.y);
+    }
+    await expect(page.locator(".ask .passage-body mark")).toHaveText(source.evidence.sentence.replace(/\.$/, ""));
+    await page.getByRole("button", { name: /^Propose passage/ }).tap();
+    await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
+  },
+);

@@ -19,7 +19,10 @@ export interface RunsCampaign {
   ids: [string, string, string];
 }
 
-const paragraphs = (title: string, n: number) => [`${title}\n`, ...Array.from({ length: n }, (_, i) => `${title} paragraph ${i + 1} says the tower was lit in 1871.\n`)];
+const paragraphs = (title: string, n: number) => [
+  `${title}\n`,
+  ...Array.from({ length: n }, (_, i) => `${title} paragraph ${i + 1} says the tower was lit in 1871.\n`),
+];
 
 export async function runsCampaign(coordinator: APIRequestContext, admin: APIRequestContext, baseURL: string): Promise<RunsCampaign> {
   const pageA = unique("runs-a");
@@ -40,7 +43,9 @@ export async function runsCampaign(coordinator: APIRequestContext, admin: APIReq
   // q2's id needs escaping in a URL (a space, "%41", "é", "/"): the drill-down must find it as written.
   const ids: [string, string, string] = [unique("rq0"), unique("rq1"), `${unique("rq2")} é%41/x`];
   const prov = (wikipediaId: string, p: number) => [{ wikipedia_id: wikipediaId, start_paragraph_id: p, end_paragraph_id: p }];
-  const queries = ids.map((id, i) => JSON.stringify({ id, input: `when was the tower lit, question ${i}`, output: [{ answer: "1871", provenance: prov(pageA, 1 + i) }] }));
+  const queries = ids.map((id, i) =>
+    JSON.stringify({ id, input: `when was the tower lit, question ${i}`, output: [{ answer: "1871", provenance: prov(pageA, 1 + i) }] }),
+  );
   const candidates = ids.map((id, i) => JSON.stringify({ id, output: [{ provenance: prov(pageB, 4 + i) }] }));
   await importAndLaunch(coordinator, campaignId, queries, candidates);
 
@@ -57,7 +62,9 @@ type Item = [page: string, paragraph: number];
 /** A guess file: per question its ranked (page, paragraph) list and, when given, an answer. */
 export function guessFile(ids: readonly string[], ranked: Item[][], answers?: string[]): Buffer {
   const lines = ids.map((id, i) => {
-    const output: Record<string, unknown> = { provenance: ranked[i]!.map(([w, p]) => ({ wikipedia_id: w, start_paragraph_id: p, end_paragraph_id: p })) };
+    const output: Record<string, unknown> = {
+      provenance: ranked[i]!.map(([w, p]) => ({ wikipedia_id: w, start_paragraph_id: p, end_paragraph_id: p })),
+    };
     if (answers) output.answer = answers[i];
     return JSON.stringify({ id, output: [output] });
   });
@@ -71,8 +78,32 @@ export function guessFile(ids: readonly string[], ranked: Item[][], answers?: st
 export function runFiles(c: RunsCampaign) {
   const { pageA: a, pageB: b, ids } = c;
   return {
-    classic: guessFile(ids, [[[a, 1], [b, 4]], [[a, 3]], [[a, 3]]], ["1871", "2005", "1871"]),
-    fresh: guessFile(ids, [[[b, 4], [a, 1]], [[b, 5], [a, 2]], [[b, 6], [a, 3]]]),
+    classic: guessFile(
+      ids,
+      [
+        [
+          [a, 1],
+          [b, 4],
+        ],
+        [[a, 3]],
+        [[a, 3]],
+      ],
+      ["1871", "2005", "1871"],
+    ),
+    fresh: guessFile(ids, [
+      [
+        [b, 4],
+        [a, 1],
+      ],
+      [
+        [b, 5],
+        [a, 2],
+      ],
+      [
+        [b, 6],
+        [a, 3],
+      ],
+    ]),
   };
 }
 

@@ -19,7 +19,9 @@ type Board = { golds: Record<Gold, { questions: number }>; rows: { run: { id: nu
 async function expectAccessible(page: Page, what: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 800 });
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
+      (v) => v.impact === "serious" || v.impact === "critical",
+    );
     expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     await page.screenshot({ path: `test-results/screenshots/runs-${what.replace(/ /g, "-")}-${width}.png`, fullPage: true });
   }
@@ -34,7 +36,10 @@ async function uploadThroughForm(page: Page, name: string, file: string, buffer:
 
 /** The figure the leaderboard shows for one run, metric and gold. */
 const cell = (page: Page, run: string, metric: string, gold: Gold) =>
-  page.getByTestId("leaderboard").getByRole("row", { name: new RegExp(`^${run}\\b`) }).locator(`td[data-metric="${metric}"][data-gold="${gold}"] .score`);
+  page
+    .getByTestId("leaderboard")
+    .getByRole("row", { name: new RegExp(`^${run}\\b`) })
+    .locator(`td[data-metric="${metric}"][data-gold="${gold}"] .score`);
 
 async function board(page: Page, campaignId: number, level: "page" | "paragraph"): Promise<Board> {
   const res = await page.request.get(`/api/campaigns/${campaignId}/leaderboard?level=${level}`);
@@ -55,7 +60,10 @@ async function expectBoardMatchesApi(page: Page, c: RunsCampaign, level: "page" 
   return api;
 }
 
-test("runs: two uploads, the leaderboard against three golds, sorting, levels, a drill-down and a refused file", async ({ page, baseURL }) => {
+test("runs: two uploads, the leaderboard against three golds, sorting, levels, a drill-down and a refused file", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const admin = await adminApi(baseURL!);
   const c = await runsCampaign(page.request, admin, baseURL!);
@@ -69,9 +77,13 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
 
   await test.step("upload two runs through the form", async () => {
     await uploadThroughForm(page, classic, "classic.jsonl", files.classic);
-    await expect(page.getByRole("status").filter({ hasText: "scored" })).toContainText(`Run “${classic}” scored: 3 questions, with provenance, with answers`);
+    await expect(page.getByRole("status").filter({ hasText: "scored" })).toContainText(
+      `Run “${classic}” scored: 3 questions, with provenance, with answers`,
+    );
     await uploadThroughForm(page, fresh, "fresh.jsonl", files.fresh);
-    await expect(page.getByRole("status").filter({ hasText: "scored" })).toContainText(`Run “${fresh}” scored: 3 questions, with provenance.`);
+    await expect(page.getByRole("status").filter({ hasText: "scored" })).toContainText(
+      `Run “${fresh}” scored: 3 questions, with provenance.`,
+    );
     await expect(page.getByTestId("runs").getByRole("row")).toHaveCount(3);
   });
 
@@ -90,7 +102,12 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     // "fresh" has no answers: no downstream figure.
     await expect(cell(page, fresh, "kilt:KILT-em", "original")).toHaveText("—");
     // The campaign changed the fresh run's figure: marked beside it.
-    await expect(page.getByTestId("leaderboard").getByRole("row", { name: new RegExp(`^${fresh}\\b`) }).locator('td[data-metric="Rprec"][data-gold="endorsed"]')).toContainText("higher than the original gold");
+    await expect(
+      page
+        .getByTestId("leaderboard")
+        .getByRole("row", { name: new RegExp(`^${fresh}\\b`) })
+        .locator('td[data-metric="Rprec"][data-gold="endorsed"]'),
+    ).toContainText("higher than the original gold");
   });
 
   await test.step("sort by a column, with the keyboard too", async () => {
@@ -117,7 +134,10 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
 
   await test.step("a bad file: its problem with the line number, nothing added", async () => {
     const good = guessFile(c.ids, [[[c.pageA, 1]], [[c.pageA, 2]], [[c.pageA, 3]]]).toString();
-    const bad = good.split("\n").map((l, i) => (i === 1 ? JSON.stringify({ output: [{ provenance: [] }] }) : l)).join("\n");
+    const bad = good
+      .split("\n")
+      .map((l, i) => (i === 1 ? JSON.stringify({ output: [{ provenance: [] }] }) : l))
+      .join("\n");
     await uploadThroughForm(page, unique("bad"), "bad.jsonl", Buffer.from(bad));
     const alert = page.getByRole("alert").filter({ hasText: "Nothing was stored" });
     await expect(alert.getByRole("list", { name: "Problems" })).toContainText("bad.jsonl line 2");

@@ -59,7 +59,9 @@ function chunkedBody(total: number, contentType = "application/json") {
   return (socket: net.Socket, answered: () => boolean) => {
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
-    socket.write(`POST /api/auth/sign-in HTTP/1.1\r\nHost: localhost:${EDGE_PORT}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST /api/auth/sign-in HTTP/1.1\r\nHost: localhost:${EDGE_PORT}\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     let written = 0;
     const pump = () => {
       while (written < total && !answered() && !socket.destroyed) {
@@ -96,7 +98,15 @@ test.describe("the production server's limits", () => {
     test.setTimeout(90_000);
     dataDir = tempDataDir();
     child = spawn(process.execPath, [path.join(process.cwd(), "server", "production-server.mjs"), "--port", String(EDGE_PORT)], {
-      env: { ...process.env, DATABASE_URL: "", KPS_DATA_DIR: dataDir, KPS_DEMO: "0", KPS_ADMIN_USERNAME: ADMIN.username, KPS_ADMIN_PASSWORD: ADMIN.password, ...EDGE },
+      env: {
+        ...process.env,
+        DATABASE_URL: "",
+        KPS_DATA_DIR: dataDir,
+        KPS_DEMO: "0",
+        KPS_ADMIN_USERNAME: ADMIN.username,
+        KPS_ADMIN_PASSWORD: ADMIN.password,
+        ...EDGE,
+      },
       stdio: "ignore",
     });
     await waitHealthy(`http://localhost:${EDGE_PORT}`);
@@ -185,7 +195,11 @@ test.describe("the production server's limits", () => {
       open.shift()!.destroy();
       await closed;
       await expect
-        .poll(async () => (await rawExchange((s) => s.write(`GET /api/health HTTP/1.1\r\nHost: localhost:${EDGE_PORT}\r\nConnection: close\r\n\r\n`))).status)
+        .poll(
+          async () =>
+            (await rawExchange((s) => s.write(`GET /api/health HTTP/1.1\r\nHost: localhost:${EDGE_PORT}\r\nConnection: close\r\n\r\n`)))
+              .status,
+        )
         .toBe(200);
     } finally {
       for (const s of open) s.destroy();
@@ -233,11 +247,20 @@ test.describe("headers and the sign-in route on the suite's server", () => {
       expect(res.status(), type).toBe(415);
       expect((await res.json()).error.code).toBe("unsupported_media_type");
     }
-    const foreign = await request.post("/api/auth/sign-in", { headers: { "content-type": "application/json", origin: "https://evil.example" }, data: credentials });
+    const foreign = await request.post("/api/auth/sign-in", {
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      data: credentials,
+    });
     expect(foreign.status()).toBe(403);
-    const crossSite = await request.post("/api/auth/sign-in", { headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" }, data: credentials });
+    const crossSite = await request.post("/api/auth/sign-in", {
+      headers: { "content-type": "application/json", "sec-fetch-site": "cross-site" },
+      data: credentials,
+    });
     expect(crossSite.status()).toBe(403);
-    const same = await request.post("/api/auth/sign-in", { headers: { "content-type": "application/json", origin: baseURL! }, data: credentials });
+    const same = await request.post("/api/auth/sign-in", {
+      headers: { "content-type": "application/json", origin: baseURL! },
+      data: credentials,
+    });
     expect(same.status(), await same.text()).toBe(200);
   });
 
@@ -272,7 +295,10 @@ async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
 }
 
 test.describe("pages under the Content-Security-Policy", () => {
-  test("the judging page works (one judgment saved) and the coordinator's pages render, with no CSP violation", async ({ browser, baseURL }) => {
+  test("the judging page works (one judgment saved) and the coordinator's pages render, with no CSP violation", async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(90_000);
     const admin = await adminApi(baseURL!);
     const created = await admin.post("/api/campaigns", { data: { name: unique("e2e-csp"), goldAccuracyThreshold: 0 } });
@@ -294,7 +320,9 @@ test.describe("pages under the Content-Security-Policy", () => {
     await signInWithForm(page, username);
     await page.goto(`/annotate/${campaignId}`);
     await expect(page.locator("article.passage")).toBeVisible();
-    const saved = page.waitForResponse((r) => /\/api\/claims\/[A-Za-z0-9_-]+\/judgment$/.test(new URL(r.url()).pathname) && r.request().method() === "POST");
+    const saved = page.waitForResponse(
+      (r) => /\/api\/claims\/[A-Za-z0-9_-]+\/judgment$/.test(new URL(r.url()).pathname) && r.request().method() === "POST",
+    );
     await page.keyboard.press("2");
     await page.keyboard.press("Enter");
     expect((await saved).status()).toBe(201);
@@ -311,7 +339,13 @@ test.describe("pages under the Content-Security-Policy", () => {
     await cpage.getByLabel("Password").fill(ADMIN.password);
     await cpage.keyboard.press("Enter");
     await expect(cpage).toHaveURL(/\/campaigns$/);
-    for (const url of [`/campaigns/${campaignId}`, `/campaigns/${campaignId}/questions`, `/campaigns/${campaignId}/settings`, "/people", "/campaigns/new"]) {
+    for (const url of [
+      `/campaigns/${campaignId}`,
+      `/campaigns/${campaignId}/questions`,
+      `/campaigns/${campaignId}/settings`,
+      "/people",
+      "/campaigns/new",
+    ]) {
       await cpage.goto(url);
       await expect(cpage.locator("h1").first()).toBeVisible();
     }

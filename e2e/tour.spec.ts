@@ -13,7 +13,11 @@ const shot = (name: string) => path.join(import.meta.dirname, "..", "test-result
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1440, height: 900 } });
 
 /** A browser context signed in as `username`, of the given device (desktop by default). */
-async function signedInPage(browser: Browser, username: string, device: Record<string, unknown> = { viewport: { width: 1440, height: 900 } }): Promise<Page> {
+async function signedInPage(
+  browser: Browser,
+  username: string,
+  device: Record<string, unknown> = { viewport: { width: 1440, height: 900 } },
+): Promise<Page> {
   const context = await browser.newContext({ ...device, storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   const res = await page.request.post("/api/auth/sign-in", { data: { username, password: PASSWORD } });
@@ -21,7 +25,11 @@ async function signedInPage(browser: Browser, username: string, device: Record<s
   return page;
 }
 
-test("screenshot tour: judging (desktop, phone), queue, history, dashboard, annotator page, question view", async ({ page, browser, baseURL }) => {
+test("screenshot tour: judging (desktop, phone), queue, history, dashboard, annotator page, question view", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const { campaignId, name } = await launchDemoCampaign(page.request, {
     sessionGoal: 20,

@@ -21,13 +21,24 @@ interface ExportLine {
   revised_at: string | null;
   comment: string | null;
   flags: string[];
-  versions: { revision: number; verdict: string; span: { text: string } | null; comment: string | null; flags: string[]; submitted_at: string; replaced_at: string }[];
+  versions: {
+    revision: number;
+    verdict: string;
+    span: { text: string } | null;
+    comment: string | null;
+    flags: string[];
+    submitted_at: string;
+    replaced_at: string;
+  }[];
 }
 
 async function exportLines(admin: APIRequestContext, campaignId: number): Promise<ExportLine[]> {
   const res = await admin.get(`/api/campaigns/${campaignId}/judgments`);
   expect(res.status()).toBe(200);
-  return (await res.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as ExportLine);
+  return (await res.text())
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ExportLine);
 }
 
 /** The question view's outcome line of the question asked on screen (`question 0` or `question 1`). */
@@ -38,7 +49,10 @@ async function questionOutcome(coordinator: Page, admin: APIRequestContext, camp
   return (await coordinator.getByTestId("question-outcome").textContent()) ?? "";
 }
 
-test("undo re-opens the judgment just submitted, prefilled; saving revises it, and the outcome and the export follow", async ({ browser, baseURL }) => {
+test("undo re-opens the judgment just submitted, prefilled; saving revises it, and the outcome and the export follow", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const { campaignId } = await launchedTwoQuestionBatch(admin, "undo", { goldAccuracyThreshold: 0 });
@@ -85,8 +99,21 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   // The export records the revision and the version it replaced.
   const revised = (await exportLines(admin, campaignId)).filter((l) => l.revision > 0);
   expect(revised).toHaveLength(1);
-  expect(revised[0]).toMatchObject({ verdict: "insufficient", revision: 1, comment: "The second sentence is cut off.", flags: ["broken_text"] });
-  expect(revised[0]!.versions).toEqual([expect.objectContaining({ revision: 0, verdict: "sufficient", span: expect.objectContaining({ text: quote }), comment: null, flags: [] })]);
+  expect(revised[0]).toMatchObject({
+    verdict: "insufficient",
+    revision: 1,
+    comment: "The second sentence is cut off.",
+    flags: ["broken_text"],
+  });
+  expect(revised[0]!.versions).toEqual([
+    expect.objectContaining({
+      revision: 0,
+      verdict: "sufficient",
+      span: expect.objectContaining({ text: quote }),
+      comment: null,
+      flags: [],
+    }),
+  ]);
   expect(Date.parse(revised[0]!.versions[0]!.replaced_at)).toBe(Date.parse(revised[0]!.revised_at!));
 
   // A comment and a flag go with a plain submission too.
@@ -115,14 +142,20 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   await coordinator.context().close();
 });
 
-test("My judgments: newest first with the highlight; revise while open; a finished passage refuses with a message; axe-clean at 1280 and 390 px", async ({ browser, baseURL }) => {
+test("My judgments: newest first with the highlight; revise while open; a finished passage refuses with a message; axe-clean at 1280 and 390 px", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL!);
   const { campaignId } = await launchedTwoQuestionBatch(admin, "history", { goldAccuracyThreshold: 0 });
   const a = await annotatorWithPage(browser, admin, baseURL!);
   const sufficient = (p: number) => p % 2 === 1; // paragraphs 1 and 3: their first three words
   const newestFirst = (await judgeAll(a.api, campaignId, sufficient)).reverse();
-  const firstWords = new Map([[1, "The tower was"], [3, "A museum opened"]]);
+  const firstWords = new Map([
+    [1, "The tower was"],
+    [3, "A museum opened"],
+  ]);
 
   await a.page.goto(`/annotate/${campaignId}/history`);
   const cards = a.page.getByTestId("my-judgment");
@@ -134,32 +167,62 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   const body = await a.page.content();
   expect(body).not.toMatch(/gold|is_gold|judgment_count|sufficient_count/i);
 
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await a.page.setViewportSize(viewport);
-    const serious = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    const serious = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter(
+      (v) => v.impact === "serious" || v.impact === "critical",
+    );
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
   await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // Revise the newest one: Unreadable, with a flag.
-  await cards.first().getByRole("button", { name: /Revise/ }).click();
-  await cards.first().getByRole("button", { name: /Unreadable/ }).click();
+  await cards
+    .first()
+    .getByRole("button", { name: /Revise/ })
+    .click();
+  await cards
+    .first()
+    .getByRole("button", { name: /Unreadable/ })
+    .click();
   await cards.first().getByText("Comment or flag").click();
   await cards.first().getByLabel("Offensive").check();
-  const axeOpen = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  const axeOpen = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter(
+    (v) => v.impact === "serious" || v.impact === "critical",
+  );
   expect(axeOpen.map((v) => v.id)).toEqual([]);
-  await cards.first().getByRole("button", { name: /Save revision/ }).click();
+  await cards
+    .first()
+    .getByRole("button", { name: /Save revision/ })
+    .click();
   await expect(cards.first().getByTestId("my-verdict")).toHaveText("Unreadable");
   await expect(cards.first()).toContainText("Flagged: Offensive");
   await expect(cards.first()).toContainText("revised");
   const lines = await exportLines(admin, campaignId);
-  expect(lines.find((l) => l.revision === 1)).toMatchObject({ verdict: "insufficient", flags: ["offensive"], start_paragraph_id: newestFirst[0] });
+  expect(lines.find((l) => l.revision === 1)).toMatchObject({
+    verdict: "insufficient",
+    flags: ["offensive"],
+    start_paragraph_id: newestFirst[0],
+  });
 
   // Open the editor on the second, then two more annotators finish its passage (R = 3): saving is refused, and says why.
-  await cards.nth(1).getByRole("button", { name: /Revise/ }).click();
-  await cards.nth(1).getByRole("button", { name: /Not sufficient/ }).click();
-  for (const prefix of ["finisher-1", "finisher-2"]) await judgeAll(await signedInApi(baseURL!, await createAccount(admin, "annotator", prefix)), campaignId, () => false);
-  await cards.nth(1).getByRole("button", { name: /Save revision/ }).click();
+  await cards
+    .nth(1)
+    .getByRole("button", { name: /Revise/ })
+    .click();
+  await cards
+    .nth(1)
+    .getByRole("button", { name: /Not sufficient/ })
+    .click();
+  for (const prefix of ["finisher-1", "finisher-2"])
+    await judgeAll(await signedInApi(baseURL!, await createAccount(admin, "annotator", prefix)), campaignId, () => false);
+  await cards
+    .nth(1)
+    .getByRole("button", { name: /Save revision/ })
+    .click();
   await expect(cards.nth(1).getByRole("alert")).toHaveText("Not revised: This passage is finished: its judgments can no longer change.");
   expect((await exportLines(admin, campaignId)).filter((l) => l.revision > 0)).toHaveLength(1);
   await a.page.reload();

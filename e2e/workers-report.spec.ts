@@ -38,7 +38,10 @@ test("GET /api/campaigns/:id/workers pages, downloads CSV and JSONL, and names a
     const res = await page.request.get(`${base}?${qs}`);
     expect(res.status(), qs).toBe(422);
     const body = (await res.json()) as { error: { details: { problems: { field: string }[] } } };
-    expect(body.error.details.problems.map((p) => p.field), qs).toEqual([field]);
+    expect(
+      body.error.details.problems.map((p) => p.field),
+      qs,
+    ).toEqual([field]);
   }
   expect((await page.request.get(`/api/campaigns/987654321/workers`)).status()).toBe(404);
   expect((await page.request.get(`/api/campaigns/987654321/workers?format=csv`)).status()).toBe(404);
@@ -55,9 +58,15 @@ test("the campaign page links to its crowd workers, whose page offers the downlo
   await expect(page.getByTestId("workers-csv")).toHaveAttribute("href", `/api/campaigns/${campaignId}/workers?format=csv`);
   await page.getByLabel("Outcome").selectOption("training_failed");
   await expect(page.getByText("No session with the outcome “training not passed”.")).toBeVisible();
-  await expect(page.getByTestId("workers-jsonl")).toHaveAttribute("href", `/api/campaigns/${campaignId}/workers?format=jsonl&outcome=training_failed`);
+  await expect(page.getByTestId("workers-jsonl")).toHaveAttribute(
+    "href",
+    `/api/campaigns/${campaignId}/workers?format=jsonl&outcome=training_failed`,
+  );
   await page.getByLabel("Search worker ids").fill("PID-1");
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByText("No worker id matches “PID-1”.")).toBeVisible();
-  await expect(page.getByTestId("workers-csv")).toHaveAttribute("href", `/api/campaigns/${campaignId}/workers?format=csv&q=PID-1&outcome=training_failed`);
+  await expect(page.getByTestId("workers-csv")).toHaveAttribute(
+    "href",
+    `/api/campaigns/${campaignId}/workers?format=csv&q=PID-1&outcome=training_failed`,
+  );
 });

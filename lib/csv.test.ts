@@ -20,12 +20,12 @@ describe("csv", () => {
     [
       "guards text starting with = + - @ (and tab, CR) with a leading quote",
       [
-        ['=HYPERLINK("http://x")', "\"'=HYPERLINK(\"\"http://x\"\")\""],
+        ['=HYPERLINK("http://x")', '"\'=HYPERLINK(""http://x"")"'],
         ["+1", "'+1"],
         ["-2+3", "'-2+3"],
         ["@SUM(A1)", "'@SUM(A1)"],
         ["\t=1", "'\t=1"],
-        ["\r=1", "\"'\r=1\""],
+        ["\r=1", '"\'\r=1"'],
         ["a=1", "a=1"],
         [-3, "-3"],
       ],

@@ -13,6 +13,10 @@ if (!env.DATABASE_URL) {
   fs.rmSync(env.KPS_DATA_DIR, { recursive: true, force: true });
   fs.rmSync(`${env.KPS_DATA_DIR}.lock`, { force: true });
 }
-const child = spawn(process.execPath, [path.join(root, "server", "production-server.mjs"), "--port", env.PORT ?? "3100"], { cwd: root, env, stdio: "inherit" });
+const child = spawn(process.execPath, [path.join(root, "server", "production-server.mjs"), "--port", env.PORT ?? "3100"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

@@ -15,7 +15,17 @@ function newestSource() {
       for (const entry of fs.readdirSync(p)) walk(path.join(p, entry));
     } else newest = Math.max(newest, st.mtimeMs);
   };
-  for (const entry of ["app", "components", "lib", "db", "public", "instrumentation.ts", "next.config.ts", "package.json", "package-lock.json"]) {
+  for (const entry of [
+    "app",
+    "components",
+    "lib",
+    "db",
+    "public",
+    "instrumentation.ts",
+    "next.config.ts",
+    "package.json",
+    "package-lock.json",
+  ]) {
     walk(path.join(root, entry));
   }
   return newest;

@@ -15,7 +15,15 @@ const report = path.join(root, "test-results", "soak.json");
 fs.mkdirSync(path.dirname(report), { recursive: true });
 const run = spawnSync(
   path.join(root, "node_modules", ".bin", "vitest"),
-  ["run", "--config", "vitest.soak.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    "run",
+    "--config",
+    "vitest.soak.config.ts",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: "inherit" },
 );
 let summary = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0 };
@@ -28,5 +36,7 @@ if (summary.testResults) {
   const { failures, flaky } = vitestFailures(summary, root);
   printFailures(failures, flaky);
 }
-console.log(`soak: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests + summary.numTodoTests} skipped`);
+console.log(
+  `soak: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${summary.numPendingTests + summary.numTodoTests} skipped`,
+);
 process.exit(run.status === 0 && summary.numFailedTests === 0 ? 0 : 1);

@@ -12,6 +12,9 @@ import { ensureBuild } from "./ensure-build.mjs";
 const root = path.resolve(import.meta.dirname, "..");
 ensureBuild();
 
-const child = spawn(process.execPath, [path.join(root, "server", "production-server.mjs"), ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const child = spawn(process.execPath, [path.join(root, "server", "production-server.mjs"), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -56,8 +56,17 @@ fs.rmSync(vitestJson, { force: true });
 // --integration-only: only the suites that open a database (*.int.test.ts): CI's embedded run, whose
 // PostgreSQL run before it ran the unit tests already (they do not depend on the database).
 const integrationOnly = process.argv.includes("--integration-only");
-const vitestArgs = ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`, ...(integrationOnly ? [".int.test.ts"] : [])];
-if (run(integrationOnly ? "integration tests (vitest, *.int.test.ts)" : "unit and integration tests (vitest)", bin("vitest"), vitestArgs) !== 0) {
+const vitestArgs = [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+  ...(integrationOnly ? [".int.test.ts"] : []),
+];
+if (
+  run(integrationOnly ? "integration tests (vitest, *.int.test.ts)" : "unit and integration tests (vitest)", bin("vitest"), vitestArgs) !==
+  0
+) {
   failedSteps.push("vitest");
 }
 addVitestReport(readJson(vitestJson));
@@ -99,7 +108,8 @@ function runHttpSuite(smoke) {
 const extra = process.argv.slice(2);
 const skipE2e = extra.includes("--unit-only");
 if (!skipE2e) {
-  if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0) failedSteps.push("browser");
+  if (run("browser for end-to-end tests", process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")]) !== 0)
+    failedSteps.push("browser");
   else if ((await build()) !== 0) failedSteps.push("build");
   else {
     // --e2e-smoke: only the @smoke tests (on the desktop in playwright.config.ts); CI's embedded run.
@@ -108,7 +118,8 @@ if (!skipE2e) {
     const pwJson = path.join(resultsDir, "playwright.json");
     fs.rmSync(pwJson, { force: true });
     const title = smoke ? "end-to-end smoke tests (Playwright, Chromium, @smoke only)" : "end-to-end tests (Playwright, Chromium)";
-    if (run(title, bin("playwright"), ["test"], smoke ? { ...process.env, KPS_E2E_SMOKE: "1" } : process.env) !== 0) failedSteps.push("playwright");
+    if (run(title, bin("playwright"), ["test"], smoke ? { ...process.env, KPS_E2E_SMOKE: "1" } : process.env) !== 0)
+      failedSteps.push("playwright");
     const p = readJson(pwJson);
     if (p?.stats) {
       totals.passed += p.stats.expected + p.stats.flaky;
@@ -124,7 +135,11 @@ if (!skipE2e) {
 
 // Last, so that the tail of a CI log names what failed.
 printFailures(failures, flaky);
-const database = !process.env.DATABASE_URL ? "PGlite" : process.env.KPS_TEST_DATABASES === "postgres" ? "PostgreSQL" : "PostgreSQL and PGlite";
+const database = !process.env.DATABASE_URL
+  ? "PGlite"
+  : process.env.KPS_TEST_DATABASES === "postgres"
+    ? "PostgreSQL"
+    : "PostgreSQL and PGlite";
 console.log(`\nDatabases: ${database}${failedSteps.length ? ` · failed steps: ${failedSteps.join(", ")}` : ""}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);

@@ -6,11 +6,16 @@ import path from "node:path";
 import { ensureBuild } from "./ensure-build.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-if (spawnSync(process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
+if (spawnSync(process.execPath, [path.join(root, "scripts", "ensure-browser.mjs")], { cwd: root, stdio: "inherit" }).status !== 0)
+  process.exit(1);
 ensureBuild();
-const run = spawnSync(path.join(root, "node_modules", ".bin", "playwright"), ["test", "e2e/tour.spec.ts", "--project=chromium", ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, KPS_TOUR: "1" },
-});
+const run = spawnSync(
+  path.join(root, "node_modules", ".bin", "playwright"),
+  ["test", "e2e/tour.spec.ts", "--project=chromium", ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, KPS_TOUR: "1" },
+  },
+);
 process.exit(run.status ?? 1);

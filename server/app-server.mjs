@@ -10,7 +10,11 @@ import { LINGER_MS } from "./settings.mjs";
  */
 export async function serve(settings, { connectionCap, announce }) {
   const { port, hostname, trust, secureCookies } = settings;
-  const { headersTimeoutMs: HEADERS_TIMEOUT_MS, requestTimeoutMs: REQUEST_TIMEOUT_MS, uploadIdleTimeoutMs: UPLOAD_IDLE_TIMEOUT_MS } = settings;
+  const {
+    headersTimeoutMs: HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    uploadIdleTimeoutMs: UPLOAD_IDLE_TIMEOUT_MS,
+  } = settings;
   const MAX_CONNECTIONS_PER_ADDRESS = connectionCap;
   const { default: next } = await import("next");
   const root = path.resolve(import.meta.dirname, "..");
@@ -52,7 +56,9 @@ export async function serve(settings, { connectionCap, announce }) {
       if (req.complete) return;
       if (!res.headersSent) {
         res.writeHead(408, { "content-type": "application/json", connection: "close" });
-        res.end(JSON.stringify({ error: { code: "timeout", message: `The request body did not arrive within ${REQUEST_TIMEOUT_MS} ms.` } }));
+        res.end(
+          JSON.stringify({ error: { code: "timeout", message: `The request body did not arrive within ${REQUEST_TIMEOUT_MS} ms.` } }),
+        );
       }
       setTimeout(() => socket.destroy(), 200).unref();
     }, REQUEST_TIMEOUT_MS);
@@ -96,7 +102,10 @@ export async function serve(settings, { connectionCap, announce }) {
       else connections.delete(address);
     });
     if (open > MAX_CONNECTIONS_PER_ADDRESS) {
-      socket.write("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 38\r\n\r\nToo many connections from one address.", () => socket.destroy());
+      socket.write(
+        "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 38\r\n\r\nToo many connections from one address.",
+        () => socket.destroy(),
+      );
     }
   });
   server.on("error", (error) => {

@@ -24,16 +24,23 @@ export function parseTrustProxy(value) {
       list.addSubnet("127.0.0.0", 8, "ipv4");
       list.addAddress("::1", "ipv6");
     } else if (entry === "private") {
-      for (const [a, p] of [["10.0.0.0", 8], ["172.16.0.0", 12], ["192.168.0.0", 16]]) list.addSubnet(a, p, "ipv4");
+      for (const [a, p] of [
+        ["10.0.0.0", 8],
+        ["172.16.0.0", 12],
+        ["192.168.0.0", 16],
+      ])
+        list.addSubnet(a, p, "ipv4");
       list.addSubnet("fc00::", 7, "ipv6");
     } else {
       const [address, prefix] = entry.split("/");
       const type = net.isIP(address ?? "") === 6 ? "ipv6" : net.isIP(address ?? "") === 4 ? "ipv4" : null;
-      if (!type) throw new Error(`KPS_TRUST_PROXY: "${entry}" is not a number of proxies, an IP address, a CIDR range, "loopback" or "private".`);
+      if (!type)
+        throw new Error(`KPS_TRUST_PROXY: "${entry}" is not a number of proxies, an IP address, a CIDR range, "loopback" or "private".`);
       if (prefix === undefined) list.addAddress(address, type);
       else {
         const bits = Number(prefix);
-        if (!/^\d+$/.test(prefix) || bits > (type === "ipv4" ? 32 : 128)) throw new Error(`KPS_TRUST_PROXY: "${entry}" has an invalid prefix length.`);
+        if (!/^\d+$/.test(prefix) || bits > (type === "ipv4" ? 32 : 128))
+          throw new Error(`KPS_TRUST_PROXY: "${entry}" has an invalid prefix length.`);
         list.addSubnet(address, bits, type);
       }
     }

@@ -21,7 +21,9 @@ export function runPrimary(settings) {
   const cap = connectionCapPerWorker(settings.maxConnectionsPerAddress, workers);
   console.log(
     `Primary ${process.pid}: ${workers} worker processes (KPS_WORKERS) share port ${port}` +
-      (cap ? `; each allows ${cap} connections per address (KPS_MAX_CONNECTIONS_PER_ADDRESS ${settings.maxConnectionsPerAddress} / ${workers})` : ""),
+      (cap
+        ? `; each allows ${cap} connections per address (KPS_MAX_CONNECTIONS_PER_ADDRESS ${settings.maxConnectionsPerAddress} / ${workers})`
+        : ""),
   );
   let ready = false;
   let stopping = false;

@@ -29,8 +29,14 @@ describe("the route table (app/api/routes.ts)", () => {
     const declared = ROUTES.map(routeKey);
     const exported = handlers();
     expect(exported.length).toBeGreaterThan(60);
-    expect(declared.filter((key) => !exported.includes(key)), "rows without a handler").toEqual([]);
-    expect(exported.filter((key) => !declared.includes(key)), "handlers without a row").toEqual([]);
+    expect(
+      declared.filter((key) => !exported.includes(key)),
+      "rows without a handler",
+    ).toEqual([]);
+    expect(
+      exported.filter((key) => !declared.includes(key)),
+      "handlers without a row",
+    ).toEqual([]);
   });
 
   it("declares each route once, with roles and a one-line summary", () => {

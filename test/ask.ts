@@ -19,7 +19,12 @@ export async function failure(promise: Promise<unknown>): Promise<string> {
 }
 
 /** Judges every passage the annotator gets in the campaign, with `verdict` (a function of the question's KILT id). */
-export async function judgeAll(db: Db, a: UserActor, campaignId: number, verdict: (kiltId: string) => "sufficient" | "insufficient" = () => "insufficient") {
+export async function judgeAll(
+  db: Db,
+  a: UserActor,
+  campaignId: number,
+  verdict: (kiltId: string) => "sufficient" | "insufficient" = () => "insufficient",
+) {
   for (let t = await nextTaskFor(db, a, { campaignId }); t; t = await nextTaskFor(db, a, { campaignId })) {
     await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict(t.query.id)));
   }

@@ -11,22 +11,48 @@ import { makeCampaign } from "./campaign-factory";
 
 // Crowd campaigns entered through the domain functions (enterCrowd), for the session tests in lib/crowd/.
 
-export const CODES = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
+export const CODES = {
+  completed: "DONE1",
+  queue_empty: "EMPTY1",
+  paused: "PAUSED1",
+  timed_out: "TIME1",
+  training_failed: "FAIL1",
+  stopped: "STOP1",
+};
 
 /** A launched campaign of `queries` questions (gold + 1 candidate each), the first `training` gold passages marked as training, with a crowd entry. */
-export async function crowdCampaign(db: Db, options: { queries: number; training: number; entry?: Partial<typeof crowdEntries.$inferInsert> }) {
+export async function crowdCampaign(
+  db: Db,
+  options: { queries: number; training: number; entry?: Partial<typeof crowdEntries.$inferInsert> },
+) {
   const c = await makeCampaign(db, { queries: options.queries, candidates: 1, settings: { goldMinJudgments: 100 } });
   await db.execute(sql`
     update passages set is_training = true, explanation = 'The first paragraph names the year.',
       expected_start_paragraph_id = start_paragraph_id, expected_start_character = 0, expected_end_paragraph_id = start_paragraph_id, expected_end_character = 4
     where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold order by id limit ${options.training})`);
   const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 3, trainingPassShare: 0.6, quota: 4, ...options.entry });
+  await db
+    .insert(crowdEntries)
+    .values({
+      campaignId: c.campaignId,
+      enabled: true,
+      entryKey: key,
+      codes: CODES,
+      trainingItems: 3,
+      trainingPassShare: 0.6,
+      quota: 4,
+      ...options.entry,
+    });
   return { ...c, key };
 }
 
 /** A Prolific worker enters with `pid` (and, unless given, a SESSION_ID of their own that a reload keeps). */
-export async function enter(db: Db, key: string, pid: string, body: Record<string, string> = { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: `s-${pid}` }) {
+export async function enter(
+  db: Db,
+  key: string,
+  pid: string,
+  body: Record<string, string> = { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: `s-${pid}` },
+) {
   const { token, session } = await enterCrowd(db, anonymous, { key, body });
   const actor: Actor = await resolveActor(db, { bearerToken: token });
   return { actor, token, session };
@@ -34,7 +60,10 @@ export async function enter(db: Db, key: string, pid: string, body: Record<strin
 
 /** The AppError a call is refused with. */
 export async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }

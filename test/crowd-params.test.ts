@@ -9,7 +9,9 @@ describe("the crowd entry's parameters", () => {
   });
 
   it("is an MTurk preview while the assignment is not available", () => {
-    expect(entryPlanOf(entryParamsOf({ workerId: "", assignmentId: "ASSIGNMENT_ID_NOT_AVAILABLE", hitId: "h" }))).toEqual({ kind: "preview" });
+    expect(entryPlanOf(entryParamsOf({ workerId: "", assignmentId: "ASSIGNMENT_ID_NOT_AVAILABLE", hitId: "h" }))).toEqual({
+      kind: "preview",
+    });
   });
 
   it("tells two arrivals apart by their parameters", () => {

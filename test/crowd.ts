@@ -13,7 +13,9 @@ export const codeOf = (outcome: CrowdOutcome) => `CODE-${outcome}`;
 
 /** A crowd entry (enabled) on the campaign, one code per outcome (`codeOf`). */
 export async function makeCrowdEntry(db: Db, campaignId: number, platform: CrowdPlatform = "prolific"): Promise<void> {
-  const codes = Object.fromEntries(["completed", "queue_empty", "paused", "timed_out", "training_failed"].map((o) => [o, codeOf(o as CrowdOutcome)]));
+  const codes = Object.fromEntries(
+    ["completed", "queue_empty", "paused", "timed_out", "training_failed"].map((o) => [o, codeOf(o as CrowdOutcome)]),
+  );
   await db.execute(sql`
     insert into crowd_entries (campaign_id, enabled, platform, entry_key, codes)
     values (${campaignId}, true, ${platform}, ${unique("entry")}, ${JSON.stringify(codes)}::jsonb)`);
@@ -30,7 +32,12 @@ export interface TestCrowdWorker {
  * A platform worker mapped to a crowd account (role `crowd`, no password), as entering the campaign
  * makes one; it judges through nextTaskFor/submitJudgment within its open session (lib/crowd/work.ts).
  */
-export async function makeCrowdWorker(db: Db, campaignId: number, platform: CrowdPlatform, platformWorkerId: string): Promise<TestCrowdWorker> {
+export async function makeCrowdWorker(
+  db: Db,
+  campaignId: number,
+  platform: CrowdPlatform,
+  platformWorkerId: string,
+): Promise<TestCrowdWorker> {
   const user = await insertUser(db, { username: unique("crowd"), role: "crowd", passwordHash: null });
   const actor: UserActor = { kind: "user", id: user.id, username: user.username, role: "crowd", via: "token" };
   const [row] = rowsOf<{ id: string | number }>(
@@ -64,7 +71,12 @@ export async function startCrowdSession(
 }
 
 /** Ends a session now (clock time) with `outcome` and its code; training figures when given. */
-export async function endCrowdSession(db: Db, sessionId: number, outcome: CrowdOutcome, training?: { judged: number; correct: number }): Promise<void> {
+export async function endCrowdSession(
+  db: Db,
+  sessionId: number,
+  outcome: CrowdOutcome,
+  training?: { judged: number; correct: number },
+): Promise<void> {
   await db.execute(sql`
     update crowd_sessions set stage = 'ended', outcome = ${outcome}, code = ${codeOf(outcome)}, ended_at = clock_timestamp(),
       training_judged = coalesce(${training?.judged ?? null}::int, training_judged), training_correct = coalesce(${training?.correct ?? null}::int, training_correct)
@@ -72,7 +84,15 @@ export async function endCrowdSession(db: Db, sessionId: number, outcome: CrowdO
 }
 
 /** A training answer of the session's worker on `passageId` (insufficient, no span). */
-export async function addTrainingAnswer(db: Db, sessionId: number, userId: number, passageId: number, position: number, correct: boolean, durationMs: number) {
+export async function addTrainingAnswer(
+  db: Db,
+  sessionId: number,
+  userId: number,
+  passageId: number,
+  position: number,
+  correct: boolean,
+  durationMs: number,
+) {
   await db.execute(sql`
     insert into training_answers (session_id, passage_id, user_id, position, verdict, correct, duration_ms)
     values (${sessionId}, ${passageId}, ${userId}, ${position}, 'insufficient', ${correct}, ${durationMs})`);

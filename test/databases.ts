@@ -25,7 +25,8 @@ export function testDatabaseUrl(): string | undefined {
 
 export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   const url = testDatabaseUrl();
-  const handle = kind === "postgres" && url ? await openDatabase({ url }) : await openDatabase({ memory: true, loadDataDir: await migratedTemplate() });
+  const handle =
+    kind === "postgres" && url ? await openDatabase({ url }) : await openDatabase({ memory: true, loadDataDir: await migratedTemplate() });
   await migrateDatabase(handle); // on the template, only db/sql again (every migration is recorded there)
   return handle;
 }

@@ -8,7 +8,10 @@ const KPS = path.join(REPO, "bin/kps.mjs");
 /** Runs bin/kps.mjs from the repository, with no server or token in its environment; its exit code and output. */
 export async function runKps(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KPS, ...args], { cwd: REPO, env: { ...process.env, KPS_URL: "", KPS_TOKEN: "" } });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [KPS, ...args], {
+      cwd: REPO,
+      env: { ...process.env, KPS_URL: "", KPS_TOKEN: "" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

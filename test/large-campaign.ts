@@ -10,7 +10,9 @@ import { rowsOf, type Db } from "@/db/client";
  * `<prefix>-user-00001`. Returns the campaign's id.
  */
 export async function seedLargeCampaign(db: Db, prefix: string, sizes: { batches: number; tokens: number }): Promise<number> {
-  const [campaign] = rowsOf<{ id: number | string }>(await db.execute(sql`insert into campaigns (name) values (${prefix} || '-members') returning id`));
+  const [campaign] = rowsOf<{ id: number | string }>(
+    await db.execute(sql`insert into campaigns (name) values (${prefix} || '-members') returning id`),
+  );
   const campaignId = Number(campaign!.id);
   const seeded = sql`(select id, row_number() over (order by id) as i from users where username like ${prefix} || '-user-%')`;
   await db.execute(sql`

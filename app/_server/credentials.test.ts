@@ -40,7 +40,19 @@ describe("readAuthorization", () => {
   });
 
   it("ignores, with the reason, whatever is not Bearer <token>", () => {
-    for (const bad of ["Bearer", "Bearer ", "Bearer  a b", "Basic xyz", "Basic dXNlcjpwYXNz", "Bearer t\u00e9st", "Bearer =abc", "Token kps_x", "Bearerkps_x", "Bearer\tkps_x", "Bearer a,b"]) {
+    for (const bad of [
+      "Bearer",
+      "Bearer ",
+      "Bearer  a b",
+      "Basic xyz",
+      "Basic dXNlcjpwYXNz",
+      "Bearer t\u00e9st",
+      "Bearer =abc",
+      "Token kps_x",
+      "Bearerkps_x",
+      "Bearer\tkps_x",
+      "Bearer a,b",
+    ]) {
       const read = auth(bad);
       expect(read.kind, bad).toBe("ignored");
       expect(read.kind === "ignored" && read.reason).toContain("must be 'Bearer <token>'");

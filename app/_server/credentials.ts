@@ -40,5 +40,8 @@ export function readAuthorization(req: Request): AuthorizationHeader {
   if (!header?.trim()) return { kind: "none" };
   const match = BEARER.exec(header.trim());
   if (match) return { kind: "bearer", token: match[1]! };
-  return { kind: "ignored", reason: "The Authorization header was ignored: it must be 'Bearer <token>' (one token of letters, digits and -._~+/)." };
+  return {
+    kind: "ignored",
+    reason: "The Authorization header was ignored: it must be 'Bearer <token>' (one token of letters, digits and -._~+/).",
+  };
 }

@@ -16,7 +16,10 @@ describe("linesResponse", () => {
   });
 
   it("errors the body when the lines fail mid-stream, for strings and for bytes alike", async () => {
-    for (const items of [["a\n", "b\n"], [Buffer.from("a\n"), Buffer.from("b\n")]] as (string | Uint8Array)[][]) {
+    for (const items of [
+      ["a\n", "b\n"],
+      [Buffer.from("a\n"), Buffer.from("b\n")],
+    ] as (string | Uint8Array)[][]) {
       const response = linesResponse(await primed(from(items, 1)), "x.jsonl");
       const silence = console.error;
       console.error = () => {};

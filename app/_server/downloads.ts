@@ -8,7 +8,11 @@ const CHUNK_CHARS = 64 * 1024;
  * such chunks, passed on as they are. An error mid-stream is logged and errors the body (the
  * response is cut off), whichever kind the lines are.
  */
-export function linesResponse(lines: AsyncGenerator<string | Uint8Array>, fileName: string, contentType = "application/x-ndjson; charset=utf-8"): Response {
+export function linesResponse(
+  lines: AsyncGenerator<string | Uint8Array>,
+  fileName: string,
+  contentType = "application/x-ndjson; charset=utf-8",
+): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,12 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { assertJsonContentType, assertSameOrigin, clientAddress, errorResponse, isConnectionError, MAX_JSON_BYTES, publicOrigin, readCookie, readJson, sessionCookie } from "./http";
+import {
+  assertJsonContentType,
+  assertSameOrigin,
+  clientAddress,
+  errorResponse,
+  isConnectionError,
+  MAX_JSON_BYTES,
+  publicOrigin,
+  readCookie,
+  readJson,
+  sessionCookie,
+} from "./http";
 
 const schema = z.object({ username: z.string().min(2), role: z.enum(["annotator", "coordinator"]) });
 
 function post(body: string, headers: Record<string, string> = {}) {
-  return new Request("http://localhost:3000/api/users", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  return new Request("http://localhost:3000/api/users", {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+  });
 }
 
 async function codeOf(promise: Promise<unknown>) {
@@ -92,8 +107,12 @@ describe("cross-site protection", () => {
     expect(() => assertSameOrigin(post("{}", { "sec-fetch-site": "cross-site" }))).toThrow(AppError);
     expect(() => assertSameOrigin(post("{}", { origin: "null" }))).toThrow(AppError);
     // Behind a proxy that rewrites Host, the configured public origin is this site too.
-    expect(() => assertSameOrigin(post("{}", { origin: "https://kps.example.org", host: "127.0.0.1:3000" }), "https://kps.example.org")).not.toThrow();
-    expect(() => assertSameOrigin(post("{}", { origin: "https://evil.example", host: "127.0.0.1:3000" }), "https://kps.example.org")).toThrow(AppError);
+    expect(() =>
+      assertSameOrigin(post("{}", { origin: "https://kps.example.org", host: "127.0.0.1:3000" }), "https://kps.example.org"),
+    ).not.toThrow();
+    expect(() =>
+      assertSameOrigin(post("{}", { origin: "https://evil.example", host: "127.0.0.1:3000" }), "https://kps.example.org"),
+    ).toThrow(AppError);
   });
 });
 
@@ -130,7 +149,12 @@ describe("a streamed body", () => {
         controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
       },
     });
-    const req = new Request("http://localhost:3000/api/auth/sign-in", { method: "POST", body, duplex: "half", headers: { "content-type": "application/json" } } as RequestInit);
+    const req = new Request("http://localhost:3000/api/auth/sign-in", {
+      method: "POST",
+      body,
+      duplex: "half",
+      headers: { "content-type": "application/json" },
+    } as RequestInit);
     return { req, pulled: () => pulled };
   }
 

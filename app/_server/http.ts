@@ -25,7 +25,9 @@ export function route<C>(handler: (req: Request, ctx: C) => Promise<Response>): 
 
 export function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
-    const body = { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+    const body = {
+      error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
+    };
     // A refusal that names when to come back (`details.retryAfterSeconds`) says it in Retry-After too.
     const retry = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
     return Response.json(body, { status: error.status, headers: typeof retry === "number" ? { "retry-after": String(retry) } : undefined });
@@ -35,7 +37,10 @@ export function errorResponse(error: unknown): Response {
     return Response.json({ error: { code: "unavailable", message: "The database is unavailable; try again shortly." } }, { status: 503 });
   }
   console.error("unexpected error:", error);
-  return Response.json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, { status: 500 });
+  return Response.json(
+    { error: { code: "internal", message: "Something went wrong on the server; it has been logged." } },
+    { status: 500 },
+  );
 }
 
 /**
@@ -150,7 +155,10 @@ export async function requestContext(req: Request): Promise<{ db: Db; actor: Act
   const sessionToken = bearerToken ? undefined : readCookie(req, SESSION_COOKIE);
   if (sessionToken && !SAFE_METHODS.has(req.method)) assertSameOrigin(req);
   const actor = await resolveActor(db, { bearerToken, sessionToken, address: clientAddress(req) });
-  return { db, actor: actor.kind === "anonymous" && authorization.kind === "ignored" ? { kind: "anonymous", ignored: authorization.reason } : actor };
+  return {
+    db,
+    actor: actor.kind === "anonymous" && authorization.kind === "ignored" ? { kind: "anonymous", ignored: authorization.reason } : actor,
+  };
 }
 
 /**

@@ -4,8 +4,7 @@ import { AppError } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
 
 export type Part =
-  | { kind: "field"; name: string; value: string }
-  | { kind: "file"; name: string; fileName: string; stream: AsyncIterable<Uint8Array> };
+  { kind: "field"; name: string; value: string } | { kind: "file"; name: string; fileName: string; stream: AsyncIterable<Uint8Array> };
 
 /**
  * The parts of a multipart/form-data request, in order, with file parts streamed: a file part's

@@ -23,7 +23,9 @@ export async function annotatorParam(ctx: AnnotatorContext): Promise<{ id: numbe
   return parseInput(annotatorParams, await ctx.params, "path");
 }
 
-const entryKeyParams = z.object({ key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a crowd entry key (base64url) from the campaign's entry URL") });
+const entryKeyParams = z.object({
+  key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a crowd entry key (base64url) from the campaign's entry URL"),
+});
 
 export type EntryKeyContext = { params: Promise<{ key: string }> };
 

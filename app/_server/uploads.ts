@@ -16,7 +16,10 @@ import { isMultipart, limitedBody, multipartParts } from "@/app/_server/multipar
  */
 export async function* batchUploadParts(req: Request, maxBytes: number): AsyncGenerator<BatchPart> {
   if (!isMultipart(req)) {
-    throw new AppError("bad_request", "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'name').");
+    throw new AppError(
+      "bad_request",
+      "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'name').",
+    );
   }
   const fields = new Map<string, string>();
   let queries = 0;

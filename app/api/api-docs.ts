@@ -1,7 +1,8 @@
 import { ROLE_LABELS, ROUTES, type RouteRow } from "./routes";
 
 /** The note at the top of docs/api.md. */
-export const GENERATED_NOTE = "<!-- Generated from app/api/routes.ts by `npm run docs:api` (header: scripts/api-docs.template.md): edit those, not this file. -->";
+export const GENERATED_NOTE =
+  "<!-- Generated from app/api/routes.ts by `npm run docs:api` (header: scripts/api-docs.template.md): edit those, not this file. -->";
 
 /** A row's line of docs/api.md's route tables. */
 function line(row: RouteRow): string {

@@ -9,7 +9,9 @@ import { type AggregateChildReport, type BenchModel, MODELS } from "./report";
 import { synthetic } from "./synthetic";
 
 const MB = 1e6;
-const { values } = parseArgs({ options: { judgments: { type: "string" }, model: { type: "string" }, seed: { type: "string", default: "1" } } });
+const { values } = parseArgs({
+  options: { judgments: { type: "string" }, model: { type: "string" }, seed: { type: "string", default: "1" } },
+});
 const n = Number(values.judgments);
 const model = values.model as BenchModel;
 if (!Number.isInteger(n) || n < 3 || !MODELS.includes(model)) throw new Error(`usage: --judgments N (≥ 3) --model ${MODELS.join("|")}`);
@@ -23,7 +25,10 @@ let labels: Map<string, Verdict>;
 let iterations = 0;
 if (model === "majority") labels = majorityVote(data.votes).labels;
 else {
-  const fitted = model === "one-coin" ? fitOneCoinDawidSkeneTraced(data.votes) : fitDawidSkeneTraced(data.votes, model === "dawid-skene-gold" ? { gold: data.gold } : {});
+  const fitted =
+    model === "one-coin"
+      ? fitOneCoinDawidSkeneTraced(data.votes)
+      : fitDawidSkeneTraced(data.votes, model === "dawid-skene-gold" ? { gold: data.gold } : {});
   labels = fitted.fit.labels;
   iterations = fitted.trace.iterations;
 }

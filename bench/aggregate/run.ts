@@ -15,11 +15,14 @@ const CHILD = path.join(REPO, "bench", "aggregate", "child.ts");
 const MB = 1e6;
 
 function parseOptions() {
-  const values = benchOptions(`usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`, {
-    judgments: { type: "string", default: "10000,100000,1000000" },
-    seed: { type: "string", default: "1" },
-    models: { type: "string", default: MODELS.join(",") },
-  });
+  const values = benchOptions(
+    `usage: tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models ${MODELS.join(",")}]`,
+    {
+      judgments: { type: "string", default: "10000,100000,1000000" },
+      seed: { type: "string", default: "1" },
+      models: { type: "string", default: MODELS.join(",") },
+    },
+  );
   const sizes = values.judgments.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 3)) throw new Error(`--judgments must be integers ≥ 3, not '${values.judgments}'`);
   const models = values.models.split(",") as BenchModel[];
@@ -39,12 +42,20 @@ const LABEL: Record<BenchModel, string> = {
 runMain(async () => {
   const opts = parseOptions();
   const bundle = await bundleChild(CHILD, "aggregate-child.mjs", "the child");
-  console.log(`aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+  console.log(
+    `aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => fmt(l, 2))
+      .join(" ")}`,
+  );
   const rows: { r: AggregateChildReport; wall: number; timeRss?: number }[] = [];
   for (const n of opts.sizes) {
     for (const model of opts.models) {
       const args = ["--judgments", String(n), "--model", model, "--seed", String(opts.seed)];
-      const run = await timedRun(process.execPath, bundle ? ["--expose-gc", bundle, ...args] : ["--expose-gc", "--import", "tsx", CHILD, ...args]);
+      const run = await timedRun(
+        process.execPath,
+        bundle ? ["--expose-gc", bundle, ...args] : ["--expose-gc", "--import", "tsx", CHILD, ...args],
+      );
       const r = childResult<AggregateChildReport>(run, "aggregate");
       rows.push({ r, wall: run.seconds, timeRss: run.timeRssBytes });
       const timeRss = run.timeRssBytes === undefined ? "" : ` (GNU time: ${fmt(run.timeRssBytes / MB, 0)} MB)`;
@@ -54,14 +65,26 @@ runMain(async () => {
       );
     }
   }
-  console.log("\n| judgments | passages | annotators | model | iterations | fit s (CPU s) | RSS before fit MB | RSS after fit MB | peak RSS MB | accuracy |");
+  console.log(
+    "\n| judgments | passages | annotators | model | iterations | fit s (CPU s) | RSS before fit MB | RSS after fit MB | peak RSS MB | accuracy |",
+  );
   console.log("|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|");
   for (const { r } of rows) {
-    console.log(`| ${int(r.judgments)} | ${int(r.passages)} | ${int(r.annotators)} | ${LABEL[r.model]} | ${r.iterations || "–"} | ${fmt(r.seconds, 3)} (${fmt(r.cpuSeconds, 2)}) | ${fmt(r.rssBeforeMB, 0)} | ${fmt(r.rssAfterMB, 0)} | ${fmt(r.peakRssMB, 0)} | ${fmt(r.accuracy * 100, 1)}% |`);
+    console.log(
+      `| ${int(r.judgments)} | ${int(r.passages)} | ${int(r.annotators)} | ${LABEL[r.model]} | ${r.iterations || "–"} | ${fmt(r.seconds, 3)} (${fmt(r.cpuSeconds, 2)}) | ${fmt(r.rssBeforeMB, 0)} | ${fmt(r.rssAfterMB, 0)} | ${fmt(r.peakRssMB, 0)} | ${fmt(r.accuracy * 100, 1)}% |`,
+    );
   }
   const big = rows.filter(({ r }) => r.judgments === Math.max(...rows.map((x) => x.r.judgments)));
   const mv = big.find(({ r }) => r.model === "majority")?.r;
   const ds = big.find(({ r }) => r.model === "dawid-skene")?.r;
-  if (mv && ds) console.log(`\naggregate: Dawid–Skene fits ${int(ds.judgments)} judgments in ${fmt(ds.seconds, 2)} s, CPU ${fmt(ds.cpuSeconds, 2)} s (${ds.iterations} iterations; majority vote ${fmt(mv.seconds, 2)} s, CPU ${fmt(mv.cpuSeconds, 2)} s), peak RSS ${fmt(ds.peakRssMB, 0)} MB; accuracy ${fmt(ds.accuracy * 100, 1)}% (majority ${fmt(mv.accuracy * 100, 1)}%)`);
-  console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+  if (mv && ds)
+    console.log(
+      `\naggregate: Dawid–Skene fits ${int(ds.judgments)} judgments in ${fmt(ds.seconds, 2)} s, CPU ${fmt(ds.cpuSeconds, 2)} s (${ds.iterations} iterations; majority vote ${fmt(mv.seconds, 2)} s, CPU ${fmt(mv.cpuSeconds, 2)} s), peak RSS ${fmt(ds.peakRssMB, 0)} MB; accuracy ${fmt(ds.accuracy * 100, 1)}% (majority ${fmt(mv.accuracy * 100, 1)}%)`,
+    );
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => fmt(l, 2))
+      .join(" ")}`,
+  );
 });

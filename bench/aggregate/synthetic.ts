@@ -8,7 +8,13 @@ import { Rng } from "../rng";
 export const KINDS = ["careful", "honest", "always-sufficient", "always-insufficient", "random"] as const;
 export type Kind = (typeof KINDS)[number];
 /** The pool's mix: mostly careful and honest, one in five a spammer of some kind. */
-const MIX: [Kind, number][] = [["careful", 0.45], ["honest", 0.35], ["always-sufficient", 0.08], ["always-insufficient", 0.04], ["random", 0.08]];
+const MIX: [Kind, number][] = [
+  ["careful", 0.45],
+  ["honest", 0.35],
+  ["always-sufficient", 0.08],
+  ["always-insufficient", 0.04],
+  ["random", 0.08],
+];
 
 export interface Synthetic {
   votes: Vote[];

@@ -11,7 +11,12 @@ export interface HttpResponse {
 
 export interface Client {
   request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<HttpResponse>;
-  json<T = unknown>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; data: T; headers: http.IncomingHttpHeaders }>;
+  json<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; data: T; headers: http.IncomingHttpHeaders }>;
   close(): void;
 }
 
@@ -33,7 +38,9 @@ export function createClient(baseUrl: string, maxSockets: number): Client {
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }),
+          );
           res.on("error", reject);
         },
       );
@@ -73,7 +80,9 @@ export function cookieFrom(headers: http.IncomingHttpHeaders, name: string): str
 }
 
 /** A multipart/form-data body (files and fields), built in memory: the seed files are a few MB. */
-export function multipart(parts: ({ name: string; value: string } | { name: string; fileName: string; content: string | Buffer; type?: string })[]): {
+export function multipart(
+  parts: ({ name: string; value: string } | { name: string; fileName: string; content: string | Buffer; type?: string })[],
+): {
   body: Buffer;
   contentType: string;
 } {
@@ -84,7 +93,9 @@ export function multipart(parts: ({ name: string; value: string } | { name: stri
       chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
     } else {
       chunks.push(
-        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"; filename="${p.fileName}"\r\ncontent-type: ${p.type ?? "application/x-ndjson"}\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\ncontent-disposition: form-data; name="${p.name}"; filename="${p.fileName}"\r\ncontent-type: ${p.type ?? "application/x-ndjson"}\r\n\r\n`,
+        ),
         typeof p.content === "string" ? Buffer.from(p.content) : p.content,
         Buffer.from("\r\n"),
       );
@@ -95,6 +106,7 @@ export function multipart(parts: ({ name: string; value: string } | { name: stri
 }
 
 export function describe(res: { status: number; data?: unknown; body?: Buffer }): string {
-  const text = res.data !== undefined ? (typeof res.data === "string" ? res.data : JSON.stringify(res.data)) : (res.body?.toString("utf8") ?? "");
+  const text =
+    res.data !== undefined ? (typeof res.data === "string" ? res.data : JSON.stringify(res.data)) : (res.body?.toString("utf8") ?? "");
   return `${res.status} ${text.slice(0, 500)}`;
 }

@@ -24,7 +24,12 @@ function sample(rows: Record<string, unknown>[], n = 3): string {
     .join("; ");
 }
 
-export async function checkInvariants(query: Query, campaignId: number, expectedJudgments: number, spanSample = 1000): Promise<InvariantReport> {
+export async function checkInvariants(
+  query: Query,
+  campaignId: number,
+  expectedJudgments: number,
+  spanSample = 1000,
+): Promise<InvariantReport> {
   const lines: string[] = [];
   let ok = true;
   const check = (name: string, violations: Record<string, unknown>[], detail = "") => {
@@ -64,7 +69,10 @@ export async function checkInvariants(query: Query, campaignId: number, expected
     judgments === expectedJudgments ? [] : [{ stored: judgments, acknowledged: expectedJudgments }],
     ` (${judgments} = ${expectedJudgments})`,
   );
-  check("no passage has more than R judgments (of annotators in good standing) + live claims", await query(`select * from (${counts}) x where judgments + live_claims > r`));
+  check(
+    "no passage has more than R judgments (of annotators in good standing) + live claims",
+    await query(`select * from (${counts}) x where judgments + live_claims > r`),
+  );
   check(
     "no two judgments by one annotator on one passage",
     await query(`select passage_id, user_id, count(*)::int as n from judgments group by passage_id, user_id having count(*) > 1`),
@@ -80,7 +88,9 @@ export async function checkInvariants(query: Query, campaignId: number, expected
   check("passages.claim_count = live claims per passage", await query(`select * from (${counts}) x where claim_count <> live_claims`));
   check(
     "passages.open_slots = R − judgments − live claims (0 once decided)",
-    await query(`select * from (${counts}) x where open_slots <> case when is_decided then 0 else greatest(0, r - least(r, judgments) - live_claims) end`),
+    await query(
+      `select * from (${counts}) x where open_slots <> case when is_decided then 0 else greatest(0, r - least(r, judgments) - live_claims) end`,
+    ),
   );
 
   const spans = await query(`
@@ -92,7 +102,13 @@ export async function checkInvariants(query: Query, campaignId: number, expected
   let astral = 0;
   for (const s of spans) {
     const paragraphs = s.paragraphs as string[];
-    const text = sliceByCodePoints(paragraphs, Number(s.start_paragraph_id), Number(s.start_character), Number(s.end_paragraph_id), Number(s.end_character));
+    const text = sliceByCodePoints(
+      paragraphs,
+      Number(s.start_paragraph_id),
+      Number(s.start_character),
+      Number(s.end_paragraph_id),
+      Number(s.end_character),
+    );
     if (/[\u{10000}-\u{10FFFF}]/u.test(paragraphs[Number(s.start_paragraph_id)]!.slice(0, 4))) astral++;
     if (text !== s.span_text) bad.push({ id: s.id, stored: s.span_text, slice: text });
   }

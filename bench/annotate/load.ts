@@ -106,7 +106,15 @@ export async function runLoad(
     const span = gold || n % 4 === 0 ? spanIn(first.text) : undefined;
     const body = JSON.stringify({
       verdict: span ? "sufficient" : "insufficient",
-      span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
+      span: span
+        ? {
+            startParagraphId: first.id,
+            startCharacter: span.startCharacter,
+            endParagraphId: first.id,
+            endCharacter: span.endCharacter,
+            text: span.text,
+          }
+        : null,
       unreadable: false,
       durationMs: 1000 + (n % 5000),
       idempotencyKey: `bench-${a.username}-${task.claim.handle}`,
@@ -115,7 +123,10 @@ export async function runLoad(
     const at = now();
     const t0 = performance.now();
     try {
-      const res = await client.request("POST", `/api/claims/${task.claim.handle}/judgment${oneRequest ? "?next=1" : ""}`, { headers, body });
+      const res = await client.request("POST", `/api/claims/${task.claim.handle}/judgment${oneRequest ? "?next=1" : ""}`, {
+        headers,
+        body,
+      });
       const ms = performance.now() - t0;
       if (at !== "stop") stats[at].submit.push(ms);
       if (res.status !== 201) {
@@ -184,7 +195,11 @@ export async function runLoad(
  * The framework's floor: `clients` loops of GET /api/health (Next.js routing + one `select 1`) for
  * `seconds`; requests per second and latencies, to compare with the annotation requests.
  */
-export async function hammerHealth(client: Client, clients: number, seconds: number): Promise<{ requests: number; seconds: number; latencies: number[]; errors: number }> {
+export async function hammerHealth(
+  client: Client,
+  clients: number,
+  seconds: number,
+): Promise<{ requests: number; seconds: number; latencies: number[]; errors: number }> {
   const latencies: number[] = [];
   let errors = 0;
   let stop = false;

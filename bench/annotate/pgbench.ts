@@ -24,7 +24,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${out}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${out}`)),
+    );
   });
 }
 
@@ -38,7 +40,9 @@ export async function pgbenchInit(serverUrl: URL, database: string, scale = 10):
 export async function pgbenchRun(serverUrl: URL, database: string, clients: number, seconds: number): Promise<PgbenchResult> {
   const { args, env } = connectionArgs(serverUrl);
   const output = await run("pgbench", ["-N", "-c", String(clients), "-j", "2", "-T", String(seconds), ...args, database], env);
-  const tps = /tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/.exec(output) ?? /tps = ([\d.]+)/.exec(output);
+  const tps =
+    /tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/.exec(output) ??
+    /tps = ([\d.]+)/.exec(output);
   if (!tps) throw new Error(`pgbench printed no tps:\n${output}`);
   const latency = /latency average = ([\d.]+) ms/.exec(output);
   const processed = /number of transactions actually processed: (\d+)/.exec(output);

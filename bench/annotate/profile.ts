@@ -43,12 +43,20 @@ export function cpuSnapshot(serverCpu: () => number | undefined, withPostgres: b
 export function cpuReport(a: CpuSnapshot, b: CpuSnapshot, cores: number): string {
   const wall = (b.at - a.at) / 1000;
   const part = (name: string, x?: number, y?: number) =>
-    x === undefined || y === undefined ? `${name} ?` : `${name} ${(y - x).toFixed(1)} s (${(((y - x) / wall) * 100).toFixed(0)}% of a core)`;
-  const parts = [part("app server (node: every process of it)", a.server, b.server), part("load generator (this process)", a.bench, b.bench)];
+    x === undefined || y === undefined
+      ? `${name} ?`
+      : `${name} ${(y - x).toFixed(1)} s (${(((y - x) / wall) * 100).toFixed(0)}% of a core)`;
+  const parts = [
+    part("app server (node: every process of it)", a.server, b.server),
+    part("load generator (this process)", a.bench, b.bench),
+  ];
   if (a.postgres !== undefined) parts.push(part("PostgreSQL (every postgres process on the machine)", a.postgres, b.postgres));
   if (a.machine && b.machine) {
     const busy = b.machine.busy - a.machine.busy;
-    const known = [b.server! - a.server!, b.bench - a.bench, a.postgres !== undefined ? b.postgres! - a.postgres : 0].reduce((s, x) => s + (Number.isFinite(x) ? x : 0), 0);
+    const known = [b.server! - a.server!, b.bench - a.bench, a.postgres !== undefined ? b.postgres! - a.postgres : 0].reduce(
+      (s, x) => s + (Number.isFinite(x) ? x : 0),
+      0,
+    );
     const other = Math.max(0, busy - known);
     parts.push(
       `machine busy ${busy.toFixed(1)} of ${(wall * cores).toFixed(1)} core-seconds (${((busy / (wall * cores)) * 100).toFixed(0)}%), of which other processes ${other.toFixed(1)} s` +
@@ -60,7 +68,9 @@ export function cpuReport(a: CpuSnapshot, b: CpuSnapshot, cores: number): string
 
 /** CPU seconds of the backends serving one database (local server only), by pid. */
 export async function backendCpu(sql: postgres.Sql, database: string): Promise<Map<number, number>> {
-  const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${database} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
+  const rows = await sql<
+    { pid: number }[]
+  >`select pid from pg_stat_activity where datname = ${database} and backend_type = 'client backend' and pid <> pg_backend_pid()`;
   const out = new Map<number, number>();
   for (const r of rows) {
     const cpu = processCpu(r.pid);
@@ -170,7 +180,15 @@ function normalize(statement: string): string {
     .slice(0, 150);
 }
 
-export function statementLog(file: string, from: number, to: number, database: string, rate: number, wallSeconds: number, judgments: number): string[] {
+export function statementLog(
+  file: string,
+  from: number,
+  to: number,
+  database: string,
+  rate: number,
+  wallSeconds: number,
+  judgments: number,
+): string[] {
   const fd = fs.openSync(file, "r");
   const buf = Buffer.alloc(Math.max(0, to - from));
   fs.readSync(fd, buf, 0, buf.length, from);
@@ -228,7 +246,12 @@ export function statementLog(file: string, from: number, to: number, database: s
 
 export type SessionQuery = (text: string) => Promise<Record<string, unknown>[]>;
 
-export async function explainAssignment(query: SessionQuery, campaignId: number, username: string, kind: "postgres" | "pglite"): Promise<string[]> {
+export async function explainAssignment(
+  query: SessionQuery,
+  campaignId: number,
+  username: string,
+  kind: "postgres" | "pglite",
+): Promise<string[]> {
   const [user] = await query(`select id from users where username = '${username.replace(/'/g, "''")}'`);
   if (!user) return [`explain: no user ${username}`];
   const u = Number(user.id);
@@ -244,10 +267,19 @@ export async function explainAssignment(query: SessionQuery, campaignId: number,
       "requireActiveAnnotator (campaign + membership + standing)",
       `select * from campaigns left join campaign_members m on m.campaign_id = campaigns.id and m.user_id = ${u} left join annotator_standings s on s.campaign_id = campaigns.id and s.user_id = ${u} where campaigns.id = ${c}`,
     ],
-    ["reapExpiredClaims", `update claims set ended_at = now() where campaign_id = ${c} and ended_at is null and expires_at < now() returning passage_id`],
-    ["live claim of the annotator", `select id from claims where user_id = ${u} and campaign_id = ${c} and ended_at is null order by id limit 1`],
+    [
+      "reapExpiredClaims",
+      `update claims set ended_at = now() where campaign_id = ${c} and ended_at is null and expires_at < now() returning passage_id`,
+    ],
+    [
+      "live claim of the annotator",
+      `select id from claims where user_id = ${u} and campaign_id = ${c} and ended_at is null order by id limit 1`,
+    ],
     ["launched batches", `select id from batches where campaign_id = ${c} and status = 'launched'`],
-    ["current question (last claim)", `select p.query_id from claims c join passages p on p.id = c.passage_id where c.user_id = ${u} and c.campaign_id = ${c} order by c.id desc limit 1`],
+    [
+      "current question (last claim)",
+      `select p.query_id from claims c join passages p on p.id = c.passage_id where c.user_id = ${u} and c.campaign_id = ${c} order by c.id desc limit 1`,
+    ],
     [
       "openPassageInCurrentQuery",
       `select p.id from passages p where p.query_id = ${q} and p.open_slots > 0 and p.batch_id = any(${arr})
@@ -269,13 +301,19 @@ export async function explainAssignment(query: SessionQuery, campaignId: number,
   ];
   const stats =
     kind === "postgres"
-      ? (await query(`select last_analyze, last_autoanalyze, n_live_tup::int as live, n_mod_since_analyze::int as modified from pg_stat_user_tables where relname = 'passages'`))[0]
+      ? (
+          await query(
+            `select last_analyze, last_autoanalyze, n_live_tup::int as live, n_mod_since_analyze::int as modified from pg_stat_user_tables where relname = 'passages'`,
+          )
+        )[0]
       : undefined;
   const [reltuples] = await query(`select reltuples::float8 as n from pg_class where relname = 'passages'`);
   const when = (v: unknown) => (v instanceof Date ? v.toISOString() : v ? String(v) : "never");
   const lines = [
     `EXPLAIN ANALYZE of the assignment queries (${kind}) for ${username} (user ${u}), after the run, each in a rolled-back transaction; planner statistics of passages: ` +
-      (stats ? `last analyze ${when(stats.last_analyze)}, last autoanalyze ${when(stats.last_autoanalyze)}, ${stats.live} live rows, ${stats.modified} modified since; ` : "") +
+      (stats
+        ? `last analyze ${when(stats.last_analyze)}, last autoanalyze ${when(stats.last_autoanalyze)}, ${stats.live} live rows, ${stats.modified} modified since; `
+        : "") +
       `pg_class.reltuples ${Number(reltuples?.n ?? NaN)} (−1: never analyzed)`,
   ];
   await explainEach(query, queries, lines);
@@ -306,7 +344,9 @@ async function explainEach(query: SessionQuery, queries: [string, string][], lin
       lines.push(`  ${name}: ${exec ?? "?"}`);
       const ms = Number(/Execution Time: ([\d.]+)/.exec(exec ?? "")?.[1] ?? 0);
       if (name.startsWith("openPassage") || ms > 1) {
-        const shown = plan.filter((l, i) => !l.startsWith("Planning") && !l.startsWith("Execution") && (i === 1 || !l.trim().startsWith("Buffers:")));
+        const shown = plan.filter(
+          (l, i) => !l.startsWith("Planning") && !l.startsWith("Execution") && (i === 1 || !l.trim().startsWith("Buffers:")),
+        );
         for (const l of shown) lines.push(`      ${l}`);
       }
     } catch (e) {
@@ -336,7 +376,13 @@ export function monotonicMicros(): number {
  * maps. `window`: only samples taken in it (monotonic µs, see monotonicMicros), e.g. the measured load.
  */
 export function summarizeCpuProfile(file: string, window?: { from: number; to: number }, top = 25): string[] {
-  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    nodes: ProfileNode[];
+    startTime: number;
+    endTime: number;
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   // Self time per node from the samples (within the window), weighted by the time to the next sample.
   const selfUs = new Map<number, number>();
@@ -349,8 +395,11 @@ export function summarizeCpuProfile(file: string, window?: { from: number; to: n
     inWindow += dt;
     selfUs.set(profile.samples[i]!, (selfUs.get(profile.samples[i]!) ?? 0) + dt);
   }
-  if (window && inWindow === 0) return [`CPU profile ${path.basename(file)}: no sample in the measured window (a server stopped before the load)`];
-  const note = window ? `samples in the measured window only (${(inWindow / 1e6).toFixed(1)} s)` : "the whole server life (start-up, seeding and the load)";
+  if (window && inWindow === 0)
+    return [`CPU profile ${path.basename(file)}: no sample in the measured window (a server stopped before the load)`];
+  const note = window
+    ? `samples in the measured window only (${(inWindow / 1e6).toFixed(1)} s)`
+    : "the whole server life (start-up, seeding and the load)";
   const maps = new SourceMaps();
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const byGroup = new Map<string, number>();
@@ -379,7 +428,9 @@ export function summarizeCpuProfile(file: string, window?: { from: number; to: n
     byFn.set(key, (byFn.get(key) ?? 0) + us);
   }
   const pct = (us: number) => `${((us / total) * 100).toFixed(1).padStart(5)}%`;
-  const lines = [`CPU profile of the server ${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, ${note}; self time by package / source file (through the build's source maps):`];
+  const lines = [
+    `CPU profile of the server ${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, ${note}; self time by package / source file (through the build's source maps):`,
+  ];
   for (const [k, us] of [...byGroup].sort((a, b) => b[1] - a[1]).slice(0, 22)) lines.push(`    ${pct(us)}  ${k}`);
   lines.push(`  top functions by self time:`);
   for (const [k, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`    ${pct(us)}  ${k}`);

@@ -30,7 +30,20 @@ import { createClient } from "./http";
 import { checkInvariants, type InvariantReport, type Query } from "./invariants";
 import { hammerHealth, percentile, runLoad, type LoadResult } from "./load";
 import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
-import { ActivitySampler, backendCpu, backendCpuReport, cpuReport, cpuSnapshot, defaultLogFile, explainAssignment, fileSize, monotonicMicros, statementLog, summarizeCpuProfile, type CpuSnapshot } from "./profile";
+import {
+  ActivitySampler,
+  backendCpu,
+  backendCpuReport,
+  cpuReport,
+  cpuSnapshot,
+  defaultLogFile,
+  explainAssignment,
+  fileSize,
+  monotonicMicros,
+  statementLog,
+  summarizeCpuProfile,
+  type CpuSnapshot,
+} from "./profile";
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
 import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
 import { benchOptions, fmt, integerOption, runMain } from "../common";
@@ -68,7 +81,8 @@ function parseOptions() {
     },
   );
   const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  if (database !== "postgres" && database !== "pglite" && database !== "both")
+    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   const rate = Number(values["log-sample-rate"]);
   if (!(rate > 0 && rate <= 1)) throw new Error(`--log-sample-rate must be in (0, 1], not '${values["log-sample-rate"]}'`);
   return {
@@ -107,7 +121,6 @@ interface TargetResult {
   pgbench?: PgbenchResult;
 }
 
-
 function errorsOf(load: LoadResult): string {
   const all = new Map<string, number>();
   for (const m of [load.measured.errors]) for (const [k, n] of m) all.set(k, (all.get(k) ?? 0) + n);
@@ -115,7 +128,18 @@ function errorsOf(load: LoadResult): string {
 }
 
 function printTable(rows: TargetResult[]) {
-  const header = ["database", "annotators", "seconds", "judgments", "judgments/s", "next p50/p95/p99 ms", "submit p50/p95/p99 ms", "errors", "pgbench -N tps (clients)", "judgments/s ÷ tps"];
+  const header = [
+    "database",
+    "annotators",
+    "seconds",
+    "judgments",
+    "judgments/s",
+    "next p50/p95/p99 ms",
+    "submit p50/p95/p99 ms",
+    "errors",
+    "pgbench -N tps (clients)",
+    "judgments/s ÷ tps",
+  ];
   const pcts = (a: number[]) => [50, 95, 99].map((p) => fmt(percentile(a, p))).join(" / ");
   const lines = rows.map((r) => {
     const m = r.load.measured;
@@ -145,14 +169,19 @@ export function summaryLine(r: TargetResult): string {
   const m = r.load.measured;
   const jps = m.judgments / m.seconds;
   // Plain numbers (no thousands separators), for scripts that read the line.
-  const baseline = r.pgbench ? `${(jps / r.pgbench.tps).toFixed(3)} × pgbench -N (${r.pgbench.tps.toFixed(0)} tps)` : "? × pgbench -N (? tps)";
+  const baseline = r.pgbench
+    ? `${(jps / r.pgbench.tps).toFixed(3)} × pgbench -N (${r.pgbench.tps.toFixed(0)} tps)`
+    : "? × pgbench -N (? tps)";
   return `annotate: ${jps.toFixed(1)} judgments/s at ${r.annotators} annotators on ${r.database}, ${baseline}, next p99 ${percentile(m.next, 99).toFixed(1)} ms`;
 }
 
 function gitState(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "app", "lib", "db", "components"], { cwd: REPO, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "app", "lib", "db", "components"], {
+      cwd: REPO,
+      encoding: "utf8",
+    }).trim();
     return `commit ${head}${dirty ? `, with uncommitted changes in ${dirty.split("\n").length} files under app/ lib/ db/ components/ (other work in progress: measured as built)` : ", clean"}`;
   } catch {
     return "commit ?";
@@ -175,11 +204,20 @@ async function main() {
     console.log(`KILT Provenance Studio — annotation load benchmark, ${new Date().toISOString()}`);
     console.log(
       `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}; ` +
-        `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}; ${gitState()}`,
+        `load average ${os
+          .loadavg()
+          .map((l) => fmt(l, 2))
+          .join(" ")}; ${gitState()}`,
     );
-    const [version] = await admin<{ v: string; major: string }[]>`select split_part(current_setting('server_version'), ' ', 1) as v, current_setting('server_version_num')::int / 10000 as major`;
-    console.log(`PostgreSQL ${version?.v} at ${adminUrl.hostname}:${adminUrl.port || 5432} (the pgbench baseline runs there for every row)`);
-    console.log(`app server: ${opts.workers} worker process${opts.workers === 1 ? "" : "es"} on PostgreSQL (--workers ${opts.workers}, KPS_WORKERS), 1 on PGlite (the embedded database is one process's)`);
+    const [version] = await admin<
+      { v: string; major: string }[]
+    >`select split_part(current_setting('server_version'), ' ', 1) as v, current_setting('server_version_num')::int / 10000 as major`;
+    console.log(
+      `PostgreSQL ${version?.v} at ${adminUrl.hostname}:${adminUrl.port || 5432} (the pgbench baseline runs there for every row)`,
+    );
+    console.log(
+      `app server: ${opts.workers} worker process${opts.workers === 1 ? "" : "es"} on PostgreSQL (--workers ${opts.workers}, KPS_WORKERS), 1 on PGlite (the embedded database is one process's)`,
+    );
 
     // 1. The production build: of the checkout, or (--snapshot) of a private copy of HEAD.
     let appDir = REPO;
@@ -210,7 +248,13 @@ async function main() {
         `\n── ${target}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between a task and its judgment)` : ", no think time"}, ${opts.requestsPerJudgment === 1 ? "one request per judgment (?next=1)" : "two requests per judgment (next, judgment)"}, ` +
           `${opts.warmup} s warm-up + ${opts.seconds} s measured, ${opts.passages.toLocaleString("en-US")} passages ──`,
       );
-      const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`, KPS_DEMO: "0", KPS_WORKERS: String(workers) };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        KPS_ADMIN_USERNAME: "bench-admin",
+        KPS_ADMIN_PASSWORD: `pw-${suffix}-${randomBytes(6).toString("hex")}`,
+        KPS_DEMO: "0",
+        KPS_WORKERS: String(workers),
+      };
       delete env.DATABASE_URL;
       delete env.KPS_DATA_DIR;
       delete env.PORT;
@@ -280,7 +324,9 @@ async function main() {
             server = await startServer({ repo: appDir, port, env, logFile: `${serverLog}.2`, cpuProfDir });
             client = createClient(server.url, annotators + 16);
           }
-          console.log(`--analyze: ANALYZE of the whole database in ${fmt((performance.now() - t) / 1000)} s${target === "pglite" ? " (server stopped and restarted around it)" : ""}`);
+          console.log(
+            `--analyze: ANALYZE of the whole database in ${fmt((performance.now() - t) / 1000)} s${target === "pglite" ? " (server stopped and restarted around it)" : ""}`,
+          );
         }
 
         // 3. The load.
@@ -323,10 +369,14 @@ async function main() {
         );
         if (load.drained) notes.push(`WARNING: ${load.drained} annotators got 204 (nothing left): raise --passages`);
         if (load.firstErrors.length) notes.push(`first errors: ${load.firstErrors.join(" | ")}`);
-        if (load.warmup.errors.size) notes.push(`errors during the warm-up: ${[...load.warmup.errors].map(([k, n]) => `${n} × ${k}`).join(", ")}`);
+        if (load.warmup.errors.size)
+          notes.push(`errors during the warm-up: ${[...load.warmup.errors].map(([k, n]) => `${n} × ${k}`).join(", ")}`);
         if (load.openClaims) notes.push(`${load.openClaims} claims left open by failed submissions`);
         const capacity = seeded.passages * 3;
-        if (load.acknowledged > capacity * 0.8) notes.push(`WARNING: ${load.acknowledged} judgments used ${fmt((load.acknowledged / capacity) * 100, 0)}% of the batch's ${capacity} slots`);
+        if (load.acknowledged > capacity * 0.8)
+          notes.push(
+            `WARNING: ${load.acknowledged} judgments used ${fmt((load.acknowledged / capacity) * 100, 0)}% of the batch's ${capacity} slots`,
+          );
         if (cpu0 && cpu1) {
           notes.push(cpuReport(cpu0, cpu1, os.cpus().length));
           const serverCpu = cpu1.server !== undefined && cpu0.server !== undefined ? cpu1.server - cpu0.server : NaN;
@@ -366,7 +416,8 @@ async function main() {
           const c1 = server.cpuSeconds();
           const cpuMs = c0 !== undefined && c1 !== undefined ? ((c1 - c0) * 1000) / Math.max(1, h.requests) : NaN;
           const reqs = m.judgments * opts.requestsPerJudgment;
-          const appCpuMs = cpu0?.server !== undefined && cpu1?.server !== undefined ? ((cpu1.server - cpu0.server) * 1000) / Math.max(1, reqs) : NaN;
+          const appCpuMs =
+            cpu0?.server !== undefined && cpu1?.server !== undefined ? ((cpu1.server - cpu0.server) * 1000) / Math.max(1, reqs) : NaN;
           notes.push(
             `framework floor: GET /api/health × ${Math.min(annotators, 50)} clients for 5 s: ${fmt(h.requests / h.seconds, 0)} requests/s, p50 ${fmt(percentile(h.latencies, 50))} ms, ` +
               `server CPU ${fmt(cpuMs, 2)} ms per request${h.errors ? `, ${h.errors} errors` : ""} — vs ${fmt(appCpuMs, 2)} ms per annotation request (${opts.requestsPerJudgment === 1 ? "judgment with the next task" : "next or judgment"}) during the load`,
@@ -376,7 +427,8 @@ async function main() {
         // 4. Stop the server (frees the CPU, writes the CPU profile, releases PGlite), then check.
         await server.stop();
         client.close();
-        if (logFile && logTo > logFrom) notes.push(...statementLog(logFile, logFrom, logTo, benchDb!, opts.logSampleRate, m.seconds, m.judgments));
+        if (logFile && logTo > logFrom)
+          notes.push(...statementLog(logFile, logFrom, logTo, benchDb!, opts.logSampleRate, m.seconds, m.judgments));
         if (cpuProfDir) {
           const files = fs.readdirSync(cpuProfDir).filter((f) => f.endsWith(".cpuprofile"));
           for (const f of files) notes.push(...summarizeCpuProfile(path.join(cpuProfDir, f), window));
@@ -407,7 +459,12 @@ async function main() {
           target,
           database: target === "postgres" ? `PostgreSQL ${version?.v}` : "PGlite",
           workers,
-          label: (target === "postgres" ? `PostgreSQL ${version?.v}, ${workers} app-server process${workers === 1 ? "" : "es"}` : "PGlite (embedded, temp dir)") + (opts.analyze ? ", ANALYZE before the load" : "") + (opts.thinkMs ? `, think ${opts.thinkMs} ms` : ""),
+          label:
+            (target === "postgres"
+              ? `PostgreSQL ${version?.v}, ${workers} app-server process${workers === 1 ? "" : "es"}`
+              : "PGlite (embedded, temp dir)") +
+            (opts.analyze ? ", ANALYZE before the load" : "") +
+            (opts.thinkMs ? `, think ${opts.thinkMs} ms` : ""),
           annotators,
           seeded,
           setupSeconds: { server: serverSeconds, annotators: annotatorSeconds },
@@ -439,7 +496,9 @@ async function main() {
         await admin`checkpoint`;
         const p = await pgbenchRun(adminUrl, pgbenchDb, clients, opts.seconds);
         byClients.set(clients, p);
-        console.log(`pgbench -N -c ${clients} -j 2 -T ${opts.seconds}: ${fmt(p.tps)} tps, latency average ${fmt(p.latencyMs ?? NaN, 2)} ms, ${p.transactions ?? "?"} transactions`);
+        console.log(
+          `pgbench -N -c ${clients} -j 2 -T ${opts.seconds}: ${fmt(p.tps)} tps, latency average ${fmt(p.latencyMs ?? NaN, 2)} ms, ${p.transactions ?? "?"} transactions`,
+        );
       }
       r.pgbench = byClients.get(clients);
     }
@@ -455,7 +514,10 @@ async function main() {
         "every 2 s per campaign. A pgbench -N transaction is 5 statements (begin … commit). The statements per judgment measured in the server's log " +
         "are printed with --profile.",
     );
-    if (results.some((r) => r.target === "pglite")) console.log("The PGlite row's baseline is pgbench on the PostgreSQL server (pgbench cannot reach PGlite): the server's reference, not PGlite's.");
+    if (results.some((r) => r.target === "pglite"))
+      console.log(
+        "The PGlite row's baseline is pgbench on the PostgreSQL server (pgbench cannot reach PGlite): the server's reference, not PGlite's.",
+      );
     for (const r of results) {
       console.log(`\n${r.label} — ${r.annotators} annotators:`);
       for (const l of r.invariants.lines) console.log(`  invariant ${l}`);
@@ -470,7 +532,12 @@ async function main() {
           `next p99 < 50 ms: ${fmt(p99)} ms ${p99 < 50 ? "met" : "NOT met"}${pg.annotators !== 200 ? ` (measured with ${pg.annotators} annotators)` : ""}`,
       );
     }
-    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")} (other work on the machine skews the figures)`,
+    );
     console.log(`invariants: ${allOk ? "OK" : "VIOLATED (see above)"}`);
     // Last, one line per database run (issue 13): what the README's tables quote.
     for (const r of results) console.log(summaryLine(r));

@@ -74,7 +74,13 @@ export function syntheticFiles(questions: number): { knowledge: string; queries:
   const item = (q: number, k: number) => location(q, k, pages);
   for (let q = 0; q < questions; q++) {
     const id = `bench-q-${q}`;
-    queries.push(JSON.stringify({ id, input: `where is the ${WORDS[q % WORDS.length]} of question ${q}?`, output: [{ answer: `answer ${q}`, provenance: [item(q, 0)] }] }));
+    queries.push(
+      JSON.stringify({
+        id,
+        input: `where is the ${WORDS[q % WORDS.length]} of question ${q}?`,
+        output: [{ answer: `answer ${q}`, provenance: [item(q, 0)] }],
+      }),
+    );
     candidates.push(JSON.stringify({ id, output: [{ provenance: [item(q, 1), item(q, 2)] }] }));
   }
   return { knowledge: knowledge.join("\n") + "\n", queries: queries.join("\n") + "\n", candidates: candidates.join("\n") + "\n", pages };
@@ -90,7 +96,12 @@ export async function coordinatorToken(client: Client, username: string, passwor
   expect(signIn, 200, "coordinator sign-in");
   const cookie = cookieFrom(signIn.headers, "kps_session");
   if (!cookie) throw new Error("coordinator sign-in: no kps_session cookie");
-  const token = await client.json<{ token: { token: string } }>("POST", "/api/tokens", { name: "bench-annotate" }, { cookie: `kps_session=${cookie}` });
+  const token = await client.json<{ token: { token: string } }>(
+    "POST",
+    "/api/tokens",
+    { name: "bench-annotate" },
+    { cookie: `kps_session=${cookie}` },
+  );
   expect(token, 201, "token");
   return token.data.token.token;
 }
@@ -128,7 +139,10 @@ export async function seedCampaign(client: Client, token: string, passages: numb
     { name: "queries", fileName: "bench-kilt.jsonl", content: files.queries },
     { name: "candidates", fileName: "bench-candidates.jsonl", content: files.candidates },
   ]);
-  const batch = await client.request("POST", `/api/campaigns/${campaignId}/batches`, { headers: { ...auth, "content-type": form.contentType }, body: form.body });
+  const batch = await client.request("POST", `/api/campaigns/${campaignId}/batches`, {
+    headers: { ...auth, "content-type": form.contentType },
+    body: form.body,
+  });
   if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
   const batchResult = JSON.parse(batch.body.toString("utf8")) as { batch: { id: number }; queries: number; passages: number };
   const batchSeconds = (performance.now() - t) / 1000;
@@ -163,7 +177,12 @@ export async function createAnnotators(client: Client, token: string, n: number,
       Array.from({ length: Math.min(parallel, n - start) }, async (_, k) => {
         const i = start + k;
         const username = `${prefix}-${String(i).padStart(4, "0")}`;
-        const created = await client.json("POST", "/api/users", { username, role: "annotator", password }, { authorization: `Bearer ${token}` });
+        const created = await client.json(
+          "POST",
+          "/api/users",
+          { username, role: "annotator", password },
+          { authorization: `Bearer ${token}` },
+        );
         expect(created, 201, `create ${username}`);
         const signIn = await client.json("POST", "/api/auth/sign-in", { username, password });
         expect(signIn, 200, `sign in ${username}`);

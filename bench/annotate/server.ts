@@ -7,7 +7,18 @@ import os from "node:os";
 import path from "node:path";
 
 /** What the build reads: sources (tests excluded) and configuration. */
-const SOURCES = ["app", "lib", "db", "components", "public", "instrumentation.ts", "next.config.ts", "package.json", "package-lock.json", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "lib",
+  "db",
+  "components",
+  "public",
+  "instrumentation.ts",
+  "next.config.ts",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+];
 
 function newestSource(repo: string): { file: string; mtimeMs: number } {
   let newest = { file: "", mtimeMs: 0 };
@@ -42,7 +53,11 @@ export async function build(repo: string, logFile: string): Promise<number> {
   const log = fs.openSync(logFile, "w");
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn("npx", ["next", "build"], { cwd: repo, stdio: ["ignore", log, log], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+      const child = spawn("npx", ["next", "build"], {
+        cwd: repo,
+        stdio: ["ignore", log, log],
+        env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      });
       child.on("error", reject);
       child.on("exit", resolve);
     });
@@ -82,10 +97,21 @@ export interface Server {
   stop(graceMs?: number): Promise<void>;
 }
 
-export async function startServer(opts: { repo: string; port: number; env: NodeJS.ProcessEnv; logFile: string; cpuProfDir?: string }): Promise<Server> {
+export async function startServer(opts: {
+  repo: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  cpuProfDir?: string;
+}): Promise<Server> {
   if (await portInUse(opts.port)) throw new Error(`port ${opts.port} is in use: stop whatever listens there (or pick another with --port)`);
   const log = fs.openSync(opts.logFile, "w");
-  const args = [...(opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir] : []), "server/production-server.mjs", "--port", String(opts.port)];
+  const args = [
+    ...(opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir] : []),
+    "server/production-server.mjs",
+    "--port",
+    String(opts.port),
+  ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: opts.repo,
     stdio: ["ignore", log, log],
@@ -210,6 +236,8 @@ function run(command: string, args: string[], cwd: string): Promise<string> {
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (out += d));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${out}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${out}`)),
+    );
   });
 }

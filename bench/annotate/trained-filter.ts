@@ -17,28 +17,48 @@ const database = opt("--database", "postgres");
 const runs = Number(opt("--runs", "200"));
 
 /** The statement as it was before the filter: the same text without the `trained` CTE and its two tests. */
-const WITHOUT = CLAIM_NEXT_SQL.replace(/trained as materialized \([\s\S]*?\n\),\n/, "").replaceAll("    and p.query_id <> all((select ids from trained)::bigint[])\n", "");
+const WITHOUT = CLAIM_NEXT_SQL.replace(/trained as materialized \([\s\S]*?\n\),\n/, "").replaceAll(
+  "    and p.query_id <> all((select ids from trained)::bigint[])\n",
+  "",
+);
 if (WITHOUT === CLAIM_NEXT_SQL || WITHOUT.includes("trained")) throw new Error("could not take the filter out of CLAIM_NEXT_SQL");
 
 async function seed(db: Db, questions: number, trainedQuestions: number) {
   const tag = randomBytes(5).toString("hex");
   const one = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await db.execute(q))[0]!;
   const page = `tf-${tag}`;
-  await db.execute(sql`insert into pages (wikipedia_id, title, paragraphs) values (${page}, ${page}, array[${page}, 'Paragraph 1.', 'Paragraph 2.', 'Paragraph 3.'])`);
-  const { id: campaignId } = await one<{ id: number }>(sql`insert into campaigns (name) values (${"tf-" + tag}) returning id::float8 as id`);
-  const { id: batchId } = await one<{ id: number }>(sql`insert into batches (campaign_id, name, status) values (${campaignId}, 'tf', 'launched') returning id::float8 as id`);
+  await db.execute(
+    sql`insert into pages (wikipedia_id, title, paragraphs) values (${page}, ${page}, array[${page}, 'Paragraph 1.', 'Paragraph 2.', 'Paragraph 3.'])`,
+  );
+  const { id: campaignId } = await one<{ id: number }>(
+    sql`insert into campaigns (name) values (${"tf-" + tag}) returning id::float8 as id`,
+  );
+  const { id: batchId } = await one<{ id: number }>(
+    sql`insert into batches (campaign_id, name, status) values (${campaignId}, 'tf', 'launched') returning id::float8 as id`,
+  );
   await db.execute(sql`insert into queries (campaign_id, batch_id, kilt_id, input, original_line, line_number)
     select ${campaignId}, ${batchId}, ${tag} || '-' || i, 'question ' || i, '{}', i from generate_series(1, ${questions}) i`);
   await db.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id, origins, open_slots, is_gold, expected_verdict)
     select q.id, ${campaignId}, ${batchId}, ${page}, k, k, '[]'::jsonb, 3, k = 1, case when k = 1 then 'sufficient'::verdict end
     from queries q cross join generate_series(1, 3) k where q.campaign_id = ${campaignId}`);
   await db.execute(sql`analyze passages`);
-  const user = async (role: string) => (await one<{ id: number }>(sql`insert into users (username, role, pseudonym) values (${role + "-" + tag}, ${role}::user_role, ${role + "-" + tag}) returning id::float8 as id`)).id;
+  const user = async (role: string) =>
+    (
+      await one<{ id: number }>(
+        sql`insert into users (username, role, pseudonym) values (${role + "-" + tag}, ${role}::user_role, ${role + "-" + tag}) returning id::float8 as id`,
+      )
+    ).id;
   const annotator = await user("annotator");
   const crowd = await user("crowd");
-  await db.execute(sql`insert into crowd_entries (campaign_id, enabled, platform, entry_key, codes) values (${campaignId}, true, 'generic', ${tag}, '{}'::jsonb)`);
-  const { id: workerId } = await one<{ id: number }>(sql`insert into crowd_workers (campaign_id, platform, platform_worker_id, user_id) values (${campaignId}, 'generic', ${tag}, ${crowd}) returning id::float8 as id`);
-  const { id: sessionId } = await one<{ id: number }>(sql`insert into crowd_sessions (worker_id, campaign_id, user_id, number, stage, deadline_at)
+  await db.execute(
+    sql`insert into crowd_entries (campaign_id, enabled, platform, entry_key, codes) values (${campaignId}, true, 'generic', ${tag}, '{}'::jsonb)`,
+  );
+  const { id: workerId } = await one<{ id: number }>(
+    sql`insert into crowd_workers (campaign_id, platform, platform_worker_id, user_id) values (${campaignId}, 'generic', ${tag}, ${crowd}) returning id::float8 as id`,
+  );
+  const { id: sessionId } = await one<{
+    id: number;
+  }>(sql`insert into crowd_sessions (worker_id, campaign_id, user_id, number, stage, deadline_at)
     values (${workerId}, ${campaignId}, ${crowd}, 1, 'working', now() + interval '1 day') returning id::float8 as id`);
   // Trained on the gold passage of the first questions: those the walk (fewest open slots, then question) meets first.
   await db.execute(sql`insert into training_answers (session_id, passage_id, user_id, position, verdict, correct, duration_ms)
@@ -107,7 +127,10 @@ async function main() {
   console.log("passages\twho\twithout filter\twith filter\tbuffers without\tbuffers with\tclaimed question (with)");
   for (const questions of [1_000, 20_000]) {
     const s = await seed(db, questions, 50);
-    for (const [who, userId] of [["annotator", s.annotator], ["crowd, 50 trained", s.crowd]] as const) {
+    for (const [who, userId] of [
+      ["annotator", s.annotator],
+      ["crowd, 50 trained", s.crowd],
+    ] as const) {
       const r = await compare(db, userId, s.campaignId);
       const [bWithout, bWith] = [await buffers(db, WITHOUT, userId, s.campaignId), await buffers(db, CLAIM_NEXT_SQL, userId, s.campaignId)];
       console.log(`${questions * 3}\t${who}\t${r.without}\t${r.with}\t${bWithout}\t${bWith}\t${r.kilt.split("-").at(-1)}`);

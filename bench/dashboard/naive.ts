@@ -9,7 +9,15 @@ import { outcomeSql } from "@/lib/campaign/quality/outcome";
 
 export interface NaiveDashboard {
   cells: { batchId: number; judgments: number; sufficient: number; passages: number; claimed: number; open: number; decided: number }[];
-  annotators: { userId: number; username: string; judgments: number; compared: number; agreed: number; medianSeconds: number; under2s: number }[];
+  annotators: {
+    userId: number;
+    username: string;
+    judgments: number;
+    compared: number;
+    agreed: number;
+    medianSeconds: number;
+    under2s: number;
+  }[];
   questions: { unanswerable: number; answered: number };
   disputed: { queryId: number; kiltId: string; passages: number; disputed: number }[];
   activity: { first: Date | null; last: Date | null; recent: number; binMinutes: number; points: { at: Date; judgments: number }[] };
@@ -81,7 +89,9 @@ export async function naiveDashboard(db: Db, campaignId: number, now = new Date(
     : [];
 
   return {
-    cells: rowsOf<{ batch_id: string | number; jc: number; sc: number; passages: number; claimed: number; open: number; decided: number }>(cells).map((c) => ({
+    cells: rowsOf<{ batch_id: string | number; jc: number; sc: number; passages: number; claimed: number; open: number; decided: number }>(
+      cells,
+    ).map((c) => ({
       batchId: Number(c.batch_id),
       judgments: c.jc,
       sufficient: c.sc,
@@ -90,17 +100,23 @@ export async function naiveDashboard(db: Db, campaignId: number, now = new Date(
       open: c.open,
       decided: c.decided,
     })),
-    annotators: rowsOf<{ user_id: string | number; username: string; judgments: number; compared: number; agreed: number; median_seconds: number; under2s: number }>(annotators).map(
-      (a) => ({
-        userId: Number(a.user_id),
-        username: a.username,
-        judgments: a.judgments,
-        compared: a.compared,
-        agreed: a.agreed,
-        medianSeconds: Number(a.median_seconds),
-        under2s: a.under2s,
-      }),
-    ),
+    annotators: rowsOf<{
+      user_id: string | number;
+      username: string;
+      judgments: number;
+      compared: number;
+      agreed: number;
+      median_seconds: number;
+      under2s: number;
+    }>(annotators).map((a) => ({
+      userId: Number(a.user_id),
+      username: a.username,
+      judgments: a.judgments,
+      compared: a.compared,
+      agreed: a.agreed,
+      medianSeconds: Number(a.median_seconds),
+      under2s: a.under2s,
+    })),
     questions: rowsOf<{ unanswerable: number; answered: number }>(questions)[0] ?? { unanswerable: 0, answered: 0 },
     disputed: rowsOf<{ query_id: string | number; kilt_id: string; passages: number; disputed: number }>(disputed).map((d) => ({
       queryId: Number(d.query_id),

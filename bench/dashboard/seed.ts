@@ -65,7 +65,22 @@ export function isGoldPassage(passageId: number): boolean {
 /** A non-negative pseudo-random integer in [0, m) from an integer SQL expression. */
 const rnd = (expr: string, m: number) => `(abs(hashint4((${expr})::int)::bigint) % ${m})`;
 
-const WORDS = ["river", "castle", "museum", "harbour", "valley", "council", "railway", "garden", "temple", "bridge", "village", "market", "Zürich", "Kraków"];
+const WORDS = [
+  "river",
+  "castle",
+  "museum",
+  "harbour",
+  "valley",
+  "council",
+  "railway",
+  "garden",
+  "temple",
+  "bridge",
+  "village",
+  "market",
+  "Zürich",
+  "Kraków",
+];
 const textArray = (xs: readonly string[]) => `(array[${xs.map((s) => `'${s}'`).join(", ")}]::text[])`;
 
 export async function seedCampaign(db: Db, opts: SeedOptions): Promise<Seeded> {

@@ -10,7 +10,8 @@ import { startWriters } from "./writers";
 
 async function main() {
   const { values } = parseArgs({ options: { url: { type: "string" }, campaign: { type: "string" }, writers: { type: "string" } } });
-  if (!values.url || !values.campaign || !values.writers) throw new Error("usage: writer-child.ts --url URL --campaign ID --writers id:username,…");
+  if (!values.url || !values.campaign || !values.writers)
+    throw new Error("usage: writer-child.ts --url URL --campaign ID --writers id:username,…");
   const writers = values.writers.split(",").map((w) => {
     const [id, username] = w.split(":");
     return { id: Number(id), username: username! };

@@ -56,7 +56,15 @@ export function startWriters(db: Db, campaignId: number, writers: { id: number; 
         const span = isGoldPassage((await idsOfTask(db, task)).passageId) || n++ % 3 === 0 ? spanIn(first.text) : undefined;
         await submitJudgment(db, actor, task.claim.handle, {
           verdict: span ? "sufficient" : "insufficient",
-          span: span ? { startParagraphId: first.id, startCharacter: span.startCharacter, endParagraphId: first.id, endCharacter: span.endCharacter, text: span.text } : null,
+          span: span
+            ? {
+                startParagraphId: first.id,
+                startCharacter: span.startCharacter,
+                endParagraphId: first.id,
+                endCharacter: span.endCharacter,
+                text: span.text,
+              }
+            : null,
           unreadable: false,
           durationMs: 2000 + ((n * 7919) % 20000),
           idempotencyKey: `bench-dashboard-${w.username}-${task.claim.handle}`,

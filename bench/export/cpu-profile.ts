@@ -54,6 +54,7 @@ export function summarizeCpuProfile(file: string, top = 15): string[] {
   out.push("by area:");
   for (const [a, us] of [...byArea].sort((x, y) => y[1] - x[1])) out.push(`  ${pct(us)}  ${(us / 1e6).toFixed(2).padStart(6)} s  ${a}`);
   out.push(`top ${top} functions by self time:`);
-  for (const [f, us] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, top)) out.push(`  ${pct(us)}  ${(us / 1e6).toFixed(2).padStart(6)} s  ${f}`);
+  for (const [f, us] of [...byFunction].sort((x, y) => y[1] - x[1]).slice(0, top))
+    out.push(`  ${pct(us)}  ${(us / 1e6).toFixed(2).padStart(6)} s  ${f}`);
   return out;
 }

@@ -94,13 +94,24 @@ async function main() {
     },
   });
   const kind = values.kind ?? "";
-  const handle = values.url ? await openDatabase({ url: values.url }) : values["data-dir"] ? await openDatabase({ dataDir: values["data-dir"] }) : undefined;
+  const handle = values.url
+    ? await openDatabase({ url: values.url })
+    : values["data-dir"]
+      ? await openDatabase({ dataDir: values["data-dir"] })
+      : undefined;
   if (!handle) throw new Error("--url or --data-dir is required");
   try {
     if (kind === "open-only") {
       const t0 = performance.now();
       await handle.db.execute(sql`select count(*) from campaigns`);
-      reportResult({ kind, seconds: (performance.now() - t0) / 1000, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0 });
+      reportResult({
+        kind,
+        seconds: (performance.now() - t0) / 1000,
+        lines: 0,
+        bytes: 0,
+        maxRssKiB: process.resourceUsage().maxRSS,
+        cpuSeconds: 0,
+      });
       return;
     }
     const out = values.out;
@@ -121,7 +132,15 @@ async function main() {
       const seconds = (performance.now() - t0) / 1000;
       let lines = 0;
       for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
-      reportResult({ kind, seconds, lines, bytes: bytes.length, maxRssKiB: process.resourceUsage().maxRSS, maxMemory: memory.stop(), cpuSeconds: cpuSince(cpu0) });
+      reportResult({
+        kind,
+        seconds,
+        lines,
+        bytes: bytes.length,
+        maxRssKiB: process.resourceUsage().maxRSS,
+        maxMemory: memory.stop(),
+        cpuSeconds: cpuSince(cpu0),
+      });
       return;
     }
 

@@ -23,7 +23,19 @@ import { summarizeCpuProfile } from "./cpu-profile";
 import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
-import { benchWorkspace, createBenchDatabase, benchOptions, childResult, type ResultRow, fmt, int, integerOption, runMain, timedRun, type Timed } from "../common";
+import {
+  benchWorkspace,
+  createBenchDatabase,
+  benchOptions,
+  childResult,
+  type ResultRow,
+  fmt,
+  int,
+  integerOption,
+  runMain,
+  timedRun,
+  type Timed,
+} from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
@@ -39,16 +51,20 @@ interface Row extends ResultRow {
 }
 
 function parseOptions() {
-  const values = benchOptions("usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]", {
-    judgments: { type: "string", default: "1000000" },
-    database: { type: "string", default: "postgres" },
-    "pglite-judgments": { type: "string", default: "100000" },
-    annotators: { type: "string", default: "300" },
-    "cpu-prof": { type: "boolean", default: false },
-    "no-diagnostics": { type: "boolean", default: false },
-  });
+  const values = benchOptions(
+    "usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]",
+    {
+      judgments: { type: "string", default: "1000000" },
+      database: { type: "string", default: "postgres" },
+      "pglite-judgments": { type: "string", default: "100000" },
+      annotators: { type: "string", default: "300" },
+      "cpu-prof": { type: "boolean", default: false },
+      "no-diagnostics": { type: "boolean", default: false },
+    },
+  );
   const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  if (database !== "postgres" && database !== "pglite" && database !== "both")
+    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   return {
     judgments: integerOption("judgments", values.judgments, 9),
     pgliteJudgments: integerOption("pglite-judgments", values["pglite-judgments"], 9),
@@ -61,7 +77,13 @@ function parseOptions() {
 
 async function runChild(args: string[], cpuProfDir?: string): Promise<{ run: Timed; r: ChildReport; peak: number; profile?: string }> {
   const before = cpuProfDir ? new Set(fs.readdirSync(cpuProfDir)) : undefined;
-  const run = await timedRun(process.execPath, [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), "--import", "tsx", CHILD, ...args]);
+  const run = await timedRun(process.execPath, [
+    ...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []),
+    "--import",
+    "tsx",
+    CHILD,
+    ...args,
+  ]);
   const r = childResult<ChildReport>(run, "export");
   const profile = cpuProfDir ? fs.readdirSync(cpuProfDir).find((f) => !before!.has(f)) : undefined;
   return { run, r, peak: run.timeRssBytes ?? r.maxRssKiB * 1024, profile: profile ? path.join(cpuProfDir!, profile) : undefined };
@@ -92,7 +114,6 @@ function appSelect(campaignId: number, page?: { after: number; upTo: number }): 
 }
 
 // ---------------------------------------------------------------------------------------------
-
 
 function printTable(rows: Row[]) {
   const header = ["export", "lines", "MB", "seconds", "MB/s", "lines/s", "peak RSS MB", "time ÷ psql COPY"];
@@ -127,7 +148,9 @@ function memoryNotes(r: ChildReport, floorBytes: number, run: Timed): string {
   return (
     `peak RSS ${run.timeRssBytes !== undefined ? `${fmt(run.timeRssBytes / MB, 0)} MB (/usr/bin/time -v), ` : ""}${fmt((r.maxRssKiB * 1024) / MB, 0)} MB (resourceUsage().maxRSS); ` +
     `floor (same process, open + one query) ${fmt(floorBytes / MB, 0)} MB` +
-    (m ? `; highest sampled: V8 heap used ${fmt(m.heapUsed / MB, 0)} MB of ${fmt(m.heapTotal / MB, 0)} MB, external ${fmt(m.external / MB, 0)} MB (array buffers ${fmt(m.arrayBuffers / MB, 0)} MB)` : "")
+    (m
+      ? `; highest sampled: V8 heap used ${fmt(m.heapUsed / MB, 0)} MB of ${fmt(m.heapTotal / MB, 0)} MB, external ${fmt(m.external / MB, 0)} MB (array buffers ${fmt(m.arrayBuffers / MB, 0)} MB)`
+      : "")
   );
 }
 
@@ -184,7 +207,8 @@ async function measure(
     ratio: c.r.seconds / base.seconds,
     notes: [
       sqlNotes(c.r),
-      `CPU: export process ${fmt(c.r.cpuSeconds)} s` + (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s (all postgres processes)` : ""),
+      `CPU: export process ${fmt(c.r.cpuSeconds)} s` +
+        (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s (all postgres processes)` : ""),
       memoryNotes(c.r, floor.peak, c.run),
       c.r.report
         ? `report: ${int(c.r.report.queries)} questions, ${int(c.r.report.queriesExported)} exported, ${int(c.r.report.passagesEndorsed)} passages endorsed, ${int(c.r.report.unanswerable)} unanswerable, ${int(c.r.report.withoutEndorsement)} without endorsement`
@@ -195,7 +219,9 @@ async function measure(
   });
   const judgmentsRow = appRow(`${name} — app exportJudgments`, j);
   const kiltRow = appRow(`${name} — app exportKilt (span)`, k);
-  kiltRow.notes.push(`ratio vs the judgment-rows baseline, for reference only: the KILT export writes ${int(k.r.lines)} question lines, not the judgment rows`);
+  kiltRow.notes.push(
+    `ratio vs the judgment-rows baseline, for reference only: the KILT export writes ${int(k.r.lines)} question lines, not the judgment rows`,
+  );
   const rows = [judgmentsRow, kiltRow, base];
   if (diagnostics) {
     const d = await diagnostics();
@@ -213,7 +239,12 @@ async function measure(
     await handle.close();
   }
   const baseLines = await countLines(baselineFile);
-  verdicts.push([`${name} baseline file`, baseLines === built.judgments ? { ok: true, message: `${int(baseLines)} rows` } : { ok: false, message: `${int(baseLines)} rows, expected ${int(built.judgments)}` }]);
+  verdicts.push([
+    `${name} baseline file`,
+    baseLines === built.judgments
+      ? { ok: true, message: `${int(baseLines)} rows` }
+      : { ok: false, message: `${int(baseLines)} rows, expected ${int(built.judgments)}` },
+  ]);
   for (const f of [baselineFile, judgmentsFile, kiltFile]) fs.rmSync(f, { force: true });
 
   const rssOk = (r: Row) => (r.peakRssBytes ?? Infinity) < RSS_TARGET_MB * MB;
@@ -234,7 +265,11 @@ function printBuild(name: string, built: BuiltCampaign, seconds: number) {
       `${int(built.expected.withoutEndorsement)} without endorsement, ${int(built.expected.sufficientJudgments)} sufficient judgments`,
   );
   console.log(`  steps: ${built.steps.map(([s, t]) => `${s} ${fmt(t)} s`).join(", ")}`);
-  console.log(`  stored: ${Object.entries(built.sizes).map(([t, b]) => `${t} ${fmt(b / MB, 0)} MB`).join(", ")}`);
+  console.log(
+    `  stored: ${Object.entries(built.sizes)
+      .map(([t, b]) => `${t} ${fmt(b / MB, 0)} MB`)
+      .join(", ")}`,
+  );
 }
 
 async function main() {
@@ -244,21 +279,41 @@ async function main() {
 
   const outcomes: Outcome[] = [];
   try {
-    console.log(`KILT export benchmark — ${opts.targets.map((t) => `${t} ${int(t === "postgres" ? opts.judgments : opts.pgliteJudgments)} judgments`).join(", ")}`);
+    console.log(
+      `KILT export benchmark — ${opts.targets.map((t) => `${t} ${int(t === "postgres" ? opts.judgments : opts.pgliteJudgments)} judgments`).join(", ")}`,
+    );
     console.log(
       `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
-        `load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`,
+        `load average ${os
+          .loadavg()
+          .map((l) => fmt(l, 2))
+          .join(" ")}`,
     );
 
     ws.admin = await openDatabase({ url: baseUrl });
     const u = new URL(benchUrl);
-    const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
+    const psqlArgs = [
+      "-X",
+      "-q",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-h",
+      u.hostname,
+      "-p",
+      u.port || "5432",
+      "-U",
+      decodeURIComponent(u.username || "postgres"),
+      "-d",
+      benchDb,
+    ];
     const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
 
     if (opts.targets.includes("postgres")) {
       const bench = await createBenchDatabase(ws);
       await migrateDatabase(bench);
-      const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
+      const [version] = rowsOf<{ v: string }>(
+        await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)),
+      );
       const pg = `PostgreSQL ${version?.v ?? ""}`.trim();
       console.log(`${pg}: ${bench.location} (created and migrated)`);
       const t0 = performance.now();
@@ -297,24 +352,32 @@ async function main() {
               // 1. The app's statement, unpaged, through psql: what the SQL costs without paging and JavaScript.
               const file = path.join(tmp, "postgres-app-sql.copy");
               await checkpoint();
-              rows.push(await psqlCopy(`${pg} — psql COPY of the app's judgments SQL, unpaged (diagnostic)`, appSelect(built.campaignId), file));
+              rows.push(
+                await psqlCopy(`${pg} — psql COPY of the app's judgments SQL, unpaged (diagnostic)`, appSelect(built.campaignId), file),
+              );
               fs.rmSync(file, { force: true });
               // 2. One page of the app's statement, as the export runs it (EXPLAIN ANALYZE, twice: the second is reported).
               const mid = Math.floor(built.judgments / 2);
               let plan: ExplainJson | undefined;
               for (let i = 0; i < 2; i++) {
                 const [r] = rowsOf<{ "QUERY PLAN": ExplainJson[] }>(
-                  await b.db.execute(sql.raw(`explain (analyze, format json) ${appSelect(built.campaignId, { after: mid, upTo: mid + 20000 })}`)),
+                  await b.db.execute(
+                    sql.raw(`explain (analyze, format json) ${appSelect(built.campaignId, { after: mid, upTo: mid + 20000 })}`),
+                  ),
                 );
                 plan = r?.["QUERY PLAN"]?.[0];
               }
-              const [jit] = rowsOf<{ jit: string; cost: string }>(await b.db.execute(sql.raw(`select current_setting('jit') as jit, current_setting('jit_above_cost') as cost`)));
+              const [jit] = rowsOf<{ jit: string; cost: string }>(
+                await b.db.execute(sql.raw(`select current_setting('jit') as jit, current_setting('jit_above_cost') as cost`)),
+              );
               if (plan) {
                 const jitMs = plan.JIT?.Timing?.Total;
                 notes.push(
                   `one page of exportJudgments' statement (EXPLAIN ANALYZE, ids ${int(mid)} + 1 … 20,000): planning ${fmt(plan["Planning Time"], 1)} ms, ` +
                     `execution ${fmt(plan["Execution Time"], 1)} ms` +
-                    (jitMs !== undefined ? `, of which JIT compilation ${fmt(jitMs, 1)} ms (${plan.JIT?.Functions ?? "?"} functions; estimated cost ${fmt(plan.Plan["Total Cost"], 0)} > jit_above_cost ${jit?.cost})` : `, no JIT (jit = ${jit?.jit})`) +
+                    (jitMs !== undefined
+                      ? `, of which JIT compilation ${fmt(jitMs, 1)} ms (${plan.JIT?.Functions ?? "?"} functions; estimated cost ${fmt(plan.Plan["Total Cost"], 0)} > jit_above_cost ${jit?.cost})`
+                      : `, no JIT (jit = ${jit?.jit})`) +
                     `; the export runs this statement ${int(Math.ceil(built.judgments / 20000))} times`,
                 );
               }
@@ -335,7 +398,8 @@ async function main() {
                   notes: [
                     `EXPERIMENT: ALTER DATABASE … SET jit = off, then the same child; ${int(lines)} lines written${lines === built.judgments ? "" : ` (EXPECTED ${int(built.judgments)})`}`,
                     sqlNotes(c.r),
-                    `CPU: export process ${fmt(c.r.cpuSeconds)} s` + (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s` : ""),
+                    `CPU: export process ${fmt(c.r.cpuSeconds)} s` +
+                      (c.r.serverCpuSeconds !== undefined ? `, PostgreSQL server ${fmt(c.r.serverCpuSeconds)} s` : ""),
                   ],
                 });
               } finally {
@@ -382,7 +446,9 @@ async function main() {
             bytes: c.r.bytes,
             seconds: c.r.seconds,
             peakRssBytes: c.peak,
-            notes: [`PGlite's own COPY of the same SELECT into a Blob, then written to the file (psql cannot reach PGlite); process CPU ${fmt(c.r.cpuSeconds)} s`],
+            notes: [
+              `PGlite's own COPY of the same SELECT into a Blob, then written to the file (psql cannot reach PGlite); process CPU ${fmt(c.r.cpuSeconds)} s`,
+            ],
           };
         },
         undefined,
@@ -403,10 +469,17 @@ async function main() {
     console.log("");
     console.log("targets:");
     for (const t of outcomes.flatMap((o) => o.targets)) console.log(`  ${t}`);
-    if (opts.targets.includes("postgres") && opts.judgments < 1_000_000) console.log(`  (the targets are stated for 1,000,000 judgments on PostgreSQL)`);
-    if (opts.targets.includes("pglite")) console.log(`  (PGlite ran ${int(opts.pgliteJudgments)} judgments; its baseline is PGlite's own COPY, not psql)`);
+    if (opts.targets.includes("postgres") && opts.judgments < 1_000_000)
+      console.log(`  (the targets are stated for 1,000,000 judgments on PostgreSQL)`);
+    if (opts.targets.includes("pglite"))
+      console.log(`  (PGlite ran ${int(opts.pgliteJudgments)} judgments; its baseline is PGlite's own COPY, not psql)`);
     console.log("");
-    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")} (other work on the machine skews the figures)`,
+    );
     console.log("correctness:");
     for (const [what, v] of outcomes.flatMap((o) => o.verdicts)) console.log(`  ${what}: ${v.ok ? "OK" : "FAILED"} — ${v.message}`);
   } finally {

@@ -56,11 +56,58 @@ export interface BuiltCampaign {
 }
 
 const WORDS = [
-  "river", "castle", "museum", "harbour", "valley", "council", "railway", "garden", "temple", "bridge",
-  "village", "market", "province", "engine", "theatre", "festival", "library", "station", "mountain",
-  "island", "century", "painter", "novel", "the", "of", "and", "in", "was", "built", "named", "after",
-  "during", "by", "its", "first", "second", "north", "south", "with", "a", "which", "Zürich", "Москва",
-  "東京", "naïve", "café", "São", "Kraków", "Ελλάδα", "–", '"Ode"', "back\\slash",
+  "river",
+  "castle",
+  "museum",
+  "harbour",
+  "valley",
+  "council",
+  "railway",
+  "garden",
+  "temple",
+  "bridge",
+  "village",
+  "market",
+  "province",
+  "engine",
+  "theatre",
+  "festival",
+  "library",
+  "station",
+  "mountain",
+  "island",
+  "century",
+  "painter",
+  "novel",
+  "the",
+  "of",
+  "and",
+  "in",
+  "was",
+  "built",
+  "named",
+  "after",
+  "during",
+  "by",
+  "its",
+  "first",
+  "second",
+  "north",
+  "south",
+  "with",
+  "a",
+  "which",
+  "Zürich",
+  "Москва",
+  "東京",
+  "naïve",
+  "café",
+  "São",
+  "Kraków",
+  "Ελλάδα",
+  "–",
+  '"Ode"',
+  "back\\slash",
 ];
 const ASTRAL = ["𝄞", "😀", "𐌅𐌄𐌋", "𝔄"];
 const SECTIONS = ["History", "Geography", "Economy", "Culture", "Legacy", "Architecture"];
@@ -122,11 +169,15 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
       insert into bench_export_annotators (k, user_id)
       select (row_number() over (order by username) - 1)::int, id from users where username like 'bench-annotator-%'`);
     const [c] = rowsOf<{ id: number | string }>(
-      await run(`insert into campaigns (name, judgments_per_passage, endorsement_threshold) values ('Export benchmark', 3, 2) returning id`),
+      await run(
+        `insert into campaigns (name, judgments_per_passage, endorsement_threshold) values ('Export benchmark', 3, 2) returning id`,
+      ),
     );
     campaignId = Number(c!.id);
     const [b] = rowsOf<{ id: number | string }>(
-      await run(`insert into batches (campaign_id, name, status, launched_at, closed_at) values (${campaignId}, 'bench batch', 'closed', now(), now()) returning id`),
+      await run(
+        `insert into batches (campaign_id, name, status, launched_at, closed_at) values (${campaignId}, 'bench batch', 'closed', now(), now()) returning id`,
+      ),
     );
     batchId = Number(b!.id);
     await run(`
@@ -182,7 +233,9 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
     step("passages");
 
     // Per passage with a sufficient vote: its paragraphs and a base offset for the highlights.
-    await run(`create table bench_export_spans (passage_id bigint primary key, ps text not null, pe text not null, is_cross boolean not null)`);
+    await run(
+      `create table bench_export_spans (passage_id bigint primary key, ps text not null, pe text not null, is_cross boolean not null)`,
+    );
     await run(`
       insert into bench_export_spans (passage_id, ps, pe, is_cross)
       select p.id, pg.paragraphs[p.start_paragraph_id + 1], pg.paragraphs[p.end_paragraph_id + 1],
@@ -231,7 +284,8 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
   step("vacuum analyze");
 
   const [e] = rowsOf<Record<string, number | string>>(
-    await db.execute(sql.raw(`
+    await db.execute(
+      sql.raw(`
       with q as (
         select q.id,
           bool_or(kps_misses_gold(p.is_gold, p.expected_verdict, kps_is_finished(p.is_decided, p.judgment_count, 3), kps_is_endorsed(p.sufficient_count, 2))) as gold_missed,
@@ -249,12 +303,17 @@ export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCa
         (select count(*) from passages where campaign_id = ${campaignId})::int as passages,
         (select count(*) from queries where campaign_id = ${campaignId})::int as questions,
         (select count(*) from pages)::int as pages
-      from q`)),
+      from q`),
+    ),
   );
   if (Number(e!.judgments) !== N) throw new Error(`build: ${e!.judgments} judgments stored, expected ${N}`);
   const sizes: Record<string, number> = {};
   for (const r of rowsOf<{ t: string; b: number | string }>(
-    await db.execute(sql.raw(`select c.relname as t, pg_total_relation_size(c.oid) as b from pg_class c where c.relname in ('pages', 'queries', 'passages', 'judgments') and c.relkind = 'r'`)),
+    await db.execute(
+      sql.raw(
+        `select c.relname as t, pg_total_relation_size(c.oid) as b from pg_class c where c.relname in ('pages', 'queries', 'passages', 'judgments') and c.relkind = 'r'`,
+      ),
+    ),
   )) {
     sizes[r.t] = Number(r.b);
   }

@@ -98,7 +98,9 @@ export async function verifyKiltFile(
     for (const entry of row.output as { provenance?: ProvenanceItem[] }[]) {
       if (entry.provenance !== undefined) {
         if (!Array.isArray(entry.provenance) || entry.provenance.length === 0) problem(`line ${n}: empty provenance`);
-        else for (const item of entry.provenance) if (typeof item.wikipedia_id !== "string") problem(`line ${n}: provenance wikipedia_id is not a string`);
+        else
+          for (const item of entry.provenance)
+            if (typeof item.wikipedia_id !== "string") problem(`line ${n}: provenance wikipedia_id is not a string`);
       }
     }
     const original = originals.get(String(row.id));
@@ -107,7 +109,8 @@ export async function verifyKiltFile(
       continue;
     }
     if (!original.endsWith("]}")) problem(`line ${n}: the original line does not end with "]}" (benchmark data error)`);
-    if (!line.startsWith(original.slice(0, -2)) || !line.endsWith("]}")) problem(`line ${n}: does not start with its original line minus "]}"`);
+    if (!line.startsWith(original.slice(0, -2)) || !line.endsWith("]}"))
+      problem(`line ${n}: does not start with its original line minus "]}"`);
     const before = (JSON.parse(original) as { output: unknown[] }).output.length;
     const mine = (row.output as { provenance?: ProvenanceItem[] }[]).slice(before);
     added += mine.length;
@@ -115,7 +118,8 @@ export async function verifyKiltFile(
       const item = entry.provenance?.[0];
       if (entry.provenance?.length !== 1) problem(`line ${n}: an appended entry without exactly one provenance item`);
       if (typeof item?.start_character === "number" && item.start_character >= 0) withSpan++;
-      if (!Array.isArray(item?.meta?.evidence_span) || item.meta.evidence_span.length < 2) problem(`line ${n}: an appended entry with fewer than 2 evidence spans`);
+      if (!Array.isArray(item?.meta?.evidence_span) || item.meta.evidence_span.length < 2)
+        problem(`line ${n}: an appended entry with fewer than 2 evidence spans`);
     }
     if (original.includes('"template_id": 9007199')) bigMeta++;
     if (/[\u{10000}-\u{10FFFF}]/u.test(line)) astral++;
@@ -123,11 +127,15 @@ export async function verifyKiltFile(
   if (report === undefined) problem("the export gave no report");
   else {
     if (n !== report.queriesExported) problem(`${n} lines, but the report says queriesExported ${report.queriesExported}`);
-    if (report.queriesExported !== built.expected.queriesExported) problem(`report queriesExported ${report.queriesExported}, expected ${built.expected.queriesExported} (SQL at build time)`);
-    if (report.unanswerable !== built.expected.unanswerable) problem(`report unanswerable ${report.unanswerable}, expected ${built.expected.unanswerable}`);
-    if (report.passagesEndorsed !== added) problem(`report passagesEndorsed ${report.passagesEndorsed}, but ${added} entries were appended`);
+    if (report.queriesExported !== built.expected.queriesExported)
+      problem(`report queriesExported ${report.queriesExported}, expected ${built.expected.queriesExported} (SQL at build time)`);
+    if (report.unanswerable !== built.expected.unanswerable)
+      problem(`report unanswerable ${report.unanswerable}, expected ${built.expected.unanswerable}`);
+    if (report.passagesEndorsed !== added)
+      problem(`report passagesEndorsed ${report.passagesEndorsed}, but ${added} entries were appended`);
   }
-  if (added !== built.expected.passagesEndorsed) problem(`${added} provenance entries appended, expected ${built.expected.passagesEndorsed} endorsed passages of exported questions`);
+  if (added !== built.expected.passagesEndorsed)
+    problem(`${added} provenance entries appended, expected ${built.expected.passagesEndorsed} endorsed passages of exported questions`);
   const message =
     `${n.toLocaleString("en-US")} lines = report queriesExported ${report?.queriesExported.toLocaleString("en-US") ?? "?"} ` +
     `(expected ${built.expected.queriesExported.toLocaleString("en-US")}; unanswerable ${report?.unanswerable.toLocaleString("en-US") ?? "?"}, expected ${built.expected.unanswerable.toLocaleString("en-US")}); ` +
@@ -165,7 +173,12 @@ export async function verifyJudgmentsFile(db: Db, file: string, built: BuiltCamp
     n++;
     const row = parseLine<JudgmentLine>(line, n, problem);
     if (!row) continue;
-    if (typeof row.query_id !== "string" || typeof row.wikipedia_id !== "string" || typeof row.annotator !== "string" || typeof row.passage_id !== "number") {
+    if (
+      typeof row.query_id !== "string" ||
+      typeof row.wikipedia_id !== "string" ||
+      typeof row.annotator !== "string" ||
+      typeof row.passage_id !== "number"
+    ) {
       problem(`line ${n}: missing or mistyped fields`);
       continue;
     }
@@ -179,8 +192,10 @@ export async function verifyJudgmentsFile(db: Db, file: string, built: BuiltCamp
     } else if (row.verdict !== "insufficient") problem(`line ${n}: a ${String(row.verdict)} judgment without span`);
   }
   if (n !== built.judgments) problem(`${n} lines, expected ${built.judgments}`);
-  if (spans !== built.expected.sufficientJudgments) problem(`${spans} spans, expected ${built.expected.sufficientJudgments} sufficient judgments`);
-  if (counted !== built.judgments) problem(`${counted} judgments marked counted, expected all ${built.judgments} (every annotator active, 3 per passage)`);
+  if (spans !== built.expected.sufficientJudgments)
+    problem(`${spans} spans, expected ${built.expected.sufficientJudgments} sufficient judgments`);
+  if (counted !== built.judgments)
+    problem(`${counted} judgments marked counted, expected all ${built.judgments} (every annotator active, 3 per passage)`);
   if (passages.size !== built.passages) problem(`${passages.size} distinct passages, expected ${built.passages}`);
   // The span texts of a sample against the pages, sliced in code points by the app's own function.
   const ids = [...new Set(sample.map((s) => s.wikipediaId))];
@@ -206,8 +221,12 @@ export async function verifyJudgmentsFile(db: Db, file: string, built: BuiltCamp
         })
       : undefined;
     if (text === s.span.text) equal++;
-    else problem(`span on page ${s.wikipediaId} [${s.span.start_paragraph_id}:${s.span.start_character}–${s.span.end_paragraph_id}:${s.span.end_character}] differs from the code-point slice`);
-    if (paragraphs && /[\u{10000}-\u{10FFFF}]/u.test(paragraphs.slice(s.span.start_paragraph_id, s.span.end_paragraph_id + 1).join(""))) astralSample++;
+    else
+      problem(
+        `span on page ${s.wikipediaId} [${s.span.start_paragraph_id}:${s.span.start_character}–${s.span.end_paragraph_id}:${s.span.end_character}] differs from the code-point slice`,
+      );
+    if (paragraphs && /[\u{10000}-\u{10FFFF}]/u.test(paragraphs.slice(s.span.start_paragraph_id, s.span.end_paragraph_id + 1).join("")))
+      astralSample++;
   }
   const message =
     `${n.toLocaleString("en-US")} lines (expected ${built.judgments.toLocaleString("en-US")}), ${spans.toLocaleString("en-US")} with a span (${astral.toLocaleString("en-US")} span texts hold a character outside the BMP), ` +

@@ -48,7 +48,16 @@ export interface ChildReport {
 function memoryNow(): Record<string, number> {
   const u = process.memoryUsage();
   const split = residentSplit();
-  return { rss: split?.rss ?? u.rss, heapTotal: u.heapTotal, heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers, external: u.external, wasm: split?.wasm ?? 0, anon: split?.anon ?? 0, files: split?.files ?? 0 };
+  return {
+    rss: split?.rss ?? u.rss,
+    heapTotal: u.heapTotal,
+    heapUsed: u.heapUsed,
+    arrayBuffers: u.arrayBuffers,
+    external: u.external,
+    wasm: split?.wasm ?? 0,
+    anon: split?.anon ?? 0,
+    files: split?.files ?? 0,
+  };
 }
 
 async function main() {
@@ -71,7 +80,11 @@ async function main() {
     let lines = 0;
     let bytes = 0;
     let sink = 0;
-    for await (const line of readLines(fs.createReadStream(file), { file, maxLineBytes: MAX_KNOWLEDGE_LINE_BYTES, onBytes: (b) => (bytes = b) })) {
+    for await (const line of readLines(fs.createReadStream(file), {
+      file,
+      maxLineBytes: MAX_KNOWLEDGE_LINE_BYTES,
+      onBytes: (b) => (bytes = b),
+    })) {
       lines++;
       const record = knowledgeRecordSchema.parse(JSON.parse(line.text));
       const row = [String(line.lineNumber), copyValue(record.wikipedia_id), copyValue(record.wikipedia_title), copyTextArray(record.text)];
@@ -79,17 +92,36 @@ async function main() {
       pages++;
     }
     if (sink < 0) console.error(sink);
-    reportResult({ seconds: (performance.now() - t0) / 1000, pages, lines, bytes, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: cpuSince(cpu0) });
+    reportResult({
+      seconds: (performance.now() - t0) / 1000,
+      pages,
+      lines,
+      bytes,
+      maxRssKiB: process.resourceUsage().maxRSS,
+      cpuSeconds: cpuSince(cpu0),
+    });
     return;
   }
 
-  const handle = values.url ? await openDatabase({ url: values.url }) : values["data-dir"] ? await openDatabase({ dataDir: values["data-dir"] }) : undefined;
+  const handle = values.url
+    ? await openDatabase({ url: values.url })
+    : values["data-dir"]
+      ? await openDatabase({ dataDir: values["data-dir"] })
+      : undefined;
   if (!handle) throw new Error("--url or --data-dir is required");
   try {
     if (values["open-only"]) {
       const t0 = performance.now();
       await handle.db.execute(sql`select count(*) from pages`);
-      reportResult({ seconds: (performance.now() - t0) / 1000, pages: 0, lines: 0, bytes: 0, maxRssKiB: process.resourceUsage().maxRSS, cpuSeconds: 0, opened: memoryNow() });
+      reportResult({
+        seconds: (performance.now() - t0) / 1000,
+        pages: 0,
+        lines: 0,
+        bytes: 0,
+        maxRssKiB: process.resourceUsage().maxRSS,
+        cpuSeconds: 0,
+        opened: memoryNow(),
+      });
       return;
     }
     const opened = memoryNow();

@@ -21,7 +21,9 @@ function report(step: string, extra = "") {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { "data-dir": { type: "string" }, conf: { type: "string", multiple: true }, "initial-memory-mb": { type: "string" } } });
+  const { values } = parseArgs({
+    options: { "data-dir": { type: "string" }, conf: { type: "string", multiple: true }, "initial-memory-mb": { type: "string" } },
+  });
   const dataDir = values["data-dir"];
   if (!dataDir) throw new Error("--data-dir is required");
   report("start (node + tsx)");

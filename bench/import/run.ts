@@ -18,7 +18,17 @@ import { migrateDatabase } from "@/db/migrate";
 import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
-import { benchWorkspace, createBenchDatabase, benchOptions, bundleChild, childResult, type ResultRow, fmt, runMain, timedRun } from "../common";
+import {
+  benchWorkspace,
+  createBenchDatabase,
+  benchOptions,
+  bundleChild,
+  childResult,
+  type ResultRow,
+  fmt,
+  runMain,
+  timedRun,
+} from "../common";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
@@ -32,17 +42,20 @@ interface Row extends ResultRow {
 // ---------------------------------------------------------------------------------------------
 
 function parseOptions() {
-  const values = benchOptions("usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]", {
-    pages: { type: "string", default: "100000" },
-    database: { type: "string", default: "both" },
-    seed: { type: "string", default: "1" },
-    sample: { type: "string", default: "100" },
-    gzip: { type: "boolean", default: false },
-    "no-parse-pass": { type: "boolean", default: false },
-    "cpu-prof": { type: "boolean", default: false },
-    "toast-compression": { type: "string" },
-    "pglite-shared-buffers": { type: "string" },
-  });
+  const values = benchOptions(
+    "usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]",
+    {
+      pages: { type: "string", default: "100000" },
+      database: { type: "string", default: "both" },
+      seed: { type: "string", default: "1" },
+      sample: { type: "string", default: "100" },
+      gzip: { type: "boolean", default: false },
+      "no-parse-pass": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      "toast-compression": { type: "string" },
+      "pglite-shared-buffers": { type: "string" },
+    },
+  );
   const pages = Number(values.pages);
   const seed = Number(values.seed);
   const sample = Number(values.sample);
@@ -50,12 +63,15 @@ function parseOptions() {
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
   if (!Number.isInteger(sample) || sample < 0) throw new Error(`--sample must be a non-negative integer, not '${values.sample}'`);
   const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both") throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  if (database !== "postgres" && database !== "pglite" && database !== "both")
+    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
   const targets: ("postgres" | "pglite")[] = database === "both" ? ["postgres", "pglite"] : [database];
   const toastCompression = values["toast-compression"];
-  if (toastCompression !== undefined && toastCompression !== "lz4" && toastCompression !== "pglz") throw new Error(`--toast-compression must be lz4 or pglz, not '${toastCompression}'`);
+  if (toastCompression !== undefined && toastCompression !== "lz4" && toastCompression !== "pglz")
+    throw new Error(`--toast-compression must be lz4 or pglz, not '${toastCompression}'`);
   const sharedBuffers = values["pglite-shared-buffers"];
-  if (sharedBuffers !== undefined && !/^\d+(kB|MB|GB)$/.test(sharedBuffers)) throw new Error(`--pglite-shared-buffers must look like 16MB, not '${sharedBuffers}'`);
+  if (sharedBuffers !== undefined && !/^\d+(kB|MB|GB)$/.test(sharedBuffers))
+    throw new Error(`--pglite-shared-buffers must look like 16MB, not '${sharedBuffers}'`);
   return {
     pages,
     seed,
@@ -72,7 +88,11 @@ function parseOptions() {
 
 /** The child's node arguments: the bundle when there is one, else the TypeScript file under tsx. */
 function childArgs(bundle: string | undefined, extra: string[], cpuProfDir?: string): string[] {
-  return [...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []), ...(bundle ? [bundle] : ["--import", "tsx", CHILD]), ...extra];
+  return [
+    ...(cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfDir] : []),
+    ...(bundle ? [bundle] : ["--import", "tsx", CHILD]),
+    ...extra,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -89,7 +109,11 @@ function sampleIndexes(pages: number, size: number, seed: number): number[] {
     { test: (t: string) => /[\u{10000}-\u{10FFFF}]/u.test(t), left: Math.min(5, Math.ceil(size / 20)) },
     { test: (t: string) => t.includes("\\"), left: 1 },
   ];
-  for (let i = randomInt(pages), scanned = 0; scanned < Math.min(pages, 5000) && want.some((w) => w.left > 0); scanned++, i = (i + 1) % pages) {
+  for (
+    let i = randomInt(pages), scanned = 0;
+    scanned < Math.min(pages, 5000) && want.some((w) => w.left > 0);
+    scanned++, i = (i + 1) % pages
+  ) {
     const text = syntheticPage(seed, i).text.join("");
     for (const w of want) {
       if (w.left > 0 && w.test(text)) {
@@ -112,7 +136,12 @@ async function verify(db: Db, table: string, pages: number, indexes: number[], s
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = rowsOf<{ wikipedia_id: string; title: string; paragraphs: string[] }>(
-      await db.execute(sql`select wikipedia_id, title, paragraphs from ${sql.raw(table)} where wikipedia_id in (${sql.join(chunk.map((id) => sql`${id}`), sql`, `)})`),
+      await db.execute(
+        sql`select wikipedia_id, title, paragraphs from ${sql.raw(table)} where wikipedia_id in (${sql.join(
+          chunk.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      ),
     );
     for (const r of rows) stored.set(r.wikipedia_id, r);
   }
@@ -126,15 +155,22 @@ async function verify(db: Db, table: string, pages: number, indexes: number[], s
       problems.push(`page ${expected.wikipedia_id} is missing`);
       continue;
     }
-    const same = got.title === expected.wikipedia_title && got.paragraphs.length === expected.text.length && got.paragraphs.every((p, k) => p === expected.text[k]);
+    const same =
+      got.title === expected.wikipedia_title &&
+      got.paragraphs.length === expected.text.length &&
+      got.paragraphs.every((p, k) => p === expected.text[k]);
     if (same) equal++;
     else {
       const k = got.paragraphs.findIndex((p, k) => p !== expected.text[k]);
-      problems.push(`page ${expected.wikipedia_id} differs (title ${got.title === expected.wikipedia_title ? "equal" : "differs"}, ${got.paragraphs.length}/${expected.text.length} paragraphs, first difference at [${k}])`);
+      problems.push(
+        `page ${expected.wikipedia_id} differs (title ${got.title === expected.wikipedia_title ? "equal" : "differs"}, ${got.paragraphs.length}/${expected.text.length} paragraphs, first difference at [${k}])`,
+      );
     }
   }
   const compression = rowsOf<{ method: string | null; n: number }>(
-    await db.execute(sql.raw(`select pg_column_compression(paragraphs) as method, count(*)::int as n from ${table} group by 1 order by 2 desc`)),
+    await db.execute(
+      sql.raw(`select pg_column_compression(paragraphs) as method, count(*)::int as n from ${table} group by 1 order by 2 desc`),
+    ),
   );
   const methods = compression.map((c) => `${c.method ?? "uncompressed"} ${c.n}`).join(", ");
   const message = `count(*) = ${count?.n} (expected ${pages}); sample: ${equal}/${indexes.length} pages equal to the generated ones (${astral} with a character outside the BMP); paragraphs stored: ${methods}`;
@@ -183,7 +219,12 @@ async function main() {
   try {
     console.log(`KILT knowledge-source import benchmark — ${opts.pages.toLocaleString("en-US")} pages, seed ${opts.seed}`);
     console.log(`import child: ${bundle ? `${path.relative(REPO, bundle)} (bundled with esbuild), on plain node` : "under tsx"}`);
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
+    );
 
     // 1. The file, once (and the same rows as a COPY text file for the baseline; not timed).
     const file = path.join(tmp, opts.gzip ? "knowledge.jsonl.gz" : "knowledge.jsonl");
@@ -204,18 +245,39 @@ async function main() {
       await bench.close();
       bench = ws.bench = await openDatabase({ url: benchUrl });
     }
-    console.log(`PostgreSQL: ${bench.location} (created and migrated)${opts.toastCompression ? `; EXPERIMENT: default_toast_compression = ${opts.toastCompression} for this database` : ""}`);
-    const [version] = rowsOf<{ v: string }>(await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
+    console.log(
+      `PostgreSQL: ${bench.location} (created and migrated)${opts.toastCompression ? `; EXPERIMENT: default_toast_compression = ${opts.toastCompression} for this database` : ""}`,
+    );
+    const [version] = rowsOf<{ v: string }>(
+      await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)),
+    );
     const indexes = sampleIndexes(opts.pages, opts.sample, opts.seed);
 
     // 3. Baseline: psql \copy of the same rows into a plain table (the psql run only is timed).
     await bench.db.execute(sql.raw(`create table bench_pages_plain (wikipedia_id text primary key, title text, paragraphs text[])`));
     await bench.db.execute(sql.raw(`checkpoint`));
     const u = new URL(benchUrl);
-    const psqlArgs = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", u.hostname, "-p", u.port || "5432", "-U", decodeURIComponent(u.username || "postgres"), "-d", benchDb];
+    const psqlArgs = [
+      "-X",
+      "-q",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-h",
+      u.hostname,
+      "-p",
+      u.port || "5432",
+      "-U",
+      decodeURIComponent(u.username || "postgres"),
+      "-d",
+      benchDb,
+    ];
     const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
     const server0 = postgresCpuSeconds();
-    const psql = await timedRun("psql", [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`], { env: psqlEnv });
+    const psql = await timedRun(
+      "psql",
+      [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`],
+      { env: psqlEnv },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the postmaster reap the backend
     const server1 = postgresCpuSeconds();
     const baseline: Row = {
@@ -264,13 +326,16 @@ async function main() {
         peakRssBytes: peak,
         notes: [
           `read + validate + COPY into staging ${fmt(r.stageSeconds ?? 0)} s, then duplicate check + upsert into pages + drop staging ${fmt(r.seconds - (r.stageSeconds ?? 0))} s`,
-          `import process CPU ${fmt(r.cpuSeconds)} s` + (r.serverCpuSeconds !== undefined ? `, server CPU ${fmt(r.serverCpuSeconds)} s` : ""),
+          `import process CPU ${fmt(r.cpuSeconds)} s` +
+            (r.serverCpuSeconds !== undefined ? `, server CPU ${fmt(r.serverCpuSeconds)} s` : ""),
           `peak RSS ${run.timeRssBytes !== undefined ? `${fmt(run.timeRssBytes / MB, 0)} MB from /usr/bin/time -v, ` : ""}${fmt((r.maxRssKiB * 1024) / MB, 0)} MB from the child's own resourceUsage().maxRSS` +
             ` (${fmt(((r.stageMaxRssKiB ?? 0) * 1024) / MB, 0)} MB by the end of the staging COPY); floor — the same process only opening the database: ${fmt(floorBytes / MB, 0)} MB`,
           r.stageMemory
             ? `memory at the end of the staging COPY: V8 heap ${fmt(r.stageMemory.heapTotal / MB, 0)} MB, array buffers (incl. a WebAssembly memory) ${fmt(r.stageMemory.arrayBuffers / MB, 0)} MB, other external ${fmt((r.stageMemory.external - r.stageMemory.arrayBuffers) / MB, 0)} MB, RSS ${fmt(r.stageMemory.rss / MB, 0)} MB`
             : "",
-          floorTsx ? `the same floor with the child run under tsx (as before the bundle): ${fmt((floorTsx.timeRssBytes ?? childResult<ChildReport>(floorTsx, "import").maxRssKiB * 1024) / MB, 0)} MB` : "",
+          floorTsx
+            ? `the same floor with the child run under tsx (as before the bundle): ${fmt((floorTsx.timeRssBytes ?? childResult<ChildReport>(floorTsx, "import").maxRssKiB * 1024) / MB, 0)} MB`
+            : "",
           floorReport.opened ? `floor's resident memory once open: ${memoryLine(floorReport.opened)}` : "",
           r.peaks ? `highest during the import (sampled every 2 s): ${memoryLine(r.peaks)}` : "",
           `child process wall time incl. start-up ${fmt(run.seconds)} s`,
@@ -311,12 +376,24 @@ async function main() {
       if (n.length) console.log(`${r.database}:\n  - ${n.join("\n  - ")}`);
     }
     for (const n of notes) console.log(n);
-    if (opts.targets.includes("pglite")) console.log("The pglite row's ratio compares with psql \\copy on the PostgreSQL server: the server's reference speed (psql cannot reach PGlite).");
+    if (opts.targets.includes("pglite"))
+      console.log(
+        "The pglite row's ratio compares with psql \\copy on the PostgreSQL server: the server's reference speed (psql cannot reach PGlite).",
+      );
     console.log("");
-    console.log(`targets: peak RSS < 300 MB: ${appRows.map((r) => `${r.database.split(" ")[0]} ${r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0)} MB ${(r.peakRssBytes ?? Infinity) < 300 * MB ? "met" : "NOT met"}`).join(", ")}`);
-    console.log(`         app speed ≥ 0.5 × psql \\copy: ${appRows.map((r) => `${r.database.split(" ")[0]} ${fmt(r.ratio ?? 0, 2)} ${(r.ratio ?? 0) >= 0.5 ? "met" : "NOT met"}`).join(", ")}`);
+    console.log(
+      `targets: peak RSS < 300 MB: ${appRows.map((r) => `${r.database.split(" ")[0]} ${r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0)} MB ${(r.peakRssBytes ?? Infinity) < 300 * MB ? "met" : "NOT met"}`).join(", ")}`,
+    );
+    console.log(
+      `         app speed ≥ 0.5 × psql \\copy: ${appRows.map((r) => `${r.database.split(" ")[0]} ${fmt(r.ratio ?? 0, 2)} ${(r.ratio ?? 0) >= 0.5 ? "met" : "NOT met"}`).join(", ")}`,
+    );
     console.log("");
-    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")} (other work on the machine skews the figures)`,
+    );
     console.log("correctness:");
     for (const v of verdicts) console.log(`  ${v}`);
     if (opts.pages < 100_000) console.log(`\n(--pages ${opts.pages}: the targets are stated for 100,000 pages)`);

@@ -53,24 +53,84 @@ const SYLLABLES = (
 ).split(" ");
 
 const NON_ASCII_WORDS = [
-  "café", "Zürich", "naïve", "Ångström", "São", "Kraków", "Ærøskøbing", "Đorđe", "Москва", "東京",
-  "Αθήνα", "İstanbul", "façade", "Müller", "Dvořák", "–", "—", "Reykjavík", "Łódź", "señor", "€200",
-  "½", "Ōsaka", "Tromsø", "Québec",
+  "café",
+  "Zürich",
+  "naïve",
+  "Ångström",
+  "São",
+  "Kraków",
+  "Ærøskøbing",
+  "Đorđe",
+  "Москва",
+  "東京",
+  "Αθήνα",
+  "İstanbul",
+  "façade",
+  "Müller",
+  "Dvořák",
+  "–",
+  "—",
+  "Reykjavík",
+  "Łódź",
+  "señor",
+  "€200",
+  "½",
+  "Ōsaka",
+  "Tromsø",
+  "Québec",
 ];
 
 /** Characters outside the Basic Multilingual Plane (two UTF-16 units each). */
 const ASTRAL = ["𐌅𐌄𐌋", "𝄞", "😀", "𐤀", "𠜎", "𓂀", "𝔊"];
 
 const SECTION_NAMES = [
-  "History", "Early life", "Career", "Geography", "Description", "Design", "Reception", "Legacy",
-  "Construction", "Personal life", "Background", "Plot", "Production", "Release", "Demographics",
-  "Economy", "Culture", "See also", "Works", "Awards", "Etymology", "Operations",
+  "History",
+  "Early life",
+  "Career",
+  "Geography",
+  "Description",
+  "Design",
+  "Reception",
+  "Legacy",
+  "Construction",
+  "Personal life",
+  "Background",
+  "Plot",
+  "Production",
+  "Release",
+  "Demographics",
+  "Economy",
+  "Culture",
+  "See also",
+  "Works",
+  "Awards",
+  "Etymology",
+  "Operations",
 ];
-const SUBSECTION_NAMES = ["Early years", "Later years", "Typographic variants", "Critical response", "Origins", "Restoration", "1990s", "Modern era"];
+const SUBSECTION_NAMES = [
+  "Early years",
+  "Later years",
+  "Typographic variants",
+  "Critical response",
+  "Origins",
+  "Restoration",
+  "1990s",
+  "Modern era",
+];
 const TITLE_SUFFIXES = [" (film)", " (album)", " (band)", " (1987 film)", " (novel)", " (river)", ", Ohio", " Lighthouse", " Railway"];
 const CATEGORY_TAILS = [
-  "births", "deaths", "establishments in Europe", "albums", "films", "villages", "lighthouses",
-  "railway stations", "species", "novels", "people from Lisbon", "rivers of Norway",
+  "births",
+  "deaths",
+  "establishments in Europe",
+  "albums",
+  "films",
+  "villages",
+  "lighthouses",
+  "railway stations",
+  "species",
+  "novels",
+  "people from Lisbon",
+  "rivers of Norway",
 ];
 
 const WORDS: string[] = (() => {
@@ -201,7 +261,13 @@ export function syntheticPage(seed: number, index: number): SyntheticPage {
     let start = t; // the spaces before token t
     for (let i = 0; i < t; i++) start += codePoints(tokens[i]!);
     if (tokens[t]!.startsWith('"')) start++;
-    const anchor: SyntheticAnchor = { text: label, href: encodeURIComponent(label), paragraph_id: pid, start, end: start + codePoints(label) };
+    const anchor: SyntheticAnchor = {
+      text: label,
+      href: encodeURIComponent(label),
+      paragraph_id: pid,
+      start,
+      end: start + codePoints(label),
+    };
     if (rng.chance(0.6)) {
       anchor.wikipedia_id = String(FIRST_WIKIPEDIA_ID + rng.int(0, 5_000_000));
       anchor.wikipedia_title = capitalize(label);
@@ -221,7 +287,9 @@ export function syntheticPage(seed: number, index: number): SyntheticPage {
     categories: categories.join(","),
     history: {
       revid,
-      timestamp: new Date(Date.UTC(2002, 0, 1) + Math.floor(rng.next() * 17.5 * 365.25 * 86_400_000)).toISOString().replace(/\.\d{3}Z$/, "Z"),
+      timestamp: new Date(Date.UTC(2002, 0, 1) + Math.floor(rng.next() * 17.5 * 365.25 * 86_400_000))
+        .toISOString()
+        .replace(/\.\d{3}Z$/, "Z"),
       parentid: revid - rng.int(1, 5_000_000),
       pageid: FIRST_WIKIPEDIA_ID + index,
       pre_dump: rng.chance(0.9),

@@ -24,7 +24,13 @@ export interface Answer {
 
 function spanOf(paragraph: { id: number; text: string }, start: number, end: number): Span {
   const cps = Array.from(paragraph.text);
-  return { startParagraphId: paragraph.id, startCharacter: start, endParagraphId: paragraph.id, endCharacter: end, text: cps.slice(start, end).join("") };
+  return {
+    startParagraphId: paragraph.id,
+    startCharacter: start,
+    endParagraphId: paragraph.id,
+    endCharacter: end,
+    text: cps.slice(start, end).join(""),
+  };
 }
 
 /** Word ranges (code points) of a paragraph's text. */
@@ -62,7 +68,10 @@ function randomSentenceLike(paragraph: { id: number; text: string }, rng: Rng): 
 /** What an annotator of `kind` answers on a passage (given by the task's first paragraph; the bench's passages are one paragraph). */
 export function answerOf(kind: Kind, truth: PassageTruth | undefined, paragraph: { id: number; text: string }, rng: Rng): Answer {
   const sufficient = truth?.sufficient ?? false;
-  const careful = (): Answer => (sufficient ? { verdict: "sufficient", span: carefulSpan(paragraph, truth!.question.answer, rng) } : { verdict: "insufficient", span: null });
+  const careful = (): Answer =>
+    sufficient
+      ? { verdict: "sufficient", span: carefulSpan(paragraph, truth!.question.answer, rng) }
+      : { verdict: "insufficient", span: null };
   switch (kind) {
     case "careful":
     case "fast":
@@ -76,7 +85,9 @@ export function answerOf(kind: Kind, truth: PassageTruth | undefined, paragraph:
     case "always-insufficient":
       return { verdict: "insufficient", span: null };
     case "random":
-      return rng.chance(0.5) ? { verdict: "sufficient", span: randomSentenceLike(paragraph, rng) } : { verdict: "insufficient", span: null };
+      return rng.chance(0.5)
+        ? { verdict: "sufficient", span: randomSentenceLike(paragraph, rng) }
+        : { verdict: "insufficient", span: null };
     case "first-word": {
       const w = words(paragraph.text)[0]!;
       return { verdict: "sufficient", span: spanOf(paragraph, w.start, w.end) };

@@ -68,15 +68,20 @@ function parseOptions() {
     process.exit(0);
   }
   const think = /^(\d+)-(\d+)$/.exec(values["think-ms"]!);
-  if (!think || Number(think[1]) > Number(think[2])) throw new Error(`--think-ms must be MIN-MAX in milliseconds (e.g. 2200-2800), not '${values["think-ms"]}'`);
+  if (!think || Number(think[1]) > Number(think[2]))
+    throw new Error(`--think-ms must be MIN-MAX in milliseconds (e.g. 2200-2800), not '${values["think-ms"]}'`);
   const mixes = values.mixes!.split(",").map((m) => {
     const n = Number(m);
-    if (!Number.isInteger(n) || n < 0 || n > 100) throw new Error(`--mixes must be percentages of bots (0–100) separated by commas, not '${values.mixes}'`);
+    if (!Number.isInteger(n) || n < 0 || n > 100)
+      throw new Error(`--mixes must be percentages of bots (0–100) separated by commas, not '${values.mixes}'`);
     return n;
   });
   const training = integerOption("training", values.training, 0);
   const trainingItems = integerOption("training-items", values["training-items"], 0);
-  if (trainingItems > training) throw new Error(`--training-items (${trainingItems}) must not exceed --training (${training}): a worker trains on that many of the training passages`);
+  if (trainingItems > training)
+    throw new Error(
+      `--training-items (${trainingItems}) must not exceed --training (${training}): a worker trains on that many of the training passages`,
+    );
   return {
     questions: integerOption("questions", values.questions, 4),
     pool: integerOption("pool", values.pool, 2),
@@ -104,7 +109,10 @@ function gitState(): string {
   try {
     const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
     const branch = execFileSync("git", ["rev-parse", "--abbrev-ref", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "app", "lib", "db", "components"], { cwd: REPO, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "app", "lib", "db", "components"], {
+      cwd: REPO,
+      encoding: "utf8",
+    }).trim();
     return `branch ${branch}, commit ${head}${dirty ? ` with uncommitted changes in ${dirty.split("\n").length} files under app/ lib/ db/ components/` : ", clean"}`;
   } catch {
     return "commit ?";
@@ -163,7 +171,12 @@ async function main() {
   const { tmp, cleanups, cleanup } = scratch("kps-bench-quality-");
   try {
     console.log(`KILT Provenance Studio — cheater bench (bench/quality), ${new Date().toISOString()}`);
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}; ${gitState()}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}; ${gitState()}`,
+    );
 
     const why = buildNeeded(REPO);
     if (why && opts.build) {
@@ -172,7 +185,13 @@ async function main() {
     } else if (why) console.log(`NOT rebuilding (--no-build) although ${why}`);
     else console.log(".next is up to date");
 
-    const env: NodeJS.ProcessEnv = { ...process.env, KPS_ADMIN_USERNAME: "bench-admin", KPS_ADMIN_PASSWORD: `pw-${randomBytes(8).toString("hex")}`, KPS_DEMO: "0", KPS_WORKERS: "1" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      KPS_ADMIN_USERNAME: "bench-admin",
+      KPS_ADMIN_PASSWORD: `pw-${randomBytes(8).toString("hex")}`,
+      KPS_DEMO: "0",
+      KPS_WORKERS: "1",
+    };
     delete env.KPS_DATA_DIR;
     delete env.PORT;
     let database: string;
@@ -208,11 +227,24 @@ async function main() {
     const auth = { authorization: `Bearer ${token}` };
 
     // The data: one set of pages, the same questions in each campaign (so the mixes compare).
-    const data = makeDataset({ seed: opts.seed, questions: opts.questions, training: opts.training, goldShare: opts.goldShare, negativeShare: opts.negativeShare });
-    const knowledge = await client.request("POST", "/api/knowledge?name=bench-quality-pages.jsonl", { headers: { ...auth, "content-type": "application/x-ndjson" }, body: data.knowledge });
+    const data = makeDataset({
+      seed: opts.seed,
+      questions: opts.questions,
+      training: opts.training,
+      goldShare: opts.goldShare,
+      negativeShare: opts.negativeShare,
+    });
+    const knowledge = await client.request("POST", "/api/knowledge?name=bench-quality-pages.jsonl", {
+      headers: { ...auth, "content-type": "application/x-ndjson" },
+      body: data.knowledge,
+    });
     if (knowledge.status !== 201) throw new Error(`knowledge import: ${describe(knowledge)}`);
 
-    const features: Features = { settings: { decoysPer100: true, goldSpanSlack: true, aggregation: true }, negativeGoldImport: undefined, dawidSkene: undefined };
+    const features: Features = {
+      settings: { decoysPer100: true, goldSpanSlack: true, aggregation: true },
+      negativeGoldImport: undefined,
+      dawidSkene: undefined,
+    };
     const campaigns: Campaign[] = [];
     for (const mix of opts.mixes) campaigns.push(await setUpCampaign(client, auth, data, opts, mix, features));
     printSetup(data, opts, campaigns, features);
@@ -241,12 +273,27 @@ async function main() {
     const tWork = performance.now();
     const progress = setInterval(() => {
       const done = workers.filter((w) => w.outcome !== null).length;
-      console.log(`  … ${fmt((performance.now() - tWork) / 1000, 0)} s: ${workers.reduce((n, w) => n + w.judged, 0)} judgments, ${done} of ${workers.length} sessions ended`);
+      console.log(
+        `  … ${fmt((performance.now() - tWork) / 1000, 0)} s: ${workers.reduce((n, w) => n + w.judged, 0)} judgments, ${done} of ${workers.length} sessions ended`,
+      );
     }, 30_000);
-    await Promise.all(workers.map((w) => runWorker(client, campaigns.find((c) => c.mix === w.mix)!, w, truth, opts, deadline)));
+    await Promise.all(
+      workers.map((w) =>
+        runWorker(
+          client,
+          campaigns.find((c) => c.mix === w.mix)!,
+          w,
+          truth,
+          opts,
+          deadline,
+        ),
+      ),
+    );
     clearInterval(progress);
     const workSeconds = (performance.now() - tWork) / 1000;
-    console.log(`\nwork: ${workers.reduce((n, w) => n + w.judged, 0)} judgments by ${workers.length} workers in ${fmt(workSeconds, 1)} s${Date.now() > deadline ? ` (stopped at --max-seconds ${opts.maxSeconds})` : ""}`);
+    console.log(
+      `\nwork: ${workers.reduce((n, w) => n + w.judged, 0)} judgments by ${workers.length} workers in ${fmt(workSeconds, 1)} s${Date.now() > deadline ? ` (stopped at --max-seconds ${opts.maxSeconds})` : ""}`,
+    );
     const errors = workers.flatMap((w) => w.errors.map((e) => `${w.kind} #${w.n}: ${e}`));
     if (errors.length) console.log(`unexpected answers (${errors.length}):\n  ${errors.slice(0, 10).join("\n  ")}`);
 
@@ -262,7 +309,8 @@ async function main() {
     // The export against the truth.
     const exports = new Map<string, ExportFigures | string>();
     for (const c of campaigns) {
-      for (const aggregation of ["majority", "dawid-skene"] as const) exports.set(`${c.mix}/${aggregation}`, await exportFigures(client, auth, c, aggregation, data, truth, features));
+      for (const aggregation of ["majority", "dawid-skene"] as const)
+        exports.set(`${c.mix}/${aggregation}`, await exportFigures(client, auth, c, aggregation, data, truth, features));
     }
     printExports(campaigns, exports, data);
 
@@ -281,13 +329,26 @@ async function main() {
       return f === undefined ? "n/a" : typeof f === "string" ? "n/a" : fmt(f.precision, 3);
     };
     console.log("\ntargets (issue 26):");
-    console.log(`  every bot kind paused within 10 gold-or-decoy judgments: ${unpausedBots.length ? `NOT MET (${unpausedBots.length} of ${bots.length} bots never paused: ${[...new Set(unpausedBots.map((w) => w.kind))].join(", ")})` : maxGold <= 10 ? `met (at most ${maxGold})` : `NOT MET (up to ${maxGold})`}`);
-    console.log(`  no careful annotator paused: ${carefulPaused === 0 ? "met" : `NOT MET (${carefulPaused} of ${careful.length})`}; at most 1 in 20 honest ones: ${honestPaused * 20 <= honest.length ? "met" : "NOT MET"} (${honestPaused} of ${honest.length})`);
+    console.log(
+      `  every bot kind paused within 10 gold-or-decoy judgments: ${unpausedBots.length ? `NOT MET (${unpausedBots.length} of ${bots.length} bots never paused: ${[...new Set(unpausedBots.map((w) => w.kind))].join(", ")})` : maxGold <= 10 ? `met (at most ${maxGold})` : `NOT MET (up to ${maxGold})`}`,
+    );
+    console.log(
+      `  no careful annotator paused: ${carefulPaused === 0 ? "met" : `NOT MET (${carefulPaused} of ${careful.length})`}; at most 1 in 20 honest ones: ${honestPaused * 20 <= honest.length ? "met" : "NOT MET"} (${honestPaused} of ${honest.length})`,
+    );
     const ds20 = exports.get("20/dawid-skene");
-    console.log(`  export precision ≥ 0.95 with Dawid–Skene at 20% bots: ${ds20 === undefined ? "no 20% mix run" : typeof ds20 === "string" ? `not measured (${ds20})` : ds20.precision >= 0.95 ? `met (${fmt(ds20.precision, 3)})` : `NOT MET (${fmt(ds20.precision, 3)})`}; majority gives ${at20("majority")}`);
+    console.log(
+      `  export precision ≥ 0.95 with Dawid–Skene at 20% bots: ${ds20 === undefined ? "no 20% mix run" : typeof ds20 === "string" ? `not measured (${ds20})` : ds20.precision >= 0.95 ? `met (${fmt(ds20.precision, 3)})` : `NOT MET (${fmt(ds20.precision, 3)})`}; majority gives ${at20("majority")}`,
+    );
     void kindSummary;
-    console.log(`\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
-    console.log(`quality: ${at20("dawid-skene")} export precision with dawid-skene at 20% bots (majority ${at20("majority")}), every bot kind paused within ${within} gold judgments, ${carefulPaused} careful paused`);
+    console.log(
+      `\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
+    );
+    console.log(
+      `quality: ${at20("dawid-skene")} export precision with dawid-skene at 20% bots (majority ${at20("majority")}), every bot kind paused within ${within} gold judgments, ${carefulPaused} careful paused`,
+    );
   } catch (error) {
     const log = path.join(tmp, "server.log");
     if (fs.existsSync(log)) console.error(`server log (last lines):\n${tail(log, 30)}`);
@@ -297,15 +358,32 @@ async function main() {
   }
 }
 
-async function setUpCampaign(client: Client, auth: Record<string, string>, data: Dataset, opts: Options, mix: number, features: Features): Promise<Campaign> {
-  const created = await client.json<{ campaign: { id: number } }>("POST", "/api/campaigns", { name: `bench quality ${mix}% bots ${randomBytes(3).toString("hex")}`, instructions: "Is the passage enough to answer the question? Highlight the evidence." }, auth);
+async function setUpCampaign(
+  client: Client,
+  auth: Record<string, string>,
+  data: Dataset,
+  opts: Options,
+  mix: number,
+  features: Features,
+): Promise<Campaign> {
+  const created = await client.json<{ campaign: { id: number } }>(
+    "POST",
+    "/api/campaigns",
+    {
+      name: `bench quality ${mix}% bots ${randomBytes(3).toString("hex")}`,
+      instructions: "Is the passage enough to answer the question? Highlight the evidence.",
+    },
+    auth,
+  );
   if (created.status !== 201) throw new Error(`campaign: ${describe(created)}`);
   const id = created.data.campaign.id;
   // The issue's settings, one at a time, so one missing feature does not hide the others.
   const wanted = { decoysPer100: opts.decoysPer100, goldSpanSlack: 0.2, aggregation: "majority" } as const;
   for (const [key, value] of Object.entries(wanted) as [keyof typeof wanted, unknown][]) {
     const res = await client.json("PATCH", `/api/campaigns/${id}`, { [key]: value }, auth);
-    if (res.status !== 200) features.settings[key] = `${res.status} ${(res.data as { error?: { message?: string } } | undefined)?.error?.message ?? describe(res).slice(4, 120)}`;
+    if (res.status !== 200)
+      features.settings[key] =
+        `${res.status} ${(res.data as { error?: { message?: string } } | undefined)?.error?.message ?? describe(res).slice(4, 120)}`;
   }
   const form = multipart([
     { name: "name", value: "bench quality" },
@@ -313,9 +391,18 @@ async function setUpCampaign(client: Client, auth: Record<string, string>, data:
     { name: "queries", fileName: "bench-quality-kilt.jsonl", content: data.queries },
     { name: "candidates", fileName: "bm25.jsonl", content: data.candidates },
   ]);
-  const batch = await client.request("POST", `/api/campaigns/${id}/batches`, { headers: { ...auth, "content-type": form.contentType }, body: form.body });
+  const batch = await client.request("POST", `/api/campaigns/${id}/batches`, {
+    headers: { ...auth, "content-type": form.contentType },
+    body: form.body,
+  });
   if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
-  const b = JSON.parse(batch.body.toString("utf8")) as { batch: { id: number; decoys?: number }; passages: number; goldPassages: number; decoys?: number; decoyPassages?: number };
+  const b = JSON.parse(batch.body.toString("utf8")) as {
+    batch: { id: number; decoys?: number };
+    passages: number;
+    goldPassages: number;
+    decoys?: number;
+    decoyPassages?: number;
+  };
   const withNegatives = data.counts.sufficientGold + data.counts.training + data.counts.negativeGold;
   features.negativeGoldImport = b.goldPassages >= withNegatives;
   const launched = await client.json("POST", `/api/batches/${b.batch.id}/launch`, {}, auth);
@@ -353,26 +440,50 @@ function printSetup(data: Dataset, opts: Options, campaigns: Campaign[], feature
   const c = data.counts;
   const s = campaigns[0]!.settings;
   const imported = campaigns[0]!.imported;
-  console.log(`\ncampaign (the same data in each of ${campaigns.length}: ${opts.mixes.map((m) => `${m}%`).join(", ")} bots; R = ${s.judgmentsPerPassage}, T = ${s.endorsementThreshold}):`);
-  console.log(`  ${opts.questions} questions × ${c.workPassages / opts.questions} candidate passages = ${c.workPassages} work passages (one paragraph of 3–5 sentences each), ${c.evidencePassages} of them sufficient (${pct(c.evidencePassages, c.workPassages)})`);
-  console.log(`  sufficient gold (task-file provenance, expected span the answer 2 in 3, the sentence 1 in 3): ${c.sufficientGold} = ${pct(c.sufficientGold, c.workPassages)} of the work passages`);
+  console.log(
+    `\ncampaign (the same data in each of ${campaigns.length}: ${opts.mixes.map((m) => `${m}%`).join(", ")} bots; R = ${s.judgmentsPerPassage}, T = ${s.endorsementThreshold}):`,
+  );
+  console.log(
+    `  ${opts.questions} questions × ${c.workPassages / opts.questions} candidate passages = ${c.workPassages} work passages (one paragraph of 3–5 sentences each), ${c.evidencePassages} of them sufficient (${pct(c.evidencePassages, c.workPassages)})`,
+  );
+  console.log(
+    `  sufficient gold (task-file provenance, expected span the answer 2 in 3, the sentence 1 in 3): ${c.sufficientGold} = ${pct(c.sufficientGold, c.workPassages)} of the work passages`,
+  );
   console.log(
     `  negative gold from the import ("gold": "insufficient" on a candidate): ${c.negativeGold} = ${pct(c.negativeGold, c.workPassages)}${features.negativeGoldImport ? "" : ` — not available in this build (the import stored ${imported.goldPassages} gold passages, not ${c.sufficientGold + c.training + c.negativeGold}: the marks were read as plain candidates)`}`,
   );
-  const decoys = features.settings.decoysPer100 === true ? `decoysPer100 = ${s.decoysPer100 ?? opts.decoysPer100}${imported.decoys !== null ? ` (${imported.decoys} made)` : ""}` : `not available (decoysPer100 refused: ${features.settings.decoysPer100})`;
-  console.log(`  decoys: ${decoys}; training: ${c.training} passages of their own questions, ${opts.trainingItems} per worker (the rest hidden gold)`);
+  const decoys =
+    features.settings.decoysPer100 === true
+      ? `decoysPer100 = ${s.decoysPer100 ?? opts.decoysPer100}${imported.decoys !== null ? ` (${imported.decoys} made)` : ""}`
+      : `not available (decoysPer100 refused: ${features.settings.decoysPer100})`;
+  console.log(
+    `  decoys: ${decoys}; training: ${c.training} passages of their own questions, ${opts.trainingItems} per worker (the rest hidden gold)`,
+  );
   console.log(`  imported: ${imported.passages} passages, ${imported.goldPassages} gold (training included)`);
   console.log(
     `  gold rule: goldMinJudgments ${s.goldMinJudgments}, goldAccuracyThreshold ${s.goldAccuracyThreshold}; goldSpanSlack ${features.settings.goldSpanSlack === true ? s.goldSpanSlack : `not available (${features.settings.goldSpanSlack})`}; aggregation setting ${features.settings.aggregation === true ? s.aggregation : `not available (${features.settings.aggregation})`}; crowd: Prolific entry, speed rule on (pauseFastWorkers), warnMinJudgments ${s.warnMinJudgments}`,
   );
-  console.log(`\npool per campaign: ${opts.pool} workers; think time ${opts.thinkMs[0]}–${opts.thinkMs[1]} ms between task and judgment (durationMs sent: the time taken), fast bots ${opts.fastMs} ms (durationMs sent: 7000)`);
+  console.log(
+    `\npool per campaign: ${opts.pool} workers; think time ${opts.thinkMs[0]}–${opts.thinkMs[1]} ms between task and judgment (durationMs sent: the time taken), fast bots ${opts.fastMs} ms (durationMs sent: 7000)`,
+  );
   console.log("  every worker answers training as a careful one does (a person trains; the kind's behaviour starts with the work)");
   for (const k of [...GOOD_KINDS, ...BOT_KINDS]) console.log(`  ${k.padEnd(20)} ${KIND_NOTES[k]}`);
 }
 
-async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnType<typeof truthIndex>, opts: Options, deadline: number): Promise<void> {
+async function runWorker(
+  client: Client,
+  c: Campaign,
+  w: Worker,
+  truth: ReturnType<typeof truthIndex>,
+  opts: Options,
+  deadline: number,
+): Promise<void> {
   const rng = new Rng(opts.seed * 1000 + w.n + 1);
-  const entered = await client.json<{ token: string; session: { stage: string } }>("POST", `/api/crowd/${encodeURIComponent(c.entryKey)}/enter`, { PROLIFIC_PID: w.pid, STUDY_ID: "bench-study", SESSION_ID: randomBytes(12).toString("hex") });
+  const entered = await client.json<{ token: string; session: { stage: string } }>(
+    "POST",
+    `/api/crowd/${encodeURIComponent(c.entryKey)}/enter`,
+    { PROLIFIC_PID: w.pid, STUDY_ID: "bench-study", SESSION_ID: randomBytes(12).toString("hex") },
+  );
   if (entered.status !== 200) {
     w.errors.push(`enter: ${describe(entered)}`);
     w.outcome = "error";
@@ -388,7 +499,10 @@ async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnTy
   // Training: answered as a careful worker does.
   let stage = consent.data.stage;
   while (stage === "training") {
-    const item = await client.json<{ item: { position: number; passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] } } | null; session: { stage: string } }>("GET", "/api/crowd/session/training", undefined, auth);
+    const item = await client.json<{
+      item: { position: number; passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] } } | null;
+      session: { stage: string };
+    }>("GET", "/api/crowd/session/training", undefined, auth);
     if (item.status !== 200) {
       w.errors.push(`training: ${describe(item)}`);
       w.outcome = "error";
@@ -401,7 +515,12 @@ async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnTy
     const p = item.data.item.passage.paragraphs[0]!;
     const a = answerOf("careful", truth(item.data.item.passage.wikipediaId, p.id), p, rng);
     await sleep(rng.int(opts.thinkMs[0], opts.thinkMs[1]));
-    const answered = await client.json<{ correct: boolean; session: { stage: string } }>("POST", "/api/crowd/session/training", { position: item.data.item.position, verdict: a.verdict, span: a.span, durationMs: opts.thinkMs[0] }, auth);
+    const answered = await client.json<{ correct: boolean; session: { stage: string } }>(
+      "POST",
+      "/api/crowd/session/training",
+      { position: item.data.item.position, verdict: a.verdict, span: a.span, durationMs: opts.thinkMs[0] },
+      auth,
+    );
     if (answered.status !== 200) {
       w.errors.push(`training answer: ${describe(answered)}`);
       w.outcome = "error";
@@ -414,7 +533,11 @@ async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnTy
   // Work.
   let empty = 0;
   while (Date.now() < deadline) {
-    const next = await client.json<{ claim: { handle: string }; passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] }; error?: { details?: { outcome?: string } } }>("POST", `/api/campaigns/${c.id}/next`, undefined, auth);
+    const next = await client.json<{
+      claim: { handle: string };
+      passage: { wikipediaId: string; paragraphs: { id: number; text: string }[] };
+      error?: { details?: { outcome?: string } };
+    }>("POST", `/api/campaigns/${c.id}/next`, undefined, auth);
     if (next.status === 409) {
       const details = (next.data as unknown as { error?: { details?: { sessionEnded?: boolean; outcome?: string } } }).error?.details;
       if (details?.sessionEnded) {
@@ -444,7 +567,12 @@ async function runWorker(client: Client, c: Campaign, w: Worker, truth: ReturnTy
     const a = answerOf(w.kind, t, p, rng);
     const took = w.kind === "fast" ? opts.fastMs : rng.int(opts.thinkMs[0], opts.thinkMs[1]);
     await sleep(took);
-    const judged = await client.json("POST", `/api/claims/${next.data.claim.handle}/judgment`, { verdict: a.verdict, span: a.span, durationMs: w.kind === "fast" ? 7000 : took, idempotencyKey: randomBytes(9).toString("hex") }, auth);
+    const judged = await client.json(
+      "POST",
+      `/api/claims/${next.data.claim.handle}/judgment`,
+      { verdict: a.verdict, span: a.span, durationMs: w.kind === "fast" ? 7000 : took, idempotencyKey: randomBytes(9).toString("hex") },
+      auth,
+    );
     if (judged.status === 201) {
       w.judged++;
       if (t?.gold) {
@@ -482,7 +610,8 @@ function retrying(client: Client): Client {
   };
   return {
     request: (method, p, options) => again(() => client.request(method, p, options)),
-    json: <T,>(method: string, p: string, body?: unknown, headers?: Record<string, string>) => again(() => client.json<T>(method, p, body, headers)),
+    json: <T>(method: string, p: string, body?: unknown, headers?: Record<string, string>) =>
+      again(() => client.json<T>(method, p, body, headers)),
     close: () => client.close(),
   };
 }
@@ -495,7 +624,9 @@ function median(xs: number[]): number {
 
 function printKinds(workers: Worker[], report: Map<string, ReportRow>) {
   console.log("\nby kind (all campaigns): judgments until the pause (the pausing one included); gold = gold or decoy judgments");
-  console.log("| kind | workers | paused (gold rule / speed / other) | judgments before pause: median, max | gold before pause: median, max | never paused: judgments, gold (max) | counted now | outcomes |");
+  console.log(
+    "| kind | workers | paused (gold rule / speed / other) | judgments before pause: median, max | gold before pause: median, max | never paused: judgments, gold (max) | counted now | outcomes |",
+  );
   console.log("|---|--:|---|---|---|---|--:|---|");
   const rows: { kind: Kind; paused: number; workers: number }[] = [];
   for (const kind of [...GOOD_KINDS, ...BOT_KINDS]) {
@@ -515,14 +646,27 @@ function printKinds(workers: Worker[], report: Map<string, ReportRow>) {
     rows.push({ kind, paused: paused.length, workers: ws.length });
   }
   const training = workers.filter((w) => w.trainingAnswered > 0);
-  console.log(`training: ${training.filter((w) => w.trainingCorrect === w.trainingAnswered).length} of ${training.length} workers answered every item right (careful answers, scored by the server)`);
-  const goldKinds = workers.reduce((acc, w) => {
-    for (const [k, n] of Object.entries(w.goldByKind)) acc[k] = (acc[k] ?? 0) + n;
-    return acc;
-  }, {} as Record<string, number>);
-  console.log(`gold judged, by kind of gold: ${Object.entries(goldKinds).map(([k, n]) => `${k} ${n}`).join(", ")} (of ${workers.reduce((n, w) => n + w.judged, 0)} judgments)`);
-  const wronglyGood = workers.filter((w) => (GOOD_KINDS as readonly string[]).includes(w.kind) && (report.get(w.pid)?.paused ?? w.outcome === "paused"));
-  console.log(`careful or honest workers paused: ${wronglyGood.length ? wronglyGood.map((w) => `${w.kind} #${w.n} (${w.mix}% pool: ${report.get(w.pid)?.pauseReason ?? "?"} after ${w.judged} judgments, gold ${report.get(w.pid)?.goldCorrect ?? "?"}/${report.get(w.pid)?.goldJudged ?? "?"} right)`).join("; ") : "none"}`);
+  console.log(
+    `training: ${training.filter((w) => w.trainingCorrect === w.trainingAnswered).length} of ${training.length} workers answered every item right (careful answers, scored by the server)`,
+  );
+  const goldKinds = workers.reduce(
+    (acc, w) => {
+      for (const [k, n] of Object.entries(w.goldByKind)) acc[k] = (acc[k] ?? 0) + n;
+      return acc;
+    },
+    {} as Record<string, number>,
+  );
+  console.log(
+    `gold judged, by kind of gold: ${Object.entries(goldKinds)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(", ")} (of ${workers.reduce((n, w) => n + w.judged, 0)} judgments)`,
+  );
+  const wronglyGood = workers.filter(
+    (w) => (GOOD_KINDS as readonly string[]).includes(w.kind) && (report.get(w.pid)?.paused ?? w.outcome === "paused"),
+  );
+  console.log(
+    `careful or honest workers paused: ${wronglyGood.length ? wronglyGood.map((w) => `${w.kind} #${w.n} (${w.mix}% pool: ${report.get(w.pid)?.pauseReason ?? "?"} after ${w.judged} judgments, gold ${report.get(w.pid)?.goldCorrect ?? "?"}/${report.get(w.pid)?.goldJudged ?? "?"} right)`).join("; ") : "none"}`,
+  );
   return rows;
 }
 
@@ -556,7 +700,16 @@ async function exportFigures(
   let questions = 0;
   for (const line of res.body.toString("utf8").split("\n")) {
     if (!line) continue;
-    const row = JSON.parse(line) as { id: string; output: { provenance?: { wikipedia_id: string; start_paragraph_id: number; meta?: { campaign?: number; passage?: { start_paragraph_id: number }; aggregation?: string } }[] }[] };
+    const row = JSON.parse(line) as {
+      id: string;
+      output: {
+        provenance?: {
+          wikipedia_id: string;
+          start_paragraph_id: number;
+          meta?: { campaign?: number; passage?: { start_paragraph_id: number }; aggregation?: string };
+        }[];
+      }[];
+    };
     if (!work.has(row.id)) continue;
     let any = false;
     for (const entry of row.output) {
@@ -573,15 +726,25 @@ async function exportFigures(
   }
   // The build before the aggregation work ignores ?aggregation: its export is majority's, with no meta.aggregation.
   if (aggregation === "dawid-skene" && withMeta === 0) {
-    features.dawidSkene = "the export carries no meta.aggregation \"dawid-skene\"";
+    features.dawidSkene = 'the export carries no meta.aggregation "dawid-skene"';
     return `not available (${features.dawidSkene})`;
   }
   const note = aggregation === "majority" && withMeta === 0 && exported ? "no meta.aggregation (the build's export is majority's)" : "";
-  return { exported, right, precision: exported ? right / exported : NaN, recall: right / data.counts.evidencePassages, questions, decoysExported, note };
+  return {
+    exported,
+    right,
+    precision: exported ? right / exported : NaN,
+    recall: right / data.counts.evidencePassages,
+    questions,
+    decoysExported,
+    note,
+  };
 }
 
 function printExports(campaigns: Campaign[], exports: Map<string, ExportFigures | string>, data: Dataset) {
-  console.log(`\nexport against the truth (work questions only; ${data.counts.evidencePassages} sufficient passages of ${data.counts.workPassages}):`);
+  console.log(
+    `\nexport against the truth (work questions only; ${data.counts.evidencePassages} sufficient passages of ${data.counts.workPassages}):`,
+  );
   console.log("| bots | aggregation | passages exported | right | precision | recall | questions exported | decoys exported |");
   console.log("|--:|---|--:|--:|--:|--:|--:|--:|");
   const notes = new Set<string>();
@@ -590,7 +753,9 @@ function printExports(campaigns: Campaign[], exports: Map<string, ExportFigures 
       const f = exports.get(`${c.mix}/${a}`)!;
       if (typeof f === "string") console.log(`| ${c.mix}% | ${a} | ${f} | | | | | |`);
       else {
-        console.log(`| ${c.mix}% | ${a} | ${f.exported} | ${f.right} | ${ratio(f.right, f.exported)} | ${fmt(f.recall, 3)} | ${f.questions} of ${data.questions.length - data.counts.training} | ${f.decoysExported} |`);
+        console.log(
+          `| ${c.mix}% | ${a} | ${f.exported} | ${f.right} | ${ratio(f.right, f.exported)} | ${fmt(f.recall, 3)} | ${f.questions} of ${data.questions.length - data.counts.training} | ${f.decoysExported} |`,
+        );
         if (f.note) notes.add(`${a}: ${f.note}`);
       }
     }

@@ -19,7 +19,28 @@ export const CONTENT_PARAGRAPHS = 7;
 export const CANDIDATES_PER_QUESTION = 5;
 export const EVIDENCE_PER_QUESTION = 2;
 
-const SYLLABLES = ["vel", "mor", "an", "tis", "ka", "ren", "dol", "ith", "sar", "bru", "nel", "ost", "quin", "hal", "mir", "tor", "ev", "lun", "gar", "pe"];
+const SYLLABLES = [
+  "vel",
+  "mor",
+  "an",
+  "tis",
+  "ka",
+  "ren",
+  "dol",
+  "ith",
+  "sar",
+  "bru",
+  "nel",
+  "ost",
+  "quin",
+  "hal",
+  "mir",
+  "tor",
+  "ev",
+  "lun",
+  "gar",
+  "pe",
+];
 const NOUNS = ["headland", "harbour", "reef", "cliff", "island", "bay", "pier", "channel", "village", "causeway", "dune", "estuary"];
 const ADJECTIVES = ["narrow", "rocky", "windy", "quiet", "steep", "green", "grey", "sandy", "distant", "low"];
 const THINGS = ["lamps", "lenses", "logbooks", "charts", "bells", "photographs", "ropes", "flags"];
@@ -89,13 +110,18 @@ function paragraphText(rng: Rng, name: string, year: number, evidence: boolean):
   const sentences = Array.from({ length: n }, () => fillerSentence(rng, name, year));
   if (evidence) {
     const at = rng.int(0, n - 1);
-    sentences[at] = rng.chance(0.5) ? `The ${name} lighthouse was first lit in ${year}.` : `After ${rng.pick(NUMBER_WORDS)} years of building, the ${name} light was first lit in ${year}.`;
+    sentences[at] = rng.chance(0.5)
+      ? `The ${name} lighthouse was first lit in ${year}.`
+      : `After ${rng.pick(NUMBER_WORDS)} years of building, the ${name} light was first lit in ${year}.`;
   }
   return `${sentences.join(" ")}\n`;
 }
 
 /** The code-point range of the evidence sentence and of the answer in an evidence paragraph. */
-export function evidenceSpans(text: string, answer: string): { sentence: { start: number; end: number }; answer: { start: number; end: number } } {
+export function evidenceSpans(
+  text: string,
+  answer: string,
+): { sentence: { start: number; end: number }; answer: { start: number; end: number } } {
   const cps = Array.from(text);
   const idx = text.indexOf(answer);
   if (idx < 0) throw new Error(`no answer '${answer}' in '${text}'`);
@@ -155,7 +181,14 @@ export function makeDataset(o: { seed: number; questions: number; training: numb
       training,
     });
   }
-  const knowledge = questions.map((q) => JSON.stringify({ _id: q.wikipediaId, wikipedia_id: q.wikipediaId, wikipedia_title: q.title, text: [`${q.title}\n`, ...q.paragraphs.map((p) => p.text)] }));
+  const knowledge = questions.map((q) =>
+    JSON.stringify({
+      _id: q.wikipediaId,
+      wikipedia_id: q.wikipediaId,
+      wikipedia_title: q.title,
+      text: [`${q.title}\n`, ...q.paragraphs.map((p) => p.text)],
+    }),
+  );
   const queries = questions.map((q) => {
     const provenance = q.gold
       ? [
@@ -176,7 +209,16 @@ export function makeDataset(o: { seed: number; questions: number; training: numb
     .map((q) =>
       JSON.stringify({
         id: q.kiltId,
-        output: [{ provenance: q.candidates.map((id) => ({ wikipedia_id: q.wikipediaId, start_paragraph_id: id, end_paragraph_id: id, ...(id === q.negativeGold ? { gold: "insufficient" } : {}) })) }],
+        output: [
+          {
+            provenance: q.candidates.map((id) => ({
+              wikipedia_id: q.wikipediaId,
+              start_paragraph_id: id,
+              end_paragraph_id: id,
+              ...(id === q.negativeGold ? { gold: "insufficient" } : {}),
+            })),
+          },
+        ],
       }),
     );
   const work = questions.filter((q) => !q.training);

@@ -20,7 +20,14 @@ export interface LeaderboardChildReport {
 }
 
 runMain(async () => {
-  const { values } = parseArgs({ options: { url: { type: "string" }, campaign: { type: "string" }, what: { type: "string", default: "leaderboard" }, run: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      url: { type: "string" },
+      campaign: { type: "string" },
+      what: { type: "string", default: "leaderboard" },
+      run: { type: "string" },
+    },
+  });
   const handle = await openDatabase({ url: values.url! });
   const campaignId = Number(values.campaign);
   const cpu = process.cpuUsage();
@@ -29,14 +36,30 @@ runMain(async () => {
   const rprec: LeaderboardChildReport["rprec"] = {};
   if (values.what === "results") {
     const { run, results } = await getRunResults(handle.db, system, { campaignId, runId: Number(values.run) });
-    rprec[run.name] = { original: results.original.paragraph?.Rprec, endorsed: results.endorsed.paragraph?.Rprec, both: results.both.paragraph?.Rprec };
+    rprec[run.name] = {
+      original: results.original.paragraph?.Rprec,
+      endorsed: results.endorsed.paragraph?.Rprec,
+      both: results.both.paragraph?.Rprec,
+    };
   } else {
     const board = await getLeaderboard(handle.db, system, { campaignId, level: "paragraph", ks: [1, 5, 10] });
     golds = board.golds;
-    for (const row of board.rows) rprec[row.run.name] = { original: row.scores.original.paragraph?.Rprec, endorsed: row.scores.endorsed.paragraph?.Rprec, both: row.scores.both.paragraph?.Rprec };
+    for (const row of board.rows)
+      rprec[row.run.name] = {
+        original: row.scores.original.paragraph?.Rprec,
+        endorsed: row.scores.endorsed.paragraph?.Rprec,
+        both: row.scores.both.paragraph?.Rprec,
+      };
   }
   const seconds = (performance.now() - t0) / 1000;
-  const report: LeaderboardChildReport = { what: values.what!, seconds, cpuSeconds: cpuSince(cpu), maxRssKiB: process.resourceUsage().maxRSS, golds, rprec };
+  const report: LeaderboardChildReport = {
+    what: values.what!,
+    seconds,
+    cpuSeconds: cpuSince(cpu),
+    maxRssKiB: process.resourceUsage().maxRSS,
+    golds,
+    rprec,
+  };
   await handle.close();
   reportResult(report);
 });

@@ -25,7 +25,13 @@ const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = path.join(REPO, "bench", "runs", "leaderboard-child.ts");
 
 function parseOptions() {
-  const { values } = parseArgs({ options: { judgments: { type: "string", default: "300000" }, runs: { type: "string", default: "3" }, help: { type: "boolean", short: "h", default: false } } });
+  const { values } = parseArgs({
+    options: {
+      judgments: { type: "string", default: "300000" },
+      runs: { type: "string", default: "3" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
   if (values.help) {
     console.log("usage: tsx bench/runs/run.ts [--judgments 300000] [--runs 3]");
     process.exit(0);
@@ -39,25 +45,53 @@ async function main() {
   const { benchUrl, cleanup } = ws;
   try {
     console.log(`Runs benchmark — ${int(opts.judgments)} judgments, ${opts.runs} runs`);
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
+    );
     const bench = await createBenchDatabase(ws);
     await migrateDatabase(bench);
     const t0 = performance.now();
     const built = await buildCampaign(bench.db, { judgments: opts.judgments, annotators: 300 });
     const runIds = await writeRuns(bench.db, built.campaignId, opts.runs);
     await bench.db.execute(sql.raw("analyze"));
-    console.log(`built: ${int(built.questions)} questions, ${int(built.passages)} passages, ${int(built.judgments)} judgments, ${opts.runs} runs in ${fmt((performance.now() - t0) / 1000)} s`);
+    console.log(
+      `built: ${int(built.questions)} questions, ${int(built.passages)} passages, ${int(built.judgments)} judgments, ${opts.runs} runs in ${fmt((performance.now() - t0) / 1000)} s`,
+    );
     const child = async (args: string[]) => {
-      const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", benchUrl, "--campaign", String(built.campaignId), ...args]);
+      const run = await timedRun(process.execPath, [
+        "--import",
+        "tsx",
+        CHILD,
+        "--url",
+        benchUrl,
+        "--campaign",
+        String(built.campaignId),
+        ...args,
+      ]);
       return childResult<LeaderboardChildReport>(run, "leaderboard");
     };
     const board = await child([]);
-    console.log(`golds: ${Object.entries(board.golds).map(([g, v]) => `${g} ${int(v.questions)}`).join(", ")}`);
+    console.log(
+      `golds: ${Object.entries(board.golds)
+        .map(([g, v]) => `${g} ${int(v.questions)}`)
+        .join(", ")}`,
+    );
     const results = await child(["--what", "results", "--run", String(runIds[0])]);
     console.log("\n| read | questions × runs | seconds | CPU s | peak RSS |\n|---|---|---|---|---|");
-    console.log(`| leaderboard (paragraph, ks 1,5,10) | ${int(built.questions)} × ${opts.runs} | ${fmt(board.seconds, 2)} | ${fmt(board.cpuSeconds, 2)} | ${fmt(board.maxRssKiB / 1024, 0)} MB |`);
-    console.log(`| one run's results (page + paragraph, ks 1,3,5,10, downstream) | ${int(built.questions)} × 1 | ${fmt(results.seconds, 2)} | ${fmt(results.cpuSeconds, 2)} | ${fmt(results.maxRssKiB / 1024, 0)} MB |`);
-    console.log(`\nparagraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec).map(([n, r]) => `${n} ${fmt(r.original ?? 0, 3)} / ${fmt(r.endorsed ?? 0, 3)} / ${fmt(r.both ?? 0, 3)}`).join("; ")}`);
+    console.log(
+      `| leaderboard (paragraph, ks 1,5,10) | ${int(built.questions)} × ${opts.runs} | ${fmt(board.seconds, 2)} | ${fmt(board.cpuSeconds, 2)} | ${fmt(board.maxRssKiB / 1024, 0)} MB |`,
+    );
+    console.log(
+      `| one run's results (page + paragraph, ks 1,3,5,10, downstream) | ${int(built.questions)} × 1 | ${fmt(results.seconds, 2)} | ${fmt(results.cpuSeconds, 2)} | ${fmt(results.maxRssKiB / 1024, 0)} MB |`,
+    );
+    console.log(
+      `\nparagraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec)
+        .map(([n, r]) => `${n} ${fmt(r.original ?? 0, 3)} / ${fmt(r.endorsed ?? 0, 3)} / ${fmt(r.both ?? 0, 3)}`)
+        .join("; ")}`,
+    );
   } finally {
     await cleanup();
   }

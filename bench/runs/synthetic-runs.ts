@@ -28,4 +28,3 @@ export async function writeRuns(db: Db, campaignId: number, runs: number): Promi
   }
   return ids;
 }
-

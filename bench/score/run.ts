@@ -33,14 +33,17 @@ type Mode = (typeof MODES)[number];
 type Dict = { [key: string]: number | Dict };
 
 function parseOptions() {
-  const values = benchOptions("usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]", {
-    questions: { type: "string", default: "100000,20000" },
-    seed: { type: "string", default: "1" },
-    ks: { type: "string", default: "1,5,10,20" },
-    "no-kilt": { type: "boolean", default: false },
-    "no-tsx": { type: "boolean", default: false },
-    order: { type: "string", default: "shuffled" },
-  });
+  const values = benchOptions(
+    "usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]",
+    {
+      questions: { type: "string", default: "100000,20000" },
+      seed: { type: "string", default: "1" },
+      ks: { type: "string", default: "1,5,10,20" },
+      "no-kilt": { type: "boolean", default: false },
+      "no-tsx": { type: "boolean", default: false },
+      order: { type: "string", default: "shuffled" },
+    },
+  );
   const sizes = values.questions.split(",").map(Number);
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--questions must be positive integers, not '${values.questions}'`);
   if (!/^\d+(,\d+)*$/.test(values.ks)) throw new Error(`--ks must be positive integers such as 1,5,10,20, not '${values.ks}'`);
@@ -51,7 +54,8 @@ function parseOptions() {
 
 /** A PYTHONPATH under which `from kilt import eval_retrieval` works, and where it came from; undefined when none. */
 function findKilt(tmp: string): { pythonPath: string; from: string } | { missing: string } {
-  const python = (args: string[], env?: Record<string, string>) => execFileSync("python3", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const python = (args: string[], env?: Record<string, string>) =>
+    execFileSync("python3", args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
   try {
     python(["-c", "import six"]);
   } catch {
@@ -79,9 +83,20 @@ function findKilt(tmp: string): { pythonPath: string; from: string } | { missing
   }
   const pythonPath = [...dirs, process.env.PYTHONPATH].filter(Boolean).join(":");
   try {
-    python(["-c", "import sys, types\ntry:\n import nltk\nexcept ImportError:\n sys.modules['nltk'] = types.ModuleType('nltk')\nfrom kilt import eval_retrieval, eval_downstream"], { PYTHONPATH: pythonPath });
+    python(
+      [
+        "-c",
+        "import sys, types\ntry:\n import nltk\nexcept ImportError:\n sys.modules['nltk'] = types.ModuleType('nltk')\nfrom kilt import eval_retrieval, eval_downstream",
+      ],
+      { PYTHONPATH: pythonPath },
+    );
   } catch (error) {
-    return { missing: `KILT's evaluators do not import (${from.join(", ")}): ${String((error as { stderr?: string }).stderr ?? error).trim().split("\n").pop()}` };
+    return {
+      missing: `KILT's evaluators do not import (${from.join(", ")}): ${String((error as { stderr?: string }).stderr ?? error)
+        .trim()
+        .split("\n")
+        .pop()}`,
+    };
   }
   return { pythonPath, from: from.join("; ") };
 }
@@ -130,25 +145,49 @@ function cpuOf(run: Timed): number {
   return user && system ? Number(user[1]) + Number(system[1]) : NaN;
 }
 
-async function runSize(n: number, opts: ReturnType<typeof parseOptions>, tmp: string, bundle: string | undefined, kilt: ReturnType<typeof findKilt> | undefined): Promise<SizeResult> {
+async function runSize(
+  n: number,
+  opts: ReturnType<typeof parseOptions>,
+  tmp: string,
+  bundle: string | undefined,
+  kilt: ReturnType<typeof findKilt> | undefined,
+): Promise<SizeResult> {
   const dir = path.join(tmp, String(n));
   fs.mkdirSync(dir);
   const t = performance.now();
   const files = await writeScoreFiles(dir, n, opts.seed, opts.shuffle);
-  console.log(`\n${int(n)} questions: gold ${fmt(files.goldBytes / MB)} MB, guess ${fmt(files.guessBytes / MB)} MB (${opts.shuffle ? "shuffled" : "in the gold's order"}), written in ${fmt((performance.now() - t) / 1000)} s (not timed)`);
+  console.log(
+    `\n${int(n)} questions: gold ${fmt(files.goldBytes / MB)} MB, guess ${fmt(files.guessBytes / MB)} MB (${opts.shuffle ? "shuffled" : "in the gold's order"}), written in ${fmt((performance.now() - t) / 1000)} s (not timed)`,
+  );
   const args = ["--gold", files.gold, "--guess", files.guess, "--ks", opts.ks, "--json"];
 
   const run = await timedRun(process.execPath, bundle ? [bundle, ...args] : ["--import", "tsx", CHILD, ...args]);
   const report = childResult<ScoreChildReport>(run, "score");
-  const ourDict = JSON.parse(run.stdout.split("\n").filter((l) => !l.startsWith("KPS_BENCH_RESULT ")).join("\n")) as Dict;
+  const ourDict = JSON.parse(
+    run.stdout
+      .split("\n")
+      .filter((l) => !l.startsWith("KPS_BENCH_RESULT "))
+      .join("\n"),
+  ) as Dict;
   const result: SizeResult = {
     questions: n,
     mb: (files.goldBytes + files.guessBytes) / MB,
-    ours: { seconds: run.seconds, inMain: report.seconds, cpu: report.cpuSeconds, processCpu: cpuOf(run), rssMB: rssOf(run, report.maxRssKiB), maxRssMB: (report.maxRssKiB * 1024) / MB },
+    ours: {
+      seconds: run.seconds,
+      inMain: report.seconds,
+      cpu: report.cpuSeconds,
+      processCpu: cpuOf(run),
+      rssMB: rssOf(run, report.maxRssKiB),
+      maxRssMB: (report.maxRssKiB * 1024) / MB,
+    },
   };
-  console.log(`  kps score (${bundle ? "bundle on plain node" : "tsx"}): ${fmt(run.seconds, 2)} s wall (${fmt(report.seconds, 2)} s in main), CPU ${fmt(result.ours.processCpu, 2)} s (${fmt(report.cpuSeconds, 2)} s in main), peak RSS ${fmt(result.ours.rssMB, 0)} MB`);
+  console.log(
+    `  kps score (${bundle ? "bundle on plain node" : "tsx"}): ${fmt(run.seconds, 2)} s wall (${fmt(report.seconds, 2)} s in main), CPU ${fmt(result.ours.processCpu, 2)} s (${fmt(report.cpuSeconds, 2)} s in main), peak RSS ${fmt(result.ours.rssMB, 0)} MB`,
+  );
   if (opts.tsx) {
-    const viaKps = await timedRun(process.execPath, [path.join(REPO, "bin", "kps.mjs"), "score", ...args], { stdoutFile: path.join(dir, "kps.json") });
+    const viaKps = await timedRun(process.execPath, [path.join(REPO, "bin", "kps.mjs"), "score", ...args], {
+      stdoutFile: path.join(dir, "kps.json"),
+    });
     result.tsx = { seconds: viaKps.seconds, rssMB: rssOf(viaKps, 0) };
     console.log(`  bin/kps.mjs score (as a user runs it, under tsx): ${fmt(viaKps.seconds, 2)} s, peak RSS ${fmt(result.tsx.rssMB, 0)} MB`);
   }
@@ -157,11 +196,15 @@ async function runSize(n: number, opts: ReturnType<typeof parseOptions>, tmp: st
     const theirs: Dict = {};
     result.kilt = {} as SizeResult["kilt"] & object;
     for (const mode of MODES) {
-      const py = await timedRun("python3", [BASELINE, mode, files.gold, files.guess, opts.ks], { env: { ...process.env, PYTHONPATH: kilt.pythonPath } });
+      const py = await timedRun("python3", [BASELINE, mode, files.gold, files.guess, opts.ks], {
+        env: { ...process.env, PYTHONPATH: kilt.pythonPath },
+      });
       const r = childResult<{ seconds: number; result: Dict }>(py, `KILT ${mode}`);
       theirs[mode] = r.result;
       result.kilt[mode] = { seconds: py.seconds, evaluate: r.seconds, cpu: cpuOf(py), rssMB: rssOf(py, 0) };
-      console.log(`  KILT ${mode === "downstream" ? "eval_downstream.evaluate" : `eval_retrieval.evaluate (${mode})`}: ${fmt(py.seconds, 2)} s wall (${fmt(r.seconds, 2)} s in evaluate), CPU ${fmt(result.kilt[mode].cpu, 2)} s, peak RSS ${fmt(result.kilt[mode].rssMB, 0)} MB`);
+      console.log(
+        `  KILT ${mode === "downstream" ? "eval_downstream.evaluate" : `eval_retrieval.evaluate (${mode})`}: ${fmt(py.seconds, 2)} s wall (${fmt(r.seconds, 2)} s in evaluate), CPU ${fmt(result.kilt[mode].cpu, 2)} s, peak RSS ${fmt(result.kilt[mode].rssMB, 0)} MB`,
+      );
     }
     const c = compare(ourDict, theirs);
     result.check = `${figures(theirs).size} figures compared; max |ours − KILT's| = ${c.maxDiff}${c.at ? ` (at ${c.at})` : ""}${c.onlyOne.length ? `; keys in only one: ${c.onlyOne.join(", ")}` : "; the same keys"}`;
@@ -174,14 +217,34 @@ async function runSize(n: number, opts: ReturnType<typeof parseOptions>, tmp: st
 }
 
 function printTable(results: SizeResult[]) {
-  const header = ["questions", "files MB", "kps score s (CPU s)", "peak RSS MB", "KILT page s", "KILT paragraph s", "KILT downstream s", "KILT total s (CPU s)", "KILT peak RSS MB", "KILT ÷ ours: wall (CPU)"];
+  const header = [
+    "questions",
+    "files MB",
+    "kps score s (CPU s)",
+    "peak RSS MB",
+    "KILT page s",
+    "KILT paragraph s",
+    "KILT downstream s",
+    "KILT total s (CPU s)",
+    "KILT peak RSS MB",
+    "KILT ÷ ours: wall (CPU)",
+  ];
   const rows = results.map((r) => {
     const k = r.kilt;
     const total = k ? MODES.reduce((s, m) => s + k[m].seconds, 0) : (r.estimated ?? NaN);
     const cpu = k ? MODES.reduce((s, m) => s + k[m].cpu, 0) : NaN;
-    return [int(r.questions), fmt(r.mb, 0), `${fmt(r.ours.seconds, 2)} (${fmt(r.ours.processCpu, 2)})`, fmt(r.ours.rssMB, 0), k ? fmt(k.page.seconds) : "–", k ? fmt(k.paragraph.seconds) : "–", k ? fmt(k.downstream.seconds) : "–",
-      k ? `${fmt(total)} (${fmt(cpu)})` : `≈ ${fmt(total)} (issue, scaled)`, k ? fmt(Math.max(k.page.rssMB, k.paragraph.rssMB, k.downstream.rssMB), 0) : "–",
-      `${fmt(total / r.ours.seconds, 1)}${k ? ` (${fmt(cpu / r.ours.processCpu, 1)})` : ""}`];
+    return [
+      int(r.questions),
+      fmt(r.mb, 0),
+      `${fmt(r.ours.seconds, 2)} (${fmt(r.ours.processCpu, 2)})`,
+      fmt(r.ours.rssMB, 0),
+      k ? fmt(k.page.seconds) : "–",
+      k ? fmt(k.paragraph.seconds) : "–",
+      k ? fmt(k.downstream.seconds) : "–",
+      k ? `${fmt(total)} (${fmt(cpu)})` : `≈ ${fmt(total)} (issue, scaled)`,
+      k ? fmt(Math.max(k.page.rssMB, k.paragraph.rssMB, k.downstream.rssMB), 0) : "–",
+      `${fmt(total / r.ours.seconds, 1)}${k ? ` (${fmt(cpu / r.ours.processCpu, 1)})` : ""}`,
+    ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((l) => l[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
@@ -199,18 +262,29 @@ async function main() {
   });
   try {
     console.log(`Scoring benchmark — kps score against KILT's eval_retrieval.py and eval_downstream.py, seed ${opts.seed}, ks ${opts.ks}`);
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg().map((l) => fmt(l, 2)).join(" ")}`);
+    console.log(
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")}`,
+    );
     const bundle = await bundleChild(CHILD, "score-child.mjs", "the score child");
     const kilt = opts.kilt ? findKilt(tmp) : undefined;
-    if (kilt && "pythonPath" in kilt) console.log(`KILT: ${kilt.from}; ${execFileSync("python3", ["--version"], { encoding: "utf8" }).trim()}`);
-    else console.log(`KILT's scripts not run (${kilt ? kilt.missing : "--no-kilt"}): the baseline is the issue's 20,000-question figure (eval_retrieval ${ISSUE_20K.retrieval} s per level, eval_downstream ${ISSUE_20K.downstream} s) scaled linearly, a lower bound (its id checks are quadratic)`);
+    if (kilt && "pythonPath" in kilt)
+      console.log(`KILT: ${kilt.from}; ${execFileSync("python3", ["--version"], { encoding: "utf8" }).trim()}`);
+    else
+      console.log(
+        `KILT's scripts not run (${kilt ? kilt.missing : "--no-kilt"}): the baseline is the issue's 20,000-question figure (eval_retrieval ${ISSUE_20K.retrieval} s per level, eval_downstream ${ISSUE_20K.downstream} s) scaled linearly, a lower bound (its id checks are quadratic)`,
+      );
     const results: SizeResult[] = [];
     for (const n of opts.sizes) results.push(await runSize(n, opts, tmp, bundle, kilt));
 
     console.log("");
     printTable(results);
     console.log("");
-    console.log("KILT total = its three runs (page and paragraph eval_retrieval, eval_downstream), each reading both files; kps score computes all three in one run.");
+    console.log(
+      "KILT total = its three runs (page and paragraph eval_retrieval, eval_downstream), each reading both files; kps score computes all three in one run.",
+    );
     for (const r of results.filter((x) => x.questions === 100_000)) {
       const total = r.kilt ? MODES.reduce((s, m) => s + r.kilt![m].seconds, 0) : r.estimated!;
       const cpu = r.kilt ? MODES.reduce((s, m) => s + r.kilt![m].cpu, 0) / r.ours.processCpu : NaN;
@@ -221,7 +295,12 @@ async function main() {
       );
     }
     for (const r of results) if (r.check) console.log(`correctness at ${int(r.questions)}: ${r.check}`);
-    console.log(`load average at the end: ${os.loadavg().map((l) => fmt(l, 2)).join(" ")} (other work on the machine skews the figures)`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(" ")} (other work on the machine skews the figures)`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

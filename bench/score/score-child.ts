@@ -21,6 +21,11 @@ const t0 = performance.now();
 const cpu = process.cpuUsage();
 const code = await main(["node", "kps", "score", ...process.argv.slice(2)]);
 const used = process.cpuUsage(cpu);
-const report: ScoreChildReport = { code, seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6, maxRssKiB: process.resourceUsage().maxRSS };
+const report: ScoreChildReport = {
+  code,
+  seconds: (performance.now() - t0) / 1000,
+  cpuSeconds: (used.user + used.system) / 1e6,
+  maxRssKiB: process.resourceUsage().maxRSS,
+};
 process.stdout.write(`KPS_BENCH_RESULT ${JSON.stringify(report)}\n`);
 process.exitCode = code;

@@ -12,10 +12,60 @@ import path from "node:path";
 import { Rng as BaseRng } from "../rng";
 
 const WORDS = [
-  "harbour", "lantern", "river", "coast", "prize", "ferry", "observatory", "bridge", "tower", "valley", "north", "south", "founded",
-  "won", "built", "lit", "metres", "island", "Zürich", "São", "Tomé", "Kōbe", "Ełk", "Øresund", "Ilse", "Marrow", "Solvang", "Noir",
-  "Café", "Ode", "Tides", "keeper", "signal", "station", "1887", "1902", "2,400", "museum", "festival", "canal", "mill", "abbey",
-  "glacier", "summit", "delta", "orchard", "quarry", "market", "palace", "garden", "railway", "lighthouse", "chapel", "fortress",
+  "harbour",
+  "lantern",
+  "river",
+  "coast",
+  "prize",
+  "ferry",
+  "observatory",
+  "bridge",
+  "tower",
+  "valley",
+  "north",
+  "south",
+  "founded",
+  "won",
+  "built",
+  "lit",
+  "metres",
+  "island",
+  "Zürich",
+  "São",
+  "Tomé",
+  "Kōbe",
+  "Ełk",
+  "Øresund",
+  "Ilse",
+  "Marrow",
+  "Solvang",
+  "Noir",
+  "Café",
+  "Ode",
+  "Tides",
+  "keeper",
+  "signal",
+  "station",
+  "1887",
+  "1902",
+  "2,400",
+  "museum",
+  "festival",
+  "canal",
+  "mill",
+  "abbey",
+  "glacier",
+  "summit",
+  "delta",
+  "orchard",
+  "quarry",
+  "market",
+  "palace",
+  "garden",
+  "railway",
+  "lighthouse",
+  "chapel",
+  "fortress",
 ] as const;
 const FUNCTION_WORDS = ["the", "a", "an", "of", "in", "by", "and", "to", "was", "is"] as const;
 /** Pages are drawn from 1..PAGES, so guesses hit gold pages of other questions too. */
@@ -58,7 +108,15 @@ interface Item {
 function goldItem(rng: Rng): Item {
   const page = rng.int(1, PAGES);
   const start = rng.int(1, 20);
-  return { wikipedia_id: String(page), title: titleOf(page), start_paragraph_id: start, start_character: rng.int(0, 40), end_paragraph_id: start + (rng.chance(0.2) ? 1 : 0), end_character: rng.int(50, 200), bleu_score: 1.0 };
+  return {
+    wikipedia_id: String(page),
+    title: titleOf(page),
+    start_paragraph_id: start,
+    start_character: rng.int(0, 40),
+    end_paragraph_id: start + (rng.chance(0.2) ? 1 : 0),
+    end_character: rng.int(50, 200),
+    bleu_score: 1.0,
+  };
 }
 
 /** An answer as a system might give it: the gold one, the gold one restyled, or something else. */
@@ -92,7 +150,12 @@ export function syntheticQuestion(seed: number, i: number): { gold: string; gues
     let item: Item;
     if (hits.length && rng.chance(0.35)) {
       const hit = rng.pick(hits);
-      item = { wikipedia_id: hit.wikipedia_id, title: hit.title, start_paragraph_id: rng.chance(0.6) ? hit.start_paragraph_id : rng.int(1, 20), end_paragraph_id: 0 };
+      item = {
+        wikipedia_id: hit.wikipedia_id,
+        title: hit.title,
+        start_paragraph_id: rng.chance(0.6) ? hit.start_paragraph_id : rng.int(1, 20),
+        end_paragraph_id: 0,
+      };
       item.end_paragraph_id = item.start_paragraph_id === hit.start_paragraph_id ? hit.end_paragraph_id : item.start_paragraph_id;
     } else if (ranked.length && rng.chance(0.08)) {
       item = { ...ranked[rng.int(0, ranked.length - 1)]! }; // a duplicate
@@ -155,7 +218,12 @@ async function writeLines(file: string, line: (k: number) => string, n: number):
 }
 
 /** gold.jsonl (question order) and guess.jsonl (shuffled, or in the gold's order) in `dir`; their sizes in bytes. */
-export async function writeScoreFiles(dir: string, questions: number, seed: number, shuffle = true): Promise<{ gold: string; guess: string; goldBytes: number; guessBytes: number }> {
+export async function writeScoreFiles(
+  dir: string,
+  questions: number,
+  seed: number,
+  shuffle = true,
+): Promise<{ gold: string; guess: string; goldBytes: number; guessBytes: number }> {
   const gold = path.join(dir, "gold.jsonl");
   const guess = path.join(dir, "guess.jsonl");
   const goldBytes = await writeLines(gold, (i) => syntheticQuestion(seed, i).gold, questions);

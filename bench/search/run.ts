@@ -50,13 +50,20 @@ async function loadPages(db: Db, n: number, seed: number): Promise<number> {
 /** Title queries (prefixes of 1–3 words or 3–8 letters of real titles) and question-like text queries from real paragraphs. */
 function queriesOf(pages: number, seed: number, count: number): { title: string[]; text: string[] } {
   let s = seed * 7919;
-  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const title: string[] = [];
   const text: string[] = [];
   for (let i = 0; i < count; i++) {
     const p = syntheticPage(seed, Math.floor(rand() * pages));
     const t = p.wikipedia_title;
-    title.push(i % 2 ? t.slice(0, 3 + Math.floor(rand() * 6)) : t.split(" ").slice(0, 1 + Math.floor(rand() * 2)).join(" "));
+    title.push(
+      i % 2
+        ? t.slice(0, 3 + Math.floor(rand() * 6))
+        : t
+            .split(" ")
+            .slice(0, 1 + Math.floor(rand() * 2))
+            .join(" "),
+    );
     const paras = p.text.slice(1).filter((x) => !x.startsWith("Section::::") && !x.startsWith("BULLET"));
     const words = (paras[Math.floor(rand() * paras.length)] ?? t).replace(/[.,"]/g, "").trim().split(/\s+/);
     const start = Math.floor(rand() * Math.max(1, words.length - 8));
@@ -65,7 +72,10 @@ function queriesOf(pages: number, seed: number, count: number): { title: string[
   return { title, text };
 }
 
-async function timeEach(queries: string[], run: (q: string) => Promise<number>): Promise<{ p50: number; p95: number; max: number; results: number }> {
+async function timeEach(
+  queries: string[],
+  run: (q: string) => Promise<number>,
+): Promise<{ p50: number; p95: number; max: number; results: number }> {
   const ms: number[] = [];
   let results = 0;
   for (const q of queries) {
@@ -91,7 +101,9 @@ async function runOne(handle: DatabaseHandle, database: string, pages: number, o
   const db = handle.db;
   const t0 = performance.now();
   const textBytes = await loadPages(db, pages, opts.seed);
-  console.log(`${database} ${int(pages)} pages: loaded in ${fmt((performance.now() - t0) / 1000)} s (${fmt(textBytes / MB)} MB of text); building the index…`);
+  console.log(
+    `${database} ${int(pages)} pages: loaded in ${fmt((performance.now() - t0) / 1000)} s (${fmt(textBytes / MB)} MB of text); building the index…`,
+  );
   const b0 = performance.now();
   const status = await buildIndex(db, system, 0);
   const buildSeconds = (performance.now() - b0) / 1000;
@@ -100,8 +112,14 @@ async function runOne(handle: DatabaseHandle, database: string, pages: number, o
   await db.execute(sql`analyze pages`);
   const q = queriesOf(pages, opts.seed, opts.queries);
   const latency = {
-    "title search (limit 20)": await timeEach(q.title, async (x) => (await searchKnowledge(db, system, { q: x, mode: "title", limit: 20 })).results.length),
-    "text search (limit 20, snippets)": await timeEach(q.text, async (x) => (await searchKnowledge(db, system, { q: x, mode: "text", limit: 20 })).results.length),
+    "title search (limit 20)": await timeEach(
+      q.title,
+      async (x) => (await searchKnowledge(db, system, { q: x, mode: "title", limit: 20 })).results.length,
+    ),
+    "text search (limit 20, snippets)": await timeEach(
+      q.text,
+      async (x) => (await searchKnowledge(db, system, { q: x, mode: "text", limit: 20 })).results.length,
+    ),
     "rankParagraphs (k 4)": await timeEach(q.text, async (x) => (await rankParagraphs(db, x, 4)).length),
   };
   return { database, pages, paragraphs: status.paragraphs, textMB: textBytes / MB, buildSeconds, sizes: await sizes(db), latency };
@@ -109,10 +127,17 @@ async function runOne(handle: DatabaseHandle, database: string, pages: number, o
 
 function print(r: Result): void {
   console.log(`\n## ${r.database}, ${int(r.pages)} pages (${int(r.paragraphs)} indexed paragraphs, ${fmt(r.textMB)} MB of text)`);
-  console.log(`build: ${fmt(r.buildSeconds)} s (${int(Math.round(r.pages / r.buildSeconds))} pages/s, ${int(Math.round(r.paragraphs / r.buildSeconds))} paragraphs/s)`);
-  console.log(`sizes (MB): ${Object.entries(r.sizes).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}`);
+  console.log(
+    `build: ${fmt(r.buildSeconds)} s (${int(Math.round(r.pages / r.buildSeconds))} pages/s, ${int(Math.round(r.paragraphs / r.buildSeconds))} paragraphs/s)`,
+  );
+  console.log(
+    `sizes (MB): ${Object.entries(r.sizes)
+      .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(", ")}`,
+  );
   console.log("| query | p50 ms | p95 ms | max ms | results/query |\n|---|---|---|---|---|");
-  for (const [k, v] of Object.entries(r.latency)) console.log(`| ${k} | ${fmt(v.p50)} | ${fmt(v.p95)} | ${fmt(v.max)} | ${fmt(v.results)} |`);
+  for (const [k, v] of Object.entries(r.latency))
+    console.log(`| ${k} | ${fmt(v.p50)} | ${fmt(v.p95)} | ${fmt(v.max)} | ${fmt(v.results)} |`);
 }
 
 async function main(): Promise<void> {

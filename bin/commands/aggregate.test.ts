@@ -17,7 +17,9 @@ type Dict = { [key: string]: number | string | Dict };
 
 /** Every leaf of a nested dictionary as [path, value]. */
 function leaves(d: Dict, prefix = ""): [string, number | string][] {
-  return Object.entries(d).flatMap(([k, v]) => (typeof v === "object" ? leaves(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, number | string]]));
+  return Object.entries(d).flatMap(([k, v]) =>
+    typeof v === "object" ? leaves(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v] as [string, number | string]],
+  );
 }
 
 function write(name: string, lines: string[]): string {
@@ -48,8 +50,20 @@ describe("kps aggregate", () => {
       const want = expected[key]!;
       // The sections in the order p_sufficient, labels, priors, errors | skills; inside each, sorted keys as in expected.json.
       expect(Object.keys(got)).toEqual(["p_sufficient", "labels", "priors", key.startsWith("one_coin") ? "skills" : "errors"]);
-      expect(leaves(got).map(([k]) => k).sort()).toEqual(leaves(want).map(([k]) => k).sort());
-      for (const section of Object.keys(got)) expect(leaves(got[section] as Dict).map(([k]) => k), section).toEqual(leaves(want[section] as Dict).map(([k]) => k));
+      expect(
+        leaves(got)
+          .map(([k]) => k)
+          .sort(),
+      ).toEqual(
+        leaves(want)
+          .map(([k]) => k)
+          .sort(),
+      );
+      for (const section of Object.keys(got))
+        expect(
+          leaves(got[section] as Dict).map(([k]) => k),
+          section,
+        ).toEqual(leaves(want[section] as Dict).map(([k]) => k));
       const byKey = new Map(leaves(want));
       for (const [k, v] of leaves(got)) {
         const w = byKey.get(k)!;
@@ -61,13 +75,26 @@ describe("kps aggregate", () => {
 
   it("runs as a program: the human summary on stdout, the count on stderr, exit 0", async () => {
     const dir = path.join(FIXTURES, "seed-1");
-    const run = await kps(["aggregate", "--judgments", path.join(dir, "judgments.jsonl"), "--gold", path.join(dir, "gold.jsonl"), "--model", "dawid-skene"]);
+    const run = await kps([
+      "aggregate",
+      "--judgments",
+      path.join(dir, "judgments.jsonl"),
+      "--gold",
+      path.join(dir, "gold.jsonl"),
+      "--model",
+      "dawid-skene",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/^Aggregated 900 judgments with dawid-skene in \d+ iterations \(34 gold passages clamped\)\.$/m);
     expect(run.stdout).toMatch(/^Dawid–Skene: 300 passages, 11 annotators, 34 gold passages clamped$/m);
     expect(run.stdout).toMatch(/^priors: sufficient 0\.3216, insufficient 0\.6784$/m);
     // The four always-"sufficient" annotators of seed 1 come last, at the prior of "sufficient".
-    const ranked = run.stdout.split("annotators by skill")[1]!.trim().split("\n").slice(1).map((l) => l.trim().split(/\s+/));
+    const ranked = run.stdout
+      .split("annotators by skill")[1]!
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/));
     expect(ranked).toHaveLength(11);
     expect(ranked.slice(-4).map((r) => r[1])).toEqual(["0.3216", "0.3216", "0.3216", "0.3216"]);
     expect(Number(ranked[0]![1])).toBeGreaterThan(0.9);
@@ -77,11 +104,15 @@ describe("kps aggregate", () => {
     const dir = path.join(FIXTURES, "seed-2");
     const gz = path.join(TMP, "judgments.jsonl.gz");
     fs.writeFileSync(gz, gzipSync(fs.readFileSync(path.join(dir, "judgments.jsonl"))));
-    expect(await json({ judgments: gz, model: "one-coin" })).toEqual(await json({ judgments: path.join(dir, "judgments.jsonl"), model: "one-coin" }));
+    expect(await json({ judgments: gz, model: "one-coin" })).toEqual(
+      await json({ judgments: path.join(dir, "judgments.jsonl"), model: "one-coin" }),
+    );
     const report = await aggregateReport({ judgments: gz, model: "one-coin", json: false });
     if (!report.ok) throw new Error(report.stderr.join("\n"));
     expect(report.stdout[0]).toBe("one-coin Dawid–Skene: 400 passages, 14 annotators");
-    const skills = report.stdout.slice(report.stdout.indexOf("annotators by skill (P(right))") + 1).map((l) => Number(l.trim().split(/\s+/)[1]));
+    const skills = report.stdout
+      .slice(report.stdout.indexOf("annotators by skill (P(right))") + 1)
+      .map((l) => Number(l.trim().split(/\s+/)[1]));
     expect(skills).toHaveLength(14);
     expect([...skills].sort((a, b) => b - a)).toEqual(skills);
   });
@@ -96,7 +127,11 @@ describe("kps aggregate", () => {
       '{"passage": "p2", "verdict": "insufficient"}',
       "[1, 2]",
     ]);
-    const gold = write("bad-gold.jsonl", ['{"passage": "p1", "verdict": "sufficient"}', '{"passage": "p1", "verdict": "insufficient"}', '{"passage": "p2", "verdict": null}']);
+    const gold = write("bad-gold.jsonl", [
+      '{"passage": "p1", "verdict": "sufficient"}',
+      '{"passage": "p1", "verdict": "insufficient"}',
+      '{"passage": "p2", "verdict": null}',
+    ]);
     const report = await aggregateReport({ judgments, gold, model: "dawid-skene", json: true });
     expect(report.ok).toBe(false);
     if (report.ok) return;
@@ -125,7 +160,10 @@ describe("kps aggregate", () => {
     const empty = write("empty.jsonl", [""]);
     const report = await aggregateReport({ judgments: empty, model: "dawid-skene", json: true });
     expect(report).toEqual({ ok: false, stderr: [`${empty}: has no judgments`] });
-    const judgments = write("small.jsonl", ['{"passage": "p1", "annotator": "a", "verdict": "sufficient"}', '{"passage": "p2", "annotator": "a", "verdict": "insufficient"}']);
+    const judgments = write("small.jsonl", [
+      '{"passage": "p1", "annotator": "a", "verdict": "sufficient"}',
+      '{"passage": "p2", "annotator": "a", "verdict": "insufficient"}',
+    ]);
     const gold = write("small-gold.jsonl", ['{"passage": "p2", "verdict": "sufficient"}', '{"passage": "p9", "verdict": "sufficient"}']);
     const ok = await aggregateReport({ judgments, gold, model: "dawid-skene", json: true });
     if (!ok.ok) throw new Error(ok.stderr.join("\n"));
@@ -136,7 +174,9 @@ describe("kps aggregate", () => {
   it("names a bad option", async () => {
     const file = path.join(FIXTURES, "seed-1/judgments.jsonl");
     const parse = (...args: string[]) => buildProgram({} as NodeJS.ProcessEnv).parseAsync(["node", "kps", "aggregate", ...args]);
-    await expect(parse("--judgments", file, "--model", "glad")).rejects.toThrow(/--model <model>.*Allowed choices are dawid-skene, one-coin/);
+    await expect(parse("--judgments", file, "--model", "glad")).rejects.toThrow(
+      /--model <model>.*Allowed choices are dawid-skene, one-coin/,
+    );
     await expect(parse("--judgments", file)).rejects.toThrow(/required option '--model <model>' not specified/);
     await expect(parse("--judgments", "no-such-file.jsonl", "--model", "one-coin")).rejects.toThrow(/--judgments <file>.*no such file/);
     await expect(parse("--model", "one-coin")).rejects.toThrow(/required option '--judgments <file>'/);

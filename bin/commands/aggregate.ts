@@ -22,7 +22,10 @@ export const MAX_AGGREGATE_PROBLEMS = 200;
 
 const missing = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? "is required" : message);
 const verdict = z.enum(["sufficient", "insufficient"], { error: missing('must be "sufficient" or "insufficient"') });
-const id = z.string({ error: missing("must be a string") }).trim().min(1, "must not be empty");
+const id = z
+  .string({ error: missing("must be a string") })
+  .trim()
+  .min(1, "must not be empty");
 
 /** One line of a judgments file (the aggregation fixtures' `judgments.jsonl`). */
 export const judgmentLineSchema = z.object({ passage: id, annotator: id, verdict });
@@ -41,7 +44,12 @@ export interface AggregateCommandOptions {
 export type AggregateReport = OfflineReport;
 
 /** Reads a JSONL file, zod-parsing every line; `each` gets the parsed value and the line number. */
-async function readParsed<S extends z.ZodType>(file: string, schema: S, problems: ImportProblem[], each: (value: z.infer<S>, line: number) => void): Promise<void> {
+async function readParsed<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  problems: ImportProblem[],
+  each: (value: z.infer<S>, line: number) => void,
+): Promise<void> {
   const add = (p: ImportProblem) => {
     if (problems.length < MAX_AGGREGATE_PROBLEMS) problems.push(p);
   };
@@ -94,7 +102,9 @@ export function humanLines(fit: DawidSkeneFit | OneCoinFit, trace: FitTrace, gol
     `priors: sufficient ${fixed(fit.priors.sufficient)}, insufficient ${fixed(fit.priors.insufficient)}`,
     `P(sufficient) ≥ 0.5: ${endorsed} of ${trace.passages} passages`,
     "",
-    fit.model === "one-coin" ? "annotators by skill (P(right))" : "annotators by skill (P(right) under the priors; P(says sufficient | sufficient), P(says insufficient | insufficient))",
+    fit.model === "one-coin"
+      ? "annotators by skill (P(right))"
+      : "annotators by skill (P(right) under the priors; P(says sufficient | sufficient), P(says insufficient | insufficient))",
   ];
   const skills = [...annotatorSkills(fit)];
   const width = Math.max(...skills.map(([a]) => a.length));
@@ -123,7 +133,13 @@ export async function aggregateReport(opts: AggregateCommandOptions): Promise<Ag
       await readParsed(file, goldLineSchema, problems, (g, line) => {
         const before = gold.get(g.passage);
         if (before !== undefined && before !== g.verdict) {
-          if (problems.length < MAX_AGGREGATE_PROBLEMS) problems.push({ file, line, field: "verdict", message: `contradicts line ${goldLine.get(g.passage)}, which gives passage ${g.passage} as ${before}` });
+          if (problems.length < MAX_AGGREGATE_PROBLEMS)
+            problems.push({
+              file,
+              line,
+              field: "verdict",
+              message: `contradicts line ${goldLine.get(g.passage)}, which gives passage ${g.passage} as ${before}`,
+            });
           return;
         }
         gold.set(g.passage, g.verdict);
@@ -143,7 +159,9 @@ export async function aggregateReport(opts: AggregateCommandOptions): Promise<Ag
   const unjudged = gold.size - clamped;
   const summary =
     `Aggregated ${votes.length} judgment${votes.length === 1 ? "" : "s"} with ${opts.model} in ${trace.iterations} iteration${trace.iterations === 1 ? "" : "s"}` +
-    (opts.gold ? ` (${clamped} gold passage${clamped === 1 ? "" : "s"} clamped${unjudged ? `; ${unjudged} gold passage${unjudged === 1 ? " has" : "s have"} no judgment and ${unjudged === 1 ? "was" : "were"} ignored` : ""})` : "") +
+    (opts.gold
+      ? ` (${clamped} gold passage${clamped === 1 ? "" : "s"} clamped${unjudged ? `; ${unjudged} gold passage${unjudged === 1 ? " has" : "s have"} no judgment and ${unjudged === 1 ? "was" : "were"} ignored` : ""})`
+      : "") +
     ".";
   return { ok: true, stdout: opts.json ? [JSON.stringify(fitJson(fit), null, 1)] : humanLines(fit, trace, clamped), summary };
 }
@@ -155,5 +173,7 @@ export function addAggregateCommand(program: Command): void {
     .option("--gold <file>", 'known verdicts, clamped: JSONL lines {"passage", "verdict"} (plain or .gz)', existingFile)
     .addOption(new Option("--model <model>", "the model").choices(["dawid-skene", "one-coin"]).makeOptionMandatory())
     .option("--json", "print {p_sufficient, labels, priors, errors | skills} as JSON, in the shape of the fixtures' expected.json", false)
-    .action(async (opts: AggregateCommandOptions) => printReport(await aggregateReport(opts), "the files have problems: nothing aggregated."));
+    .action(async (opts: AggregateCommandOptions) =>
+      printReport(await aggregateReport(opts), "the files have problems: nothing aggregated."),
+    );
 }

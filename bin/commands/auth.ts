@@ -10,7 +10,10 @@ export function addAuthCommands(program: Command, ctx: CliContext): void {
     .description("sign in with a username and password and print an API token to export (coordinators)")
     .requiredOption("--username <username>", "your username")
     .option("--password-stdin", "read the password from standard input (its first line), e.g. from a password manager")
-    .option("--password <password>", "the password on the command line (other users of this machine can see it: prefer the prompt or --password-stdin)")
+    .option(
+      "--password <password>",
+      "the password on the command line (other users of this machine can see it: prefer the prompt or --password-stdin)",
+    )
     .option("--name <name>", "a name for the token", `kps on ${process.env.HOSTNAME ?? "this machine"}`)
     .addHelpText("after", "\nWithout --password or --password-stdin, kps asks for the password on the terminal without showing it.")
     .action(async (opts: { username: string; password?: string; passwordStdin?: boolean; name: string }) => {
@@ -29,7 +32,7 @@ export function addAuthCommands(program: Command, ctx: CliContext): void {
       );
       await api.request("POST", "/api/auth/sign-out", {}, { cookie, origin }).catch(() => {});
       out(`export KPS_TOKEN=${data.token.token}`);
-      note("Signed in. Run the line above (or eval \"$(kps login …)\") so later commands use the token.");
+      note('Signed in. Run the line above (or eval "$(kps login …)") so later commands use the token.');
     });
 
   program

@@ -14,8 +14,15 @@ export function explainedLines(explained: Explained[]): string[] {
   if (!explained.length) return [];
   const lines = explained
     .slice(0, 50)
-    .map((q) => `  ${q.queryId}: ${q.explanations.map((e) => `${e.reason} (${e.annotator})${e.text ? ` ${JSON.stringify(e.text)}` : ""}`).join("; ")}`);
-  return [`Explained by annotators (${explained.length} question${explained.length === 1 ? "" : "s"}):`, ...lines, ...(explained.length > 50 ? ["  …"] : [])];
+    .map(
+      (q) =>
+        `  ${q.queryId}: ${q.explanations.map((e) => `${e.reason} (${e.annotator})${e.text ? ` ${JSON.stringify(e.text)}` : ""}`).join("; ")}`,
+    );
+  return [
+    `Explained by annotators (${explained.length} question${explained.length === 1 ? "" : "s"}):`,
+    ...lines,
+    ...(explained.length > 50 ? ["  …"] : []),
+  ];
 }
 
 /** An exported provenance item whose text holds none of its question's answers, as the export report lists it. */
@@ -32,7 +39,9 @@ interface SpanWithoutAnswer {
 export function spansWithoutAnswerLines(spans: SpanWithoutAnswer[]): string[] {
   if (!spans.length) return [];
   const where = (s: SpanWithoutAnswer) =>
-    s.startCharacter < 0 ? `paragraphs ${s.startParagraphId}–${s.endParagraphId}` : `${s.startParagraphId}:${s.startCharacter}–${s.endParagraphId}:${s.endCharacter}`;
+    s.startCharacter < 0
+      ? `paragraphs ${s.startParagraphId}–${s.endParagraphId}`
+      : `${s.startParagraphId}:${s.startCharacter}–${s.endParagraphId}:${s.endCharacter}`;
   return [
     `Exported spans holding none of their question's answers (${spans.length}):`,
     ...spans.slice(0, 50).map((s) => `  ${s.queryId}: page ${s.wikipediaId}, ${where(s)}`),
@@ -60,10 +69,20 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
       });
       const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
       const bytes = await ctx.client().download(`${base}/export?${query}`, outputOf(opts.output));
-      const { data } = await ctx.client().request<{ report: { aggregation?: string; queries: number; queriesExported: number; passagesEndorsed: number; unanswerable: string[]; withoutEndorsement: number; explained?: Explained[]; spansWithoutAnswer?: SpanWithoutAnswer[] } }>(
-        "GET",
-        `${base}/export/report?${query}`,
-      );
+      const { data } = await ctx
+        .client()
+        .request<{
+          report: {
+            aggregation?: string;
+            queries: number;
+            queriesExported: number;
+            passagesEndorsed: number;
+            unanswerable: string[];
+            withoutEndorsement: number;
+            explained?: Explained[];
+            spansWithoutAnswer?: SpanWithoutAnswer[];
+          };
+        }>("GET", `${base}/export/report?${query}`);
       const r = data.report;
       note(
         `Exported ${r.queriesExported} of ${r.queries} questions (${formatBytes(bytes)}), ${r.passagesEndorsed} endorsed passages${r.aggregation ? ` (${r.aggregation})` : ""}; ` +
@@ -82,7 +101,9 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
     .action(async (opts: { campaign: string; batch?: string; output?: string }) => {
       ctx.needToken();
       const query = opts.batch ? `?batch=${encodeURIComponent(opts.batch)}` : "";
-      const bytes = await ctx.client().download(`/api/campaigns/${encodeURIComponent(opts.campaign)}/judgments${query}`, outputOf(opts.output));
+      const bytes = await ctx
+        .client()
+        .download(`/api/campaigns/${encodeURIComponent(opts.campaign)}/judgments${query}`, outputOf(opts.output));
       note(`Wrote ${formatBytes(bytes)} of judgments.`);
     });
 }

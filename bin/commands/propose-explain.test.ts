@@ -20,7 +20,13 @@ describe("kps campaign update", () => {
 
 describe("kps export's report", () => {
   it("lists the explained questions, one line each, at most 50", () => {
-    const one = { queryId: "q1", explanations: [{ reason: "other", text: 'says "no"', annotator: "p-1" }, { reason: "ambiguous", text: "", annotator: "p-2" }] };
+    const one = {
+      queryId: "q1",
+      explanations: [
+        { reason: "other", text: 'says "no"', annotator: "p-1" },
+        { reason: "ambiguous", text: "", annotator: "p-2" },
+      ],
+    };
     expect(explainedLines([])).toEqual([]);
     expect(explainedLines([one])).toEqual(["Explained by annotators (1 question):", '  q1: other (p-1) "says \\"no\\""; ambiguous (p-2)']);
     const many = explainedLines(Array.from({ length: 51 }, (_, i) => ({ ...one, queryId: `q${i}` })));

@@ -24,7 +24,10 @@ export type ScoreReport = OfflineReport;
 export function parseKs(value: string): number[] {
   const parts = value.split(",").map((p) => p.trim());
   const bad = parts.filter((p) => !/^\d+$/.test(p) || Number(p) < 1 || !Number.isSafeInteger(Number(p)));
-  if (bad.length || !parts.length) throw new InvalidArgumentError(`it must be a comma-separated list of positive integers such as 1,5,10 (${bad.map((b) => `'${b}'`).join(", ")} is not).`);
+  if (bad.length || !parts.length)
+    throw new InvalidArgumentError(
+      `it must be a comma-separated list of positive integers such as 1,5,10 (${bad.map((b) => `'${b}'`).join(", ")} is not).`,
+    );
   return [...new Set(parts.map(Number))].sort((a, b) => a - b);
 }
 
@@ -53,7 +56,10 @@ function block(title: string, figures: Record<string, number>): string[] {
 export function humanLines(result: KiltResult): string[] {
   const blocks: string[][] = [];
   if (result.page) blocks.push(block("page retrieval (rank key wikipedia_id; eval_retrieval.py)", result.page));
-  if (result.paragraph) blocks.push(block("paragraph retrieval (rank keys wikipedia_id, start_paragraph_id, end_paragraph_id; eval_retrieval.py)", result.paragraph));
+  if (result.paragraph)
+    blocks.push(
+      block("paragraph retrieval (rank keys wikipedia_id, start_paragraph_id, end_paragraph_id; eval_retrieval.py)", result.paragraph),
+    );
   const d = result.downstream;
   if (d) {
     blocks.push(block("downstream: kilt (counted where page-level R-precision = 1; eval_downstream.py)", d.kilt));
@@ -73,7 +79,12 @@ export function problemLines(problems: ImportProblem[]): string[] {
   const shown = problems.slice(0, MAX_PRINTED_PROBLEMS).map(problemLine);
   if (problems.length <= MAX_PRINTED_PROBLEMS) return shown;
   const more = problems.length - MAX_PRINTED_PROBLEMS;
-  return [...shown, problems.length >= MAX_SCORE_PROBLEMS ? `… and at least ${more} more (the check stops counting at ${MAX_SCORE_PROBLEMS})` : `… and ${more} more`];
+  return [
+    ...shown,
+    problems.length >= MAX_SCORE_PROBLEMS
+      ? `… and at least ${more} more (the check stops counting at ${MAX_SCORE_PROBLEMS})`
+      : `… and ${more} more`,
+  ];
 }
 
 /** Scores two files offline; the lines to print (figures on stdout, or the problems for stderr). */
@@ -82,7 +93,12 @@ export async function scoreReport(opts: ScoreCommandOptions): Promise<ScoreRepor
   const levels: Level[] = opts.level ? [opts.level] : ["page", "paragraph"];
   let scored: Awaited<ReturnType<typeof scoreFiles>>;
   try {
-    scored = await scoreFiles({ gold: { file: opts.gold, lines: lines(opts.gold) }, guess: { file: opts.guess, lines: lines(opts.guess) }, ks: opts.ks, levels });
+    scored = await scoreFiles({
+      gold: { file: opts.gold, lines: lines(opts.gold) },
+      guess: { file: opts.guess, lines: lines(opts.guess) },
+      ks: opts.ks,
+      levels,
+    });
   } catch (error) {
     if (error instanceof FatalImportError) return { ok: false, stderr: [problemLine(error.problem)] };
     throw error;
@@ -96,7 +112,11 @@ export async function scoreReport(opts: ScoreCommandOptions): Promise<ScoreRepor
 
 /** The dictionary `{page?, paragraph?, downstream?}` in that order, as expected.json holds it. */
 function result(r: KiltResult): KiltResult {
-  return { ...(r.page && { page: r.page }), ...(r.paragraph && { paragraph: r.paragraph }), ...(r.downstream && { downstream: r.downstream }) };
+  return {
+    ...(r.page && { page: r.page }),
+    ...(r.paragraph && { paragraph: r.paragraph }),
+    ...(r.downstream && { downstream: r.downstream }),
+  };
 }
 
 /** `kps score`: KILT's eval_retrieval.py and eval_downstream.py on two files, offline. */
@@ -104,7 +124,11 @@ export function addScoreCommand(program: Command): void {
   offlineCommand(program, "score", "score a system's guess file against a gold file as KILT's eval_retrieval.py and eval_downstream.py do")
     .requiredOption("--gold <file>", "the gold KILT file (JSONL, plain or .gz)", existingFile)
     .requiredOption("--guess <file>", "the system's predictions, one line per gold id (JSONL, plain or .gz)", existingFile)
-    .addOption(new Option("--ks <list>", "the k of precision@k, recall@k, …: positive integers").argParser(parseKs).default(DEFAULT_KS, DEFAULT_KS.join(",")))
+    .addOption(
+      new Option("--ks <list>", "the k of precision@k, recall@k, …: positive integers")
+        .argParser(parseKs)
+        .default(DEFAULT_KS, DEFAULT_KS.join(",")),
+    )
     .addOption(new Option("--level <level>", "only this retrieval level (default: both)").choices(["page", "paragraph"]))
     .option("--json", "print the evaluators' dictionary {page, paragraph, downstream} as JSON", false)
     .action(async (opts: ScoreCommandOptions) => printReport(await scoreReport(opts), "the files have problems: nothing scored."));

@@ -19,7 +19,11 @@ describe("kps workers", () => {
 
   it("names a bad option before asking the app", async () => {
     const program = buildProgram({ KPS_TOKEN: "kps_x", KPS_URL: "http://127.0.0.1:9" } as unknown as NodeJS.ProcessEnv);
-    await expect(program.parseAsync(["node", "kps", "workers", "--campaign", "1", "--format", "xlsx"])).rejects.toThrow(/--format: must be csv or jsonl/);
-    await expect(program.parseAsync(["node", "kps", "workers", "--campaign", "1", "--outcome", "paid"])).rejects.toThrow(/--outcome: must be one of/);
+    await expect(program.parseAsync(["node", "kps", "workers", "--campaign", "1", "--format", "xlsx"])).rejects.toThrow(
+      /--format: must be csv or jsonl/,
+    );
+    await expect(program.parseAsync(["node", "kps", "workers", "--campaign", "1", "--outcome", "paid"])).rejects.toThrow(
+      /--outcome: must be one of/,
+    );
   });
 });

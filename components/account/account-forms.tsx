@@ -27,10 +27,28 @@ export function ChangePasswordForm() {
     <>
       <form className="inline-form" aria-label="Change your password" onSubmit={submit} noValidate>
         <FormField id="current-password" label="Current password" error={fieldProblem(change.error, "currentPassword")}>
-          {(p) => <input {...p} name="currentPassword" type="password" autoComplete="current-password" value={currentPassword} onChange={(e) => setCurrent(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              name="currentPassword"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(e) => setCurrent(e.target.value)}
+            />
+          )}
         </FormField>
         <FormField id="new-password" label="New password" hint="At least 8 characters." error={fieldProblem(change.error, "newPassword")}>
-          {(p) => <input {...p} name="newPassword" type="password" autoComplete="new-password" value={newPassword} onChange={(e) => setNew(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              name="newPassword"
+              type="password"
+              autoComplete="new-password"
+              value={newPassword}
+              onChange={(e) => setNew(e.target.value)}
+            />
+          )}
         </FormField>
         <div className="form-actions">
           <SubmitButton pending={change.isPending} pendingLabel="Changing…">

@@ -37,7 +37,22 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
     );
   }
   if (draft.highlighting && draft.range) {
-    return <HighlightStep proposal={proposal} error={proposing.error} busy={proposing.isPending} onBack={() => update({ highlighting: false })} />;
+    return (
+      <HighlightStep
+        proposal={proposal}
+        error={proposing.error}
+        busy={proposing.isPending}
+        onBack={() => update({ highlighting: false })}
+      />
+    );
   }
-  return <PageReader page={proposal.data} draft={draft} update={update} focusParagraph={focusParagraph} onBack={() => update({ page: null, range: null, span: null, highlighting: false })} />;
+  return (
+    <PageReader
+      page={proposal.data}
+      draft={draft}
+      update={update}
+      focusParagraph={focusParagraph}
+      onBack={() => update({ page: null, range: null, span: null, highlighting: false })}
+    />
+  );
 }

@@ -51,7 +51,9 @@ export function AskScreen({ flow, proposal, questionRef }: Props) {
           </p>
         )}
       </div>
-      <p className="ask-lead">None of this question&rsquo;s passages held enough evidence. Propose another passage or explain why none does.</p>
+      <p className="ask-lead">
+        None of this question&rsquo;s passages held enough evidence. Propose another passage or explain why none does.
+      </p>
       <div className="ask-paths" role="group" aria-label="Your answer">
         <button type="button" aria-pressed={draft.path === "propose"} onClick={() => choose("propose")}>
           Propose a passage

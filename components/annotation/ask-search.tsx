@@ -91,13 +91,17 @@ export function AskSearch({ draft, update, onOpen }: Props) {
           <legend className="sr-only">Search by</legend>
           {(["title", "text"] as const).map((m) => (
             <label key={m}>
-              <input type="radio" name="ask-mode" value={m} checked={draft.mode === m} onChange={() => setMode(m)} /> {m === "title" ? "Title" : "Text"}
+              <input type="radio" name="ask-mode" value={m} checked={draft.mode === m} onChange={() => setMode(m)} />{" "}
+              {m === "title" ? "Title" : "Text"}
             </label>
           ))}
         </fieldset>
       )}
       <p className="muted ask-hint" id="ask-q-hint">
-        {draft.mode === "title" ? "Titles that start with these words (case and accents ignored)." : "Paragraphs holding these words, best first."} ↓ moves to the results, Enter opens one.
+        {draft.mode === "title"
+          ? "Titles that start with these words (case and accents ignored)."
+          : "Paragraphs holding these words, best first."}{" "}
+        ↓ moves to the results, Enter opens one.
       </p>
       {error && (
         <p className="field-error" id="ask-q-error">

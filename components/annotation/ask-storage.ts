@@ -39,7 +39,22 @@ const MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const keyOf = (userId: number, campaignId: number, queryId: string) => `${PREFIX}${userId}:${campaignId}:${queryId}`;
 
 export function newAskDraft(userId: number, campaignId: number, queryId: string): AskDraft {
-  return { v: 1, userId, campaignId, queryId, path: null, q: "", mode: "title", page: null, range: null, highlighting: false, span: null, reason: null, text: "", savedAt: Date.now() };
+  return {
+    v: 1,
+    userId,
+    campaignId,
+    queryId,
+    path: null,
+    q: "",
+    mode: "title",
+    page: null,
+    range: null,
+    highlighting: false,
+    span: null,
+    reason: null,
+    text: "",
+    savedAt: Date.now(),
+  };
 }
 
 export function loadAskDraft(userId: number, campaignId: number, queryId: string): AskDraft | null {

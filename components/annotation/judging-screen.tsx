@@ -56,7 +56,8 @@ export interface CrowdMode {
 
 /** In crowd mode, what ends the session: nothing left (204), 409 with `details.sessionEnded`, or a pause. */
 function useSessionOver(crowd: CrowdMode | undefined, paused: boolean, error: Error | null, answer: TaskAnswer | undefined): boolean {
-  const ended = error instanceof ApiError && error.status === 409 && (error.details as { sessionEnded?: unknown } | undefined)?.sessionEnded === true;
+  const ended =
+    error instanceof ApiError && error.status === 409 && (error.details as { sessionEnded?: unknown } | undefined)?.sessionEnded === true;
   const over = crowd !== undefined && (paused || ended || (error instanceof ApiError && error.paused) || answer?.kind === "done");
   useEffect(() => {
     if (over) crowd?.onSessionOver();
@@ -127,26 +128,59 @@ function FinishingScreen() {
  * The annotator's judging screen: one passage at a time, the next one already fetched, every
  * judgment kept as a draft until the server acknowledges it.
  */
-export function JudgingScreen({ campaign, shortcuts, crowd, userId }: { campaign: AnnotatorCampaignView; shortcuts: JudgingShortcuts; crowd?: CrowdMode; userId?: number }) {
+export function JudgingScreen({
+  campaign,
+  shortcuts,
+  crowd,
+  userId,
+}: {
+  campaign: AnnotatorCampaignView;
+  shortcuts: JudgingShortcuts;
+  crowd?: CrowdMode;
+  userId?: number;
+}) {
   const campaignId = campaign.id;
   const [status, setStatus] = useState<BarStatus | null>(null);
   const onLapsed = useCallback(() => {
-    setStatus({ tone: "warn", text: "Your hold on this passage has lapsed. Submit now: it still counts unless someone else has taken it." });
+    setStatus({
+      tone: "warn",
+      text: "Your hold on this passage has lapsed. Submit now: it still counts unless someone else has taken it.",
+    });
   }, []);
   const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
   const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
-  const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(campaignId, task, moves, setStatus);
+  const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(
+    campaignId,
+    task,
+    moves,
+    setStatus,
+  );
   const undo = useUndo(campaignId, setStatus, lastSaved); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions, !crowd);
-  const { flow, proposal, asking, shown } = useAskBeforeNext(campaignId, crowd || userId === undefined ? null : userId, answer, task, undo.screen !== null);
+  const { flow, proposal, asking, shown } = useAskBeforeNext(
+    campaignId,
+    crowd || userId === undefined ? null : userId,
+    answer,
+    task,
+    undo.screen !== null,
+  );
 
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
   const hasTask = shown !== null && !undo.screen;
   const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
-  const judgingKeys = { hasTask, hasHighlight: hasTask && range !== null, clearHighlight, submit, moveBy, moveBySentence, chooseSufficient, chooseInsufficient };
+  const judgingKeys = {
+    hasTask,
+    hasHighlight: hasTask && range !== null,
+    clearHighlight,
+    submit,
+    moveBy,
+    moveBySentence,
+    chooseSufficient,
+    chooseInsufficient,
+  };
   useJudgingKeys({ ...instructions, shortcuts, ...(asking && !undo.screen ? proposal.keys : judgingKeys) });
 
   const error = current.error;
@@ -188,11 +222,32 @@ export function JudgingScreen({ campaign, shortcuts, crowd, userId }: { campaign
               onRetry={() => void current.refetch()}
             />
           )}
-          {shown && draft && <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />}
+          {shown && draft && (
+            <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />
+          )}
         </main>
-        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={campaign.instructions} shortcuts={shortcuts} onClose={closeInstructions} accountHint={!crowd} />}
+        {instructionsOpen && (
+          <InstructionsPanel
+            id={INSTRUCTIONS_ID}
+            instructions={campaign.instructions}
+            shortcuts={shortcuts}
+            onClose={closeInstructions}
+            accountHint={!crowd}
+          />
+        )}
       </div>
-      {shown && draft && <TaskVerdictBar draft={draft} quote={span?.text ?? null} failures={failures} status={status} busy={frozen} shortcuts={shortcuts} edit={edit} onSubmit={submit} />}
+      {shown && draft && (
+        <TaskVerdictBar
+          draft={draft}
+          quote={span?.text ?? null}
+          failures={failures}
+          status={status}
+          busy={frozen}
+          shortcuts={shortcuts}
+          edit={edit}
+          onSubmit={submit}
+        />
+      )}
     </div>
   );
 }

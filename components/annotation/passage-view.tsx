@@ -1,7 +1,17 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type RefObject } from "react";
-import { paragraphKind, sectionTitle, snapToWords, utf16ToCodePoint, wordAt, type PassageWord, type Span, type TextPoint, type WordRange } from "@/lib/kilt/words";
+import {
+  paragraphKind,
+  sectionTitle,
+  snapToWords,
+  utf16ToCodePoint,
+  wordAt,
+  type PassageWord,
+  type Span,
+  type TextPoint,
+  type WordRange,
+} from "@/lib/kilt/words";
 import type { Task } from "@/components/api/annotation";
 
 interface Props {
@@ -80,7 +90,10 @@ function pointIn(body: HTMLElement, node: Node, offset: number, edge: "start" | 
   const paragraph = chunk.closest<HTMLElement>("[data-paragraph]");
   if (!paragraph) return null;
   // DOM offsets count UTF-16 units; KILT offsets count code points.
-  return { paragraphId: Number(paragraph.dataset.paragraph), offset: Number(chunk.dataset.cp) + utf16ToCodePoint(hit.text.data, hit.offset) };
+  return {
+    paragraphId: Number(paragraph.dataset.paragraph),
+    offset: Number(chunk.dataset.cp) + utf16ToCodePoint(hit.text.data, hit.offset),
+  };
 }
 
 /** The word under a screen point, as an index into `words`, or -1. */
@@ -88,10 +101,12 @@ function wordAtPoint(body: HTMLElement, words: readonly PassageWord[], x: number
   // caretPositionFromPoint is the standard; caretRangeFromPoint the older WebKit/Blink one.
   const doc = document as Document & { caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null };
   const pos = doc.caretPositionFromPoint?.(x, y);
-  const caret = pos ? { node: pos.offsetNode, offset: pos.offset } : (() => {
-    const r = document.caretRangeFromPoint?.(x, y);
-    return r ? { node: r.startContainer, offset: r.startOffset } : null;
-  })();
+  const caret = pos
+    ? { node: pos.offsetNode, offset: pos.offset }
+    : (() => {
+        const r = document.caretRangeFromPoint?.(x, y);
+        return r ? { node: r.startContainer, offset: r.startOffset } : null;
+      })();
   if (!caret || !body.contains(caret.node)) return -1;
   const point = pointIn(body, caret.node, caret.offset, "start");
   return point ? wordAt(words, point) : -1;
@@ -107,7 +122,10 @@ const TAP_SLOP = 10;
  * (the highlight's paragraph takes no sideways panning, judging-styles.tsx; up and down still
  * scroll). A mouse drag is the browser's own selection, snapped on mouseup.
  */
-function usePointerHighlight(bodyRef: RefObject<HTMLDivElement | null>, latest: RefObject<{ words: readonly PassageWord[]; range: WordRange | null; onSelect: (r: WordRange) => void }>) {
+function usePointerHighlight(
+  bodyRef: RefObject<HTMLDivElement | null>,
+  latest: RefObject<{ words: readonly PassageWord[]; range: WordRange | null; onSelect: (r: WordRange) => void }>,
+) {
   useEffect(() => {
     const body = bodyRef.current;
     if (!body) return;
@@ -146,7 +164,8 @@ function usePointerHighlight(bodyRef: RefObject<HTMLDivElement | null>, latest: 
       const word = wordAtPoint(body, words, e.clientX, e.clientY);
       if (word < 0) return;
       const isTouch = e.pointerType !== "mouse";
-      const endsHere = range !== null && (e.shiftKey || (isTouch && tapStart !== null && range.first === tapStart && range.last === tapStart));
+      const endsHere =
+        range !== null && (e.shiftKey || (isTouch && tapStart !== null && range.first === tapStart && range.last === tapStart));
       if (endsHere) {
         tapStart = null;
         onSelect({ first: Math.min(range.first, word), last: Math.max(range.first, word) });

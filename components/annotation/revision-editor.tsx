@@ -69,13 +69,28 @@ function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partia
   const pressed = (v: Verdict, unreadable: boolean) => choice.verdict === v && choice.unreadable === unreadable;
   return (
     <div className="revision-controls" role="group" aria-label="Verdict">
-      <button type="button" aria-pressed={pressed("sufficient", false)} aria-keyshortcuts="1" onClick={() => choose({ verdict: "sufficient", unreadable: false })}>
+      <button
+        type="button"
+        aria-pressed={pressed("sufficient", false)}
+        aria-keyshortcuts="1"
+        onClick={() => choose({ verdict: "sufficient", unreadable: false })}
+      >
         <kbd>1</kbd> Sufficient
       </button>
-      <button type="button" aria-pressed={pressed("insufficient", false)} aria-keyshortcuts="2" onClick={() => choose({ verdict: "insufficient", unreadable: false, span: null })}>
+      <button
+        type="button"
+        aria-pressed={pressed("insufficient", false)}
+        aria-keyshortcuts="2"
+        onClick={() => choose({ verdict: "insufficient", unreadable: false, span: null })}
+      >
         <kbd>2</kbd> Not sufficient
       </button>
-      <button type="button" aria-pressed={pressed("insufficient", true)} aria-keyshortcuts="U" onClick={() => choose({ verdict: "insufficient", unreadable: true, span: null })}>
+      <button
+        type="button"
+        aria-pressed={pressed("insufficient", true)}
+        aria-keyshortcuts="U"
+        onClick={() => choose({ verdict: "insufficient", unreadable: true, span: null })}
+      >
         <kbd>U</kbd> Unreadable
       </button>
       {choice.span && (
@@ -92,7 +107,17 @@ function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partia
  * (a drag snaps to words, as on the judging screen), comment and flags. A refusal (the passage
  * finished, the annotator paused, the batch closed) is shown as the server words it.
  */
-export function RevisionEditor({ campaignId, target, onSaved, onCancel }: { campaignId: number; target: RevisionTarget; onSaved: (j: RevisedJudgment) => void; onCancel: () => void }) {
+export function RevisionEditor({
+  campaignId,
+  target,
+  onSaved,
+  onCancel,
+}: {
+  campaignId: number;
+  target: RevisionTarget;
+  onSaved: (j: RevisedJudgment) => void;
+  onCancel: () => void;
+}) {
   const [choice, setChoice] = useState<Choice>({ verdict: target.verdict, unreadable: target.unreadable, span: target.span });
   const [notes, setNotes] = useState<Notes>({ comment: target.comment ?? "", flags: target.flags });
   const [prompt, setPrompt] = useState<string | null>(null);
@@ -104,7 +129,15 @@ export function RevisionEditor({ campaignId, target, onSaved, onCancel }: { camp
     mutationFn: () => {
       const { verdict, unreadable, span } = choice;
       const durationMs = Math.min(Math.max(0, Date.now() - started), 24 * 3600 * 1000 - 1);
-      return putRevision(target.claim, { verdict: verdict!, span: verdict === "sufficient" ? span : null, unreadable, durationMs, idempotencyKey: key, revision: target.revision, ...notesBody(notes) });
+      return putRevision(target.claim, {
+        verdict: verdict!,
+        span: verdict === "sufficient" ? span : null,
+        unreadable,
+        durationMs,
+        idempotencyKey: key,
+        revision: target.revision,
+        ...notesBody(notes),
+      });
     },
     onSuccess: (j) => {
       void queryClient.invalidateQueries({ queryKey: myJudgmentKeys.all(campaignId) });
@@ -124,7 +157,8 @@ export function RevisionEditor({ campaignId, target, onSaved, onCancel }: { camp
   const save = () => {
     if (saving.isPending) return;
     if (choice.verdict === null) return setPrompt("Choose a verdict first.");
-    if (choice.verdict === "sufficient" && !choice.span) return setPrompt("Highlight the words that answer the question (drag across them).");
+    if (choice.verdict === "sufficient" && !choice.span)
+      return setPrompt("Highlight the words that answer the question (drag across them).");
     saving.mutate();
   };
   useEditorKeys(choose, save);
@@ -151,7 +185,11 @@ export function RevisionEditor({ campaignId, target, onSaved, onCancel }: { camp
           Cancel
         </button>
       </div>
-      {prompt && <p className="hint" role="status">{prompt}</p>}
+      {prompt && (
+        <p className="hint" role="status">
+          {prompt}
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           Not revised: {error instanceof ApiError ? error.message : "the server could not be reached; try again."}

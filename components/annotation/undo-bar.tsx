@@ -41,7 +41,15 @@ function isTyping(target: EventTarget | null): boolean {
  * "Judgment stored · Undo" for a minute after each submit: the button, Backspace or Ctrl+Z (⌘Z) open the
  * judgment again (the caller shows the revision editor). Once used, or after the minute, it goes.
  */
-export function UndoBar({ saved, disabled, onUndo }: { saved: SavedJudgment | null; disabled: boolean; onUndo: (s: SavedJudgment) => void }) {
+export function UndoBar({
+  saved,
+  disabled,
+  onUndo,
+}: {
+  saved: SavedJudgment | null;
+  disabled: boolean;
+  onUndo: (s: SavedJudgment) => void;
+}) {
   const [now, setNow] = useState(() => Date.now());
   const live = saved !== null && !undone.has(saved) && now - saved.savedAt < UNDO_WINDOW_MS && !disabled;
   useEffect(() => {
@@ -67,7 +75,9 @@ export function UndoBar({ saved, disabled, onUndo }: { saved: SavedJudgment | nu
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing || e.altKey || isTyping(e.target)) return;
-      const isUndo = (e.key === "Backspace" && !e.ctrlKey && !e.metaKey && !e.shiftKey) || ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z");
+      const isUndo =
+        (e.key === "Backspace" && !e.ctrlKey && !e.metaKey && !e.shiftKey) ||
+        ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === "z");
       if (isUndo && latest.current()) e.preventDefault();
     };
     window.addEventListener("keydown", onKey);

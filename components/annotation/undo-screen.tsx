@@ -19,7 +19,9 @@ export function useUndo(campaignId: number, setStatus: (status: BarStatus | null
   const [revising, setRevising] = useState<RevisionTarget | null>(null);
   const start = useCallback((s: SavedJudgment) => setRevising(revisionTargetOf(s)), []);
   const done = (text: string) => () => (setRevising(null), setStatus({ tone: "ok", text }));
-  const screen = revising && <UndoScreen campaignId={campaignId} target={revising} onSaved={done("Revised")} onCancel={done("Kept as it was saved")} />;
+  const screen = revising && (
+    <UndoScreen campaignId={campaignId} target={revising} onSaved={done("Revised")} onCancel={done("Kept as it was saved")} />
+  );
   const withBar = (node: ReactNode) => (
     <>
       {node}
@@ -30,7 +32,17 @@ export function useUndo(campaignId: number, setStatus: (status: BarStatus | null
   return { screen: screen || null, start, withBar };
 }
 
-function UndoScreen({ campaignId, target, onSaved, onCancel }: { campaignId: number; target: RevisionTarget; onSaved: () => void; onCancel: () => void }) {
+function UndoScreen({
+  campaignId,
+  target,
+  onSaved,
+  onCancel,
+}: {
+  campaignId: number;
+  target: RevisionTarget;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
   return (
     <div className="judging judging-undo">
       <JudgingStyles />

@@ -39,7 +39,17 @@ export function useAskProposal(flow: AskFlow) {
   const [status, setStatus] = useState<BarStatus | null>(null);
   const frozen = flow.proposing.isPending;
   const asDraft: Draft | null = view
-    ? { v: 2, campaignId: 0, claim: view.claim.handle, verdict: "sufficient", unreadable: false, span: wordRange ? storedSpan : null, idempotencyKey: "", startedAt: 0, pending: null }
+    ? {
+        v: 2,
+        campaignId: 0,
+        claim: view.claim.handle,
+        verdict: "sufficient",
+        unreadable: false,
+        span: wordRange ? storedSpan : null,
+        idempotencyKey: "",
+        startedAt: 0,
+        pending: null,
+      }
     : null;
   const editUpdate = useCallback(
     (change: (d: Draft) => Draft) => {
@@ -56,11 +66,20 @@ export function useAskProposal(flow: AskFlow) {
       return;
     }
     setStatus(null);
-    flow.proposing.mutate({ queryId: ask.queryId, wikipediaId: data.wikipediaId, startParagraphId: range.start, endParagraphId: range.end, span });
+    flow.proposing.mutate({
+      queryId: ask.queryId,
+      wikipediaId: data.wikipediaId,
+      startParagraphId: range.start,
+      endParagraphId: range.end,
+      span,
+    });
   }, [ask, data, range, frozen, span, flow.proposing]);
 
   /** The judging keys while highlighting: the moves, Esc, Enter proposes; the verdict keys do nothing. */
-  const keys: Pick<JudgingKeys, "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | "chooseSufficient" | "chooseInsufficient"> = {
+  const keys: Pick<
+    JudgingKeys,
+    "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | "chooseSufficient" | "chooseInsufficient"
+  > = {
     hasTask: view !== null,
     hasHighlight: view !== null && wordRange !== null,
     clearHighlight: () => edit.setHighlight(null),

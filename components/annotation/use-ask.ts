@@ -20,7 +20,8 @@ export function askCheckpoint(answer: TaskAnswer | undefined): string | null {
 /** The draft of the question asked: restored from localStorage (a reload), or begun now; saved on every change. */
 function useAskDraft(userId: number, campaignId: number, ask: Ask | null) {
   const [draft, setDraft] = useState<AskDraft | null>(null);
-  if (ask && draft?.queryId !== ask.queryId) setDraft(loadAskDraft(userId, campaignId, ask.queryId) ?? newAskDraft(userId, campaignId, ask.queryId));
+  if (ask && draft?.queryId !== ask.queryId)
+    setDraft(loadAskDraft(userId, campaignId, ask.queryId) ?? newAskDraft(userId, campaignId, ask.queryId));
   const current = ask && draft?.queryId === ask.queryId ? draft : null;
   useEffect(() => {
     if (current) saveAskDraft(current);
@@ -65,7 +66,8 @@ export function useAsk(campaignId: number, userId: number | null, checkpoint: st
   };
   const proposing = useMutation({ mutationFn: (body: ProposalBody) => proposePassage(campaignId, body), onSuccess: done });
   const explaining = useMutation({
-    mutationFn: (d: { reason: ExplanationReason; text: string }) => explainQuestion(campaignId, { queryId: ask!.queryId, reason: d.reason, text: d.text }),
+    mutationFn: (d: { reason: ExplanationReason; text: string }) =>
+      explainQuestion(campaignId, { queryId: ask!.queryId, reason: d.reason, text: d.text }),
     onSuccess: done,
   });
   // A new question asked: no error of the last one shown.

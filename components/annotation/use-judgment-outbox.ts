@@ -50,7 +50,8 @@ interface Settle {
 /** The body to send for a draft, or the prompt to show while the draft is not ready. */
 function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { prompt: string } {
   if (draft.verdict === null) return { prompt: "Choose first: 1 Sufficient, 2 Not sufficient or U Unreadable." };
-  if (draft.verdict === "sufficient" && !span) return { prompt: "Highlight the words that answer the question before submitting (drag, or Shift+→)." };
+  if (draft.verdict === "sufficient" && !span)
+    return { prompt: "Highlight the words that answer the question before submitting (drag, or Shift+→)." };
   return {
     verdict: draft.verdict,
     span: draft.verdict === "sufficient" ? span : null,
@@ -86,13 +87,19 @@ function onRefused(error: Error, to: Settle): void {
       to.acknowledge();
       to.setStatus({ tone: "ok", text: "Saved (it was already stored)" });
     } else {
-      to.setStatus({ tone: "warn", text: "Your hold on that passage expired and it went to another annotator, so that judgment was not stored. Here is the next passage." });
+      to.setStatus({
+        tone: "warn",
+        text: "Your hold on that passage expired and it went to another annotator, so that judgment was not stored. Here is the next passage.",
+      });
     }
     to.next();
     return;
   }
   if (error.retryable) {
-    to.setStatus({ tone: "error", text: "Not saved — the server cannot be reached. Your judgment is kept here: press Enter to try again." });
+    to.setStatus({
+      tone: "error",
+      text: "Not saved — the server cannot be reached. Your judgment is kept here: press Enter to try again.",
+    });
     return;
   }
   // Refused as it is (422 and the like): nothing was stored, so the draft may change (same key).
@@ -141,7 +148,12 @@ function useDraft(campaignId: number, task: Task | null) {
  * failures and 5xx) sends the same body with the same idempotency key, so the server stores it once.
  * Only an acknowledged (or already stored, or lapsed) judgment moves on to the next passage.
  */
-export function useJudgmentOutbox(campaignId: number, task: Task | null, queue: TaskQueueMoves, setStatus: (status: BarStatus | null) => void) {
+export function useJudgmentOutbox(
+  campaignId: number,
+  task: Task | null,
+  queue: TaskQueueMoves,
+  setStatus: (status: BarStatus | null) => void,
+) {
   const { advance, nextAsk, placeNext } = queue;
   const [draft, setDraftState] = useDraft(campaignId, task);
   const [paused, setPaused] = useState(false);

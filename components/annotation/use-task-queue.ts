@@ -67,7 +67,8 @@ export function useTaskQueue(campaignId: number, onCurrentLapsed: () => void) {
       const state = qc.getQueryState<TaskAnswer>(key);
       // A prefetch that found nothing (204) or failed may be out of date now: ask again, unless the judgment's answer just said so.
       const justAnswered = fresh.current.delete(JSON.stringify(key));
-      if (state && !justAnswered && state.fetchStatus !== "fetching" && state.data?.kind !== "task") qc.removeQueries({ queryKey: key, exact: true });
+      if (state && !justAnswered && state.fetchStatus !== "fetching" && state.data?.kind !== "task")
+        qc.removeQueries({ queryKey: key, exact: true });
       const previous = taskKey(campaignId, after);
       setAfter(doneClaim);
       setTimeout(() => qc.removeQueries({ queryKey: previous, exact: true }), 0);

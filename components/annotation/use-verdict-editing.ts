@@ -27,7 +27,14 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
       if (!task || frozen) return;
       const s = r ? spanOfWords(task.passage.paragraphs, words, r) : null;
       update((d) => {
-        const location = s ? { startParagraphId: s.startParagraphId, startCharacter: s.startCharacter, endParagraphId: s.endParagraphId, endCharacter: s.endCharacter } : null;
+        const location = s
+          ? {
+              startParagraphId: s.startParagraphId,
+              startCharacter: s.startCharacter,
+              endParagraphId: s.endParagraphId,
+              endCharacter: s.endCharacter,
+            }
+          : null;
         // A highlight is evidence: it does not go with "not sufficient".
         const verdict = location && d.verdict === "insufficient" ? null : d.verdict;
         return { ...d, span: location, verdict, unreadable: verdict === null ? false : d.unreadable };
@@ -42,7 +49,12 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
     if (!draft || frozen) return;
     update((d) => ({ ...d, verdict: "sufficient", unreadable: false }));
     setStatus(
-      draft.span ? null : { tone: "warn", text: "Highlight the words that answer the question: drag across them (or tap the first and the last), or press Shift+→ to start at the first word." },
+      draft.span
+        ? null
+        : {
+            tone: "warn",
+            text: "Highlight the words that answer the question: drag across them (or tap the first and the last), or press Shift+→ to start at the first word.",
+          },
     );
   }, [draft, frozen, update, setStatus]);
 

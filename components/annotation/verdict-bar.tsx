@@ -42,7 +42,9 @@ function useBarSpace() {
     const bar = ref.current;
     const screen = bar?.closest<HTMLElement>(".judging");
     if (!bar || !screen) return;
-    const observer = new ResizeObserver(() => screen.style.setProperty("--bar-space", `${Math.ceil(bar.getBoundingClientRect().height) + 16}px`));
+    const observer = new ResizeObserver(() =>
+      screen.style.setProperty("--bar-space", `${Math.ceil(bar.getBoundingClientRect().height) + 16}px`),
+    );
     observer.observe(bar);
     return () => observer.disconnect();
   }, []);
@@ -58,7 +60,13 @@ export function VerdictBar(p: Props) {
   const barRef = useBarSpace();
   const choices = [
     { action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient", onClick: p.onSufficient },
-    { action: "insufficient", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable, onClick: p.onInsufficient },
+    {
+      action: "insufficient",
+      label: "Not sufficient",
+      className: "choice-no",
+      pressed: p.verdict === "insufficient" && !p.unreadable,
+      onClick: p.onInsufficient,
+    },
     { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable, onClick: p.onUnreadable },
   ] as const;
   return (
@@ -75,7 +83,10 @@ export function VerdictBar(p: Props) {
             </>
           ) : (
             <span className="quote-empty">
-              No highlight. <span className="pointer-fine">Drag across the words that answer the question, or press <kbd>Shift</kbd>+<kbd>→</kbd>.</span>
+              No highlight.{" "}
+              <span className="pointer-fine">
+                Drag across the words that answer the question, or press <kbd>Shift</kbd>+<kbd>→</kbd>.
+              </span>
               <span className="pointer-coarse">Tap the first word of the answer, then its last.</span>
             </span>
           )}
@@ -105,13 +116,21 @@ export function VerdictBar(p: Props) {
           {p.status?.text ?? ""}
         </p>
         <p className="bar-keys" aria-hidden="true">
-          <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> by sentence ·{" "}
+          <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> by
+          sentence ·{" "}
           {enabled && (
             <>
-              <kbd>{keyLabel(keys.sentence)}</kbd> sentence · <kbd>{keyLabel(keys.startLeft)}</kbd> <kbd>{keyLabel(keys.startRight)}</kbd> or{" "}
+              <kbd>{keyLabel(keys.sentence)}</kbd> sentence · <kbd>{keyLabel(keys.startLeft)}</kbd> <kbd>{keyLabel(keys.startRight)}</kbd>{" "}
+              or{" "}
             </>
           )}
-          <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start · <kbd>Esc</kbd> clear{enabled && <> · <kbd>{keyLabel(keys.instructions)}</kbd> instructions</>}
+          <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start · <kbd>Esc</kbd> clear
+          {enabled && (
+            <>
+              {" "}
+              · <kbd>{keyLabel(keys.instructions)}</kbd> instructions
+            </>
+          )}
         </p>
       </div>
     </section>

@@ -27,14 +27,25 @@ describe("the judging screen's task queue", () => {
 
   it("counts the lease by the server's clock (the Date header), not the browser's", async () => {
     const task = { claim: { handle: "AAAAAAAAAAAAAAAAAAAAAA", expiresAt: "2030-01-01T00:10:00.000Z" } };
-    answerWith(new Response(JSON.stringify(task), { status: 200, headers: { "content-type": "application/json", date: "Tue, 01 Jan 2030 00:00:00 GMT" } }));
+    answerWith(
+      new Response(JSON.stringify(task), {
+        status: 200,
+        headers: { "content-type": "application/json", date: "Tue, 01 Jan 2030 00:00:00 GMT" },
+      }),
+    );
     const answer = await fetchTask(3, null);
     expect(answer).toMatchObject({ kind: "task", task, leaseMs: 10 * 60_000 });
   });
 
   it("retries network failures and 5xx up to four times, never a refusal", async () => {
     answerWith(new Response(JSON.stringify({ error: { code: "unavailable", message: "try again" } }), { status: 503 }));
-    const error = await postJudgment("AAAAAAAAAAAAAAAAAAAAAA", { verdict: "insufficient", span: null, unreadable: false, durationMs: 1, idempotencyKey: "k" }).catch((e: unknown) => e);
+    const error = await postJudgment("AAAAAAAAAAAAAAAAAAAAAA", {
+      verdict: "insufficient",
+      span: null,
+      unreadable: false,
+      durationMs: 1,
+      idempotencyKey: "k",
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(isRetryable(3, error as ApiError)).toBe(true);
     expect(isRetryable(4, error as ApiError)).toBe(false);

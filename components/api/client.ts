@@ -23,7 +23,11 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
     const d = details as { problems?: unknown; field?: unknown } | undefined;
-    this.problems = Array.isArray(d?.problems) ? (d.problems as Problem[]) : typeof d?.field === "string" ? [{ field: d.field, message }] : [];
+    this.problems = Array.isArray(d?.problems)
+      ? (d.problems as Problem[])
+      : typeof d?.field === "string"
+        ? [{ field: d.field, message }]
+        : [];
   }
 
   /** Network failures, 5xx and 429: the same request may be sent again. */
@@ -102,7 +106,12 @@ async function send(method: string, url: string, body: unknown, bearer: string |
  * becomes an `ApiError` with the server's code, message and details. With a bearer credential set, a
  * 401 renews it once and sends the request again (a 401 stored nothing).
  */
-export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, options: ExchangeOptions = {}): Promise<ApiAnswer<T>> {
+export async function apiExchange<T>(
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  body?: unknown,
+  options: ExchangeOptions = {},
+): Promise<ApiAnswer<T>> {
   const bearer = options.credential === false ? null : credential;
   let response = await send(method, url, body, bearer);
   if (response.status === 401 && bearer !== null && renewCredential) {
@@ -116,7 +125,12 @@ export async function apiExchange<T>(method: "GET" | "POST" | "PUT" | "PATCH" | 
 }
 
 /** `apiExchange` when only the body matters. */
-export async function apiRequest<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, options?: ExchangeOptions): Promise<T> {
+export async function apiRequest<T>(
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  body?: unknown,
+  options?: ExchangeOptions,
+): Promise<T> {
   return (await apiExchange<T>(method, url, body, options)).data;
 }
 
@@ -124,7 +138,11 @@ export async function apiRequest<T>(method: "GET" | "POST" | "PUT" | "PATCH" | "
  * POSTs a multipart body with XMLHttpRequest, which (unlike fetch) reports upload progress.
  * `onSent` fires when the last byte is out and the server is checking what it received.
  */
-export function upload<T>(url: string, body: FormData, handlers: { onProgress?: (loaded: number, total: number) => void; onSent?: () => void } = {}): Promise<T> {
+export function upload<T>(
+  url: string,
+  body: FormData,
+  handlers: { onProgress?: (loaded: number, total: number) => void; onSent?: () => void } = {},
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);

@@ -54,11 +54,26 @@ export function AccountForm({
       </label>
       <label>
         Password <span className="hint">(at least 8 characters)</span>
-        <input name="password" type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
       <label>
         Repeat the password
-        <input name="confirm" type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <input
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
       </label>
       <ErrorAlert>{save.error?.message}</ErrorAlert>
       <button type="submit" disabled={save.isPending}>

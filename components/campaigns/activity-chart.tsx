@@ -7,10 +7,16 @@ export function ActivityChart({ points, binMinutes }: { points: { at: string; ju
   if (!points.length) return <p className="muted">No judgment yet.</p>;
   const multiDay = points.length > 1 && Date.parse(points[points.length - 1]!.at) - Date.parse(points[0]!.at) > 24 * 3600_000;
   const label = (at: string) =>
-    new Date(at).toLocaleString(undefined, multiDay ? { month: "short", day: "numeric", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" });
+    new Date(at).toLocaleString(
+      undefined,
+      multiDay ? { month: "short", day: "numeric", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" },
+    );
   const total = points.reduce((s, p) => s + p.judgments, 0);
   return (
-    <figure className="chart" aria-label={`Judgments over time: ${total} judgments in bins of ${binMinutes} minute${binMinutes === 1 ? "" : "s"}`}>
+    <figure
+      className="chart"
+      aria-label={`Judgments over time: ${total} judgments in bins of ${binMinutes} minute${binMinutes === 1 ? "" : "s"}`}
+    >
       <ResponsiveContainer width="100%" height={200}>
         <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -20,9 +26,7 @@ export function ActivityChart({ points, binMinutes }: { points: { at: string; ju
           <Bar dataKey="judgments" fill="#1f5fbf" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
-      <figcaption className="hint">
-        Judgments per {binMinutes === 1 ? "minute" : `${binMinutes} minutes`}
-      </figcaption>
+      <figcaption className="hint">Judgments per {binMinutes === 1 ? "minute" : `${binMinutes} minutes`}</figcaption>
     </figure>
   );
 }

@@ -5,7 +5,16 @@ import { useRouter } from "next/navigation";
 import { useId, useMemo, useRef, useState } from "react";
 import type { AdjudicationView } from "@/lib/campaign/quality/adjudication.contract";
 import type { Location } from "@/lib/kilt/codepoints";
-import { passageWords, snapToWords, spanOfWords, spanText, utf16ToCodePoint, type ParagraphText, type Span, type TextPoint } from "@/lib/kilt/words";
+import {
+  passageWords,
+  snapToWords,
+  spanOfWords,
+  spanText,
+  utf16ToCodePoint,
+  type ParagraphText,
+  type Span,
+  type TextPoint,
+} from "@/lib/kilt/words";
 import { ApiError, apiRequest } from "@/components/api/client";
 import { ErrorAlert } from "@/components/ui/form-field";
 
@@ -27,7 +36,13 @@ function findSpan(paragraphs: readonly ParagraphText[], words: string): Span | n
     const at = p.text.indexOf(words);
     if (at >= 0) {
       const start = utf16ToCodePoint(p.text, at);
-      return { startParagraphId: p.id, startCharacter: start, endParagraphId: p.id, endCharacter: start + Array.from(words).length, text: words };
+      return {
+        startParagraphId: p.id,
+        startCharacter: start,
+        endParagraphId: p.id,
+        endCharacter: start + Array.from(words).length,
+        text: words,
+      };
     }
   }
   return null;
@@ -86,7 +101,8 @@ type DecisionState = ReturnType<typeof useDecisionState>;
 function useAdjudicationMutations(url: string, { decision, span, reason, setReason }: DecisionState) {
   const router = useRouter();
   const save = useMutation({
-    mutationFn: () => apiRequest<{ adjudication: AdjudicationView }>("PUT", url, { decision, span: decision === "endorse" ? span : null, reason }),
+    mutationFn: () =>
+      apiRequest<{ adjudication: AdjudicationView }>("PUT", url, { decision, span: decision === "endorse" ? span : null, reason }),
     onSuccess: () => {
       setReason("");
       router.refresh();
@@ -162,13 +178,29 @@ function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }
       <fieldset>
         <legend>{replacing ? "Replace the decision" : "Decide"}</legend>
         <label className="check">
-          <input type="radio" name={`${id}-decision`} value="endorse" checked={decision === "endorse"} onChange={() => setDecision("endorse")} /> Endorse
+          <input
+            type="radio"
+            name={`${id}-decision`}
+            value="endorse"
+            checked={decision === "endorse"}
+            onChange={() => setDecision("endorse")}
+          />{" "}
+          Endorse
         </label>{" "}
         <label className="check">
-          <input type="radio" name={`${id}-decision`} value="reject" checked={decision === "reject"} onChange={() => setDecision("reject")} /> Reject
+          <input
+            type="radio"
+            name={`${id}-decision`}
+            value="reject"
+            checked={decision === "reject"}
+            onChange={() => setDecision("reject")}
+          />{" "}
+          Reject
         </label>
       </fieldset>
-      {decision === "endorse" && <SpanFieldset id={id} paragraphs={paragraphs} consensus={consensus} state={state} spanProblem={problemOf("span")} />}
+      {decision === "endorse" && (
+        <SpanFieldset id={id} paragraphs={paragraphs} consensus={consensus} state={state} spanProblem={problemOf("span")} />
+      )}
       <label htmlFor={`${id}-reason`}>Reason</label>
       <textarea
         id={`${id}-reason`}
@@ -205,8 +237,19 @@ function SpanFieldset({ id, paragraphs, consensus, state, spanProblem }: SpanPro
     <fieldset>
       <legend>Span to export</legend>
       <label className="check">
-        <input type="radio" name={`${id}-span`} checked={useConsensus} disabled={consensus === null} onChange={() => setUseConsensus(true)} /> Use the consensus span
-        {consensusText ? <q className="muted"> {consensusText}</q> : <span className="muted"> (none: nobody highlighted this passage)</span>}
+        <input
+          type="radio"
+          name={`${id}-span`}
+          checked={useConsensus}
+          disabled={consensus === null}
+          onChange={() => setUseConsensus(true)}
+        />{" "}
+        Use the consensus span
+        {consensusText ? (
+          <q className="muted"> {consensusText}</q>
+        ) : (
+          <span className="muted"> (none: nobody highlighted this passage)</span>
+        )}
       </label>
       <label className="check">
         <input type="radio" name={`${id}-span`} checked={!useConsensus} onChange={() => setUseConsensus(false)} /> My span

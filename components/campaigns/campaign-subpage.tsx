@@ -45,7 +45,11 @@ type CampaignLoaded = NonNullable<Awaited<ReturnType<typeof campaignPage>>>;
  * The read of a page below a campaign's child (`/campaigns/[id]/runs/[runId]`, …): null for other
  * roles (the layout says "Not allowed"); a 404 for a bad child id or what the read does not find.
  */
-export async function campaignChildPage<T>(idText: string, childText: string, read: (loaded: CampaignLoaded, childId: number) => Promise<T>): Promise<T | null> {
+export async function campaignChildPage<T>(
+  idText: string,
+  childText: string,
+  read: (loaded: CampaignLoaded, childId: number) => Promise<T>,
+): Promise<T | null> {
   const loaded = await campaignPage(idText);
   if (!loaded) return null;
   if (!/^[1-9][0-9]{0,14}$/.test(childText)) notFound();

@@ -11,15 +11,46 @@ function labelOf(f: CrowdField, defaultText?: string) {
   return defaultText === undefined ? CROWD_FIELD_LABELS[f] : withDefault(CROWD_FIELD_LABELS[f], defaultText);
 }
 
-export function CrowdNumber({ field: f, defaultText, ...rest }: Omit<NumberInputProps, "id" | "name" | "label"> & { field: CrowdNumberField; defaultText: string }) {
+export function CrowdNumber({
+  field: f,
+  defaultText,
+  ...rest
+}: Omit<NumberInputProps, "id" | "name" | "label"> & { field: CrowdNumberField; defaultText: string }) {
   return <NumberInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultText)} {...rest} />;
 }
 
-export function CrowdCheck({ field: f, defaultOn = false, ...rest }: { field: CrowdBooleanField; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode; defaultOn?: boolean }) {
+export function CrowdCheck({
+  field: f,
+  defaultOn = false,
+  ...rest
+}: {
+  field: CrowdBooleanField;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  error?: string;
+  hint: ReactNode;
+  defaultOn?: boolean;
+}) {
   return <CheckInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultOn ? "on" : "off")} {...rest} />;
 }
 
-export function CrowdSelect<T extends string>({ field: f, value, options, onChange, error, hint, defaultText }: { field: CrowdField; value: T; options: Record<T, string>; onChange: (value: T) => void; error?: string; hint?: ReactNode; defaultText?: string }) {
+export function CrowdSelect<T extends string>({
+  field: f,
+  value,
+  options,
+  onChange,
+  error,
+  hint,
+  defaultText,
+}: {
+  field: CrowdField;
+  value: T;
+  options: Record<T, string>;
+  onChange: (value: T) => void;
+  error?: string;
+  hint?: ReactNode;
+  defaultText?: string;
+}) {
   return (
     <FormField id={crowdFieldId(f)} label={labelOf(f, defaultText)} hint={hint} error={error}>
       {(p) => (
@@ -35,20 +66,73 @@ export function CrowdSelect<T extends string>({ field: f, value, options, onChan
   );
 }
 
-export function CrowdText({ field: f, value, onChange, error, hint, type = "text", maxLength }: { field: CrowdField; value: string; onChange: (value: string) => void; error?: string; hint?: ReactNode; type?: "text" | "url"; maxLength: number }) {
+export function CrowdText({
+  field: f,
+  value,
+  onChange,
+  error,
+  hint,
+  type = "text",
+  maxLength,
+}: {
+  field: CrowdField;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+  hint?: ReactNode;
+  type?: "text" | "url";
+  maxLength: number;
+}) {
   return (
     <FormField id={crowdFieldId(f)} label={labelOf(f)} hint={hint} error={error}>
-      {(p) => <input {...p} name={f} type={type} required spellCheck={false} autoComplete="off" maxLength={maxLength} value={value} onChange={(e) => onChange(e.target.value)} />}
+      {(p) => (
+        <input
+          {...p}
+          name={f}
+          type={type}
+          required
+          spellCheck={false}
+          autoComplete="off"
+          maxLength={maxLength}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
     </FormField>
   );
 }
 
 export function ConsentSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
   const hint = "Workers read it and agree before any work; the campaign’s instructions follow.";
-  return <MarkdownSetting id={crowdFieldId("consent")} name="consent" label={labelOf("consent", "empty")} hint={hint} readers="workers" rows={6} value={value} onChange={onChange} error={error} />;
+  return (
+    <MarkdownSetting
+      id={crowdFieldId("consent")}
+      name="consent"
+      label={labelOf("consent", "empty")}
+      hint={hint}
+      readers="workers"
+      rows={6}
+      value={value}
+      onChange={onChange}
+      error={error}
+    />
+  );
 }
 
 export function ExampleSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const hint = "Shown on the public entry page (and the MTurk preview) before anyone enters: a made-up passage and how to judge it. Never a gold passage. Empty: the instructions alone.";
-  return <MarkdownSetting id={crowdFieldId("example")} name="example" label={labelOf("example", "empty")} hint={hint} readers="anyone with the link" rows={6} value={value} onChange={onChange} error={error} />;
+  const hint =
+    "Shown on the public entry page (and the MTurk preview) before anyone enters: a made-up passage and how to judge it. Never a gold passage. Empty: the instructions alone.";
+  return (
+    <MarkdownSetting
+      id={crowdFieldId("example")}
+      name="example"
+      label={labelOf("example", "empty")}
+      hint={hint}
+      readers="anyone with the link"
+      rows={6}
+      value={value}
+      onChange={onChange}
+      error={error}
+    />
+  );
 }

@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { batchFields, describeProblem, importReducer, initialImportState, keptKnowledge, stepText, type ImportAction, type ImportState } from "./import-form-state";
+import {
+  batchFields,
+  describeProblem,
+  importReducer,
+  initialImportState,
+  keptKnowledge,
+  stepText,
+  type ImportAction,
+  type ImportState,
+} from "./import-form-state";
 
 const file = (name: string, bytes: number) => new File(["x".repeat(bytes)], name);
 const run = (state: ImportState, ...actions: ImportAction[]) => actions.reduce(importReducer, state);
-const chosen = run(initialImportState, { type: "edit", patch: { knowledge: file("k.jsonl", 100), queries: file("q.jsonl", 30), candidates: [file("dpr.jsonl", 12), file("bm25.jsonl", 8)] } });
+const chosen = run(initialImportState, {
+  type: "edit",
+  patch: { knowledge: file("k.jsonl", 100), queries: file("q.jsonl", 30), candidates: [file("dpr.jsonl", 12), file("bm25.jsonl", 8)] },
+});
 
 describe("importReducer", () => {
   it("starts with a knowledge step and a batch step sized from the files", () => {
@@ -21,7 +33,12 @@ describe("importReducer", () => {
   });
 
   it("tracks progress, then processing once every byte is sent, then done", () => {
-    let s = run(chosen, { type: "start" }, { type: "uploading", step: "knowledge" }, { type: "progress", step: "knowledge", loaded: 40, total: 100 });
+    let s = run(
+      chosen,
+      { type: "start" },
+      { type: "uploading", step: "knowledge" },
+      { type: "progress", step: "knowledge", loaded: 40, total: 100 },
+    );
     expect(s.steps[0]).toMatchObject({ loaded: 40, state: "uploading" });
     expect(stepText(s.steps[0]!)).toBe("40% · 40 bytes of 100 bytes");
     s = run(s, { type: "sent", step: "knowledge" });
@@ -70,9 +87,15 @@ describe("batchFields", () => {
 
 describe("describeProblem", () => {
   it("names the file, line and field, or the form field's label", () => {
-    expect(describeProblem({ file: "q.jsonl", line: 3, field: "input", message: "must not be empty" })).toBe("q.jsonl line 3, input: must not be empty");
-    expect(describeProblem({ file: "q.jsonl", line: 2, field: "(line)", message: "is not valid JSON" })).toBe("q.jsonl line 2: is not valid JSON");
+    expect(describeProblem({ file: "q.jsonl", line: 3, field: "input", message: "must not be empty" })).toBe(
+      "q.jsonl line 3, input: must not be empty",
+    );
+    expect(describeProblem({ file: "q.jsonl", line: 2, field: "(line)", message: "is not valid JSON" })).toBe(
+      "q.jsonl line 2: is not valid JSON",
+    );
     expect(describeProblem({ field: "topK", message: "must be at most 100" })).toBe("Top-k candidates per retriever: must be at most 100");
-    expect(describeProblem({ field: "minAnswerOverlap", message: "must be between 0 and 1" })).toBe("Minimum answer overlap: must be between 0 and 1");
+    expect(describeProblem({ field: "minAnswerOverlap", message: "must be between 0 and 1" })).toBe(
+      "Minimum answer overlap: must be between 0 and 1",
+    );
   });
 });

@@ -69,7 +69,13 @@ const FILES: { key: FileKey; label: string; accept: string; required?: boolean; 
     accept: ".jsonl,.json,.gz,.jsonl.gz,application/gzip,application/x-ndjson,application/json",
     hint: "Optional: the Wikipedia pages the passages come from. Skip it when they are already imported.",
   },
-  { key: "queries", label: "Questions (KILT task JSONL)", accept: JSONL, required: true, hint: "Required. Each line’s provenance becomes a hidden gold passage." },
+  {
+    key: "queries",
+    label: "Questions (KILT task JSONL)",
+    accept: JSONL,
+    required: true,
+    hint: "Required. Each line’s provenance becomes a hidden gold passage.",
+  },
   {
     key: "candidates",
     label: "Candidates (retrieval output JSONL)",
@@ -87,7 +93,17 @@ function FileFields({ busy, dispatch }: { busy: boolean; dispatch: Dispatch<Impo
       <legend>Files</legend>
       {FILES.map((f) => (
         <FormField key={f.key} id={`import-${f.key}`} className="field file-drop" label={f.label} hint={f.hint}>
-          {(p) => <input {...p} name={f.key} type="file" required={f.required} multiple={f.multiple} accept={f.accept} onChange={(e) => pick(f.key, e.target.files)} />}
+          {(p) => (
+            <input
+              {...p}
+              name={f.key}
+              type="file"
+              required={f.required}
+              multiple={f.multiple}
+              accept={f.accept}
+              onChange={(e) => pick(f.key, e.target.files)}
+            />
+          )}
         </FormField>
       ))}
     </fieldset>
@@ -162,6 +178,11 @@ function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch
 }
 
 /** A count of candidates, 1..100 (the API's bounds). */
-function CountInput({ onChange, ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> & { name: string; value: string; onChange: (value: string) => void }) {
-  return <input {...props} type="number" inputMode="numeric" required min={1} max={100} step={1} onChange={(e) => onChange(e.target.value)} />;
+function CountInput({
+  onChange,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> & { name: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <input {...props} type="number" inputMode="numeric" required min={1} max={100} step={1} onChange={(e) => onChange(e.target.value)} />
+  );
 }

@@ -5,7 +5,19 @@ import "./list-nav.css";
  * The search form and the pager of a server-rendered list page (`?q=&after=`): a GET form, and links
  * to the first and the next page, so both work without script and by keyboard.
  */
-export function ListSearch({ base, id, label, placeholder, q }: { base: string; id: string; label: string; placeholder: string; q?: string }) {
+export function ListSearch({
+  base,
+  id,
+  label,
+  placeholder,
+  q,
+}: {
+  base: string;
+  id: string;
+  label: string;
+  placeholder: string;
+  q?: string;
+}) {
   return (
     <form method="get" action={base} className="search-form" role="search">
       <label htmlFor={id}>{label}</label>

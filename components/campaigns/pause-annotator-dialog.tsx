@@ -46,7 +46,13 @@ export function PauseAnnotatorDialog({
     if (opener?.isConnected) opener.focus();
   };
   return (
-    <dialog ref={dialogRef} className="pause-dialog" aria-labelledby="pause-dialog-title" aria-describedby="pause-dialog-effect" onClose={onClose}>
+    <dialog
+      ref={dialogRef}
+      className="pause-dialog"
+      aria-labelledby="pause-dialog-title"
+      aria-describedby="pause-dialog-effect"
+      onClose={onClose}
+    >
       <h2 id="pause-dialog-title">Pause {username}?</h2>
       <p id="pause-dialog-effect">
         Their judgments stop counting towards consensus at once, and their open slots go to other annotators. You can resume them later.

@@ -51,11 +51,34 @@ export function NumberInput({ id, name, label, value, onChange, error, min, max,
 }
 
 /** An on/off setting: the checkbox inside its label, then the hint and the problem. */
-export function CheckInput({ id, name, label, checked, onChange, error, hint }: { id: string; name: string; label: ReactNode; checked: boolean; onChange: (on: boolean) => void; error?: string; hint: ReactNode }) {
+export function CheckInput({
+  id,
+  name,
+  label,
+  checked,
+  onChange,
+  error,
+  hint,
+}: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  error?: string;
+  hint: ReactNode;
+}) {
   return (
     <div className="field check-field">
       <label className="check" htmlFor={id}>
-        <input id={id} name={name} type="checkbox" checked={checked} aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         {label}
       </label>
       <span className="hint" id={`${id}-hint`}>

@@ -37,7 +37,9 @@ export function TextIndexPanel() {
       <h2 id="text-index-heading" className="card-title">
         Text index
       </h2>
-      <p className="muted">Searching the pages by their words (when an annotator proposes a passage) needs the text index; titles are always searchable.</p>
+      <p className="muted">
+        Searching the pages by their words (when an annotator proposes a passage) needs the text index; titles are always searchable.
+      </p>
       {s && (
         <div className="stack">
           {s.state === "building" && s.progress && (

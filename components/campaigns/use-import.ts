@@ -2,7 +2,14 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useReducer, useRef, type Dispatch } from "react";
-import { batchFields, importReducer, initialImportState, type ImportAction, type ImportDraft, type StepKey } from "@/components/campaigns/import-form-state";
+import {
+  batchFields,
+  importReducer,
+  initialImportState,
+  type ImportAction,
+  type ImportDraft,
+  type StepKey,
+} from "@/components/campaigns/import-form-state";
 import { campaignKeys, importBatch, importKnowledge } from "@/components/api/campaigns";
 import { ApiError } from "@/components/api/client";
 
@@ -12,7 +19,12 @@ const progressOf = (dispatch: Dispatch<ImportAction>, step: StepKey) => ({
 });
 
 /** Runs one step's upload; a refusal is dispatched as its failure and answers false. */
-async function attempt<T>(dispatch: Dispatch<ImportAction>, step: StepKey, send: () => Promise<T>, done: (result: T) => ImportAction): Promise<boolean> {
+async function attempt<T>(
+  dispatch: Dispatch<ImportAction>,
+  step: StepKey,
+  send: () => Promise<T>,
+  done: (result: T) => ImportAction,
+): Promise<boolean> {
   dispatch({ type: "uploading", step });
   try {
     dispatch(done(await send()));
@@ -41,7 +53,12 @@ async function runImport(campaignId: number, draft: ImportDraft & { queries: Fil
   for (const [name, value] of batchFields(draft)) body.append(name, value);
   body.append("queries", queries);
   for (const c of candidates) body.append("candidates", c);
-  await attempt(dispatch, "batch", () => importBatch(campaignId, body, progressOf(dispatch, "batch")), (result) => ({ type: "batchDone", result }));
+  await attempt(
+    dispatch,
+    "batch",
+    () => importBatch(campaignId, body, progressOf(dispatch, "batch")),
+    (result) => ({ type: "batchDone", result }),
+  );
 }
 
 /** The import screen's state and its two uploads; focus moves to the outcome when they end. */

@@ -69,7 +69,11 @@ export function CrowdApp({ entryKey, params }: { entryKey: string; params: Entry
   return (
     <>
       <CrowdStyles />
-      {plan.kind === "preview" ? <MturkPreview entryKey={entryKey} /> : <CrowdSession entryKey={entryKey} params={plan.params} who={plan.who} />}
+      {plan.kind === "preview" ? (
+        <MturkPreview entryKey={entryKey} />
+      ) : (
+        <CrowdSession entryKey={entryKey} params={plan.params} who={plan.who} />
+      )}
     </>
   );
 }

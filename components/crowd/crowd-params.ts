@@ -2,7 +2,16 @@
 import type { EntryParams } from "@/components/api/crowd-session";
 
 /** The parameters the platforms add to the entry URL: Prolific's, MTurk's (ExternalQuestion), and the generic one. */
-export const ENTRY_PARAMS = ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "workerId", "assignmentId", "hitId", "turkSubmitTo", "worker"] as const;
+export const ENTRY_PARAMS = [
+  "PROLIFIC_PID",
+  "STUDY_ID",
+  "SESSION_ID",
+  "workerId",
+  "assignmentId",
+  "hitId",
+  "turkSubmitTo",
+  "worker",
+] as const;
 
 /** MTurk's assignmentId while a worker previews the HIT (before accepting it). */
 export const MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE";

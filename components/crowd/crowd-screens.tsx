@@ -43,7 +43,9 @@ export function CrowdLoading({ text = "Loading your session…" }: { text?: stri
 
 /** The entry's refusals past its limits (lib/crowd/entry-limits.ts): the study is full, or too many entries at once. */
 function limitOf(error: Error): { full?: "places" | "sessions"; retryAfterSeconds?: number } {
-  return error instanceof ApiError && (error.status === 409 || error.status === 429) ? ((error.details as { full?: "places" | "sessions"; retryAfterSeconds?: number } | undefined) ?? {}) : {};
+  return error instanceof ApiError && (error.status === 409 || error.status === 429)
+    ? ((error.details as { full?: "places" | "sessions"; retryAfterSeconds?: number } | undefined) ?? {})
+    : {};
 }
 
 function titleOf(status: number, limit: ReturnType<typeof limitOf>): string {
@@ -60,9 +62,17 @@ export function EntryProblem({ error, onRetry }: { error: Error; onRetry?: () =>
   return (
     <CrowdCard title={titleOf(status, limit)}>
       <p role="alert">{error.message}</p>
-      {limit.full === "places" && <p className="muted">Every place of this study is taken. Return the study on the platform you came from, so that it does not count against you.</p>}
+      {limit.full === "places" && (
+        <p className="muted">
+          Every place of this study is taken. Return the study on the platform you came from, so that it does not count against you.
+        </p>
+      )}
       {status === 404 && <p className="muted">The study may have ended or been closed. Return to the platform you came from.</p>}
-      {(status === 422 || status === 400) && <p className="muted">Open the study again from the platform you came from (Prolific or Mechanical Turk), so the link carries your id.</p>}
+      {(status === 422 || status === 400) && (
+        <p className="muted">
+          Open the study again from the platform you came from (Prolific or Mechanical Turk), so the link carries your id.
+        </p>
+      )}
       {onRetry && (status === 0 || status >= 500 || status === 401 || status === 429 || limit.full === "sessions") && (
         <div className="crowd-actions">
           <button type="button" onClick={onRetry}>

@@ -40,7 +40,11 @@ function Preview({ e }: { e: CrowdEntryInfo }) {
       <p className="muted">You have {e.timeLimitMinutes} minutes once you start.</p>
       <section className="card" aria-labelledby="instructions-title">
         <h2 id="instructions-title">Instructions</h2>
-        {e.instructions.trim() ? <Markdown className="crowd-markdown">{e.instructions}</Markdown> : <p className="muted">Your requester has not written instructions.</p>}
+        {e.instructions.trim() ? (
+          <Markdown className="crowd-markdown">{e.instructions}</Markdown>
+        ) : (
+          <p className="muted">Your requester has not written instructions.</p>
+        )}
       </section>
       {e.example.trim() && <Example markdown={e.example} />}
     </main>

@@ -5,7 +5,17 @@ import type { TrainingFeedback, TrainingSpan } from "@/components/api/crowd-sess
 
 const verdictLabel = (verdict: "sufficient" | "insufficient") => (verdict === "sufficient" ? "Sufficient" : "Not sufficient");
 
-function Answer({ label, verdict, span, kind }: { label: string; verdict: "sufficient" | "insufficient"; span: TrainingSpan | null; kind: "expected" | "given" }) {
+function Answer({
+  label,
+  verdict,
+  span,
+  kind,
+}: {
+  label: string;
+  verdict: "sufficient" | "insufficient";
+  span: TrainingSpan | null;
+  kind: "expected" | "given";
+}) {
   return (
     <div>
       <dt>{label}</dt>
@@ -43,21 +53,26 @@ export function TrainingFeedbackPanel({ feedback, busy, onNext }: Props) {
   }, [feedback]);
   return (
     <div className="training-feedback-wrap">
-    <section role="status" aria-live="polite" aria-label="Feedback on your answer" className={`training-feedback${feedback ? (feedback.correct ? " is-right" : " is-wrong") : ""}`}>
-      {feedback && (
-        <>
-          <h2 ref={headingRef} tabIndex={-1}>
-            {feedback.correct ? "Right" : "Not quite"}
-          </h2>
-          <dl className="feedback-compare">
-            <Answer label="Expected" verdict={feedback.expected.verdict} span={feedback.expected.span} kind="expected" />
-            <Answer label="Your answer" verdict={feedback.given.verdict} span={feedback.given.span} kind="given" />
-          </dl>
-          {feedback.explanation && <p className="feedback-explanation">{feedback.explanation}</p>}
-          {feedback.expected.span && <p className="passage-caption">The passage below shows the expected highlight.</p>}
-        </>
-      )}
-    </section>
+      <section
+        role="status"
+        aria-live="polite"
+        aria-label="Feedback on your answer"
+        className={`training-feedback${feedback ? (feedback.correct ? " is-right" : " is-wrong") : ""}`}
+      >
+        {feedback && (
+          <>
+            <h2 ref={headingRef} tabIndex={-1}>
+              {feedback.correct ? "Right" : "Not quite"}
+            </h2>
+            <dl className="feedback-compare">
+              <Answer label="Expected" verdict={feedback.expected.verdict} span={feedback.expected.span} kind="expected" />
+              <Answer label="Your answer" verdict={feedback.given.verdict} span={feedback.given.span} kind="given" />
+            </dl>
+            {feedback.explanation && <p className="feedback-explanation">{feedback.explanation}</p>}
+            {feedback.expected.span && <p className="passage-caption">The passage below shows the expected highlight.</p>}
+          </>
+        )}
+      </section>
       {feedback && (
         <div className="crowd-actions feedback-next">
           <button type="button" className="next" onClick={onNext} disabled={busy} aria-busy={busy}>

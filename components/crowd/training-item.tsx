@@ -78,12 +78,29 @@ export function TrainingItemScreen({ campaignId, campaignName, instructions, ite
   const [status, setStatus] = useState<BarStatus | null>(null);
   const [instructionsOpen, setInstructionsOpen] = useState(false);
   const a = useTrainingAnswer(campaignId, item, setStatus);
-  const edit = useVerdictEditing({ task: a.task, words: a.words, range: a.range, draft: a.draft, frozen: a.frozen, update: a.update, status, setStatus });
+  const edit = useVerdictEditing({
+    task: a.task,
+    words: a.words,
+    range: a.range,
+    draft: a.draft,
+    frozen: a.frozen,
+    update: a.update,
+    status,
+    setStatus,
+  });
   const questionRef = useFocusQuestion(item.position);
   const toggleInstructions = useCallback(() => setInstructionsOpen((o) => !o), []);
   const closeInstructions = useCallback(() => setInstructionsOpen(false), []);
   const clearHighlight = () => edit.setHighlight(null);
-  const keys = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions, clearHighlight, submit: a.submit, shortcuts };
+  const keys = {
+    instructionsOpen,
+    instructionsId: INSTRUCTIONS_ID,
+    toggleInstructions,
+    closeInstructions,
+    clearHighlight,
+    submit: a.submit,
+    shortcuts,
+  };
   useJudgingKeys({ ...keys, hasTask: a.feedback === null, hasHighlight: a.range !== null && a.feedback === null, ...edit });
   // After the answer the passage shows the expected highlight.
   const shown = a.feedback ? { ...a.draft, span: a.feedback.expected.span } : a.draft;
@@ -100,15 +117,36 @@ export function TrainingItemScreen({ campaignId, campaignName, instructions, ite
         instructionsId={INSTRUCTIONS_ID}
         instructionsKey={shortcuts.enabled ? shortcuts.keys.instructions : null}
         onToggleInstructions={toggleInstructions}
-        meter={<span className="progress">Training {item.position + 1} of {item.total}</span>}
+        meter={
+          <span className="progress">
+            Training {item.position + 1} of {item.total}
+          </span>
+        }
         links={false}
       />
       <div className="judging-body">
         <main className="judging-main">
           <TrainingFeedbackPanel feedback={a.feedback} busy={moving} onNext={() => a.feedback && onNext(a.feedback)} />
-          <JudgingMain task={a.task} draft={shown} words={a.words} range={a.feedback ? null : a.range} error={null} questionRef={questionRef} onSelect={edit.setHighlight} onRetry={() => {}} />
+          <JudgingMain
+            task={a.task}
+            draft={shown}
+            words={a.words}
+            range={a.feedback ? null : a.range}
+            error={null}
+            questionRef={questionRef}
+            onSelect={edit.setHighlight}
+            onRetry={() => {}}
+          />
         </main>
-        {instructionsOpen && <InstructionsPanel id={INSTRUCTIONS_ID} instructions={instructions} shortcuts={shortcuts} onClose={closeInstructions} accountHint={false} />}
+        {instructionsOpen && (
+          <InstructionsPanel
+            id={INSTRUCTIONS_ID}
+            instructions={instructions}
+            shortcuts={shortcuts}
+            onClose={closeInstructions}
+            accountHint={false}
+          />
+        )}
       </div>
       {a.feedback === null && (
         <VerdictBar

@@ -121,12 +121,28 @@ export function useSearchedList<P extends { next: number | null }, K extends rea
 ) {
   const { q, pages, isFirst, search } = useSearchedPages();
   const first = isFirst && unfiltered;
-  const list = useQuery({ ...query({ q: q || undefined, after: pages.after }), initialData: first ? initialPage : undefined, placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...query({ q: q || undefined, after: pages.after }),
+    initialData: first ? initialPage : undefined,
+    placeholderData: keepPreviousData,
+  });
   return { q, pages, search, first, list, next: list.data?.next ?? null };
 }
 
 /** "Previous page" and "Next page" buttons under a paged list, named for `what`. */
-export function Pager({ what, page, next, onPrevious, onNext }: { what: string; page: number; next: number | null; onPrevious: () => void; onNext: (after: number) => void }) {
+export function Pager({
+  what,
+  page,
+  next,
+  onPrevious,
+  onNext,
+}: {
+  what: string;
+  page: number;
+  next: number | null;
+  onPrevious: () => void;
+  onNext: (after: number) => void;
+}) {
   if (page === 1 && next === null) return null;
   return (
     <nav className="pager" aria-label={`Pages of ${what}`}>
@@ -154,7 +170,12 @@ export function PagedRows<T>({
   children,
 }: {
   /** The list's state: what useSearchedList returns. */
-  paged: { list: { isPending: boolean; isError: boolean; error: Error | null }; q: string; pages: ReturnType<typeof useCursorPages>; next: number | null };
+  paged: {
+    list: { isPending: boolean; isError: boolean; error: Error | null };
+    q: string;
+    pages: ReturnType<typeof useCursorPages>;
+    next: number | null;
+  };
   rows: T[];
   /** Said when the list is empty, e.g. "No API token yet." */
   none: string;
@@ -165,7 +186,13 @@ export function PagedRows<T>({
 }) {
   return (
     <>
-      {list.isPending ? <p className="muted">Loading…</p> : rows.length === 0 ? <p className="muted">{q ? `${noMatch} “${q}”.` : none}</p> : children(rows)}
+      {list.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{q ? `${noMatch} “${q}”.` : none}</p>
+      ) : (
+        children(rows)
+      )}
       <Pager what={what} page={pages.page} next={next} onPrevious={pages.previous} onNext={pages.next} />
       <ErrorAlert>{list.isError && `The list could not be refreshed: ${list.error?.message}`}</ErrorAlert>
     </>

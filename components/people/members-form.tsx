@@ -144,12 +144,30 @@ function ChosenList({
 }
 
 /** Searches annotators by username and adds them to the draft. */
-function AnnotatorFinder({ selected, disabled, onAdd }: { selected: Set<number>; disabled: boolean; onAdd: (u: { id: number; username: string }) => void }) {
+function AnnotatorFinder({
+  selected,
+  disabled,
+  onAdd,
+}: {
+  selected: Set<number>;
+  disabled: boolean;
+  onAdd: (u: { id: number; username: string }) => void;
+}) {
   const [q, setQ] = useState("");
   const found = useQuery({ ...usersQuery({ role: "annotator", q: q || undefined, limit: FOUND_PAGE }), enabled: q !== "" && !disabled });
   return (
     <div className="annotator-finder" aria-disabled={disabled || undefined}>
-      {!disabled && <SearchBox nested id="membership-find" landmark="Annotators to add" label="Find annotators to add" placeholder="a part of the username" value={q} onSearch={setQ} />}
+      {!disabled && (
+        <SearchBox
+          nested
+          id="membership-find"
+          landmark="Annotators to add"
+          label="Find annotators to add"
+          placeholder="a part of the username"
+          value={q}
+          onSearch={setQ}
+        />
+      )}
       {q !== "" && !disabled && found.data && (
         <>
           {found.data.users.length === 0 ? (
@@ -159,7 +177,13 @@ function AnnotatorFinder({ selected, disabled, onAdd }: { selected: Set<number>;
               {found.data.users.map((u) => (
                 <li key={u.id}>
                   <span>{u.username}</span>
-                  <button type="button" className="secondary" disabled={selected.has(u.id)} aria-label={selected.has(u.id) ? `${u.username} is chosen` : `Add ${u.username}`} onClick={() => onAdd(u)}>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={selected.has(u.id)}
+                    aria-label={selected.has(u.id) ? `${u.username} is chosen` : `Add ${u.username}`}
+                    onClick={() => onAdd(u)}
+                  >
                     {selected.has(u.id) ? "Chosen" : "Add"}
                   </button>
                 </li>

@@ -12,7 +12,11 @@ import { PeopleSection } from "./people-section";
 /** Picks a campaign (the newest, or found by name) and edits who works on it: every annotator, or the ones chosen. */
 export function MembershipSection({ initialCampaigns }: { initialCampaigns: CampaignOption[] }) {
   const [q, setQ] = useState("");
-  const campaigns = useQuery({ ...campaignsQuery(q), initialData: q === "" ? initialCampaigns : undefined, placeholderData: keepPreviousData });
+  const campaigns = useQuery({
+    ...campaignsQuery(q),
+    initialData: q === "" ? initialCampaigns : undefined,
+    placeholderData: keepPreviousData,
+  });
   const [campaignId, setCampaignId] = useState<number | null>(null);
   // Kept here, not in the form: the form is remounted with the stored state after a save.
   const [savedNote, setSavedNote] = useState<string | null>(null);
@@ -30,7 +34,14 @@ export function MembershipSection({ initialCampaigns }: { initialCampaigns: Camp
         </p>
       ) : (
         <>
-          <SearchBox id="membership-campaign-search" landmark="Campaigns" label="Find a campaign" placeholder="a part of its name" value={q} onSearch={setQ} />
+          <SearchBox
+            id="membership-campaign-search"
+            landmark="Campaigns"
+            label="Find a campaign"
+            placeholder="a part of its name"
+            value={q}
+            onSearch={setQ}
+          />
           <CampaignPicker campaigns={options} campaignId={campaignId} onPick={pick} searched={q !== ""} />
           {campaignId !== null && <CampaignMembers campaignId={campaignId} savedNote={savedNote} onSavedNote={setSavedNote} />}
         </>
@@ -53,9 +64,17 @@ function CampaignPicker({
   return (
     <div className="field campaign-picker">
       <label htmlFor="membership-campaign">Campaign</label>
-      <select id="membership-campaign" name="campaign" value={campaignId ?? ""} aria-describedby="membership-campaign-hint" onChange={(e) => onPick(e.target.value ? Number(e.target.value) : null)}>
+      <select
+        id="membership-campaign"
+        name="campaign"
+        value={campaignId ?? ""}
+        aria-describedby="membership-campaign-hint"
+        onChange={(e) => onPick(e.target.value ? Number(e.target.value) : null)}
+      >
         <option value="">{campaigns.length === 0 ? "No campaign matches" : "Choose a campaign…"}</option>
-        {campaignId !== null && !campaigns.some((c) => c.id === campaignId) && <option value={campaignId}>(the campaign chosen before)</option>}
+        {campaignId !== null && !campaigns.some((c) => c.id === campaignId) && (
+          <option value={campaignId}>(the campaign chosen before)</option>
+        )}
         {campaigns.map((c) => (
           <option key={c.id} value={c.id}>
             {c.name}

@@ -35,11 +35,19 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
       intro={
         <>
           Newest first. A token acts as the coordinator who made it, for scripts and the <code>kps</code> client: send it as{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>. It expires after 90 days unless you choose otherwise; an expired token is refused.
+          <code>Authorization: Bearer &lt;token&gt;</code>. It expires after 90 days unless you choose otherwise; an expired token is
+          refused.
         </>
       }
     >
-      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" value={tokens.q} onSearch={tokens.search} />
+      <SearchBox
+        id="tokens-search"
+        landmark="API tokens"
+        label="Search tokens"
+        placeholder="name, prefix or owner"
+        value={tokens.q}
+        onSearch={tokens.search}
+      />
       <PagedRows paged={tokens} rows={rows} none="No API token yet." noMatch="No token matches" what="API tokens">
         {(shown) => <TokenTable tokens={shown} />}
       </PagedRows>
@@ -111,7 +119,8 @@ function TokenTable({ tokens }: { tokens: TokenRow[] }) {
 }
 
 function TokenState({ token }: { token: TokenRow }) {
-  if (!token.revokedAt && token.expiresAt && new Date(token.expiresAt) <= new Date()) return <StatusBadge tone="paused">expired</StatusBadge>;
+  if (!token.revokedAt && token.expiresAt && new Date(token.expiresAt) <= new Date())
+    return <StatusBadge tone="paused">expired</StatusBadge>;
   if (!token.revokedAt) return <StatusBadge tone="launched">active</StatusBadge>;
   return (
     <>
@@ -144,9 +153,23 @@ function CreateTokenForm() {
 
   return (
     <>
-      <CreateForm label="Create an API token" submitLabel="Create token" pending={create.isPending} error={create.error} fields={["name", "expiresInDays"]} onSubmit={submit}>
-        <FormField id="token-name" label="Token name" hint="What it is for, e.g. “nightly export”." error={fieldProblem(create.error, "name")}>
-          {(p) => <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}
+      <CreateForm
+        label="Create an API token"
+        submitLabel="Create token"
+        pending={create.isPending}
+        error={create.error}
+        fields={["name", "expiresInDays"]}
+        onSubmit={submit}
+      >
+        <FormField
+          id="token-name"
+          label="Token name"
+          hint="What it is for, e.g. “nightly export”."
+          error={fieldProblem(create.error, "name")}
+        >
+          {(p) => (
+            <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+          )}
         </FormField>
         <FormField id="token-expiry" label="Token expires after" error={fieldProblem(create.error, "expiresInDays")}>
           {(p) => (

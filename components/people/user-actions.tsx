@@ -8,7 +8,15 @@ import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
-import { createResetLink, disableUser, enableUser, peopleKeys, setUserPassword, type ResetLink, type UserRow } from "@/components/api/people";
+import {
+  createResetLink,
+  disableUser,
+  enableUser,
+  peopleKeys,
+  setUserPassword,
+  type ResetLink,
+  type UserRow,
+} from "@/components/api/people";
 import { CreateForm } from "./create-form";
 
 /**
@@ -61,7 +69,9 @@ export function useUserActions(currentUserId: number): { actionsFor: (u: UserRow
 
   const panel = (
     <>
-      <ErrorAlert>{toggle.isError && `${toggle.variables?.disabledAt ? "Enable" : "Disable"} ${toggle.variables?.username}: ${toggle.error.message}`}</ErrorAlert>
+      <ErrorAlert>
+        {toggle.isError && `${toggle.variables?.disabledAt ? "Enable" : "Disable"} ${toggle.variables?.username}: ${toggle.error.message}`}
+      </ErrorAlert>
       <ErrorAlert>{reset.isError && `Reset link for ${reset.variables?.username}: ${reset.error.message}`}</ErrorAlert>
       {reset.data && !reset.isPending && <ResetLinkResult link={reset.data.resetLink} onDone={() => reset.reset()} />}
       {passwordFor && <SetPasswordForm key={passwordFor.id} user={passwordFor} onDone={() => setPasswordFor(null)} />}
@@ -72,7 +82,13 @@ export function useUserActions(currentUserId: number): { actionsFor: (u: UserRow
 
 function ResetLinkResult({ link, onDone }: { link: ResetLink["resetLink"]; onDone: () => void }) {
   return (
-    <ResultBlock title={<>Password reset link for <strong>{link.username}</strong></>}>
+    <ResultBlock
+      title={
+        <>
+          Password reset link for <strong>{link.username}</strong>
+        </>
+      }
+    >
       <p id="reset-link-hint" className="hint">
         Send it to {link.username}: it sets a new password and signs them out everywhere, works once and expires{" "}
         <time dateTime={link.expiresAt}>{formatTime(link.expiresAt)}</time>. It is not shown again.
@@ -91,15 +107,42 @@ function SetPasswordForm({ user, onDone }: { user: UserRow; onDone: () => void }
   const [password, setPassword] = useState("");
   const set = useMutation({ mutationFn: () => setUserPassword(user.id, password) });
   return (
-    <ResultBlock title={<>New password for <strong>{user.username}</strong></>}>
+    <ResultBlock
+      title={
+        <>
+          New password for <strong>{user.username}</strong>
+        </>
+      }
+    >
       {set.isSuccess ? (
         <p role="status">
           Password of {user.username} set; {set.data.sessionsEnded === 1 ? "1 session" : `${set.data.sessionsEnded} sessions`} ended.
         </p>
       ) : (
-        <CreateForm label={`Set a password for ${user.username}`} submitLabel="Set password" pending={set.isPending} error={set.error} fields={["password"]} onSubmit={() => set.mutate()}>
-          <FormField id="set-password" label="New password" hint="At least 8 characters. Their sessions end." error={fieldProblem(set.error, "password")}>
-            {(p) => <input {...p} name="password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+        <CreateForm
+          label={`Set a password for ${user.username}`}
+          submitLabel="Set password"
+          pending={set.isPending}
+          error={set.error}
+          fields={["password"]}
+          onSubmit={() => set.mutate()}
+        >
+          <FormField
+            id="set-password"
+            label="New password"
+            hint="At least 8 characters. Their sessions end."
+            error={fieldProblem(set.error, "password")}
+          >
+            {(p) => (
+              <input
+                {...p}
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
           </FormField>
         </CreateForm>
       )}

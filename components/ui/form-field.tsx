@@ -64,7 +64,17 @@ export function ErrorAlert({ children }: { children?: ReactNode }) {
 }
 
 /** A form's submit button, which says what it is doing while the request runs. */
-export function SubmitButton({ pending, pendingLabel, disabled, children }: { pending: boolean; pendingLabel: string; disabled?: boolean; children: ReactNode }) {
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  disabled,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <button type="submit" disabled={pending || disabled}>
       {pending ? pendingLabel : children}
@@ -73,11 +83,32 @@ export function SubmitButton({ pending, pendingLabel, disabled, children }: { pe
 }
 
 /** A labelled checkbox with its hint (`<id>-hint`), tied to it by aria-describedby. */
-export function CheckField({ id, name, label, hint, checked, onChange }: { id: string; name: string; label: ReactNode; hint: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
+export function CheckField({
+  id,
+  name,
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  label: ReactNode;
+  hint: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   return (
     <div className="field check-field">
       <label className="check" htmlFor={id}>
-        <input id={id} name={name} type="checkbox" checked={checked} aria-describedby={`${id}-hint`} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          checked={checked}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         <span>{label}</span>
       </label>
       <span className="hint" id={`${id}-hint`}>

@@ -44,7 +44,11 @@ describeEachDatabase("hot caches", ({ db }) => {
   it("a session revoked, expired or disabled by another process is refused within 1 s", async () => {
     for (const change of [
       (userId: number) => db().update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.userId, userId)),
-      (userId: number) => db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, userId)),
+      (userId: number) =>
+        db()
+          .update(sessions)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(sessions.userId, userId)),
       (userId: number) => db().update(users).set({ disabledAt: new Date() }).where(eq(users.id, userId)),
     ]) {
       const { user, sessionToken } = await signedIn();
@@ -60,7 +64,10 @@ describeEachDatabase("hot caches", ({ db }) => {
 
   it("an expired session is refused at once even while cached", async () => {
     const { user, sessionToken } = await signedIn();
-    await db().update(sessions).set({ expiresAt: sql`now() + interval '200 milliseconds'` }).where(eq(sessions.userId, user.id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: sql`now() + interval '200 milliseconds'` })
+      .where(eq(sessions.userId, user.id));
     later(CACHE_TTL_MS);
     expect(await status(resolveActor(db(), { sessionToken }))).toBe("user"); // cached again, with its expiry
     await new Promise((r) => setTimeout(r, 300));
@@ -94,7 +101,10 @@ describeEachDatabase("hot caches", ({ db }) => {
     expect(await status(resolveActor(db(), { bearerToken: elsewhere.token }))).toBe("user");
     expect(await status(resolveActor(db(), { bearerToken: expiring.token }))).toBe("user");
     await db().update(apiTokens).set({ revokedAt: new Date() }).where(eq(apiTokens.id, elsewhere.id));
-    await db().update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, expiring.id));
+    await db()
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, expiring.id));
     later(CACHE_TTL_MS);
     expect(await status(resolveActor(db(), { bearerToken: elsewhere.token }))).toBe("401");
     expect(await status(resolveActor(db(), { bearerToken: expiring.token }))).toBe("401");

@@ -61,7 +61,12 @@ export function cached<V>(owner: object, topic: CacheTopic, key: string): V | un
  * stored, and only when no invalidation of the topic happened while it ran (a load that raced a
  * sign-out must not put the old answer back).
  */
-export async function cachedOrLoad<V>(owner: object, topic: CacheTopic, key: string, load: () => Promise<{ value: V; keep: boolean }>): Promise<V> {
+export async function cachedOrLoad<V>(
+  owner: object,
+  topic: CacheTopic,
+  key: string,
+  load: () => Promise<{ value: V; keep: boolean }>,
+): Promise<V> {
   const hit = cached<V>(owner, topic, key);
   if (hit !== undefined) return hit;
   const epoch = registry.epochs[topic];

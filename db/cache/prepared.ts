@@ -9,7 +9,9 @@ import { AppError } from "@/lib/errors";
  * connects to PostgreSQL directly — a transaction-pooling PgBouncer would need `prepare: false`).
  */
 const KEY = Symbol.for("kps.prepared");
-const store: WeakMap<object, Map<string, unknown>> = ((globalThis as unknown as Record<symbol, WeakMap<object, Map<string, unknown>>>)[KEY] ??= new WeakMap());
+const store: WeakMap<object, Map<string, unknown>> = ((globalThis as unknown as Record<symbol, WeakMap<object, Map<string, unknown>>>)[
+  KEY
+] ??= new WeakMap());
 
 export function preparedFor<P>(db: Db | Tx, name: string, build: (db: Db) => P): P {
   let map = store.get(db);
@@ -44,17 +46,23 @@ const TURN_WAIT_MS = 2000;
  * short sleep), so one holder's flood of requests cannot take the pool; past TURN_WAIT_MS it is
  * refused (409). PGlite runs one statement at a time anyway.
  */
-export async function preparedRowsSerialized<T>(db: Db, lock: [number, number], text: string, params: (string | number | boolean | null)[]): Promise<T[]> {
+export async function preparedRowsSerialized<T>(
+  db: Db,
+  lock: [number, number],
+  text: string,
+  params: (string | number | boolean | null)[],
+): Promise<T[]> {
   const raw = rawClientOf(db);
   if (raw.kind !== "postgres") return pglitePreparedRows<T>(raw.client, text, params);
   const client = raw.client;
-  for (const start = Date.now(); ; ) {
+  for (const start = Date.now(); ;) {
     const rows = await client.begin(async (t) => {
       const [turn] = await t.unsafe("select pg_try_advisory_xact_lock($1::int, $2::int) as ok", lock);
       return turn?.ok ? t.unsafe(text, params, { prepare: true }) : null;
     });
     if (rows) return rows as unknown as T[];
-    if (Date.now() - start > TURN_WAIT_MS) throw new AppError("conflict", "Another request of yours is being answered; try again in a moment.", { busy: true });
+    if (Date.now() - start > TURN_WAIT_MS)
+      throw new AppError("conflict", "Another request of yours is being answered; try again in a moment.", { busy: true });
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
   }
 }

@@ -108,7 +108,10 @@ function isContentParagraph(page: KnowledgePage, pid: number): boolean {
 }
 
 /** Code-point slice of a (possibly multi-paragraph) span, end exclusive. */
-function spanText(page: KnowledgePage, p: Required<Pick<ProvenanceItem, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character">>): string {
+function spanText(
+  page: KnowledgePage,
+  p: Required<Pick<ProvenanceItem, "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character">>,
+): string {
   const { start_paragraph_id: sp, start_character: sc, end_paragraph_id: ep, end_character: ec } = p;
   if (sp === ep) return Array.from(paragraph(page, sp)).slice(sc, ec).join("");
   let out = Array.from(paragraph(page, sp)).slice(sc).join("");
@@ -232,7 +235,12 @@ describe("queries.jsonl", () => {
       const g = goldOf(q);
       const { start_paragraph_id: sp, end_paragraph_id: ep, start_character: sc, end_character: ec } = g;
       if (sp === undefined || ep === undefined || sc === undefined || ec === undefined) throw new Error(`line ${q.id}: incomplete span`);
-      const text = spanText(getPage(g.wikipedia_id), { start_paragraph_id: sp, end_paragraph_id: ep, start_character: sc, end_character: ec });
+      const text = spanText(getPage(g.wikipedia_id), {
+        start_paragraph_id: sp,
+        end_paragraph_id: ep,
+        start_character: sc,
+        end_character: ec,
+      });
       expect(text.toLowerCase()).toContain(firstAnswer(q).toLowerCase());
     }
   });

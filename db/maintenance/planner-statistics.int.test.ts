@@ -8,7 +8,9 @@ import { HOT_TABLES, keepStatisticsFresh, staleTables } from "./planner-statisti
 /** How many times each hot table was analyzed (PGlite keeps pg_stat_user_tables). */
 async function analyzeCounts(db: Db): Promise<Record<string, number>> {
   const rows = rowsOf<{ relname: string; n: number }>(
-    await db.execute(sql`select relname, analyze_count::int as n from pg_stat_user_tables where relname in ('passages', 'claims', 'judgments', 'queries')`),
+    await db.execute(
+      sql`select relname, analyze_count::int as n from pg_stat_user_tables where relname in ('passages', 'claims', 'judgments', 'queries')`,
+    ),
   );
   return Object.fromEntries(rows.map((r) => [r.relname, r.n]));
 }
@@ -54,4 +56,3 @@ describe("planner statistics on PGlite (no autovacuum)", () => {
     keeper.stop();
   });
 });
-

@@ -3,7 +3,9 @@ import { pickableIds, pickParagraph } from "./paragraph-range";
 
 // A page: title line 0, header 1, content 2 and 3, header 4, content 5, 6 and 7.
 const page = {
-  paragraphs: ["Title\n", "Section::::Early life.\n", "a\n", "b\n", "Section::::Career.\n", "c\n", "BULLET::::- d\n", "e\n"].map((text, id) => ({ id, text })),
+  paragraphs: ["Title\n", "Section::::Early life.\n", "a\n", "b\n", "Section::::Career.\n", "c\n", "BULLET::::- d\n", "e\n"].map(
+    (text, id) => ({ id, text }),
+  ),
 };
 const ids = pickableIds(page);
 

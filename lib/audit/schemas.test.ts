@@ -26,7 +26,10 @@ describe("the new inputs refuse hostile values, naming the field", () => {
   it("passwords, tokens and reset links", () => {
     expect(refusedField(changePasswordSchema, { currentPassword: "", newPassword: "long enough 1" })).toEqual(["currentPassword"]);
     expect(refusedField(changePasswordSchema, { currentPassword: "x", newPassword: "short" })).toEqual(["newPassword"]);
-    expect(refusedField(changePasswordSchema, { currentPassword: "x".repeat(257), newPassword: "y".repeat(257) })).toEqual(["currentPassword", "newPassword"]);
+    expect(refusedField(changePasswordSchema, { currentPassword: "x".repeat(257), newPassword: "y".repeat(257) })).toEqual([
+      "currentPassword",
+      "newPassword",
+    ]);
     expect(refusedField(setPasswordSchema, { password: { $ne: null } })).toEqual(["password"]);
     expect(refusedField(setPasswordSchema, { password: ["a-long-password"] })).toEqual(["password"]);
     for (const expiresInDays of [0, -1, 1.5, 3651, "90", Number.NaN]) {

@@ -69,7 +69,10 @@ describeEachDatabase("accounts", ({ db }) => {
   it("refuses an expired session", async () => {
     const { username } = await annotator();
     const { sessionToken, user } = await signIn(db(), anonymous, { username, password, address: unique("a") });
-    await db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
     expect((await resolveActor(db(), { sessionToken })).kind).toBe("anonymous");
   });
 
@@ -100,7 +103,10 @@ describeEachDatabase("accounts", ({ db }) => {
     expect(view).toMatchObject({ role: "annotator", username });
     await acceptInvite(db(), anonymous, { token: invite!.token, password, address: unique("a") });
     expect((await signIn(db(), anonymous, { username, password, address: unique("a") })).user.username).toBe(username);
-    await expectAppError(acceptInvite(db(), anonymous, { token: invite!.token, password: "another password", address: unique("a") }), "not_found");
+    await expectAppError(
+      acceptInvite(db(), anonymous, { token: invite!.token, password: "another password", address: unique("a") }),
+      "not_found",
+    );
     await expectAppError(getOpenInvite(db(), anonymous, invite!.token), "not_found");
   });
 
@@ -113,8 +119,14 @@ describeEachDatabase("accounts", ({ db }) => {
     expect(user).toMatchObject({ username, role: "coordinator" });
 
     const stale = await createInvite(db(), coord, { role: "annotator", expiresInHours: 1 });
-    await db().update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.id, stale.id));
-    await expectAppError(acceptInvite(db(), anonymous, { token: stale.token, username: unique("late"), password, address: unique("a") }), "not_found");
+    await db()
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.id, stale.id));
+    await expectAppError(
+      acceptInvite(db(), anonymous, { token: stale.token, username: unique("late"), password, address: unique("a") }),
+      "not_found",
+    );
     const { actor: ann } = await annotator();
     await expectAppError(createInvite(db(), ann, { role: "annotator", expiresInHours: 1 }), "forbidden");
   });

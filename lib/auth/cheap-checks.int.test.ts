@@ -32,10 +32,19 @@ describeEachDatabase("set-up and invites refuse before hashing", ({ db }) => {
 
   it("an unknown, used or expired invite, a missing or taken username: refused, no hash; a good one hashes once", async () => {
     const coordinator = await createUser(db(), system, { username: unique("coord"), role: "coordinator", password });
-    const actor = { kind: "user", id: coordinator.user.id, username: coordinator.user.username, role: "coordinator", via: "session" } as const;
+    const actor = {
+      kind: "user",
+      id: coordinator.user.id,
+      username: coordinator.user.username,
+      role: "coordinator",
+      via: "session",
+    } as const;
     const open = await createInvite(db(), actor, { role: "annotator", expiresInHours: 1 });
     const stale = await createInvite(db(), actor, { role: "annotator", expiresInHours: 1 });
-    await db().update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.id, stale.id));
+    await db()
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.id, stale.id));
     const taken = coordinator.user.username.toUpperCase();
     hashes.mockClear();
     const tries = [
@@ -51,7 +60,9 @@ describeEachDatabase("set-up and invites refuse before hashing", ({ db }) => {
 
     await acceptInvite(db(), system, { token: open.token, username: unique("joined"), password, address: unique("a") });
     expect(hashes).toHaveBeenCalledTimes(1);
-    await expect(acceptInvite(db(), system, { token: open.token, username: unique("again"), password, address: unique("a") })).rejects.toMatchObject({
+    await expect(
+      acceptInvite(db(), system, { token: open.token, username: unique("again"), password, address: unique("a") }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
     expect(hashes).toHaveBeenCalledTimes(1);
@@ -62,8 +73,12 @@ describeEachDatabase("set-up and invites refuse before hashing", ({ db }) => {
     await db()
       .insert(signInAttempts)
       .values(Array.from({ length: SIGN_IN_LIMITS.perAddress }, () => ({ username: ":invite", address })));
-    await expect(acceptInvite(db(), system, { token: "made-up-token-0123456789", password, address })).rejects.toMatchObject({ code: "rate_limited" });
-    await expect(createFirstCoordinator(db(), system, { username: unique("x"), password, address })).rejects.toMatchObject({ code: "rate_limited" });
+    await expect(acceptInvite(db(), system, { token: "made-up-token-0123456789", password, address })).rejects.toMatchObject({
+      code: "rate_limited",
+    });
+    await expect(createFirstCoordinator(db(), system, { username: unique("x"), password, address })).rejects.toMatchObject({
+      code: "rate_limited",
+    });
     expect(hashes).not.toHaveBeenCalled();
   });
 });

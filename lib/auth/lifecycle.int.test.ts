@@ -16,7 +16,9 @@ import { resolveActor, signIn, signOutEverywhere } from "./sessions";
 import { createUser, disableUser, enableUser } from "./users";
 
 async function expectAppError(promise: Promise<unknown>, code: AppError["code"], message?: RegExp) {
-  await expect(promise).rejects.toSatisfy((e: unknown) => e instanceof AppError && e.code === code && (!message || message.test(e.message)));
+  await expect(promise).rejects.toSatisfy(
+    (e: unknown) => e instanceof AppError && e.code === code && (!message || message.test(e.message)),
+  );
 }
 
 describeEachDatabase("account lifecycle", ({ db }) => {
@@ -36,7 +38,10 @@ describeEachDatabase("account lifecycle", ({ db }) => {
 
   const kindOf = async (sessionToken: string) => (await resolveActor(db(), { sessionToken })).kind;
   const auditOf = (actionName: string, targetId: number) =>
-    db().select().from(auditLog).where(and(eq(auditLog.action, actionName), eq(auditLog.targetId, String(targetId))));
+    db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, actionName), eq(auditLog.targetId, String(targetId))));
 
   it("disabling ends the user's sessions and tokens at once, refuses sign-in, and is audited with the address", async () => {
     const coord = await session((await account("coordinator")).username);
@@ -51,7 +56,12 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     await expectAppError(resolveActor(db(), { bearerToken: token.token }), "unauthorized");
     await expectAppError(signIn(db(), anonymous, { username: target.username, password, address: unique("a") }), "unauthorized");
     const [entry] = await auditOf("user.disable", target.id);
-    expect(entry).toMatchObject({ actorId: coord.actor.id, actorUsername: coord.actor.username, targetType: "user", address: "203.0.113.7" });
+    expect(entry).toMatchObject({
+      actorId: coord.actor.id,
+      actorUsername: coord.actor.username,
+      targetType: "user",
+      address: "203.0.113.7",
+    });
     expect(entry?.details).toMatchObject({ username: target.username, sessionsEnded: 1, tokensRevoked: 1 });
 
     await enableUser(db(), coord.actor, target.id);
@@ -94,15 +104,19 @@ describeEachDatabase("account lifecycle", ({ db }) => {
       "invalid",
       /currentPassword: is not your current password/,
     );
-    await expectAppError(changeOwnPassword(db(), anonymous, { currentPassword: password, newPassword: "a new password 1" }), "unauthorized");
-    expect(await changeOwnPassword(db(), here.actor, { currentPassword: password, newPassword: "a new password 1" })).toEqual({ sessionsEnded: 1 });
+    await expectAppError(
+      changeOwnPassword(db(), anonymous, { currentPassword: password, newPassword: "a new password 1" }),
+      "unauthorized",
+    );
+    expect(await changeOwnPassword(db(), here.actor, { currentPassword: password, newPassword: "a new password 1" })).toEqual({
+      sessionsEnded: 1,
+    });
     expect(await kindOf(here.token)).toBe("user");
     expect(await kindOf(elsewhere.token)).toBe("anonymous");
     await expectAppError(signIn(db(), anonymous, { username: me.username, password, address: unique("a") }), "unauthorized");
     expect((await session(me.username, "a new password 1")).actor.id).toBe(me.id);
     expect(await auditOf("user.password_change", me.id)).toHaveLength(1);
   });
-
 
   it("limits guesses at the current password like sign-in attempts (per account and address)", async () => {
     const me = await account("annotator");
@@ -122,7 +136,10 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     expect(await kindOf(theirs.token)).toBe("anonymous");
     expect((await session(target.username, "set by coordinator")).actor.id).toBe(target.id);
     await expectAppError(setUserPassword(db(), coord.actor, coord.actor.id, { password: "x".repeat(10) }), "conflict");
-    await expectAppError(setUserPassword(db(), (await session(target.username, "set by coordinator")).actor, coord.actor.id, { password: "x".repeat(10) }), "forbidden");
+    await expectAppError(
+      setUserPassword(db(), (await session(target.username, "set by coordinator")).actor, coord.actor.id, { password: "x".repeat(10) }),
+      "forbidden",
+    );
     expect(await auditOf("user.password_set", target.id)).toHaveLength(1);
   });
 
@@ -137,11 +154,20 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     expect(user.id).toBe(target.id);
     expect(await kindOf(theirs.token)).toBe("anonymous");
     expect((await session(target.username, "reset password 1")).actor.id).toBe(target.id);
-    await expectAppError(acceptInvite(db(), anonymous, { token: link.token, password: "again password", address: "203.0.113.24" }), "not_found");
+    await expectAppError(
+      acceptInvite(db(), anonymous, { token: link.token, password: "again password", address: "203.0.113.24" }),
+      "not_found",
+    );
 
     const stale = await createPasswordResetLink(db(), coord.actor, target.id, { expiresInHours: 1 });
-    await db().update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.tokenHash, sha256(stale.token)));
-    await expectAppError(acceptInvite(db(), anonymous, { token: stale.token, password: "late password", address: "203.0.113.24" }), "not_found");
+    await db()
+      .update(invites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(invites.tokenHash, sha256(stale.token)));
+    await expectAppError(
+      acceptInvite(db(), anonymous, { token: stale.token, password: "late password", address: "203.0.113.24" }),
+      "not_found",
+    );
     expect(await auditOf("user.reset_link", target.id)).toHaveLength(2);
   });
 
@@ -166,7 +192,10 @@ describeEachDatabase("account lifecycle", ({ db }) => {
     const listed = (await listApiTokens(db(), coord.actor, { limit: 50 })).rows;
     expect(listed.find((t) => t.id === byDefault.id)?.expiresAt).toEqual(byDefault.expiresAt);
 
-    await db().update(apiTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiTokens.id, byDefault.id));
+    await db()
+      .update(apiTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiTokens.id, byDefault.id));
     await expectAppError(resolveActor(db(), { bearerToken: byDefault.token }), "unauthorized", /expired at .*create a new one/);
     expect((await resolveActor(db(), { bearerToken: forever.token })).kind).toBe("user");
     const used = (await listApiTokens(db(), coord.actor, { limit: 50 })).rows.find((t) => t.id === forever.id);

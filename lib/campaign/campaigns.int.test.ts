@@ -13,25 +13,32 @@ describeEachDatabase("campaign lists", ({ db }) => {
       .values({ name: unique("camp"), allAnnotators: opts.allAnnotators ?? true })
       .returning();
     // The batch carries its question count, as the import writes it (the list reads it there).
-    const [b] = await db().insert(batches).values({ campaignId: c!.id, name: "b", status: opts.status, queryCount: opts.queries }).returning();
+    const [b] = await db()
+      .insert(batches)
+      .values({ campaignId: c!.id, name: "b", status: opts.status, queryCount: opts.queries })
+      .returning();
     const wikipediaId = unique("page");
-    await db().insert(pages).values({ wikipediaId, title: "T", paragraphs: ["T\n", "Text.\n", "More.\n", "End.\n"] });
+    await db()
+      .insert(pages)
+      .values({ wikipediaId, title: "T", paragraphs: ["T\n", "Text.\n", "More.\n", "End.\n"] });
     for (let i = 0; i < opts.queries; i++) {
       const [q] = await db()
         .insert(queries)
         .values({ campaignId: c!.id, batchId: b!.id, kiltId: String(i), input: "q", originalLine: "{}", lineNumber: i + 1 })
         .returning();
       for (let p = 1; p <= opts.passagesEach; p++) {
-        await db().insert(passages).values({
-          queryId: q!.id,
-          campaignId: c!.id,
-          batchId: b!.id,
-          wikipediaId,
-          startParagraphId: p,
-          endParagraphId: p,
-          origins: [{ kind: "retriever", retriever: "dpr", rank: p }],
-          openSlots: 3,
-        });
+        await db()
+          .insert(passages)
+          .values({
+            queryId: q!.id,
+            campaignId: c!.id,
+            batchId: b!.id,
+            wikipediaId,
+            startParagraphId: p,
+            endParagraphId: p,
+            origins: [{ kind: "retriever", retriever: "dpr", rank: p }],
+            openSlots: 3,
+          });
       }
     }
     return c!;

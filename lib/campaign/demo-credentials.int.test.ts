@@ -58,7 +58,10 @@ describe("demo passwords [pglite, empty]", () => {
   it("replace the published password on start, revoking the sessions and tokens it opened", async () => {
     const coordinator = DEMO_ACCOUNTS[0].username;
     const published = await hashPassword(PUBLISHED_DEMO_PASSWORD);
-    await db().update(users).set({ passwordHash: published }).where(sql`${users.username} like 'demo-%'`);
+    await db()
+      .update(users)
+      .set({ passwordHash: published })
+      .where(sql`${users.username} like 'demo-%'`);
     fs.rmSync(file); // as before: no file
     const session = await trySignIn(coordinator, PUBLISHED_DEMO_PASSWORD);
     const token = await createApiToken(db(), await resolveActor(db(), { sessionToken: session.sessionToken }), { name: "left behind" });

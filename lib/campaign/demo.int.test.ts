@@ -96,7 +96,10 @@ describe("demo seed [pglite]", () => {
     let report: ExportReport | undefined;
     for await (const line of exportKilt(db(), system, campaignId, { location: "span" }, (r) => (report = r))) text += line;
     const rows = expectValidKiltFile(text);
-    const demoLines = fs.readFileSync(path.join(process.cwd(), "db/demo/queries.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+    const demoLines = fs
+      .readFileSync(path.join(process.cwd(), "db/demo/queries.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
     expect(rows).toHaveLength(demoLines.length);
     expect(report).toMatchObject({ queriesExported: 5, unanswerable: [], withoutEndorsement: 0 });
     // Each exported line begins with its original line minus the closing "]}" tail, byte for byte.

@@ -28,17 +28,15 @@ async function working(
   const c = await makeCampaign(db, { queries: options.queries, candidates: options.candidates });
   if (options.campaign) await db.update(campaigns).set(options.campaign).where(eq(campaigns.id, c.campaignId));
   const key = randomBytes(16).toString("base64url");
-  await db
-    .insert(crowdEntries)
-    .values({
-      campaignId: c.campaignId,
-      enabled: true,
-      entryKey: key,
-      codes: CODES,
-      platform: "generic",
-      trainingItems: 0,
-      ...options.entry,
-    });
+  await db.insert(crowdEntries).values({
+    campaignId: c.campaignId,
+    enabled: true,
+    entryKey: key,
+    codes: CODES,
+    platform: "generic",
+    trainingItems: 0,
+    ...options.entry,
+  });
   const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
   const actor = await resolveActor(db, { bearerToken: token });
   await consentToCrowdSession(db, actor);

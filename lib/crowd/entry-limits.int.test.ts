@@ -16,7 +16,14 @@ import { enterCrowd } from "./sessions";
 async function crowdCampaign(db: Db, entry: Partial<typeof crowdEntries.$inferInsert>) {
   const c = await makeCampaign(db, { queries: 4, candidates: 1 });
   const key = randomBytes(16).toString("base64url");
-  const codes = { completed: "DONE1", queue_empty: "EMPTY1", paused: "PAUSED1", timed_out: "TIME1", training_failed: "FAIL1", stopped: "STOP1" };
+  const codes = {
+    completed: "DONE1",
+    queue_empty: "EMPTY1",
+    paused: "PAUSED1",
+    timed_out: "TIME1",
+    training_failed: "FAIL1",
+    stopped: "STOP1",
+  };
   await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes, trainingItems: 0, ...entry });
   return { campaignId: c.campaignId, key };
 }
@@ -61,7 +68,11 @@ describeEachDatabase("crowd entry limits", ({ db }) => {
   it("600 parallel entries from one address make at most maxWorkers accounts: 120 pass the address limit, 40 enter, 80 find it full", async () => {
     const c = await crowdCampaign(db(), { maxWorkers: 40 });
     const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => enter(db(), c.key, `flood-${i}`, "203.0.113.7")));
-    expect(tally(answers)).toEqual({ entered: 40, "full:places": ENTRY_LIMITS.perAddress - 40, rate_limited: 600 - ENTRY_LIMITS.perAddress });
+    expect(tally(answers)).toEqual({
+      entered: 40,
+      "full:places": ENTRY_LIMITS.perAddress - 40,
+      rate_limited: 600 - ENTRY_LIMITS.perAddress,
+    });
     const waits = answers.flatMap((a) => (a.status === "rate_limited" ? [a.retry] : []));
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(1);
     expect(Math.max(...waits)).toBeLessThanOrEqual(ENTRY_LIMITS.windowSeconds);
@@ -72,7 +83,9 @@ describeEachDatabase("crowd entry limits", ({ db }) => {
 
   it("300 parallel entries from 300 addresses: the campaign's limit and the caps hold, whatever the order", async () => {
     const c = await crowdCampaign(db(), { maxWorkers: 40, maxSessionsInProgress: 15 });
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => enter(db(), c.key, `spread-${i}`, `10.1.${i >> 8}.${i & 255}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => enter(db(), c.key, `spread-${i}`, `10.1.${i >> 8}.${i & 255}`)),
+    );
     const limit = perCampaignLimit({ maxSessionsInProgress: 15 });
     expect(limit).toBe(150);
     expect(tally(answers)).toEqual({ entered: 15, "full:sessions": limit - 15, rate_limited: 300 - limit });
@@ -89,7 +102,10 @@ describeEachDatabase("crowd entry limits", ({ db }) => {
     expect((await footprint(db(), c.campaignId)).users).toBe(2);
 
     // A session past its deadline no longer holds a place, even before anything ends it.
-    await db().update(crowdSessions).set({ deadlineAt: new Date(Date.now() - 1000) }).where(eq(crowdSessions.campaignId, c.campaignId));
+    await db()
+      .update(crowdSessions)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(crowdSessions.campaignId, c.campaignId));
     expect(await enter(db(), c.key, outside[0]!, "192.0.2.1")).toEqual({ status: "entered" });
     expect(await enter(db(), c.key, outside[1]!, "192.0.2.1")).toEqual({ status: "entered" });
     // Four accounts now: a fifth id is refused for good (no place left), and makes none.
@@ -104,7 +120,9 @@ describeEachDatabase("crowd entry limits", ({ db }) => {
     const address = "203.0.113.50";
     // Fill the window with rows of the past 59 s, as many as the limit allows.
     const past = sql`clock_timestamp() - interval '59 seconds'`;
-    await db().insert(crowdEntryAttempts).values(Array.from({ length: ENTRY_LIMITS.perAddress }, () => ({ campaignId: c.campaignId, address, createdAt: past })));
+    await db()
+      .insert(crowdEntryAttempts)
+      .values(Array.from({ length: ENTRY_LIMITS.perAddress }, () => ({ campaignId: c.campaignId, address, createdAt: past })));
     const refused = await enter(db(), c.key, "late", address);
     expect(refused).toMatchObject({ status: "rate_limited" });
     expect((refused as { retry: number }).retry).toBeLessThanOrEqual(2);
@@ -112,14 +130,21 @@ describeEachDatabase("crowd entry limits", ({ db }) => {
     expect(await enter(db(), other.key, "late", address)).toEqual({ status: "entered" });
     expect((await footprint(db(), c.campaignId)).users).toBe(1);
 
-    await db().execute(sql`update crowd_entry_attempts set created_at = created_at - interval '2 seconds' where campaign_id = ${c.campaignId}`);
+    await db().execute(
+      sql`update crowd_entry_attempts set created_at = created_at - interval '2 seconds' where campaign_id = ${c.campaignId}`,
+    );
     expect(await enter(db(), c.key, "late", address)).toEqual({ status: "entered" });
   });
 
   it("prunes attempt rows older than an hour", async () => {
     const c = await crowdCampaign(db(), {});
     const old = new Date(Date.now() - (ENTRY_LIMITS.pruneAfterMinutes + 1) * 60_000);
-    await db().insert(crowdEntryAttempts).values([{ campaignId: c.campaignId, address: "x", createdAt: old }, { campaignId: c.campaignId, address: "x" }]);
+    await db()
+      .insert(crowdEntryAttempts)
+      .values([
+        { campaignId: c.campaignId, address: "x", createdAt: old },
+        { campaignId: c.campaignId, address: "x" },
+      ]);
     expect(await pruneEntryAttempts(db())).toBeGreaterThanOrEqual(1);
     expect((await footprint(db(), c.campaignId)).attempts).toBe(1);
   });

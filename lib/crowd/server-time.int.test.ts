@@ -32,18 +32,16 @@ async function crowdWorker(db: Db) {
     settings: { goldMinJudgments: 100, warnMinJudgments: 3, warnFastShare: 0.5 },
   });
   const key = randomBytes(16).toString("base64url");
-  await db
-    .insert(crowdEntries)
-    .values({
-      campaignId: c.campaignId,
-      enabled: true,
-      entryKey: key,
-      codes: CODES,
-      platform: "generic",
-      trainingItems: 0,
-      quota: 50,
-      pauseFastWorkers: true,
-    });
+  await db.insert(crowdEntries).values({
+    campaignId: c.campaignId,
+    enabled: true,
+    entryKey: key,
+    codes: CODES,
+    platform: "generic",
+    trainingItems: 0,
+    quota: 50,
+    pauseFastWorkers: true,
+  });
   const startedAt = Date.now();
   const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
   const actor = await resolveActor(db, { bearerToken: token });

@@ -29,7 +29,10 @@ async function route<T>(db: Db, actor: Actor, call: () => Promise<T>): Promise<T
 }
 
 async function liveClaims(db: Db, userId: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(claims).where(and(eq(claims.userId, userId), isNull(claims.endedAt)));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(claims)
+    .where(and(eq(claims.userId, userId), isNull(claims.endedAt)));
   return row!.n;
 }
 
@@ -58,7 +61,10 @@ async function working(db: Db, options: Parameters<typeof crowdCampaign>[1]) {
 describeEachDatabase("crowd sessions that end", ({ db }) => {
   it("past its deadline every request ends the session (timed_out, its code), frees its claims and is refused with 409", async () => {
     const { c, w, shown } = await working(db(), { queries: 4, training: 0, entry: { quota: 10 } });
-    await db().update(crowdSessions).set({ deadlineAt: new Date(Date.now() - 1000) }).where(eq(crowdSessions.userId, userIdOf(w.actor)));
+    await db()
+      .update(crowdSessions)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(crowdSessions.userId, userIdOf(w.actor)));
     const attempts: (() => Promise<unknown>)[] = [
       () => renewClaim(db(), w.actor, shown.claim.handle),
       () => submitJudgment(db(), w.actor, shown.claim.handle, judgmentOf(shown, "insufficient", 3000)),
@@ -71,14 +77,21 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
       expect(refused.message).toContain("ran out");
     }
     expect(await liveClaims(db(), userIdOf(w.actor))).toBe(0);
-    expect(await getMyCrowdSession(db(), w.actor)).toMatchObject({ stage: "ended", outcome: "timed_out", code: "TIME1", work: { judged: 0 } });
+    expect(await getMyCrowdSession(db(), w.actor)).toMatchObject({
+      stage: "ended",
+      outcome: "timed_out",
+      code: "TIME1",
+      work: { judged: 0 },
+    });
   });
 
   it("a stopped entry ends sessions in progress at their next request (stopped, its own code); a closed one lets them finish", async () => {
     const closed = await working(db(), { queries: 4, training: 0, entry: { quota: 10 } });
     await db().update(crowdEntries).set({ enabled: false }).where(eq(crowdEntries.campaignId, closed.c.campaignId));
     // Closed to newcomers: the session in progress goes on, and a reload (the same ids) resumes it.
-    await route(db(), closed.w.actor, () => submitJudgment(db(), closed.w.actor, closed.shown.claim.handle, judgmentOf(closed.shown, "insufficient", 3000)));
+    await route(db(), closed.w.actor, () =>
+      submitJudgment(db(), closed.w.actor, closed.shown.claim.handle, judgmentOf(closed.shown, "insufficient", 3000)),
+    );
     const { pid } = closed;
     expect((await enter(db(), closed.c.key, pid)).session).toMatchObject({ stage: "working", number: 1 });
     expect((await refusal(enter(db(), closed.c.key, unique("pid")))).status).toBe(404);
@@ -89,7 +102,12 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
     const refused = await refusal(route(db(), closed.w.actor, () => renewClaim(db(), closed.w.actor, closed.prefetched.claim.handle)));
     expect(refused).toMatchObject({ code: "conflict", details: { sessionEnded: true, outcome: "stopped" } });
     expect(refused.message).toBe("The researchers stopped this study. Thank you: your work counts.");
-    expect(await getMyCrowdSession(db(), closed.w.actor)).toMatchObject({ stage: "ended", outcome: "stopped", code: "STOP1", work: { judged: 1 } });
+    expect(await getMyCrowdSession(db(), closed.w.actor)).toMatchObject({
+      stage: "ended",
+      outcome: "stopped",
+      code: "STOP1",
+      work: { judged: 1 },
+    });
     expect(await liveClaims(db(), userIdOf(closed.w.actor))).toBe(0);
     // Coming back shows the stopped session and its code; no newcomer gets in.
     expect((await enter(db(), closed.c.key, pid)).session).toMatchObject({ stage: "ended", code: "STOP1" });
@@ -111,14 +129,18 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
   it("gives a crowd worker at most two live claims, whatever `after` their parallel requests send", async () => {
     const { c, w, shown, prefetched } = await working(db(), { queries: 12, training: 0, entry: { quota: 50 } });
     const afters = [undefined, shown.claim.handle, prefetched.claim.handle, "A".repeat(22), "stale-handle-000000000"];
-    const tasks = await handlesOf(Array.from({ length: 20 }, (_, i) => nextTaskFor(db(), w.actor, { campaignId: c.campaignId, after: afters[i % afters.length] })));
+    const tasks = await handlesOf(
+      Array.from({ length: 20 }, (_, i) => nextTaskFor(db(), w.actor, { campaignId: c.campaignId, after: afters[i % afters.length] })),
+    );
     expect([...tasks].every((h) => h === shown.claim.handle || h === prefetched.claim.handle)).toBe(true);
     expect(await liveClaims(db(), userIdOf(w.actor))).toBe(2);
 
     // A worker with nothing in hand asking 10 times at once: unserialized, these statements each saw no claim and took one (5 of 10 on PostgreSQL).
     const other = await enter(db(), c.key, unique("pid"));
     await consentToCrowdSession(db(), other.actor);
-    const got = await handlesOf(Array.from({ length: 10 }, () => nextTaskFor(db(), other.actor, { campaignId: c.campaignId, after: "B".repeat(22) })));
+    const got = await handlesOf(
+      Array.from({ length: 10 }, () => nextTaskFor(db(), other.actor, { campaignId: c.campaignId, after: "B".repeat(22) })),
+    );
     expect(got.size).toBeLessThanOrEqual(2);
     expect(await liveClaims(db(), userIdOf(other.actor))).toBeLessThanOrEqual(2);
   });
@@ -127,19 +149,31 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
     const late = await working(db(), { queries: 3, training: 0, entry: { quota: 10 } });
     const stopped = await working(db(), { queries: 3, training: 0, entry: { quota: 10 } });
     const onTime = await working(db(), { queries: 3, training: 0, entry: { quota: 10 } });
-    await db().update(crowdSessions).set({ deadlineAt: new Date(Date.now() - 1000) }).where(eq(crowdSessions.userId, userIdOf(late.w.actor)));
+    await db()
+      .update(crowdSessions)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(crowdSessions.userId, userIdOf(late.w.actor)));
     await db().update(crowdEntries).set({ enabled: false, stopped: true }).where(eq(crowdEntries.campaignId, stopped.c.campaignId));
     // Rounds of at most 500 until none is left (tests share the database and leave their sessions behind).
     let ended = 0;
     for (let n = -1; n !== 0; ended += n) n = await endExpiredCrowdSessions(db());
     expect(ended).toBeGreaterThanOrEqual(2);
-    const rows = await db().select().from(crowdSessions).where(sql`${crowdSessions.userId} in (${userIdOf(late.w.actor)}, ${userIdOf(stopped.w.actor)}, ${userIdOf(onTime.w.actor)})`);
+    const rows = await db()
+      .select()
+      .from(crowdSessions)
+      .where(sql`${crowdSessions.userId} in (${userIdOf(late.w.actor)}, ${userIdOf(stopped.w.actor)}, ${userIdOf(onTime.w.actor)})`);
     const byUser = new Map(rows.map((r) => [r.userId, r]));
     expect(byUser.get(userIdOf(late.w.actor))).toMatchObject({ stage: "ended", outcome: "timed_out", code: "TIME1" });
     expect(byUser.get(userIdOf(stopped.w.actor))).toMatchObject({ stage: "ended", outcome: "stopped", code: "STOP1" });
     expect(byUser.get(userIdOf(onTime.w.actor))).toMatchObject({ stage: "working", outcome: null });
-    expect([await liveClaims(db(), userIdOf(late.w.actor)), await liveClaims(db(), userIdOf(stopped.w.actor)), await liveClaims(db(), userIdOf(onTime.w.actor))]).toEqual([0, 0, 2]);
-    const [slots] = rowsOf<{ claimed: number }>(await db().execute(sql`select coalesce(sum(claim_count), 0)::int as claimed from passages where campaign_id = ${late.c.campaignId}`));
+    expect([
+      await liveClaims(db(), userIdOf(late.w.actor)),
+      await liveClaims(db(), userIdOf(stopped.w.actor)),
+      await liveClaims(db(), userIdOf(onTime.w.actor)),
+    ]).toEqual([0, 0, 2]);
+    const [slots] = rowsOf<{ claimed: number }>(
+      await db().execute(sql`select coalesce(sum(claim_count), 0)::int as claimed from passages where campaign_id = ${late.c.campaignId}`),
+    );
     expect(slots!.claimed).toBe(0);
   });
 
@@ -150,13 +184,18 @@ describeEachDatabase("crowd sessions that end", ({ db }) => {
     const takeover = await refusal(enter(db(), c.key, pid, { PROLIFIC_PID: pid, STUDY_ID: "study-1", SESSION_ID: "attacker" }));
     expect(takeover).toMatchObject({ code: "conflict", details: { sessionInProgress: true, field: "SESSION_ID" } });
     expect(takeover.message).toContain("SESSION_ID");
-    const [row] = await db().select().from(crowdSessions).where(eq(crowdSessions.userId, userIdOf(victim.actor)));
+    const [row] = await db()
+      .select()
+      .from(crowdSessions)
+      .where(eq(crowdSessions.userId, userIdOf(victim.actor)));
     expect(row).toMatchObject({ platformSessionId: `s-${pid}`, studyId: "study-1", number: 1 });
 
     const m = await crowdCampaign(db(), { queries: 3, training: 0, entry: { quota: 1, platform: "mturk", mturkSite: "sandbox" } });
     const ids = { workerId: unique("W"), assignmentId: unique("A"), hitId: "HIT1" };
     const mine = await enterCrowd(db(), anonymous, { key: m.key, body: { ...ids, turkSubmitTo: "https://evil.example.org" } });
-    const hijack = await refusal(enterCrowd(db(), anonymous, { key: m.key, body: { ...ids, assignmentId: "ATTACKER", turkSubmitTo: "https://evil.example.org" } }));
+    const hijack = await refusal(
+      enterCrowd(db(), anonymous, { key: m.key, body: { ...ids, assignmentId: "ATTACKER", turkSubmitTo: "https://evil.example.org" } }),
+    );
     expect(hijack).toMatchObject({ code: "conflict", details: { sessionInProgress: true, field: "assignmentId" } });
     const worker = await enter(db(), m.key, "", { ...ids, turkSubmitTo: "https://www.mturk.com" });
     expect(worker.session.number).toBe(mine.session.number);

@@ -107,18 +107,16 @@ async function newCampaign(db: Db): Promise<number> {
 
 async function entry(db: Db, campaignId: number, trainingItems: number): Promise<string> {
   const key = unique("tl-key").replace(/[^A-Za-z0-9_-]/g, "");
-  await db
-    .insert(crowdEntries)
-    .values({
-      campaignId,
-      enabled: true,
-      entryKey: key,
-      codes: CODES,
-      platform: "generic",
-      trainingItems,
-      trainingPassShare: 0,
-      quota: 500,
-    });
+  await db.insert(crowdEntries).values({
+    campaignId,
+    enabled: true,
+    entryKey: key,
+    codes: CODES,
+    platform: "generic",
+    trainingItems,
+    trainingPassShare: 0,
+    quota: 500,
+  });
   return key;
 }
 

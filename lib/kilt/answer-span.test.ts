@@ -62,11 +62,43 @@ describe("normalizedTokens: normalize_answer's words, mapped back to code points
       "İstanbul the",
       "ǅ a",
     ];
-    for (const text of cases) expect(normalizedTokens(text).map((t) => t.token).join(" "), JSON.stringify(text)).toBe(normalizeAnswer(text));
+    for (const text of cases)
+      expect(
+        normalizedTokens(text)
+          .map((t) => t.token)
+          .join(" "),
+        JSON.stringify(text),
+      ).toBe(normalizeAnswer(text));
   });
 
   it("agrees with normalizeAnswer on random texts, and each token's original text normalises to the token", () => {
-    const pieces = ["the", "The", "a", "an", " ", "  ", "\n", "\u00a0", ".", ",", "-", "'", "_", "«", "é", "e\u0301", "İ", "Σ", "ΟΔΟΣ", "𐌅", "1871", "x", "lit", "\ufeff", "\u0085"];
+    const pieces = [
+      "the",
+      "The",
+      "a",
+      "an",
+      " ",
+      "  ",
+      "\n",
+      "\u00a0",
+      ".",
+      ",",
+      "-",
+      "'",
+      "_",
+      "«",
+      "é",
+      "e\u0301",
+      "İ",
+      "Σ",
+      "ΟΔΟΣ",
+      "𐌅",
+      "1871",
+      "x",
+      "lit",
+      "\ufeff",
+      "\u0085",
+    ];
     let seed = 26;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
     for (let n = 0; n < 2000; n++) {

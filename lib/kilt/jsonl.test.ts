@@ -24,7 +24,10 @@ async function collect(source: AsyncIterable<Uint8Array>, options: Partial<ReadL
 }
 
 /** Reads until the reader throws; returns the lines read before and the problem of the FatalImportError. */
-async function collectUntilFatal(source: AsyncIterable<Uint8Array>, options: Partial<ReadLinesOptions> = {}): Promise<{ lines: JsonlLine[]; problem: ImportProblem }> {
+async function collectUntilFatal(
+  source: AsyncIterable<Uint8Array>,
+  options: Partial<ReadLinesOptions> = {},
+): Promise<{ lines: JsonlLine[]; problem: ImportProblem }> {
   const lines: JsonlLine[] = [];
   try {
     for await (const line of readLines(source, { file: FILE, maxLineBytes: 1024, ...options })) lines.push(line);
@@ -35,7 +38,8 @@ async function collectUntilFatal(source: AsyncIterable<Uint8Array>, options: Par
   throw new Error(`read ${lines.length} lines without a FatalImportError`);
 }
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
+const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : Buffer.from(p))));
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** A source that writes every chunk into one buffer it reuses (as some stream readers do). */

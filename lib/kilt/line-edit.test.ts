@@ -25,9 +25,13 @@ describe("editing a KILT line as text", () => {
   });
 
   it("fills an empty output list, creates a missing one, and writes a numeric id as a string", () => {
-    expect(appendOutputEntries('{"id": "7", "input": "q", "output": [ ]}', ['{"a": 1}'])).toBe('{"id": "7", "input": "q", "output": [ {"a": 1}]}');
+    expect(appendOutputEntries('{"id": "7", "input": "q", "output": [ ]}', ['{"a": 1}'])).toBe(
+      '{"id": "7", "input": "q", "output": [ {"a": 1}]}',
+    );
     expect(appendOutputEntries('{"id":"7","input":"q"}', ['{"a": 1}'])).toBe('{"id":"7","input":"q", "output": [{"a": 1}]}');
-    expect(appendOutputEntries('{"id": 4417, "input": "q", "output": []}', ['{"a": 1}'])).toBe('{"id": "4417", "input": "q", "output": [{"a": 1}]}');
+    expect(appendOutputEntries('{"id": 4417, "input": "q", "output": []}', ['{"a": 1}'])).toBe(
+      '{"id": "4417", "input": "q", "output": [{"a": 1}]}',
+    );
   });
 
   it("refuses text that is not a JSON object", () => {

@@ -1,18 +1,20 @@
 import { z } from "zod";
 
 /** KILT ids are strings; a JSON number is accepted only while it is a safe integer. */
-export const kiltIdSchema = z.union([
-  z
-    .string()
-    .min(1, "must not be empty")
-    .refine((s) => s.trim() === s, "has leading or trailing spaces, which KILT's evaluator strips (two ids could collide)"),
-  z.number().superRefine((n, ctx) => {
-    if (!Number.isInteger(n)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
-    else if (!Number.isSafeInteger(n)) {
-      ctx.addIssue({ code: "custom", message: "is a number larger than 2^53, which JSON parsers round; write the id as a string" });
-    }
-  }),
-]).transform(String);
+export const kiltIdSchema = z
+  .union([
+    z
+      .string()
+      .min(1, "must not be empty")
+      .refine((s) => s.trim() === s, "has leading or trailing spaces, which KILT's evaluator strips (two ids could collide)"),
+    z.number().superRefine((n, ctx) => {
+      if (!Number.isInteger(n)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
+      else if (!Number.isSafeInteger(n)) {
+        ctx.addIssue({ code: "custom", message: "is a number larger than 2^53, which JSON parsers round; write the id as a string" });
+      }
+    }),
+  ])
+  .transform(String);
 
 /** Page ids: strings, or integers small enough to survive a JSON parser. */
 const wikipediaIdSchema = z
@@ -65,7 +67,10 @@ export const goldProvenanceItemSchema = provenanceItemSchema
     training: z.boolean("must be true or false").optional(),
     explanation: z
       .string("must be text")
-      .refine((s) => Array.from(s).length <= MAX_EXPLANATION_CHARACTERS, `must be at most ${MAX_EXPLANATION_CHARACTERS.toLocaleString("en")} characters`)
+      .refine(
+        (s) => Array.from(s).length <= MAX_EXPLANATION_CHARACTERS,
+        `must be at most ${MAX_EXPLANATION_CHARACTERS.toLocaleString("en")} characters`,
+      )
       .optional(),
   })
   .superRefine((item, ctx) => {
@@ -74,7 +79,7 @@ export const goldProvenanceItemSchema = provenanceItemSchema
     }
   });
 
-const goldOnly = 'is allowed only on gold provenance items (in the task file), not on retrieved candidates';
+const goldOnly = "is allowed only on gold provenance items (in the task file), not on retrieved candidates";
 
 /** A provenance item of a retrieval-output file: a candidate, never a training item. */
 export const candidateProvenanceItemSchema = provenanceItemSchema.extend({

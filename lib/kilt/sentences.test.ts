@@ -50,7 +50,13 @@ describe("passageSentences and moveBySentence", () => {
   ];
   const words = passageWords(paragraphs);
   const sentences = passageSentences(paragraphs, words);
-  const wordsOf = (r: { first: number; last: number } | null) => (r ? words.slice(r.first, r.last + 1).map((w) => w.text).join(" ") : null);
+  const wordsOf = (r: { first: number; last: number } | null) =>
+    r
+      ? words
+          .slice(r.first, r.last + 1)
+          .map((w) => w.text)
+          .join(" ")
+      : null;
 
   it("maps sentences onto word ranges, paragraph by paragraph, headers left out", () => {
     expect(sentences.map(wordsOf)).toEqual([

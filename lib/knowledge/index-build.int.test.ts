@@ -7,7 +7,11 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { buildIndex, getIndexStatus } from "./index-build";
 import { rankParagraphs } from "./retrieve";
 
-const page = (id: string, title: string, body: string[]) => ({ wikipediaId: id, title, paragraphs: [`${title}\n`, ...body.map((b) => `${b}\n`)] });
+const page = (id: string, title: string, body: string[]) => ({
+  wikipediaId: id,
+  title,
+  paragraphs: [`${title}\n`, ...body.map((b) => `${b}\n`)],
+});
 
 async function indexRows(db: Db, id: string) {
   return rowsOf<{ paragraph_id: number; section: string }>(
@@ -21,10 +25,17 @@ describeEachDatabase("the text index", ({ db }) => {
   const b = unique("page");
 
   beforeAll(async () => {
-    await db().insert(pages).values([
-      page(a, `Quentor ${word}`, ["The quentor lake lies north of the city.", "Section::::History.", "Fishermen settled the shore of the lake in 1203.", "BULLET::::- A bullet about herons."]),
-      page(b, "Mirelle Abbey", [`The abbey keeps a ${word} manuscript.`, "Section::::Architecture.", "Its cloister has forty arches."]),
-    ]);
+    await db()
+      .insert(pages)
+      .values([
+        page(a, `Quentor ${word}`, [
+          "The quentor lake lies north of the city.",
+          "Section::::History.",
+          "Fishermen settled the shore of the lake in 1203.",
+          "BULLET::::- A bullet about herons.",
+        ]),
+        page(b, "Mirelle Abbey", [`The abbey keeps a ${word} manuscript.`, "Section::::Architecture.", "Its cloister has forty arches."]),
+      ]);
   });
 
   it("indexes content paragraphs with KILT's ids and the section above each", async () => {
@@ -46,10 +57,11 @@ describeEachDatabase("the text index", ({ db }) => {
   });
 
   it("re-indexes a changed page, replacing its rows", async () => {
-    await db().execute(sql`update pages set paragraphs = array[${`Quentor ${word}\n`}, 'Only one paragraph now.\n'], updated_at = now() where wikipedia_id = ${a}`);
+    await db().execute(
+      sql`update pages set paragraphs = array[${`Quentor ${word}\n`}, 'Only one paragraph now.\n'], updated_at = now() where wikipedia_id = ${a}`,
+    );
     expect((await getIndexStatus(db(), system)).stalePages).toBeGreaterThanOrEqual(1);
     await buildIndex(db(), system);
     expect(await indexRows(db(), a)).toEqual([{ paragraph_id: 1, section: "" }]);
   });
 });
-

@@ -21,13 +21,19 @@ describeEachDatabase("searching the knowledge source", ({ db }) => {
   const ids = { elodie: unique("p"), Elodie: unique("p"), pct: unique("p"), under: unique("p"), long: unique("p") };
 
   beforeAll(async () => {
-    await db().insert(pages).values([
-      { wikipediaId: ids.elodie, title: `Élodie ${tag}`, paragraphs: [`Élodie ${tag}\n`, "Section::::Life.\n", "Élodie painted harbours near Brest.\n"] },
-      { wikipediaId: ids.Elodie, title: `Elodie ${tag} Marchand`, paragraphs: [`Elodie\n`, "A singer from Lyon.\n"] },
-      { wikipediaId: ids.pct, title: `100% ${tag}`, paragraphs: ["100%\n", "A song.\n"] },
-      { wikipediaId: ids.under, title: `100x ${tag}`, paragraphs: ["100x\n", "A zoom.\n"] },
-      { wikipediaId: ids.long, title: `Snake_case ${tag}`, paragraphs: ["Snake_case\n", "Naming style.\n"] },
-    ]);
+    await db()
+      .insert(pages)
+      .values([
+        {
+          wikipediaId: ids.elodie,
+          title: `Élodie ${tag}`,
+          paragraphs: [`Élodie ${tag}\n`, "Section::::Life.\n", "Élodie painted harbours near Brest.\n"],
+        },
+        { wikipediaId: ids.Elodie, title: `Elodie ${tag} Marchand`, paragraphs: [`Elodie\n`, "A singer from Lyon.\n"] },
+        { wikipediaId: ids.pct, title: `100% ${tag}`, paragraphs: ["100%\n", "A song.\n"] },
+        { wikipediaId: ids.under, title: `100x ${tag}`, paragraphs: ["100x\n", "A zoom.\n"] },
+        { wikipediaId: ids.long, title: `Snake_case ${tag}`, paragraphs: ["Snake_case\n", "Naming style.\n"] },
+      ]);
   });
 
   it("finds titles by prefix, case- and accent-insensitive, the exact title first", async () => {
@@ -35,7 +41,11 @@ describeEachDatabase("searching the knowledge source", ({ db }) => {
     expect(lower.results.map((r) => r.wikipediaId)).toEqual([ids.elodie, ids.Elodie]);
     const upper = await search(db(), `ELODIE ${tag}`);
     expect(upper.results.map((r) => r.wikipediaId)).toEqual([ids.elodie, ids.Elodie]);
-    expect(upper.results[0]).toMatchObject({ paragraphId: null, section: "", snippet: [{ text: "Élodie painted harbours near Brest.", match: false }] });
+    expect(upper.results[0]).toMatchObject({
+      paragraphId: null,
+      section: "",
+      snippet: [{ text: "Élodie painted harbours near Brest.", match: false }],
+    });
     expect(upper.results[1]!.titleSegments).toEqual([
       { text: `Elodie ${tag}`, match: true },
       { text: " Marchand", match: false },
@@ -89,7 +99,8 @@ describeEachDatabase("searching the knowledge source", ({ db }) => {
 
   it("indexes new and changed pages after a later import, and says how many", async () => {
     const id = unique("p");
-    const line = (text: string) => JSON.stringify({ wikipedia_id: id, wikipedia_title: `Importé ${tag}`, text: [`Importé ${tag}\n`, `${text}\n`] }) + "\n";
+    const line = (text: string) =>
+      JSON.stringify({ wikipedia_id: id, wikipedia_title: `Importé ${tag}`, text: [`Importé ${tag}\n`, `${text}\n`] }) + "\n";
     const first = await importKnowledge(db(), system, { fileName: "a.jsonl", source: Readable.from([line("Lanterns of glass.")]) });
     expect(first.indexed).toBeGreaterThanOrEqual(1);
     expect((await search(db(), `lanterns ${tag}`, "text")).results[0]).toMatchObject({ wikipediaId: id, paragraphId: 1 });

@@ -20,7 +20,11 @@ describe("segments", () => {
 
   it("cuts a long snippet around the first match at spaces, with ellipses", () => {
     const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
-    const segs = [{ text: words.slice(0, 60).join(" ") + " ", match: false }, { text: "hit", match: true }, { text: " " + words.slice(60).join(" "), match: false }];
+    const segs = [
+      { text: words.slice(0, 60).join(" ") + " ", match: false },
+      { text: "hit", match: true },
+      { text: " " + words.slice(60).join(" "), match: false },
+    ];
     const snippet = snippetOf(segs, 80);
     const text = plainText(snippet);
     expect(text.startsWith("…")).toBe(true);

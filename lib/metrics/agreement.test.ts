@@ -11,8 +11,54 @@ import { fleissKappa, krippendorffAlphaNominal, profilesFromReliabilityData, typ
  * reproductions of it) on observer B. A lone value is not pairable, so alpha is the same.
  */
 const KRIPPENDORFF_2011_R_VECTOR = [
-  1, 1, null, 1, 2, 2, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 2, 3, 4, 4, 4, 4, 4, 1, 1, 2, 1, 2, 2, 2, 2, null, 5, 5, 5,
-  null, null, 1, 1, null, null, 3, null,
+  1,
+  1,
+  null,
+  1,
+  2,
+  2,
+  3,
+  2,
+  3,
+  3,
+  3,
+  3,
+  3,
+  3,
+  3,
+  3,
+  2,
+  2,
+  2,
+  2,
+  1,
+  2,
+  3,
+  4,
+  4,
+  4,
+  4,
+  4,
+  1,
+  1,
+  2,
+  1,
+  2,
+  2,
+  2,
+  2,
+  null,
+  5,
+  5,
+  5,
+  null,
+  null,
+  1,
+  1,
+  null,
+  null,
+  3,
+  null,
 ];
 const KRIPPENDORFF_2011: (number | null)[][] = [
   //    1     2  3  4  5  6  7  8  9    10    11    12   (units)
@@ -49,7 +95,9 @@ describe("profilesFromReliabilityData", () => {
     expect(fromR.map((row) => row.slice(0, 11))).toEqual(KRIPPENDORFF_2011.map((row) => row.slice(0, 11)));
     expect(fromR.map((row) => row[11])).toEqual([null, null, 3, null]); // irr: third observer
     expect(KRIPPENDORFF_2011.map((row) => row[11])).toEqual([null, 3, null, null]); // paper: observer B
-    expect(krippendorffAlphaNominal(profilesFromReliabilityData(fromR))).toBe(krippendorffAlphaNominal(profilesFromReliabilityData(KRIPPENDORFF_2011)));
+    expect(krippendorffAlphaNominal(profilesFromReliabilityData(fromR))).toBe(
+      krippendorffAlphaNominal(profilesFromReliabilityData(KRIPPENDORFF_2011)),
+    );
   });
 
   it("gives one profile per unit, counts in one category order for all units", () => {
@@ -109,13 +157,36 @@ describe("krippendorffAlphaNominal", () => {
   });
 
   it("is 1 for perfect agreement", () => {
-    expect(krippendorffAlphaNominal(profiles([[3, 0], [0, 3], [0, 2]]))).toBe(1);
+    expect(
+      krippendorffAlphaNominal(
+        profiles([
+          [3, 0],
+          [0, 3],
+          [0, 2],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   it("is null when undefined: nothing pairable, or every value in one category", () => {
     expect(krippendorffAlphaNominal([])).toBeNull();
-    expect(krippendorffAlphaNominal(profiles([[1, 0], [0, 1], [0, 0]]))).toBeNull();
-    expect(krippendorffAlphaNominal(profiles([[3, 0], [2, 0]]))).toBeNull();
+    expect(
+      krippendorffAlphaNominal(
+        profiles([
+          [1, 0],
+          [0, 1],
+          [0, 0],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlphaNominal(
+        profiles([
+          [3, 0],
+          [2, 0],
+        ]),
+      ),
+    ).toBeNull();
     expect(krippendorffAlphaNominal([{ counts: [2, 1], weight: 0 }])).toBeNull();
   });
 
@@ -126,13 +197,25 @@ describe("krippendorffAlphaNominal", () => {
 
   it("counts a weighted profile like that many copies", () => {
     const weighted: UnitProfile[] = [{ counts: [2, 1], weight: 3 }, { counts: [3, 0] }, { counts: [0, 2], weight: 2 }];
-    const copies = profiles([[2, 1], [2, 1], [2, 1], [3, 0], [0, 2], [0, 2]]);
+    const copies = profiles([
+      [2, 1],
+      [2, 1],
+      [2, 1],
+      [3, 0],
+      [0, 2],
+      [0, 2],
+    ]);
     expect(krippendorffAlphaNominal(weighted)).toBeCloseTo(krippendorffAlphaNominal(copies)!, 12);
   });
 
   it("works with any number of categories, short count arrays meaning trailing zeros", () => {
     const ragged = profiles([[2], [0, 2], [0, 1, 1], [1, 0, 0, 1]]);
-    const padded = profiles([[2, 0, 0, 0], [0, 2, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1]]);
+    const padded = profiles([
+      [2, 0, 0, 0],
+      [0, 2, 0, 0],
+      [0, 1, 1, 0],
+      [1, 0, 0, 1],
+    ]);
     expect(krippendorffAlphaNominal(ragged)).toBe(krippendorffAlphaNominal(padded));
   });
 
@@ -175,27 +258,68 @@ describe("fleissKappa", () => {
   });
 
   it("is 1 for perfect agreement", () => {
-    expect(fleissKappa(profiles([[3, 0], [0, 3], [0, 2]]))).toBe(1);
+    expect(
+      fleissKappa(
+        profiles([
+          [3, 0],
+          [0, 3],
+          [0, 2],
+        ]),
+      ),
+    ).toBe(1);
   });
 
   it("is null when undefined: no unit with two raters, or P_e = 1", () => {
     expect(fleissKappa([])).toBeNull();
-    expect(fleissKappa(profiles([[1, 0], [0, 1]]))).toBeNull();
-    expect(fleissKappa(profiles([[3, 0], [2, 0]]))).toBeNull();
+    expect(
+      fleissKappa(
+        profiles([
+          [1, 0],
+          [0, 1],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      fleissKappa(
+        profiles([
+          [3, 0],
+          [2, 0],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it("ignores units with a single rater and counts weights as copies", () => {
-    const base = profiles([[3, 0], [0, 3], [2, 1]]);
+    const base = profiles([
+      [3, 0],
+      [0, 3],
+      [2, 1],
+    ]);
     expect(fleissKappa([...base, { counts: [0, 1], weight: 50 }])).toBeCloseTo(11 / 20, 12);
     const weighted: UnitProfile[] = [{ counts: [2, 1], weight: 3 }, { counts: [3, 0] }, { counts: [0, 2], weight: 2 }];
-    const copies = profiles([[2, 1], [2, 1], [2, 1], [3, 0], [0, 2], [0, 2]]);
+    const copies = profiles([
+      [2, 1],
+      [2, 1],
+      [2, 1],
+      [3, 0],
+      [0, 2],
+      [0, 2],
+    ]);
     expect(fleissKappa(weighted)).toBeCloseTo(fleissKappa(copies)!, 12);
   });
 
   it("handles a varying number of raters per unit", () => {
     // P_i: [2,0] → 1, [1,1] → 0, [3,0] → 1; P̄ = 2/3. Assignments: 6 vs 1 → P_e = 37/49.
     // kappa = (2/3 − 37/49)/(12/49) = (98 − 111)/147 · 49/12 = −13/36.
-    expect(fleissKappa(profiles([[2, 0], [1, 1], [3, 0]]))).toBeCloseTo(-13 / 36, 12);
+    expect(
+      fleissKappa(
+        profiles([
+          [2, 0],
+          [1, 1],
+          [3, 0],
+        ]),
+      ),
+    ).toBeCloseTo(-13 / 36, 12);
   });
 });
 

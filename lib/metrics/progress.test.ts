@@ -30,10 +30,39 @@ describe("projectFinish", () => {
 
 describe("formatDuration", () => {
   it.each([
-    ["seconds under a minute", [[0, "0 s"], [45, "45 s"], [59.4, "59 s"]]],
-    ["minutes under an hour", [[59.6, "1 min"], [89, "1 min"], [720, "12 min"]]],
-    ["hours and minutes under a day", [[3_599, "1 h"], [3_600, "1 h"], [5_400, "1 h 30 min"], [12_000, "3 h 20 min"]]],
-    ["days and hours beyond", [[86_399, "1 d"], [172_800, "2 d"], [187_200, "2 d 4 h"]]],
+    [
+      "seconds under a minute",
+      [
+        [0, "0 s"],
+        [45, "45 s"],
+        [59.4, "59 s"],
+      ],
+    ],
+    [
+      "minutes under an hour",
+      [
+        [59.6, "1 min"],
+        [89, "1 min"],
+        [720, "12 min"],
+      ],
+    ],
+    [
+      "hours and minutes under a day",
+      [
+        [3_599, "1 h"],
+        [3_600, "1 h"],
+        [5_400, "1 h 30 min"],
+        [12_000, "3 h 20 min"],
+      ],
+    ],
+    [
+      "days and hours beyond",
+      [
+        [86_399, "1 d"],
+        [172_800, "2 d"],
+        [187_200, "2 d 4 h"],
+      ],
+    ],
   ] as const)("shows %s", (_, cases) => {
     for (const [seconds, text] of cases) expect(formatDuration(seconds)).toBe(text);
   });
@@ -67,6 +96,9 @@ describe("finishOutlook", () => {
   });
 
   it("takes another minimum", () => {
-    expect(finishOutlook({ ...window, slots: 9, remainingSlots: 3, judgmentsInWindow: 3, minJudgments: 3 })).toEqual({ kind: "eta", secondsLeft: 3600 });
+    expect(finishOutlook({ ...window, slots: 9, remainingSlots: 3, judgmentsInWindow: 3, minJudgments: 3 })).toEqual({
+      kind: "eta",
+      secondsLeft: 3600,
+    });
   });
 });

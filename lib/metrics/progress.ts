@@ -18,7 +18,8 @@ export function projectFinish(input: { remainingSlots: number; judgmentsInWindow
 } {
   const { remainingSlots, judgmentsInWindow, windowMinutes } = input;
   if (!(windowMinutes > 0) || !Number.isFinite(windowMinutes)) throw new RangeError(`windowMinutes must be > 0, got ${windowMinutes}`);
-  if (!(judgmentsInWindow >= 0) || !Number.isFinite(judgmentsInWindow)) throw new RangeError(`judgmentsInWindow must be ≥ 0, got ${judgmentsInWindow}`);
+  if (!(judgmentsInWindow >= 0) || !Number.isFinite(judgmentsInWindow))
+    throw new RangeError(`judgmentsInWindow must be ≥ 0, got ${judgmentsInWindow}`);
   if (!(remainingSlots >= 0) || !Number.isFinite(remainingSlots)) throw new RangeError(`remainingSlots must be ≥ 0, got ${remainingSlots}`);
   const perHour = (judgmentsInWindow * 60) / windowMinutes;
   if (remainingSlots === 0) return { perHour, secondsLeft: 0 };
@@ -43,12 +44,19 @@ export type FinishOutlook =
  * than `minJudgments` judgments (a pace of 3 judgments an hour projects nonsense), otherwise the
  * projection of `projectFinish`.
  */
-export function finishOutlook(input: { slots: number; remainingSlots: number; judgmentsInWindow: number; windowMinutes: number; minJudgments?: number }): FinishOutlook {
+export function finishOutlook(input: {
+  slots: number;
+  remainingSlots: number;
+  judgmentsInWindow: number;
+  windowMinutes: number;
+  minJudgments?: number;
+}): FinishOutlook {
   const needed = input.minJudgments ?? MIN_JUDGMENTS_TO_PROJECT;
   if (input.slots === 0) return { kind: "empty" };
   const { secondsLeft } = projectFinish(input);
   if (secondsLeft === 0) return { kind: "done" };
-  if (input.judgmentsInWindow < needed || secondsLeft === null) return { kind: "too_few", judgmentsInWindow: input.judgmentsInWindow, needed };
+  if (input.judgmentsInWindow < needed || secondsLeft === null)
+    return { kind: "too_few", judgmentsInWindow: input.judgmentsInWindow, needed };
   return { kind: "eta", secondsLeft };
 }
 

@@ -30,7 +30,10 @@ test("kps run uploads a guess file as a run, lists it, prints its figures as kps
 
   const scores = await cli(["run", "scores", "--campaign", campaignId, "--run", runId], env);
   expect(scores.code, scores.stderr).toBe(0);
-  const results = JSON.parse(scores.stdout) as Record<"original" | "endorsed" | "both", { page?: Record<string, number>; paragraph?: Record<string, number> }>;
+  const results = JSON.parse(scores.stdout) as Record<
+    "original" | "endorsed" | "both",
+    { page?: Record<string, number>; paragraph?: Record<string, number> }
+  >;
   expect(Object.keys(results)).toEqual(["original", "endorsed", "both"]);
   // Nothing is endorsed yet: the original gold is the imported file itself.
   const offline = await cli(["score", "--gold", fixture("gold.jsonl"), "--guess", fixture("valid.jsonl"), "--ks", "1,3,5,10", "--json"]);

@@ -23,7 +23,10 @@ test("kps login prints a token that later commands use; user create prints an in
   expect(invited.code, invited.stderr).toBe(0);
   expect(invited.stdout.trim()).toMatch(new RegExp(`^${baseURL}/invite/[A-Za-z0-9_-]{20,}$`));
 
-  const withPassword = await cli(["user", "create", "--username", unique("cli-coord"), "--role", "coordinator", "--password", PASSWORD], env);
+  const withPassword = await cli(
+    ["user", "create", "--username", unique("cli-coord"), "--role", "coordinator", "--password", PASSWORD],
+    env,
+  );
   expect(withPassword.code, withPassword.stderr).toBe(0);
   expect(withPassword.stdout.trim()).toMatch(/^\d+$/);
 });
@@ -63,11 +66,17 @@ test("kps imports the demo sample into a new campaign and launches the batch", {
   const campaignId = created.stdout.trim();
   expect(campaignId).toMatch(/^\d+$/);
 
-  const pages = await cli(["knowledge", "import", demo("knowledge.jsonl"), "--only-for", demo("queries.jsonl"), demo("candidates.jsonl")], env);
+  const pages = await cli(
+    ["knowledge", "import", demo("knowledge.jsonl"), "--only-for", demo("queries.jsonl"), demo("candidates.jsonl")],
+    env,
+  );
   expect(pages.code, pages.stderr).toBe(0);
   expect(pages.stdout.trim()).toBe("5");
 
-  const imported = await cli(["batch", "import", "--campaign", campaignId, "--queries", demo("queries.jsonl"), "--candidates", demo("candidates.jsonl")], env);
+  const imported = await cli(
+    ["batch", "import", "--campaign", campaignId, "--queries", demo("queries.jsonl"), "--candidates", demo("candidates.jsonl")],
+    env,
+  );
   expect(imported.code, imported.stderr).toBe(0);
   const batchId = imported.stdout.trim();
   expect(imported.stderr).toContain("5 questions");
@@ -90,7 +99,12 @@ test("kps imports the demo sample into a new campaign and launches the batch", {
   expect(open.stderr).toContain("Questions: 5 all, 0 disputed, 0 unanswerable, 0 answered, 5 open.");
   const kiltId = openLines[0]!.split("\t")[1]!;
   const found = await cli(["campaign", "questions", "--campaign", campaignId, "--search", kiltId], env);
-  expect(found.stdout.trim().split("\n").map((l) => l.split("\t")[1])).toEqual([kiltId]);
+  expect(
+    found.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t")[1]),
+  ).toEqual([kiltId]);
   const badShow = await cli(["campaign", "questions", "--campaign", campaignId, "--show", "everything"], env);
   expect(badShow.code).toBe(2);
   expect(badShow.stderr).toContain("--show: must be one of all, disputed, unanswerable, answered, open");
@@ -143,11 +157,30 @@ test("kps campaign crowd prints the entry URL and codes, changes settings, and n
 
   const shown = await cli(["campaign", "crowd", "--campaign", id], env);
   expect(shown.code, shown.stderr).toBe(0);
-  expect(shown.stdout).toMatch(new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=`, "m"));
+  expect(shown.stdout).toMatch(
+    new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}\\?PROLIFIC_PID=\\{\\{%PROLIFIC_PID%\\}\\}&STUDY_ID=`, "m"),
+  );
   expect(shown.stdout).toMatch(/^code\tcompleted\t[A-Z0-9]{8}\tQuota completed$/m);
   expect(shown.stderr).toContain("The crowd entry is closed");
 
-  const changed = await cli(["campaign", "crowd", "--campaign", id, "--enable", "--platform", "mturk", "--quota", "6", "--max-judgments", "none", "--code", "completed=CLI-DONE"], env);
+  const changed = await cli(
+    [
+      "campaign",
+      "crowd",
+      "--campaign",
+      id,
+      "--enable",
+      "--platform",
+      "mturk",
+      "--quota",
+      "6",
+      "--max-judgments",
+      "none",
+      "--code",
+      "completed=CLI-DONE",
+    ],
+    env,
+  );
   expect(changed.code, changed.stderr).toBe(0);
   expect(changed.stdout).toMatch(new RegExp(`^entry_url\t${baseURL}/crowd/[A-Za-z0-9_-]{22}$`, "m"));
   expect(changed.stdout).toContain("entry\topen");
@@ -179,7 +212,20 @@ test("kps batch import takes a file per retriever, the per-retriever cut and the
   const { dir, file } = candidates3Files(unique("cli-c3"));
   expect((await cli(["knowledge", "import", file("knowledge.jsonl")], env)).stdout.trim()).toBe("4");
   const campaignId = (await cli(["campaign", "create", "--name", unique("cli candidates")], env)).stdout.trim();
-  const args = ["batch", "import", "--campaign", campaignId, "--queries", file("tasks.jsonl"), "--candidates", file("dpr.jsonl"), "--candidates", file("run-3.jsonl"), "--per-retriever", "2"];
+  const args = [
+    "batch",
+    "import",
+    "--campaign",
+    campaignId,
+    "--queries",
+    file("tasks.jsonl"),
+    "--candidates",
+    file("dpr.jsonl"),
+    "--candidates",
+    file("run-3.jsonl"),
+    "--per-retriever",
+    "2",
+  ];
 
   const refused = await cli([...args, "--min-answer-overlap", "1.5"], env);
   expect(refused.code).toBe(1);
@@ -190,8 +236,10 @@ test("kps batch import takes a file per retriever, the per-retriever cut and the
   expect(imported.stdout.trim()).toMatch(/^\d+$/);
   // test/fixtures/candidates-3/README.md, without tfidf: the same passages, but dpr's q2 and q3 candidates merge with nothing.
   expect(imported.stderr).toContain("5 questions, 11 passages (4 gold, 7 candidates) over 4 pages.");
-  expect(imported.stderr).toContain("Candidates per retriever:\n" +
-    "  dpr: 9 read (top K), 1 below the top K, 3 dropped by the answer overlap, 6 kept (3 merged with another origin)\n" +
-    "  bm25: 6 read (top K), 1 below the top K, 1 dropped by the answer overlap, 5 kept (2 merged with another origin)\n");
+  expect(imported.stderr).toContain(
+    "Candidates per retriever:\n" +
+      "  dpr: 9 read (top K), 1 below the top K, 3 dropped by the answer overlap, 6 kept (3 merged with another origin)\n" +
+      "  bm25: 6 read (top K), 1 below the top K, 1 dropped by the answer overlap, 5 kept (2 merged with another origin)\n",
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -19,7 +19,10 @@ test("a flood of 600 entries with made-up ids, 24 at a time, makes at most maxWo
   const entries = await flood(anonymous, c.entryKey, 600, "flood");
   expect(tally(entries)).toEqual({ "200": 40, "full:places": PER_ADDRESS - 40, "429": 600 - PER_ADDRESS });
   for (const e of entries.filter((x) => x.status === 429)) {
-    expect(e.body.error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many entries into this study from your address: try again in \d+ s\.$/) });
+    expect(e.body.error).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/^Too many entries into this study from your address: try again in \d+ s\.$/),
+    });
     expect(Number(e.retryAfter)).toBe(e.body.error!.details!.retryAfterSeconds);
     expect(Number(e.retryAfter)).toBeGreaterThanOrEqual(1);
   }

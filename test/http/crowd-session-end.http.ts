@@ -15,7 +15,12 @@ interface Task {
   passage: { paragraphs: { id: number; text: string }[] };
 }
 
-const judgment = (t: Task) => ({ verdict: "sufficient", span: firstWordSpan(t.passage.paragraphs[0]!), durationMs: 3000, idempotencyKey: unique("key") });
+const judgment = (t: Task) => ({
+  verdict: "sufficient",
+  span: firstWordSpan(t.passage.paragraphs[0]!),
+  durationMs: 3000,
+  idempotencyKey: unique("key"),
+});
 
 async function startWork(api: APIRequestContext, campaignId: number): Promise<Task> {
   expect((await api.post("/api/crowd/session/consent")).status()).toBe(200);
@@ -39,13 +44,19 @@ test("after the coordinator stops the study, judgments and renewals of a session
 
   const judged = await w.api.post(`/api/claims/${task.claim.handle}/judgment`, { data: judgment(task) });
   expect(judged.status()).toBe(409);
-  expect((await judged.json()).error).toMatchObject({ message: "The researchers stopped this study. Thank you: your work counts.", details: { sessionEnded: true, outcome: "stopped" } });
+  expect((await judged.json()).error).toMatchObject({
+    message: "The researchers stopped this study. Thank you: your work counts.",
+    details: { sessionEnded: true, outcome: "stopped" },
+  });
   const renewed = await w.api.post(`/api/claims/${task.claim.handle}/renew`);
   expect(renewed.status()).toBe(409);
   expect((await renewed.json()).error.details).toMatchObject({ sessionEnded: true, outcome: "stopped" });
   expect(await sessionOf(w.api)).toMatchObject({ stage: "ended", outcome: "stopped", code: stopCode, work: { judged: 0 } });
   // The claim was given back: the dashboard shows nothing held, and no newcomer gets in.
-  expect((await (await admin.get(`/api/campaigns/${c.campaignId}/dashboard`)).json()).dashboard.totals).toMatchObject({ claimed: 0, filled: 0 });
+  expect((await (await admin.get(`/api/campaigns/${c.campaignId}/dashboard`)).json()).dashboard.totals).toMatchObject({
+    claimed: 0,
+    filled: 0,
+  });
   expect((await w.api.post(`/api/crowd/${c.entryKey}/enter`, { data: { worker: unique("newcomer") } })).status()).toBe(404);
   await admin.dispose();
 });
@@ -55,16 +66,25 @@ test("re-entering with a victim's MTurk workerId and another assignment is refus
   // Playwright's `request` fixture: a fresh context of no one's.
   const request = await playwright.newContext({ baseURL });
   const c = await crowdCampaign(admin, { prefix: "takeover", questions: 3, training: 0, crowd: { platform: "mturk", quota: 1 } });
-  const victim = { workerId: unique("W").replace("-", ""), assignmentId: unique("A").replace("-", ""), hitId: "HIT1", turkSubmitTo: crowdReceiver };
+  const victim = {
+    workerId: unique("W").replace("-", ""),
+    assignmentId: unique("A").replace("-", ""),
+    hitId: "HIT1",
+    turkSubmitTo: crowdReceiver,
+  };
   const w = await enterCrowd(baseURL, c.entryKey, victim);
   const task = await startWork(w.api, c.campaignId);
 
-  const attack = await request.post(`/api/crowd/${c.entryKey}/enter`, { data: { ...victim, assignmentId: "ATTACKER1", turkSubmitTo: "https://attacker.example.org" } });
+  const attack = await request.post(`/api/crowd/${c.entryKey}/enter`, {
+    data: { ...victim, assignmentId: "ATTACKER1", turkSubmitTo: "https://attacker.example.org" },
+  });
   expect(attack.status()).toBe(409);
   expect((await attack.json()).error).toMatchObject({ details: { sessionInProgress: true, field: "assignmentId" } });
   expect((await attack.json()).error.message).toContain("assignmentId");
   // The same ids again (a reload) resume the session; the request's turkSubmitTo never picks the site.
-  const reload = await request.post(`/api/crowd/${c.entryKey}/enter`, { data: { ...victim, turkSubmitTo: "https://attacker.example.org" } });
+  const reload = await request.post(`/api/crowd/${c.entryKey}/enter`, {
+    data: { ...victim, turkSubmitTo: "https://attacker.example.org" },
+  });
   expect(reload.status()).toBe(200);
   expect((await reload.json()).session).toMatchObject({ stage: "working", number: 1 });
 
@@ -72,7 +92,11 @@ test("re-entering with a victim's MTurk workerId and another assignment is refus
   expect(judged.status(), await judged.text()).toBe(201);
   expect(await sessionOf(w.api)).toMatchObject({
     outcome: "completed",
-    completion: { kind: "mturk", action: `${crowdReceiver}/mturk/externalSubmit`, fields: { assignmentId: victim.assignmentId, outcome: "completed", code: c.codes.completed } },
+    completion: {
+      kind: "mturk",
+      action: `${crowdReceiver}/mturk/externalSubmit`,
+      fields: { assignmentId: victim.assignmentId, outcome: "completed", code: c.codes.completed },
+    },
   });
   const report = (await (await admin.get(`/api/campaigns/${c.campaignId}/workers`)).json()).workers as { platformSessionId: string }[];
   expect(report.map((r) => r.platformSessionId)).toEqual([victim.assignmentId]);
@@ -89,7 +113,9 @@ test("a crowd worker cannot revise a judgment once their completion code is issu
   expect(judged.status(), await judged.text()).toBe(201);
   expect(await sessionOf(w.api)).toMatchObject({ stage: "ended", outcome: "completed", code: c.codes.completed });
 
-  const revised = await w.api.put(`/api/claims/${task.claim.handle}/judgment`, { data: { ...judgment(task), verdict: "insufficient", span: null, revision: 0 } });
+  const revised = await w.api.put(`/api/claims/${task.claim.handle}/judgment`, {
+    data: { ...judgment(task), verdict: "insufficient", span: null, revision: 0 },
+  });
   expect(revised.status()).toBe(409);
   expect((await revised.json()).error.details).toMatchObject({ sessionEnded: true, outcome: "completed" });
   const rows = (await (await admin.get(`/api/campaigns/${c.campaignId}/judgments`)).text()).trim().split("\n").filter(Boolean);

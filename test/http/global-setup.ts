@@ -54,7 +54,9 @@ async function waitFor(server: ServerCommand, process: Started, timeoutMs: numbe
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (process.child.exitCode !== null) break;
-    const status = await fetch(server.healthURL).then((r) => r.status).catch(() => 0);
+    const status = await fetch(server.healthURL)
+      .then((r) => r.status)
+      .catch(() => 0);
     if (status === 200) return;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -17,8 +17,18 @@ interface Answer {
 /** One request over a fresh connection, with these header lines as bytes (latin1: 0x80–0xFF as they are). */
 function raw(baseURL: string, method: string, path: string, headerLines: string[]): Promise<Answer> {
   const { hostname, port } = new URL(baseURL);
-  const head = [`${method} ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, "Connection: close", ...headerLines, method === "POST" ? "Content-Length: 2" : "", ""];
-  const bytes = Buffer.from(head.filter((l, i) => l !== "" || i === head.length - 1).join("\r\n") + "\r\n" + (method === "POST" ? "{}" : ""), "latin1");
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: ${hostname}:${port}`,
+    "Connection: close",
+    ...headerLines,
+    method === "POST" ? "Content-Length: 2" : "",
+    "",
+  ];
+  const bytes = Buffer.from(
+    head.filter((l, i) => l !== "" || i === head.length - 1).join("\r\n") + "\r\n" + (method === "POST" ? "{}" : ""),
+    "latin1",
+  );
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
@@ -37,7 +47,7 @@ function raw(baseURL: string, method: string, path: string, headerLines: string[
 /** A chunked body's data (`size CRLF data CRLF`… `0 CRLF CRLF`). */
 function dechunk(body: string): string {
   let out = "";
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const eol = body.indexOf("\r\n", at);
     const size = parseInt(body.slice(at, eol), 16);
     if (!(size > 0)) return out;
@@ -67,48 +77,69 @@ const COOKIES = [
   "a=%E0%A4%A; kps_session=nope",
 ];
 /** Authorization headers that are not `Bearer <token>`: ignored. */
-const IGNORED_AUTHORIZATION = ["Bearer", "Bearer ", "Bearer    ", "Bearer a b", "Basic xyz", "Basic dXNlcjpwYXNz", "Negotiate", ",", "Bearer \xff\xfe", "Bearer kps_%E0%A4%A", `Bearer ${KB8("a ")}`];
+const IGNORED_AUTHORIZATION = [
+  "Bearer",
+  "Bearer ",
+  "Bearer    ",
+  "Bearer a b",
+  "Basic xyz",
+  "Basic dXNlcjpwYXNz",
+  "Negotiate",
+  ",",
+  "Bearer \xff\xfe",
+  "Bearer kps_%E0%A4%A",
+  `Bearer ${KB8("a ")}`,
+];
 /** Well-formed bearer credentials that are nobody's: 401 even where no credential is needed (a wrong key, not no key). */
 const UNKNOWN_BEARER = ["Bearer kps_unknown", `Bearer ${KB8("A")}`, "bearer kpsw_nobody"];
 /** Bytes Node's HTTP parser refuses before the app sees them: 400. */
-const UNPARSABLE = ["Cookie: kps_session=a\x00b", "Cookie: kps_session=\x01\x02", "Authorization: Bearer \x00", "Authorization: Bearer a\x7fb"];
+const UNPARSABLE = [
+  "Cookie: kps_session=a\x00b",
+  "Cookie: kps_session=\x01\x02",
+  "Authorization: Bearer \x00",
+  "Authorization: Bearer a\x7fb",
+];
 
 function expectNoTrace(answer: Answer, what: string) {
   expect(answer.status, what).not.toBe(500);
   expect(answer.body, what).not.toMatch(/\n\s+at |URIError|TypeError/);
 }
 
-test("malformed cookies and Authorization headers count as no credential: 401 where one is needed, the anonymous answer elsewhere, never a 500", { timeout: 60_000 }, async () => {
-  const missingEntry = "/api/crowd/AAAAAAAAAAAAAAAAAAAAAA"; // public: 404 for a key nobody has
-  const needs = [
-    ["GET", "/api/me"],
-    ["POST", "/api/knowledge/index"],
-  ] as const;
-  for (const header of [...COOKIES.map((c) => `Cookie: ${c}`), ...IGNORED_AUTHORIZATION.map((a) => `Authorization: ${a}`)]) {
-    for (const [method, path] of needs) {
-      const answer = await raw(baseURL, method, path, [header, "Content-Type: application/json"]);
-      expectNoTrace(answer, `${method} ${path} with ${header}`);
-      expect(answer.status, `${method} ${path} with ${JSON.stringify(header)}`).toBe(401);
-      expect(JSON.parse(answer.body).error.code).toBe("unauthorized");
+test(
+  "malformed cookies and Authorization headers count as no credential: 401 where one is needed, the anonymous answer elsewhere, never a 500",
+  { timeout: 60_000 },
+  async () => {
+    const missingEntry = "/api/crowd/AAAAAAAAAAAAAAAAAAAAAA"; // public: 404 for a key nobody has
+    const needs = [
+      ["GET", "/api/me"],
+      ["POST", "/api/knowledge/index"],
+    ] as const;
+    for (const header of [...COOKIES.map((c) => `Cookie: ${c}`), ...IGNORED_AUTHORIZATION.map((a) => `Authorization: ${a}`)]) {
+      for (const [method, path] of needs) {
+        const answer = await raw(baseURL, method, path, [header, "Content-Type: application/json"]);
+        expectNoTrace(answer, `${method} ${path} with ${header}`);
+        expect(answer.status, `${method} ${path} with ${JSON.stringify(header)}`).toBe(401);
+        expect(JSON.parse(answer.body).error.code).toBe("unauthorized");
+      }
+      const open = await raw(baseURL, "GET", missingEntry, [header]);
+      expect(open.status, `the public entry with ${JSON.stringify(header)}`).toBe(404);
+      const page = await raw(baseURL, "GET", "/", [header]);
+      expectNoTrace(page, `the sign-in page with ${header}`);
+      expect(page.status, `the sign-in page with ${JSON.stringify(header)}`).toBe(200);
     }
-    const open = await raw(baseURL, "GET", missingEntry, [header]);
-    expect(open.status, `the public entry with ${JSON.stringify(header)}`).toBe(404);
-    const page = await raw(baseURL, "GET", "/", [header]);
-    expectNoTrace(page, `the sign-in page with ${header}`);
-    expect(page.status, `the sign-in page with ${JSON.stringify(header)}`).toBe(200);
-  }
-  const ignored = await raw(baseURL, "GET", "/api/me", ["Authorization: Basic xyz"]);
-  expect(JSON.parse(ignored.body).error.message).toContain("The Authorization header was ignored: it must be 'Bearer <token>'");
-  for (const header of UNKNOWN_BEARER) {
-    const answer = await raw(baseURL, "GET", missingEntry, [`Authorization: ${header}`]);
-    expectNoTrace(answer, header);
-    expect(answer.status, header).toBe(401);
-  }
-  for (const header of UNPARSABLE) {
-    const answer = await raw(baseURL, "GET", "/api/me", [header]);
-    expect(answer.status, JSON.stringify(header)).toBe(400);
-  }
-});
+    const ignored = await raw(baseURL, "GET", "/api/me", ["Authorization: Basic xyz"]);
+    expect(JSON.parse(ignored.body).error.message).toContain("The Authorization header was ignored: it must be 'Bearer <token>'");
+    for (const header of UNKNOWN_BEARER) {
+      const answer = await raw(baseURL, "GET", missingEntry, [`Authorization: ${header}`]);
+      expectNoTrace(answer, header);
+      expect(answer.status, header).toBe(401);
+    }
+    for (const header of UNPARSABLE) {
+      const answer = await raw(baseURL, "GET", "/api/me", [header]);
+      expect(answer.status, JSON.stringify(header)).toBe(400);
+    }
+  },
+);
 
 test("a real session cookie still works beside an ignored Authorization header or a broken other cookie; a real token beside a broken cookie", async () => {
   const admin = await adminApi(baseURL);

@@ -36,7 +36,10 @@ test("a judgment with ?next=1 brings the task after the prefetched one, once; ba
   for (const [query, field] of hostile) {
     const res = await api.post(url + query, { data: body });
     expect(res.status(), query).toBe(422);
-    expect(((await res.json()).error.details.problems as { field: string }[]).map((p) => p.field), query).toEqual([field]);
+    expect(
+      ((await res.json()).error.details.problems as { field: string }[]).map((p) => p.field),
+      query,
+    ).toEqual([field]);
   }
 
   const first = await api.post(`${url}?next=1&after=${prefetched.claim.handle}`, { data: body });

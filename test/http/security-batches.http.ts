@@ -24,7 +24,9 @@ function judgmentBody(task: Task, sufficient: boolean) {
   const word = p.text.split(" ")[0]!;
   return {
     verdict: sufficient ? "sufficient" : "insufficient",
-    span: sufficient ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+    span: sufficient
+      ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word }
+      : null,
     durationMs: 1500,
     idempotencyKey: unique("key"),
   };
@@ -41,77 +43,104 @@ async function exportsOf(admin: APIRequestContext, campaignId: number, batchId: 
   return parts.join("\n--\n");
 }
 
-test("a closed batch refuses judgments with 409 and exports the same bytes after the attempt, a change of T, a pause and time", { timeout: 90_000 }, async () => {
-  const admin = await adminApi(baseURL);
-  const { campaignId, batchId } = await launchedBatch(admin);
-  const names = [await createAccount(admin, "annotator", "sealed"), await createAccount(admin, "annotator", "sealed"), await createAccount(admin, "annotator", "sealed")];
-  const apis = await Promise.all(names.map((n) => signedInApi(baseURL, n)));
-  const payloads: string[] = [];
+test(
+  "a closed batch refuses judgments with 409 and exports the same bytes after the attempt, a change of T, a pause and time",
+  { timeout: 90_000 },
+  async () => {
+    const admin = await adminApi(baseURL);
+    const { campaignId, batchId } = await launchedBatch(admin);
+    const names = [
+      await createAccount(admin, "annotator", "sealed"),
+      await createAccount(admin, "annotator", "sealed"),
+      await createAccount(admin, "annotator", "sealed"),
+    ];
+    const apis = await Promise.all(names.map((n) => signedInApi(baseURL, n)));
+    const payloads: string[] = [];
 
-  // Two annotators judge everything sufficient, the third judges one passage and holds a claim on the next.
-  let held: Task | undefined;
-  for (const [i, api] of apis.entries()) {
-    for (let taken = 1; ; taken++) {
-      const res = await api.post(`/api/campaigns/${campaignId}/next`);
-      if (res.status() === 204) break;
-      expect(res.status()).toBe(200);
-      const raw = await res.text();
-      payloads.push(raw);
-      const task = JSON.parse(raw) as Task;
-      expect(task.claim.handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
-      if (i === 2 && taken === 2) {
-        held = task;
-        break;
+    // Two annotators judge everything sufficient, the third judges one passage and holds a claim on the next.
+    let held: Task | undefined;
+    for (const [i, api] of apis.entries()) {
+      for (let taken = 1; ; taken++) {
+        const res = await api.post(`/api/campaigns/${campaignId}/next`);
+        if (res.status() === 204) break;
+        expect(res.status()).toBe(200);
+        const raw = await res.text();
+        payloads.push(raw);
+        const task = JSON.parse(raw) as Task;
+        expect(task.claim.handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        if (i === 2 && taken === 2) {
+          held = task;
+          break;
+        }
+        const judged = await api.post(`/api/claims/${task.claim.handle}/judgment`, { data: judgmentBody(task, i < 2) });
+        expect(judged.status(), await judged.text()).toBe(201);
+        payloads.push(await judged.text());
       }
-      const judged = await api.post(`/api/claims/${task.claim.handle}/judgment`, { data: judgmentBody(task, i < 2) });
-      expect(judged.status(), await judged.text()).toBe(201);
-      payloads.push(await judged.text());
     }
-  }
-  expect(held).toBeDefined();
-  // What the annotators received has these fields and no other: no database id (a passage id would tell gold apart).
-  const allowed = new Set([
-    "claim.handle", "claim.expiresAt", "query.id", "query.input", "passage.wikipediaId", "passage.title",
-    "passage.paragraphs[].id", "passage.paragraphs[].text", "passage.paragraphs[].section",
-    "progress.judgedToday", "progress.passageOfQuestion", "progress.passagesInQuestion",
-    "judgment.claim", "judgment.verdict", "judgment.unreadable", "judgment.span", "judgment.span.startParagraphId", "judgment.span.startCharacter",
-    "judgment.span.endParagraphId", "judgment.span.endCharacter", "judgment.span.text", "judgment.durationMs", "judgment.createdAt",
-    "judgment.comment", "judgment.flags[]", // issue 14: the annotator's own note and flags
-  ]);
-  const paths = (v: unknown, at = ""): string[] =>
-    Array.isArray(v)
-      ? v.flatMap((x) => paths(x, `${at}[]`))
-      : v !== null && typeof v === "object"
-        ? Object.entries(v).flatMap(([k, x]) => paths(x, at ? `${at}.${k}` : k))
-        : [at];
-  const seen = new Set(payloads.flatMap((p) => paths(JSON.parse(p))));
-  expect([...seen].filter((p) => !allowed.has(p))).toEqual([]);
-  // A database id in the claim routes is refused as a malformed handle.
-  const byNumber = await apis[2]!.post(`/api/claims/1/renew`);
-  expect(byNumber.status()).toBe(422);
+    expect(held).toBeDefined();
+    // What the annotators received has these fields and no other: no database id (a passage id would tell gold apart).
+    const allowed = new Set([
+      "claim.handle",
+      "claim.expiresAt",
+      "query.id",
+      "query.input",
+      "passage.wikipediaId",
+      "passage.title",
+      "passage.paragraphs[].id",
+      "passage.paragraphs[].text",
+      "passage.paragraphs[].section",
+      "progress.judgedToday",
+      "progress.passageOfQuestion",
+      "progress.passagesInQuestion",
+      "judgment.claim",
+      "judgment.verdict",
+      "judgment.unreadable",
+      "judgment.span",
+      "judgment.span.startParagraphId",
+      "judgment.span.startCharacter",
+      "judgment.span.endParagraphId",
+      "judgment.span.endCharacter",
+      "judgment.span.text",
+      "judgment.durationMs",
+      "judgment.createdAt",
+      "judgment.comment",
+      "judgment.flags[]", // issue 14: the annotator's own note and flags
+    ]);
+    const paths = (v: unknown, at = ""): string[] =>
+      Array.isArray(v)
+        ? v.flatMap((x) => paths(x, `${at}[]`))
+        : v !== null && typeof v === "object"
+          ? Object.entries(v).flatMap(([k, x]) => paths(x, at ? `${at}.${k}` : k))
+          : [at];
+    const seen = new Set(payloads.flatMap((p) => paths(JSON.parse(p))));
+    expect([...seen].filter((p) => !allowed.has(p))).toEqual([]);
+    // A database id in the claim routes is refused as a malformed handle.
+    const byNumber = await apis[2]!.post(`/api/claims/1/renew`);
+    expect(byNumber.status()).toBe(422);
 
-  expect((await admin.post(`/api/batches/${batchId}/close`)).status()).toBe(200);
-  const atClose = await exportsOf(admin, campaignId, batchId);
-  expect(atClose).toContain('"provenance"');
+    expect((await admin.post(`/api/batches/${batchId}/close`)).status()).toBe(200);
+    const atClose = await exportsOf(admin, campaignId, batchId);
+    expect(atClose).toContain('"provenance"');
 
-  // The held claim ended at close: the judgment is refused, saying why; the claim cannot be renewed.
-  const late = await apis[2]!.post(`/api/claims/${held!.claim.handle}/judgment`, { data: judgmentBody(held!, true) });
-  expect(late.status()).toBe(409);
-  expect((await late.json()).error.message).toMatch(/batch was closed/);
-  expect((await apis[2]!.post(`/api/claims/${held!.claim.handle}/renew`)).status()).toBe(410);
-  expect((await apis[2]!.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
-  expect(await exportsOf(admin, campaignId, batchId)).toBe(atClose);
+    // The held claim ended at close: the judgment is refused, saying why; the claim cannot be renewed.
+    const late = await apis[2]!.post(`/api/claims/${held!.claim.handle}/judgment`, { data: judgmentBody(held!, true) });
+    expect(late.status()).toBe(409);
+    expect((await late.json()).error.message).toMatch(/batch was closed/);
+    expect((await apis[2]!.post(`/api/claims/${held!.claim.handle}/renew`)).status()).toBe(410);
+    expect((await apis[2]!.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
+    expect(await exportsOf(admin, campaignId, batchId)).toBe(atClose);
 
-  // Changes that would alter an open batch's export: T, an annotator paused; and time.
-  expect((await admin.patch(`/api/campaigns/${campaignId}`, { data: { endorsementThreshold: 3 } })).status()).toBe(200);
-  const me = (await (await apis[0]!.get("/api/me")).json()).user.id as number;
-  expect((await admin.post(`/api/campaigns/${campaignId}/annotators/${me}/pause`)).status()).toBe(200);
-  await new Promise((r) => setTimeout(r, 1500));
-  expect(await exportsOf(admin, campaignId, batchId)).toBe(atClose);
+    // Changes that would alter an open batch's export: T, an annotator paused; and time.
+    expect((await admin.patch(`/api/campaigns/${campaignId}`, { data: { endorsementThreshold: 3 } })).status()).toBe(200);
+    const me = (await (await apis[0]!.get("/api/me")).json()).user.id as number;
+    expect((await admin.post(`/api/campaigns/${campaignId}/annotators/${me}/pause`)).status()).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await exportsOf(admin, campaignId, batchId)).toBe(atClose);
 
-  await Promise.all(apis.map((a) => a.dispose()));
-  await admin.dispose();
-});
+    await Promise.all(apis.map((a) => a.dispose()));
+    await admin.dispose();
+  },
+);
 
 test("a paused batch hands out nothing and refuses judgments on claims taken before the pause (409)", async () => {
   const admin = await adminApi(baseURL);

@@ -11,7 +11,11 @@ const PORT = Number(process.env.KPS_E2E_PORT || 3100) + 57;
 const PUBLISHED = "kilt-demo";
 
 /** A JSON POST over node:http from a chosen local address (loopback has 127.0.0.0/8). */
-function post(url: string, body: unknown, localAddress: string): Promise<{ status: number; json: { error?: { code: string; message: string } } }> {
+function post(
+  url: string,
+  body: unknown,
+  localAddress: string,
+): Promise<{ status: number; json: { error?: { code: string; message: string } } }> {
   const target = new URL(url);
   const data = JSON.stringify(body);
   return new Promise((resolve, reject) => {
@@ -23,7 +27,11 @@ function post(url: string, body: unknown, localAddress: string): Promise<{ statu
         method: "POST",
         localAddress,
         agent: false,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), origin: `http://127.0.0.1:${target.port}` },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(data),
+          origin: `http://127.0.0.1:${target.port}`,
+        },
       },
       (res) => {
         let text = "";
@@ -38,9 +46,13 @@ function post(url: string, body: unknown, localAddress: string): Promise<{ statu
 }
 
 function kpsLogin(url: string, username: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(process.cwd(), "bin", "kps.mjs"), "--url", url, "login", "--username", username, "--password-stdin"], {
-    env: { ...process.env, KPS_TOKEN: "" },
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(process.cwd(), "bin", "kps.mjs"), "--url", url, "login", "--username", username, "--password-stdin"],
+    {
+      env: { ...process.env, KPS_TOKEN: "" },
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -83,11 +95,17 @@ describe("sign-in security over HTTP", () => {
 
     const refused = await post(`${app.url}/api/auth/sign-in`, { username: "demo-coordinator", password: PUBLISHED }, "127.0.0.4");
     expect(refused.status).toBe(401);
-    const ok = await post(`${app.url}/api/auth/sign-in`, { username: "demo-coordinator", password: passwords["demo-coordinator"] }, "127.0.0.4");
+    const ok = await post(
+      `${app.url}/api/auth/sign-in`,
+      { username: "demo-coordinator", password: passwords["demo-coordinator"] },
+      "127.0.0.4",
+    );
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ user: { username: "demo-coordinator", role: "coordinator" } });
     // Set-up is over: refused at once.
-    expect((await post(`${app.url}/api/setup`, { username: unique("late"), password: "long enough password" }, "127.0.0.4")).status).toBe(409);
+    expect((await post(`${app.url}/api/setup`, { username: unique("late"), password: "long enough password" }, "127.0.0.4")).status).toBe(
+      409,
+    );
   });
 
   test("40 parallel wrong passwords: 40 attempts recorded, 5 checked, and the owner still signs in from another address", async () => {
@@ -103,7 +121,9 @@ describe("sign-in security over HTTP", () => {
 
     // Exactly 40 rows from the attacker's address: its limit of 50 leaves exactly 10 more attempts.
     for (let i = 0; i < 10; i++) {
-      expect((await post(`${app.url}/api/auth/sign-in`, { username: unique("nobody"), password: "wrong-guess" }, attacker)).status).toBe(401);
+      expect((await post(`${app.url}/api/auth/sign-in`, { username: unique("nobody"), password: "wrong-guess" }, attacker)).status).toBe(
+        401,
+      );
     }
     const eleventh = await post(`${app.url}/api/auth/sign-in`, { username: unique("nobody"), password: "wrong-guess" }, attacker);
     expect(eleventh.status).toBe(429);

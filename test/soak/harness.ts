@@ -57,7 +57,15 @@ export function alive(pid: number): boolean {
 export function startServer(port: number, env: Record<string, string>): Server {
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "server", "production-server.mjs"), "--port", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, KPS_DEMO: "0", KPS_ADMIN_USERNAME: ADMIN.username, KPS_ADMIN_PASSWORD: ADMIN.password, DATABASE_URL: "", KPS_DATA_DIR: "", ...env },
+    env: {
+      ...process.env,
+      KPS_DEMO: "0",
+      KPS_ADMIN_USERNAME: ADMIN.username,
+      KPS_ADMIN_PASSWORD: ADMIN.password,
+      DATABASE_URL: "",
+      KPS_DATA_DIR: "",
+      ...env,
+    },
   });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
@@ -81,7 +89,9 @@ export function startServer(port: number, env: Record<string, string>): Server {
 export async function waitHealthy(url: string, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
-    const status = await fetch(`${url}/api/health`).then((r) => r.status).catch(() => 0);
+    const status = await fetch(`${url}/api/health`)
+      .then((r) => r.status)
+      .catch(() => 0);
     if (status === 200) return Date.now() - started;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -102,13 +112,22 @@ export class Client {
   constructor(readonly url: string) {}
 
   async signIn(username: string, password: string): Promise<void> {
-    const res = await fetch(`${this.url}/api/auth/sign-in`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }) });
+    const res = await fetch(`${this.url}/api/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    });
     if (res.status !== 200) throw new Error(`sign-in of ${username}: ${res.status} ${await res.text()}`);
     this.cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0]!;
   }
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the soak reads answers of many shapes
-  async call(method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any; text: string }> {
+  async call(
+    method: string,
+    route: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: any; text: string }> {
     const init: RequestInit = { method, headers: { cookie: this.cookie, ...headers }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     if (body !== undefined) {
       if (typeof body === "string" || body instanceof FormData) init.body = body;
@@ -136,18 +155,30 @@ export async function makeCampaign(admin: Client, questions: number): Promise<{ 
   const pages = Array.from({ length: questions }, (_, i) => ({
     wikipedia_id: `${tag}-page-${i}`,
     wikipedia_title: `Soak Page ${i}`,
-    text: [`Soak Page ${i}\n`, ...Array.from({ length: 6 }, (_, p) => `Paragraph ${p + 1} of page ${i} tells the soak fact number ${i * 10 + p}.\n`)],
+    text: [
+      `Soak Page ${i}\n`,
+      ...Array.from({ length: 6 }, (_, p) => `Paragraph ${p + 1} of page ${i} tells the soak fact number ${i * 10 + p}.\n`),
+    ],
   }));
-  const knowledge = await admin.call("POST", `/api/knowledge?name=${tag}.jsonl`, pages.map((p) => JSON.stringify(p)).join("\n") + "\n", { "content-type": "application/x-ndjson" });
+  const knowledge = await admin.call("POST", `/api/knowledge?name=${tag}.jsonl`, pages.map((p) => JSON.stringify(p)).join("\n") + "\n", {
+    "content-type": "application/x-ndjson",
+  });
   if (knowledge.status !== 201) throw new Error(`knowledge: ${knowledge.status} ${knowledge.text}`);
   const created = await admin.call("POST", "/api/campaigns", { name: tag, leaseSeconds: 30, goldMinJudgments: 10_000 });
   if (created.status !== 201) throw new Error(`campaign: ${created.status} ${created.text}`);
   const campaignId: number = created.json.campaign.id;
   const lines = pages.map((p, i) =>
-    JSON.stringify({ id: `${tag}-q${i}`, input: `what is soak fact ${i}`, output: [{ answer: "x", provenance: [{ wikipedia_id: p.wikipedia_id, start_paragraph_id: 1, end_paragraph_id: 1 }] }] }),
+    JSON.stringify({
+      id: `${tag}-q${i}`,
+      input: `what is soak fact ${i}`,
+      output: [{ answer: "x", provenance: [{ wikipedia_id: p.wikipedia_id, start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+    }),
   );
   const candidates = pages.map((p, i) =>
-    JSON.stringify({ id: `${tag}-q${i}`, output: [{ provenance: [2, 3, 4, 5].map((k) => ({ wikipedia_id: p.wikipedia_id, start_paragraph_id: k, end_paragraph_id: k })) }] }),
+    JSON.stringify({
+      id: `${tag}-q${i}`,
+      output: [{ provenance: [2, 3, 4, 5].map((k) => ({ wikipedia_id: p.wikipedia_id, start_paragraph_id: k, end_paragraph_id: k })) }],
+    }),
   );
   const form = new FormData();
   form.append("queries", new Blob([lines.join("\n") + "\n"]), "queries.jsonl");
@@ -221,7 +252,9 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
             key,
             body: {
               verdict: sufficient ? "sufficient" : "insufficient",
-              span: sufficient ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word } : null,
+              span: sufficient
+                ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word }
+                : null,
               durationMs: 1500,
               idempotencyKey: key,
             },
@@ -255,7 +288,9 @@ export function runLoad(campaignId: number, annotators: { username: string; clie
 }
 
 /** A fresh PostgreSQL database for one soak run (dropped by the returned function). */
-export async function freshPostgresDatabase(base = process.env.KPS_SOAK_POSTGRES ?? "postgres://postgres@127.0.0.1:5432"): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(
+  base = process.env.KPS_SOAK_POSTGRES ?? "postgres://postgres@127.0.0.1:5432",
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `kps_soak_${randomBytes(4).toString("hex")}`;
   const admin = postgres(`${base}/postgres`, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);

@@ -19,7 +19,9 @@ export interface InvariantReport {
  */
 export async function checkInvariants(db: Db, campaignId: number, acked: Ack[], r = 3): Promise<InvariantReport> {
   const keys = new Set(
-    rowsOf<{ idempotency_key: string }>(await db.execute(sql`select idempotency_key from judgments where campaign_id = ${campaignId}`)).map((k) => k.idempotency_key),
+    rowsOf<{ idempotency_key: string }>(await db.execute(sql`select idempotency_key from judgments where campaign_id = ${campaignId}`)).map(
+      (k) => k.idempotency_key,
+    ),
   );
   const rows = rowsOf<{ id: string; judgment_count: number; claim_count: number; open_slots: number; n: number; live: number }>(
     await db.execute(sql`
@@ -34,7 +36,9 @@ export async function checkInvariants(db: Db, campaignId: number, acked: Ack[], 
     judgments: keys.size,
     passages: rows.length,
     overR: rows.filter((p) => p.n > r).length,
-    counterMismatches: rows.filter((p) => p.judgment_count !== p.n || p.claim_count !== p.live || p.open_slots !== Math.max(0, r - p.n - p.live)).length,
+    counterMismatches: rows.filter(
+      (p) => p.judgment_count !== p.n || p.claim_count !== p.live || p.open_slots !== Math.max(0, r - p.n - p.live),
+    ).length,
     incomplete: rows.filter((p) => p.n !== r || p.live !== 0).length,
   };
 }

@@ -56,7 +56,8 @@ describe.runIf(hasPostgresBinaries())("PostgreSQL restarted under load (a privat
     const ackedAtRestart = load.result.acked.length;
     const recoverStarted = Date.now();
     while (load.result.acked.length < ackedAtRestart + 30) {
-      if (Date.now() - recoverStarted > 30_000) throw new Error(`no recovery: ${JSON.stringify([...load.result.statuses])}\n${server.output().slice(-3000)}`);
+      if (Date.now() - recoverStarted > 30_000)
+        throw new Error(`no recovery: ${JSON.stringify([...load.result.statuses])}\n${server.output().slice(-3000)}`);
       await sleep(50);
     }
     const recoveryMs = Date.now() - recoverStarted;

@@ -20,11 +20,17 @@ export interface PrivatePostgres {
 }
 
 export function hasPostgresBinaries(): boolean {
-  return fs.existsSync("/usr/lib/postgresql") && fs.readdirSync("/usr/lib/postgresql").some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
+  return (
+    fs.existsSync("/usr/lib/postgresql") &&
+    fs.readdirSync("/usr/lib/postgresql").some((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
+  );
 }
 
 export function createPrivatePostgres(port: number): PrivatePostgres {
-  const version = fs.readdirSync("/usr/lib/postgresql").filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)).sort((a, b) => Number(b) - Number(a))[0]!;
+  const version = fs
+    .readdirSync("/usr/lib/postgresql")
+    .filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/initdb`))
+    .sort((a, b) => Number(b) - Number(a))[0]!;
   const bin = (name: string) => `/usr/lib/postgresql/${version}/bin/${name}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-soak-pg-"));
   const asRoot = process.getuid?.() === 0;
@@ -34,7 +40,10 @@ export function createPrivatePostgres(port: number): PrivatePostgres {
     fs.chownSync(dir, uid, gid);
   }
   const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, { stdio: ["ignore", "pipe", "pipe"], cwd: dir });
+    execFileSync(asRoot ? "runuser" : command, asRoot ? ["-u", "postgres", "--", command, ...args] : args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      cwd: dir,
+    });
   const data = path.join(dir, "data");
   run(bin("initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;

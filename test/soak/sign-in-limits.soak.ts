@@ -17,7 +17,12 @@ function signInFrom(localAddress: string, username: string, password: string, fo
         method: "POST",
         localAddress,
         agent: false,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), origin: `http://127.0.0.1:${PORT}`, ...forged },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(data),
+          origin: `http://127.0.0.1:${PORT}`,
+          ...forged,
+        },
       },
       (res) => {
         let text = "";
@@ -62,7 +67,8 @@ describe("sign-in rate limits over HTTP", () => {
     expect((await signInFrom("127.0.0.1", victim, PASSWORD)).status).toBe(200);
 
     // Per address: 50 failures from this address (each claiming another), then everyone here waits.
-    for (let i = 0; i < 50; i++) expect((await signInFrom("127.0.0.1", unique("nobody"), "wrong-password", `10.0.${i}.1`)).status).toBe(401);
+    for (let i = 0; i < 50; i++)
+      expect((await signInFrom("127.0.0.1", unique("nobody"), "wrong-password", `10.0.${i}.1`)).status).toBe(401);
     const blocked = await signInFrom("127.0.0.1", other, PASSWORD, "192.0.2.77");
     expect(blocked.status).toBe(429);
     expect(blocked.body.error?.message).toContain("from your address");

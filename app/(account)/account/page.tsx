@@ -43,7 +43,9 @@ export default async function AccountPage() {
           <h2 id="everywhere-heading" className="card-title">
             Sign out everywhere
           </h2>
-          <p className="hint intro-hint">Ends every session of yours, on every device, this one included. API tokens stay; revoke them on the People page.</p>
+          <p className="hint intro-hint">
+            Ends every session of yours, on every device, this one included. API tokens stay; revoke them on the People page.
+          </p>
           <SignOutEverywhere />
         </section>
       </div>

@@ -47,7 +47,8 @@ function Detail({ detail }: { detail: RankDetail }) {
         <ul className="evidence-sets">
           {marks.map((m) => (
             <li key={m.index}>
-              <strong>{m.label}</strong> <span className="hint">({m.completeAt === null ? "not complete" : `complete at rank ${m.completeAt}`})</span>
+              <strong>{m.label}</strong>{" "}
+              <span className="hint">({m.completeAt === null ? "not complete" : `complete at rank ${m.completeAt}`})</span>
               <ul>
                 {m.members.map((k) => (
                   <li key={k}>

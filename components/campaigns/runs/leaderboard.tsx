@@ -61,8 +61,8 @@ function GoldCounts({ board }: { board: Board }) {
         ))}
       </dl>
       <p className="hint">
-        Questions per gold: original, {GOLD_HINT.original}; endorsed, {GOLD_HINT.endorsed}; both, {GOLD_HINT.both}. A question not in a gold is left out
-        of its figures. Computed {formatTime(board.computedAt)} from the campaign’s current outcomes, at {board.level} level.
+        Questions per gold: original, {GOLD_HINT.original}; endorsed, {GOLD_HINT.endorsed}; both, {GOLD_HINT.both}. A question not in a gold
+        is left out of its figures. Computed {formatTime(board.computedAt)} from the campaign’s current outcomes, at {board.level} level.
       </p>
     </div>
   );
@@ -71,7 +71,17 @@ function GoldCounts({ board }: { board: Board }) {
 const ariaSort = (sort: SortKey | null, metric: string, gold: string) =>
   sort && sort.metric === metric && sort.gold === gold ? (sort.dir === "asc" ? "ascending" : "descending") : "none";
 
-function ScoreTable({ campaignId, board, sort, onSort }: { campaignId: number; board: Board; sort: SortKey | null; onSort: (s: SortKey) => void }) {
+function ScoreTable({
+  campaignId,
+  board,
+  sort,
+  onSort,
+}: {
+  campaignId: number;
+  board: Board;
+  sort: SortKey | null;
+  onSort: (s: SortKey) => void;
+}) {
   const metrics = metricsOf(board);
   const rows = sortRows(board, metrics, sort);
   return (
@@ -135,7 +145,9 @@ function ScoreTable({ campaignId, board, sort, onSort }: { campaignId: number; b
 function FewerQuestions({ board, row }: { board: Board; row: Board["rows"][number] }) {
   const counts = row.questions;
   if (!counts || GOLDS.every((g) => counts[g] === board.golds[g].questions)) return null;
-  return <span className="hint rank-note">over {GOLDS.map((g) => `${counts[g]} of ${board.golds[g].questions}`).join(" · ")} questions</span>;
+  return (
+    <span className="hint rank-note">over {GOLDS.map((g) => `${counts[g]} of ${board.golds[g].questions}`).join(" · ")} questions</span>
+  );
 }
 
 /** One metric's three figures; the endorsed and both figures are marked where they differ from the original. */
@@ -147,7 +159,13 @@ function ScoreCells({ metric, row, board }: { metric: Metric; row: Board["rows"]
         const v = figure(board, row, metric, g);
         const changed = g !== "original" && v !== undefined && original !== undefined && Math.abs(v - original) > 1e-12;
         return (
-          <td key={g} className={`num${g === "original" ? " gold-first" : ""}${changed ? " changed" : ""}`} data-metric={metric.key} data-gold={g} title={v === undefined ? undefined : String(v)}>
+          <td
+            key={g}
+            className={`num${g === "original" ? " gold-first" : ""}${changed ? " changed" : ""}`}
+            data-metric={metric.key}
+            data-gold={g}
+            title={v === undefined ? undefined : String(v)}
+          >
             <span className="score">{formatScore(v)}</span>
             {changed && (
               <span className="delta">

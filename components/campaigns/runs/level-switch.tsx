@@ -14,7 +14,14 @@ export function LevelSwitch({ id, value, onChange }: { id: string; value: Level;
       <legend>Level</legend>
       {LEVELS.map((l) => (
         <label key={l.value} className="check" htmlFor={`${id}-${l.value}`} title={l.hint}>
-          <input id={`${id}-${l.value}`} type="radio" name={id} value={l.value} checked={value === l.value} onChange={() => onChange(l.value)} />
+          <input
+            id={`${id}-${l.value}`}
+            type="radio"
+            name={id}
+            value={l.value}
+            checked={value === l.value}
+            onChange={() => onChange(l.value)}
+          />
           <span>{l.label}</span>
         </label>
       ))}

@@ -15,7 +15,8 @@ import "./runs.css";
 const COLUMNS = ["Question", "KILT id", ...numeric(...GOLDS.map((g) => `${GOLD_LABEL[g]} R-prec`))];
 
 /** The address of a question's drill-down (the KILT id encoded as one path segment). */
-export const questionHref = (campaignId: number, runId: number, kiltId: string) => `/campaigns/${campaignId}/runs/${runId}/questions/${encodeURIComponent(kiltId)}`;
+export const questionHref = (campaignId: number, runId: number, kiltId: string) =>
+  `/campaigns/${campaignId}/runs/${runId}/questions/${encodeURIComponent(kiltId)}`;
 
 /** A run's questions, a page at a time, searchable by KILT id or question text, each with its R-precision per gold. */
 export function RunQuestions({ campaignId, runId }: { campaignId: number; runId: number }) {
@@ -23,7 +24,10 @@ export function RunQuestions({ campaignId, runId }: { campaignId: number; runId:
   const [level, setLevel] = useState<Level>("page");
   const [cursors, setCursors] = useState<number[]>([]);
   const after = cursors.at(-1);
-  const list = useQuery({ ...runQuestionsQuery(campaignId, runId, { q: q || undefined, after, level }), placeholderData: keepPreviousData });
+  const list = useQuery({
+    ...runQuestionsQuery(campaignId, runId, { q: q || undefined, after, level }),
+    placeholderData: keepPreviousData,
+  });
   const rows = list.data?.questions ?? [];
   const next = list.data?.next ?? null;
   return (
@@ -59,7 +63,12 @@ export function RunQuestions({ campaignId, runId }: { campaignId: number; runId:
             ← Previous page
           </button>
           <span className="muted">Page {cursors.length + 1}</span>
-          <button type="button" className="secondary" disabled={next === null} onClick={() => next !== null && setCursors((c) => [...c, next])}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={next === null}
+            onClick={() => next !== null && setCursors((c) => [...c, next])}
+          >
             Next page →
           </button>
         </nav>

@@ -73,7 +73,12 @@ export function RunUploadForm({ campaignId }: { campaignId: number }) {
       <form ref={formRef} className="stack" onSubmit={submit} aria-label="Upload a run" aria-busy={busy}>
         <fieldset className="plain" disabled={busy}>
           <div className="form-grid">
-            <FormField id="run-name" label="Run name" hint="1–80 characters, unique in the campaign (e.g. the system’s name)." error={nameError}>
+            <FormField
+              id="run-name"
+              label="Run name"
+              hint="1–80 characters, unique in the campaign (e.g. the system’s name)."
+              error={nameError}
+            >
               {(p) => <input {...p} name="name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />}
             </FormField>
           </div>
@@ -83,7 +88,16 @@ export function RunUploadForm({ campaignId }: { campaignId: number }) {
             label="Predictions (KILT guess JSONL or .gz)"
             hint="One line per question of the campaign, with its KILT id: output[0].provenance (ranked) and/or output[0].answer."
           >
-            {(p) => <input {...p} name="guess" type="file" required accept={GUESS_ACCEPT} onChange={(e) => setFile(e.target.files?.[0] ?? null)} />}
+            {(p) => (
+              <input
+                {...p}
+                name="guess"
+                type="file"
+                required
+                accept={GUESS_ACCEPT}
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
+            )}
           </FormField>
         </fieldset>
         <div className="form-actions">

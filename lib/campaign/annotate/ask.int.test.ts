@@ -19,7 +19,8 @@ import { proposalInputSchema, proposePassage } from "./proposals";
 import { submitJudgment } from "./judgments";
 
 /** One question, a gold passage (paragraph 1) and one candidate (paragraph 2); paragraph 3 is free to propose. The gold rule out of reach. */
-const oneQuestion = (db: Db, settings: Record<string, unknown> = {}) => makeCampaign(db, { queries: 1, candidates: 1, settings: { goldMinJudgments: 10_000, ...settings } });
+const oneQuestion = (db: Db, settings: Record<string, unknown> = {}) =>
+  makeCampaign(db, { queries: 1, candidates: 1, settings: { goldMinJudgments: 10_000, ...settings } });
 
 describeEachDatabase("propose or explain: the ask", ({ db }) => {
   it("asks once every passage of a question was judged not sufficient, most recent question first", async () => {
@@ -40,7 +41,11 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     const c = await oneQuestion(db());
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     let first = true;
-    for (let t = await nextTask(db(), a, { campaignId: c.campaignId }); t; t = await nextTask(db(), a, { campaignId: c.campaignId }), first = false) {
+    for (
+      let t = await nextTask(db(), a, { campaignId: c.campaignId });
+      t;
+      t = await nextTask(db(), a, { campaignId: c.campaignId }), first = false
+    ) {
       await submitJudgment(db(), a, t.claim.handle, judgmentOf(t, first ? "sufficient" : "insufficient"));
     }
     expect(await getAsk(db(), a, c.campaignId)).toBeNull();
@@ -51,7 +56,11 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(await failure(explainQuestion(db(), b, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
     await updateCampaign(db(), system, c.campaignId, { askWhenNoneSufficient: true });
     expect(await getAsk(db(), b, c.campaignId)).toMatchObject({ answers: ["1871"] });
-    const { user } = await createUser(db(), system, { username: `coord-${c.campaignId}-${b.id}`, role: "coordinator", password: "password-123" });
+    const { user } = await createUser(db(), system, {
+      username: `coord-${c.campaignId}-${b.id}`,
+      role: "coordinator",
+      password: "password-123",
+    });
     const coordinator: UserActor = { kind: "user", id: user.id, username: user.username, role: "coordinator", via: "session" };
     expect(await failure(getAsk(db(), coordinator, c.campaignId))).toBe("403");
   });
@@ -76,7 +85,10 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(await failure(explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("409");
     expect(await nextTask(db(), a, { campaignId: c.campaignId })).toBeNull();
 
-    const [p] = await db().select().from(passages).where(and(eq(passages.queryId, sql`(select query_id from proposals where user_id = ${a.id})`), eq(passages.startParagraphId, 3)));
+    const [p] = await db()
+      .select()
+      .from(passages)
+      .where(and(eq(passages.queryId, sql`(select query_id from proposals where user_id = ${a.id})`), eq(passages.startParagraphId, 3)));
     const [me] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
     expect(p).toMatchObject({ origins: [{ kind: "annotator", annotator: me!.pseudonym }], openSlots: 2, isGold: false, judgmentCount: 0 });
     const [proposal] = await db().select().from(proposals).where(eq(proposals.passageId, p!.id));
@@ -86,7 +98,9 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
 
     const others = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
     for (const o of others) await judgeAll(db(), o, c.campaignId, () => "sufficient");
-    const judged = rowsOf<{ user_id: number }>(await db().execute(sql`select user_id::float8 as user_id from judgments where passage_id = ${p!.id} order by id`));
+    const judged = rowsOf<{ user_id: number }>(
+      await db().execute(sql`select user_id::float8 as user_id from judgments where passage_id = ${p!.id} order by id`),
+    );
     expect(judged.map((j) => j.user_id)).toEqual([others[0]!.id, others[1]!.id]);
     const [after] = await db().select().from(passages).where(eq(passages.id, p!.id));
     expect(after).toMatchObject({ judgmentCount: 2, sufficientCount: 2, openSlots: 0, claimCount: 0 });
@@ -108,11 +122,17 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(await getAsk(db(), b, c.campaignId)).toMatchObject({ judged: 1 });
     expect(await failure(proposePassage(db(), b, c.campaignId, proposalOf(c, 0)))).toBe("409");
     expect(await proposePassage(db(), b, c.campaignId, candidate)).toEqual({ merged: true });
-    const [p] = await db().select().from(passages).where(and(eq(passages.campaignId, c.campaignId), eq(passages.startParagraphId, 2)));
+    const [p] = await db()
+      .select()
+      .from(passages)
+      .where(and(eq(passages.campaignId, c.campaignId), eq(passages.startParagraphId, 2)));
     expect(p!.origins.map((o) => o.kind)).toEqual(["retriever", "annotator"]);
     const batch = rowsOf<{ n: number }>(await db().execute(sql`select passage_count as n from batches where id = ${c.batchId}`));
     expect(batch[0]!.n).toBe(3);
-    const mine = await db().select().from(claims).where(and(eq(claims.passageId, p!.id), eq(claims.userId, b.id)));
+    const mine = await db()
+      .select()
+      .from(claims)
+      .where(and(eq(claims.passageId, p!.id), eq(claims.userId, b.id)));
     expect(mine).toHaveLength(1);
   });
 
@@ -120,7 +140,13 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     const c = await oneQuestion(db());
     const a = await makeAnnotator(db());
     await judgeAll(db(), a, c.campaignId);
-    expect(await explainQuestion(db(), a, c.campaignId, { queryId: c.queryIds[0]!, reason: "not_in_wikipedia", text: "  The snapshot predates it. " })).toEqual({
+    expect(
+      await explainQuestion(db(), a, c.campaignId, {
+        queryId: c.queryIds[0]!,
+        reason: "not_in_wikipedia",
+        text: "  The snapshot predates it. ",
+      }),
+    ).toEqual({
       reason: "not_in_wikipedia",
     });
     expect(await getAsk(db(), a, c.campaignId)).toBeNull();
@@ -151,10 +177,14 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     await judgeAll(db(), worker.actor, c.campaignId).catch((error: unknown) => {
       if (!(error instanceof AppError && error.code === "conflict")) throw error;
     });
-    const judged = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from judgments where user_id = ${worker.actor.id}`));
+    const judged = rowsOf<{ n: number }>(
+      await db().execute(sql`select count(*)::int as n from judgments where user_id = ${worker.actor.id}`),
+    );
     expect(judged[0]!.n).toBe(2);
     expect(await getAsk(db(), worker.actor, c.campaignId)).toBeNull();
     expect(await failure(proposePassage(db(), worker.actor, c.campaignId, proposalOf(c, 0)))).toBe("403");
-    expect(await failure(explainQuestion(db(), worker.actor, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" }))).toBe("403");
+    expect(
+      await failure(explainQuestion(db(), worker.actor, c.campaignId, { queryId: c.queryIds[0]!, reason: "ambiguous", text: "" })),
+    ).toBe("403");
   });
 });

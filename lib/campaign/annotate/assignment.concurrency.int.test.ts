@@ -28,90 +28,107 @@ for (const kind of testDatabaseKinds()) {
     });
     afterAll(() => handle.close());
 
-    it(`${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims, proposals`, { timeout: 240_000 }, async () => {
-      const db = handle.db;
-      // Unfinished, not merely open: a slot held by an abandoned claim that nobody has reaped yet is not open, and
-      // the rounds must go on until someone's request reaps it (a proposal late in the run made this end early).
-      const openPassages = async (campaignId: number) =>
-        rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and judgment_count < 3`))[0]!.n;
-      // Every verdict is "insufficient": the gold rule is set out of reach, so nobody is paused.
-      const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates, settings: { goldMinJudgments: 10_000 } });
-      const annotators: UserActor[] = [];
-      for (let i = 0; i < size.annotators; i++) annotators.push(await makeAnnotator(db));
-      let abandoned = 0;
-      let random = 12345;
-      const rand = () => ((random = (random * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    it(
+      `${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims, proposals`,
+      { timeout: 240_000 },
+      async () => {
+        const db = handle.db;
+        // Unfinished, not merely open: a slot held by an abandoned claim that nobody has reaped yet is not open, and
+        // the rounds must go on until someone's request reaps it (a proposal late in the run made this end early).
+        const openPassages = async (campaignId: number) =>
+          rowsOf<{ n: number }>(
+            await db.execute(sql`select count(*)::int as n from passages where campaign_id = ${campaignId} and judgment_count < 3`),
+          )[0]!.n;
+        // Every verdict is "insufficient": the gold rule is set out of reach, so nobody is paused.
+        const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates, settings: { goldMinJudgments: 10_000 } });
+        const annotators: UserActor[] = [];
+        for (let i = 0; i < size.annotators; i++) annotators.push(await makeAnnotator(db));
+        let abandoned = 0;
+        let random = 12345;
+        const rand = () => (random = (random * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
-      const work = async (a: UserActor) => {
-        let idle = 0;
-        while (idle < 3) {
-          const task = await nextTask(db, a, { campaignId: c.campaignId });
-          if (!task) {
-            idle++;
-            await new Promise((r) => setTimeout(r, 20));
-            continue;
+        const work = async (a: UserActor) => {
+          let idle = 0;
+          while (idle < 3) {
+            const task = await nextTask(db, a, { campaignId: c.campaignId });
+            if (!task) {
+              idle++;
+              await new Promise((r) => setTimeout(r, 20));
+              continue;
+            }
+            idle = 0;
+            if (rand() < 0.1) {
+              // Walk away: the lease runs out, and the slot must reopen for someone else.
+              await db
+                .update(claims)
+                .set({ expiresAt: sql`now() - interval '1 second'` })
+                .where(eq(claims.handle, task.claim.handle));
+              abandoned++;
+              continue;
+            }
+            await submitJudgment(db, a, task.claim.handle, {
+              verdict: "insufficient",
+              span: null,
+              unreadable: false,
+              durationMs: Math.floor(rand() * 5000),
+              idempotencyKey: unique("k"),
+            });
+            await respond(a);
           }
-          idle = 0;
-          if (rand() < 0.1) {
-            // Walk away: the lease runs out, and the slot must reopen for someone else.
-            await db.update(claims).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(claims.handle, task.claim.handle));
-            abandoned++;
-            continue;
+        };
+        // Asked about a question (every verdict is "insufficient"): propose a passage of its page, or explain.
+        let proposed = 0;
+        const respond = async (a: UserActor) => {
+          const ask = await getAsk(db, a, c.campaignId);
+          if (!ask) return;
+          const page = c.pageIds[c.queryIds.indexOf(ask.queryId)]!;
+          const last = size.candidates + 2; // the factory's pages: paragraphs 1 … candidates + 2, the last one no passage's
+          const start = [last, last - 1, 1][Math.floor(rand() * 3)]!;
+          const span = { startParagraphId: last, startCharacter: 0, endParagraphId: last, endCharacter: 9, text: "Paragraph" };
+          try {
+            if (rand() < 0.7) {
+              await proposePassage(db, a, c.campaignId, {
+                queryId: ask.queryId,
+                wikipediaId: page,
+                startParagraphId: start,
+                endParagraphId: last,
+                span,
+              });
+              proposed++;
+            } else await explainQuestion(db, a, c.campaignId, { queryId: ask.queryId, reason: "not_in_wikipedia", text: "" });
+          } catch (error) {
+            // Judged that location already, or a passage proposed meanwhile is left for them: not asked any more.
+            if (!(error instanceof AppError && error.status === 409)) throw error;
           }
-          await submitJudgment(db, a, task.claim.handle, {
-            verdict: "insufficient",
-            span: null,
-            unreadable: false,
-            durationMs: Math.floor(rand() * 5000),
-            idempotencyKey: unique("k"),
-          });
-          await respond(a);
-        }
-      };
-      // Asked about a question (every verdict is "insufficient"): propose a passage of its page, or explain.
-      let proposed = 0;
-      const respond = async (a: UserActor) => {
-        const ask = await getAsk(db, a, c.campaignId);
-        if (!ask) return;
-        const page = c.pageIds[c.queryIds.indexOf(ask.queryId)]!;
-        const last = size.candidates + 2; // the factory's pages: paragraphs 1 … candidates + 2, the last one no passage's
-        const start = [last, last - 1, 1][Math.floor(rand() * 3)]!;
-        const span = { startParagraphId: last, startCharacter: 0, endParagraphId: last, endCharacter: 9, text: "Paragraph" };
-        try {
-          if (rand() < 0.7) {
-            await proposePassage(db, a, c.campaignId, { queryId: ask.queryId, wikipediaId: page, startParagraphId: start, endParagraphId: last, span });
-            proposed++;
-          } else await explainQuestion(db, a, c.campaignId, { queryId: ask.queryId, reason: "not_in_wikipedia", text: "" });
-        } catch (error) {
-          // Judged that location already, or a passage proposed meanwhile is left for them: not asked any more.
-          if (!(error instanceof AppError && error.status === 409)) throw error;
-        }
-      };
-      // Rounds until nobody finds work: a slot reopened by a late abandonment, or a late proposal, is picked up.
-      for (let round = 0; round < 5; round++) await Promise.all(annotators.map(work));
-      for (let round = 0; round < 20 && (await openPassages(c.campaignId)) > 0; round++) await Promise.all(annotators.map(work));
+        };
+        // Rounds until nobody finds work: a slot reopened by a late abandonment, or a late proposal, is picked up.
+        for (let round = 0; round < 5; round++) await Promise.all(annotators.map(work));
+        for (let round = 0; round < 20 && (await openPassages(c.campaignId)) > 0; round++) await Promise.all(annotators.map(work));
 
-      const ps = await db.select().from(passages).where(eq(passages.campaignId, c.campaignId));
-      expect(ps.length).toBeGreaterThan(size.queries * (size.candidates + 1));
-      expect(proposed).toBeGreaterThan(0);
-      const byProposer = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from proposals pr join judgments j on j.passage_id = pr.passage_id and j.user_id = pr.user_id
+        const ps = await db.select().from(passages).where(eq(passages.campaignId, c.campaignId));
+        expect(ps.length).toBeGreaterThan(size.queries * (size.candidates + 1));
+        expect(proposed).toBeGreaterThan(0);
+        const byProposer = rowsOf<{ n: number }>(
+          await db.execute(sql`select count(*)::int as n from proposals pr join judgments j on j.passage_id = pr.passage_id and j.user_id = pr.user_id
           where pr.campaign_id = ${c.campaignId}`),
-      );
-      expect(byProposer[0]!.n).toBe(0);
-      const counts = rowsOf<{ passage_id: number; n: number; distinct_users: number }>(
-        await db.execute(sql`
+        );
+        expect(byProposer[0]!.n).toBe(0);
+        const counts = rowsOf<{ passage_id: number; n: number; distinct_users: number }>(
+          await db.execute(sql`
           select p.id as passage_id, count(j.id)::int as n, count(distinct j.user_id)::int as distinct_users
           from passages p left join judgments j on j.passage_id = p.id
           where p.campaign_id = ${c.campaignId} group by p.id`),
-      );
-      expect(counts.filter((r) => r.n !== 3 || r.distinct_users !== 3)).toEqual([]);
-      expect(ps.every((p) => p.judgmentCount === 3 && p.claimCount === 0 && p.openSlots === 0)).toBe(true);
-      const liveClaims = rowsOf<{ n: number }>(
-        await db.execute(sql`select count(*)::int as n from claims where campaign_id = ${c.campaignId} and ended_at is null and expires_at > now()`),
-      );
-      expect(liveClaims[0]!.n).toBe(0);
-      expect(abandoned).toBeGreaterThan(0);
-    });
+        );
+        expect(counts.filter((r) => r.n !== 3 || r.distinct_users !== 3)).toEqual([]);
+        expect(ps.every((p) => p.judgmentCount === 3 && p.claimCount === 0 && p.openSlots === 0)).toBe(true);
+        const liveClaims = rowsOf<{ n: number }>(
+          await db.execute(
+            sql`select count(*)::int as n from claims where campaign_id = ${c.campaignId} and ended_at is null and expires_at > now()`,
+          ),
+        );
+        expect(liveClaims[0]!.n).toBe(0);
+        expect(abandoned).toBeGreaterThan(0);
+      },
+    );
   });
 }

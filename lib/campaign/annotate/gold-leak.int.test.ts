@@ -36,7 +36,7 @@ function flatten(value: unknown, path = "", out = new Map<string, Leaf>()): Map<
 function auc(rows: { score: number; gold: boolean }[]): number {
   const sorted = [...rows].sort((a, b) => a.score - b.score);
   let rankSumGold = 0;
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
     const midRank = (i + 1 + j) / 2;
@@ -118,75 +118,112 @@ function leakScores(samples: Sample[]): { field: string; how: string; auc: numbe
 // which makes the scores reproducible. On the shared PostgreSQL the ids, and with them the orders,
 // differ from run to run; with 40 questions each AUC estimate has a standard error near 0.05, and the
 // highest of ~50 of them passed 0.6 by chance in one CI run (0.625 to 0.65, different fields each time).
-describeEachDatabase("gold cannot be told apart", ({ db }) => {
-  it("no field of what annotators receive predicts is_gold (AUC ≤ 0.6), and no database id appears in it", { timeout: 300_000 }, async () => {
-    // Ids far from every other number in a payload, so finding one is never a coincidence.
-    await db().execute(sql`select setval(pg_get_serial_sequence('passages', 'id'), greatest(5000000, (select coalesce(max(id), 0) from passages)))`);
-    await db().execute(sql`select setval(pg_get_serial_sequence('claims', 'id'), greatest(7000000, (select coalesce(max(id), 0) from claims)))`);
-    const random = seededRandom(20261201);
-    const goldParagraph = Array.from({ length: 40 }, () => 1 + Math.floor(random() * 4));
-    const c = await makeCampaign(db(), {
-      queries: 40,
-      candidates: 3,
-      goldAt: (i) => goldParagraph[i]!,
-      // Nobody is paused by the gold rule: the annotators below judge at random.
-      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
-    });
-    const team = await makeAnnotators(db(), 4);
+describeEachDatabase(
+  "gold cannot be told apart",
+  ({ db }) => {
+    it(
+      "no field of what annotators receive predicts is_gold (AUC ≤ 0.6), and no database id appears in it",
+      { timeout: 300_000 },
+      async () => {
+        // Ids far from every other number in a payload, so finding one is never a coincidence.
+        await db().execute(
+          sql`select setval(pg_get_serial_sequence('passages', 'id'), greatest(5000000, (select coalesce(max(id), 0) from passages)))`,
+        );
+        await db().execute(
+          sql`select setval(pg_get_serial_sequence('claims', 'id'), greatest(7000000, (select coalesce(max(id), 0) from claims)))`,
+        );
+        const random = seededRandom(20261201);
+        const goldParagraph = Array.from({ length: 40 }, () => 1 + Math.floor(random() * 4));
+        const c = await makeCampaign(db(), {
+          queries: 40,
+          candidates: 3,
+          goldAt: (i) => goldParagraph[i]!,
+          // Nobody is paused by the gold rule: the annotators below judge at random.
+          settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
+        });
+        const team = await makeAnnotators(db(), 4);
 
-    const samples: Sample[] = [];
-    const payloads: unknown[] = [];
-    const passageOfHandle = new Map<string, number>();
-    const busy = new Set<UserActor>(team);
-    while (busy.size) {
-      // Round robin: the annotators' work interleaves, as in a crowd.
-      for (const a of [...busy]) {
-        const task = await nextTask(db(), a, { campaignId: c.campaignId });
-        if (!task) {
-          busy.delete(a);
-          continue;
+        const samples: Sample[] = [];
+        const payloads: unknown[] = [];
+        const passageOfHandle = new Map<string, number>();
+        const busy = new Set<UserActor>(team);
+        while (busy.size) {
+          // Round robin: the annotators' work interleaves, as in a crowd.
+          for (const a of [...busy]) {
+            const task = await nextTask(db(), a, { campaignId: c.campaignId });
+            if (!task) {
+              busy.delete(a);
+              continue;
+            }
+            const wire = JSON.parse(JSON.stringify(task)) as Record<string, unknown>;
+            payloads.push(wire);
+            const { passageId } = await idsOfTask(db(), task);
+            passageOfHandle.set(task.claim.handle, passageId);
+            samples.push({ fields: flatten(wire), question: task.query.id, passageId, gold: false });
+            if (random() < 0.2) payloads.push(JSON.parse(JSON.stringify(await renewClaim(db(), a, task.claim.handle))));
+            const r = await submitJudgment(
+              db(),
+              a,
+              task.claim.handle,
+              judgmentOf(task, random() < 0.5 ? "sufficient" : "insufficient", 1000 + Math.floor(random() * 4000)),
+            );
+            payloads.push(JSON.parse(JSON.stringify(r)));
+          }
         }
-        const wire = JSON.parse(JSON.stringify(task)) as Record<string, unknown>;
-        payloads.push(wire);
-        const { passageId } = await idsOfTask(db(), task);
-        passageOfHandle.set(task.claim.handle, passageId);
-        samples.push({ fields: flatten(wire), question: task.query.id, passageId, gold: false });
-        if (random() < 0.2) payloads.push(JSON.parse(JSON.stringify(await renewClaim(db(), a, task.claim.handle))));
-        const r = await submitJudgment(db(), a, task.claim.handle, judgmentOf(task, random() < 0.5 ? "sufficient" : "insufficient", 1000 + Math.floor(random() * 4000)));
-        payloads.push(JSON.parse(JSON.stringify(r)));
-      }
-    }
-    const ps = await db().select({ id: passages.id, isGold: passages.isGold }).from(passages).where(eq(passages.campaignId, c.campaignId));
-    const gold = new Set(ps.filter((p) => p.isGold).map((p) => p.id));
-    const handles = [...passageOfHandle.keys()];
-    for (const s of samples) s.gold = gold.has(s.passageId);
-    expect(samples).toHaveLength(40 * 4 * 2);
-    expect(samples.filter((s) => s.gold)).toHaveLength(40 * 2);
+        const ps = await db()
+          .select({ id: passages.id, isGold: passages.isGold })
+          .from(passages)
+          .where(eq(passages.campaignId, c.campaignId));
+        const gold = new Set(ps.filter((p) => p.isGold).map((p) => p.id));
+        const handles = [...passageOfHandle.keys()];
+        for (const s of samples) s.gold = gold.has(s.passageId);
+        expect(samples).toHaveLength(40 * 4 * 2);
+        expect(samples.filter((s) => s.gold)).toHaveLength(40 * 2);
 
-    const scores = leakScores(samples);
-    const leaks = scores.filter((s) => s.auc > 0.6);
-    expect(leaks, `fields that tell gold apart:\n${scores.slice(0, 8).map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`).join("\n")}`).toEqual([]);
+        const scores = leakScores(samples);
+        const leaks = scores.filter((s) => s.auc > 0.6);
+        expect(
+          leaks,
+          `fields that tell gold apart:\n${scores
+            .slice(0, 8)
+            .map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`)
+            .join("\n")}`,
+        ).toEqual([]);
 
-    // Issue 14: the history of one's own judgments tells gold apart no better.
-    const history: Sample[] = [];
-    for (const a of team) {
-      for (let after: string | undefined, page; !page || page.next; after = page.next ?? undefined) {
-        page = await listMyJudgments(db(), a, c.campaignId, { after, limit: 50 });
-        payloads.push(JSON.parse(JSON.stringify(page)));
-        for (const row of page.rows) {
-          const passageId = passageOfHandle.get(row.claim)!;
-          history.push({ fields: flatten(JSON.parse(JSON.stringify(row))), question: row.query.id, passageId, gold: gold.has(passageId) });
+        // Issue 14: the history of one's own judgments tells gold apart no better.
+        const history: Sample[] = [];
+        for (const a of team) {
+          for (let after: string | undefined, page; !page || page.next; after = page.next ?? undefined) {
+            page = await listMyJudgments(db(), a, c.campaignId, { after, limit: 50 });
+            payloads.push(JSON.parse(JSON.stringify(page)));
+            for (const row of page.rows) {
+              const passageId = passageOfHandle.get(row.claim)!;
+              history.push({
+                fields: flatten(JSON.parse(JSON.stringify(row))),
+                question: row.query.id,
+                passageId,
+                gold: gold.has(passageId),
+              });
+            }
+          }
         }
-      }
-    }
-    expect(history).toHaveLength(40 * 4 * 2);
-    const historyScores = leakScores(history);
-    expect(historyScores.filter((s) => s.auc > 0.6), historyScores.slice(0, 8).map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`).join("\n")).toEqual([]);
+        expect(history).toHaveLength(40 * 4 * 2);
+        const historyScores = leakScores(history);
+        expect(
+          historyScores.filter((s) => s.auc > 0.6),
+          historyScores
+            .slice(0, 8)
+            .map((s) => `${s.auc.toFixed(3)} ${s.field} (${s.how})`)
+            .join("\n"),
+        ).toEqual([]);
 
-    // No passage or claim id of the campaign, as a number or a string, anywhere in any payload.
-    const claimIds = (await db().select({ id: claims.id }).from(claims).where(inArray(claims.handle, handles))).map((r) => r.id);
-    const ids = new Set([...ps.map((p) => p.id), ...claimIds].flatMap((id) => [id, String(id)]));
-    const found = payloads.flatMap((p) => [...flatten(p)].filter(([, v]) => ids.has(v as number)).map(([path, v]) => `${path} = ${v}`));
-    expect(found).toEqual([]);
-  });
-}, ["pglite"]);
+        // No passage or claim id of the campaign, as a number or a string, anywhere in any payload.
+        const claimIds = (await db().select({ id: claims.id }).from(claims).where(inArray(claims.handle, handles))).map((r) => r.id);
+        const ids = new Set([...ps.map((p) => p.id), ...claimIds].flatMap((id) => [id, String(id)]));
+        const found = payloads.flatMap((p) => [...flatten(p)].filter(([, v]) => ids.has(v as number)).map(([path, v]) => `${path} = ${v}`));
+        expect(found).toEqual([]);
+      },
+    );
+  },
+  ["pglite"],
+);

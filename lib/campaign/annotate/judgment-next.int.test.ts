@@ -23,7 +23,10 @@ describeEachDatabase("a judgment that answers with the next task (?next=1)", ({ 
     const again = await submitJudgmentAndNext(db(), a, shown.claim.handle, input, { next: "1", after: prefetched.claim.handle });
     expect(again.replayed).toBe(true);
     expect(again.next?.claim.handle).toBe(next.claim.handle);
-    const live = await db().select({ handle: claims.handle }).from(claims).where(and(eq(claims.userId, a.id), isNull(claims.endedAt)));
+    const live = await db()
+      .select({ handle: claims.handle })
+      .from(claims)
+      .where(and(eq(claims.userId, a.id), isNull(claims.endedAt)));
     expect(live.map((l) => l.handle).sort()).toEqual([prefetched.claim.handle, next.claim.handle].sort());
 
     // Without next=1 the answer has no `next`; with it and nothing left, `next` is null.

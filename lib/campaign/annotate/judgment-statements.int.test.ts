@@ -38,7 +38,10 @@ async function countStatements<T>(db: Db, body: () => Promise<T>): Promise<{ res
       try {
         return await begin(async (sql) => {
           const unsafe = sql.unsafe.bind(sql);
-          (sql as unknown as Record<string, unknown>).unsafe = (...a: Parameters<typeof sql.unsafe>) => (statements.push(text(a)), unsafe(...a));
+          (sql as unknown as Record<string, unknown>).unsafe = (...a: Parameters<typeof sql.unsafe>) => (
+            statements.push(text(a)),
+            unsafe(...a)
+          );
           return fn(sql);
         });
       } finally {

@@ -23,7 +23,9 @@ async function rowOf(db: Db, handle: string) {
 
 /** Milliseconds between two times as the SQL gives them (microseconds), rounded as the statement rounds. */
 async function msBetween(db: Db, from: string, to: string): Promise<number> {
-  const [r] = rowsOf<{ ms: number }>(await db.execute(sql`select round(extract(epoch from (${to}::timestamptz - ${from}::timestamptz)) * 1000)::int as ms`));
+  const [r] = rowsOf<{ ms: number }>(
+    await db.execute(sql`select round(extract(epoch from (${to}::timestamptz - ${from}::timestamptz)) * 1000)::int as ms`),
+  );
   return r!.ms;
 }
 
@@ -52,7 +54,10 @@ describeEachDatabase("the time a judgment took, as the server measured it", ({ d
     // The annotator is answered with the server's time, the same on a replay.
     expect(one.judgment.durationMs).toBe(r1.duration_ms);
     expect(two.judgment.durationMs).toBe(r2.duration_ms);
-    const replay = await submitJudgment(db(), a, second.claim.handle, { ...judgmentOf(second, "insufficient", 60_000), idempotencyKey: (await keyOf(db(), second.claim.handle)) });
+    const replay = await submitJudgment(db(), a, second.claim.handle, {
+      ...judgmentOf(second, "insufficient", 60_000),
+      idempotencyKey: await keyOf(db(), second.claim.handle),
+    });
     expect(replay).toMatchObject({ replayed: true, judgment: { durationMs: r2.duration_ms } });
   });
 
@@ -61,7 +66,9 @@ describeEachDatabase("the time a judgment took, as the server measured it", ({ d
     const a = await makeAnnotator(db());
     const t1 = (await nextTask(db(), a, { campaignId: c1.campaignId }))!;
     const t2 = (await nextTask(db(), a, { campaignId: c2.campaignId }))!;
-    await db().execute(sql`update claims set created_at = now() - interval '2 days', expires_at = now() + interval '10 minutes' where handle = ${t1.claim.handle}`);
+    await db().execute(
+      sql`update claims set created_at = now() - interval '2 days', expires_at = now() + interval '10 minutes' where handle = ${t1.claim.handle}`,
+    );
     await db().execute(sql`update claims set created_at = now() - interval '5 seconds' where handle = ${t2.claim.handle}`);
     await submitJudgment(db(), a, t1.claim.handle, judgmentOf(t1, "insufficient", 1000));
     // A judgment in another campaign does not cut this one's time short.
@@ -72,6 +79,8 @@ describeEachDatabase("the time a judgment took, as the server measured it", ({ d
 });
 
 async function keyOf(db: Db, handle: string): Promise<string> {
-  const [r] = rowsOf<{ k: string }>(await db.execute(sql`select j.idempotency_key as k from judgments j join claims c on c.id = j.claim_id where c.handle = ${handle}`));
+  const [r] = rowsOf<{ k: string }>(
+    await db.execute(sql`select j.idempotency_key as k from judgments j join claims c on c.id = j.claim_id where c.handle = ${handle}`),
+  );
   return r!.k;
 }

@@ -11,7 +11,15 @@ import { claimHandleSchema, nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
 import { checkSpan, spanSchema } from "./judgment-span";
 import { flagsLiteral, notesOf, notesShape, type JudgmentView } from "./judgments.contract";
-import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type Query, type StoredJudgmentJson, type WriteResult } from "./judgment-statements";
+import {
+  autocommitQuery,
+  READ_CLAIM_SQL,
+  WRITE_JUDGMENT_SQL,
+  type ClaimRow,
+  type Query,
+  type StoredJudgmentJson,
+  type WriteResult,
+} from "./judgment-statements";
 
 /** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
 export const MAX_DURATION_MS = 24 * 3600 * 1000;
@@ -29,9 +37,12 @@ export const judgmentInputSchema = z
     ...notesShape,
   })
   .superRefine((j, ctx) => {
-    if (j.verdict === "sufficient" && !j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
-    if (j.verdict === "insufficient" && j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
-    if (j.unreadable && j.verdict !== "insufficient") ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
+    if (j.verdict === "sufficient" && !j.span)
+      ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
+    if (j.verdict === "insufficient" && j.span)
+      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
+    if (j.unreadable && j.verdict !== "insufficient")
+      ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
     const s = j.span;
     if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
       ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
@@ -58,7 +69,13 @@ function view(j: Judgment, handle: string): JudgmentView {
     span:
       j.spanText === null
         ? null
-        : { startParagraphId: j.startParagraphId!, startCharacter: j.startCharacter!, endParagraphId: j.endParagraphId!, endCharacter: j.endCharacter!, text: j.spanText },
+        : {
+            startParagraphId: j.startParagraphId!,
+            startCharacter: j.startCharacter!,
+            endParagraphId: j.endParagraphId!,
+            endCharacter: j.endCharacter!,
+            text: j.spanText,
+          },
     durationMs: j.durationMs,
     createdAt: j.createdAt,
     comment: j.comment,
@@ -121,7 +138,11 @@ export async function submitJudgment(
         return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
       }
       // The gold rule pauses after the judgment is stored: the judgment is acknowledged either way.
-      if (row.status === "active" && row.gold_judged !== null && breaksGoldRule(goldCountsOf(row), { minJudgments: claim.gold_min_judgments, threshold: claim.gold_accuracy_threshold })) {
+      if (
+        row.status === "active" &&
+        row.gold_judged !== null &&
+        breaksGoldRule(goldCountsOf(row), { minJudgments: claim.gold_min_judgments, threshold: claim.gold_accuracy_threshold })
+      ) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
       return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
@@ -173,14 +194,24 @@ function checkAccess(actor: Actor, claim: ClaimRow): void {
   const user = requireUser(actor);
   if (user.role !== "annotator" && user.role !== "crowd") throw new AppError("forbidden", "Only annotators judge passages.");
   // A crowd worker's claims are only ever given in the one campaign it entered (requireActiveAnnotator).
-  if (user.role === "annotator" && !claim.all_annotators && !claim.member) throw new AppError("not_found", `No campaign with id ${claim.campaign_id} for you.`);
+  if (user.role === "annotator" && !claim.all_annotators && !claim.member)
+    throw new AppError("not_found", `No campaign with id ${claim.campaign_id} for you.`);
   if (claim.standing === "paused") {
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   }
 }
 
 export function goldOf(
-  c: Pick<ClaimRow, "expected_verdict" | "expected_start_paragraph_id" | "expected_start_character" | "expected_end_paragraph_id" | "expected_end_character" | "start_paragraph_id" | "slice">,
+  c: Pick<
+    ClaimRow,
+    | "expected_verdict"
+    | "expected_start_paragraph_id"
+    | "expected_start_character"
+    | "expected_end_paragraph_id"
+    | "expected_end_character"
+    | "start_paragraph_id"
+    | "slice"
+  >,
 ): GoldPassage {
   return {
     startParagraphId: c.start_paragraph_id,
@@ -196,9 +227,28 @@ export function goldOf(
 function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: string, correct: boolean): unknown[] {
   const s = input.span;
   return [
-    c.claim_id, userId, c.passage_id, c.live, c.unended, c.r, c.t, c.early_stop,
-    input.verdict, input.unreadable, s?.startParagraphId ?? null, s?.startCharacter ?? null, s?.endParagraphId ?? null, s?.endCharacter ?? null, s?.text ?? null,
-    MAX_DURATION_MS, input.idempotencyKey, hash, c.is_gold, correct, notesOf(input).comment, flagsLiteral(notesOf(input).flags),
+    c.claim_id,
+    userId,
+    c.passage_id,
+    c.live,
+    c.unended,
+    c.r,
+    c.t,
+    c.early_stop,
+    input.verdict,
+    input.unreadable,
+    s?.startParagraphId ?? null,
+    s?.startCharacter ?? null,
+    s?.endParagraphId ?? null,
+    s?.endCharacter ?? null,
+    s?.text ?? null,
+    MAX_DURATION_MS,
+    input.idempotencyKey,
+    hash,
+    c.is_gold,
+    correct,
+    notesOf(input).comment,
+    flagsLiteral(notesOf(input).flags),
     input.durationMs,
   ];
 }
@@ -217,15 +267,40 @@ function replayOf(previous: StoredJudgmentJson, hash: string, handle: string): {
   const span =
     p.span_text === null
       ? null
-      : { startParagraphId: p.start_paragraph_id!, startCharacter: p.start_character!, endParagraphId: p.end_paragraph_id!, endCharacter: p.end_character!, text: p.span_text };
-  const judgment = { claim: handle, verdict: p.verdict, unreadable: p.unreadable, span, durationMs: p.duration_ms, createdAt: new Date(p.created_at), comment: p.comment, flags: p.flags };
+      : {
+          startParagraphId: p.start_paragraph_id!,
+          startCharacter: p.start_character!,
+          endParagraphId: p.end_paragraph_id!,
+          endCharacter: p.end_character!,
+          text: p.span_text,
+        };
+  const judgment = {
+    claim: handle,
+    verdict: p.verdict,
+    unreadable: p.unreadable,
+    span,
+    durationMs: p.duration_ms,
+    createdAt: new Date(p.created_at),
+    comment: p.comment,
+    flags: p.flags,
+  };
   return { judgment, replayed: true };
 }
 
 /** Why the write found no passage to take the judgment, in the order the rules apply. Rare: extra statements are fine here. */
-async function refuse(q: Query, claim: ClaimRow, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true }> {
+async function refuse(
+  q: Query,
+  claim: ClaimRow,
+  userId: number,
+  key: string,
+  hash: string,
+  handle: string,
+): Promise<{ judgment: JudgmentView; replayed: true }> {
   // A submission with the same key that waited for the claim behind the first one finds it now.
-  const [previous] = await q<{ j: StoredJudgmentJson }>(`select row_to_json(j) as j from judgments j where j.user_id = $1::bigint and j.idempotency_key = $2::text`, [userId, key]);
+  const [previous] = await q<{ j: StoredJudgmentJson }>(
+    `select row_to_json(j) as j from judgments j where j.user_id = $1::bigint and j.idempotency_key = $2::text`,
+    [userId, key],
+  );
   if (previous) return replayOf(previous.j, hash, handle);
   const [state] = await q<{ status: string; closed_at: string | null; sealed: boolean; judged: boolean; paused: boolean }>(
     `select b.status::text as status, b.closed_at, p.sealed_judgment_count is not null as sealed,
@@ -235,19 +310,30 @@ async function refuse(q: Query, claim: ClaimRow, userId: number, key: string, ha
     [claim.passage_id, userId],
   );
   if (!state) throw new AppError("not_found", "The passage of this claim no longer exists.");
-  if (state.paused) throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
+  if (state.paused)
+    throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   if (state.status === "closed" || state.sealed) {
     const when = state.closed_at ? ` on ${new Date(state.closed_at).toISOString()}` : "";
-    throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, { batch: "closed" });
+    throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, {
+      batch: "closed",
+    });
   }
   if (state.status !== "launched") {
-    throw new AppError("conflict", `This passage's batch is ${state.status}: it takes no judgments now. Your judgment was not stored.`, { batch: state.status });
+    throw new AppError("conflict", `This passage's batch is ${state.status}: it takes no judgments now. Your judgment was not stored.`, {
+      batch: state.status,
+    });
   }
   if (state.judged) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
   throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
 }
 
-async function findReplay(db: Db, userId: number, key: string, hash: string, handle: string): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
+async function findReplay(
+  db: Db,
+  userId: number,
+  key: string,
+  hash: string,
+  handle: string,
+): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
   const [previous] = await db
     .select()
     .from(judgments)

@@ -18,7 +18,13 @@ describeEachDatabase("an annotator's own progress", ({ db }) => {
     await updateCampaign(db(), system, c.campaignId, { sessionGoal: 4 });
     const [me, other] = [await makeAnnotator(db()), await makeAnnotator(db())];
     const start = await getMyProgress(db(), me, c.campaignId);
-    expect(start).toEqual({ percentFilled: 0, judgedToday: 0, judgedTotal: 0, left: { count: 6, capped: false }, session: { judged: 0, goal: 4 } });
+    expect(start).toEqual({
+      percentFilled: 0,
+      judgedToday: 0,
+      judgedTotal: 0,
+      left: { count: 6, capped: false },
+      session: { judged: 0, goal: 4 },
+    });
 
     for (let i = 0; i < 2; i++) {
       const t = (await nextTask(db(), me, { campaignId: c.campaignId }))!;

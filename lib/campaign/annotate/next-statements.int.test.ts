@@ -25,13 +25,20 @@ describeEachDatabase("statements per next", ({ db }) => {
     try {
       const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
       const annotator = await makeAnnotator(db());
-      const { sessionToken } = await signIn(db(), anonymous, { username: annotator.username, password: "password-123", address: unique("a") });
-      const request = async (after?: string) => nextTask(db(), await resolveActor(db(), { sessionToken }), { campaignId: c.campaignId, after });
+      const { sessionToken } = await signIn(db(), anonymous, {
+        username: annotator.username,
+        password: "password-123",
+        address: unique("a"),
+      });
+      const request = async (after?: string) =>
+        nextTask(db(), await resolveActor(db(), { sessionToken }), { campaignId: c.campaignId, after });
       const first = (await request())!; // warms the caches and reaps (every 2 s)
       sent.length = 0;
       const second = (await request(first.claim.handle))!;
       const counted = [...sent];
-      console.log(`statements for one next (steady state): ${counted.length}\n  ${counted.map((q) => q.replace(/\s+/g, " ").slice(0, 90)).join("\n  ")}`);
+      console.log(
+        `statements for one next (steady state): ${counted.length}\n  ${counted.map((q) => q.replace(/\s+/g, " ").slice(0, 90)).join("\n  ")}`,
+      );
       expect(second.claim.handle).not.toBe(first.claim.handle);
       expect(second.query.id).toBe(first.query.id);
       expect(counted).toHaveLength(1);

@@ -20,7 +20,11 @@ const pseudonymOf = async (db: Parameters<typeof getDashboard>[0], id: number) =
 
 describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
   it("an endorsed proposal is exported with its origin; explanations show in the question view, the dashboard and both exports", async () => {
-    const c = await makeCampaign(db(), { queries: 2, candidates: 1, settings: { goldMinJudgments: 10_000, judgmentsPerPassage: 2, endorsementThreshold: 2 } });
+    const c = await makeCampaign(db(), {
+      queries: 2,
+      candidates: 1,
+      settings: { goldMinJudgments: 10_000, judgmentsPerPassage: 2, endorsementThreshold: 2 },
+    });
     const [proposer, explainer] = [await makeAnnotator(db()), await makeAnnotator(db())];
     const before = await exportedLines(exportJudgments(db(), system, c.campaignId));
     // Gold that expects "not sufficient": a sufficient gold passage left unendorsed would make the question unanswerable, left out of the export.
@@ -28,7 +32,7 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     await judgeAll(db(), proposer, c.campaignId);
     await judgeAll(db(), explainer, c.campaignId);
     // Both questions owe a response from each, the most recent first: the explainer explains theirs, the proposer proposes for both.
-    const text = "Astral 𐌅 and \"quotes\"\nnew line";
+    const text = 'Astral 𐌅 and "quotes"\nnew line';
     const explained = (await getAsk(db(), explainer, c.campaignId))!.queryId;
     const other = c.queryIds.find((q) => q !== explained)!;
     await explainQuestion(db(), explainer, c.campaignId, { queryId: explained, reason: "other", text });
@@ -45,7 +49,9 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
 
     const [proposerName, explainerName] = [await pseudonymOf(db(), proposer.id), await pseudonymOf(db(), explainer.id)];
     const kilt = (await exportedLines(exportKilt(db(), system, c.campaignId, { location: "span" }))).map((l) => JSON.parse(l));
-    const items = kilt.flatMap((q) => q.output.flatMap((o: { provenance?: { start_paragraph_id: number; meta?: Record<string, unknown> }[] }) => o.provenance ?? []));
+    const items = kilt.flatMap((q) =>
+      q.output.flatMap((o: { provenance?: { start_paragraph_id: number; meta?: Record<string, unknown> }[] }) => o.provenance ?? []),
+    );
     const proposed = items.filter((p) => p.meta?.origins);
     expect(proposed).toHaveLength(2);
     for (const p of proposed) {
@@ -57,9 +63,13 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     expect(items.filter((p) => p.meta)).toHaveLength(2);
 
     const report = await exportReport(db(), system, c.campaignId, { location: "span" });
-    expect(report.explained).toEqual([{ queryId: explained, explanations: [{ reason: "other", text, annotator: explainerName, createdAt: expect.any(String) }] }]);
+    expect(report.explained).toEqual([
+      { queryId: explained, explanations: [{ reason: "other", text, annotator: explainerName, createdAt: expect.any(String) }] },
+    ]);
 
-    const qid = rowsOf<{ id: number }>(await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId} and kilt_id = ${explained!}`))[0]!.id;
+    const qid = rowsOf<{ id: number }>(
+      await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId} and kilt_id = ${explained!}`),
+    )[0]!.id;
     const view = await getQuestionView(db(), system, c.campaignId, qid);
     expect(view.explanations).toEqual([{ reason: "other", text, annotator: explainerName, createdAt: expect.any(String) }]);
     expect(view.passages.map((p) => p.proposedBy)).toEqual([[], [], [proposerName]]);
@@ -73,7 +83,13 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     const parsed = lines.map((l) => JSON.parse(l));
     const explanationLines = parsed.filter((l) => l.explanation);
     expect(explanationLines).toEqual([
-      { query_id: explained, annotator: explainerName, explanation: { reason: "other", text }, batch_id: c.batchId, created_at: expect.stringMatching(/Z$/) },
+      {
+        query_id: explained,
+        annotator: explainerName,
+        explanation: { reason: "other", text },
+        batch_id: c.batchId,
+        created_at: expect.stringMatching(/Z$/),
+      },
     ]);
     const proposalLines = parsed.filter((l) => l.proposal);
     expect(proposalLines).toHaveLength(2);
@@ -92,7 +108,8 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     const a = await makeAnnotator(db());
     await judgeAll(db(), a, c.campaignId);
     const base = proposalOf(c, 0);
-    const propose = (change: Record<string, unknown>) => failure(proposePassage(db(), a, c.campaignId, proposalInputSchema.parse({ ...base, ...change })));
+    const propose = (change: Record<string, unknown>) =>
+      failure(proposePassage(db(), a, c.campaignId, proposalInputSchema.parse({ ...base, ...change })));
     expect(await propose({ span: { ...base.span, text: "Paragrapx" } })).toBe("422 span.text");
     expect(await propose({ span: { ...base.span, startParagraphId: 2, endParagraphId: 2 } })).toBe("422 span");
     expect(await propose({ span: { ...base.span, endCharacter: 900, text: "Paragraph" } })).toBe("422 span");
@@ -100,7 +117,11 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     expect(await propose({ wikipediaId: "no-such-page" })).toBe("422 wikipediaId");
     expect(await propose({ queryId: "no-such-question" })).toBe("422 queryId");
     // Code points: paragraph 2 reads "The 𐌅𐌄𐌋 inscription …"; the three astral letters are offsets 4–7.
-    const astral = { startParagraphId: 2, endParagraphId: 2, span: { startParagraphId: 2, startCharacter: 4, endParagraphId: 2, endCharacter: 7, text: "𐌅𐌄𐌋" } };
+    const astral = {
+      startParagraphId: 2,
+      endParagraphId: 2,
+      span: { startParagraphId: 2, startCharacter: 4, endParagraphId: 2, endCharacter: 7, text: "𐌅𐌄𐌋" },
+    };
     // Paragraph 2 is the candidate the annotator judged: the location is theirs already (409), after the span was found right.
     expect(await propose(astral)).toBe("409");
     expect(await propose({ ...astral, span: { ...astral.span, endCharacter: 6 } })).toBe("422 span.text");
@@ -108,9 +129,17 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
   });
 
   it("checks a proposal's and an explanation's body: types, ranges, lengths in code points", () => {
-    const ok = { queryId: "q", wikipediaId: "p", startParagraphId: 1, endParagraphId: 1, span: { startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 1, text: "a" } };
-    const fields = (body: unknown, schema: { safeParse: (b: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } } = proposalInputSchema) =>
-      [...new Set(schema.safeParse(body).error?.issues.map((i) => i.path.join(".")) ?? [])];
+    const ok = {
+      queryId: "q",
+      wikipediaId: "p",
+      startParagraphId: 1,
+      endParagraphId: 1,
+      span: { startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 1, text: "a" },
+    };
+    const fields = (
+      body: unknown,
+      schema: { safeParse: (b: unknown) => { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } } = proposalInputSchema,
+    ) => [...new Set(schema.safeParse(body).error?.issues.map((i) => i.path.join(".")) ?? [])];
     expect(fields(ok)).toEqual([]);
     expect(fields({ ...ok, startParagraphId: 0, endParagraphId: 0 })).toEqual(["startParagraphId", "endParagraphId"]);
     expect(fields({ ...ok, endParagraphId: 11 })).toEqual(["endParagraphId"]);

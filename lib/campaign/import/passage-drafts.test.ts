@@ -61,7 +61,14 @@ describe("training items", () => {
   const training = taskLineSchema.parse({
     id: "t1",
     input: "q",
-    output: [{ provenance: [{ wikipedia_id: "7", start_paragraph_id: 2, end_paragraph_id: 2, training: true, explanation: "See paragraph 2." }, { wikipedia_id: "7", start_paragraph_id: 3, end_paragraph_id: 3 }] }],
+    output: [
+      {
+        provenance: [
+          { wikipedia_id: "7", start_paragraph_id: 2, end_paragraph_id: 2, training: true, explanation: "See paragraph 2." },
+          { wikipedia_id: "7", start_paragraph_id: 3, end_paragraph_id: 3 },
+        ],
+      },
+    ],
   });
 
   it("marks the gold items flagged as training, with their explanation; candidates never", () => {
@@ -73,14 +80,21 @@ describe("training items", () => {
   });
 
   it("keeps the flag when a candidate at the same place comes first", () => {
-    const [merged] = mergePassages([...candidatePassagesOf([{ wikipedia_id: "7", start_paragraph_id: 2, end_paragraph_id: 2 }], 1), ...goldPassagesOf(training)]);
+    const [merged] = mergePassages([
+      ...candidatePassagesOf([{ wikipedia_id: "7", start_paragraph_id: 2, end_paragraph_id: 2 }], 1),
+      ...goldPassagesOf(training),
+    ]);
     expect(merged).toMatchObject({ isGold: true, isTraining: true, explanation: "See paragraph 2." });
   });
 
   it("refuses an explanation without the flag, a flag that is not a boolean, and a long explanation", () => {
     const issues = (item: Record<string, unknown>) =>
-      taskLineSchema.safeParse({ id: "t", input: "q", output: [{ provenance: [{ wikipedia_id: "7", ...item }] }] }).error?.issues.map((i) => [i.path.join("."), i.message]);
-    expect(issues({ explanation: "why" })).toEqual([["output.0.provenance.0.explanation", 'is allowed only on a training item: add "training": true']]);
+      taskLineSchema
+        .safeParse({ id: "t", input: "q", output: [{ provenance: [{ wikipedia_id: "7", ...item }] }] })
+        .error?.issues.map((i) => [i.path.join("."), i.message]);
+    expect(issues({ explanation: "why" })).toEqual([
+      ["output.0.provenance.0.explanation", 'is allowed only on a training item: add "training": true'],
+    ]);
     expect(issues({ training: 1 })).toEqual([["output.0.provenance.0.training", "must be true or false"]]);
     expect(issues({ training: true, explanation: "é".repeat(2001) })?.[0]?.[1]).toBe("must be at most 2,000 characters");
     expect(issues({ training: true, explanation: "𐌅".repeat(2000) })).toBeUndefined();

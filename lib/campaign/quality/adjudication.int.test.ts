@@ -30,7 +30,10 @@ async function judgeAll(db: Db, c: TestCampaign, annotators: UserActor[], plan: 
       const text = p.text.split(" ").slice(0, 4).join(" ");
       await submitJudgment(db, a, t.claim.handle, {
         verdict,
-        span: verdict === "sufficient" ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text } : null,
+        span:
+          verdict === "sufficient"
+            ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(text).length, text }
+            : null,
         unreadable: false,
         durationMs: 2000,
         idempotencyKey: unique("k"),
@@ -44,7 +47,12 @@ async function exportOf(db: Db, campaignId: number) {
   let text = "";
   for await (const line of exportKilt(db, system, campaignId, { location: "span" }, (r) => (report = r))) text += line;
   const rows = text ? expectValidKiltFile(text) : [];
-  type Item = { start_paragraph_id: number; start_character: number; end_character: number; meta: { adjudicated_by?: { username: string; reason: string } } };
+  type Item = {
+    start_paragraph_id: number;
+    start_character: number;
+    end_character: number;
+    meta: { adjudicated_by?: { username: string; reason: string } };
+  };
   const byId = new Map(rows.map((r) => [r.id as string, (r.output as { provenance?: Item[] }[]).slice(1).map((o) => o.provenance![0]!)]));
   return { text, report: report!, byId };
 }
@@ -59,7 +67,9 @@ async function passageAt(db: Db, c: TestCampaign, q: number, paragraph: number):
 }
 
 async function queryIdOf(db: Db, c: TestCampaign, q: number): Promise<number> {
-  const [row] = rowsOf<{ id: number }>(await db.execute(sql`select id from queries where campaign_id = ${c.campaignId} and kilt_id = ${c.queryIds[q]!}`));
+  const [row] = rowsOf<{ id: number }>(
+    await db.execute(sql`select id from queries where campaign_id = ${c.campaignId} and kilt_id = ${c.queryIds[q]!}`),
+  );
   return Number(row!.id);
 }
 
@@ -69,7 +79,11 @@ async function auditOf(db: Db, coordinator: UserActor, passageId: number) {
   return entries.filter((e) => e.targetType === "passage" && e.targetId === String(passageId)).reverse();
 }
 
-const error = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof AppError ? { code: e.code, message: e.message } : { code: "other", message: String(e) }));
+const error = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => (e instanceof AppError ? { code: e.code, message: e.message } : { code: "other", message: String(e) }),
+  );
 
 describeEachDatabase("adjudication", ({ db }) => {
   it("overrides the vote in the export both ways, replaces a live decision, is audited, and a revert restores the vote", async () => {
@@ -78,7 +92,13 @@ describeEachDatabase("adjudication", ({ db }) => {
     // q0: gold (¶1) sufficient for all; ¶2 for two of three (endorsed, split); ¶3 for one (split, not endorsed).
     // q1: gold sufficient for two (its only endorsed passage); the rest insufficient.
     await judgeAll(db(), c, await makeAnnotators(db(), 3), (q, par, who) =>
-      par === 1 ? (q === 0 || who < 2 ? "sufficient" : "insufficient") : q === 0 && ((par === 2 && who < 2) || (par === 3 && who === 0)) ? "sufficient" : "insufficient",
+      par === 1
+        ? q === 0 || who < 2
+          ? "sufficient"
+          : "insufficient"
+        : q === 0 && ((par === 2 && who < 2) || (par === 3 && who === 0))
+          ? "sufficient"
+          : "insufficient",
     );
     const before = await exportOf(db(), c.campaignId);
     expect(before.byId.get(c.queryIds[0]!)!.map((i) => i.start_paragraph_id)).toEqual([1, 2]);
@@ -91,8 +111,18 @@ describeEachDatabase("adjudication", ({ db }) => {
     const pageText = "Paragraph 3 of Page " + c.pageIds[0] + " tells a plain story about harbours.\n";
     const start = Array.from(pageText).length - Array.from("harbours.\n").length;
     const span = { startParagraphId: 3, startCharacter: start, endParagraphId: 3, endCharacter: start + 8, text: "harbours" };
-    const endorsed = await adjudicatePassage(db(), coordinator, c.campaignId, p3, { decision: "endorse", span, reason: "The story is the evidence." });
-    expect(endorsed).toMatchObject({ decision: "endorse", span, reason: "The story is the evidence.", by: { id: coordinator.id, username: coordinator.username }, revertedAt: null });
+    const endorsed = await adjudicatePassage(db(), coordinator, c.campaignId, p3, {
+      decision: "endorse",
+      span,
+      reason: "The story is the evidence.",
+    });
+    expect(endorsed).toMatchObject({
+      decision: "endorse",
+      span,
+      reason: "The story is the evidence.",
+      by: { id: coordinator.id, username: coordinator.username },
+      revertedAt: null,
+    });
     await adjudicatePassage(db(), coordinator, c.campaignId, q1Gold, { decision: "reject", reason: "Gold is wrong here." });
 
     const after = await exportOf(db(), c.campaignId);
@@ -109,7 +139,11 @@ describeEachDatabase("adjudication", ({ db }) => {
     expect(board.golds.endorsed.questions).toBe(1);
 
     // A new decision replaces the live one: endorse ¶3 with the consensus span (its one highlight).
-    const replaced = await adjudicatePassage(db(), coordinator, c.campaignId, p3, { decision: "endorse", span: null, reason: "Consensus is fine." });
+    const replaced = await adjudicatePassage(db(), coordinator, c.campaignId, p3, {
+      decision: "endorse",
+      span: null,
+      reason: "Consensus is fine.",
+    });
     const again = (await exportOf(db(), c.campaignId)).byId.get(c.queryIds[0]!)!;
     expect(again[1]).toMatchObject({ start_paragraph_id: 3, start_character: 0 });
     expect(again[1]!.meta.adjudicated_by!.reason).toBe("Consensus is fine.");
@@ -119,7 +153,9 @@ describeEachDatabase("adjudication", ({ db }) => {
       [endorsed.id, false],
     ]);
     expect(history[1]!.revertedBy).toBe(coordinator.id);
-    expect((await listAdjudications(db(), coordinator, c.campaignId, { queryId: await queryIdOf(db(), c, 0) })).map((a) => a.passageId).sort()).toEqual([p2, p3].sort());
+    expect(
+      (await listAdjudications(db(), coordinator, c.campaignId, { queryId: await queryIdOf(db(), c, 0) })).map((a) => a.passageId).sort(),
+    ).toEqual([p2, p3].sort());
 
     // The question view shows the live decisions.
     const view = await getQuestionView(db(), coordinator, c.campaignId, await queryIdOf(db(), c, 0));
@@ -129,12 +165,17 @@ describeEachDatabase("adjudication", ({ db }) => {
     // Revert every decision: the export is the vote's again, byte for byte.
     for (const p of [p2, p3, q1Gold]) await revertAdjudication(db(), coordinator, c.campaignId, p);
     expect((await exportOf(db(), c.campaignId)).text).toBe(before.text);
-    expect((await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "page", ks: [1] })).golds.endorsed.questions).toBe(2);
+    expect((await getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "page", ks: [1] })).golds.endorsed.questions).toBe(
+      2,
+    );
     expect(await listAdjudications(db(), coordinator, c.campaignId)).toEqual([]);
 
     const audit = await auditOf(db(), coordinator, p3);
     expect(audit.map((e) => e.action)).toEqual(["passage.adjudicate", "passage.adjudicate", "passage.adjudication_revert"]);
-    expect(audit[1]).toMatchObject({ actorUsername: coordinator.username, details: { campaignId: c.campaignId, decision: "endorse", reason: "Consensus is fine.", replaced: endorsed.id } });
+    expect(audit[1]).toMatchObject({
+      actorUsername: coordinator.username,
+      details: { campaignId: c.campaignId, decision: "endorse", reason: "Consensus is fine.", replaced: endorsed.id },
+    });
     expect(audit[2]!.details).toMatchObject({ adjudicationId: replaced.id });
   });
 
@@ -149,7 +190,9 @@ describeEachDatabase("adjudication", ({ db }) => {
     await adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "The gold holds the date." });
     const { byId, report } = await exportOf(db(), c.campaignId);
     expect(report.unanswerable).toEqual([]);
-    expect(byId.get(c.queryIds[0]!)!.map((i) => [i.start_paragraph_id, i.meta.adjudicated_by?.username])).toEqual([[1, coordinator.username]]);
+    expect(byId.get(c.queryIds[0]!)!.map((i) => [i.start_paragraph_id, i.meta.adjudicated_by?.username])).toEqual([
+      [1, coordinator.username],
+    ]);
     const view = await getQuestionView(db(), coordinator, c.campaignId, await queryIdOf(db(), c, 0));
     expect(view.unanswerable).toBe(false);
   });
@@ -160,7 +203,9 @@ describeEachDatabase("adjudication", ({ db }) => {
     const team = await makeAnnotators(db(), 3);
     // A decoy (negative gold) on q2's candidate ¶2, made as decoys are: gold expected insufficient.
     const decoy = await passageAt(db(), c, 2, 2);
-    await db().execute(sql`update passages set is_decoy = true, is_gold = true, expected_verdict = 'insufficient', origins = '[{"kind":"decoy"}]'::jsonb where id = ${decoy}`);
+    await db().execute(
+      sql`update passages set is_decoy = true, is_gold = true, expected_verdict = 'insufficient', origins = '[{"kind":"decoy"}]'::jsonb where id = ${decoy}`,
+    );
     // q0: ¶2 split (2 of 3). q1: gold missed (0 of 3). q2: the decoy judged sufficient by 3 (suspect). q3: explained. q4: all clear.
     await judgeAll(db(), c, team, (q, par, who) => {
       if (par === 1) return q === 1 ? "insufficient" : "sufficient";
@@ -168,7 +213,9 @@ describeEachDatabase("adjudication", ({ db }) => {
       return q === 2 ? "sufficient" : "insufficient";
     });
     const q3 = await queryIdOf(db(), c, 3);
-    await db().execute(sql`insert into explanations (query_id, campaign_id, user_id, reason, text) values (${q3}, ${c.campaignId}, ${team[0]!.id}, 'ambiguous', 'two harbours')`);
+    await db().execute(
+      sql`insert into explanations (query_id, campaign_id, user_id, reason, text) values (${q3}, ${c.campaignId}, ${team[0]!.id}, 'ambiguous', 'two harbours')`,
+    );
 
     expect(await waitingCounts(db(), c.campaignId)).toEqual({ any: 4, split: 1, explained: 1, decoy: 1, gold: 1 });
     const listed = async (show: "waiting" | "waiting-split" | "waiting-explained" | "waiting-decoy" | "waiting-gold") =>
@@ -178,13 +225,25 @@ describeEachDatabase("adjudication", ({ db }) => {
     expect(await listed("waiting-gold")).toEqual([c.queryIds[1]]);
     expect(await listed("waiting-decoy")).toEqual([c.queryIds[2]]);
     expect(await listed("waiting-explained")).toEqual([c.queryIds[3]]);
-    expect((await listQuestions(db(), coordinator, c.campaignId, { show: "all", limit: 50 })).counts).toMatchObject({ waiting: 4, "waiting-decoy": 1 });
+    expect((await listQuestions(db(), coordinator, c.campaignId, { show: "all", limit: 50 })).counts).toMatchObject({
+      waiting: 4,
+      "waiting-decoy": 1,
+    });
 
     // One live decision on each such passage (an endorse settles an explained question); a revert makes it wait again.
     await adjudicatePassage(db(), coordinator, c.campaignId, await passageAt(db(), c, 0, 2), { decision: "reject", reason: "Off topic." });
-    await adjudicatePassage(db(), coordinator, c.campaignId, await passageAt(db(), c, 1, 1), { decision: "reject", reason: "The gold is wrong." });
-    const decided = await adjudicatePassage(db(), coordinator, c.campaignId, decoy, { decision: "endorse", reason: "This decoy does hold it." });
-    await adjudicatePassage(db(), coordinator, c.campaignId, await passageAt(db(), c, 3, 1), { decision: "endorse", reason: "Answers it after all." });
+    await adjudicatePassage(db(), coordinator, c.campaignId, await passageAt(db(), c, 1, 1), {
+      decision: "reject",
+      reason: "The gold is wrong.",
+    });
+    const decided = await adjudicatePassage(db(), coordinator, c.campaignId, decoy, {
+      decision: "endorse",
+      reason: "This decoy does hold it.",
+    });
+    await adjudicatePassage(db(), coordinator, c.campaignId, await passageAt(db(), c, 3, 1), {
+      decision: "endorse",
+      reason: "Answers it after all.",
+    });
     expect(await waitingCounts(db(), c.campaignId)).toEqual({ any: 0, split: 0, explained: 0, decoy: 0, gold: 0 });
     await revertAdjudication(db(), coordinator, c.campaignId, decoy);
     expect(await listed("waiting")).toEqual([c.queryIds[2]]);
@@ -207,25 +266,113 @@ describeEachDatabase("adjudication", ({ db }) => {
     const coordinator = await makeUser(db(), "coordinator");
     const annotator = (await makeAnnotators(db(), 1))[0]!;
     const gold = await passageAt(db(), c, 0, 1);
-    const span = (s: Partial<{ startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string }>) => ({
-      startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 9, text: "Paragraph", ...s,
+    const span = (
+      s: Partial<{ startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number; text: string }>,
+    ) => ({
+      startParagraphId: 1,
+      startCharacter: 0,
+      endParagraphId: 1,
+      endCharacter: 9,
+      text: "Paragraph",
+      ...s,
     });
     // Each attempt is made when its turn comes (a promise made early would reject unhandled).
     const tries: [string, () => Promise<unknown>, string, RegExp][] = [
-      ["outside the passage", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startParagraphId: 2, endParagraphId: 2 }), reason: "x" }), "invalid", /span: .*outside the passage/],
-      ["past the paragraph", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 500, endCharacter: 509 }), reason: "x" }), "invalid", /character offsets/],
-      ["wrong text", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ text: "Harbours!" }), reason: "x" }), "invalid", /span\.text/],
-      ["ends before it starts", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ startCharacter: 9, endCharacter: 2 }), reason: "x" }), "invalid", /span\.endCharacter/],
-      ["reason too long", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x".repeat(2001) }), "invalid", /reason: must be at most 2000/],
-      ["reason blank", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "   " }), "invalid", /reason: must not be empty/],
-      ["reject with a span", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", span: span({}), reason: "x" }), "invalid", /span: must be null/],
-      ["unknown decision", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "maybe", reason: "x" }), "invalid", /decision: must be 'endorse' or 'reject'/],
-      ["unknown field", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x", by: "someone" }), "invalid", /by/],
+      [
+        "outside the passage",
+        () =>
+          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
+            decision: "endorse",
+            span: span({ startParagraphId: 2, endParagraphId: 2 }),
+            reason: "x",
+          }),
+        "invalid",
+        /span: .*outside the passage/,
+      ],
+      [
+        "past the paragraph",
+        () =>
+          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
+            decision: "endorse",
+            span: span({ startCharacter: 500, endCharacter: 509 }),
+            reason: "x",
+          }),
+        "invalid",
+        /character offsets/,
+      ],
+      [
+        "wrong text",
+        () =>
+          adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ text: "Harbours!" }), reason: "x" }),
+        "invalid",
+        /span\.text/,
+      ],
+      [
+        "ends before it starts",
+        () =>
+          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
+            decision: "endorse",
+            span: span({ startCharacter: 9, endCharacter: 2 }),
+            reason: "x",
+          }),
+        "invalid",
+        /span\.endCharacter/,
+      ],
+      [
+        "reason too long",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x".repeat(2001) }),
+        "invalid",
+        /reason: must be at most 2000/,
+      ],
+      [
+        "reason blank",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "   " }),
+        "invalid",
+        /reason: must not be empty/,
+      ],
+      [
+        "reject with a span",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", span: span({}), reason: "x" }),
+        "invalid",
+        /span: must be null/,
+      ],
+      [
+        "unknown decision",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "maybe", reason: "x" }),
+        "invalid",
+        /decision: must be 'endorse' or 'reject'/,
+      ],
+      [
+        "unknown field",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x", by: "someone" }),
+        "invalid",
+        /by/,
+      ],
       // Nobody judged it yet: no consensus span, so an endorsement must give one.
-      ["endorse without a consensus", () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "x" }), "invalid", /span: is required/],
-      ["another campaign's passage", () => adjudicatePassage(db(), coordinator, other.campaignId, gold, { decision: "reject", reason: "x" }), "not_found", /No passage/],
-      ["an annotator", () => adjudicatePassage(db(), annotator, c.campaignId, gold, { decision: "reject", reason: "x" }), "forbidden", /coordinators/],
-      ["the app itself has no name", () => adjudicatePassage(db(), system, c.campaignId, gold, { decision: "reject", reason: "x" }), "unauthorized", /Sign in/],
+      [
+        "endorse without a consensus",
+        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "x" }),
+        "invalid",
+        /span: is required/,
+      ],
+      [
+        "another campaign's passage",
+        () => adjudicatePassage(db(), coordinator, other.campaignId, gold, { decision: "reject", reason: "x" }),
+        "not_found",
+        /No passage/,
+      ],
+      [
+        "an annotator",
+        () => adjudicatePassage(db(), annotator, c.campaignId, gold, { decision: "reject", reason: "x" }),
+        "forbidden",
+        /coordinators/,
+      ],
+      [
+        "the app itself has no name",
+        () => adjudicatePassage(db(), system, c.campaignId, gold, { decision: "reject", reason: "x" }),
+        "unauthorized",
+        /Sign in/,
+      ],
       ["an annotator reverts", () => revertAdjudication(db(), annotator, c.campaignId, gold), "forbidden", /coordinators/],
       ["no live decision to revert", () => revertAdjudication(db(), coordinator, c.campaignId, gold), "not_found", /no live decision/],
     ];
@@ -239,7 +386,11 @@ describeEachDatabase("adjudication", ({ db }) => {
     expect((await error(listAdjudications(db(), annotator, c.campaignId)))!.code).toBe("forbidden");
     expect(await listAdjudications(db(), coordinator, c.campaignId, { reverted: "1" })).toEqual([]);
     // A reason of exactly 2000 characters, and a span the passage holds, are taken.
-    const ok = await adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({}), reason: "y".repeat(2000) });
+    const ok = await adjudicatePassage(db(), coordinator, c.campaignId, gold, {
+      decision: "endorse",
+      span: span({}),
+      reason: "y".repeat(2000),
+    });
     expect(ok.span).toMatchObject({ text: "Paragraph" });
   });
 });

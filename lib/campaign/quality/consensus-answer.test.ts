@@ -22,7 +22,8 @@ function at(paragraphId: number, text: string, nth = 0): Location {
   return { startParagraphId: paragraphId, startCharacter: start, endParagraphId: paragraphId, endCharacter: start + codePointLength(text) };
 }
 const textOf = (l: Location | undefined) => (l ? sliceLocation(page, l) : undefined);
-const widen = (highlights: Location[], t: number, answers: string[]) => textOf(answerKeepingConsensus(shape, passage, highlights, t, answers));
+const widen = (highlights: Location[], t: number, answers: string[]) =>
+  textOf(answerKeepingConsensus(shape, passage, highlights, t, answers));
 
 describe("a consensus span that keeps the answer", () => {
   const sentence = at(1, "The lighthouse was first lit in 1871.");

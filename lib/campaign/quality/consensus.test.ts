@@ -8,7 +8,12 @@ const page = [
   "It was relit on 14 August 2005 after a restoration.\n",
 ];
 const shape: PassageShape = { startParagraphId: 1, paragraphLengths: [Array.from(page[1]!).length, Array.from(page[2]!).length] };
-const loc = (sp: number, sc: number, ep: number, ec: number) => ({ startParagraphId: sp, startCharacter: sc, endParagraphId: ep, endCharacter: ec });
+const loc = (sp: number, sc: number, ep: number, ec: number) => ({
+  startParagraphId: sp,
+  startCharacter: sc,
+  endParagraphId: ep,
+  endCharacter: ec,
+});
 
 describe("flatten / unflatten", () => {
   it("counts code points across paragraphs and back", () => {

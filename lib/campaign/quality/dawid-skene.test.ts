@@ -1,12 +1,26 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { annotatorSkills, type DawidSkeneFit, EPS, fitDawidSkene, fitDawidSkeneTraced, fitOneCoinDawidSkene, majorityVote, type OneCoinFit, type Verdict, type Vote } from "./dawid-skene";
+import {
+  annotatorSkills,
+  type DawidSkeneFit,
+  EPS,
+  fitDawidSkene,
+  fitDawidSkeneTraced,
+  fitOneCoinDawidSkene,
+  majorityVote,
+  type OneCoinFit,
+  type Verdict,
+  type Vote,
+} from "./dawid-skene";
 
 // The fixtures: synthetic campaigns and what crowd-kit's DawidSkene / OneCoinDawidSkene print for
 // them (test/fixtures/aggregation/README.md).
 const FIXTURES = path.resolve(import.meta.dirname, "../../../test/fixtures/aggregation");
-const SEEDS = fs.readdirSync(FIXTURES).filter((d) => d.startsWith("seed-")).sort();
+const SEEDS = fs
+  .readdirSync(FIXTURES)
+  .filter((d) => d.startsWith("seed-"))
+  .sort();
 
 interface Expected {
   p_sufficient: Record<string, number>;
@@ -17,14 +31,22 @@ interface Expected {
 }
 
 function jsonl<T>(file: string): T[] {
-  return fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as T);
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
 }
 
 function load(seed: string) {
   const dir = path.join(FIXTURES, seed);
   const votes = jsonl<Vote>(path.join(dir, "judgments.jsonl"));
   const gold = new Map(jsonl<{ passage: string; verdict: Verdict }>(path.join(dir, "gold.jsonl")).map((g) => [g.passage, g.verdict]));
-  const expected = JSON.parse(fs.readFileSync(path.join(dir, "expected.json"), "utf8")) as Record<string, Expected> & { passages: number; annotators: number; judgments: number };
+  const expected = JSON.parse(fs.readFileSync(path.join(dir, "expected.json"), "utf8")) as Record<string, Expected> & {
+    passages: number;
+    annotators: number;
+    judgments: number;
+  };
   return { votes, gold, expected };
 }
 
@@ -36,7 +58,11 @@ function expectClose(got: number | undefined, want: number, what: string) {
 }
 
 /** Every figure common to both models: posteriors, labels and priors, with the same keys. */
-function expectCommon(fit: { pSufficient: Map<string, number>; labels: Map<string, Verdict>; priors: Record<Verdict, number> }, want: Expected, seed: string) {
+function expectCommon(
+  fit: { pSufficient: Map<string, number>; labels: Map<string, Verdict>; priors: Record<Verdict, number> },
+  want: Expected,
+  seed: string,
+) {
   expect([...fit.pSufficient.keys()].sort()).toEqual(Object.keys(want.p_sufficient).sort());
   for (const [p, v] of Object.entries(want.p_sufficient)) expectClose(fit.pSufficient.get(p), v, `${seed} p_sufficient ${p}`);
   expect([...fit.labels.keys()].sort()).toEqual(Object.keys(want.labels).sort());
@@ -80,7 +106,8 @@ describe.each(SEEDS)("crowd-kit's figures on %s", (seed) => {
     expect(fit.model).toBe("one-coin");
     expectCommon(fit, want, `${seed} one_coin`);
     expect([...fit.skills.keys()].sort()).toEqual(Object.keys(want.skills!).sort());
-    for (const [annotator, v] of Object.entries(want.skills!)) expectClose(fit.skills.get(annotator), v, `${seed} one_coin skill ${annotator}`);
+    for (const [annotator, v] of Object.entries(want.skills!))
+      expectClose(fit.skills.get(annotator), v, `${seed} one_coin skill ${annotator}`);
   });
 
   it("gold passages read 1e-10 or 1 - as crowd-kit's clipped posteriors - whatever their votes", () => {
@@ -95,7 +122,10 @@ describe.each(SEEDS)("crowd-kit's figures on %s", (seed) => {
 // 40 small random campaigns (some with one annotator, one verdict only, or a passage judged once)
 // and crowd-kit's figures for them: test/fixtures/aggregation/small-cases/make.py.
 describe("crowd-kit's figures on 40 small random campaigns", () => {
-  type Case = { votes: [string, string, Verdict][]; gold?: Record<string, Verdict> } & Record<"dawid_skene" | "one_coin_dawid_skene", Expected> & { dawid_skene_with_gold?: Expected };
+  type Case = { votes: [string, string, Verdict][]; gold?: Record<string, Verdict> } & Record<
+    "dawid_skene" | "one_coin_dawid_skene",
+    Expected
+  > & { dawid_skene_with_gold?: Expected };
   const cases = JSON.parse(fs.readFileSync(path.join(FIXTURES, "small-cases/cases.json"), "utf8")) as Record<string, Case>;
 
   it.each(Object.keys(cases))("%s: every posterior, label, prior, error cell and skill to 1e-6, with crowd-kit's keys", (name) => {
@@ -105,16 +135,19 @@ describe("crowd-kit's figures on 40 small random campaigns", () => {
       ["dawid_skene", c.dawid_skene, fitDawidSkene(votes)],
       ["one_coin_dawid_skene", c.one_coin_dawid_skene, fitOneCoinDawidSkene(votes)],
     ];
-    if (c.gold) runs.push(["dawid_skene_with_gold", c.dawid_skene_with_gold!, fitDawidSkene(votes, { gold: new Map(Object.entries(c.gold)) })]);
+    if (c.gold)
+      runs.push(["dawid_skene_with_gold", c.dawid_skene_with_gold!, fitDawidSkene(votes, { gold: new Map(Object.entries(c.gold)) })]);
     for (const [key, want, fit] of runs) {
       const what = `${name} ${key}`;
       // With one verdict among the votes crowd-kit has one class: no posterior or prior of the other.
       const classes = Object.keys(want.priors);
       for (const [p, l] of Object.entries(want.labels)) expect(fit.labels.get(p), `${what} label ${p}`).toBe(l);
       expect(fit.labels.size).toBe(Object.keys(want.labels).length);
-      if (classes.includes("sufficient")) for (const [p, x] of Object.entries(want.p_sufficient)) expectClose(fit.pSufficient.get(p), x, `${what} p ${p}`);
+      if (classes.includes("sufficient"))
+        for (const [p, x] of Object.entries(want.p_sufficient)) expectClose(fit.pSufficient.get(p), x, `${what} p ${p}`);
       else for (const p of fit.pSufficient.keys()) expect(fit.pSufficient.get(p)).toBe(0);
-      for (const verdict of ["sufficient", "insufficient"] as const) expectClose(fit.priors[verdict], want.priors[verdict] ?? 0, `${what} prior ${verdict}`);
+      for (const verdict of ["sufficient", "insufficient"] as const)
+        expectClose(fit.priors[verdict], want.priors[verdict] ?? 0, `${what} prior ${verdict}`);
       if (fit.model === "one-coin") {
         expect([...fit.skills.keys()].sort()).toEqual(Object.keys(want.skills!).sort());
         for (const [a, x] of Object.entries(want.skills!)) expectClose(fit.skills.get(a), x, `${what} skill ${a}`);
@@ -134,12 +167,25 @@ const v = (passage: string, annotator: string, verdict: Verdict): Vote => ({ pas
 // Small cases worked by hand (and confirmed against crowd-kit's code run on them).
 describe("hand-checked cases", () => {
   it("unanimous votes: one class, posterior 1, no cell for the verdict nobody gave", () => {
-    const votes = [v("p1", "a", "sufficient"), v("p1", "b", "sufficient"), v("p1", "c", "sufficient"), v("p2", "a", "sufficient"), v("p2", "b", "sufficient")];
+    const votes = [
+      v("p1", "a", "sufficient"),
+      v("p1", "b", "sufficient"),
+      v("p1", "c", "sufficient"),
+      v("p2", "a", "sufficient"),
+      v("p2", "b", "sufficient"),
+    ];
     const ds = fitDawidSkene(votes);
-    expect([...ds.pSufficient]).toEqual([["p1", 1], ["p2", 1]]);
+    expect([...ds.pSufficient]).toEqual([
+      ["p1", 1],
+      ["p2", 1],
+    ]);
     expect([...ds.labels.values()]).toEqual(["sufficient", "sufficient"]);
     expect(ds.priors).toEqual({ sufficient: 1, insufficient: 0 });
-    expect(Object.fromEntries(ds.errors)).toEqual({ a: { "sufficient|sufficient": 1 }, b: { "sufficient|sufficient": 1 }, c: { "sufficient|sufficient": 1 } });
+    expect(Object.fromEntries(ds.errors)).toEqual({
+      a: { "sufficient|sufficient": 1 },
+      b: { "sufficient|sufficient": 1 },
+      c: { "sufficient|sufficient": 1 },
+    });
     const oc = fitOneCoinDawidSkene(votes);
     expect([...oc.pSufficient.values()]).toEqual([1, 1]);
     expect(Object.fromEntries(oc.skills)).toEqual({ a: 1, b: 1, c: 1 });
@@ -163,14 +209,25 @@ describe("hand-checked cases", () => {
     const fit = fitDawidSkene([v("p1", "a", "sufficient"), v("p1", "b", "insufficient")]);
     expect(fit.pSufficient.get("p1")).toBe(0.5);
     expect(fit.labels.get("p1")).toBe("insufficient");
-    expect(fitOneCoinDawidSkene([v("p1", "a", "sufficient"), v("p1", "b", "insufficient")]).skills).toEqual(new Map([["a", 0.5], ["b", 0.5]]));
+    expect(fitOneCoinDawidSkene([v("p1", "a", "sufficient"), v("p1", "b", "insufficient")]).skills).toEqual(
+      new Map([
+        ["a", 0.5],
+        ["b", 0.5],
+      ]),
+    );
   });
 
   // Two careful annotators and a contrarian: c's one dissent on p1 is the only disagreement.
   const three = [
-    v("p1", "a", "sufficient"), v("p1", "b", "sufficient"), v("p1", "c", "insufficient"),
-    v("p2", "a", "sufficient"), v("p2", "b", "sufficient"), v("p2", "c", "sufficient"),
-    v("p3", "a", "insufficient"), v("p3", "b", "insufficient"), v("p3", "c", "insufficient"),
+    v("p1", "a", "sufficient"),
+    v("p1", "b", "sufficient"),
+    v("p1", "c", "insufficient"),
+    v("p2", "a", "sufficient"),
+    v("p2", "b", "sufficient"),
+    v("p2", "c", "sufficient"),
+    v("p3", "a", "insufficient"),
+    v("p3", "b", "insufficient"),
+    v("p3", "c", "insufficient"),
   ];
 
   it("without gold the majority wins p1, and c gets the blame: P(c says insufficient | sufficient) = 1/2", () => {
@@ -183,7 +240,12 @@ describe("hand-checked cases", () => {
   });
 
   it("gold clamps a passage against its majority, and the blame moves to a and b", () => {
-    const fit = fitDawidSkene(three, { gold: new Map([["p1", "insufficient"], ["not-voted", "sufficient"]]) });
+    const fit = fitDawidSkene(three, {
+      gold: new Map([
+        ["p1", "insufficient"],
+        ["not-voted", "sufficient"],
+      ]),
+    });
     expect(fit.labels.get("p1")).toBe("insufficient");
     expect(fit.pSufficient.get("p1")).toBe(EPS);
     expect(fit.pSufficient.has("not-voted")).toBe(false);
@@ -199,7 +261,9 @@ describe("hand-checked cases", () => {
   });
 
   it("gold naming a verdict nobody gave adds it as a class with no votes", () => {
-    const fit = fitDawidSkene([v("p1", "a", "sufficient"), v("p2", "a", "sufficient"), v("p3", "a", "sufficient")], { gold: new Map([["p1", "insufficient"]]) });
+    const fit = fitDawidSkene([v("p1", "a", "sufficient"), v("p2", "a", "sufficient"), v("p3", "a", "sufficient")], {
+      gold: new Map([["p1", "insufficient"]]),
+    });
     expect(fit.labels.get("p1")).toBe("insufficient");
     expect(fit.priors.insufficient + fit.priors.sufficient).toBeCloseTo(1, 12);
     expect(Object.keys(fit.errors.get("a")!).sort()).toEqual(["sufficient|insufficient", "sufficient|sufficient"]);

@@ -40,9 +40,20 @@ const random = seededRandom;
 async function outcomesFromRows(db: Db, campaignId: number) {
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, campaignId));
   const ps = await db.select().from(passages).where(eq(passages.campaignId, campaignId)).orderBy(asc(passages.id));
-  const js = await db.select().from(judgments).where(eq(judgments.campaignId, campaignId)).orderBy(asc(judgments.createdAt), asc(judgments.id));
-  const standings = await db.select().from(annotatorStandings).where(and(eq(annotatorStandings.campaignId, campaignId), eq(annotatorStandings.status, "paused")));
-  const qs = await db.select({ id: queries.id, kiltId: queries.kiltId }).from(queries).where(eq(queries.campaignId, campaignId)).orderBy(asc(queries.id));
+  const js = await db
+    .select()
+    .from(judgments)
+    .where(eq(judgments.campaignId, campaignId))
+    .orderBy(asc(judgments.createdAt), asc(judgments.id));
+  const standings = await db
+    .select()
+    .from(annotatorStandings)
+    .where(and(eq(annotatorStandings.campaignId, campaignId), eq(annotatorStandings.status, "paused")));
+  const qs = await db
+    .select({ id: queries.id, kiltId: queries.kiltId })
+    .from(queries)
+    .where(eq(queries.campaignId, campaignId))
+    .orderBy(asc(queries.id));
   const paused = new Set(standings.map((s) => s.userId));
   const r = campaign!.judgmentsPerPassage;
 
@@ -51,7 +62,10 @@ async function outcomesFromRows(db: Db, campaignId: number) {
       const counted = js.filter((j) => j.passageId === p.id && !paused.has(j.userId)).slice(0, r);
       const judgmentCount = counted.length;
       const sufficientCount = counted.filter((j) => j.verdict === "sufficient").length;
-      const outcome = passageOutcome({ judgmentCount, sufficientCount, isDecided: p.isDecided, isGold: p.isGold, expectedVerdict: p.expectedVerdict }, campaign!);
+      const outcome = passageOutcome(
+        { judgmentCount, sufficientCount, isDecided: p.isDecided, isGold: p.isGold, expectedVerdict: p.expectedVerdict },
+        campaign!,
+      );
       return [p.id, { row: p, judgmentCount, sufficientCount, outcome }] as const;
     }),
   );
@@ -87,7 +101,11 @@ type Expected = Awaited<ReturnType<typeof outcomesFromRows>>;
 async function expectAgreement(db: Db, campaignId: number, stage: string): Promise<Expected> {
   const e = await outcomesFromRows(db, campaignId);
   for (const p of e.passages) {
-    expect({ id: p.row.id, judgmentCount: p.row.judgmentCount, sufficientCount: p.row.sufficientCount }, stage).toEqual({ id: p.row.id, judgmentCount: p.judgmentCount, sufficientCount: p.sufficientCount });
+    expect({ id: p.row.id, judgmentCount: p.row.judgmentCount, sufficientCount: p.row.sufficientCount }, stage).toEqual({
+      id: p.row.id,
+      judgmentCount: p.judgmentCount,
+      sufficientCount: p.sufficientCount,
+    });
   }
   const count = <T>(rows: readonly T[], f: (row: T) => boolean) => rows.filter(f).length;
 
@@ -98,23 +116,64 @@ async function expectAgreement(db: Db, campaignId: number, stage: string): Promi
     finishedPassages: count(e.passages, (p) => p.outcome.finished),
     endorsedPassages: count(e.passages, (p) => p.outcome.endorsed),
   });
-  expect(dash.questions, stage).toEqual({ unanswerable: count(e.questions, (q) => q.unanswerable), answered: count(e.questions, (q) => q.endorsed > 0) });
-  expect(new Map(dash.disputed.map((q) => [q.queryId, q.disputed])), stage).toEqual(new Map(e.questions.filter((q) => q.disputed > 0).map((q) => [q.id, q.disputed])));
+  expect(dash.questions, stage).toEqual({
+    unanswerable: count(e.questions, (q) => q.unanswerable),
+    answered: count(e.questions, (q) => q.endorsed > 0),
+  });
+  expect(new Map(dash.disputed.map((q) => [q.queryId, q.disputed])), stage).toEqual(
+    new Map(e.questions.filter((q) => q.disputed > 0).map((q) => [q.id, q.disputed])),
+  );
   for (const row of await annotatorRows(db, campaignId)) {
     const a = e.agreement.get(row.userId) ?? { compared: 0, agreed: 0 };
-    expect({ user: row.userId, compared: row.compared, agreement: row.agreement }, stage).toEqual({ user: row.userId, compared: a.compared, agreement: a.compared ? a.agreed / a.compared : null });
+    expect({ user: row.userId, compared: row.compared, agreement: row.agreement }, stage).toEqual({
+      user: row.userId,
+      compared: a.compared,
+      agreement: a.compared ? a.agreed / a.compared : null,
+    });
   }
 
   const list = await listQuestions(db, system, campaignId, questionListQuerySchema.parse({ limit: 200 }));
-  expect(list.questions.map((q) => ({ id: q.id, passages: q.passages, finished: q.finished, endorsed: q.endorsed, disputed: q.disputed, unanswerable: q.unanswerable, outcome: questionOutcome(q) })), stage).toEqual(
-    e.questions.map((q) => ({ id: q.id, passages: q.passages, finished: q.finished, endorsed: q.endorsed, disputed: q.disputed, unanswerable: q.unanswerable, outcome: questionOutcome(q) })),
+  expect(
+    list.questions.map((q) => ({
+      id: q.id,
+      passages: q.passages,
+      finished: q.finished,
+      endorsed: q.endorsed,
+      disputed: q.disputed,
+      unanswerable: q.unanswerable,
+      outcome: questionOutcome(q),
+    })),
+    stage,
+  ).toEqual(
+    e.questions.map((q) => ({
+      id: q.id,
+      passages: q.passages,
+      finished: q.finished,
+      endorsed: q.endorsed,
+      disputed: q.disputed,
+      unanswerable: q.unanswerable,
+      outcome: questionOutcome(q),
+    })),
   );
 
   for (const q of e.questions) {
     const view = await getQuestionView(db, system, campaignId, q.id);
     expect(view.unanswerable, `${stage}: question ${q.id}`).toBe(q.unanswerable);
-    expect(new Map(view.passages.map((p) => [p.id, { finished: p.finished, endorsed: p.endorsed, judgments: p.judgmentCount, sufficient: p.sufficientCount }])), stage).toEqual(
-      new Map(q.own.map((p) => [p.row.id, { finished: p.outcome.finished, endorsed: p.outcome.endorsed, judgments: p.judgmentCount, sufficient: p.sufficientCount }])),
+    expect(
+      new Map(
+        view.passages.map((p) => [
+          p.id,
+          { finished: p.finished, endorsed: p.endorsed, judgments: p.judgmentCount, sufficient: p.sufficientCount },
+        ]),
+      ),
+      stage,
+    ).toEqual(
+      new Map(
+        q.own.map((p) => [
+          p.row.id,
+          { finished: p.outcome.finished, endorsed: p.outcome.endorsed, judgments: p.judgmentCount, sufficient: p.sufficientCount },
+        ]),
+      ),
     );
   }
 
@@ -122,13 +181,28 @@ async function expectAgreement(db: Db, campaignId: number, stage: string): Promi
   let report: ExportReport | undefined;
   const exported = new Map<string, string[]>();
   for await (const line of exportKilt(db, system, campaignId, { location: "span" }, (r) => (report = r))) {
-    const parsed = JSON.parse(line) as { id: string; output: { provenance?: { wikipedia_id: string; meta?: { passage: { start_paragraph_id: number }; votes: { sufficient: number; insufficient: number } } }[] }[] };
+    const parsed = JSON.parse(line) as {
+      id: string;
+      output: {
+        provenance?: {
+          wikipedia_id: string;
+          meta?: { passage: { start_paragraph_id: number }; votes: { sufficient: number; insufficient: number } };
+        }[];
+      }[];
+    };
     const entries = parsed.output.flatMap((o) => o.provenance ?? []).filter((p) => p.meta?.votes);
-    exported.set(parsed.id, entries.map((p) => `${p.wikipedia_id}:${p.meta!.passage.start_paragraph_id}:${p.meta!.votes.sufficient}/${p.meta!.votes.insufficient}`).sort());
+    exported.set(
+      parsed.id,
+      entries
+        .map((p) => `${p.wikipedia_id}:${p.meta!.passage.start_paragraph_id}:${p.meta!.votes.sufficient}/${p.meta!.votes.insufficient}`)
+        .sort(),
+    );
   }
   const answerable = e.questions.filter((q) => !q.unanswerable);
   const endorsedOf = (q: (typeof e.questions)[number]) =>
-    q.own.filter((p) => p.outcome.endorsed).map((p) => `${p.row.wikipediaId}:${p.row.startParagraphId}:${p.sufficientCount}/${p.judgmentCount - p.sufficientCount}`);
+    q.own
+      .filter((p) => p.outcome.endorsed)
+      .map((p) => `${p.row.wikipediaId}:${p.row.startParagraphId}:${p.sufficientCount}/${p.judgmentCount - p.sufficientCount}`);
   expect(exported, stage).toEqual(new Map(answerable.filter((q) => q.endorsed > 0).map((q) => [q.kiltId, endorsedOf(q).sort()])));
   expect(report, stage).toMatchObject({
     queries: e.questions.length,
@@ -148,7 +222,8 @@ function checkEarlyStop(e: Expected, since: number, stage: string) {
   for (const p of e.passages) {
     const fixed = closesEarly(e.campaign, p);
     if (p.row.isDecided) expect(fixed, `${stage}: passage ${p.row.id} closed early`).toBe(true);
-    if (e.judgments.some((j) => j.passageId === p.row.id && j.id > since)) expect(p.row.isDecided, `${stage}: passage ${p.row.id} judged since`).toBe(fixed);
+    if (e.judgments.some((j) => j.passageId === p.row.id && j.id > since))
+      expect(p.row.isDecided, `${stage}: passage ${p.row.id} judged since`).toBe(fixed);
   }
 }
 
@@ -232,7 +307,14 @@ async function applyAhead(handle: DatabaseHandle, tag: string): Promise<void> {
 }
 
 /** The rule functions 0004 defines (its first six statements), and their removal before 0004 runs whole. */
-const RULE_FUNCTIONS = ["kps_is_endorsed", "kps_is_finished", "kps_is_disputed", "kps_closes_early", "kps_misses_gold", "kps_agrees_with_outcome"];
+const RULE_FUNCTIONS = [
+  "kps_is_endorsed",
+  "kps_is_finished",
+  "kps_is_disputed",
+  "kps_closes_early",
+  "kps_misses_gold",
+  "kps_agrees_with_outcome",
+];
 
 /**
  * Today's judgment statement calls 0004's rule functions: a database at 0003 gets them ahead, to be
@@ -297,7 +379,8 @@ for (const kind of testDatabaseKinds()) {
         await updateCampaign(db, system, c.campaignId, { earlyStop: true });
         await round(20, 0.4);
 
-        const ruleFunction = async () => rowsOf<{ f: string | null }>(await db.execute(sql`select to_regproc('kps_is_endorsed')::text as f`))[0]?.f;
+        const ruleFunction = async () =>
+          rowsOf<{ f: string | null }>(await db.execute(sql`select to_regproc('kps_is_endorsed')::text as f`))[0]?.f;
         await dropRules();
         expect(await ruleFunction()).toBeNull();
         await migrateDatabase(handle);

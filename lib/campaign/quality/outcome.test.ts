@@ -4,12 +4,16 @@ import { agreesWithOutcome, closesEarly, isDisputed, isEndorsed, isFinished, mis
 describe("outcome rules", () => {
   it("endorses at T sufficient counted judgments, finishes at R or when closed early, disputes mixed verdicts", () => {
     expect([isEndorsed(1, 2), isEndorsed(2, 2), isEndorsed(3, 2)]).toEqual([false, true, true]);
-    expect([isFinished({ judgmentCount: 2, isDecided: false }, 3), isFinished({ judgmentCount: 3, isDecided: false }, 3), isFinished({ judgmentCount: 1, isDecided: true }, 3)]).toEqual([
-      false,
-      true,
-      true,
-    ]);
-    expect([isDisputed({ judgmentCount: 3, sufficientCount: 0 }), isDisputed({ judgmentCount: 3, sufficientCount: 1 }), isDisputed({ judgmentCount: 3, sufficientCount: 3 })]).toEqual([false, true, false]);
+    expect([
+      isFinished({ judgmentCount: 2, isDecided: false }, 3),
+      isFinished({ judgmentCount: 3, isDecided: false }, 3),
+      isFinished({ judgmentCount: 1, isDecided: true }, 3),
+    ]).toEqual([false, true, true]);
+    expect([
+      isDisputed({ judgmentCount: 3, sufficientCount: 0 }),
+      isDisputed({ judgmentCount: 3, sufficientCount: 1 }),
+      isDisputed({ judgmentCount: 3, sufficientCount: 3 }),
+    ]).toEqual([false, true, false]);
   });
 
   it("closes a passage early only with early stop on and once the outcome cannot change", () => {
@@ -25,8 +29,17 @@ describe("outcome rules", () => {
     const gold = { isGold: true, expectedVerdict: "sufficient" as const };
     expect([missesGold(gold, true, false), missesGold(gold, false, false), missesGold(gold, true, true)]).toEqual([true, false, false]);
     expect(missesGold({ isGold: false, expectedVerdict: null }, true, false)).toBe(false);
-    expect([agreesWithOutcome("sufficient", true, true), agreesWithOutcome("insufficient", true, true), agreesWithOutcome("sufficient", false, true)]).toEqual([true, false, null]);
-    expect(passageOutcome({ ...gold, judgmentCount: 3, sufficientCount: 1, isDecided: false }, { judgmentsPerPassage: 3, endorsementThreshold: 2 })).toEqual({
+    expect([
+      agreesWithOutcome("sufficient", true, true),
+      agreesWithOutcome("insufficient", true, true),
+      agreesWithOutcome("sufficient", false, true),
+    ]).toEqual([true, false, null]);
+    expect(
+      passageOutcome(
+        { ...gold, judgmentCount: 3, sufficientCount: 1, isDecided: false },
+        { judgmentsPerPassage: 3, endorsementThreshold: 2 },
+      ),
+    ).toEqual({
       finished: true,
       endorsed: false,
       disputed: true,

@@ -74,8 +74,12 @@ describe("checkGoldSpan with a short-answer gold span", () => {
     const short: SpanCheckPassage = { startParagraphId: 0, paragraphs: ["Lit 1871.\n", "It still stands on the cape today.\n"] };
     const gold = { startParagraphId: 0, startCharacter: 4, endParagraphId: 0, endCharacter: 8 };
     // "Lit 1871." is 9 code points, 1.2 × 9 < 12 = 3 × 4: "Lit 1871." and the newline fit.
-    expect(checkGoldSpan(short, gold, { startParagraphId: 0, startCharacter: 0, endParagraphId: 0, endCharacter: 10 }, 0.2).right).toBe(true);
-    expect(checkGoldSpan(short, gold, { startParagraphId: 0, startCharacter: 0, endParagraphId: 1, endCharacter: 5 }, 0.2).right).toBe(false);
+    expect(checkGoldSpan(short, gold, { startParagraphId: 0, startCharacter: 0, endParagraphId: 0, endCharacter: 10 }, 0.2).right).toBe(
+      true,
+    );
+    expect(checkGoldSpan(short, gold, { startParagraphId: 0, startCharacter: 0, endParagraphId: 1, endCharacter: 5 }, 0.2).right).toBe(
+      false,
+    );
   });
 });
 
@@ -134,7 +138,14 @@ describe("isGoldCorrect", () => {
   });
 
   it("judges gold without an expected span, and negative gold, by the verdict alone", () => {
-    const noSpan = { ...gold, expectedStartParagraphId: null, expectedStartCharacter: null, expectedEndParagraphId: null, expectedEndCharacter: null, paragraphs: null };
+    const noSpan = {
+      ...gold,
+      expectedStartParagraphId: null,
+      expectedStartCharacter: null,
+      expectedEndParagraphId: null,
+      expectedEndCharacter: null,
+      paragraphs: null,
+    };
     expect(isGoldCorrect(noSpan, { verdict: "sufficient", span: wholePassage }, 0.2)).toBe(true);
     const negative = { ...noSpan, expectedVerdict: "insufficient" as const };
     expect(isGoldCorrect(negative, { verdict: "insufficient", span: null }, 0.2)).toBe(true);

@@ -21,7 +21,12 @@ describeEachDatabase("a coordinator's view of one annotator", ({ db }) => {
     // 4 questions × (1 gold expected sufficient + 2 candidates) = 12 passages.
     const c = await makeCampaign(db(), { queries: 4, candidates: 2 });
     // The gold rule off (the hasty annotator fails 4 gold, which pauses at the defaults): this is about the view.
-    await updateCampaign(db(), system, c.campaignId, { warnMinJudgments: 5, warnFastShare: 0.5, warnMinAgreement: 0.6, goldMinJudgments: 1000 });
+    await updateCampaign(db(), system, c.campaignId, {
+      warnMinJudgments: 5,
+      warnFastShare: 0.5,
+      warnMinAgreement: 0.6,
+      goldMinJudgments: 1000,
+    });
     const [hasty, careful, other] = await makeAnnotators(db(), 3);
     await judgeAll(c.campaignId, hasty!, "insufficient", 100);
     await judgeAll(c.campaignId, careful!, "sufficient", 6_000);
@@ -30,7 +35,15 @@ describeEachDatabase("a coordinator's view of one annotator", ({ db }) => {
     const warnings = await listAnnotatorWarnings(db(), system, c.campaignId);
     expect(warnings.total).toBe(1);
     expect(warnings.flagged).toEqual([
-      { userId: hasty!.id, username: hasty!.username, judgments: 12, warnings: [{ kind: "fast", shareUnder2s: 1 }, { kind: "agreement", agreement: 0 }] },
+      {
+        userId: hasty!.id,
+        username: hasty!.username,
+        judgments: 12,
+        warnings: [
+          { kind: "fast", shareUnder2s: 1 },
+          { kind: "agreement", agreement: 0 },
+        ],
+      },
     ]);
 
     const detail = await getAnnotatorDetail(db(), system, c.campaignId, hasty!.id);

@@ -24,12 +24,22 @@ async function talliesBothWays(db: Db, campaignId: number) {
   const kept = async (table: string, deltas: string, key: string, values: string) =>
     rowsOf<Record<string, unknown>>(
       await db.execute(
-        sql.raw(`select ${key}, ${values} from (select * from ${table} where campaign_id = ${campaignId} union all select * from ${deltas} where campaign_id = ${campaignId}) x group by ${key} having ${values.split(",").map((v) => `${v.trim().split(" as ")[0]} <> 0`).join(" or ")} order by ${key}`),
+        sql.raw(
+          `select ${key}, ${values} from (select * from ${table} where campaign_id = ${campaignId} union all select * from ${deltas} where campaign_id = ${campaignId}) x group by ${key} having ${values
+            .split(",")
+            .map((v) => `${v.trim().split(" as ")[0]} <> 0`)
+            .join(" or ")} order by ${key}`,
+        ),
       ),
     );
   return {
     passages: {
-      kept: await kept("passage_tallies", "passage_tally_deltas", "batch_id, judgment_count, sufficient_count", "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided"),
+      kept: await kept(
+        "passage_tallies",
+        "passage_tally_deltas",
+        "batch_id, judgment_count, sufficient_count",
+        "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided",
+      ),
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select batch_id, judgment_count, sufficient_count, count(*)::int as passages, sum(claim_count)::int as claimed, sum(open_slots)::int as open, (count(*) filter (where is_decided))::int as decided
@@ -37,7 +47,12 @@ async function talliesBothWays(db: Db, campaignId: number) {
       ),
     },
     annotators: {
-      kept: await kept("annotator_tallies", "annotator_tally_deltas", "user_id, duration_bucket", "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed"),
+      kept: await kept(
+        "annotator_tallies",
+        "annotator_tally_deltas",
+        "user_id, duration_bucket",
+        "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed",
+      ),
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
@@ -48,7 +63,11 @@ async function talliesBothWays(db: Db, campaignId: number) {
       ),
     },
     questions: {
-      kept: rowsOf<Record<string, unknown>>(await db.execute(sql`select query_id, passages, finished, endorsed, disputed, gold_missed from query_tallies where campaign_id = ${campaignId} order by 1`)),
+      kept: rowsOf<Record<string, unknown>>(
+        await db.execute(
+          sql`select query_id, passages, finished, endorsed, disputed, gold_missed from query_tallies where campaign_id = ${campaignId} order by 1`,
+        ),
+      ),
       recount: rowsOf<Record<string, unknown>>(
         await db.execute(sql`
           select p.query_id, count(*)::int as passages,
@@ -103,7 +122,12 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
         const task = await nextTask(db(), who, { campaignId: c.campaignId }).catch(() => null);
         if (!task) continue;
         if (next() < 0.15) continue; // keep the claim open: it shows as claimed
-        await submitJudgment(db(), who, task.claim.handle, judgmentOf(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)));
+        await submitJudgment(
+          db(),
+          who,
+          task.claim.handle,
+          judgmentOf(task, next() < 0.55 ? "sufficient" : "insufficient", Math.floor(next() * 6000)),
+        );
       }
     };
     await round(40);
@@ -143,13 +167,26 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
       [b, "sufficient", 1_500],
       [d, "insufficient", 9_000],
     ] as const) {
-      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+      for (
+        let t = await nextTask(db(), who, { campaignId: c.campaignId });
+        t;
+        t = await nextTask(db(), who, { campaignId: c.campaignId })
+      ) {
         await letTimePass(db(), who.id, ms);
         await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict, 5_000));
       }
     }
     const dash = await getDashboard(db(), system, c.campaignId);
-    expect(dash.totals).toMatchObject({ passages: 4, slots: 12, filled: 12, claimed: 0, open: 0, notNeeded: 0, finishedPassages: 4, endorsedPassages: 4 });
+    expect(dash.totals).toMatchObject({
+      passages: 4,
+      slots: 12,
+      filled: 12,
+      claimed: 0,
+      open: 0,
+      notNeeded: 0,
+      finishedPassages: 4,
+      endorsedPassages: 4,
+    });
     // Every passage: 2 sufficient, 1 insufficient. Coincidences: o_si = o_is = 4 × 2·1/2 = 4; n_s = 8, n_i = 4, n = 12.
     // alpha = 1 − (n − 1)·(o_si + o_is)/(2·n_s·n_i) = 1 − 11·8/64 = −0.375.
     expect(dash.totals.alpha).toBeCloseTo(-0.375, 10);
@@ -186,7 +223,10 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 1, candidates: 0 });
     const origin = Date.UTC(2000, 0, 1);
     const start = Date.UTC(2031, 4, 6, 21, 37); // an odd minute, three days before the last
-    const rows = Array.from({ length: 400 }, () => ({ at: start + Math.floor(next() * 3 * 1440) * 60_000, judgments: 1 + Math.floor(next() * 5) }));
+    const rows = Array.from({ length: 400 }, () => ({
+      at: start + Math.floor(next() * 3 * 1440) * 60_000,
+      judgments: 1 + Math.floor(next() * 5),
+    }));
     const insert = async (part: typeof rows) => {
       for (const r of part) {
         await db().execute(sql`insert into judgment_minute_deltas (campaign_id, batch_id, minute, judgments)
@@ -204,7 +244,10 @@ describeEachDatabase("dashboard tallies", ({ db }) => {
         expected.set(at, (expected.get(at) ?? 0) + r.judgments);
       }
       const points = await judgmentsOverTime(db(), c.campaignId, bin);
-      expect(points.map((p) => [p.at.getTime(), p.judgments]), `bins of ${bin} minutes`).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+      expect(
+        points.map((p) => [p.at.getTime(), p.judgments]),
+        `bins of ${bin} minutes`,
+      ).toEqual([...expected].sort((a, b) => a[0] - b[0]));
     }
 
     const times = rows.map((r) => r.at);

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { annotatorRowsOf } from "./annotator-rows";
 import { chartBinMinutes, fillBins, progressOf } from "./dashboard";
 
-const cell = (batchId: number, judgments: number, sufficient: number, passages: number, extra: Partial<{ claimed: number; open: number; decided: number }> = {}) => ({
+const cell = (
+  batchId: number,
+  judgments: number,
+  sufficient: number,
+  passages: number,
+  extra: Partial<{ claimed: number; open: number; decided: number }> = {},
+) => ({
   batchId,
   judgments,
   sufficient,
@@ -21,7 +27,15 @@ describe("progressOf", () => {
       3,
       2,
     );
-    expect(p).toMatchObject({ passages: 20, slots: 60, filled: 4 + 15 + 2, claimed: 4, open: 34, finishedPassages: 6, endorsedPassages: 6 });
+    expect(p).toMatchObject({
+      passages: 20,
+      slots: 60,
+      filled: 4 + 15 + 2,
+      claimed: 4,
+      open: 34,
+      finishedPassages: 6,
+      endorsedPassages: 6,
+    });
     expect(p.notNeeded).toBe(60 - 21 - 4 - 34);
   });
 
@@ -36,18 +50,44 @@ describe("progressOf", () => {
 describe("annotatorRowsOf", () => {
   it("turns tallies into judgments, agreement, median and the share under 2 s", () => {
     const rows = annotatorRowsOf(
-      [{ userId: 7, judgments: 4, compared: 3, agreed: 2, buckets: [{ bucket: 1, count: 3 }, { bucket: 10, count: 1 }] }], // 0.5–1 s ×3, 5–5.5 s ×1
+      [
+        {
+          userId: 7,
+          judgments: 4,
+          compared: 3,
+          agreed: 2,
+          buckets: [
+            { bucket: 1, count: 3 },
+            { bucket: 10, count: 1 },
+          ],
+        },
+      ], // 0.5–1 s ×3, 5–5.5 s ×1
       [
         { userId: 7, username: "ann", status: "paused", pauseReason: "gold_rule", goldJudged: 4, goldCorrect: 1 },
         { userId: 8, username: "bob", status: null, pauseReason: null, goldJudged: null, goldCorrect: null },
       ],
     );
-    expect(rows[0]).toMatchObject({ username: "ann", status: "paused", pauseReason: "gold_rule", judgments: 4, compared: 3, shareUnder2s: 0.75 });
+    expect(rows[0]).toMatchObject({
+      username: "ann",
+      status: "paused",
+      pauseReason: "gold_rule",
+      judgments: 4,
+      compared: 3,
+      shareUnder2s: 0.75,
+    });
     expect(rows[0]!.agreement).toBeCloseTo(2 / 3, 12);
     expect(rows[0]!.goldAccuracy).toBeCloseTo(1.5 / 5, 12);
     expect(rows[0]!.medianSeconds).toBeGreaterThanOrEqual(0.5);
     expect(rows[0]!.medianSeconds).toBeLessThan(1);
-    expect(rows[1]).toMatchObject({ username: "bob", status: "active", judgments: 0, agreement: null, medianSeconds: null, shareUnder2s: null, goldAccuracy: 0.5 });
+    expect(rows[1]).toMatchObject({
+      username: "bob",
+      status: "active",
+      judgments: 0,
+      agreement: null,
+      medianSeconds: null,
+      shareUnder2s: null,
+      goldAccuracy: 0.5,
+    });
   });
 });
 
@@ -63,7 +103,15 @@ describe("chart bins", () => {
 
   it("fills the empty bins between the first and the last", () => {
     const at = (m: number) => new Date(Date.UTC(2026, 10, 29, 10, m));
-    expect(fillBins([{ at: at(0), judgments: 2 }, { at: at(15), judgments: 1 }], 5)).toEqual([
+    expect(
+      fillBins(
+        [
+          { at: at(0), judgments: 2 },
+          { at: at(15), judgments: 1 },
+        ],
+        5,
+      ),
+    ).toEqual([
       { at: at(0).toISOString(), judgments: 2 },
       { at: at(5).toISOString(), judgments: 0 },
       { at: at(10).toISOString(), judgments: 0 },

@@ -26,7 +26,13 @@ const TRICKY = [
   "</script><!-- ' ; --",
 ];
 /** Times with microseconds (a JavaScript Date truncates them), offsets, no fraction. */
-const TIMES = ["2026-03-04 05:06:07.999999+00", "1999-12-31 23:59:59.9995+01", "2026-12-01 00:00:00+00", "2026-07-01 12:00:00.5+05:30", "2026-03-04 05:06:07.000001+00"];
+const TIMES = [
+  "2026-03-04 05:06:07.999999+00",
+  "1999-12-31 23:59:59.9995+01",
+  "2026-12-01 00:00:00+00",
+  "2026-07-01 12:00:00.5+05:30",
+  "2026-03-04 05:06:07.000001+00",
+];
 
 /** Every exported string column of the campaign set to a tricky value; odd times, durations, unreadable flags. */
 async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
@@ -53,26 +59,37 @@ async function makeTricky(db: Db, c: TestCampaign, team: UserActor[]) {
           ${TIMES[(i + v) % TIMES.length]}::timestamptz, ${TIMES[(i + v + 1) % TIMES.length]}::timestamptz
         from judgments where id = ${j.id}`);
     }
-    if (revisions) await db.execute(sql`update judgments set revision = ${revisions}::int, revised_at = ${TIMES[(i + 2) % TIMES.length]}::timestamptz where id = ${j.id}`);
+    if (revisions)
+      await db.execute(
+        sql`update judgments set revision = ${revisions}::int, revised_at = ${TIMES[(i + 2) % TIMES.length]}::timestamptz where id = ${j.id}`,
+      );
   }
-  for (const [i, who] of team.entries()) await db.execute(sql`update users set pseudonym = ${TRICKY[i % TRICKY.length] + unique("")} where id = ${who.id}`);
+  for (const [i, who] of team.entries())
+    await db.execute(sql`update users set pseudonym = ${TRICKY[i % TRICKY.length] + unique("")} where id = ${who.id}`);
   for (const [i, kiltId] of c.queryIds.entries()) {
-    await db.execute(sql`update queries set kilt_id = ${TRICKY[(i + 3) % TRICKY.length] + unique("")} where campaign_id = ${c.campaignId} and kilt_id = ${kiltId}`);
+    await db.execute(
+      sql`update queries set kilt_id = ${TRICKY[(i + 3) % TRICKY.length] + unique("")} where campaign_id = ${c.campaignId} and kilt_id = ${kiltId}`,
+    );
   }
   for (const [i, old] of c.pageIds.entries()) {
     const id = TRICKY[(i + 5) % TRICKY.length] + unique("");
-    await db.execute(sql`insert into pages (wikipedia_id, title, paragraphs) select ${id}, title, paragraphs from pages where wikipedia_id = ${old}`);
+    await db.execute(
+      sql`insert into pages (wikipedia_id, title, paragraphs) select ${id}, title, paragraphs from pages where wikipedia_id = ${old}`,
+    );
     await db.execute(sql`update passages set wikipedia_id = ${id} where campaign_id = ${c.campaignId} and wikipedia_id = ${old}`);
   }
 }
-
 
 describeEachDatabase("judgments export", ({ db }) => {
   it("writes one snake_case line per judgment, annotators by pseudonym, spans in code points", async () => {
     const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     for (const who of [a, b]) {
-      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+      for (
+        let t = await nextTask(db(), who, { campaignId: c.campaignId });
+        t;
+        t = await nextTask(db(), who, { campaignId: c.campaignId })
+      ) {
         const p = t.passage.paragraphs[0]!;
         const word = p.id === 2 ? "1871" : null;
         const start = word ? Array.from(p.text.slice(0, p.text.indexOf(word))).length : 0;
@@ -94,7 +111,28 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(lines.every((l) => l === JSON.stringify(JSON.parse(l)) + "\n")).toBe(true);
     const rows = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(Object.keys(rows[0]!).sort()).toEqual(
-      ["annotator", "batch_id", "comment", "client_duration_ms", "counted", "created_at", "duration_ms", "end_paragraph_id", "flags", "is_gold", "passage_id", "query_id", "revised_at", "revision", "span", "start_paragraph_id", "unreadable", "verdict", "versions", "wikipedia_id"].sort(),
+      [
+        "annotator",
+        "batch_id",
+        "comment",
+        "client_duration_ms",
+        "counted",
+        "created_at",
+        "duration_ms",
+        "end_paragraph_id",
+        "flags",
+        "is_gold",
+        "passage_id",
+        "query_id",
+        "revised_at",
+        "revision",
+        "span",
+        "start_paragraph_id",
+        "unreadable",
+        "verdict",
+        "versions",
+        "wikipedia_id",
+      ].sort(),
     );
     const [pa] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
     expect(rows.filter((r) => r.annotator === pa!.pseudonym)).toHaveLength(4);
@@ -108,12 +146,32 @@ describeEachDatabase("judgments export", ({ db }) => {
     expect(new Set(rows.map((r) => r.query_id))).toEqual(new Set(c.queryIds));
     expect(rows.every((r) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(r.created_at as string))).toBe(true);
     expect(Object.keys(rows[0]!)).toEqual([
-      "query_id", "passage_id", "wikipedia_id", "start_paragraph_id", "end_paragraph_id", "annotator", "verdict", "unreadable", "span", "is_gold", "counted",
-      "batch_id", "duration_ms", "client_duration_ms", "created_at", "revision", "revised_at", "comment", "flags", "versions",
+      "query_id",
+      "passage_id",
+      "wikipedia_id",
+      "start_paragraph_id",
+      "end_paragraph_id",
+      "annotator",
+      "verdict",
+      "unreadable",
+      "span",
+      "is_gold",
+      "counted",
+      "batch_id",
+      "duration_ms",
+      "client_duration_ms",
+      "created_at",
+      "revision",
+      "revised_at",
+      "comment",
+      "flags",
+      "versions",
     ]);
     expect(rows[0]).toMatchObject({ revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
     // duration_ms is the time the server measured (judgment-time.int.test.ts checks its value); client_duration_ms what the client claimed.
-    expect(rows.every((r) => r.client_duration_ms === 1234 && Number.isInteger(r.duration_ms) && (r.duration_ms as number) >= 0)).toBe(true);
+    expect(rows.every((r) => r.client_duration_ms === 1234 && Number.isInteger(r.duration_ms) && (r.duration_ms as number) >= 0)).toBe(
+      true,
+    );
 
     const anon = await makeAnnotator(db());
     await expect(exportedLines(exportJudgments(db(), anon, c.campaignId))).rejects.toBeInstanceOf(AppError);
@@ -125,7 +183,11 @@ describeEachDatabase("judgments export", ({ db }) => {
     const [a, b, d, e] = team as [UserActor, UserActor, UserActor, UserActor];
     let n = 0;
     const judge = async (who: UserActor) => {
-      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+      for (
+        let t = await nextTask(db(), who, { campaignId: c.campaignId });
+        t;
+        t = await nextTask(db(), who, { campaignId: c.campaignId })
+      ) {
         n++;
         await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, n % 3 === 2 ? "insufficient" : "sufficient", n * 37));
       }
@@ -145,9 +207,23 @@ describeEachDatabase("judgments export", ({ db }) => {
       return expected;
     };
     const open = await same({});
-    const [count] = rowsOf<{ n: string | number }>(await db().execute(sql`select count(*) as n from judgments where campaign_id = ${c.campaignId}`));
+    const [count] = rowsOf<{ n: string | number }>(
+      await db().execute(sql`select count(*) as n from judgments where campaign_id = ${c.campaignId}`),
+    );
     expect(open.split("\n")).toHaveLength(Number(count!.n) + 1);
-    for (const needle of ['"counted":false', '"counted":true', '"unreadable":true', '"span":null', "\\u0001", "\u2028", "😀", '.999Z"', '"flags":["offensive","question_wrong"]', '"versions":[{"revision":0,', '"revision":1,"verdict":"sufficient"']) {
+    for (const needle of [
+      '"counted":false',
+      '"counted":true',
+      '"unreadable":true',
+      '"span":null',
+      "\\u0001",
+      "\u2028",
+      "😀",
+      '.999Z"',
+      '"flags":["offensive","question_wrong"]',
+      '"versions":[{"revision":0,',
+      '"revision":1,"verdict":"sufficient"',
+    ]) {
       expect(open).toContain(needle);
     }
     for (const pageRows of [1, 4, 35, 36, 37]) await same({ pageRows });

@@ -19,7 +19,8 @@ describeEachDatabase("question list", ({ db }) => {
     const c = await makeCampaign(db(), { queries: 3, candidates: 1, settings: { goldMinJudgments: 10_000 } });
     const qs = await db().select().from(queries).where(eq(queries.campaignId, c.campaignId)).orderBy(queries.id);
     const ps = await db().select().from(passages).where(eq(passages.campaignId, c.campaignId));
-    const list = (options: Partial<QuestionListQuery> = {}) => listQuestions(db(), system, c.campaignId, questionListQuerySchema.parse(options));
+    const list = (options: Partial<QuestionListQuery> = {}) =>
+      listQuestions(db(), system, c.campaignId, questionListQuerySchema.parse(options));
     const ids = (l: Awaited<ReturnType<typeof list>>) => l.questions.map((q) => q.kiltId);
 
     const before = await list();
@@ -37,20 +38,42 @@ describeEachDatabase("question list", ({ db }) => {
       return p.isGold && who === a ? "sufficient" : "insufficient";
     };
     for (const who of [a, b, d]) {
-      for (let t = await nextTask(db(), who, { campaignId: c.campaignId }); t; t = await nextTask(db(), who, { campaignId: c.campaignId })) {
+      for (
+        let t = await nextTask(db(), who, { campaignId: c.campaignId });
+        t;
+        t = await nextTask(db(), who, { campaignId: c.campaignId })
+      ) {
         await submitJudgment(db(), who, t.claim.handle, judgmentOf(t, verdict(who, (await idsOfTask(db(), t)).passageId)));
       }
     }
 
     const after = await list();
     // q1 and q2 wait for the coordinator: each has a finished split passage and gold the vote missed.
-    expect(after.counts).toEqual({ all: 3, disputed: 2, unanswerable: 2, answered: 2, open: 0, ...noneWaiting, waiting: 2, "waiting-split": 2, "waiting-gold": 2 });
+    expect(after.counts).toEqual({
+      all: 3,
+      disputed: 2,
+      unanswerable: 2,
+      answered: 2,
+      open: 0,
+      ...noneWaiting,
+      waiting: 2,
+      "waiting-split": 2,
+      "waiting-gold": 2,
+    });
     expect(ids(await list({ show: "waiting" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);
     expect(ids(await list({ show: "answered" }))).toEqual([qs[0]!.kiltId, qs[1]!.kiltId]);
     expect(ids(await list({ show: "unanswerable" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);
     expect(ids(await list({ show: "disputed" }))).toEqual([qs[1]!.kiltId, qs[2]!.kiltId]);
     expect(await list({ show: "open" })).toMatchObject({ questions: [], next: null });
-    expect(after.questions[1]).toMatchObject({ input: "question 1", passages: 2, finished: 2, endorsed: 1, disputed: 1, unanswerable: true, lineNumber: 2 });
+    expect(after.questions[1]).toMatchObject({
+      input: "question 1",
+      passages: 2,
+      finished: 2,
+      endorsed: 1,
+      disputed: 1,
+      unanswerable: true,
+      lineNumber: 2,
+    });
 
     // Search: words (any case), an exact KILT id, and LIKE's wildcards taken literally.
     expect(ids(await list({ q: "QUESTION 1" }))).toEqual([qs[1]!.kiltId]);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { goldLinesOf, goldsOf } from "./golds";
 
-const original = '{"id": 12345678901234567890, "input": "who lit it", "output": [{"answer": "Ada", "provenance": [{"wikipedia_id": "1", "start_paragraph_id": 2, "end_paragraph_id": 2}]}, {"provenance": [{"wikipedia_id": "9"}]}, {"answer": "Ada Holm", "meta": {"x": 1}}]}';
-const entry = JSON.stringify({ provenance: [{ wikipedia_id: "5", title: "Five", start_paragraph_id: 3, end_paragraph_id: 4, start_character: 0, end_character: 9 }] });
+const original =
+  '{"id": 12345678901234567890, "input": "who lit it", "output": [{"answer": "Ada", "provenance": [{"wikipedia_id": "1", "start_paragraph_id": 2, "end_paragraph_id": 2}]}, {"provenance": [{"wikipedia_id": "9"}]}, {"answer": "Ada Holm", "meta": {"x": 1}}]}';
+const entry = JSON.stringify({
+  provenance: [{ wikipedia_id: "5", title: "Five", start_paragraph_id: 3, end_paragraph_id: 4, start_character: 0, end_character: 9 }],
+});
 
 describe("a question's three gold lines", () => {
   it("original: the imported line, its id a string (digits past 2^53 kept)", () => {

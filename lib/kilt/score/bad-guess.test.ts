@@ -15,7 +15,12 @@ const cases = badGuessCases();
 /** scoreFiles on test/fixtures/bad-guess/gold.jsonl and `guess`, the files named by their base names. */
 function score(guess: string) {
   const lines = (file: string) => readLines(fs.createReadStream(path.join(DIR, file)), { file, maxLineBytes: 1024 * 1024 });
-  return scoreFiles({ gold: { file: "gold.jsonl", lines: lines("gold.jsonl") }, guess: { file: guess, lines: lines(guess) }, ks: [1, 5], levels: ["page", "paragraph"] });
+  return scoreFiles({
+    gold: { file: "gold.jsonl", lines: lines("gold.jsonl") },
+    guess: { file: guess, lines: lines(guess) },
+    ks: [1, 5],
+    levels: ["page", "paragraph"],
+  });
 }
 
 describe("bad guess files (test/fixtures/bad-guess)", () => {
@@ -35,13 +40,20 @@ describe("bad guess files (test/fixtures/bad-guess)", () => {
     expect(problem, JSON.stringify(scored.problems)).toBeDefined();
     expect(problem!.message).toContain(c.message);
     // No other problem: a guess line that cannot be read names no id, so no gold line is blamed for it.
-    expect(scored.problems.filter((p) => p !== problem), JSON.stringify(scored.problems)).toEqual([]);
+    expect(
+      scored.problems.filter((p) => p !== problem),
+      JSON.stringify(scored.problems),
+    ).toEqual([]);
   });
 
   it("exits 1 from kps score, the problem's line on stderr and no figures", async () => {
     const c = cases.find((x) => x.file === "duplicate-id.jsonl")!;
     const guess = path.join(DIR, c.file);
-    const run = await promisify(execFile)(process.execPath, [path.join(REPO, "bin/kps.mjs"), "score", "--gold", path.join(DIR, "gold.jsonl"), "--guess", guess], { cwd: REPO }).then(
+    const run = await promisify(execFile)(
+      process.execPath,
+      [path.join(REPO, "bin/kps.mjs"), "score", "--gold", path.join(DIR, "gold.jsonl"), "--guess", guess],
+      { cwd: REPO },
+    ).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );

@@ -39,9 +39,17 @@ export class GuessLines {
     const kind = this.kind;
     if (!kind) this.kind = { provenance: guess.provenance !== null, answers: guess.answer !== null, line: line.lineNumber };
     else if (kind.provenance && guess.provenance === null) {
-      this.report(line.lineNumber, "output[0].provenance", `is missing, while line ${kind.line} gives one: give provenance on every line or on none`);
+      this.report(
+        line.lineNumber,
+        "output[0].provenance",
+        `is missing, while line ${kind.line} gives one: give provenance on every line or on none`,
+      );
     } else if (kind.answers && guess.answer === null) {
-      this.report(line.lineNumber, "output[0].answer", `is missing, while line ${kind.line} gives one: give an answer on every line or on none`);
+      this.report(
+        line.lineNumber,
+        "output[0].answer",
+        `is missing, while line ${kind.line} gives one: give an answer on every line or on none`,
+      );
     }
     return guess;
   }

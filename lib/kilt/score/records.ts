@@ -14,18 +14,24 @@ export type ParsedRecord<T> = { ok: true; record: T } | { ok: false; field: stri
 
 const BIG = "is a number larger than 2^53, which JSON parsers round; write it as a string";
 
-const idSchema = z.union([z.string(), z.number()], { error: (issue) => (issue.input === undefined ? "is missing" : "must be a string (or an integer)") }).superRefine((v, ctx) => {
-  if (typeof v === "number" && !Number.isInteger(v)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
-  else if (typeof v === "number" && !Number.isSafeInteger(v)) ctx.addIssue({ code: "custom", message: BIG });
-  else if (pyStrip(String(v)) === "") ctx.addIssue({ code: "custom", message: "must not be empty" });
-});
+const idSchema = z
+  .union([z.string(), z.number()], { error: (issue) => (issue.input === undefined ? "is missing" : "must be a string (or an integer)") })
+  .superRefine((v, ctx) => {
+    if (typeof v === "number" && !Number.isInteger(v)) ctx.addIssue({ code: "custom", message: "must be a string or an integer" });
+    else if (typeof v === "number" && !Number.isSafeInteger(v)) ctx.addIssue({ code: "custom", message: BIG });
+    else if (pyStrip(String(v)) === "") ctx.addIssue({ code: "custom", message: "must not be empty" });
+  });
 
 const wikipediaId = z.union([z.string(), z.number()], { error: "must be a string or a non-negative integer" }).superRefine((v, ctx) => {
-  if (typeof v === "number" && (!Number.isInteger(v) || v < 0)) ctx.addIssue({ code: "custom", message: "must be a string or a non-negative integer" });
+  if (typeof v === "number" && (!Number.isInteger(v) || v < 0))
+    ctx.addIssue({ code: "custom", message: "must be a string or a non-negative integer" });
   else if (typeof v === "number" && !Number.isSafeInteger(v)) ctx.addIssue({ code: "custom", message: BIG });
 });
 
-const paragraphId = z.number({ error: "must be a non-negative integer" }).int("must be a non-negative integer").nonnegative("must be a non-negative integer");
+const paragraphId = z
+  .number({ error: "must be a non-negative integer" })
+  .int("must be a non-negative integer")
+  .nonnegative("must be a non-negative integer");
 
 const itemSchema = z.object(
   {

@@ -142,7 +142,13 @@ export function questionContext(gold: GoldRecord, guess: GuessRecord, maxK: numb
  * (Rprec, entity_in_input, then per k ascending precision, the three in-context figures, and for
  * k > 1 recall and success rate).
  */
-export function rankingFigures(gold: GoldRecord, guess: GuessRecord, ks: readonly number[], level: Level, context: QuestionContext): number[] {
+export function rankingFigures(
+  gold: GoldRecord,
+  guess: GuessRecord,
+  ks: readonly number[],
+  level: Level,
+  context: QuestionContext,
+): number[] {
   const guessIds = idsOf(guess.provenance, level);
   const out = [rPrecision(gold, guessIds, level), context.entityInInput];
   const sets = guessIds.length > 0 ? evidenceSets(gold, level) : [];
@@ -150,7 +156,12 @@ export function rankingFigures(gold: GoldRecord, guess: GuessRecord, ks: readonl
   const rank = distinct > 0 ? rankOf(guessIds, sets) : [];
   for (const k of ks) {
     const found = distinct > 0 ? trues(rank, k) : 0;
-    out.push(distinct > 0 ? found / k : 0, context.firstAnswer < k ? 1 : 0, context.firstAnswerAndEntity < k ? 1 : 0, context.firstEntity < k ? 1 : 0);
+    out.push(
+      distinct > 0 ? found / k : 0,
+      context.firstAnswer < k ? 1 : 0,
+      context.firstAnswerAndEntity < k ? 1 : 0,
+      context.firstEntity < k ? 1 : 0,
+    );
     if (k > 1) out.push(distinct > 0 ? found / distinct : 0, found > 0 ? 1 : 0);
   }
   return out;

@@ -25,14 +25,21 @@ function lines(file: string, texts: string[]): ScoreFilesInput["gold"] {
 
 /** Every figure of a nested dictionary as [path, value], in key order. */
 function figures(o: object, prefix = ""): [string, number][] {
-  return Object.entries(o).flatMap(([k, v]) => (typeof v === "number" ? [[prefix + k, v] as [string, number]] : figures(v as object, `${prefix}${k}.`)));
+  return Object.entries(o).flatMap(([k, v]) =>
+    typeof v === "number" ? [[prefix + k, v] as [string, number]] : figures(v as object, `${prefix}${k}.`),
+  );
 }
 
 describe("scoreFiles reproduces KILT's evaluators on the shared fixtures", () => {
   for (const seed of SEEDS) {
     it(`seed-${seed}: page and paragraph retrieval at ks 1,3,5,10 and downstream, every figure to 1e-9, keys in KILT's order`, async () => {
       const expected = JSON.parse(readFileSync(path.join(FIXTURES, `seed-${seed}`, "expected.json"), "utf8")) as KiltResult;
-      const scored = await scoreFiles({ gold: source(seed, "gold.jsonl"), guess: source(seed, "guess.jsonl"), ks: [10, 1, 5, 3], levels: ["page", "paragraph"] });
+      const scored = await scoreFiles({
+        gold: source(seed, "gold.jsonl"),
+        guess: source(seed, "guess.jsonl"),
+        ks: [10, 1, 5, 3],
+        levels: ["page", "paragraph"],
+      });
       if (!scored.ok) throw new Error(JSON.stringify(scored.problems.slice(0, 3)));
       const want = figures(expected);
       const got = figures(scored.result);
@@ -47,7 +54,12 @@ describe("scoreFiles reproduces KILT's evaluators on the shared fixtures", () =>
       const dir = path.join(process.cwd(), "test/fixtures/kilt-eval-fuzz", `fuzz-${seed}`);
       const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as KiltResult;
       const file = (f: string) => ({ file: f, lines: readLines(createReadStream(path.join(dir, f)), { file: f, maxLineBytes: 1 << 24 }) });
-      const scored = await scoreFiles({ gold: file("gold.jsonl"), guess: file("guess.jsonl"), ks: [1, 3, 5, 10], levels: ["page", "paragraph"] });
+      const scored = await scoreFiles({
+        gold: file("gold.jsonl"),
+        guess: file("guess.jsonl"),
+        ks: [1, 3, 5, 10],
+        levels: ["page", "paragraph"],
+      });
       if (!scored.ok) throw new Error(JSON.stringify(scored.problems.slice(0, 3)));
       const got = new Map(figures(scored.result));
       for (const [key, value] of figures(expected)) expect(got.get(key), key).toBeCloseTo(value, 9);
@@ -62,20 +74,32 @@ describe("scoreFiles reproduces KILT's evaluators on the shared fixtures", () =>
     const reversed = await scoreFiles({ gold: lines("g", gold), guess: lines("p", [...guess].reverse()), ks: [1, 5], levels: ["page"] });
     expect(straight.ok && reversed.ok).toBe(true);
     if (!straight.ok || !reversed.ok) return;
-    for (const [[k, a], [, b]] of figures(straight.result).map((f, i) => [f, figures(reversed.result)[i]!] as const)) expect(b, k).toBeCloseTo(a, 12);
+    for (const [[k, a], [, b]] of figures(straight.result).map((f, i) => [f, figures(reversed.result)[i]!] as const))
+      expect(b, k).toBeCloseTo(a, 12);
   });
 });
 
 describe("scoreFiles: what it gives for a kind of guess", () => {
   const gold = [
-    JSON.stringify({ id: "q1", input: "who lit it?", output: [{ answer: "Ada" }, { provenance: [{ wikipedia_id: "7", title: "Lamp", start_paragraph_id: 2, end_paragraph_id: 2 }] }] }),
-    JSON.stringify({ id: "q2", input: "where?", output: [{ answer: "Oslo", provenance: [{ wikipedia_id: "9", title: "Oslo", start_paragraph_id: 1, end_paragraph_id: 1 }] }] }),
+    JSON.stringify({
+      id: "q1",
+      input: "who lit it?",
+      output: [{ answer: "Ada" }, { provenance: [{ wikipedia_id: "7", title: "Lamp", start_paragraph_id: 2, end_paragraph_id: 2 }] }],
+    }),
+    JSON.stringify({
+      id: "q2",
+      input: "where?",
+      output: [{ answer: "Oslo", provenance: [{ wikipedia_id: "9", title: "Oslo", start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+    }),
   ];
 
   it("a retriever's file (provenance only) gives retrieval figures and no downstream", async () => {
     const guess = [
       JSON.stringify({ id: "q1", output: [{ provenance: [{ wikipedia_id: "7", start_paragraph_id: 2, end_paragraph_id: 2 }] }] }),
-      JSON.stringify({ id: "q2", output: [{ provenance: [{ wikipedia_id: "8" }, { wikipedia_id: 9, start_paragraph_id: 3, end_paragraph_id: 3 }] }] }),
+      JSON.stringify({
+        id: "q2",
+        output: [{ provenance: [{ wikipedia_id: "8" }, { wikipedia_id: 9, start_paragraph_id: 3, end_paragraph_id: 3 }] }],
+      }),
     ];
     const r = await scoreFiles({ gold: lines("gold", gold), guess: lines("guess", guess), ks: [1, 2], levels: ["page", "paragraph"] });
     expect(r.ok).toBe(true);

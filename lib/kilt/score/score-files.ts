@@ -28,8 +28,7 @@ export interface ScoreFilesInput {
 }
 
 export type ScoreFilesResult =
-  | { ok: true; result: KiltResult; questions: number; kind: GuessKind }
-  | { ok: false; problems: ImportProblem[] };
+  { ok: true; result: KiltResult; questions: number; kind: GuessKind } | { ok: false; problems: ImportProblem[] };
 
 /** Reading stops collecting problems past this many. */
 export const MAX_SCORE_PROBLEMS = 200;
@@ -95,7 +94,8 @@ class Reader {
       if (next) this.waiting.set(next.record.id, { bytes: Buffer.alloc(0), line: next.line });
     }
     if (unreadGuessLines > 0) return;
-    for (const [id, w] of this.waiting) this.problem(this.input.gold.file, w.line, "id", `has no prediction in ${this.input.guess.file} (id ${id})`);
+    for (const [id, w] of this.waiting)
+      this.problem(this.input.gold.file, w.line, "id", `has no prediction in ${this.input.guess.file} (id ${id})`);
   }
 
   private async nextGold(): Promise<(Waiting & { text: string }) | null> {

@@ -40,7 +40,10 @@ export default async function AuditPage({ searchParams }: Props) {
         Who changed what, from which address, newest first. Coordinators are global: each may act on every campaign and account, and every
         such change is written here. Export it all as JSON lines with <code>kps audit</code>.
       </p>
-      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest entries.`}</ErrorAlert>
+      <ErrorAlert>
+        {problems.length > 0 &&
+          `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing the newest entries.`}
+      </ErrorAlert>
       {page.entries.length === 0 ? (
         <p className="muted" data-testid="no-audit">
           {parsed.success && parsed.data.cursor ? "No older entries." : "Nothing recorded yet."}

@@ -1,6 +1,15 @@
 import { signInSchema } from "@/lib/auth/schemas";
 import { signIn } from "@/lib/auth/sessions";
-import { assertJsonContentType, assertSameOrigin, clientAddress, json, readJson, requestContext, route, sessionCookie } from "@/app/_server/http";
+import {
+  assertJsonContentType,
+  assertSameOrigin,
+  clientAddress,
+  json,
+  readJson,
+  requestContext,
+  route,
+  sessionCookie,
+} from "@/app/_server/http";
 
 // POST /api/auth/sign-in — checks {username, password} and sets the session cookie.
 // JSON only (415) and, when the browser names an Origin, this site's (403): no login CSRF via a form.

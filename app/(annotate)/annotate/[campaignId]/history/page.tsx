@@ -19,7 +19,8 @@ export default async function MyJudgmentsPage({ params }: Props) {
         </p>
         <h1>My judgments</h1>
         <p className="hint">
-          Newest first. You can revise a judgment while its passage is still open; once a passage is finished, its judgments stay as they are.
+          Newest first. You can revise a judgment while its passage is still open; once a passage is finished, its judgments stay as they
+          are.
         </p>
         <MyJudgmentsList campaignId={id} initial={{ judgments: page.rows, next: page.next }} />
       </main>

@@ -6,8 +6,8 @@ import "../../campaigns.css";
 const page = campaignSubpage("Import", "Import a batch", (campaign) => (
   <>
     <p className="muted intro">
-      Upload the Wikipedia pages first (skip this when they are already in the knowledge source), then the questions and their
-      retrieved candidates. Every line is checked; a file with a bad line stores nothing.
+      Upload the Wikipedia pages first (skip this when they are already in the knowledge source), then the questions and their retrieved
+      candidates. Every line is checked; a file with a bad line stores nothing.
     </p>
     <ImportForm campaignId={campaign.id} campaignName={campaign.name} />
     <TextIndexPanel />

@@ -4,7 +4,13 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { listQuestions } from "@/lib/campaign/report/question-list";
-import { questionListQuerySchema, questionOutcome, QUESTION_FILTERS, type QuestionFilter, type QuestionOutcome } from "@/lib/campaign/report/question-list-options";
+import {
+  questionListQuerySchema,
+  questionOutcome,
+  QUESTION_FILTERS,
+  type QuestionFilter,
+  type QuestionOutcome,
+} from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
 import { campaignPage } from "@/app/_server/page-auth";
 import "../../campaigns.css";
@@ -62,10 +68,17 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
 
   return (
     <CampaignSubpage campaign={campaign} title="Questions">
-      <ErrorAlert>{problems.length > 0 && `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.`}</ErrorAlert>
+      <ErrorAlert>
+        {problems.length > 0 &&
+          `Ignored a bad address: ${problems.map((p) => `${p.field} ${p.message}`).join("; ")}. Showing all questions.`}
+      </ErrorAlert>
       <nav aria-label="Show questions" className="filter-tabs">
         {MAIN_FILTERS.map((f) => (
-          <Link key={f} href={href({ show: f, after: undefined })} aria-current={f === query.show || (f === "waiting" && query.show.startsWith("waiting-")) ? "page" : undefined}>
+          <Link
+            key={f}
+            href={href({ show: f, after: undefined })}
+            aria-current={f === query.show || (f === "waiting" && query.show.startsWith("waiting-")) ? "page" : undefined}
+          >
             {filterLabel[f]} <span className="count">{list.counts[f].toLocaleString("en-US")}</span>
           </Link>
         ))}
@@ -82,7 +95,14 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
       <form method="get" action={base} className="search-form" role="search">
         {query.show !== "all" && <input type="hidden" name="show" value={query.show} />}
         <label htmlFor="question-search">Search questions</label>
-        <input id="question-search" name="q" type="search" defaultValue={query.q ?? ""} placeholder="words in the question, or a KILT id" maxLength={200} />
+        <input
+          id="question-search"
+          name="q"
+          type="search"
+          defaultValue={query.q ?? ""}
+          placeholder="words in the question, or a KILT id"
+          maxLength={200}
+        />
         <button type="submit">Search</button>
         {query.q && <Link href={href({ q: undefined, after: undefined })}>Clear</Link>}
       </form>
@@ -92,7 +112,11 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
           {query.after ? "No more questions." : "No question matches."}
         </p>
       ) : (
-        <DataTable testId="questions" columns={COLUMNS} caption={<caption className="visually-hidden">{filterLabel[query.show]} questions</caption>}>
+        <DataTable
+          testId="questions"
+          columns={COLUMNS}
+          caption={<caption className="visually-hidden">{filterLabel[query.show]} questions</caption>}
+        >
           {list.questions.map((q) => {
             const o = outcomeBadge[questionOutcome(q)];
             return (

@@ -10,9 +10,9 @@ export const dynamic = "force-dynamic";
 const page = campaignSubpage("Runs", "Runs", (campaign) => (
   <>
     <p className="muted intro">
-      Upload a system’s predictions for this campaign’s questions (a KILT guess file) to score it as KILT’s evaluator does, against three golds: the
-      questions’ original provenance, the passages the campaign endorsed, and both (the KILT export). The figures follow the campaign’s current
-      outcomes.
+      Upload a system’s predictions for this campaign’s questions (a KILT guess file) to score it as KILT’s evaluator does, against three
+      golds: the questions’ original provenance, the passages the campaign endorsed, and both (the KILT export). The figures follow the
+      campaign’s current outcomes.
     </p>
     <RunUploadForm campaignId={campaign.id} />
     <Leaderboard campaignId={campaign.id} />

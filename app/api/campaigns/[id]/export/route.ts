@@ -12,5 +12,8 @@ export const GET = route(async (req, ctx: IdContext) => {
   const { batch, location, aggregation } = parseInput(exportQuerySchema, Object.fromEntries(new URL(req.url).searchParams), "query string");
   const lines = await primed(exportKilt(db, actor, campaignId, { batchId: batch, location, aggregation }));
   // Distinct names for the two variants, so both downloads keep their own file.
-  return linesResponse(lines, `campaign-${campaignId}${batch ? `-batch-${batch}` : ""}-kilt${location === "passage" ? "-passage-location" : ""}${aggregation ? `-${aggregation}` : ""}.jsonl`);
+  return linesResponse(
+    lines,
+    `campaign-${campaignId}${batch ? `-batch-${batch}` : ""}-kilt${location === "passage" ? "-passage-location" : ""}${aggregation ? `-${aggregation}` : ""}.jsonl`,
+  );
 });

@@ -34,7 +34,8 @@ export default async function RunPage({ params }: Props) {
       </p>
       <p className="muted intro">
         {run.questions.toLocaleString("en")} questions, uploaded {formatTime(run.createdAt)}
-        {run.createdBy ? ` by ${run.createdBy}` : ""}; predicts {[run.hasProvenance && "provenance", run.hasAnswers && "answers"].filter(Boolean).join(" and ")}.{" "}
+        {run.createdBy ? ` by ${run.createdBy}` : ""}; predicts{" "}
+        {[run.hasProvenance && "provenance", run.hasAnswers && "answers"].filter(Boolean).join(" and ")}.{" "}
         <a href={runResultsUrl(campaign.id, run.id)} download>
           Download its scores (JSON)
         </a>

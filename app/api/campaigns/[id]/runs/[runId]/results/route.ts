@@ -11,6 +11,10 @@ export const GET = route(async (req, ctx: RunContext) => {
   const { id, runId } = await runParam(ctx);
   const { run, results } = await getRunResults(db, actor, { campaignId: id, runId });
   return new Response(JSON.stringify(results, null, 2) + "\n", {
-    headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="run-${fileNameOf(run.name)}-scores.json"`, "cache-control": "no-store" },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="run-${fileNameOf(run.name)}-scores.json"`,
+      "cache-control": "no-store",
+    },
   });
 });

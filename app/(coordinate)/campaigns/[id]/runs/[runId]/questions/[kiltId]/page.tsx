@@ -21,7 +21,10 @@ function kiltIdOf(segment: string): string {
 /** The campaign, the run and the KILT id of the address; not found for a bad or unknown run id. */
 async function load(params: Props["params"]) {
   const { id, runId, kiltId } = await params;
-  return campaignChildPage(id, runId, async (loaded, run) => ({ ...(await requireRun(loaded.db, loaded.actor, loaded.campaign.id, run)), kiltId: kiltIdOf(kiltId) }));
+  return campaignChildPage(id, runId, async (loaded, run) => ({
+    ...(await requireRun(loaded.db, loaded.actor, loaded.campaign.id, run)),
+    kiltId: kiltIdOf(kiltId),
+  }));
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
