@@ -33,7 +33,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: "number" });
 
-/** A user's judging shortcuts (lib/annotation/shortcuts.contract.ts parses and applies them). */
+/** A user's judging shortcuts (lib/campaign/annotate/shortcuts.contract.ts parses and applies them). */
 export interface ShortcutPrefs {
   enabled: boolean;
   /** Action → key (KeyboardEvent.key), for the remapped ones. */

@@ -31,18 +31,16 @@ export async function crowdCampaign(
       expected_start_paragraph_id = start_paragraph_id, expected_start_character = 0, expected_end_paragraph_id = start_paragraph_id, expected_end_character = 4
     where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold order by id limit ${options.training})`);
   const key = randomBytes(16).toString("base64url");
-  await db
-    .insert(crowdEntries)
-    .values({
-      campaignId: c.campaignId,
-      enabled: true,
-      entryKey: key,
-      codes: CODES,
-      trainingItems: 3,
-      trainingPassShare: 0.6,
-      quota: 4,
-      ...options.entry,
-    });
+  await db.insert(crowdEntries).values({
+    campaignId: c.campaignId,
+    enabled: true,
+    entryKey: key,
+    codes: CODES,
+    trainingItems: 3,
+    trainingPassShare: 0.6,
+    quota: 4,
+    ...options.entry,
+  });
   return { ...c, key };
 }
 

@@ -137,7 +137,7 @@ describe("lib/: contracts, pure modules and server-only files", () => {
   /** Pure modules elsewhere, each with what the browser runs it for. */
   const PURE_MODULES: Record<string, string> = {
     "lib/format.ts": "sizes, times and counts printed alike on the server and in the browser",
-    "lib/annotation/paragraph-range.ts": "picking a proposal's paragraphs on the Ask screen",
+    "lib/campaign/annotate/paragraph-range.ts": "picking a proposal's paragraphs on the Ask screen",
   };
   const isContract = (f: string) => f.endsWith(".contract.ts");
   const isPure = (f: string) => f in PURE_MODULES || PURE_FOLDERS.some((d) => f.startsWith(d));
@@ -197,7 +197,7 @@ describe("lib/: contracts, pure modules and server-only files", () => {
     expect(offenders).toEqual([]);
     // The check sees the browser's graph: the API client, a client component and what they import.
     expect(browserFiles).toContain("components/api/client.ts");
-    expect(browserFiles).toContain("components/annotation/judging-screen.tsx");
+    expect(browserFiles).toContain("components/annotate/judging-screen.tsx");
     expect(browserLib.has("lib/kilt/words.ts") && browserLib.has("lib/campaign/settings.contract.ts")).toBe(true);
   });
 

@@ -69,20 +69,18 @@ export function addExportCommands(program: Command, ctx: CliContext): void {
       });
       const base = `/api/campaigns/${encodeURIComponent(opts.campaign)}`;
       const bytes = await ctx.client().download(`${base}/export?${query}`, outputOf(opts.output));
-      const { data } = await ctx
-        .client()
-        .request<{
-          report: {
-            aggregation?: string;
-            queries: number;
-            queriesExported: number;
-            passagesEndorsed: number;
-            unanswerable: string[];
-            withoutEndorsement: number;
-            explained?: Explained[];
-            spansWithoutAnswer?: SpanWithoutAnswer[];
-          };
-        }>("GET", `${base}/export/report?${query}`);
+      const { data } = await ctx.client().request<{
+        report: {
+          aggregation?: string;
+          queries: number;
+          queriesExported: number;
+          passagesEndorsed: number;
+          unanswerable: string[];
+          withoutEndorsement: number;
+          explained?: Explained[];
+          spansWithoutAnswer?: SpanWithoutAnswer[];
+        };
+      }>("GET", `${base}/export/report?${query}`);
       const r = data.report;
       note(
         `Exported ${r.queriesExported} of ${r.queries} questions (${formatBytes(bytes)}), ${r.passagesEndorsed} endorsed passages${r.aggregation ? ` (${r.aggregation})` : ""}; ` +

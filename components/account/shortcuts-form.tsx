@@ -9,7 +9,7 @@ import {
   type ShortcutAction,
   type ShortcutPrefs,
   type ShortcutsView,
-} from "@/lib/annotation/shortcuts.contract";
+} from "@/lib/campaign/annotate/shortcuts.contract";
 import { apiRequest, fieldProblem, generalMessage } from "@/components/api/client";
 
 const FIELDS = ["enabled", ...SHORTCUT_ACTION_NAMES.map((a) => `keys.${a}`)];

@@ -3,7 +3,7 @@
 
 import { infiniteQueryOptions } from "@tanstack/react-query";
 import type { MyJudgment, RevisedJudgmentView } from "@/lib/campaign/annotate/judgments.contract";
-import type { JudgmentBody } from "./annotation";
+import type { JudgmentBody } from "./annotate";
 import { apiRequest } from "./client";
 
 export type { MyJudgment };

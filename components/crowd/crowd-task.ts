@@ -1,8 +1,8 @@
 // Pure helpers that let the crowd page reuse the judging screen's pieces for items that are no claim.
-import type { Draft } from "@/components/annotation/judging-storage";
-import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
-import { effectiveKeys } from "@/lib/annotation/shortcuts.contract";
-import type { Task } from "@/components/api/annotation";
+import type { Draft } from "@/components/annotate/judging-storage";
+import type { JudgingShortcuts } from "@/components/annotate/use-judging-keys";
+import { effectiveKeys } from "@/lib/campaign/annotate/shortcuts.contract";
+import type { Task } from "@/components/api/annotate";
 import type { TrainingItemView } from "@/components/api/crowd-session";
 
 /** Crowd workers have no account to remap keys on: the default keys (the page offers to turn them off). */

@@ -2,13 +2,13 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { InstructionsPanel } from "@/components/annotation/instructions-panel";
-import type { Draft } from "@/components/annotation/judging-storage";
-import { JudgingStyles } from "@/components/annotation/judging-styles";
-import { JudgingHeader, JudgingMain } from "@/components/annotation/judging-view";
-import { useJudgingKeys, type JudgingShortcuts } from "@/components/annotation/use-judging-keys";
-import { useVerdictEditing } from "@/components/annotation/use-verdict-editing";
-import { VerdictBar, type BarStatus } from "@/components/annotation/verdict-bar";
+import { InstructionsPanel } from "@/components/annotate/instructions-panel";
+import type { Draft } from "@/components/annotate/judging-storage";
+import { JudgingStyles } from "@/components/annotate/judging-styles";
+import { JudgingHeader, JudgingMain } from "@/components/annotate/judging-view";
+import { useJudgingKeys, type JudgingShortcuts } from "@/components/annotate/use-judging-keys";
+import { useVerdictEditing } from "@/components/annotate/use-verdict-editing";
+import { VerdictBar, type BarStatus } from "@/components/annotate/verdict-bar";
 import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
 import { answerTraining, type TrainingAnswerBody, type TrainingFeedback, type TrainingItemView } from "@/components/api/crowd-session";
 import { taskOfItem, trainingDraft } from "./crowd-task";

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from "react";
 import { crowdKeys, trainingQuery, type CrowdSessionView, type TrainingFeedback } from "@/components/api/crowd-session";
 import { CrowdLoading, EntryProblem } from "./crowd-screens";
 import { TrainingItemScreen } from "./training-item";
-import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
+import type { JudgingShortcuts } from "@/components/annotate/use-judging-keys";
 
 /**
  * The training round: the worker's next item from the server (a reload asks it again), its

@@ -2,8 +2,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { JudgingScreen, type CrowdMode } from "@/components/annotation/judging-screen";
-import type { JudgingShortcuts } from "@/components/annotation/use-judging-keys";
+import { JudgingScreen, type CrowdMode } from "@/components/annotate/judging-screen";
+import type { JudgingShortcuts } from "@/components/annotate/use-judging-keys";
 import { crowdKeys, crowdSessionQuery, type CrowdSessionView } from "@/components/api/crowd-session";
 import { CrowdCard, CrowdLoading } from "./crowd-screens";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm, SignOutEverywhere } from "@/components/account/account-forms";
 import { ShortcutsForm } from "@/components/account/shortcuts-form";
-import { getShortcuts } from "@/lib/annotation/user-shortcuts";
+import { getShortcuts } from "@/lib/campaign/annotate/user-shortcuts";
 import { requireSignedIn } from "@/app/_server/page-auth";
 import "../../(coordinate)/campaigns/campaigns.css";
 import "../../(coordinate)/people/people.css";

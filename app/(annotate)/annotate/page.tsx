@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { QueueItem } from "@/components/annotation/queue-item";
+import { QueueItem } from "@/components/annotate/queue-item";
 import { ListPager, ListSearch } from "@/components/campaigns/list-nav";
 import { listMyStartedCampaignIds } from "@/lib/campaign/annotate/annotator-view";
 import { listMyQueueFigures } from "@/lib/campaign/annotate/my-progress";

@@ -4,7 +4,7 @@
  * Rows of the route table (app/api/routes.ts), in the order docs/api.md lists them.
  */
 import type { RouteRow } from "./roles";
-import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts.contract";
+import { shortcutPrefsSchema } from "@/lib/campaign/annotate/shortcuts.contract";
 import { auditQuerySchema } from "@/lib/audit/schemas";
 import {
   acceptInviteSchema,

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { annotatorCampaignView } from "@/components/annotation/annotator-page";
-import { JudgingScreen } from "@/components/annotation/judging-screen";
-import { PausedScreen } from "@/components/annotation/status-screens";
-import { getShortcuts } from "@/lib/annotation/user-shortcuts";
+import { annotatorCampaignView } from "@/components/annotate/annotator-page";
+import { JudgingScreen } from "@/components/annotate/judging-screen";
+import { PausedScreen } from "@/components/annotate/status-screens";
+import { getShortcuts } from "@/lib/campaign/annotate/user-shortcuts";
 import { getAnnotatorCampaign } from "@/lib/campaign/annotate/annotator-view";
 import { AppError } from "@/lib/errors";
 

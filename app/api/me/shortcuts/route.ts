@@ -1,5 +1,5 @@
-import { shortcutPrefsSchema } from "@/lib/annotation/shortcuts.contract";
-import { getShortcuts, updateShortcuts } from "@/lib/annotation/user-shortcuts";
+import { shortcutPrefsSchema } from "@/lib/campaign/annotate/shortcuts.contract";
+import { getShortcuts, updateShortcuts } from "@/lib/campaign/annotate/user-shortcuts";
 import { json, readJson, requestContext, route } from "@/app/_server/http";
 
 // GET /api/me/shortcuts — the caller's judging shortcuts: on or off, and every action's key

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { annotatorCampaignView } from "@/components/annotation/annotator-page";
-import { MyJudgmentsList } from "@/components/annotation/my-judgments-list";
+import { annotatorCampaignView } from "@/components/annotate/annotator-page";
+import { MyJudgmentsList } from "@/components/annotate/my-judgments-list";
 import { listMyJudgments } from "@/lib/campaign/annotate/my-judgments";
 
 type Props = { params: Promise<{ campaignId: string }> };

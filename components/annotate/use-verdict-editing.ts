@@ -3,7 +3,7 @@
 import { useCallback, useMemo } from "react";
 import { moveBySentence, passageSentences, type SentenceMove } from "@/lib/kilt/sentences";
 import { moveHighlight, spanOfWords, type HighlightMove, type PassageWord, type WordRange } from "@/lib/kilt/words";
-import type { Task } from "@/components/api/annotation";
+import type { Task } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
 import type { BarStatus } from "./verdict-bar";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { keyLabel } from "@/lib/annotation/shortcuts.contract";
-import type { Verdict } from "@/components/api/annotation";
+import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
+import type { Verdict } from "@/components/api/annotate";
 import type { JudgingShortcuts } from "./use-judging-keys";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";

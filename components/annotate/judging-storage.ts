@@ -3,7 +3,7 @@
 
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
-import type { JudgmentBody, Verdict } from "@/components/api/annotation";
+import type { JudgmentBody, Verdict } from "@/components/api/annotate";
 
 export interface Draft {
   /** 2: keyed by the claim's handle (1 was keyed by its database id, and is dropped). */

@@ -12,7 +12,7 @@ import {
   type TextPoint,
   type WordRange,
 } from "@/lib/kilt/words";
-import type { Task } from "@/components/api/annotation";
+import type { Task } from "@/components/api/annotate";
 
 interface Props {
   task: Task;

@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kilt/words";
-import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/components/api/annotation";
+import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import { notesBody } from "./notes-fields";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { renewClaim } from "@/components/api/annotation";
+import { renewClaim } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { JudgmentBody, Task } from "@/components/api/annotation";
+import type { JudgmentBody, Task } from "@/components/api/annotate";
 import type { RevisionTarget } from "./revision-editor";
 
 /** How long after a submit "Undo" stays offered. */

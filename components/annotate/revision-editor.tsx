@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import { passageWords, spanOfWords, wordRangeOfSpan, type Span, type WordRange } from "@/lib/kilt/words";
-import type { Task, Verdict } from "@/components/api/annotation";
+import type { Task, Verdict } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { myJudgmentKeys, putRevision, type RevisedJudgment } from "@/components/api/my-judgments";
 import { newIdempotencyKey } from "./judging-storage";

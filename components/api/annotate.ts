@@ -1,6 +1,6 @@
 // The judging screen's talk with the API (lib/campaign/annotate/): the next task, judgments, claim
 // renewal, and the TanStack keys and queryOptions of its task queue. Browser code through the one
-// API client (client.ts); the drafts kept in localStorage are in components/annotation/.
+// API client (client.ts); the drafts kept in localStorage are in components/annotate/.
 
 import { queryOptions } from "@tanstack/react-query";
 import type { Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
 import { askOptions, explainQuestion, proposePassage, type Ask, type ProposalBody } from "@/components/api/ask";
-import type { TaskAnswer } from "@/components/api/annotation";
+import type { TaskAnswer } from "@/components/api/annotate";
 import { dropAskDraft, loadAskDraft, newAskDraft, saveAskDraft, type AskDraft, type ExplanationReason } from "./ask-storage";
 
 /**

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { annotateKey, nextTaskQuery, taskKey, taskQuery, type NextAsk, type TaskAnswer } from "@/components/api/annotation";
+import { annotateKey, nextTaskQuery, taskKey, taskQuery, type NextAsk, type TaskAnswer } from "@/components/api/annotate";
 import { useRenewal } from "./use-renewal";
 
 /**

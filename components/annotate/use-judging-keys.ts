@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef } from "react";
-import { actionOfKey, type ShortcutAction } from "@/lib/annotation/shortcuts.contract";
+import { actionOfKey, type ShortcutAction } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { SentenceMove } from "@/lib/kilt/sentences";
 import type { HighlightMove } from "@/lib/kilt/words";
 

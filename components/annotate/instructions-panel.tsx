@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { Markdown } from "@/components/ui/markdown";
-import { keyLabel } from "@/lib/annotation/shortcuts.contract";
+import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { JudgingShortcuts } from "./use-judging-keys";
 
 /** Below this width the instructions are a sheet over the passage, not a column beside it. */

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
-import type { Task } from "@/components/api/annotation";
+import type { Task } from "@/components/api/annotate";
 import { knowledgePageOptions } from "@/components/api/knowledge";
 import type { Draft } from "./judging-storage";
 import type { AskFlow } from "./use-ask";

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/judging.contract";
-import type { Task, TaskAnswer } from "@/components/api/annotation";
+import type { Task, TaskAnswer } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { AskScreen } from "./ask-screen";
 import { InstructionsPanel } from "./instructions-panel";

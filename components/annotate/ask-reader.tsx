@@ -6,7 +6,7 @@ import { ApiError } from "@/components/api/client";
 import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
-import { pickableIds, pickParagraph } from "@/lib/annotation/paragraph-range";
+import { pickableIds, pickParagraph } from "@/lib/campaign/annotate/paragraph-range";
 import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask.contract";
 import type { AskProposal } from "./use-ask-proposal";
 

@@ -1,4 +1,4 @@
-// Picking the paragraphs of a proposed passage on the Ask screen (components/annotation/ask-reader.tsx):
+// Picking the paragraphs of a proposed passage on the Ask screen (components/annotate/ask-reader.tsx):
 // a contiguous run of a page's content paragraphs. Pure and client-safe.
 import { paragraphKind } from "@/lib/kilt/words";
 

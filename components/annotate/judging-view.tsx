@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { keyLabel } from "@/lib/annotation/shortcuts.contract";
+import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
-import type { Task, TaskAnswer } from "@/components/api/annotation";
+import type { Task, TaskAnswer } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
 import { PassageView } from "./passage-view";
 import type { Saved } from "./use-judgment-outbox";

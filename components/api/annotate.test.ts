@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchTask, isRetryable, nextTaskQuery, postJudgment, taskKey, taskQuery } from "./annotation";
+import { fetchTask, isRetryable, nextTaskQuery, postJudgment, taskKey, taskQuery } from "./annotate";
 import { ApiError } from "./client";
 
 function answerWith(res: Response) {
