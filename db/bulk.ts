@@ -223,6 +223,52 @@ export async function createStagingTable(db: Db, table: string, columns: readonl
   await db.execute(sql.raw(`create unlogged table ${quoteIdent(table)} (${definitions.join(", ")})`));
 }
 
+/**
+ * Runs `work` with a new staging table (named by `stagingTableName(prefix)`), dropped when `work`
+ * ends, however it ends.
+ */
+export async function withStagingTable<T>(
+  db: Db,
+  prefix: string,
+  columns: readonly StagingColumn[],
+  work: (table: string) => Promise<T>,
+): Promise<T> {
+  const table = stagingTableName(prefix);
+  await createStagingTable(db, table, columns);
+  try {
+    return await work(table);
+  } finally {
+    await dropTable(db, table);
+  }
+}
+
+/**
+ * COPYs into `table` the rows `write` sends (COPY-escaped values in the order of `columns`), and
+ * finishes the COPY once `write` returns. When `write` throws, the COPY is abandoned and the error
+ * passed on: a file with a bad line stores nothing.
+ */
+export async function copyRows<T>(
+  db: Db,
+  table: string,
+  columns: readonly StagingColumn[],
+  write: (writeRow: (values: string[]) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const copy = await openCopyStream(
+    db,
+    table,
+    columns.map((c) => c.name),
+  );
+  let result: T;
+  try {
+    result = await write((values) => copy.writeRow(values));
+  } catch (error) {
+    await copy.abort();
+    throw error;
+  }
+  await copy.end();
+  return result;
+}
+
 export async function dropTable(db: Db, table: string): Promise<void> {
   await db.execute(sql.raw(`drop table if exists ${quoteIdent(table)}`));
 }

@@ -1,17 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import {
-  copyTextArray,
-  copyValue,
-  createStagingTable,
-  dropStaleTables,
-  dropTable,
-  openCopyStream,
-  quoteIdent,
-  stagingTableName,
-  type StagingColumn,
-} from "@/db/bulk";
+import { copyRows, copyTextArray, copyValue, dropStaleTables, quoteIdent, withStagingTable, type StagingColumn } from "@/db/bulk";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { invalidField } from "@/lib/errors";
@@ -102,41 +92,33 @@ async function importParts(db: Db, input: Extract<KnowledgeImportInput, { parts:
 }
 
 async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<KnowledgeImportResult> {
-  const staging = stagingTableName(STAGING_PREFIX);
-  await createStagingTable(db, staging, STAGING_COLUMNS);
-  try {
-    const { lines, staged, skipped, bytes } = await stageLines(db, staging, input);
-    await refuseDuplicatePages(db, staging, input.fileName);
-    const { inserted, updated } = await upsertPages(db, staging);
-    const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
-    return {
-      file: input.fileName,
-      lines,
-      pages: staged,
-      inserted,
-      updated,
-      unchanged: staged - inserted - updated,
-      skipped,
-      bytes,
-      indexed,
-    };
-  } catch (error) {
-    if (error instanceof FatalImportError) throw importFailed([error.problem]);
-    throw error;
-  } finally {
-    await dropTable(db, staging);
-  }
+  return withStagingTable(db, STAGING_PREFIX, STAGING_COLUMNS, async (staging) => {
+    try {
+      const { lines, staged, skipped, bytes } = await stageLines(db, staging, input);
+      await refuseDuplicatePages(db, staging, input.fileName);
+      const { inserted, updated } = await upsertPages(db, staging);
+      const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
+      return {
+        file: input.fileName,
+        lines,
+        pages: staged,
+        inserted,
+        updated,
+        unchanged: staged - inserted - updated,
+        skipped,
+        bytes,
+        indexed,
+      };
+    } catch (error) {
+      if (error instanceof FatalImportError) throw importFailed([error.problem]);
+      throw error;
+    }
+  });
 }
 
 /** Reads, checks and COPYs every line into the staging table; any bad line fails the whole file. */
 async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
-  const copy = await openCopyStream(
-    db,
-    staging,
-    STAGING_COLUMNS.map((c) => c.name),
-  );
-  let copying = true;
-  try {
+  const counts = await copyRows(db, staging, STAGING_COLUMNS, async (writeRow) => {
     const problems = new Problems();
     const file = input.fileName;
     let lines = 0;
@@ -154,7 +136,7 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
         continue;
       }
       if (problems.list.length) continue; // keep validating, stop staging
-      await copy.writeRow([
+      await writeRow([
         String(line.lineNumber),
         copyValue(record.wikipedia_id),
         copyValue(record.wikipedia_title),
@@ -162,18 +144,11 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
       ]);
       staged++;
     }
-    copying = false;
-    if (problems.list.length) {
-      await copy.abort();
-      throw importFailed(problems.list);
-    }
-    await copy.end();
-    input.onProgress?.({ bytes, lines, pages: staged });
+    if (problems.list.length) throw importFailed(problems.list);
     return { lines, staged, skipped, bytes };
-  } catch (error) {
-    if (copying) await copy.abort();
-    throw error;
-  }
+  });
+  input.onProgress?.({ bytes: counts.bytes, lines: counts.lines, pages: counts.staged });
+  return counts;
 }
 
 function parseRecord(file: string, line: JsonlLine, problems: Problems): KnowledgeRecord | undefined {

@@ -1,16 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import {
-  copyValue,
-  createStagingTable,
-  dropStaleTables,
-  dropTable,
-  openCopyStream,
-  quoteIdent,
-  stagingTableName,
-  type StagingColumn,
-} from "@/db/bulk";
+import { copyRows, copyValue, dropStaleTables, quoteIdent, withStagingTable, type StagingColumn } from "@/db/bulk";
 import { campaigns, runs } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
@@ -77,9 +68,7 @@ export async function uploadRun(db: Db, actor: Actor, input: UploadRunInput): Pr
     throw new AppError("conflict", `This campaign holds ${MAX_RUNS_PER_CAMPAIGN} runs, the most it may: delete one first.`);
 
   // Only now, with the caller allowed, is the upload read.
-  const staging = stagingTableName(STAGING_PREFIX);
-  await createStagingTable(db, staging, STAGING_COLUMNS);
-  try {
+  return withStagingTable(db, STAGING_PREFIX, STAGING_COLUMNS, async (staging) => {
     let name: string | undefined;
     let staged: { file: string; kind: GuessKind; questions: number } | undefined;
     for await (const part of "parts" in input ? input.parts : partsOf(input)) {
@@ -96,9 +85,7 @@ export async function uploadRun(db: Db, actor: Actor, input: UploadRunInput): Pr
     await refuseTakenName(db, campaign.id, name);
     const runId = await storeRun(db, actor, { campaignId: campaign.id, name, createdBy: userId, staging, ...staged });
     return await getRunView(db, campaign.id, runId);
-  } finally {
-    await dropTable(db, staging);
-  }
+  });
 }
 
 async function* partsOf(input: { name: string; guess: ImportFile }): AsyncGenerator<RunPart> {
@@ -139,39 +126,29 @@ async function stageGuess(db: Db, staging: string, campaignId: number, file: Imp
   const problems = new Problems();
   const lines = new GuessLines((line, field, message) => problems.add(file.fileName, line, field, message));
   const unread = { lines: 0 };
-  const copy = await openCopyStream(
-    db,
-    staging,
-    STAGING_COLUMNS.map((c) => c.name),
-  );
-  let copying = true;
   try {
-    for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
-      const guess = lines.check(line);
-      if (problems.full) break;
-      if (guess === undefined) unread.lines++;
-      if (!guess) continue;
-      const question = questions.get(guess.id);
-      if (!question)
-        problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not in the gold: no question of this campaign has this id`);
-      if (problems.list.length || !question) continue; // keep checking, stop staging
-      await copy.writeRow([String(question.queryId), copyValue(JSON.stringify(guess.answer)), copyValue(JSON.stringify(guess.provenance))]);
-    }
-    // A question without prediction, once every line was read (a line that could not be read names no id).
-    for (const [id, q] of unread.lines ? [] : questions) {
-      if (problems.full) break;
-      if (!lines.seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
-    }
-    if (!lines.kind && !problems.list.length) problems.add(file.fileName, 1, "(file)", "holds no prediction");
-    copying = false;
-    if (problems.list.length) {
-      await copy.abort();
-      throw importFailed(problems.list);
-    }
-    await copy.end();
-    return { file: file.fileName, kind: lines.kind!, questions: lines.seen.size };
+    return await copyRows(db, staging, STAGING_COLUMNS, async (writeRow) => {
+      for await (const line of readLines(file.source, { file: file.fileName, maxLineBytes: MAX_GUESS_LINE_BYTES })) {
+        const guess = lines.check(line);
+        if (problems.full) break;
+        if (guess === undefined) unread.lines++;
+        if (!guess) continue;
+        const question = questions.get(guess.id);
+        if (!question)
+          problems.add(file.fileName, line.lineNumber, "id", `${guess.id} is not in the gold: no question of this campaign has this id`);
+        if (problems.list.length || !question) continue; // keep checking, stop staging
+        await writeRow([String(question.queryId), copyValue(JSON.stringify(guess.answer)), copyValue(JSON.stringify(guess.provenance))]);
+      }
+      // A question without prediction, once every line was read (a line that could not be read names no id).
+      for (const [id, q] of unread.lines ? [] : questions) {
+        if (problems.full) break;
+        if (!lines.seen.has(id)) problems.add(q.batchName, q.lineNumber, "id", `has no prediction in ${file.fileName} (id ${id})`);
+      }
+      if (!lines.kind && !problems.list.length) problems.add(file.fileName, 1, "(file)", "holds no prediction");
+      if (problems.list.length) throw importFailed(problems.list);
+      return { file: file.fileName, kind: lines.kind!, questions: lines.seen.size };
+    });
   } catch (error) {
-    if (copying) await copy.abort();
     if (error instanceof FatalImportError) throw importFailed([...problems.list, error.problem]);
     throw error;
   }
