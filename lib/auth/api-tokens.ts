@@ -1,11 +1,11 @@
 import "server-only";
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type TokenListQuery } from "@/lib/list-options.contract";
-import { olderThan } from "@/db/keyset";
+import { newestFirst } from "@/db/keyset";
 import { requireCoordinator, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256 } from "./crypto";
 import { TOKEN_DEFAULT_DAYS, type CreateTokenInput } from "./schemas";
@@ -67,15 +67,8 @@ export async function listApiTokens(db: Db, actor: Actor, query: TokenListQuery)
     pattern === undefined
       ? undefined
       : or(sql`${apiTokens.name} ilike ${pattern}`, sql`${apiTokens.prefix} ilike ${pattern}`, sql`${users.username} ilike ${pattern}`);
-  const where = and(matches, olderThan(apiTokens.id, query.after));
   const owned = db.select(summaryColumns).from(apiTokens).innerJoin(users, eq(users.id, apiTokens.userId));
-  return pageOf(
-    await owned
-      .where(where)
-      .orderBy(desc(apiTokens.id))
-      .limit(query.limit + 1),
-    query.limit,
-  );
+  return pageOf(await newestFirst(owned.$dynamic(), apiTokens.id, matches, query), query.limit);
 }
 
 /** Revokes a token at once: the next request that carries it is refused. */

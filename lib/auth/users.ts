@@ -1,11 +1,11 @@
 import "server-only";
-import { and, count, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { apiTokens, campaignMembers, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type Page, type UserListQuery } from "@/lib/list-options.contract";
-import { olderThan } from "@/db/keyset";
+import { newestFirst } from "@/db/keyset";
 import { requireCoordinator, requireSystem, requireUser, type Actor } from "./actor";
 import { hashPassword, newPseudonym } from "./crypto";
 import { createInvite, type CreatedInvite } from "./invites";
@@ -42,15 +42,8 @@ export async function listUsers(db: Db, actor: Actor, query: UserListQuery): Pro
     query.memberOf === undefined
       ? undefined
       : sql`exists (select 1 from ${campaignMembers} where ${campaignMembers.campaignId} = ${query.memberOf} and ${campaignMembers.userId} = ${users.id})`,
-    olderThan(users.id, query.after),
   ];
-  const rows = await db
-    .select(publicColumns)
-    .from(users)
-    .where(and(...conditions))
-    .orderBy(desc(users.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit);
+  return pageOf(await newestFirst(db.select(publicColumns).from(users).$dynamic(), users.id, and(...conditions), query), query.limit);
 }
 
 /** How many accounts exist. Anyone may ask: the sign-in and set-up pages decide with it whether set-up is open. */

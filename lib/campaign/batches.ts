@@ -1,12 +1,12 @@
 import "server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { likePattern, pageOf, type BatchListQuery, type Page } from "@/lib/list-options.contract";
-import { olderThan } from "@/db/keyset";
+import { newestFirst } from "@/db/keyset";
 import { transitions, type BatchAction, type BatchView } from "./batches.contract";
 import { endClaimsOfBatch } from "./claims.internal";
 import { sealBatch } from "./seal.internal";
@@ -29,16 +29,8 @@ const batchColumns = {
 export async function listBatches(db: Db, actor: Actor, campaignId: number, query: BatchListQuery): Promise<Page<BatchView>> {
   requireCoordinator(actor);
   const named = query.q ? sql`${batches.name} ilike ${likePattern(query.q)}` : undefined;
-  const where = and(eq(batches.campaignId, campaignId), named, olderThan(batches.id, query.after));
-  return pageOf(
-    await db
-      .select(batchColumns)
-      .from(batches)
-      .where(where)
-      .orderBy(desc(batches.id))
-      .limit(query.limit + 1),
-    query.limit,
-  );
+  const where = and(eq(batches.campaignId, campaignId), named);
+  return pageOf(await newestFirst(db.select(batchColumns).from(batches).$dynamic(), batches.id, where, query), query.limit);
 }
 
 export async function getBatch(db: Db, actor: Actor, id: number): Promise<BatchView> {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   batches,
@@ -16,7 +16,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { likePattern, pageOf, type CampaignListQuery, type Page } from "@/lib/list-options.contract";
-import { olderThan } from "@/db/keyset";
+import { newestFirst } from "@/db/keyset";
 import { retallyOutcomes } from "./tallies.internal";
 import { campaignAccessChanged } from "./annotate/annotator-access";
 import type { CreateCampaignInput, MembersInput, UpdateCampaignInput } from "./settings.contract";
@@ -202,30 +202,33 @@ export interface CampaignSummary {
  */
 export async function listCampaigns(db: Db, actor: Actor, query: CampaignListQuery): Promise<Page<CampaignSummary>> {
   requireCoordinator(actor);
-  const rows = await db
-    .select({
-      id: campaigns.id,
-      name: campaigns.name,
-      r: campaigns.judgmentsPerPassage,
-      /** Batches per status, e.g. {"launched": 2, "closed": 1}. */
-      statuses: sql<Record<string, number> | null>`(select json_object_agg(status, n) from (
+  const rows = await newestFirst(
+    db
+      .select({
+        id: campaigns.id,
+        name: campaigns.name,
+        r: campaigns.judgmentsPerPassage,
+        /** Batches per status, e.g. {"launched": 2, "closed": 1}. */
+        statuses: sql<Record<string, number> | null>`(select json_object_agg(status, n) from (
         select ${batches.status} as status, count(*)::int as n from ${batches} where ${batches.campaignId} = ${outerCampaignId} group by 1) b)`,
-      queries: sql<number>`(select coalesce(sum(${batches.queryCount}), 0)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
-      passages: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        queries: sql<number>`(select coalesce(sum(${batches.queryCount}), 0)::int from ${batches} where ${batches.campaignId} = ${outerCampaignId})`,
+        passages: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select passages as n from passage_tallies where campaign_id = ${outerCampaignId}
         union all select passages from passage_tally_deltas where campaign_id = ${outerCampaignId}) p)`,
-      filled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        filled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select passages * judgment_count as n from passage_tallies where campaign_id = ${outerCampaignId}
         union all select passages * judgment_count from passage_tally_deltas where campaign_id = ${outerCampaignId}) f)`,
-      unfilled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
+        unfilled: sql<number>`(select coalesce(sum(n), 0)::float8 from (
         select open + claimed as n from passage_tallies where campaign_id = ${outerCampaignId}
         union all select open + claimed from passage_tally_deltas where campaign_id = ${outerCampaignId}) u)`,
-      createdAt: campaigns.createdAt,
-    })
-    .from(campaigns)
-    .where(and(nameMatches(query.q), olderThan(campaigns.id, query.after)))
-    .orderBy(desc(campaigns.id))
-    .limit(query.limit + 1);
+        createdAt: campaigns.createdAt,
+      })
+      .from(campaigns)
+      .$dynamic(),
+    campaigns.id,
+    nameMatches(query.q),
+    query,
+  );
   const summaries = rows.map(({ r, statuses, unfilled, ...c }) => {
     const of = (status: BatchStatus) => statuses?.[status] ?? 0;
     const count = Object.values(statuses ?? {}).reduce((a, b) => a + b, 0);
@@ -267,25 +270,20 @@ export interface MyCampaign {
 /** The campaigns an annotator works on (all-annotator campaigns and those they were added to), newest first, a page at a time. */
 export async function listMyCampaigns(db: Db, actor: Actor, query: CampaignListQuery): Promise<Page<MyCampaign>> {
   const user = requireUser(actor);
-  const rows = await db
+  const mine = db
     .select({
       id: campaigns.id,
       name: campaigns.name,
       hasLaunchedBatch: sql<boolean>`exists (select 1 from ${batches} where ${batches.campaignId} = ${outerCampaignId} and ${batches.status} = 'launched')`,
     })
     .from(campaigns)
-    .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)))
-    .where(
-      and(
-        // A crowd worker's account sees the one campaign it entered, never another.
-        user.role === "crowd"
-          ? sql`exists (select 1 from ${crowdWorkers} where ${crowdWorkers.campaignId} = ${campaigns.id} and ${crowdWorkers.userId} = ${user.id})`
-          : or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
-        nameMatches(query.q),
-        olderThan(campaigns.id, query.after),
-      ),
-    )
-    .orderBy(desc(campaigns.id))
-    .limit(query.limit + 1);
-  return pageOf(rows, query.limit);
+    .leftJoin(campaignMembers, and(eq(campaignMembers.campaignId, campaigns.id), eq(campaignMembers.userId, user.id)));
+  const where = and(
+    // A crowd worker's account sees the one campaign it entered, never another.
+    user.role === "crowd"
+      ? sql`exists (select 1 from ${crowdWorkers} where ${crowdWorkers.campaignId} = ${campaigns.id} and ${crowdWorkers.userId} = ${user.id})`
+      : or(eq(campaigns.allAnnotators, true), sql`${campaignMembers.userId} is not null`),
+    nameMatches(query.q),
+  );
+  return pageOf(await newestFirst(mine.$dynamic(), campaigns.id, where, query), query.limit);
 }
