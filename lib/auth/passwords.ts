@@ -27,13 +27,7 @@ export async function changeOwnPassword(db: Db, actor: Actor, input: ChangePassw
   if (!ok) throw invalidField("currentPassword", "is not your current password");
   await attemptSucceeded(db, attemptId, key);
   if (input.newPassword === input.currentPassword) throw invalidField("newPassword", "must differ from the current password");
-  const passwordHash = await hashPassword(input.newPassword);
-  return db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, me.id));
-    const sessionsEnded = await revokeSessionsOf(tx, me.id, me.sessionId);
-    await recordAudit(tx, actor, { action: "user.password_change", targetType: "user", targetId: me.id, details: { sessionsEnded } });
-    return { sessionsEnded };
-  });
+  return replacePassword(db, actor, { userId: me.id, password: input.newPassword, keepSessionId: me.sessionId }, "user.password_change");
 }
 
 /** A coordinator sets another user's password; every session of that user ends (the caller's own stays). */
@@ -48,12 +42,26 @@ export async function setUserPassword(
   if (me.id === userId) throw new AppError("conflict", "Change your own password on your account page: it asks for the current one.");
   const target = await getUserRow(db, userId);
   if (target.role === "crowd") throw new AppError("conflict", `${target.username} is a crowd worker's account: it has no password.`);
-  const passwordHash = await hashPassword(input.password);
+  const change = { userId, password: input.password, keepSessionId: me.sessionId };
+  return replacePassword(db, actor, change, "user.password_set", { username: target.username });
+}
+
+/**
+ * Stores a new password's hash and ends every session of its user but `keepSessionId` (the caller's
+ * own), with the audit entry, in one transaction.
+ */
+async function replacePassword(
+  db: Db,
+  actor: Actor,
+  change: { userId: number; password: string; keepSessionId: string | undefined },
+  action: "user.password_change" | "user.password_set",
+  details: Record<string, unknown> = {},
+): Promise<{ sessionsEnded: number }> {
+  const passwordHash = await hashPassword(change.password);
   return db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
-    const sessionsEnded = await revokeSessionsOf(tx, userId, me.sessionId);
-    const details = { username: target.username, sessionsEnded };
-    await recordAudit(tx, actor, { action: "user.password_set", targetType: "user", targetId: userId, details });
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, change.userId));
+    const sessionsEnded = await revokeSessionsOf(tx, change.userId, change.keepSessionId);
+    await recordAudit(tx, actor, { action, targetType: "user", targetId: change.userId, details: { ...details, sessionsEnded } });
     return { sessionsEnded };
   });
 }
