@@ -1,19 +1,12 @@
 import { z } from "zod";
 import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
+import { CROWD_OUTCOME_LIST } from "./settings.contract";
 
 // The payment report's options, row shape and columns, apart from its query (pure: the workers page,
 // the browser client and the CLI use them without the database modules).
 
 /** The outcome filter: an outcome, or `open` for sessions not ended yet. */
-export const WORKER_OUTCOME_FILTERS = [
-  "completed",
-  "queue_empty",
-  "paused",
-  "timed_out",
-  "training_failed",
-  "stopped",
-  "open",
-] as const satisfies readonly (CrowdOutcome | "open")[];
+export const WORKER_OUTCOME_FILTERS = [...CROWD_OUTCOME_LIST, "open"] as const satisfies readonly (CrowdOutcome | "open")[];
 export type WorkerOutcomeFilter = (typeof WORKER_OUTCOME_FILTERS)[number];
 
 export const WORKER_REPORT_FORMATS = ["csv", "jsonl"] as const;
