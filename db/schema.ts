@@ -15,6 +15,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 
 // ── Enums ────────────────────────────────────────────────────────────────────
@@ -32,6 +33,8 @@ export const pauseReason = pgEnum("pause_reason", ["coordinator", "gold_rule", "
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity();
 const ref = (name: string) => bigint(name, { mode: "number" });
+/** A required reference to a row that takes this one with it when deleted. */
+const cascadeRef = (name: string, target: () => AnyPgColumn) => ref(name).notNull().references(target, { onDelete: "cascade" });
 
 /** A user's judging shortcuts (lib/campaign/annotate/shortcuts.contract.ts parses and applies them). */
 export interface ShortcutPrefs {
@@ -70,9 +73,7 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the cookie value; the cookie value itself is never stored. */
     id: text("id").primaryKey(),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: cascadeRef("user_id", () => users.id),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -86,9 +87,7 @@ export const apiTokens = pgTable(
   {
     id: id(),
     /** The token acts as this user. */
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: cascadeRef("user_id", () => users.id),
     name: text("name").notNull(),
     /** SHA-256 of the token; the token is shown once at creation. */
     tokenHash: text("token_hash").notNull(),
@@ -218,12 +217,8 @@ export const campaigns = pgTable(
 export const campaignMembers = pgTable(
   "campaign_members",
   {
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    userId: cascadeRef("user_id", () => users.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.userId] }), index("campaign_members_user_idx").on(t.userId)],
@@ -233,9 +228,7 @@ export const batches = pgTable(
   "batches",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     name: text("name").notNull(),
     status: batchStatus("status").notNull().default("draft"),
     createdBy: ref("created_by").references(() => users.id),
@@ -300,12 +293,8 @@ export const queries = pgTable(
   "queries",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    batchId: ref("batch_id")
-      .notNull()
-      .references(() => batches.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    batchId: cascadeRef("batch_id", () => batches.id),
     /** The KILT id, always a string, byte-for-byte as imported. */
     kiltId: text("kilt_id").notNull(),
     input: text("input").notNull(),
@@ -334,15 +323,9 @@ export const passages = pgTable(
   "passages",
   {
     id: id(),
-    queryId: ref("query_id")
-      .notNull()
-      .references(() => queries.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    batchId: ref("batch_id")
-      .notNull()
-      .references(() => batches.id, { onDelete: "cascade" }),
+    queryId: cascadeRef("query_id", () => queries.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    batchId: cascadeRef("batch_id", () => batches.id),
     wikipediaId: text("wikipedia_id")
       .notNull()
       .references(() => pages.wikipediaId),
@@ -414,18 +397,10 @@ export const proposals = pgTable(
   "proposals",
   {
     id: id(),
-    passageId: ref("passage_id")
-      .notNull()
-      .references(() => passages.id, { onDelete: "cascade" }),
-    queryId: ref("query_id")
-      .notNull()
-      .references(() => queries.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    passageId: cascadeRef("passage_id", () => passages.id),
+    queryId: cascadeRef("query_id", () => queries.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    userId: cascadeRef("user_id", () => users.id),
     startParagraphId: integer("start_paragraph_id").notNull(),
     startCharacter: integer("start_character").notNull(),
     endParagraphId: integer("end_paragraph_id").notNull(),
@@ -445,15 +420,9 @@ export const explanations = pgTable(
   "explanations",
   {
     id: id(),
-    queryId: ref("query_id")
-      .notNull()
-      .references(() => queries.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    queryId: cascadeRef("query_id", () => queries.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    userId: cascadeRef("user_id", () => users.id),
     reason: text("reason").$type<ExplanationReason>().notNull(),
     text: text("text").notNull().default(""),
     createdAt: createdAt(),
@@ -472,15 +441,9 @@ export const claims = pgTable(
     id: id(),
     /** What the annotator's browser knows the claim by: 128 random bits (base64url), never a database id. */
     handle: text("handle").notNull(),
-    passageId: ref("passage_id")
-      .notNull()
-      .references(() => passages.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    passageId: cascadeRef("passage_id", () => passages.id),
+    userId: cascadeRef("user_id", () => users.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     /** Set when the claim ends: judged, released, or reclaimed after expiry. */
@@ -504,19 +467,11 @@ export const judgments = pgTable(
   "judgments",
   {
     id: id(),
-    passageId: ref("passage_id")
-      .notNull()
-      .references(() => passages.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    passageId: cascadeRef("passage_id", () => passages.id),
+    userId: cascadeRef("user_id", () => users.id),
     claimId: ref("claim_id").references(() => claims.id, { onDelete: "set null" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    batchId: ref("batch_id")
-      .notNull()
-      .references(() => batches.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    batchId: cascadeRef("batch_id", () => batches.id),
     verdict: verdict("verdict").notNull(),
     unreadable: boolean("unreadable").notNull().default(false),
     startParagraphId: integer("start_paragraph_id"),
@@ -580,12 +535,8 @@ export const judgmentVersions = pgTable(
   "judgment_versions",
   {
     id: id(),
-    judgmentId: ref("judgment_id")
-      .notNull()
-      .references(() => judgments.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    judgmentId: cascadeRef("judgment_id", () => judgments.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     /** 0 for the first submission, then 1, 2, … (the judgment's `revision` is the current one). */
     revision: integer("revision").notNull(),
     verdict: verdict("verdict").notNull(),
@@ -615,12 +566,8 @@ export const judgmentVersions = pgTable(
 export const annotatorStandings = pgTable(
   "annotator_standings",
   {
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    userId: cascadeRef("user_id", () => users.id),
     status: standingStatus("status").notNull().default("active"),
     pauseReason: pauseReason("pause_reason"),
     pausedAt: timestamp("paused_at", { withTimezone: true }),
@@ -652,12 +599,8 @@ export const adjudications = pgTable(
   "adjudications",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    passageId: ref("passage_id")
-      .notNull()
-      .references(() => passages.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    passageId: cascadeRef("passage_id", () => passages.id),
     decision: text("decision").$type<AdjudicationDecision>().notNull(),
     /** Endorse only: the span exported (code points, end exclusive); null: the consensus span. */
     startParagraphId: integer("start_paragraph_id"),
@@ -866,15 +809,11 @@ export const crowdWorkers = pgTable(
   "crowd_workers",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     platform: text("platform").$type<CrowdPlatform>().notNull(),
     /** PROLIFIC_PID, MTurk's workerId, or ?worker=: for the payment report only. */
     platformWorkerId: text("platform_worker_id").notNull(),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: cascadeRef("user_id", () => users.id),
     createdAt: createdAt(),
   },
   (t) => [
@@ -888,9 +827,7 @@ export const crowdEntryAttempts = pgTable(
   "crowd_entry_attempts",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     address: text("address").notNull(),
     createdAt: createdAt(),
   },
@@ -905,15 +842,9 @@ export const crowdSessions = pgTable(
   "crowd_sessions",
   {
     id: id(),
-    workerId: ref("worker_id")
-      .notNull()
-      .references(() => crowdWorkers.id, { onDelete: "cascade" }),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    workerId: cascadeRef("worker_id", () => crowdWorkers.id),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    userId: cascadeRef("user_id", () => users.id),
     /** 1 for the worker's first session, then 2, … */
     number: integer("number").notNull(),
     /** Prolific STUDY_ID / MTurk hitId. */
@@ -957,15 +888,9 @@ export const trainingAnswers = pgTable(
   "training_answers",
   {
     id: id(),
-    sessionId: ref("session_id")
-      .notNull()
-      .references(() => crowdSessions.id, { onDelete: "cascade" }),
-    passageId: ref("passage_id")
-      .notNull()
-      .references(() => passages.id, { onDelete: "cascade" }),
-    userId: ref("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    sessionId: cascadeRef("session_id", () => crowdSessions.id),
+    passageId: cascadeRef("passage_id", () => passages.id),
+    userId: cascadeRef("user_id", () => users.id),
     position: smallint("position").notNull(),
     verdict: verdict("verdict").notNull(),
     startParagraphId: integer("start_paragraph_id"),
@@ -1006,9 +931,7 @@ export const runs = pgTable(
   "runs",
   {
     id: id(),
-    campaignId: ref("campaign_id")
-      .notNull()
-      .references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
     name: text("name").notNull(),
     createdBy: ref("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -1028,12 +951,8 @@ export const runs = pgTable(
 export const runPredictions = pgTable(
   "run_predictions",
   {
-    runId: ref("run_id")
-      .notNull()
-      .references(() => runs.id, { onDelete: "cascade" }),
-    queryId: ref("query_id")
-      .notNull()
-      .references(() => queries.id, { onDelete: "cascade" }),
+    runId: cascadeRef("run_id", () => runs.id),
+    queryId: cascadeRef("query_id", () => queries.id),
     answer: text("answer"),
     provenance: jsonb("provenance").$type<RunProvenanceItem[]>(),
   },
