@@ -7,6 +7,7 @@ import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { PasswordInput, TextInput } from "@/components/ui/text-input";
 import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
@@ -97,17 +98,7 @@ function CreateUserForm() {
         onSubmit={() => create.mutate()}
       >
         <FormField id="new-user-username" label="Username" error={problem("username")}>
-          {(p) => (
-            <input
-              {...p}
-              name="username"
-              autoComplete="off"
-              required
-              maxLength={64}
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-          )}
+          {(p) => <TextInput {...p} name="username" autoComplete="off" required maxLength={64} value={username} onChange={setUsername} />}
         </FormField>
         <RoleField id="new-user-role" value={role} onChange={setRole} error={problem("role")} />
         <FormField
@@ -120,16 +111,7 @@ function CreateUserForm() {
           hint="At least 8 characters. Leave empty to get an invite link instead."
           error={problem("password")}
         >
-          {(p) => (
-            <input
-              {...p}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
+          {(p) => <PasswordInput {...p} name="password" autoComplete="new-password" value={password} onChange={setPassword} />}
         </FormField>
       </CreateForm>
       {create.data && !create.isPending && !create.isError && <CreatedUserResult created={create.data} />}

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type Ref } from "react";
 import { FormField } from "@/components/ui/form-field";
+import { TextInput } from "@/components/ui/text-input";
 import { describeProblem } from "@/components/campaigns/import-form-state";
 import { ApiError, type Problem } from "@/components/api/client";
 import { formatBytes, plural } from "@/lib/format";
@@ -79,7 +80,7 @@ export function RunUploadForm({ campaignId }: { campaignId: number }) {
               hint="1–80 characters, unique in the campaign (e.g. the system’s name)."
               error={nameError}
             >
-              {(p) => <input {...p} name="name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />}
+              {(p) => <TextInput {...p} name="name" required maxLength={80} value={name} onChange={setName} />}
             </FormField>
           </div>
           <FormField
