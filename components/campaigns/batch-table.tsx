@@ -16,20 +16,13 @@ const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", 
 /** A campaign's batches, newest first, a page at a time, searchable by name. */
 export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
   const paged = useSearchedList((params) => batchesQuery(campaignId, params), initialPage);
-  const { q, first, search, list } = paged;
+  const { first, list } = paged;
   const rows = list.data?.batches ?? [];
   const several = !first || initialPage.next !== null;
   return (
     <>
       {several && (
-        <SearchBox
-          id="batches-search"
-          landmark="Batches"
-          label="Search batches"
-          placeholder="a part of the name"
-          value={q}
-          onSearch={search}
-        />
+        <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" {...paged.searchBox} />
       )}
       <PagedRows paged={paged} rows={rows} none="No batch yet. Import one to start annotating." noMatch="No batch matches" what="batches">
         {(shown) => <BatchTable campaignId={campaignId} batches={shown} />}

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRef, type Dispatch, type FormEvent } from "react";
 import { CheckField, FormField } from "@/components/ui/form-field";
-import { NumberInput, TextInput, type TextInputProps } from "@/components/ui/text-input";
+import { FileInput, NumberInput, TextInput, type TextInputProps } from "@/components/ui/text-input";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { useImport } from "./use-import";
@@ -95,14 +95,13 @@ function FileFields({ busy, dispatch }: { busy: boolean; dispatch: Dispatch<Impo
       {FILES.map((f) => (
         <FormField key={f.key} id={`import-${f.key}`} className="field file-drop" label={f.label} hint={f.hint}>
           {(p) => (
-            <input
+            <FileInput
               {...p}
               name={f.key}
-              type="file"
               required={f.required}
               multiple={f.multiple}
               accept={f.accept}
-              onChange={(e) => pick(f.key, e.target.files)}
+              onFiles={(files) => pick(f.key, files)}
             />
           )}
         </FormField>

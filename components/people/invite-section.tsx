@@ -34,8 +34,7 @@ export function InviteSection() {
       <CreateForm
         label="Create an invite link"
         submitLabel="Create invite link"
-        pending={create.isPending}
-        error={create.error}
+        mutation={create}
         fields={FIELDS}
         onSubmit={() => create.mutate()}
       >

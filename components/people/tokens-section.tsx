@@ -28,7 +28,6 @@ const TOKEN_LIFETIMES = [
 /** API tokens for scripts and the `kps` client: the list (newest first, a page at a time, searchable), a new token (its secret shown once), and revoking. */
 export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
   const tokens = useSearchedList(tokensQuery, initialPage);
-  const rows = tokens.list.data?.tokens ?? [];
   return (
     <PeopleSection
       id="tokens"
@@ -41,15 +40,8 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
         </>
       }
     >
-      <SearchBox
-        id="tokens-search"
-        landmark="API tokens"
-        label="Search tokens"
-        placeholder="name, prefix or owner"
-        value={tokens.q}
-        onSearch={tokens.search}
-      />
-      <PagedRows paged={tokens} rows={rows} none="No API token yet." noMatch="No token matches" what="API tokens">
+      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" {...tokens.searchBox} />
+      <PagedRows paged={tokens} rows={tokens.list.data?.tokens ?? []} none="No API token yet." noMatch="No token matches" what="API tokens">
         {(shown) => <TokenTable tokens={shown} />}
       </PagedRows>
       <h3 className="subhead">Create a token</h3>
@@ -147,8 +139,7 @@ function CreateTokenForm() {
       <CreateForm
         label="Create an API token"
         submitLabel="Create token"
-        pending={create.isPending}
-        error={create.error}
+        mutation={create}
         fields={["name", "expiresInDays"]}
         onSubmit={submit}
       >

@@ -117,8 +117,7 @@ function SetPasswordForm({ user, onDone }: { user: UserRow; onDone: () => void }
         <CreateForm
           label={`Set a password for ${user.username}`}
           submitLabel="Set password"
-          pending={set.isPending}
-          error={set.error}
+          mutation={set}
           fields={["password"]}
           onSubmit={() => set.mutate()}
         >

@@ -23,3 +23,11 @@ export function NumberInput({ step = 1, ...props }: Omit<TextInputProps, "type" 
 export function PasswordInput(props: Omit<TextInputProps, "type"> & { autoComplete: "current-password" | "new-password" }) {
   return <TextInput {...props} type="password" />;
 }
+
+/** A file input that hands the chosen files (null when the choice is cleared) to `onFiles`. */
+export function FileInput({
+  onFiles,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "value" | "onChange"> & { onFiles: (files: FileList | null) => void }) {
+  return <input {...props} type="file" onChange={(e) => onFiles(e.target.files)} />;
+}
