@@ -1,9 +1,9 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { AgreementChart, SpeedHistogram } from "@/components/campaigns/annotator-charts";
 import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
 import { percent, standingText } from "@/components/campaigns/annotator-standing";
-import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { warningText } from "@/components/campaigns/warning-text";
 import { TermList, type Term } from "@/components/ui/term-list";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
@@ -17,22 +17,17 @@ type Props = {
 
 export const dynamic = "force-dynamic";
 
-async function load(params: Props["params"]) {
-  const { id, userId } = await params;
-  return campaignChildPage(id, userId, async (loaded, userId) => ({
-    ...loaded,
-    detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId),
-  }));
-}
+const subpage = campaignChildSubpage(
+  "userId",
+  async (loaded, userId) => ({ ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId) }),
+  ({ detail, campaign }) => `${detail.annotator.username} · ${campaign.name}`,
+);
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const loaded = await load(params);
-  return { title: loaded ? `${loaded.detail.annotator.username} · ${loaded.campaign.name}` : "Not allowed" };
-}
+export const generateMetadata = subpage.generateMetadata;
 
 /** A coordinator's page of one annotator in one campaign: figures, warnings, charts, and their judgments 20 to a page. */
 export default async function AnnotatorPage({ params, searchParams }: Props) {
-  const loaded = await load(params);
+  const loaded = await subpage.load(params);
   if (!loaded) return null;
   const { db, actor, campaign, detail } = loaded;
   const a = detail.annotator;

@@ -1,6 +1,6 @@
-import type { Metadata } from "next";
 import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
-import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -10,19 +10,15 @@ import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionPassage, type QuestionView } from "@/lib/campaign/report/question-view";
 import "../../../campaigns.css";
 
-type Props = { params: Promise<{ id: string; queryId: string }> };
-
 export const dynamic = "force-dynamic";
 
-async function load(params: Props["params"]) {
-  const { id, queryId } = await params;
-  return campaignChildPage(id, queryId, (loaded, queryId) => getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, queryId));
-}
+const subpage = campaignChildSubpage(
+  "queryId",
+  (loaded, queryId) => getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, queryId),
+  (view) => `Question ${view.query.kiltId}`,
+);
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const view = await load(params);
-  return { title: view ? `Question ${view.query.kiltId}` : "Not allowed" };
-}
+export const generateMetadata = subpage.generateMetadata;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -32,9 +28,10 @@ function outcome(p: QuestionPassage): string {
   return `open (${p.judgmentCount} of ${p.judgmentCount + p.openSlots + p.claimCount} judged)`;
 }
 
-export default async function QuestionPage({ params }: Props) {
-  const view = await load(params);
-  if (!view) return null;
+export default subpage.render((view) => <QuestionPage view={view} />);
+
+/** A question of the campaign: its facts, then each passage with every judgment of it side by side. */
+function QuestionPage({ view }: { view: QuestionView }) {
   const { campaign, query } = view;
   return (
     <CampaignSubpage campaign={campaign} title={query.input} className="page question-view">
