@@ -1,8 +1,18 @@
 import { z } from "zod";
 import { claimHandleSchema } from "@/lib/campaign/annotate/assignment";
 import { parseInput } from "@/lib/errors";
+import { requestContext, route } from "./http";
 
-const idParams = z.object({ id: z.coerce.number().int().positive("must be a positive integer") });
+const positiveId = z.coerce.number().int().positive("must be a positive integer");
+const idParams = z.object({ id: positiveId });
+
+/** `[id]` (the campaign) and the numeric segment of one of its children, e.g. `[runId]`. */
+const childIdParams = <K extends string>(child: K) => idParams.extend({ [child]: positiveId } as Record<K, typeof positiveId>);
+
+/** Reads a dynamic route's segments with `schema`, or answers 422 naming the bad segment. */
+function pathParams<S extends z.ZodType>(schema: S) {
+  return async (ctx: { params: Promise<z.input<S>> }): Promise<z.output<S>> => parseInput(schema, await ctx.params, "path");
+}
 
 /** The numeric `[id]` of a dynamic route, or 422 naming the bad segment. */
 export async function idParam(ctx: { params: Promise<{ id: string }> }): Promise<number> {
@@ -11,17 +21,23 @@ export async function idParam(ctx: { params: Promise<{ id: string }> }): Promise
 
 export type IdContext = { params: Promise<{ id: string }> };
 
-const annotatorParams = z.object({
-  id: z.coerce.number().int().positive("must be a positive integer"),
-  userId: z.coerce.number().int().positive("must be a positive integer"),
-});
+/**
+ * The handler of an `[id]` route: it gets the caller (a bad credential answers 401 first) and the
+ * numeric id (a bad one answers 422), then the request is its own.
+ */
+export function idRoute(
+  handler: (req: Request, context: Awaited<ReturnType<typeof requestContext>> & { id: number }) => Promise<Response>,
+) {
+  return route(async (req, ctx: IdContext) => {
+    const { db, actor } = await requestContext(req);
+    return handler(req, { db, actor, id: await idParam(ctx) });
+  });
+}
 
 export type AnnotatorContext = { params: Promise<{ id: string; userId: string }> };
 
 /** The numeric `[id]` (campaign) and `[userId]` of an annotator route, or 422 naming the bad segment. */
-export async function annotatorParam(ctx: AnnotatorContext): Promise<{ id: number; userId: number }> {
-  return parseInput(annotatorParams, await ctx.params, "path");
-}
+export const annotatorParam = pathParams(childIdParams("userId"));
 
 const entryKeyParams = z.object({
   key: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "must be a crowd entry key (base64url) from the campaign's entry URL"),
@@ -34,26 +50,19 @@ export async function entryKeyParam(ctx: EntryKeyContext): Promise<string> {
   return parseInput(entryKeyParams, await ctx.params, "path").key;
 }
 
-const runParams = z.object({
-  id: z.coerce.number().int().positive("must be a positive integer"),
-  runId: z.coerce.number().int().positive("must be a positive integer"),
-});
+const runParams = childIdParams("runId");
 
 export type RunContext = { params: Promise<{ id: string; runId: string }> };
 
 /** The numeric `[id]` (campaign) and `[runId]` of a run route, or 422 naming the bad segment. */
-export async function runParam(ctx: RunContext): Promise<{ id: number; runId: number }> {
-  return parseInput(runParams, await ctx.params, "path");
-}
+export const runParam = pathParams(runParams);
 
 const runQuestionParams = runParams.extend({ kiltId: z.string().min(1, "must be a KILT id").max(1000, "must be at most 1000 characters") });
 
 export type RunQuestionContext = { params: Promise<{ id: string; runId: string; kiltId: string }> };
 
 /** A run route's ids and the `[kiltId]` of one of its questions (URL-encoded in the path), or 422 naming the bad segment. */
-export async function runQuestionParam(ctx: RunQuestionContext): Promise<{ id: number; runId: number; kiltId: string }> {
-  return parseInput(runQuestionParams, await ctx.params, "path");
-}
+export const runQuestionParam = pathParams(runQuestionParams);
 
 const claimHandleParams = z.object({ handle: claimHandleSchema });
 

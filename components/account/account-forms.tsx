@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
+import { PasswordInput } from "@/components/ui/text-input";
 import { fieldProblem, generalMessage } from "@/components/api/client";
 import { changeOwnPassword, signOutEverywhere } from "@/components/api/people";
 
@@ -28,27 +29,11 @@ export function ChangePasswordForm() {
       <form className="inline-form" aria-label="Change your password" onSubmit={submit} noValidate>
         <FormField id="current-password" label="Current password" error={fieldProblem(change.error, "currentPassword")}>
           {(p) => (
-            <input
-              {...p}
-              name="currentPassword"
-              type="password"
-              autoComplete="current-password"
-              value={currentPassword}
-              onChange={(e) => setCurrent(e.target.value)}
-            />
+            <PasswordInput {...p} name="currentPassword" autoComplete="current-password" value={currentPassword} onChange={setCurrent} />
           )}
         </FormField>
         <FormField id="new-password" label="New password" hint="At least 8 characters." error={fieldProblem(change.error, "newPassword")}>
-          {(p) => (
-            <input
-              {...p}
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              value={newPassword}
-              onChange={(e) => setNew(e.target.value)}
-            />
-          )}
+          {(p) => <PasswordInput {...p} name="newPassword" autoComplete="new-password" value={newPassword} onChange={setNew} />}
         </FormField>
         <div className="form-actions">
           <SubmitButton pending={change.isPending} pendingLabel="Changing…">

@@ -3,6 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { PasswordInput, TextInput } from "@/components/ui/text-input";
 import { apiRequest } from "@/components/api/client";
 
 /** Chooses a password (and a username unless fixed): the setup page and invite links use it. */
@@ -43,37 +44,15 @@ export function AccountForm({
     <form className="stack" onSubmit={submit}>
       <label>
         Username
-        <input
-          name="username"
-          autoComplete="username"
-          required
-          value={username}
-          readOnly={!!fixedUsername}
-          onChange={(e) => setUsername(e.target.value)}
-        />
+        <TextInput name="username" autoComplete="username" required value={username} readOnly={!!fixedUsername} onChange={setUsername} />
       </label>
       <label>
         Password <span className="hint">(at least 8 characters)</span>
-        <input
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordInput name="password" autoComplete="new-password" required minLength={8} value={password} onChange={setPassword} />
       </label>
       <label>
         Repeat the password
-        <input
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-        />
+        <PasswordInput name="confirm" autoComplete="new-password" required value={confirm} onChange={setConfirm} />
       </label>
       <ErrorAlert>{save.error?.message}</ErrorAlert>
       <button type="submit" disabled={save.isPending}>

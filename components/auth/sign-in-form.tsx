@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { PasswordInput, TextInput } from "@/components/ui/text-input";
 import type { UserRole } from "@/lib/auth/roles.contract";
 import { apiRequest } from "@/components/api/client";
 
@@ -27,18 +28,11 @@ export function SignInForm() {
     <form className="stack" onSubmit={submit} aria-label="Sign in">
       <label>
         Username
-        <input name="username" autoComplete="username" required autoFocus value={username} onChange={(e) => setUsername(e.target.value)} />
+        <TextInput name="username" autoComplete="username" required autoFocus value={username} onChange={setUsername} />
       </label>
       <label>
         Password
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <PasswordInput name="password" autoComplete="current-password" required value={password} onChange={setPassword} />
       </label>
       <ErrorAlert>{signIn.error?.message}</ErrorAlert>
       <button type="submit" disabled={signIn.isPending || signIn.isSuccess}>

@@ -9,6 +9,7 @@ import { ErrorAlert } from "@/components/ui/form-field";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
 import type { AnnotatorSort } from "@/lib/list-options.contract";
 import { annotatorsQuery, campaignKeys, changeAnnotator, type AnnotatorPage } from "@/components/api/campaigns";
+import { percent, standingText } from "./annotator-standing";
 import { PauseAnnotatorDialog } from "./pause-annotator-dialog";
 import "./annotator-quality.css";
 
@@ -26,15 +27,6 @@ const columns: { key: AnnotatorSort; label: string; numeric: boolean }[] = [
 ];
 
 const kindText = (correct: number, judged: number) => (judged ? `${correct} / ${judged}` : "—");
-const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
-const standing = (a: AnnotatorRow) =>
-  a.status === "active"
-    ? "active"
-    : a.pauseReason === "gold_rule"
-      ? "paused (gold rule)"
-      : a.pauseReason === "speed_rule"
-        ? "paused (speed rule)"
-        : "paused";
 
 /** The first page the campaign page renders on the server: by username, no search. */
 const FIRST_ANNOTATOR_SORT: Sort = { key: "username", dir: "asc" };
@@ -129,15 +121,15 @@ function AnnotatorRows({
                 <Num>{a.judgments}</Num>
                 <Num>{a.goldJudged}</Num>
                 <Num>{a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"}</Num>
-                <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{pct(a.agreement)}</Num>
+                <Num title={a.compared ? `${a.compared} judgments on finished passages` : undefined}>{percent(a.agreement)}</Num>
                 <Num>{a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)}</Num>
-                <Num>{pct(a.shareUnder2s)}</Num>
+                <Num>{percent(a.shareUnder2s)}</Num>
                 {/* After the columns the specs read by position (0–6): the two kinds of gold apart. */}
                 <Num title="sufficient gold: right of judged (verdict and span check)">
                   {kindText(a.sufficientGoldCorrect, a.sufficientGoldJudged)}
                 </Num>
                 <Num title="negative gold, decoys included: right of judged">{kindText(a.negativeGoldCorrect, a.negativeGoldJudged)}</Num>
-                <td>{standing(a)}</td>
+                <td>{standingText(a)}</td>
                 <td className="num">
                   <button
                     type="button"

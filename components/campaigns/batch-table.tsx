@@ -1,11 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { PagedRows, SearchBox, useSearchedList } from "@/components/people/list-controls";
-import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { useRowConfirm } from "@/components/ui/row-confirm";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batches.contract";
 import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/components/api/campaigns";
 import { BatchNameCells } from "./batch-cells";
@@ -17,20 +16,13 @@ const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", 
 /** A campaign's batches, newest first, a page at a time, searchable by name. */
 export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
   const paged = useSearchedList((params) => batchesQuery(campaignId, params), initialPage);
-  const { q, first, search, list } = paged;
+  const { first, list } = paged;
   const rows = list.data?.batches ?? [];
   const several = !first || initialPage.next !== null;
   return (
     <>
       {several && (
-        <SearchBox
-          id="batches-search"
-          landmark="Batches"
-          label="Search batches"
-          placeholder="a part of the name"
-          value={q}
-          onSearch={search}
-        />
+        <SearchBox id="batches-search" landmark="Batches" label="Search batches" placeholder="a part of the name" {...paged.searchBox} />
       )}
       <PagedRows paged={paged} rows={rows} none="No batch yet. Import one to start annotating." noMatch="No batch matches" what="batches">
         {(shown) => <BatchTable campaignId={campaignId} batches={shown} />}
@@ -42,43 +34,32 @@ export function BatchList({ campaignId, initialPage }: { campaignId: number; ini
 /** Batches with their counts and the lifecycle buttons each one allows. */
 function BatchTable({ campaignId, batches }: { campaignId: number; batches: BatchRow[] }) {
   const client = useQueryClient();
-  const [confirmClose, setConfirmClose] = useState<number | null>(null);
+  const confirm = useRowConfirm();
   // Every read of the campaign (batches, dashboard, annotators) again; after a 409 (someone else
   // moved the batch meanwhile) too, to show the current state.
   const refresh = () => client.invalidateQueries({ queryKey: campaignKeys.detail(campaignId) });
   const change = useMutation({
     mutationFn: ({ id, action }: { id: number; action: BatchAction; name: string }) => changeBatch(id, action),
-    onSuccess: () => setConfirmClose(null),
+    onSuccess: confirm.done,
     onSettled: refresh,
   });
 
   const busy = change.isPending;
   const run = (b: BatchRow, action: BatchAction) => change.mutate({ id: b.id, action, name: b.name });
   const actions = (b: BatchRow) =>
-    confirmClose === b.id ? (
-      <ConfirmButtons
-        question="Close for good?"
-        confirm="Yes, close"
-        confirmLabel={`Yes, close ${b.name}`}
-        cancelLabel={`Keep ${b.name} open`}
+    confirm.confirmFor(b.id, { question: "Close for good?", verb: "close", name: b.name, kept: "open" }, busy, () => run(b, "close")) ??
+    allowedActions(b.status).map((action) => (
+      <button
+        key={action}
+        type="button"
+        className={action === "launch" ? undefined : "secondary"}
         disabled={busy}
-        onConfirm={() => run(b, "close")}
-        onCancel={() => setConfirmClose(null)}
-      />
-    ) : (
-      allowedActions(b.status).map((action) => (
-        <button
-          key={action}
-          type="button"
-          className={action === "launch" ? undefined : "secondary"}
-          disabled={busy}
-          aria-label={`${actionLabel[action]} ${b.name}`}
-          onClick={() => (action === "close" ? setConfirmClose(b.id) : run(b, action))}
-        >
-          {actionLabel[action]}
-        </button>
-      ))
-    );
+        aria-label={`${actionLabel[action]} ${b.name}`}
+        onClick={() => (action === "close" ? confirm.ask(b.id) : run(b, action))}
+      >
+        {actionLabel[action]}
+      </button>
+    ));
 
   return (
     <>

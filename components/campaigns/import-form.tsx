@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, type Dispatch, type FormEvent, type InputHTMLAttributes } from "react";
+import { useRef, type Dispatch, type FormEvent } from "react";
 import { CheckField, FormField } from "@/components/ui/form-field";
+import { FileInput, NumberInput, TextInput, type TextInputProps } from "@/components/ui/text-input";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { useImport } from "./use-import";
@@ -94,14 +95,13 @@ function FileFields({ busy, dispatch }: { busy: boolean; dispatch: Dispatch<Impo
       {FILES.map((f) => (
         <FormField key={f.key} id={`import-${f.key}`} className="field file-drop" label={f.label} hint={f.hint}>
           {(p) => (
-            <input
+            <FileInput
               {...p}
               name={f.key}
-              type="file"
               required={f.required}
               multiple={f.multiple}
               accept={f.accept}
-              onChange={(e) => pick(f.key, e.target.files)}
+              onFiles={(files) => pick(f.key, files)}
             />
           )}
         </FormField>
@@ -110,14 +110,43 @@ function FileFields({ busy, dispatch }: { busy: boolean; dispatch: Dispatch<Impo
   );
 }
 
+/** The option checkboxes, by the draft field each one sets: the input's id and name, its label and its hint. */
+const CHECKS: Record<"keepCited" | "retrieveText", [id: string, name: string, label: string, hint: string]> = {
+  keepCited: [
+    "import-keep-cited",
+    "keepCited",
+    "Keep only pages the questions and candidates cite",
+    "Leaves out every other page of the knowledge source: much faster for a full Wikipedia dump.",
+  ],
+  retrieveText: [
+    "import-retrieve",
+    "retrieve",
+    "Also propose paragraphs of the text index",
+    "Ranks the knowledge source’s paragraphs for each question (retriever “retrieval:text”). Build the index first.",
+  ],
+};
+
+type DraftProps = { draft: ImportDraft; edit: (patch: Partial<ImportDraft>) => void };
+
+function DraftCheck({ field, draft, edit }: DraftProps & { field: keyof typeof CHECKS }) {
+  const [id, name, label, hint] = CHECKS[field];
+  return <CheckField id={id} name={name} label={label} hint={hint} checked={draft[field]} onChange={(on) => edit({ [field]: on })} />;
+}
+
+/** The value and onChange of an input bound to one text field of the draft. */
+function bind({ draft, edit }: DraftProps, field: "perRetriever" | "minAnswerOverlap" | "name" | "retrieveTopK") {
+  return { value: draft[field], onChange: (value: string) => edit({ [field]: value }) };
+}
+
 function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportDraft; dispatch: Dispatch<ImportAction> }) {
   const edit = (patch: Partial<ImportDraft>) => dispatch({ type: "edit", patch });
+  const props = { draft, edit };
   return (
     <fieldset className="plain" disabled={busy}>
       <legend>Options</legend>
       <div className="form-grid">
         <FormField id="import-topk" label="Top-k candidates per retriever" hint="Taken from the top of each file’s ranking (default 4).">
-          {(p) => <CountInput {...p} name="perRetriever" value={draft.perRetriever} onChange={(value) => edit({ perRetriever: value })} />}
+          {(p) => <CountInput {...p} name="perRetriever" {...bind(props, "perRetriever")} />}
         </FormField>
         <FormField
           id="import-overlap"
@@ -125,52 +154,35 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
           hint="Optional, 0–1 (KILT used 0.1): keep a candidate only when it holds that share of a gold answer’s words. Gold passages and questions without answers are kept."
         >
           {(p) => (
-            <input
+            <NumberInput
               {...p}
               name="minAnswerOverlap"
-              type="number"
-              inputMode="decimal"
               min={0}
               max={1}
               step="any"
               placeholder="none"
-              value={draft.minAnswerOverlap}
-              onChange={(e) => edit({ minAnswerOverlap: e.target.value })}
+              {...bind(props, "minAnswerOverlap")}
             />
           )}
         </FormField>
         <FormField id="import-name" label="Batch name" hint="Optional: defaults to the questions file’s name.">
-          {(p) => <input {...p} name="name" maxLength={200} value={draft.name} onChange={(e) => edit({ name: e.target.value })} />}
+          {(p) => <TextInput {...p} name="name" maxLength={200} {...bind(props, "name")} />}
         </FormField>
       </div>
-      <CheckField
-        id="import-keep-cited"
-        name="keepCited"
-        label="Keep only pages the questions and candidates cite"
-        hint="Leaves out every other page of the knowledge source: much faster for a full Wikipedia dump."
-        checked={draft.keepCited}
-        onChange={(keepCited) => edit({ keepCited })}
-      />
-      <TextRetrievalFields draft={draft} edit={edit} />
+      <DraftCheck field="keepCited" {...props} />
+      <TextRetrievalFields {...props} />
     </fieldset>
   );
 }
 
 /** Candidates from the text index (kps knowledge index), besides or instead of the files. */
-function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch: Partial<ImportDraft>) => void }) {
+function TextRetrievalFields(props: DraftProps) {
   return (
     <div className="form-grid">
-      <CheckField
-        id="import-retrieve"
-        name="retrieve"
-        label="Also propose paragraphs of the text index"
-        hint="Ranks the knowledge source’s paragraphs for each question (retriever “retrieval:text”). Build the index first."
-        checked={draft.retrieveText}
-        onChange={(retrieveText) => edit({ retrieveText })}
-      />
-      {draft.retrieveText && (
+      <DraftCheck field="retrieveText" {...props} />
+      {props.draft.retrieveText && (
         <FormField id="import-retrieve-topk" label="Text-retrieval candidates" hint="Best paragraphs per question (default 4).">
-          {(p) => <CountInput {...p} name="retrieveTopK" value={draft.retrieveTopK} onChange={(value) => edit({ retrieveTopK: value })} />}
+          {(p) => <CountInput {...p} name="retrieveTopK" {...bind(props, "retrieveTopK")} />}
         </FormField>
       )}
     </div>
@@ -178,11 +190,6 @@ function TextRetrievalFields({ draft, edit }: { draft: ImportDraft; edit: (patch
 }
 
 /** A count of candidates, 1..100 (the API's bounds). */
-function CountInput({
-  onChange,
-  ...props
-}: Omit<InputHTMLAttributes<HTMLInputElement>, "onChange"> & { name: string; value: string; onChange: (value: string) => void }) {
-  return (
-    <input {...props} type="number" inputMode="numeric" required min={1} max={100} step={1} onChange={(e) => onChange(e.target.value)} />
-  );
+function CountInput(props: Omit<TextInputProps, "type" | "inputMode" | "step"> & { name: string }) {
+  return <NumberInput {...props} required min={1} max={100} />;
 }

@@ -9,16 +9,15 @@ import { generalMessage } from "@/components/api/client";
 export function CreateForm({
   label,
   submitLabel,
-  pending,
-  error,
+  mutation: { isPending, error },
   fields,
   onSubmit,
   children,
 }: {
   label: string;
   submitLabel: string;
-  pending: boolean;
-  error: unknown;
+  /** The create request: its pending state disables the button, its error shows below the form. */
+  mutation: { isPending: boolean; error: unknown };
   fields: readonly string[];
   onSubmit: () => void;
   children: ReactNode;
@@ -32,7 +31,7 @@ export function CreateForm({
       <form className="inline-form" onSubmit={submit} aria-label={label} noValidate>
         {children}
         <div className="form-actions">
-          <SubmitButton pending={pending} pendingLabel="Creating…">
+          <SubmitButton pending={isPending} pendingLabel="Creating…">
             {submitLabel}
           </SubmitButton>
         </div>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { CopyField } from "@/components/ui/copy-field";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
+import { NumberInput } from "@/components/ui/text-input";
 import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
@@ -33,8 +34,7 @@ export function InviteSection() {
       <CreateForm
         label="Create an invite link"
         submitLabel="Create invite link"
-        pending={create.isPending}
-        error={create.error}
+        mutation={create}
         fields={FIELDS}
         onSubmit={() => create.mutate()}
       >
@@ -45,19 +45,7 @@ export function InviteSection() {
           hint="1 to 720 (30 days)."
           error={fieldProblem(create.error, "expiresInHours")}
         >
-          {(p) => (
-            <input
-              {...p}
-              name="expiresInHours"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={720}
-              step={1}
-              value={hours}
-              onChange={(e) => setHours(e.target.value)}
-            />
-          )}
+          {(p) => <NumberInput {...p} name="expiresInHours" min={1} max={720} value={hours} onChange={setHours} />}
         </FormField>
       </CreateForm>
       {invite && !create.isPending && !create.isError && <CreatedInviteResult invite={invite} />}

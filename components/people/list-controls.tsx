@@ -126,7 +126,8 @@ export function useSearchedList<P extends { next: number | null }, K extends rea
     initialData: first ? initialPage : undefined,
     placeholderData: keepPreviousData,
   });
-  return { q, pages, search, first, list, next: list.data?.next ?? null };
+  // `searchBox` is what a SearchBox over this list takes: `<SearchBox … {...paged.searchBox} />`.
+  return { q, pages, search, first, list, next: list.data?.next ?? null, searchBox: { value: q, onSearch: search } };
 }
 
 /** "Previous page" and "Next page" buttons under a paged list, named for `what`. */

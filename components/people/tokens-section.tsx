@@ -2,12 +2,13 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { CopyField } from "@/components/ui/copy-field";
 import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
+import { useRowConfirm } from "@/components/ui/row-confirm";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TextInput } from "@/components/ui/text-input";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import { createToken, peopleKeys, revokeToken, tokensQuery, type TokenPage, type TokenRow } from "@/components/api/people";
@@ -27,7 +28,6 @@ const TOKEN_LIFETIMES = [
 /** API tokens for scripts and the `kps` client: the list (newest first, a page at a time, searchable), a new token (its secret shown once), and revoking. */
 export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
   const tokens = useSearchedList(tokensQuery, initialPage);
-  const rows = tokens.list.data?.tokens ?? [];
   return (
     <PeopleSection
       id="tokens"
@@ -40,15 +40,8 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
         </>
       }
     >
-      <SearchBox
-        id="tokens-search"
-        landmark="API tokens"
-        label="Search tokens"
-        placeholder="name, prefix or owner"
-        value={tokens.q}
-        onSearch={tokens.search}
-      />
-      <PagedRows paged={tokens} rows={rows} none="No API token yet." noMatch="No token matches" what="API tokens">
+      <SearchBox id="tokens-search" landmark="API tokens" label="Search tokens" placeholder="name, prefix or owner" {...tokens.searchBox} />
+      <PagedRows paged={tokens} rows={tokens.list.data?.tokens ?? []} none="No API token yet." noMatch="No token matches" what="API tokens">
         {(shown) => <TokenTable tokens={shown} />}
       </PagedRows>
       <h3 className="subhead">Create a token</h3>
@@ -59,31 +52,21 @@ export function TokensSection({ initialPage }: { initialPage: TokenPage }) {
 
 function TokenTable({ tokens }: { tokens: TokenRow[] }) {
   const queryClient = useQueryClient();
-  const [confirmId, setConfirmId] = useState<number | null>(null);
+  const confirm = useRowConfirm();
   const revoke = useMutation({
     mutationFn: (t: TokenRow) => revokeToken(t.id),
-    onSuccess: () => setConfirmId(null),
+    onSuccess: confirm.done,
     onSettled: () => queryClient.invalidateQueries({ queryKey: peopleKeys.tokens() }),
   });
   const actions = (t: TokenRow) =>
-    confirmId === t.id ? (
-      <ConfirmButtons
-        question="Revoke for good?"
-        confirm="Yes, revoke"
-        confirmLabel={`Yes, revoke ${t.name}`}
-        cancelLabel={`Keep ${t.name}`}
-        disabled={revoke.isPending}
-        onConfirm={() => revoke.mutate(t)}
-        onCancel={() => setConfirmId(null)}
-      />
-    ) : (
+    confirm.confirmFor(t.id, { question: "Revoke for good?", verb: "revoke", name: t.name }, revoke.isPending, () => revoke.mutate(t)) ?? (
       <button
         type="button"
         className="secondary"
         disabled={revoke.isPending}
         onClick={() => {
           revoke.reset();
-          setConfirmId(t.id);
+          confirm.ask(t.id);
         }}
         aria-label={`Revoke ${t.name}`}
       >
@@ -156,8 +139,7 @@ function CreateTokenForm() {
       <CreateForm
         label="Create an API token"
         submitLabel="Create token"
-        pending={create.isPending}
-        error={create.error}
+        mutation={create}
         fields={["name", "expiresInDays"]}
         onSubmit={submit}
       >
@@ -167,9 +149,7 @@ function CreateTokenForm() {
           hint="What it is for, e.g. “nightly export”."
           error={fieldProblem(create.error, "name")}
         >
-          {(p) => (
-            <input {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-          )}
+          {(p) => <TextInput {...p} name="name" autoComplete="off" required maxLength={100} value={name} onChange={setName} />}
         </FormField>
         <FormField id="token-expiry" label="Token expires after" error={fieldProblem(create.error, "expiresInDays")}>
           {(p) => (

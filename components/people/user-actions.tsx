@@ -2,10 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { CopyField } from "@/components/ui/copy-field";
 import { ErrorAlert, FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
+import { useRowConfirm } from "@/components/ui/row-confirm";
+import { PasswordInput } from "@/components/ui/text-input";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
 import {
@@ -25,12 +26,12 @@ import { CreateForm } from "./create-form";
  */
 export function useUserActions(currentUserId: number): { actionsFor: (u: UserRow) => ReactNode; panel: ReactNode } {
   const queryClient = useQueryClient();
-  const [confirmId, setConfirmId] = useState<number | null>(null);
+  const confirm = useRowConfirm();
   const [passwordFor, setPasswordFor] = useState<UserRow | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: peopleKeys.users() });
   const toggle = useMutation({
     mutationFn: (u: UserRow) => (u.disabledAt ? enableUser(u.id) : disableUser(u.id)),
-    onSuccess: () => setConfirmId(null),
+    onSuccess: confirm.done,
     onSettled: refresh,
   });
   const reset = useMutation({ mutationFn: (u: UserRow) => createResetLink(u.id) });
@@ -38,19 +39,13 @@ export function useUserActions(currentUserId: number): { actionsFor: (u: UserRow
 
   const actionsFor = (u: UserRow) => {
     if (u.id === currentUserId) return <span className="hint">you</span>;
-    if (confirmId === u.id) {
-      return (
-        <ConfirmButtons
-          question="Sign them out and refuse them?"
-          confirm="Yes, disable"
-          confirmLabel={`Yes, disable ${u.username}`}
-          cancelLabel={`Keep ${u.username} enabled`}
-          disabled={busy}
-          onConfirm={() => toggle.mutate(u)}
-          onCancel={() => setConfirmId(null)}
-        />
-      );
-    }
+    const asking = confirm.confirmFor(
+      u.id,
+      { question: "Sign them out and refuse them?", verb: "disable", name: u.username, kept: "enabled" },
+      busy,
+      () => toggle.mutate(u),
+    );
+    if (asking) return asking;
     const button = (label: string, aria: string, onClick: () => void) => (
       <button type="button" className="secondary" disabled={busy} aria-label={aria} onClick={onClick}>
         {label}
@@ -60,7 +55,7 @@ export function useUserActions(currentUserId: number): { actionsFor: (u: UserRow
       <>
         {u.disabledAt
           ? button("Enable", `Enable ${u.username}`, () => toggle.mutate(u))
-          : button("Disable", `Disable ${u.username}`, () => (toggle.reset(), setConfirmId(u.id)))}
+          : button("Disable", `Disable ${u.username}`, () => (toggle.reset(), confirm.ask(u.id)))}
         {!u.disabledAt && button("Reset link", `Password reset link for ${u.username}`, () => (setPasswordFor(null), reset.mutate(u)))}
         {button("Set password", `Set a password for ${u.username}`, () => (reset.reset(), setPasswordFor(u)))}
       </>
@@ -122,8 +117,7 @@ function SetPasswordForm({ user, onDone }: { user: UserRow; onDone: () => void }
         <CreateForm
           label={`Set a password for ${user.username}`}
           submitLabel="Set password"
-          pending={set.isPending}
-          error={set.error}
+          mutation={set}
           fields={["password"]}
           onSubmit={() => set.mutate()}
         >
@@ -133,16 +127,7 @@ function SetPasswordForm({ user, onDone }: { user: UserRow; onDone: () => void }
             hint="At least 8 characters. Their sessions end."
             error={fieldProblem(set.error, "password")}
           >
-            {(p) => (
-              <input
-                {...p}
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
+            {(p) => <PasswordInput {...p} name="password" autoComplete="new-password" value={password} onChange={setPassword} />}
           </FormField>
         </CreateForm>
       )}

@@ -7,6 +7,7 @@ import { ACTIONS, DataTable } from "@/components/ui/data-table";
 import { FormField } from "@/components/ui/form-field";
 import { ResultBlock } from "@/components/ui/result-block";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { PasswordInput, TextInput } from "@/components/ui/text-input";
 import type { UserRole } from "@/lib/auth/roles.contract";
 import { formatTime } from "@/lib/format";
 import { fieldProblem } from "@/components/api/client";
@@ -22,22 +23,14 @@ const FIELDS = ["username", "role", "password"] as const;
 /** Accounts newest first, a page at a time, searchable by username; and the form that creates one (with a password, or with an invite link to set it). */
 export function UsersSection({ initialPage, currentUserId }: { initialPage: UserPage; currentUserId: number }) {
   const users = useSearchedList(usersQuery, initialPage);
-  const rows = users.list.data?.users ?? [];
   return (
     <PeopleSection
       id="users"
       title="Users"
       intro="Newest first. Disabling an account signs it out everywhere and revokes its API tokens at once; its judgments stay and keep counting (pause the annotator on a campaign to stop that)."
     >
-      <SearchBox
-        id="users-search"
-        landmark="Users"
-        label="Search users"
-        placeholder="a part of the username"
-        value={users.q}
-        onSearch={users.search}
-      />
-      <PagedRows paged={users} rows={rows} none="No account yet." noMatch="No account matches" what="users">
+      <SearchBox id="users-search" landmark="Users" label="Search users" placeholder="a part of the username" {...users.searchBox} />
+      <PagedRows paged={users} rows={users.list.data?.users ?? []} none="No account yet." noMatch="No account matches" what="users">
         {(shown) => <UserTable users={shown} currentUserId={currentUserId} />}
       </PagedRows>
       <h3 className="subhead">Create a user</h3>
@@ -88,26 +81,9 @@ function CreateUserForm() {
 
   return (
     <>
-      <CreateForm
-        label="Create a user"
-        submitLabel="Create user"
-        pending={create.isPending}
-        error={create.error}
-        fields={FIELDS}
-        onSubmit={() => create.mutate()}
-      >
+      <CreateForm label="Create a user" submitLabel="Create user" mutation={create} fields={FIELDS} onSubmit={() => create.mutate()}>
         <FormField id="new-user-username" label="Username" error={problem("username")}>
-          {(p) => (
-            <input
-              {...p}
-              name="username"
-              autoComplete="off"
-              required
-              maxLength={64}
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-          )}
+          {(p) => <TextInput {...p} name="username" autoComplete="off" required maxLength={64} value={username} onChange={setUsername} />}
         </FormField>
         <RoleField id="new-user-role" value={role} onChange={setRole} error={problem("role")} />
         <FormField
@@ -120,16 +96,7 @@ function CreateUserForm() {
           hint="At least 8 characters. Leave empty to get an invite link instead."
           error={problem("password")}
         >
-          {(p) => (
-            <input
-              {...p}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
+          {(p) => <PasswordInput {...p} name="password" autoComplete="new-password" value={password} onChange={setPassword} />}
         </FormField>
       </CreateForm>
       {create.data && !create.isPending && !create.isError && <CreatedUserResult created={create.data} />}

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { TermList } from "@/components/ui/term-list";
 import { GoldColumn } from "./gold-column";
 import { LevelSwitch } from "./level-switch";
 import { GOLDS } from "./metrics";
@@ -22,22 +23,14 @@ export function QuestionDrilldown({ campaignId, runId, kiltId }: { campaignId: n
     <>
       <section className="card question-card" aria-label="The question">
         <p className="question-input">{question.input}</p>
-        <dl className="settings-summary">
-          <div>
-            <dt>KILT id</dt>
-            <dd>
-              <code>{question.kiltId}</code>
-            </dd>
-          </div>
-          <div>
-            <dt>Gold answers</dt>
-            <dd>{question.answers.length ? question.answers.join(" · ") : <span className="muted">none</span>}</dd>
-          </div>
-          <div>
-            <dt>The run’s answer</dt>
-            <dd data-testid="run-answer">{guess.answer ?? <span className="muted">none (provenance only)</span>}</dd>
-          </div>
-        </dl>
+        <TermList
+          className="settings-summary"
+          terms={[
+            ["KILT id", <code>{question.kiltId}</code>],
+            ["Gold answers", question.answers.length ? question.answers.join(" · ") : <span className="muted">none</span>],
+            ["The run’s answer", guess.answer ?? <span className="muted">none (provenance only)</span>, "run-answer"],
+          ]}
+        />
       </section>
       <LevelSwitch id="drilldown-level" value={level} onChange={setLevel} />
       <ErrorAlert>{detail.isError && `The question could not be read again: ${detail.error.message}`}</ErrorAlert>

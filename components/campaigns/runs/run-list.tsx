@@ -2,10 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
-import { ConfirmButtons } from "@/components/ui/confirm-buttons";
 import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { useRowConfirm } from "@/components/ui/row-confirm";
 import { formatTime } from "@/lib/format";
 import { deleteRun, runKeys, runResultsUrl, runsQuery, type RunView } from "@/components/api/runs";
 
@@ -17,13 +16,24 @@ const predicts = (r: RunView) => [r.hasProvenance && "provenance", r.hasAnswers 
 export function RunList({ campaignId }: { campaignId: number }) {
   const client = useQueryClient();
   const runs = useQuery(runsQuery(campaignId));
-  const [confirming, setConfirming] = useState<number | null>(null);
+  const confirm = useRowConfirm();
   const remove = useMutation({
     mutationFn: (run: RunView) => deleteRun(campaignId, run.id),
-    onSuccess: () => setConfirming(null),
+    onSuccess: confirm.done,
     onSettled: () => client.invalidateQueries({ queryKey: runKeys.all(campaignId) }),
   });
   const rows = runs.data ?? [];
+  const actions = (r: RunView) =>
+    confirm.confirmFor(r.id, { question: "Delete this run?", verb: "delete", name: r.name }, remove.isPending, () => remove.mutate(r)) ?? (
+      <>
+        <a href={runResultsUrl(campaignId, r.id)} download aria-label={`Download the scores of ${r.name} (JSON)`}>
+          Scores JSON
+        </a>
+        <button type="button" className="secondary" aria-label={`Delete ${r.name}`} onClick={() => confirm.ask(r.id)}>
+          Delete
+        </button>
+      </>
+    );
 
   return (
     <section aria-labelledby="runs-heading">
@@ -48,28 +58,7 @@ export function RunList({ campaignId }: { campaignId: number }) {
                 {r.createdBy && <span className="hint"> by {r.createdBy}</span>}
               </td>
               <Num>
-                <div className="row-actions">
-                  {confirming === r.id ? (
-                    <ConfirmButtons
-                      question="Delete this run?"
-                      confirm="Yes, delete"
-                      confirmLabel={`Yes, delete ${r.name}`}
-                      cancelLabel={`Keep ${r.name}`}
-                      disabled={remove.isPending}
-                      onConfirm={() => remove.mutate(r)}
-                      onCancel={() => setConfirming(null)}
-                    />
-                  ) : (
-                    <>
-                      <a href={runResultsUrl(campaignId, r.id)} download aria-label={`Download the scores of ${r.name} (JSON)`}>
-                        Scores JSON
-                      </a>
-                      <button type="button" className="secondary" aria-label={`Delete ${r.name}`} onClick={() => setConfirming(r.id)}>
-                        Delete
-                      </button>
-                    </>
-                  )}
-                </div>
+                <div className="row-actions">{actions(r)}</div>
               </Num>
             </tr>
           ))}

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type FormEvent, type Ref } from "react";
 import { FormField } from "@/components/ui/form-field";
+import { FileInput, TextInput } from "@/components/ui/text-input";
 import { describeProblem } from "@/components/campaigns/import-form-state";
 import { ApiError, type Problem } from "@/components/api/client";
 import { formatBytes, plural } from "@/lib/format";
@@ -79,7 +80,7 @@ export function RunUploadForm({ campaignId }: { campaignId: number }) {
               hint="1–80 characters, unique in the campaign (e.g. the system’s name)."
               error={nameError}
             >
-              {(p) => <input {...p} name="name" required maxLength={80} value={name} onChange={(e) => setName(e.target.value)} />}
+              {(p) => <TextInput {...p} name="name" required maxLength={80} value={name} onChange={setName} />}
             </FormField>
           </div>
           <FormField
@@ -88,16 +89,7 @@ export function RunUploadForm({ campaignId }: { campaignId: number }) {
             label="Predictions (KILT guess JSONL or .gz)"
             hint="One line per question of the campaign, with its KILT id: output[0].provenance (ranked) and/or output[0].answer."
           >
-            {(p) => (
-              <input
-                {...p}
-                name="guess"
-                type="file"
-                required
-                accept={GUESS_ACCEPT}
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-              />
-            )}
+            {(p) => <FileInput {...p} name="guess" required accept={GUESS_ACCEPT} onFiles={(files) => setFile(files?.[0] ?? null)} />}
           </FormField>
         </fieldset>
         <div className="form-actions">

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { BatchList } from "@/components/campaigns/batch-table";
 import { Dashboard } from "@/components/campaigns/dashboard";
 import { Markdown } from "@/components/ui/markdown";
+import { TermList, type Term } from "@/components/ui/term-list";
 import { getDashboard } from "@/lib/campaign/report/dashboard";
 import { listBatches } from "@/lib/campaign/batches";
 import { listStandings } from "@/lib/campaign/quality/standings";
@@ -29,7 +30,7 @@ export default async function CampaignPage({ params }: Props) {
     getDashboard(db, actor, campaign.id),
     listStandings(db, actor, campaign.id, annotatorListQuerySchema.parse({})),
   ]);
-  const settings: [string, string][] = [
+  const settings: Term[] = [
     ["Judgments per passage (R)", String(campaign.judgmentsPerPassage)],
     ["Endorsement threshold (T)", String(campaign.endorsementThreshold)],
     ["Show answers to annotators", onOff(campaign.showAnswers)],
@@ -69,14 +70,7 @@ export default async function CampaignPage({ params }: Props) {
         <h2 id="settings-heading" className="card-title">
           Settings
         </h2>
-        <dl className="settings-summary">
-          {settings.map(([term, value]) => (
-            <div key={term}>
-              <dt>{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <TermList className="settings-summary" terms={settings} />
         {campaign.instructions.trim() ? (
           <details className="instructions-box">
             <summary>Instructions</summary>

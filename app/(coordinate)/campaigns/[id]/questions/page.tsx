@@ -13,6 +13,7 @@ import {
 } from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
 import { campaignPage } from "@/app/_server/page-auth";
+import "@/components/campaigns/list-nav.css";
 import "../../campaigns.css";
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

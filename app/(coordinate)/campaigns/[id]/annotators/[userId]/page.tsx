@@ -1,9 +1,11 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { AgreementChart, SpeedHistogram } from "@/components/campaigns/annotator-charts";
 import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
-import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { percent, standingText } from "@/components/campaigns/annotator-standing";
+import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { warningText } from "@/components/campaigns/warning-text";
+import { TermList, type Term } from "@/components/ui/term-list";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
 import { searchParamsObject } from "@/lib/list-options.contract";
 import "../../../campaigns.css";
@@ -15,24 +17,17 @@ type Props = {
 
 export const dynamic = "force-dynamic";
 
-async function load(params: Props["params"]) {
-  const { id, userId } = await params;
-  return campaignChildPage(id, userId, async (loaded, userId) => ({
-    ...loaded,
-    detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId),
-  }));
-}
+const subpage = campaignChildSubpage(
+  "userId",
+  async (loaded, userId) => ({ ...loaded, detail: await getAnnotatorDetail(loaded.db, loaded.actor, loaded.campaign.id, userId) }),
+  ({ detail, campaign }) => `${detail.annotator.username} · ${campaign.name}`,
+);
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const loaded = await load(params);
-  return { title: loaded ? `${loaded.detail.annotator.username} · ${loaded.campaign.name}` : "Not allowed" };
-}
-
-const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)} %`);
+export const generateMetadata = subpage.generateMetadata;
 
 /** A coordinator's page of one annotator in one campaign: figures, warnings, charts, and their judgments 20 to a page. */
 export default async function AnnotatorPage({ params, searchParams }: Props) {
-  const loaded = await load(params);
+  const loaded = await subpage.load(params);
   if (!loaded) return null;
   const { db, actor, campaign, detail } = loaded;
   const a = detail.annotator;
@@ -43,37 +38,21 @@ export default async function AnnotatorPage({ params, searchParams }: Props) {
   const href = (gold: boolean, after?: number) =>
     `${base}?${new URLSearchParams({ ...(gold ? { gold: "1" } : {}), ...(after ? { after: String(after) } : {}) })}`;
   const gold = query.gold === "1";
-  const figures: [string, string][] = [
+  const figures: Term[] = [
     ["Judgments", a.judgments.toLocaleString("en-US")],
-    [
-      "Standing",
-      a.status === "active"
-        ? "active"
-        : a.pauseReason === "gold_rule"
-          ? "paused (gold rule)"
-          : a.pauseReason === "speed_rule"
-            ? "paused (speed rule)"
-            : "paused",
-    ],
+    ["Standing", standingText(a)],
     ["Gold judged", String(a.goldJudged)],
     ["Gold right", String(a.goldCorrect)],
     ["Smoothed gold accuracy", a.goldJudged ? a.goldAccuracy.toFixed(2) : "—"],
     ["Sufficient gold right", a.sufficientGoldJudged ? `${a.sufficientGoldCorrect} of ${a.sufficientGoldJudged}` : "—"],
     ["Negative gold right", a.negativeGoldJudged ? `${a.negativeGoldCorrect} of ${a.negativeGoldJudged}` : "—"],
-    ["Agrees with majority", `${pct(a.agreement)}${a.compared ? ` of ${a.compared}` : ""}`],
+    ["Agrees with majority", `${percent(a.agreement)}${a.compared ? ` of ${a.compared}` : ""}`],
     ["Median s / judgment", a.medianSeconds === null ? "—" : a.medianSeconds.toFixed(1)],
-    ["Under 2 s", pct(a.shareUnder2s)],
+    ["Under 2 s", percent(a.shareUnder2s)],
   ];
   return (
     <CampaignSubpage campaign={campaign} title={`Annotator ${a.username}`}>
-      <dl className="summary-counts" data-testid="annotator-figures">
-        {figures.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <TermList className="summary-counts" testId="annotator-figures" terms={figures} />
       {detail.warnings.length > 0 ? (
         <div className="warning-box" role="note" data-testid="annotator-warnings">
           <strong>Out of line:</strong>

@@ -1,27 +1,24 @@
-import type { Metadata } from "next";
 import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
-import { campaignChildPage, CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
+import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { TermList } from "@/components/ui/term-list";
 import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
-import { getQuestionView, type QuestionPassage } from "@/lib/campaign/report/question-view";
+import { getQuestionView, type QuestionPassage, type QuestionView } from "@/lib/campaign/report/question-view";
 import "../../../campaigns.css";
-
-type Props = { params: Promise<{ id: string; queryId: string }> };
 
 export const dynamic = "force-dynamic";
 
-async function load(params: Props["params"]) {
-  const { id, queryId } = await params;
-  return campaignChildPage(id, queryId, (loaded, queryId) => getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, queryId));
-}
+const subpage = campaignChildSubpage(
+  "queryId",
+  (loaded, queryId) => getQuestionView(loaded.db, loaded.actor, loaded.campaign.id, queryId),
+  (view) => `Question ${view.query.kiltId}`,
+);
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const view = await load(params);
-  return { title: view ? `Question ${view.query.kiltId}` : "Not allowed" };
-}
+export const generateMetadata = subpage.generateMetadata;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -31,38 +28,22 @@ function outcome(p: QuestionPassage): string {
   return `open (${p.judgmentCount} of ${p.judgmentCount + p.openSlots + p.claimCount} judged)`;
 }
 
-export default async function QuestionPage({ params }: Props) {
-  const view = await load(params);
-  if (!view) return null;
+export default subpage.render((view) => <QuestionPage view={view} />);
+
+/** A question of the campaign: its facts, then each passage with every judgment of it side by side. */
+function QuestionPage({ view }: { view: QuestionView }) {
   const { campaign, query } = view;
   return (
     <CampaignSubpage campaign={campaign} title={query.input} className="page question-view">
-      <dl className="settings-summary question-facts">
-        <div>
-          <dt>KILT id</dt>
-          <dd>
-            <code>{query.kiltId}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Answers</dt>
-          <dd>{query.answers.length ? query.answers.join(" · ") : "—"}</dd>
-        </div>
-        <div>
-          <dt>Line in the imported file</dt>
-          <dd>{query.lineNumber}</dd>
-        </div>
-        <div>
-          <dt>Outcome</dt>
-          <dd data-testid="question-outcome">
-            {view.unanswerable
-              ? "unanswerable from the snapshot (a sufficient gold passage was not endorsed)"
-              : `${view.passages.filter((p) => p.endorsed).length} of ${view.passages.length} passages endorsed by the vote`}
-            {view.passages.some((p) => p.adjudication) &&
-              ` · the coordinator endorsed ${view.passages.filter((p) => p.adjudication?.decision === "endorse").length} and rejected ${view.passages.filter((p) => p.adjudication?.decision === "reject").length}`}
-          </dd>
-        </div>
-      </dl>
+      <TermList
+        className="settings-summary question-facts"
+        terms={[
+          ["KILT id", <code>{query.kiltId}</code>],
+          ["Answers", query.answers.length ? query.answers.join(" · ") : "—"],
+          ["Line in the imported file", query.lineNumber],
+          ["Outcome", <QuestionOutcome view={view} />, "question-outcome"],
+        ]}
+      />
       <p className="hint legend">
         <mark className="mark-highlight">annotator highlight</mark> <mark className="mark-consensus">consensus span</mark>{" "}
         <mark className="mark-gold">expected gold span</mark> · T = {campaign.endorsementThreshold} of R = {campaign.judgmentsPerPassage}
@@ -128,6 +109,19 @@ export default async function QuestionPage({ params }: Props) {
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}
     </CampaignSubpage>
+  );
+}
+
+/** How the question came out: endorsed passages by the vote, and the coordinator's decisions if any. */
+function QuestionOutcome({ view }: { view: QuestionView }) {
+  return (
+    <>
+      {view.unanswerable
+        ? "unanswerable from the snapshot (a sufficient gold passage was not endorsed)"
+        : `${view.passages.filter((p) => p.endorsed).length} of ${view.passages.length} passages endorsed by the vote`}
+      {view.passages.some((p) => p.adjudication) &&
+        ` · the coordinator endorsed ${view.passages.filter((p) => p.adjudication?.decision === "endorse").length} and rejected ${view.passages.filter((p) => p.adjudication?.decision === "reject").length}`}
+    </>
   );
 }
 
