@@ -1,16 +1,15 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { campaigns, judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
-import { sha256 } from "@/lib/auth/crypto";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
-import { claimHandleSchema, nextTask, type NextTaskFn } from "./assignment";
+import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
-import { checkSpan, spanSchema } from "./judgment-span";
-import { flagsLiteral, notesOf, notesShape, type JudgmentView } from "./judgments.contract";
+import { MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
+import { checkSpan } from "./judgment-span";
+import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
 import {
   autocommitQuery,
   READ_CLAIM_SQL,
@@ -21,45 +20,8 @@ import {
   type WriteResult,
 } from "./judgment-statements";
 
-/** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
-export const MAX_DURATION_MS = 24 * 3600 * 1000;
-
 export { checkSpan, spanSchema } from "./judgment-span";
-
-export const judgmentInputSchema = z
-  .object({
-    verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
-    span: spanSchema.nullable(),
-    unreadable: z.boolean().default(false),
-    /** The time the client says it took: stored as `client_duration_ms`, a hint only (the server measures its own). */
-    durationMs: z.number().int().min(0, "must be 0 or more").max(MAX_DURATION_MS, "must be under a day"),
-    idempotencyKey: z.string().min(8, "must be at least 8 characters").max(200),
-    ...notesShape,
-  })
-  .superRefine((j, ctx) => {
-    if (j.verdict === "sufficient" && !j.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
-    if (j.verdict === "insufficient" && j.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
-    if (j.unreadable && j.verdict !== "insufficient")
-      ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
-    const s = j.span;
-    if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
-      ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
-    }
-  });
-
-export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
-
-/** The query string of POST /api/claims/:handle/judgment: `next=1` answers with the next task too, other than `after` (the prefetched claim). */
-export const judgmentQuerySchema = z
-  .object({
-    next: z.literal("1", "must be 1 (answer with the next task) or absent").optional(),
-    after: claimHandleSchema.optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.after !== undefined && q.next === undefined) ctx.addIssue({ code: "custom", path: ["after"], message: "only goes with next=1" });
-  });
+export { judgmentInputSchema, judgmentQuerySchema, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
 
 function view(j: Judgment, handle: string): JudgmentView {
   return {
@@ -81,17 +43,6 @@ function view(j: Judgment, handle: string): JudgmentView {
     comment: j.comment,
     flags: j.flags as JudgmentFlag[],
   };
-}
-
-/**
- * The body's fingerprint: a replay must carry the same body as the first submission. No comment and
- * no flags leave it as it was before they existed; `extra` tells a revision from a submission.
- */
-export function requestHash(claimId: number, input: JudgmentInput, extra: Record<string, unknown> = {}): string {
-  const { idempotencyKey: _key, comment: _c, flags: _f, ...rest } = input;
-  const { comment, flags } = notesOf(input);
-  const notes = { ...(comment === null ? {} : { comment }), ...(flags.length ? { flags } : {}) };
-  return sha256(JSON.stringify({ claimId, ...rest, span: rest.span && { ...rest.span }, ...notes, ...extra }));
 }
 
 /**
