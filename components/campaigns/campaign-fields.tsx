@@ -3,14 +3,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/components/api/client";
 import type { AggregationChoice } from "@/lib/campaign/settings.contract";
-import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type NumberField } from "./campaign-draft";
-import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
-
-type NumberSettingProps = Omit<NumberInputProps, "id" | "name" | "label"> & { field: NumberField; defaultText: string };
-
-export function NumberSetting({ field: f, defaultText, ...rest }: NumberSettingProps) {
-  return <NumberInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], defaultText)} {...rest} />;
-}
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField } from "./campaign-draft";
+import { CheckInput, withDefault } from "./setting-inputs";
 
 export function CheckSetting({
   field: f,

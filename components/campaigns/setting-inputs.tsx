@@ -28,6 +28,52 @@ export interface NumberInputProps {
   optional?: boolean;
 }
 
+/** A form's names for its settings: each field's element id and its label. */
+export interface SettingNames<F extends string> {
+  idOf: (f: F) => string;
+  labels: Readonly<Record<F, ReactNode>>;
+}
+
+/** A number setting as a form lists it: its field, bounds, default and hint (the draft gives its value and problem). */
+export type NumberSpec<F extends string> = Omit<NumberInputProps, "id" | "name" | "label" | "value" | "onChange" | "error"> & {
+  field: F;
+  defaultText: string;
+};
+
+/** Number settings, in the order listed, each labelled with its default. */
+export function NumberSettings<F extends string>({
+  names,
+  specs,
+  bind,
+}: {
+  names: SettingNames<F>;
+  specs: readonly NumberSpec<F>[];
+  bind: (f: F) => Pick<NumberInputProps, "value" | "onChange" | "error">;
+}) {
+  return specs.map(({ field, defaultText, ...spec }) => (
+    <NumberInput
+      key={field}
+      id={names.idOf(field)}
+      name={field}
+      label={withDefault(names.labels[field], defaultText)}
+      {...spec}
+      {...bind(field)}
+    />
+  ));
+}
+
+/** Number settings in a grid under a legend of their own. */
+export function NumberFieldset<F extends string>({ legend, ...settings }: { legend: string } & Parameters<typeof NumberSettings<F>>[0]) {
+  return (
+    <fieldset className="plain">
+      <legend>{legend}</legend>
+      <div className="form-grid">
+        <NumberSettings {...settings} />
+      </div>
+    </fieldset>
+  );
+}
+
 /** A number setting: decimal keyboard when its step is a fraction, required unless optional. */
 export function NumberInput({ id, name, label, value, onChange, error, min, max, step = 1, hint, optional = false }: NumberInputProps) {
   return (
