@@ -14,7 +14,14 @@ import {
   type Field,
 } from "./campaign-draft";
 import { AggregationSetting, CheckSetting, InstructionsSetting } from "./campaign-fields";
-import { CAMPAIGN_NAMES, GOLD_SETTINGS, JUDGING_SETTINGS, SESSION_GOAL_SETTING, WARNING_SETTINGS } from "./campaign-number-settings";
+import {
+  CAMPAIGN_NAMES,
+  CHECK_HINTS,
+  GOLD_SETTINGS,
+  JUDGING_SETTINGS,
+  SESSION_GOAL_SETTING,
+  WARNING_SETTINGS,
+} from "./campaign-setting-specs";
 import { NumberFieldset, NumberSettings } from "./setting-inputs";
 import { draftFields, SettingsForm } from "./settings-form";
 import { useCampaignSave } from "./use-campaign-save";
@@ -31,7 +38,7 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
   const { save, formRef, problems } = useCampaignSave(campaignId, start, draft);
   const { problemOf, set, bind } = draftFields<Draft, Field>(draft, setDraft, problems);
   const numbers = { names: CAMPAIGN_NAMES, bind };
-  const check = (f: BooleanField) => ({ field: f, checked: draft[f], onChange: set(f), error: problemOf(f) });
+  const check = (f: BooleanField) => ({ field: f, checked: draft[f], onChange: set(f), error: problemOf(f), hint: CHECK_HINTS[f] });
 
   return (
     <SettingsForm
@@ -61,23 +68,17 @@ export function CampaignForm({ campaignId, initial }: { campaignId?: number; ini
         <div className="form-grid">
           <NumberSettings {...numbers} specs={JUDGING_SETTINGS} />
         </div>
-        <CheckSetting {...check("showAnswers")} hint="Annotators see the question’s answers above the passage." />
-        <CheckSetting {...check("earlyStop")} hint="Stop assigning a passage once its outcome is decided." />
-        <CheckSetting
-          {...check("askWhenNoneSufficient")}
-          hint="An annotator who finds none of a question’s passages sufficient proposes another passage or explains why (on by default)."
-        />
-        <AggregationSetting value={draft.aggregation} onChange={set("aggregation")} error={problemOf("aggregation")} />
+        <CheckSetting {...check("showAnswers")} />
+        <CheckSetting {...check("earlyStop")} />
+        <CheckSetting {...check("askWhenNoneSufficient")} />
+        <AggregationSetting {...bind("aggregation")} />
       </fieldset>
       <NumberFieldset legend="Gold passages" {...numbers} specs={GOLD_SETTINGS} />
       <fieldset className="plain">
         <legend>Annotators</legend>
         <NumberSettings {...numbers} specs={[SESSION_GOAL_SETTING]} />
-        <CheckSetting
-          {...check("allAnnotators")}
-          hint="Every annotator, present and future, works on this campaign. Off: only the annotators added to it."
-        />
-        <InstructionsSetting value={draft.instructions} onChange={set("instructions")} error={problemOf("instructions")} />
+        <CheckSetting {...check("allAnnotators")} />
+        <InstructionsSetting {...bind("instructions")} />
       </fieldset>
       <NumberFieldset legend="Dashboard warnings" {...numbers} specs={WARNING_SETTINGS} />
     </SettingsForm>

@@ -1,7 +1,8 @@
-import { fieldId, FIELD_LABELS, type NumberField } from "./campaign-draft";
+import { fieldId, FIELD_LABELS, type BooleanField, type NumberField } from "./campaign-draft";
 import type { NumberSpec, SettingNames } from "./setting-inputs";
 
-// The campaign form's number settings, by fieldset: their bounds, defaults and hints.
+// The campaign form's settings: the number settings by fieldset (their bounds, defaults and hints),
+// and the hints of the on/off settings.
 
 export const CAMPAIGN_NAMES: SettingNames<NumberField> = { idOf: fieldId, labels: FIELD_LABELS };
 
@@ -85,3 +86,11 @@ export const WARNING_SETTINGS: NumberSpec<NumberField>[] = [
     hint: "Judgments (compared ones, for agreement) before an annotator is flagged.",
   },
 ];
+
+export const CHECK_HINTS: Record<BooleanField, string> = {
+  showAnswers: "Annotators see the question’s answers above the passage.",
+  earlyStop: "Stop assigning a passage once its outcome is decided.",
+  askWhenNoneSufficient:
+    "An annotator who finds none of a question’s passages sufficient proposes another passage or explains why (on by default).",
+  allAnnotators: "Every annotator, present and future, works on this campaign. Off: only the annotators added to it.",
+};

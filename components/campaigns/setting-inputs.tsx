@@ -1,16 +1,21 @@
-import type { ReactNode } from "react";
-import { FieldError, FormField } from "@/components/ui/form-field";
+import type { ComponentProps, ReactNode } from "react";
+import { CheckField, FormField } from "@/components/ui/form-field";
 
 // The inputs the campaign and crowd settings forms share: each labelled (its default beside the
 // label), its hint and the server's problem tied to the control by aria-describedby.
 
+/** A setting's label with its default beside it, as the text of a label. */
+function labelAndDefault(label: ReactNode, defaultText: string) {
+  return (
+    <>
+      {label} <span className="hint">(default {defaultText})</span>
+    </>
+  );
+}
+
 /** A setting's label with its default beside it. */
 export function withDefault(label: ReactNode, defaultText: string) {
-  return (
-    <span>
-      {label} <span className="hint">(default {defaultText})</span>
-    </span>
-  );
+  return <span>{labelAndDefault(label, defaultText)}</span>;
 }
 
 export interface NumberInputProps {
@@ -96,41 +101,11 @@ export function NumberInput({ id, name, label, value, onChange, error, min, max,
   );
 }
 
-/** An on/off setting: the checkbox inside its label, then the hint and the problem. */
+/** An on/off setting: the checkbox inside its label (with its default), then the hint and the problem. */
 export function CheckInput({
-  id,
-  name,
   label,
-  checked,
-  onChange,
-  error,
-  hint,
-}: {
-  id: string;
-  name: string;
-  label: ReactNode;
-  checked: boolean;
-  onChange: (on: boolean) => void;
-  error?: string;
-  hint: ReactNode;
-}) {
-  return (
-    <div className="field check-field">
-      <label className="check" htmlFor={id}>
-        <input
-          id={id}
-          name={name}
-          type="checkbox"
-          checked={checked}
-          aria-describedby={[`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ")}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        {label}
-      </label>
-      <span className="hint" id={`${id}-hint`}>
-        {hint}
-      </span>
-      <FieldError id={id} error={error} />
-    </div>
-  );
+  defaultOn,
+  ...rest
+}: Omit<ComponentProps<typeof CheckField>, "label"> & { label: ReactNode; defaultOn: boolean }) {
+  return <CheckField label={labelAndDefault(label, defaultOn ? "on" : "off")} {...rest} />;
 }
