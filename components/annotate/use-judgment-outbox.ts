@@ -125,7 +125,7 @@ function freeze(
   }
   const frozenDraft: Draft = { ...draft, pending: made };
   setDraftState(frozenDraft);
-  saveDraft(frozenDraft); // before the request leaves: a reload mid-flight still has it
+  saveDraft(frozenDraft);
   return made;
 }
 
