@@ -5,14 +5,14 @@ import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/judging.cont
 import type { Task, TaskAnswer } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { AskScreen } from "./ask-screen";
-import { InstructionsPanel } from "./instructions-panel";
-import { isFirstVisit, questionNumber, type Draft } from "./judging-storage";
-import { JudgingStyles } from "./judging-styles";
-import { JudgingHeader, JudgingMain } from "./judging-view";
+import { JudgingLayout } from "./judging-layout";
+import { questionNumber, type Draft } from "./judging-storage";
+import { JudgingMain } from "./judging-view";
 import { ProgressMeter } from "./progress-meter";
 import { NotOnCampaignScreen, NothingLeftScreen, PausedScreen } from "./status-screens";
 import { askCheckpoint, useAsk } from "./use-ask";
 import { useAskProposal } from "./use-ask-proposal";
+import { useInstructionsPanel } from "./use-instructions-panel";
 import { useJudgingKeys, type JudgingShortcuts } from "./use-judging-keys";
 import { useJudgmentOutbox } from "./use-judgment-outbox";
 import { useTaskQueue } from "./use-task-queue";
@@ -33,17 +33,6 @@ function useQuestionOnScreen(campaignId: number, task: Task | null) {
     questionRef.current?.focus({ preventScroll: true });
   }, [campaignId, task]);
   return { question, questionRef };
-}
-
-/** The instructions panel: shown once on the first visit to a campaign with instructions (unless `autoOpen` is false). */
-function useInstructionsPanel(campaignId: number, instructions: string, autoOpen: boolean) {
-  const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (autoOpen && instructions.trim() && isFirstVisit(campaignId)) setOpen(true);
-  }, [campaignId, instructions, autoOpen]);
-  const toggle = useCallback(() => setOpen((o) => !o), []);
-  const close = useCallback(() => setOpen(false), []);
-  return { instructionsOpen: open, toggleInstructions: toggle, closeInstructions: close };
 }
 
 /** The judging screen inside a crowd session (components/crowd/): no queue, history or account to go to. */
@@ -85,31 +74,25 @@ function useAskBeforeNext(campaignId: number, userId: number | null, answer: Tas
 
 interface TaskBarProps {
   draft: Draft;
-  /** The highlight's text as it is now (a frozen draft shows its pending body's). */
-  quote: string | null;
-  failures: number;
+  outbox: ReturnType<typeof useJudgmentOutbox>;
   status: BarStatus | null;
-  busy: boolean;
   shortcuts: JudgingShortcuts;
   edit: ReturnType<typeof useVerdictEditing>;
-  onSubmit: () => void;
 }
 
-/** The verdict bar of the passage on screen; retries of its submission show in it. */
-function TaskVerdictBar({ draft, quote, failures, status, busy, shortcuts, edit, onSubmit }: TaskBarProps) {
+/** The verdict bar of the passage on screen (a frozen draft shows its pending body's); retries of its submission show in it. */
+function TaskVerdictBar({ draft, outbox, status, shortcuts, edit }: TaskBarProps) {
+  const { failures } = outbox;
   return (
     <VerdictBar
       verdict={draft.pending?.verdict ?? draft.verdict}
       unreadable={draft.pending?.unreadable ?? draft.unreadable}
-      quote={draft.pending ? (draft.pending.span?.text ?? null) : quote}
+      quote={draft.pending ? (draft.pending.span?.text ?? null) : (outbox.span?.text ?? null)}
       status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
-      busy={busy}
+      busy={outbox.frozen}
       shortcuts={shortcuts}
-      onSufficient={edit.chooseSufficient}
-      onInsufficient={() => edit.chooseInsufficient(false)}
-      onUnreadable={() => edit.chooseInsufficient(true)}
-      onSubmit={onSubmit}
-      onClearHighlight={() => edit.setHighlight(null)}
+      edit={edit}
+      onSubmit={outbox.submit}
     />
   );
 }
@@ -124,21 +107,15 @@ function FinishingScreen() {
   );
 }
 
-/**
- * The annotator's judging screen: one passage at a time, the next one already fetched, every
- * judgment kept as a draft until the server acknowledges it.
- */
-export function JudgingScreen({
-  campaign,
-  shortcuts,
-  crowd,
-  userId,
-}: {
+interface ScreenProps {
   campaign: AnnotatorCampaignView;
   shortcuts: JudgingShortcuts;
   crowd?: CrowdMode;
   userId?: number;
-}) {
+}
+
+/** The judging screen's state, wired together: the task queue, the outbox, undo, editing, the panel, asking and the keys. */
+function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
   const campaignId = campaign.id;
   const [status, setStatus] = useState<BarStatus | null>(null);
   const onLapsed = useCallback(() => {
@@ -149,28 +126,17 @@ export function JudgingScreen({
   }, []);
   const { current, answer, task, advance, nextAsk, placeNext } = useTaskQueue(campaignId, onLapsed);
   const moves = useMemo(() => ({ advance, nextAsk, placeNext }), [advance, nextAsk, placeNext]);
-  const { draft, words, range, span, frozen, failures, paused, saves, lastSaved, update, submit } = useJudgmentOutbox(
-    campaignId,
-    task,
-    moves,
-    setStatus,
-  );
-  const undo = useUndo(campaignId, setStatus, lastSaved); // the judgment just saved, open again
+  const outbox = useJudgmentOutbox(campaignId, task, moves, setStatus);
+  const { draft, words, range, frozen, update, submit } = outbox;
+  const undo = useUndo(campaignId, setStatus, outbox.lastSaved); // the judgment just saved, open again
   const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
-  const { instructionsOpen, toggleInstructions, closeInstructions } = useInstructionsPanel(campaignId, campaign.instructions, !crowd);
-  const { flow, proposal, asking, shown } = useAskBeforeNext(
-    campaignId,
-    crowd || userId === undefined ? null : userId,
-    answer,
-    task,
-    undo.screen !== null,
-  );
+  const panel = useInstructionsPanel(INSTRUCTIONS_ID, campaignId, campaign.instructions, !crowd);
+  const ask = useAskBeforeNext(campaignId, crowd || userId === undefined ? null : userId, answer, task, undo.screen !== null);
 
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
-  const hasTask = shown !== null && !undo.screen;
-  const instructions = { instructionsOpen, instructionsId: INSTRUCTIONS_ID, toggleInstructions, closeInstructions };
+  const hasTask = ask.shown !== null && !undo.screen;
   const judgingKeys = {
     hasTask,
     hasHighlight: hasTask && range !== null,
@@ -181,73 +147,61 @@ export function JudgingScreen({
     chooseSufficient,
     chooseInsufficient,
   };
-  useJudgingKeys({ ...instructions, shortcuts, ...(asking && !undo.screen ? proposal.keys : judgingKeys) });
+  useJudgingKeys({ ...panel, shortcuts, ...(ask.asking && !undo.screen ? ask.proposal.keys : judgingKeys) });
+  const sessionOver = useSessionOver(crowd, outbox.paused, current.error, answer);
+  return { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver };
+}
 
+/**
+ * The annotator's judging screen: one passage at a time, the next one already fetched, every
+ * judgment kept as a draft until the server acknowledges it.
+ */
+export function JudgingScreen(props: ScreenProps) {
+  const { campaign, shortcuts, crowd } = props;
+  const { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver } = useJudgingScreen(props);
+  const { draft, saves } = outbox;
+  const { flow, proposal, asking, shown } = ask;
   const error = current.error;
-  const sessionOver = useSessionOver(crowd, paused, error, answer);
   if (sessionOver) return <FinishingScreen />;
-  if (paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
+  if (outbox.paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
   if (undo.screen) return undo.screen;
   if (answer?.kind === "done" && !asking && !flow.holding) return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
 
+  const meter = crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaign.id} saved={saves.length} />;
   return (
-    <div className={`judging${instructionsOpen ? " with-instructions" : ""}`}>
-      <JudgingStyles />
-      <JudgingHeader
-        campaignName={campaign.name}
-        answer={shown ? answer : undefined}
-        saves={saves}
-        question={question}
-        instructionsOpen={instructionsOpen}
-        instructionsId={INSTRUCTIONS_ID}
-        instructionsKey={shortcuts.enabled ? shortcuts.keys.instructions : null}
-        onToggleInstructions={toggleInstructions}
-        meter={crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaignId} saved={saves.length} />}
-        links={!crowd}
-      />
-      <div className="judging-body">
-        <main className="judging-main">
-          {asking ? (
-            <AskScreen flow={flow} proposal={proposal} questionRef={questionRef} />
-          ) : (
-            <JudgingMain
-              task={shown}
-              draft={draft}
-              words={words}
-              range={range}
-              error={error}
-              questionRef={questionRef}
-              onSelect={edit.setHighlight}
-              onRetry={() => void current.refetch()}
-            />
-          )}
-          {shown && draft && (
-            <DraftNotes draft={draft} frozen={frozen} update={update} saved={crowd ? null : lastSaved} onUndo={undo.start} />
-          )}
-        </main>
-        {instructionsOpen && (
-          <InstructionsPanel
-            id={INSTRUCTIONS_ID}
-            instructions={campaign.instructions}
-            shortcuts={shortcuts}
-            onClose={closeInstructions}
-            accountHint={!crowd}
-          />
-        )}
-      </div>
-      {shown && draft && (
-        <TaskVerdictBar
+    <JudgingLayout
+      campaignName={campaign.name}
+      instructions={campaign.instructions}
+      panel={panel}
+      shortcuts={shortcuts}
+      progress={{ answer: shown ? answer : undefined, saves, question, meter }}
+      links={!crowd}
+      bar={shown && draft && <TaskVerdictBar draft={draft} outbox={outbox} status={status} shortcuts={shortcuts} edit={edit} />}
+    >
+      {asking ? (
+        <AskScreen flow={flow} proposal={proposal} questionRef={questionRef} />
+      ) : (
+        <JudgingMain
+          task={shown}
           draft={draft}
-          quote={span?.text ?? null}
-          failures={failures}
-          status={status}
-          busy={frozen}
-          shortcuts={shortcuts}
-          edit={edit}
-          onSubmit={submit}
+          words={outbox.words}
+          range={outbox.range}
+          error={error}
+          questionRef={questionRef}
+          onSelect={edit.setHighlight}
+          onRetry={() => void current.refetch()}
         />
       )}
-    </div>
+      {shown && draft && (
+        <DraftNotes
+          draft={draft}
+          frozen={outbox.frozen}
+          update={outbox.update}
+          saved={crowd ? null : outbox.lastSaved}
+          onUndo={undo.start}
+        />
+      )}
+    </JudgingLayout>
   );
 }

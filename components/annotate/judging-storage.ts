@@ -67,6 +67,11 @@ export function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The time since `startedAt`, as a judgment's `durationMs` says it: whole milliseconds, under the server's bound of a day. */
+export function durationSince(startedAt: number): number {
+  return Math.min(Math.max(0, Math.round(Date.now() - startedAt)), 24 * 3600 * 1000 - 1);
+}
+
 export function newDraft(campaignId: number, claim: string): Draft {
   return {
     v: 2,

@@ -7,7 +7,7 @@ import { passageWords, spanOfWords, wordRangeOfSpan, type Span, type WordRange }
 import type { Task, Verdict } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { myJudgmentKeys, putRevision, type RevisedJudgment } from "@/components/api/my-judgments";
-import { newIdempotencyKey } from "./judging-storage";
+import { durationSince, newIdempotencyKey } from "./judging-storage";
 import { notesBody, NotesFields, type Notes } from "./notes-fields";
 import { PassageView } from "./passage-view";
 
@@ -31,6 +31,13 @@ interface Choice {
   span: Span | null;
 }
 
+/** The three verdicts: their key (also in lower case), their button's label and what they set. */
+const CHOICES: { key: string; label: string; change: Partial<Choice> & { verdict: Verdict; unreadable: boolean } }[] = [
+  { key: "1", label: "Sufficient", change: { verdict: "sufficient", unreadable: false } },
+  { key: "2", label: "Not sufficient", change: { verdict: "insufficient", unreadable: false, span: null } },
+  { key: "U", label: "Unreadable", change: { verdict: "insufficient", unreadable: true, span: null } },
+];
+
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || target.closest("input, textarea, select") !== null);
 }
@@ -45,15 +52,10 @@ function useEditorKeys(choose: (c: Partial<Choice>) => void, save: () => void) {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || isTyping(e.target)) return;
       const { choose, save } = latest.current;
-      const act = new Map<string, () => void>([
-        ["1", () => choose({ verdict: "sufficient", unreadable: false })],
-        ["2", () => choose({ verdict: "insufficient", unreadable: false, span: null })],
-        ["u", () => choose({ verdict: "insufficient", unreadable: true, span: null })],
-        ["U", () => choose({ verdict: "insufficient", unreadable: true, span: null })],
-      ]).get(e.key);
-      if (act) {
+      const choice = CHOICES.find((c) => c.key === e.key || c.key.toLowerCase() === e.key);
+      if (choice) {
         e.preventDefault();
-        act();
+        choose(choice.change);
       } else if (e.key === "Enter" && !(e.target instanceof HTMLElement && e.target.closest("a, button, summary"))) {
         e.preventDefault();
         save();
@@ -66,33 +68,20 @@ function useEditorKeys(choose: (c: Partial<Choice>) => void, save: () => void) {
 
 /** The three verdicts as toggle buttons, and clearing the highlight. */
 function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partial<Choice>) => void }) {
-  const pressed = (v: Verdict, unreadable: boolean) => choice.verdict === v && choice.unreadable === unreadable;
   return (
     <div className="revision-controls" role="group" aria-label="Verdict">
-      <button
-        type="button"
-        aria-pressed={pressed("sufficient", false)}
-        aria-keyshortcuts="1"
-        onClick={() => choose({ verdict: "sufficient", unreadable: false })}
-      >
-        <kbd>1</kbd> Sufficient
-      </button>
-      <button
-        type="button"
-        aria-pressed={pressed("insufficient", false)}
-        aria-keyshortcuts="2"
-        onClick={() => choose({ verdict: "insufficient", unreadable: false, span: null })}
-      >
-        <kbd>2</kbd> Not sufficient
-      </button>
-      <button
-        type="button"
-        aria-pressed={pressed("insufficient", true)}
-        aria-keyshortcuts="U"
-        onClick={() => choose({ verdict: "insufficient", unreadable: true, span: null })}
-      >
-        <kbd>U</kbd> Unreadable
-      </button>
+      {CHOICES.map((c) => (
+        <button
+          key={c.key}
+          type="button"
+          aria-pressed={choice.verdict === c.change.verdict && choice.unreadable === c.change.unreadable}
+          aria-keyshortcuts={c.key}
+          onClick={() => choose(c.change)}
+        >
+          <kbd>{c.key}</kbd>
+          {` ${c.label}`}
+        </button>
+      ))}
       {choice.span && (
         <button type="button" className="link-button" onClick={() => choose({ span: null })}>
           Clear highlight
@@ -102,38 +91,19 @@ function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partia
   );
 }
 
-/**
- * Edits a judgment already stored and saves it as a revision (PUT …/judgment): verdict, highlight
- * (a drag snaps to words, as on the judging screen), comment and flags. A refusal (the passage
- * finished, the annotator paused, the batch closed) is shown as the server words it.
- */
-export function RevisionEditor({
-  campaignId,
-  target,
-  onSaved,
-  onCancel,
-}: {
-  campaignId: number;
-  target: RevisionTarget;
-  onSaved: (j: RevisedJudgment) => void;
-  onCancel: () => void;
-}) {
-  const [choice, setChoice] = useState<Choice>({ verdict: target.verdict, unreadable: target.unreadable, span: target.span });
-  const [notes, setNotes] = useState<Notes>({ comment: target.comment ?? "", flags: target.flags });
-  const [prompt, setPrompt] = useState<string | null>(null);
+/** Saving the revision (PUT …/judgment): once, with one idempotency key; the annotator's judgments are fetched again after. */
+function useRevisionSave(campaignId: number, target: RevisionTarget, choice: Choice, notes: Notes, onSaved: (j: RevisedJudgment) => void) {
   const [started] = useState(() => Date.now());
   const [key] = useState(newIdempotencyKey);
-  const words = useMemo(() => passageWords(target.passage.paragraphs), [target.passage.paragraphs]);
   const queryClient = useQueryClient();
-  const saving = useMutation({
+  return useMutation({
     mutationFn: () => {
       const { verdict, unreadable, span } = choice;
-      const durationMs = Math.min(Math.max(0, Date.now() - started), 24 * 3600 * 1000 - 1);
       return putRevision(target.claim, {
         verdict: verdict!,
         span: verdict === "sufficient" ? span : null,
         unreadable,
-        durationMs,
+        durationMs: durationSince(started),
         idempotencyKey: key,
         revision: target.revision,
         ...notesBody(notes),
@@ -144,6 +114,26 @@ export function RevisionEditor({
       onSaved(j);
     },
   });
+}
+
+export interface RevisionEditorProps {
+  campaignId: number;
+  target: RevisionTarget;
+  onSaved: (j: RevisedJudgment) => void;
+  onCancel: () => void;
+}
+
+/**
+ * Edits a judgment already stored and saves it as a revision (PUT …/judgment): verdict, highlight
+ * (a drag snaps to words, as on the judging screen), comment and flags. A refusal (the passage
+ * finished, the annotator paused, the batch closed) is shown as the server words it.
+ */
+export function RevisionEditor({ campaignId, target, onSaved, onCancel }: RevisionEditorProps) {
+  const [choice, setChoice] = useState<Choice>({ verdict: target.verdict, unreadable: target.unreadable, span: target.span });
+  const [notes, setNotes] = useState<Notes>({ comment: target.comment ?? "", flags: target.flags });
+  const [prompt, setPrompt] = useState<string | null>(null);
+  const words = useMemo(() => passageWords(target.passage.paragraphs), [target.passage.paragraphs]);
+  const saving = useRevisionSave(campaignId, target, choice, notes, onSaved);
   const choose = (c: Partial<Choice>) => {
     if (saving.isPending) return;
     setPrompt(null);

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useCallback, useState, type ReactNode } from "react";
 import type { Draft } from "./judging-storage";
 import { NotesFields } from "./notes-fields";
-import { RevisionEditor, type RevisionTarget } from "./revision-editor";
+import { RevisionEditor, type RevisionEditorProps, type RevisionTarget } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
 import { JudgingStyles } from "./judging-styles";
 import { revisionTargetOf, UndoBar, type SavedJudgment } from "./undo-bar";
@@ -32,30 +32,20 @@ export function useUndo(campaignId: number, setStatus: (status: BarStatus | null
   return { screen: screen || null, start, withBar };
 }
 
-function UndoScreen({
-  campaignId,
-  target,
-  onSaved,
-  onCancel,
-}: {
-  campaignId: number;
-  target: RevisionTarget;
-  onSaved: () => void;
-  onCancel: () => void;
-}) {
+function UndoScreen(props: RevisionEditorProps) {
   return (
     <div className="judging judging-undo">
       <JudgingStyles />
       <RevisionStyles />
       <header className="judging-top">
         <span className="spacer" />
-        <Link href={`/annotate/${campaignId}/history`} className="back-link">
+        <Link href={`/annotate/${props.campaignId}/history`} className="back-link">
           My judgments
         </Link>
       </header>
       <main className="judging-main">
         <h1 className="revision-title">Revise your last judgment</h1>
-        <RevisionEditor campaignId={campaignId} target={target} onSaved={onSaved} onCancel={onCancel} />
+        <RevisionEditor {...props} />
       </main>
     </div>
   );

@@ -4,6 +4,7 @@ import { useEffect, useLayoutEffect, useRef } from "react";
 import { actionOfKey, type ShortcutAction } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { SentenceMove } from "@/lib/kilt/sentences";
 import type { HighlightMove } from "@/lib/kilt/words";
+import type { InstructionsControl } from "./use-instructions-panel";
 
 /** The user's single-key shortcuts: on or off, and the key of each action. */
 export interface JudgingShortcuts {
@@ -11,22 +12,30 @@ export interface JudgingShortcuts {
   keys: Record<ShortcutAction, string>;
 }
 
+/** What a verdict button or key does: choose sufficient, or insufficient (unreadable or not). */
+export interface VerdictChoosers {
+  chooseSufficient: () => void;
+  chooseInsufficient: (unreadable: boolean) => void;
+}
+
+/** The three verdicts' actions, the same for the verdict bar's buttons and the single keys. */
+export function verdictActions(c: VerdictChoosers): Record<"sufficient" | "insufficient" | "unreadable", () => void> {
+  return {
+    sufficient: c.chooseSufficient,
+    insufficient: () => c.chooseInsufficient(false),
+    unreadable: () => c.chooseInsufficient(true),
+  };
+}
+
 /** What the judging screen's keys act on, as of the latest render. */
-export interface JudgingKeys {
+export interface JudgingKeys extends InstructionsControl, VerdictChoosers {
   hasTask: boolean;
   hasHighlight: boolean;
-  instructionsOpen: boolean;
-  /** The id of the instructions panel: Esc inside it closes it. */
-  instructionsId: string;
-  toggleInstructions: () => void;
-  closeInstructions: () => void;
   clearHighlight: () => void;
   submit: () => void;
   moveBy: (move: HighlightMove) => void;
   moveBySentence: (move: SentenceMove) => void;
   shortcuts: JudgingShortcuts;
-  chooseSufficient: () => void;
-  chooseInsufficient: (unreadable: boolean) => void;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -63,9 +72,7 @@ function onTaskKey(e: KeyboardEvent, target: HTMLElement | null, k: JudgingKeys)
 
 function taskActions(k: JudgingKeys): Record<Exclude<ShortcutAction, "instructions">, () => void> {
   return {
-    sufficient: k.chooseSufficient,
-    insufficient: () => k.chooseInsufficient(false),
-    unreadable: () => k.chooseInsufficient(true),
+    ...verdictActions(k),
     startLeft: () => k.moveBy("start-left"),
     startRight: () => k.moveBy("start-right"),
     sentence: () => k.moveBySentence("sentence"),

@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { passageWords, spanOfWords, wordRangeOfSpan, type Span } from "@/lib/kilt/words";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Span } from "@/lib/kilt/words";
 import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
-import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
+import { dropDraft, durationSince, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import { notesBody } from "./notes-fields";
 import type { SavedJudgment } from "./undo-bar";
+import { usePassageHighlight } from "./use-passage-highlight";
 import type { BarStatus } from "./verdict-bar";
 
 /** A judgment acknowledged in this session: progress counts of tasks fetched before it are one short. */
@@ -56,7 +57,7 @@ function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { promp
     verdict: draft.verdict,
     span: draft.verdict === "sufficient" ? span : null,
     unreadable: draft.verdict === "insufficient" && draft.unreadable,
-    durationMs: Math.min(Math.max(0, Math.round(Date.now() - draft.startedAt)), 24 * 3600 * 1000 - 1),
+    durationMs: durationSince(draft.startedAt),
     idempotencyKey: draft.idempotencyKey,
     ...notesBody(draft),
   };
@@ -105,6 +106,27 @@ function onRefused(error: Error, to: Settle): void {
   // Refused as it is (422 and the like): nothing was stored, so the draft may change (same key).
   to.unfreeze();
   to.setStatus({ tone: "error", text: `Not saved: ${error.message}` });
+}
+
+/**
+ * The body of a draft not sent yet, frozen into it (and stored before the request leaves: a reload
+ * mid-flight still has it); null, with the prompt shown, while the draft is not ready.
+ */
+function freeze(
+  draft: Draft,
+  span: Span | null,
+  setDraftState: (d: Draft) => void,
+  setStatus: (status: BarStatus | null) => void,
+): JudgmentBody | null {
+  const made = judgmentBodyOf(draft, span);
+  if ("prompt" in made) {
+    setStatus({ tone: "warn", text: made.prompt });
+    return null;
+  }
+  const frozenDraft: Draft = { ...draft, pending: made };
+  setDraftState(frozenDraft);
+  saveDraft(frozenDraft);
+  return made;
 }
 
 /** Judgments a reload cut off (their claims are no longer live): sent again once, with the same key. */
@@ -160,9 +182,7 @@ export function useJudgmentOutbox(
   const saves = useRef<Saved[]>([]);
   const [lastSaved, setLastSaved] = useState<SavedJudgment | null>(null);
 
-  const words = useMemo(() => (task ? passageWords(task.passage.paragraphs) : []), [task]);
-  const range = useMemo(() => (draft?.span ? wordRangeOfSpan(words, draft.span) : null), [draft?.span, words]);
-  const span = useMemo(() => (task && range ? spanOfWords(task.passage.paragraphs, words, range) : null), [task, words, range]);
+  const { words, range, span } = usePassageHighlight(task, draft?.span);
 
   const saving = useMutation<{ status: number; next?: TaskAnswer }, Error, Sending>({
     mutationFn: (v) => postJudgment(v.claim, v.body, v.ask ?? undefined),
@@ -176,18 +196,8 @@ export function useJudgmentOutbox(
 
   const submit = useCallback(() => {
     if (!task || !draft || saving.isPending) return;
-    let body = draft.pending;
-    if (!body) {
-      const made = judgmentBodyOf(draft, span);
-      if ("prompt" in made) {
-        setStatus({ tone: "warn", text: made.prompt });
-        return;
-      }
-      body = made;
-      const frozenDraft: Draft = { ...draft, pending: body };
-      setDraftState(frozenDraft);
-      saveDraft(frozenDraft); // before the request leaves: a reload mid-flight still has it
-    }
+    const body = draft.pending ?? freeze(draft, span, setDraftState, setStatus);
+    if (!body) return;
     const claim = task.claim.handle;
     const vars: Sending = { claim, body, ask: nextAsk(claim), queryId: task.query.id, sentAt: Date.now() };
     const settle: Settle = {

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { Verdict } from "@/components/api/annotate";
-import type { JudgingShortcuts } from "./use-judging-keys";
+import { verdictActions, type JudgingShortcuts, type VerdictChoosers } from "./use-judging-keys";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";
 
@@ -22,11 +22,9 @@ interface Props {
   busy: boolean;
   /** The user's keys: shown on the buttons (not while single keys are off). */
   shortcuts: JudgingShortcuts;
-  onSufficient: () => void;
-  onInsufficient: () => void;
-  onUnreadable: () => void;
+  /** The verdict choices and clearing the highlight (useVerdictEditing). */
+  edit: VerdictChoosers & { setHighlight: (range: null) => void };
   onSubmit: () => void;
-  onClearHighlight: () => void;
 }
 
 /** Long highlights are quoted by their ends. */
@@ -58,16 +56,11 @@ function useBarSpace() {
 export function VerdictBar(p: Props) {
   const { enabled, keys } = p.shortcuts;
   const barRef = useBarSpace();
+  const act = verdictActions(p.edit);
   const choices = [
-    { action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient", onClick: p.onSufficient },
-    {
-      action: "insufficient",
-      label: "Not sufficient",
-      className: "choice-no",
-      pressed: p.verdict === "insufficient" && !p.unreadable,
-      onClick: p.onInsufficient,
-    },
-    { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable, onClick: p.onUnreadable },
+    { action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient" },
+    { action: "insufficient", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable },
+    { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable },
   ] as const;
   return (
     <section className="verdict-bar" aria-label="Verdict" ref={barRef}>
@@ -77,7 +70,7 @@ export function VerdictBar(p: Props) {
             <>
               <span className="quote-label">Highlight</span>
               <q className="quote-text">{shortQuote(p.quote)}</q>
-              <button type="button" className="link-button" onClick={p.onClearHighlight} aria-keyshortcuts="Escape">
+              <button type="button" className="link-button" onClick={() => p.edit.setHighlight(null)} aria-keyshortcuts="Escape">
                 Clear <kbd>Esc</kbd>
               </button>
             </>
@@ -100,7 +93,7 @@ export function VerdictBar(p: Props) {
               aria-pressed={c.pressed}
               aria-keyshortcuts={enabled ? keys[c.action] : undefined}
               data-enter-submits=""
-              onClick={c.onClick}
+              onClick={act[c.action]}
             >
               {enabled && <kbd>{keyLabel(keys[c.action])}</kbd>}
               {enabled ? ` ${c.label}` : c.label}
@@ -111,28 +104,35 @@ export function VerdictBar(p: Props) {
           </button>
         </div>
       </div>
-      <div className="verdict-foot">
-        <p className={`bar-status tone-${p.status?.tone ?? "info"}`} role="status" aria-live="polite">
-          {p.status?.text ?? ""}
-        </p>
-        <p className="bar-keys" aria-hidden="true">
-          <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> by
-          sentence ·{" "}
-          {enabled && (
-            <>
-              <kbd>{keyLabel(keys.sentence)}</kbd> sentence · <kbd>{keyLabel(keys.startLeft)}</kbd> <kbd>{keyLabel(keys.startRight)}</kbd>{" "}
-              or{" "}
-            </>
-          )}
-          <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start · <kbd>Esc</kbd> clear
-          {enabled && (
-            <>
-              {" "}
-              · <kbd>{keyLabel(keys.instructions)}</kbd> instructions
-            </>
-          )}
-        </p>
-      </div>
+      <VerdictFoot status={p.status} shortcuts={p.shortcuts} />
     </section>
+  );
+}
+
+/** The status line that screen readers hear, and the keys that move the highlight. */
+function VerdictFoot({ status, shortcuts: { enabled, keys } }: { status: BarStatus | null; shortcuts: JudgingShortcuts }) {
+  return (
+    <div className="verdict-foot">
+      <p className={`bar-status tone-${status?.tone ?? "info"}`} role="status" aria-live="polite">
+        {status?.text ?? ""}
+      </p>
+      <p className="bar-keys" aria-hidden="true">
+        <kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> end of highlight · <kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd>/<kbd>→</kbd> by sentence
+        ·{" "}
+        {enabled && (
+          <>
+            <kbd>{keyLabel(keys.sentence)}</kbd> sentence · <kbd>{keyLabel(keys.startLeft)}</kbd> <kbd>{keyLabel(keys.startRight)}</kbd>{" "}
+            or{" "}
+          </>
+        )}
+        <kbd>Alt</kbd>+<kbd>←</kbd>/<kbd>→</kbd> start · <kbd>Esc</kbd> clear
+        {enabled && (
+          <>
+            {" "}
+            · <kbd>{keyLabel(keys.instructions)}</kbd> instructions
+          </>
+        )}
+      </p>
+    </div>
   );
 }

@@ -2,21 +2,13 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useMemo, useRef, useState } from "react";
+import { useId, useState } from "react";
 import type { AdjudicationView } from "@/lib/campaign/quality/adjudication.contract";
 import type { Location } from "@/lib/kilt/codepoints";
-import {
-  passageWords,
-  snapToWords,
-  spanOfWords,
-  spanText,
-  utf16ToCodePoint,
-  type ParagraphText,
-  type Span,
-  type TextPoint,
-} from "@/lib/kilt/words";
+import { spanText, utf16ToCodePoint, type ParagraphText, type Span } from "@/lib/kilt/words";
 import { ApiError, apiRequest } from "@/components/api/client";
 import { ErrorAlert } from "@/components/ui/form-field";
+import { SelectableText } from "./selectable-text";
 
 interface Props {
   campaignId: number;
@@ -46,16 +38,6 @@ function findSpan(paragraphs: readonly ParagraphText[], words: string): Span | n
     }
   }
   return null;
-}
-
-/** The passage point of a DOM boundary inside the selectable text (`data-paragraph` > `data-cp` chunks), or null. */
-function pointOf(node: Node, offset: number): TextPoint | null {
-  const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : (node as Element);
-  const chunk = element?.closest<HTMLElement>("[data-cp]");
-  const paragraph = chunk?.closest<HTMLElement>("[data-paragraph]");
-  if (!chunk || !paragraph) return null;
-  const inText = node.nodeType === Node.TEXT_NODE ? utf16ToCodePoint((node as Text).data, offset) : 0;
-  return { paragraphId: Number(paragraph.dataset.paragraph), offset: Number(chunk.dataset.cp) + inText };
 }
 
 function when(iso: string): string {
@@ -165,7 +147,7 @@ interface FormProps {
 
 /** Endorse or reject, the span to export (endorse), the reason. */
 function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }: FormProps) {
-  const { decision, setDecision, reason, setReason, missing } = state;
+  const { decision, reason, setReason, missing } = state;
   const { save, problemOf } = mutations;
   return (
     <form
@@ -177,26 +159,8 @@ function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }
     >
       <fieldset>
         <legend>{replacing ? "Replace the decision" : "Decide"}</legend>
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-decision`}
-            value="endorse"
-            checked={decision === "endorse"}
-            onChange={() => setDecision("endorse")}
-          />{" "}
-          Endorse
-        </label>{" "}
-        <label className="check">
-          <input
-            type="radio"
-            name={`${id}-decision`}
-            value="reject"
-            checked={decision === "reject"}
-            onChange={() => setDecision("reject")}
-          />{" "}
-          Reject
-        </label>
+        <DecisionRadio id={id} value="endorse" label="Endorse" state={state} />{" "}
+        <DecisionRadio id={id} value="reject" label="Reject" state={state} />
       </fieldset>
       {decision === "endorse" && (
         <SpanFieldset id={id} paragraphs={paragraphs} consensus={consensus} state={state} spanProblem={problemOf("span")} />
@@ -217,6 +181,22 @@ function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }
       </button>
       <ErrorAlert>{save.error?.message}</ErrorAlert>
     </form>
+  );
+}
+
+/** One choice of the decision, as a radio button inside its label. */
+function DecisionRadio({ id, value, label, state }: { id: string; value: Decision; label: string; state: DecisionState }) {
+  return (
+    <label className="check">
+      <input
+        type="radio"
+        name={`${id}-decision`}
+        value={value}
+        checked={state.decision === value}
+        onChange={() => state.setDecision(value)}
+      />{" "}
+      {label}
+    </label>
   );
 }
 
@@ -278,39 +258,5 @@ function SpanFieldset({ id, paragraphs, consensus, state, spanProblem }: SpanPro
         </>
       )}
     </fieldset>
-  );
-}
-
-/** The passage as selectable text, the span marked: the span is read from the selection, by code points. */
-function SelectableText({ paragraphs, span, onSelect }: { paragraphs: ParagraphText[]; span: Span | null; onSelect: (s: Span) => void }) {
-  const textRef = useRef<HTMLDivElement>(null);
-  const allWords = useMemo(() => passageWords(paragraphs), [paragraphs]);
-  const onMouseUp = () => {
-    const selection = window.getSelection();
-    if (!selection || selection.rangeCount === 0 || selection.isCollapsed || !textRef.current) return;
-    const range = selection.getRangeAt(0);
-    if (!textRef.current.contains(range.commonAncestorContainer)) return;
-    const from = pointOf(range.startContainer, range.startOffset);
-    const to = pointOf(range.endContainer, range.endOffset);
-    const snapped = from && to ? snapToWords(allWords, from, to) : null;
-    const s = snapped ? spanOfWords(paragraphs, allWords, snapped) : null;
-    if (s) onSelect(s);
-  };
-  return (
-    <div className="passage-text adjudication-text" ref={textRef} onMouseUp={onMouseUp} data-testid="adjudication-text">
-      {paragraphs.map((p) => {
-        const cps = Array.from(p.text.replace(/\n+$/, ""));
-        const s = span && p.id >= span.startParagraphId && p.id <= span.endParagraphId ? span : null;
-        const from = s ? (p.id === s.startParagraphId ? s.startCharacter : 0) : cps.length;
-        const to = s ? (p.id === s.endParagraphId ? s.endCharacter : cps.length) : cps.length;
-        return (
-          <p key={p.id} data-paragraph={p.id}>
-            <span data-cp={0}>{cps.slice(0, from).join("")}</span>
-            {to > from && <mark data-cp={from}>{cps.slice(from, to).join("")}</mark>}
-            {to < cps.length && <span data-cp={Math.max(from, to)}>{cps.slice(Math.max(from, to)).join("")}</span>}
-          </p>
-        );
-      })}
-    </div>
   );
 }

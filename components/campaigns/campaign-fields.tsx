@@ -3,14 +3,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Markdown } from "@/components/ui/markdown";
 import type { Problem } from "@/components/api/client";
 import type { AggregationChoice } from "@/lib/campaign/settings.contract";
-import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField, type NumberField } from "./campaign-draft";
-import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
-
-type NumberSettingProps = Omit<NumberInputProps, "id" | "name" | "label"> & { field: NumberField; defaultText: string };
-
-export function NumberSetting({ field: f, defaultText, ...rest }: NumberSettingProps) {
-  return <NumberInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], defaultText)} {...rest} />;
-}
+import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField } from "./campaign-draft";
+import { CheckInput, withDefault } from "./setting-inputs";
 
 export function CheckSetting({
   field: f,
@@ -22,7 +16,7 @@ export function CheckSetting({
   error?: string;
   hint: ReactNode;
 }) {
-  return <CheckInput id={fieldId(f)} name={f} label={withDefault(FIELD_LABELS[f], DEFAULT_SETTINGS[f] ? "on" : "off")} {...rest} />;
+  return <CheckInput id={fieldId(f)} name={f} label={FIELD_LABELS[f]} defaultOn={Boolean(DEFAULT_SETTINGS[f])} {...rest} />;
 }
 
 /** What "endorsed" means in the campaign: majority vote (T of R) or Dawid–Skene's posterior. */
@@ -52,54 +46,52 @@ export function AggregationSetting({
   );
 }
 
+/** What a Markdown setting says of itself: its label (its default is empty), its hint, who reads it and its rows. */
+export interface MarkdownText {
+  label: string;
+  hint: string;
+  readers: string;
+  rows: number;
+}
+
 /** A Markdown text field with a preview of how it renders (raw HTML shown as text): the instructions, a crowd entry's consent. */
 export function MarkdownSetting(props: {
   id: string;
   name: string;
-  label: ReactNode;
-  hint: string;
-  readers: string;
-  rows: number;
+  text: MarkdownText;
   value: string;
   onChange: (value: string) => void;
   error?: string;
 }) {
-  const { id, name, label, hint, readers, rows, value, onChange, error } = props;
+  const { id, name, text, value, onChange, error } = props;
   const preview = value.trim() && (
     <details className="instructions-box">
-      <summary>Preview as {readers} see it</summary>
+      <summary>Preview as {text.readers} see it</summary>
       <Markdown className="markdown-body">{value}</Markdown>
     </details>
   );
   return (
     <FormField
       id={id}
-      label={label}
-      hint={`Markdown (headings, lists, **bold**, links); raw HTML is shown as text. ${hint}`}
+      label={withDefault(text.label, "empty")}
+      hint={`Markdown (headings, lists, **bold**, links); raw HTML is shown as text. ${text.hint}`}
       error={error}
       after={preview}
     >
-      {(p) => <textarea {...p} name={name} maxLength={50000} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />}
+      {(p) => <textarea {...p} name={name} maxLength={50000} rows={text.rows} value={value} onChange={(e) => onChange(e.target.value)} />}
     </FormField>
   );
 }
 
-export function InstructionsSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const label = withDefault(FIELD_LABELS.instructions, "empty");
-  const hint = "Annotators see them beside the passage.";
-  return (
-    <MarkdownSetting
-      id={fieldId("instructions")}
-      name="instructions"
-      label={label}
-      hint={hint}
-      readers="annotators"
-      rows={8}
-      value={value}
-      onChange={onChange}
-      error={error}
-    />
-  );
+const INSTRUCTIONS_TEXT: MarkdownText = {
+  label: FIELD_LABELS.instructions,
+  hint: "Annotators see them beside the passage.",
+  readers: "annotators",
+  rows: 8,
+};
+
+export function InstructionsSetting(input: { value: string; onChange: (value: string) => void; error?: string }) {
+  return <MarkdownSetting id={fieldId("instructions")} name="instructions" text={INSTRUCTIONS_TEXT} {...input} />;
 }
 
 /** Why a settings form was not saved (the campaign's, by default): the server's problems by field label, or its message. */

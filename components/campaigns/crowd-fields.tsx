@@ -1,22 +1,14 @@
 import type { ReactNode } from "react";
 import { FormField } from "@/components/ui/form-field";
-import { MarkdownSetting } from "./campaign-fields";
-import { CheckInput, NumberInput, withDefault, type NumberInputProps } from "./setting-inputs";
-import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField, type CrowdNumberField } from "./crowd-draft";
+import { MarkdownSetting, type MarkdownText } from "./campaign-fields";
+import { CheckInput, withDefault } from "./setting-inputs";
+import { CROWD_FIELD_LABELS, crowdFieldId, type CrowdBooleanField, type CrowdField } from "./crowd-draft";
 
 // The crowd settings form's fields: each labelled (its default beside the label), its hint and the
 // server's problem tied to the control by aria-describedby.
 
 function labelOf(f: CrowdField, defaultText?: string) {
   return defaultText === undefined ? CROWD_FIELD_LABELS[f] : withDefault(CROWD_FIELD_LABELS[f], defaultText);
-}
-
-export function CrowdNumber({
-  field: f,
-  defaultText,
-  ...rest
-}: Omit<NumberInputProps, "id" | "name" | "label"> & { field: CrowdNumberField; defaultText: string }) {
-  return <NumberInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultText)} {...rest} />;
 }
 
 export function CrowdCheck({
@@ -31,7 +23,7 @@ export function CrowdCheck({
   hint: ReactNode;
   defaultOn?: boolean;
 }) {
-  return <CheckInput id={crowdFieldId(f)} name={f} label={labelOf(f, defaultOn ? "on" : "off")} {...rest} />;
+  return <CheckInput id={crowdFieldId(f)} name={f} label={CROWD_FIELD_LABELS[f]} defaultOn={defaultOn} {...rest} />;
 }
 
 export function CrowdSelect<T extends string>({
@@ -102,37 +94,24 @@ export function CrowdText({
   );
 }
 
-export function ConsentSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const hint = "Workers read it and agree before any work; the campaign’s instructions follow.";
-  return (
-    <MarkdownSetting
-      id={crowdFieldId("consent")}
-      name="consent"
-      label={labelOf("consent", "empty")}
-      hint={hint}
-      readers="workers"
-      rows={6}
-      value={value}
-      onChange={onChange}
-      error={error}
-    />
-  );
-}
+/** The crowd entry's Markdown texts: the consent workers agree to, and the example on the public entry page. */
+const MARKDOWN_TEXTS: Record<"consent" | "example", Omit<MarkdownText, "label">> = {
+  consent: { hint: "Workers read it and agree before any work; the campaign’s instructions follow.", readers: "workers", rows: 6 },
+  example: {
+    hint: "Shown on the public entry page (and the MTurk preview) before anyone enters: a made-up passage and how to judge it. Never a gold passage. Empty: the instructions alone.",
+    readers: "anyone with the link",
+    rows: 6,
+  },
+};
 
-export function ExampleSetting({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
-  const hint =
-    "Shown on the public entry page (and the MTurk preview) before anyone enters: a made-up passage and how to judge it. Never a gold passage. Empty: the instructions alone.";
-  return (
-    <MarkdownSetting
-      id={crowdFieldId("example")}
-      name="example"
-      label={labelOf("example", "empty")}
-      hint={hint}
-      readers="anyone with the link"
-      rows={6}
-      value={value}
-      onChange={onChange}
-      error={error}
-    />
-  );
+export function CrowdMarkdown({
+  field: f,
+  ...input
+}: {
+  field: keyof typeof MARKDOWN_TEXTS;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return <MarkdownSetting id={crowdFieldId(f)} name={f} text={{ label: CROWD_FIELD_LABELS[f], ...MARKDOWN_TEXTS[f] }} {...input} />;
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type Dispatch, type SetStateAction } from "react";
 import { CopyField } from "@/components/ui/copy-field";
-import { ErrorAlert, SubmitButton } from "@/components/ui/form-field";
+import { ErrorAlert } from "@/components/ui/form-field";
 import {
   CROWD_DEFAULTS,
   CROWD_ENTRY_STATE_LABELS,
@@ -16,9 +16,11 @@ import {
   type QuotaUnit,
 } from "@/lib/crowd/settings.contract";
 import { crowdSettingsQuery } from "@/components/api/crowd";
-import { CROWD_FIELD_LABELS, toCrowdDraft, type CrowdDraft, type CrowdField, type CrowdNumberField } from "./crowd-draft";
-import { SaveFailure } from "./campaign-fields";
-import { ConsentSetting, CrowdCheck, CrowdNumber, CrowdSelect, CrowdText, ExampleSetting } from "./crowd-fields";
+import { CROWD_FIELD_LABELS, toCrowdDraft, type CrowdDraft, type CrowdField } from "./crowd-draft";
+import { CrowdCheck, CrowdMarkdown, CrowdSelect, CrowdText } from "./crowd-fields";
+import { CROWD_NAMES, LIMIT_SETTINGS, QUOTA_SETTING, TRAINING_SETTINGS } from "./crowd-setting-specs";
+import { NumberFieldset, NumberSettings } from "./setting-inputs";
+import { draftFields, SettingsForm } from "./settings-form";
 import { useCrowdSave } from "./use-crowd-save";
 
 /** The "Crowd entry" section of a campaign's settings page: its settings, read from the API, then the form. */
@@ -56,25 +58,27 @@ function EntryLink({ saved, draftPlatform }: { saved: CrowdSettingsAnswer; draft
   );
 }
 
+type CrowdFields = ReturnType<typeof draftFields<CrowdDraft, CrowdField>>;
+
 /** The crowd entry's settings (PUT /api/campaigns/:id/crowd with the changed fields); problems beside their fields. */
 function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSettingsAnswer }) {
   const [draft, setDraft] = useState<CrowdDraft>(() => toCrowdDraft(saved));
   const { save, formRef, problems } = useCrowdSave(campaignId, saved, draft, setDraft);
-  const problemOf = (f: CrowdField) => problems.find((p) => p.field === f)?.message;
-  const set =
-    <K extends keyof CrowdDraft>(key: K) =>
-    (value: CrowdDraft[K]) =>
-      setDraft((d) => ({ ...d, [key]: value }));
-  const number = (f: CrowdNumberField) => ({ field: f, value: draft[f], onChange: set(f), error: problemOf(f) });
-  const setCode = (o: (typeof CROWD_OUTCOME_LIST)[number]) => (code: string) =>
-    setDraft((d) => ({ ...d, codes: { ...d.codes, [o]: code } }));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate();
-  };
-
+  const fields = draftFields<CrowdDraft, CrowdField>(draft, setDraft, problems);
   return (
-    <form ref={formRef} className="stack" onSubmit={submit} aria-labelledby="crowd-heading">
+    <SettingsForm
+      formRef={formRef}
+      save={save}
+      problems={problems}
+      naming={{ "aria-labelledby": "crowd-heading" }}
+      failure={{ labels: CROWD_FIELD_LABELS, what: "The crowd settings were" }}
+      submitLabel="Save crowd settings"
+      aside={
+        <span role="status" className="hint">
+          {save.isSuccess ? "Saved." : ""}
+        </span>
+      }
+    >
       <h2 id="crowd-heading" style={{ margin: 0 }}>
         Crowd entry
       </h2>
@@ -82,103 +86,74 @@ function CrowdForm({ campaignId, saved }: { campaignId: number; saved: CrowdSett
         Workers from a crowd platform enter with one link, agree to the consent text, train on gold passages marked as training, then work a
         quota and leave with the completion code of their outcome.
       </p>
-      <EntryFields draft={draft} saved={saved} set={set} problemOf={problemOf} />
-      <fieldset className="plain">
-        <legend>Training</legend>
-        <div className="form-grid">
-          <CrowdNumber
-            {...number("trainingItems")}
-            min={0}
-            max={50}
-            defaultText="5"
-            hint="Gold passages marked as training each worker answers first, with feedback (0: no training); at most as many as the campaign has marked. The worker never gets those questions as work."
-          />
-          <CrowdNumber
-            {...number("trainingPassShare")}
-            min={0}
-            max={1}
-            step={0.01}
-            defaultText="0.8"
-            hint="Share (0–1) of training answers that must be right to enter real work."
-          />
-        </div>
-      </fieldset>
-      <SessionFields draft={draft} set={set} number={number} problemOf={problemOf} saved={saved} />
-      <fieldset className="plain">
-        <legend>Completion codes</legend>
-        <p className="hint" style={{ margin: 0 }}>
-          One code per outcome, as set up on the platform: 1–64 letters, digits, “_” or “-”, each different.
-        </p>
-        <div className="form-grid">
-          {CROWD_OUTCOME_LIST.map((o) => (
-            <CrowdText
-              key={o}
-              field={`codes.${o}`}
-              maxLength={64}
-              value={draft.codes[o]}
-              onChange={setCode(o)}
-              error={problemOf(`codes.${o}`)}
-              hint={`Given when: ${CROWD_OUTCOME_LABELS[o].toLowerCase()}.`}
-            />
-          ))}
-        </div>
-      </fieldset>
-      {save.isError && (
-        <SaveFailure message={save.error.message} problems={problems} labels={CROWD_FIELD_LABELS} what="The crowd settings were" />
-      )}
-      <div className="form-actions">
-        <SubmitButton pending={save.isPending} pendingLabel="Saving…">
-          Save crowd settings
-        </SubmitButton>
-        <span role="status" className="hint">
-          {save.isSuccess ? "Saved." : ""}
-        </span>
-      </div>
-    </form>
+      <EntryFields draft={draft} saved={saved} fields={fields} />
+      <NumberFieldset legend="Training" names={CROWD_NAMES} bind={fields.bind} specs={TRAINING_SETTINGS} />
+      <SessionFields draft={draft} fields={fields} saved={saved} />
+      <CodeFields draft={draft} setDraft={setDraft} problemOf={fields.problemOf} />
+    </SettingsForm>
   );
 }
 
-type SetDraft = <K extends keyof CrowdDraft>(key: K) => (value: CrowdDraft[K]) => void;
+/** One completion code per outcome. */
+function CodeFields({
+  draft,
+  setDraft,
+  problemOf,
+}: {
+  draft: CrowdDraft;
+  setDraft: Dispatch<SetStateAction<CrowdDraft>>;
+  problemOf: CrowdFields["problemOf"];
+}) {
+  const setCode = (o: (typeof CROWD_OUTCOME_LIST)[number]) => (code: string) =>
+    setDraft((d) => ({ ...d, codes: { ...d.codes, [o]: code } }));
+  return (
+    <fieldset className="plain">
+      <legend>Completion codes</legend>
+      <p className="hint" style={{ margin: 0 }}>
+        One code per outcome, as set up on the platform: 1–64 letters, digits, “_” or “-”, each different.
+      </p>
+      <div className="form-grid">
+        {CROWD_OUTCOME_LIST.map((o) => (
+          <CrowdText
+            key={o}
+            field={`codes.${o}`}
+            maxLength={64}
+            value={draft.codes[o]}
+            onChange={setCode(o)}
+            error={problemOf(`codes.${o}`)}
+            hint={`Given when: ${CROWD_OUTCOME_LABELS[o].toLowerCase()}.`}
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
 
 /** The entry's state, platform, link, completion URL, consent and example. */
 function EntryFields({
   draft,
   saved,
-  set,
-  problemOf,
+  fields: { bind, problemOf },
 }: {
   draft: CrowdDraft;
   saved: CrowdSettingsAnswer;
-  set: SetDraft;
-  problemOf: (f: CrowdField) => string | undefined;
+  fields: CrowdFields;
 }) {
   return (
     <fieldset className="plain">
       <legend>Entry</legend>
       <CrowdSelect
-        field="entry"
-        value={draft.entry}
+        {...bind("entry")}
         options={CROWD_ENTRY_STATE_LABELS}
-        onChange={set("entry")}
         error={problemOf("entry") ?? problemOf("enabled")}
         defaultText="closed"
         hint="Closing turns newcomers away and lets sessions in progress finish; stopping also ends those sessions at their next request, with the “stopped” code."
       />
-      <CrowdSelect
-        field="platform"
-        value={draft.platform}
-        options={CROWD_PLATFORM_LABELS}
-        onChange={set("platform")}
-        error={problemOf("platform")}
-        defaultText="Prolific"
-      />
+      <CrowdSelect {...bind("platform")} options={CROWD_PLATFORM_LABELS} defaultText="Prolific" />
       {draft.platform === "mturk" && (
         <CrowdSelect
-          field="mturkSite"
-          value={draft.mturkSite}
+          {...bind("mturkSite")}
           options={MTURK_SITE_LABELS}
-          onChange={set("mturkSite")}
-          error={problemOf("mturkSite")}
           defaultText="production"
           hint="Where a finished assignment is submitted. The app never takes the address from the link (turkSubmitTo)."
         />
@@ -186,17 +161,14 @@ function EntryFields({
       <EntryLink saved={saved} draftPlatform={draft.platform} />
       {draft.platform === "prolific" && (
         <CrowdText
-          field="completionUrl"
+          {...bind("completionUrl")}
           type="url"
           maxLength={2000}
-          value={draft.completionUrl}
-          onChange={set("completionUrl")}
-          error={problemOf("completionUrl")}
           hint={`Where a finished session sends the worker, with ?cc=CODE added (default ${CROWD_DEFAULTS.completionUrl}).`}
         />
       )}
-      <ConsentSetting value={draft.consent} onChange={set("consent")} error={problemOf("consent")} />
-      <ExampleSetting value={draft.example} onChange={set("example")} error={problemOf("example")} />
+      <CrowdMarkdown {...bind("consent")} />
+      <CrowdMarkdown {...bind("example")} />
     </fieldset>
   );
 }
@@ -213,15 +185,11 @@ function EntryUsageLine({ saved }: { saved: CrowdSettingsAnswer }) {
 
 function SessionFields({
   draft,
-  set,
-  number,
-  problemOf,
+  fields: { bind, set, problemOf },
   saved,
 }: {
   draft: CrowdDraft;
-  set: SetDraft;
-  number: (f: CrowdNumberField) => { field: CrowdNumberField; value: string; onChange: (v: string) => void; error?: string };
-  problemOf: (f: CrowdField) => string | undefined;
+  fields: CrowdFields;
   saved: CrowdSettingsAnswer;
 }) {
   return (
@@ -229,57 +197,9 @@ function SessionFields({
       <legend>Sessions and limits</legend>
       <EntryUsageLine saved={saved} />
       <div className="form-grid">
-        <CrowdNumber
-          {...number("quota")}
-          min={1}
-          max={10000}
-          defaultText="20"
-          hint="A session ends once the worker has judged this many."
-        />
-        <CrowdSelect
-          field="quotaUnit"
-          value={draft.quotaUnit}
-          options={QUOTA_UNITS}
-          onChange={set("quotaUnit")}
-          error={problemOf("quotaUnit")}
-          defaultText="passages"
-        />
-        <CrowdNumber
-          {...number("timeLimitMinutes")}
-          min={1}
-          max={1440}
-          defaultText="60"
-          hint="A session ends with the “time limit reached” code after this long."
-        />
-        <CrowdNumber
-          {...number("maxSessionsPerWorker")}
-          min={1}
-          max={1000}
-          defaultText="1"
-          hint="How many sessions one worker id may have in this campaign."
-        />
-        <CrowdNumber
-          {...number("maxWorkers")}
-          min={1}
-          max={1000000}
-          defaultText="200"
-          hint="The platform’s number of places: worker ids past it are turned away, and no account is made for them."
-        />
-        <CrowdNumber
-          {...number("maxSessionsInProgress")}
-          min={1}
-          max={100000}
-          defaultText="50"
-          hint="Sessions not yet ended, at once. A newcomer past it is asked to come back later; no account is made."
-        />
-        <CrowdNumber
-          {...number("maxJudgmentsPerWorker")}
-          min={1}
-          max={1000000000}
-          optional
-          defaultText="none"
-          hint="Judgments one worker may make in all their sessions. Blank: no limit."
-        />
+        <NumberSettings names={CROWD_NAMES} bind={bind} specs={[QUOTA_SETTING]} />
+        <CrowdSelect {...bind("quotaUnit")} options={QUOTA_UNITS} defaultText="passages" />
+        <NumberSettings names={CROWD_NAMES} bind={bind} specs={LIMIT_SETTINGS} />
       </div>
       <CrowdCheck
         field="pauseFastWorkers"

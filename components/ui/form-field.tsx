@@ -82,7 +82,7 @@ export function SubmitButton({
   );
 }
 
-/** A labelled checkbox with its hint (`<id>-hint`), tied to it by aria-describedby. */
+/** A labelled checkbox with its hint (`<id>-hint`) and the server's problem, if any (`<id>-error`), tied to it by aria-describedby. */
 export function CheckField({
   id,
   name,
@@ -90,6 +90,7 @@ export function CheckField({
   hint,
   checked,
   onChange,
+  error,
 }: {
   id: string;
   name: string;
@@ -97,6 +98,7 @@ export function CheckField({
   hint: ReactNode;
   checked: boolean;
   onChange: (checked: boolean) => void;
+  error?: string;
 }) {
   return (
     <div className="field check-field">
@@ -106,7 +108,7 @@ export function CheckField({
           name={name}
           type="checkbox"
           checked={checked}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
           onChange={(e) => onChange(e.target.checked)}
         />
         <span>{label}</span>
@@ -114,6 +116,7 @@ export function CheckField({
       <span className="hint" id={`${id}-hint`}>
         {hint}
       </span>
+      <FieldError id={id} error={error} />
     </div>
   );
 }

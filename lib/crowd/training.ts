@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import { claims, crowdSessions, trainingAnswers, type Campaign } from "@/db/schema";
+import { checkVerdictRules, clientDurationSchema, verdictSchema } from "@/lib/campaign/annotate/judgment-input";
 import { checkSpan, spanSchema } from "@/lib/campaign/annotate/judgments";
 import { newClaimHandle, taskFromRow, type TaskRow } from "@/lib/campaign/claims.internal";
 import { isGoldCorrect } from "@/lib/campaign/quality/standings";
@@ -16,24 +17,13 @@ import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./session
 export const trainingAnswerSchema = z
   .object({
     position: z.number().int().min(0, "must be 0 or more").max(1000),
-    verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
+    verdict: verdictSchema,
     unreadable: z.boolean().default(false),
     span: spanSchema.nullable().default(null),
-    durationMs: z
-      .number()
-      .int()
-      .min(0, "must be 0 or more")
-      .max(24 * 3600 * 1000, "must be under a day"),
+    durationMs: clientDurationSchema,
   })
   .strict()
-  .superRefine((a, ctx) => {
-    if (a.verdict === "sufficient" && !a.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
-    if (a.verdict === "insufficient" && a.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
-    if (a.unreadable && a.verdict !== "insufficient")
-      ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
-  });
+  .superRefine(checkVerdictRules);
 export type TrainingAnswerInput = z.infer<typeof trainingAnswerSchema>;
 
 /** The task view's columns (without claim and progress), the passage's end and what gold expects. */

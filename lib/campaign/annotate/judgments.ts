@@ -1,98 +1,20 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { z } from "zod";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { campaigns, judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
-import { sha256 } from "@/lib/auth/crypto";
+import { campaigns } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
-import { claimHandleSchema, nextTask, type NextTaskFn } from "./assignment";
+import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
-import { checkSpan, spanSchema } from "./judgment-span";
-import { flagsLiteral, notesOf, notesShape, type JudgmentView } from "./judgments.contract";
-import {
-  autocommitQuery,
-  READ_CLAIM_SQL,
-  WRITE_JUDGMENT_SQL,
-  type ClaimRow,
-  type Query,
-  type StoredJudgmentJson,
-  type WriteResult,
-} from "./judgment-statements";
-
-/** The longest time a judgment can take (24 h): the bound of the client's hint and of the time the server measures. */
-export const MAX_DURATION_MS = 24 * 3600 * 1000;
+import { MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
+import { checkSpan } from "./judgment-span";
+import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
+import { findReplay, refuse, replayOf } from "./judgment-replay";
+import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type WriteResult } from "./judgment-statements";
 
 export { checkSpan, spanSchema } from "./judgment-span";
-
-export const judgmentInputSchema = z
-  .object({
-    verdict: z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'"),
-    span: spanSchema.nullable(),
-    unreadable: z.boolean().default(false),
-    /** The time the client says it took: stored as `client_duration_ms`, a hint only (the server measures its own). */
-    durationMs: z.number().int().min(0, "must be 0 or more").max(MAX_DURATION_MS, "must be under a day"),
-    idempotencyKey: z.string().min(8, "must be at least 8 characters").max(200),
-    ...notesShape,
-  })
-  .superRefine((j, ctx) => {
-    if (j.verdict === "sufficient" && !j.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "is required when the verdict is sufficient" });
-    if (j.verdict === "insufficient" && j.span)
-      ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when the verdict is insufficient" });
-    if (j.unreadable && j.verdict !== "insufficient")
-      ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
-    const s = j.span;
-    if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
-      ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
-    }
-  });
-
-export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
-
-/** The query string of POST /api/claims/:handle/judgment: `next=1` answers with the next task too, other than `after` (the prefetched claim). */
-export const judgmentQuerySchema = z
-  .object({
-    next: z.literal("1", "must be 1 (answer with the next task) or absent").optional(),
-    after: claimHandleSchema.optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.after !== undefined && q.next === undefined) ctx.addIssue({ code: "custom", path: ["after"], message: "only goes with next=1" });
-  });
-
-function view(j: Judgment, handle: string): JudgmentView {
-  return {
-    claim: handle,
-    verdict: j.verdict,
-    unreadable: j.unreadable,
-    span:
-      j.spanText === null
-        ? null
-        : {
-            startParagraphId: j.startParagraphId!,
-            startCharacter: j.startCharacter!,
-            endParagraphId: j.endParagraphId!,
-            endCharacter: j.endCharacter!,
-            text: j.spanText,
-          },
-    durationMs: j.durationMs,
-    createdAt: j.createdAt,
-    comment: j.comment,
-    flags: j.flags as JudgmentFlag[],
-  };
-}
-
-/**
- * The body's fingerprint: a replay must carry the same body as the first submission. No comment and
- * no flags leave it as it was before they existed; `extra` tells a revision from a submission.
- */
-export function requestHash(claimId: number, input: JudgmentInput, extra: Record<string, unknown> = {}): string {
-  const { idempotencyKey: _key, comment: _c, flags: _f, ...rest } = input;
-  const { comment, flags } = notesOf(input);
-  const notes = { ...(comment === null ? {} : { comment }), ...(flags.length ? { flags } : {}) };
-  return sha256(JSON.stringify({ claimId, ...rest, span: rest.span && { ...rest.span }, ...notes, ...extra }));
-}
+export { judgmentInputSchema, judgmentQuerySchema, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
 
 /**
  * Records an annotator's judgment on their claim, once. Acknowledged only after commit; a retry with
@@ -257,90 +179,4 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
 function viewOf(input: JudgmentInput, handle: string, createdAt: Date, durationMs: number): JudgmentView {
   const { verdict, unreadable } = input;
   return { claim: handle, verdict, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
-}
-
-function replayOf(previous: StoredJudgmentJson, hash: string, handle: string): { judgment: JudgmentView; replayed: true } {
-  if (previous.request_hash !== hash) {
-    throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
-  }
-  const p = previous;
-  const span =
-    p.span_text === null
-      ? null
-      : {
-          startParagraphId: p.start_paragraph_id!,
-          startCharacter: p.start_character!,
-          endParagraphId: p.end_paragraph_id!,
-          endCharacter: p.end_character!,
-          text: p.span_text,
-        };
-  const judgment = {
-    claim: handle,
-    verdict: p.verdict,
-    unreadable: p.unreadable,
-    span,
-    durationMs: p.duration_ms,
-    createdAt: new Date(p.created_at),
-    comment: p.comment,
-    flags: p.flags,
-  };
-  return { judgment, replayed: true };
-}
-
-/** Why the write found no passage to take the judgment, in the order the rules apply. Rare: extra statements are fine here. */
-async function refuse(
-  q: Query,
-  claim: ClaimRow,
-  userId: number,
-  key: string,
-  hash: string,
-  handle: string,
-): Promise<{ judgment: JudgmentView; replayed: true }> {
-  // A submission with the same key that waited for the claim behind the first one finds it now.
-  const [previous] = await q<{ j: StoredJudgmentJson }>(
-    `select row_to_json(j) as j from judgments j where j.user_id = $1::bigint and j.idempotency_key = $2::text`,
-    [userId, key],
-  );
-  if (previous) return replayOf(previous.j, hash, handle);
-  const [state] = await q<{ status: string; closed_at: string | null; sealed: boolean; judged: boolean; paused: boolean }>(
-    `select b.status::text as status, b.closed_at, p.sealed_judgment_count is not null as sealed,
-       exists (select 1 from judgments j where j.passage_id = p.id and j.user_id = $2::bigint) as judged,
-       exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = $2::bigint and s.status = 'paused') as paused
-     from passages p join batches b on b.id = p.batch_id where p.id = $1::bigint`,
-    [claim.passage_id, userId],
-  );
-  if (!state) throw new AppError("not_found", "The passage of this claim no longer exists.");
-  if (state.paused)
-    throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
-  if (state.status === "closed" || state.sealed) {
-    const when = state.closed_at ? ` on ${new Date(state.closed_at).toISOString()}` : "";
-    throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, {
-      batch: "closed",
-    });
-  }
-  if (state.status !== "launched") {
-    throw new AppError("conflict", `This passage's batch is ${state.status}: it takes no judgments now. Your judgment was not stored.`, {
-      batch: state.status,
-    });
-  }
-  if (state.judged) throw new AppError("conflict", "You have already judged this passage (with another idempotency key).");
-  throw new AppError("gone", "Your claim on this passage expired and its slot went to another annotator. Your judgment was not stored.");
-}
-
-async function findReplay(
-  db: Db,
-  userId: number,
-  key: string,
-  hash: string,
-  handle: string,
-): Promise<{ judgment: JudgmentView; replayed: true } | undefined> {
-  const [previous] = await db
-    .select()
-    .from(judgments)
-    .where(and(eq(judgments.userId, userId), eq(judgments.idempotencyKey, key)));
-  if (!previous) return undefined;
-  if (previous.requestHash !== hash) {
-    throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new judgment.");
-  }
-  return { judgment: view(previous, handle), replayed: true };
 }
