@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { fmt, integerOption, runMain } from "../common";
-import { createClient, describe, multipart, type Client } from "../annotate/http";
+import { createClient, describe, importBatch, type Client } from "../annotate/http";
 import { coordinatorToken } from "../annotate/seed";
 import { build, buildNeeded, startServer, tail, type Server } from "../annotate/server";
 import { scratch } from "../scratch";
@@ -385,24 +385,18 @@ async function setUpCampaign(
       features.settings[key] =
         `${res.status} ${(res.data as { error?: { message?: string } } | undefined)?.error?.message ?? describe(res).slice(4, 120)}`;
   }
-  const form = multipart([
-    { name: "name", value: "bench quality" },
-    { name: "perRetriever", value: "10" },
-    { name: "queries", fileName: "bench-quality-kilt.jsonl", content: data.queries },
-    { name: "candidates", fileName: "bm25.jsonl", content: data.candidates },
-  ]);
-  const batch = await client.request("POST", `/api/campaigns/${id}/batches`, {
-    headers: { ...auth, "content-type": form.contentType },
-    body: form.body,
-  });
-  if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
-  const b = JSON.parse(batch.body.toString("utf8")) as {
+  const b = await importBatch<{
     batch: { id: number; decoys?: number };
     passages: number;
     goldPassages: number;
     decoys?: number;
     decoyPassages?: number;
-  };
+  }>(client, auth, id, [
+    { name: "name", value: "bench quality" },
+    { name: "perRetriever", value: "10" },
+    { name: "queries", fileName: "bench-quality-kilt.jsonl", content: data.queries },
+    { name: "candidates", fileName: "bm25.jsonl", content: data.candidates },
+  ]);
   const withNegatives = data.counts.sufficientGold + data.counts.training + data.counts.negativeGold;
   features.negativeGoldImport = b.goldPassages >= withNegatives;
   const launched = await client.json("POST", `/api/batches/${b.batch.id}/launch`, {}, auth);
