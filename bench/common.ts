@@ -183,6 +183,17 @@ export function cleanupOnce(
   return cleanup;
 }
 
+/** The database a child opens: `--url` (PostgreSQL) or `--data-dir` (PGlite), or an error when neither is given. */
+export async function openChildDatabase(values: { url?: string; "data-dir"?: string }): Promise<DatabaseHandle> {
+  const handle = values.url
+    ? await openDatabase({ url: values.url })
+    : values["data-dir"]
+      ? await openDatabase({ dataDir: values["data-dir"] })
+      : undefined;
+  if (!handle) throw new Error("--url or --data-dir is required");
+  return handle;
+}
+
 /** A benchmark's throwaway PostgreSQL database and temporary directory; `admin`, `bench` and `created` are what `cleanup` closes and drops. */
 export interface BenchWorkspace {
   /** `DATABASE_URL`, or the local server's postgres database. */
