@@ -20,10 +20,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { fmt, integerOption, runMain } from "../common";
+import { fmt, integerOption, loadAverage, REPO, runMain } from "../common";
 import { createClient, describe, importBatch, type Client } from "../annotate/http";
 import { coordinatorToken } from "../annotate/seed";
 import { build, buildNeeded, startServer, tail, type Server } from "../annotate/server";
@@ -31,8 +30,6 @@ import { scratch } from "../scratch";
 import { Rng } from "../rng";
 import { answerOf, BOT_KINDS, GOOD_KINDS, KIND_NOTES, poolOf, type Kind } from "./annotators";
 import { makeDataset, truthIndex, type Dataset, type PassageTruth } from "./synthetic";
-
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 function shareOption(name: string, value: string): number {
   const n = Number(value);
@@ -172,10 +169,7 @@ async function main() {
   try {
     console.log(`KILT Provenance Studio — cheater bench (bench/quality), ${new Date().toISOString()}`);
     console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}; ${gitState()}`,
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${loadAverage()}; ${gitState()}`,
     );
 
     const why = buildNeeded(REPO);
@@ -340,12 +334,7 @@ async function main() {
       `  export precision ≥ 0.95 with Dawid–Skene at 20% bots: ${ds20 === undefined ? "no 20% mix run" : typeof ds20 === "string" ? `not measured (${ds20})` : ds20.precision >= 0.95 ? `met (${fmt(ds20.precision, 3)})` : `NOT MET (${fmt(ds20.precision, 3)})`}; majority gives ${at20("majority")}`,
     );
     void kindSummary;
-    console.log(
-      `\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
-    );
+    console.log(`\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${loadAverage()}`);
     console.log(
       `quality: ${at20("dawid-skene")} export precision with dawid-skene at 20% bots (majority ${at20("majority")}), every bot kind paused within ${within} gold judgments, ${carefulPaused} careful paused`,
     );
