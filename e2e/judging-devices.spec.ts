@@ -1,13 +1,12 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import { adminApi, createAccount, launchDemoCampaign, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
 import { wordPoint } from "./word-point";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
 // Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
 
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 /** The demo question whose gold passage ends "… first lit in 1871." */
 const LIGHTHOUSE_QUERY = "-3290814144789249484";
 
@@ -44,12 +43,6 @@ const sufficientButton = (page: Page) => page.getByRole("button", { name: /^(\S+
 /** The stored judgment a submit brought back (POST /api/claims/:handle/judgment). */
 function judgmentResponse(page: Page): Promise<Response> {
   return page.waitForResponse((r) => /\/api\/claims\/[^/]+\/judgment/.test(r.url()) && r.request().method() === "POST");
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 test(
@@ -144,7 +137,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   await expect(instructions).toBeVisible();
   await expect(instructions.locator("strong")).toHaveText("alone");
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-instructions.png`) });
+  await page.screenshot({ path: screenshotPath(`judging-${testInfo.project.name}-instructions.png`) });
   const hide = instructions.getByRole("button", { name: /^Hide/ });
   if (isTouch) await hide.tap();
   else await hide.click();
@@ -193,7 +186,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
       await expect(button).toBeInViewport({ ratio: 1 });
       if (isTouch) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
-    await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-${size.width}x${size.height}.png`) });
+    await page.screenshot({ path: screenshotPath(`judging-${testInfo.project.name}-${size.width}x${size.height}.png`) });
   }
 });
 

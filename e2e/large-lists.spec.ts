@@ -2,13 +2,13 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedLargeCampaign } from "@/test/large-campaign";
 import { ADMIN, PASSWORD, startApp, tempDataDir, waitHealthy, type AppProcess } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // 10,000 accounts and 2,000 campaigns change nothing a person notices: the People page, the
 // campaign list and an annotator's queue show a page, search finds the oldest entry (on the last
@@ -91,10 +91,7 @@ async function timedGoto(page: Page, url: string, ready: () => Promise<void>): P
 }
 
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
-  const violations = (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(violations).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 }
 
 /** The page without serious axe violations at both widths (desktop, then phone); then its context closed. */

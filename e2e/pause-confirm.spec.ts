@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { devices, expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // Pausing an annotator asks for confirmation (issue 26): a modal dialog with the focus on its Pause
 // button, Escape or Cancel leaves the annotator as they were, Enter or a tap on Pause pauses them.
@@ -54,10 +54,7 @@ async function standingOf(api: APIRequestContext, campaignId: number, username: 
 }
 
 async function expectNoSeriousViolations(page: Page, include: string) {
-  const violations = (await new AxeBuilder({ page }).include(include).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(violations).toEqual([]);
+  expect(await seriousViolations(page, include)).toEqual([]);
 }
 
 test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, Enter confirms; axe at 1280 px", async ({
