@@ -1,5 +1,5 @@
 import { devices, expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { adminApi, createAccount, importKnowledgePage, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 import { seriousViolations } from "./axe";
 
 // Pausing an annotator asks for confirmation (issue 26): a modal dialog with the focus on its Pause
@@ -12,14 +12,7 @@ async function campaignWithAnnotators(page: Page, baseURL: string, count: number
   const admin = await adminApi(baseURL);
   const wikipediaId = unique("pause-page");
   const text = ["Pause Page\n", "The tower was first lit in 1871.\n", "It was relit in 2005.\n"];
-  expect(
-    (
-      await page.request.post("/api/knowledge?name=p.jsonl", {
-        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Pause Page", text }) + "\n"),
-        headers: { "content-type": "application/x-ndjson" },
-      })
-    ).status(),
-  ).toBe(201);
+  await importKnowledgePage(page.request, wikipediaId, "Pause Page", text);
   const campaign = (
     await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-pause"), goldAccuracyThreshold: 0 } })).json()
   ).campaign;
