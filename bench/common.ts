@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
+import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 
 /** An integer option of at least `min`, or an error naming the option and the value given. */
 export function integerOption(name: string, value: string | undefined, min: number): number {
@@ -32,6 +32,20 @@ export function benchOptions<const O extends NonNullable<ParseArgsConfig["option
   return values;
 }
 
+/** Options that take a value, each with its default (`{ pages: "100000" }`: `--pages N`, "100000" when not given), for `benchOptions`. */
+export function stringOptions<const D extends Record<string, string>>(defaults: D): { [K in keyof D]: { type: "string"; default: D[K] } } {
+  return Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: "string", default: value }])) as {
+    [K in keyof D]: { type: "string"; default: D[K] };
+  };
+}
+
+/** Options that take no value, false when not given, for `benchOptions`. */
+export function flagOptions<const N extends string>(...names: N[]): { [K in N]: { type: "boolean"; default: false } } {
+  return Object.fromEntries(names.map((name) => [name, { type: "boolean", default: false }])) as {
+    [K in N]: { type: "boolean"; default: false };
+  };
+}
+
 /** A `--seed` option: any integer, or an error naming the value given. */
 export function seedOption(value: string | undefined): number {
   const seed = Number(value);
@@ -46,6 +60,48 @@ export function fmt(n: number, digits = 1): string {
 
 /** A count with thousands separators. */
 export const int = (n: number) => n.toLocaleString("en-US");
+
+/** The 1, 5 and 15 minute load averages with two decimals, separated by spaces. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => fmt(l, 2))
+    .join(" ");
+}
+
+/** The line a runner starts with: cores and model, memory, Node, the time and the load average. */
+export function machineLine(): string {
+  return `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`;
+}
+
+/** The line a runner ends with: the load average, which other work on the machine raises. */
+export function printLoadAtEnd(): void {
+  console.log(`load average at the end: ${loadAverage()} (other work on the machine skews the figures)`);
+}
+
+/** A Markdown table, its columns padded to their widest cell: the first left-aligned, the others right-aligned. */
+export function printTable(header: string[], lines: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  console.log(row(header));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const l of lines) console.log(row(l));
+}
+
+/** Each row's non-empty notes, under the row's name, as a list. */
+export function printNotes<R extends { notes: string[] }>(rows: R[], name: (row: R) => string): void {
+  for (const r of rows) {
+    const n = r.notes.filter(Boolean);
+    if (n.length) console.log(`${name(r)}:\n  - ${n.join("\n  - ")}`);
+  }
+}
+
+/** The `--database` option of a runner that measures PostgreSQL, PGlite or both: the databases in that order. */
+export function databaseTargets(database: string | undefined): ("postgres" | "pglite")[] {
+  if (database !== "postgres" && database !== "pglite" && database !== "both")
+    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  return database === "both" ? ["postgres", "pglite"] : [database];
+}
 
 /** Runs a runner's main, printing the stack and exiting 1 when it throws. */
 export function runMain(main: () => Promise<void>): void {
@@ -79,7 +135,13 @@ export interface Timed {
 }
 
 const GNU_TIME = "/usr/bin/time";
-const REPO = fileURLToPath(new URL("..", import.meta.url));
+/** The repository's root directory. */
+export const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** A benchmark child's TypeScript file, bench/<folder>/<file>. */
+export function benchChild(folder: string, file: string): string {
+  return path.join(REPO, "bench", folder, file);
+}
 
 /** Runs a command (under GNU time -v when present), timed from spawn to exit; stdout to a file if given. */
 export function timedRun(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stdoutFile?: string } = {}): Promise<Timed> {
@@ -181,6 +243,43 @@ export function cleanupOnce(
     void cleanup().finally(() => process.exit(130));
   });
   return cleanup;
+}
+
+/** The database a child opens: `--url` (PostgreSQL) or `--data-dir` (PGlite), or an error when neither is given. */
+export async function openChildDatabase(values: { url?: string; "data-dir"?: string }): Promise<DatabaseHandle> {
+  const handle = values.url
+    ? await openDatabase({ url: values.url })
+    : values["data-dir"]
+      ? await openDatabase({ dataDir: values["data-dir"] })
+      : undefined;
+  if (!handle) throw new Error("--url or --data-dir is required");
+  return handle;
+}
+
+/** The server's version, such as "16.4" (without the distribution's suffix). */
+export async function serverVersion(db: Db): Promise<string | undefined> {
+  const [row] = rowsOf<{ v: string }>(await db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
+  return row?.v;
+}
+
+/** psql's arguments to connect, quietly and stopping at the first error, to database `db` on `url`'s server, and its environment (the password). */
+export function psqlConnection(url: string, db: string): { args: string[]; env: NodeJS.ProcessEnv } {
+  const u = new URL(url);
+  const args = [
+    "-X",
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-h",
+    u.hostname,
+    "-p",
+    u.port || "5432",
+    "-U",
+    decodeURIComponent(u.username || "postgres"),
+    "-d",
+    db,
+  ];
+  return { args, env: u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env };
 }
 
 /** A benchmark's throwaway PostgreSQL database and temporary directory; `admin`, `bench` and `created` are what `cleanup` closes and drops. */

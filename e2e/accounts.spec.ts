@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, request, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { accounts, adminApi, createAccount, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // Account lifecycle and the audit log, in Chromium and over HTTP (issue 12).
 
@@ -50,12 +50,6 @@ async function signedInPage(browser: Browser, username: string, password = PASSW
   const res = await context.request.post("/api/auth/sign-in", { data: { username, password } });
   expect(res.status(), await res.text()).toBe(200);
   return context.newPage();
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 test("disabling a user refuses their cookie and their token at once; enabling lets them sign in again", async ({ page, baseURL }) => {
@@ -229,7 +223,7 @@ test("accessibility: the audit and account pages, on desktop and phone", async (
     for (const url of ["/people/audit", "/account", "/people"]) {
       await page.goto(url);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      expect(await axeViolations(page), `${url} at ${viewport.width}px`).toEqual([]);
+      expect(await seriousViolations(page), `${url} at ${viewport.width}px`).toEqual([]);
     }
   }
   await page.screenshot({ path: path.join(import.meta.dirname, "..", "test-results", "screenshots", "audit-phone.png"), fullPage: true });

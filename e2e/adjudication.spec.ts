@@ -1,6 +1,16 @@
 import { expect, test, type Page } from "@playwright/test";
 import { axeAtBothWidths } from "./ask-fixtures";
-import { accounts, adminApi, createAccount, judgeAll, launchOneQuestion, signedInApi, storageStatePath, unique } from "./fixtures";
+import {
+  accounts,
+  adminApi,
+  createAccount,
+  importKnowledgePage,
+  judgeAll,
+  launchOneQuestion,
+  signedInApi,
+  storageStatePath,
+  unique,
+} from "./fixtures";
 
 test.use({ storageState: storageStatePath("coordinator") });
 
@@ -147,14 +157,7 @@ test("the adjudication route refuses hostile input with the field named, another
   const admin = await adminApi(baseURL!);
   const wikipediaId = unique("adjudication-hostile");
   const text = ["Hostile Page\n", "Only one paragraph here.\n"];
-  expect(
-    (
-      await page.request.post("/api/knowledge?name=p.jsonl", {
-        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Hostile Page", text }) + "\n"),
-        headers: { "content-type": "application/x-ndjson" },
-      })
-    ).status(),
-  ).toBe(201);
+  await importKnowledgePage(page.request, wikipediaId, "Hostile Page", text);
   const newCampaign = async () =>
     (await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-adjudication-hostile") } })).json()).campaign
       .id as number;

@@ -1,6 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import {
   accounts,
@@ -13,8 +11,8 @@ import {
   storageStatePath,
   unique,
 } from "./fixtures";
-
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 /** The demo knowledge source, read by the test itself: spans are checked against it by code points. */
 const demoPages = new Map(
@@ -564,10 +562,7 @@ test.describe("the judging screen", () => {
         "Judge whether the passage **alone** lets you answer the question.\n\n- Highlight the *shortest* span that does.\n- A list or table you cannot read is **Unreadable**.\n\nSee the [KILT paper](https://arxiv.org/abs/2009.02252). <b>Raw HTML</b> is not rendered.",
     });
     const a = await freshAnnotator(browser, baseURL!);
-    const serious = async () =>
-      (await new AxeBuilder({ page: a.page }).analyze()).violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+    const serious = () => seriousViolations(a.page);
 
     await a.page.goto("/annotate");
     const start = a.page.getByRole("link", { name: `Start ${name}` });
@@ -589,18 +584,18 @@ test.describe("the judging screen", () => {
     await a.page.keyboard.press("1");
     await expect(a.page.locator(".passage-body mark").first()).toBeVisible();
     expect(await serious()).toEqual([]);
-    await a.page.screenshot({ path: path.join(screenshotDir, "judging-instructions.png") });
+    await a.page.screenshot({ path: screenshotPath("judging-instructions.png") });
 
     await a.page.keyboard.press("?");
     await expect(instructions).toHaveCount(0);
     await a.page.keyboard.press("Tab"); // a visible focus ring on the first control
     expect(await serious()).toEqual([]);
-    await a.page.screenshot({ path: path.join(screenshotDir, "judging-focus.png") });
+    await a.page.screenshot({ path: screenshotPath("judging-focus.png") });
     await a.page.locator("h1.question").focus();
-    await a.page.screenshot({ path: path.join(screenshotDir, "judging.png") });
+    await a.page.screenshot({ path: screenshotPath("judging.png") });
 
     await a.page.setViewportSize({ width: 1440, height: 900 });
-    await a.page.screenshot({ path: path.join(screenshotDir, "judging-1440.png") });
+    await a.page.screenshot({ path: screenshotPath("judging-1440.png") });
     // The controls stay inside the window at both sizes.
     const bar = await a.page.locator(".verdict-bar").boundingBox();
     expect(bar!.y + bar!.height).toBeLessThanOrEqual(900);
@@ -610,7 +605,7 @@ test.describe("the judging screen", () => {
     await a.page.setViewportSize({ width: 1280, height: 800 });
     await workQueue(a.page, () => "insufficient");
     expect(await serious()).toEqual([]);
-    await a.page.screenshot({ path: path.join(screenshotDir, "judging-nothing-left.png") });
+    await a.page.screenshot({ path: screenshotPath("judging-nothing-left.png") });
     await a.context.close();
   });
 });

@@ -1,14 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { CAMPAIGN_DEFAULTS } from "@/lib/campaign/settings.contract";
 import { candidates3Files } from "./candidates-3";
-import { accounts, signedInApi, storageStatePath, unique } from "./fixtures";
-
-const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+import { accounts, demoFile, signedInApi, storageStatePath, unique } from "./fixtures";
+import { screenshotPath } from "./screenshots";
+import { expectAccessible } from "./axe";
 
 interface BatchJson {
   id: number;
@@ -62,7 +60,7 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await expect(page.getByLabel("All annotators")).toBeChecked();
 
   await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.screenshot({ path: path.join(screenshotDir, "new-campaign.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("new-campaign.png"), fullPage: true });
   await page.getByLabel("Instructions (Markdown)").fill("Judge the passage, then highlight the **answer** <b>span</b>.");
   await page.getByRole("button", { name: "Create campaign" }).click();
   await expect(page).toHaveURL(/\/campaigns\/\d+$/);
@@ -136,7 +134,7 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
     await expect(bar).toBeVisible();
     expect(await bar.evaluate((el: HTMLProgressElement) => el.value === el.max)).toBe(true);
   }
-  await page.screenshot({ path: path.join(screenshotDir, "import-summary.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("import-summary.png"), fullPage: true });
 
   // The campaign page lists the batch with the counts the database holds.
   await summary.getByRole("link", { name: "Back to the campaign" }).click();
@@ -174,7 +172,7 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   const [stored2] = await batchesOf(page.request, campaignId);
   expect(stored2!.status).toBe("launched");
   expect(stored2!.launchedAt).not.toBeNull();
-  await page.screenshot({ path: path.join(screenshotDir, "campaign-page.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("campaign-page.png"), fullPage: true });
 
   // The campaigns list links to it and counts the launched batch.
   // The list is paged (newest first): find the campaign by its name.
@@ -223,7 +221,7 @@ test("a queries file with bad lines is rejected with its problems by line and fi
   await expect(items.nth(1)).toContainText("bad-queries.jsonl line 3, input:");
   await expect(page.getByRole("button", { name: "Import", exact: true })).toBeEnabled();
   await expect(page.getByText("Not imported")).toBeVisible();
-  await page.screenshot({ path: path.join(screenshotDir, "import-problems.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("import-problems.png"), fullPage: true });
 
   // The database holds no batch and no question for this campaign.
   expect(await batchesOf(page.request, campaignId)).toEqual([]);
@@ -265,18 +263,6 @@ test("the knowledge source keeps only the pages the questions and candidates cit
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** No serious or critical axe violation on the page as it is, at 1280 and at 390 px wide. */
-async function expectAccessible(page: Page, what: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 800 });
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
-    expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 test("two retrieval files with the answer overlap: the form takes both, the outcome counts each retriever's candidates", async ({
   page,
 }) => {
@@ -309,7 +295,7 @@ test("two retrieval files with the answer overlap: the form takes both, the outc
     /^dpr\s*9\s*1\s*3\s*6\s*4$/,
     /^tfidf\s*5\s*1\s*3\s*2\s*2$/,
   ]);
-  await page.screenshot({ path: path.join(screenshotDir, "import-retrievers.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("import-retrievers.png"), fullPage: true });
   await expectAccessible(page, "the import outcome");
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -1,11 +1,8 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { fleissKappa, krippendorffAlphaNominal, verdictProfiles } from "@/lib/metrics/agreement";
-import { accounts, ADMIN, adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
-
-const demoFile = (name: string) => path.join(import.meta.dirname, "..", "db", "demo", name);
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+import { accounts, ADMIN, adminApi, createAccount, demoFile, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
@@ -144,7 +141,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   await expect(annotators.locator("tbody tr").first()).toHaveAttribute("data-username", slow);
   await annotators.getByRole("button", { name: "Median s / judgment" }).click();
   await expect(annotators.locator("tbody tr").first()).toHaveAttribute("data-username", fast);
-  await page.screenshot({ path: path.join(screenshotDir, "dashboard.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("dashboard.png"), fullPage: true });
 
   // Every passage is split, so every question is listed as disputed; open one.
   const disputed = page.getByTestId("disputed").getByRole("link");
@@ -165,7 +162,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
     const endorsed = (await card.locator(".status").last().textContent()) === "endorsed";
     await expect(card.locator(".consensus-column mark.mark-consensus")).toHaveCount(endorsed ? 1 : 0);
   }
-  await page.screenshot({ path: path.join(screenshotDir, "question-view.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("question-view.png"), fullPage: true });
 
   // From the dashboard's "Unanswerable so far" to the list of those questions, searched, and on to one of them.
   await page.goto(`/campaigns/${campaignId}`);
@@ -174,9 +171,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   const tabs = page.getByRole("navigation", { name: "Show questions" });
   await expect(tabs.locator('[aria-current="page"]')).toHaveText(`Unanswerable ${unanswerable}`);
   await expect(tabs.getByRole("link", { name: /^All / })).toHaveText(`All ${goldOf.size}`);
-  const violations = (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const violations = await seriousViolations(page);
   expect(violations).toEqual([]);
   const unanswerableIds = [...goldOf].filter(([, id]) => !even(id)).map(([kiltId]) => kiltId);
   const rows = page.getByTestId("questions").locator("tbody tr");
@@ -187,7 +182,7 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
     await page.getByLabel("Search questions").fill(unanswerableIds[0]!);
     await page.keyboard.press("Enter");
     await expect(rows).toHaveCount(1);
-    await page.screenshot({ path: path.join(screenshotDir, "questions.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("questions.png"), fullPage: true });
     await rows.first().getByRole("link").click();
     await expect(page.getByTestId("question-outcome")).toContainText("unanswerable");
   }

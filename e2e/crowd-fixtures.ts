@@ -78,6 +78,22 @@ export function crowdCampaignForFile(o: CrowdCampaignOptions): () => CrowdCampai
   };
 }
 
+/**
+ * The crowd campaign of a spec file about one platform's sessions (crowd-mturk, crowd-prolific):
+ * gold and a retrieved candidate for each of `questions` questions, the training questions the entry
+ * asks for, and the gold rule off (threshold 0), so the workers' verdicts decide nothing but the session.
+ */
+export function sessionCampaignForFile(prefix: string, questions: number, crowd: { trainingItems: number } & Record<string, unknown>) {
+  return crowdCampaignForFile({
+    prefix,
+    questions,
+    candidates: true,
+    training: crowd.trainingItems,
+    settings: { goldAccuracyThreshold: 0 },
+    crowd,
+  });
+}
+
 /** Distinct codes for one campaign, so the receiver's records tell campaigns apart. */
 export function freshCodes(): Record<Outcome, string> {
   const tag = unique("c").slice(2).toUpperCase();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { CROWD_RECEIVER } from "../playwright.config";
-import { crowdCampaignForFile } from "./crowd-fixtures";
+import { sessionCampaignForFile } from "./crowd-fixtures";
 import { agree, answerTraining, feedback, judgeOne, passageOn } from "./crowd-pages";
 import { receivedAt } from "./crowd-receiver";
 import { adminApi, unique } from "./fixtures";
@@ -25,14 +25,7 @@ const ENTRY = {
   maxSessionsPerWorker: 1,
   example: EXAMPLE,
 };
-const c = crowdCampaignForFile({
-  prefix: "mturk",
-  questions: 4,
-  candidates: true,
-  training: 1,
-  settings: { goldAccuracyThreshold: 0 },
-  crowd: ENTRY,
-});
+const c = sessionCampaignForFile("mturk", 4, ENTRY);
 
 /** The receiver's worker-site page framing the entry URL with MTurk's parameters. */
 function framed(baseURL: string, params: Record<string, string>): string {

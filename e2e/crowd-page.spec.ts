@@ -1,7 +1,7 @@
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { adminApi, importAndLaunch, unique } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // Smoke test of the crowd worker's page (/crowd/{entryKey}, generic platform): consent → one
 // training item with feedback → a quota of two passages on the judging screen → the completion code;
@@ -72,12 +72,6 @@ test.beforeAll(async ({ baseURL }) => {
   ENTRY_KEY = await crowdCampaign(admin);
   await admin.dispose();
 });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const shot = (name: string) => path.join(import.meta.dirname, "..", "test-results", "screenshots", `crowd-${name}.png`);
 

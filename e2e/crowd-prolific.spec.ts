@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { CROWD_RECEIVER } from "../playwright.config";
-import { crowdCampaignForFile, EXPLANATION } from "./crowd-fixtures";
+import { EXPLANATION, sessionCampaignForFile } from "./crowd-fixtures";
 import { agree, answerTraining, feedback, judgeOne, passageOn, progress } from "./crowd-pages";
 import { receivedAt } from "./crowd-receiver";
 import { adminApi, unique } from "./fixtures";
@@ -36,23 +36,16 @@ function recordClaims(page: Page): Set<string> {
 // One campaign for the file: its tests run in order, in one worker.
 // 8 questions (gold + a candidate each) and 2 training items; the worker here answers "Not
 // sufficient" throughout, so the gold rule is off (threshold 0): this test is about the session.
-const c = crowdCampaignForFile({
-  prefix: "prolific",
-  questions: 8,
-  candidates: true,
-  training: 2,
-  settings: { goldAccuracyThreshold: 0 },
-  crowd: {
-    platform: "prolific",
-    consent: "You agree that **your answers** are used for research.",
-    trainingItems: 2,
-    trainingPassShare: 0.5,
-    quota: 6,
-    quotaUnit: "passages",
-    timeLimitMinutes: 60,
-    maxSessionsPerWorker: 1,
-    completionUrl: `${CROWD_RECEIVER}/submissions/complete`,
-  },
+const c = sessionCampaignForFile("prolific", 8, {
+  platform: "prolific",
+  consent: "You agree that **your answers** are used for research.",
+  trainingItems: 2,
+  trainingPassShare: 0.5,
+  quota: 6,
+  quotaUnit: "passages",
+  timeLimitMinutes: 60,
+  maxSessionsPerWorker: 1,
+  completionUrl: `${CROWD_RECEIVER}/submissions/complete`,
 });
 
 test(

@@ -35,6 +35,10 @@ function page(title: string, body: string): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A line of a receiver's page showing what the worker brought (`value`, escaped) in the element `id`. */
+const shown = (label: string, id: string, value: string | undefined) =>
+  `<p>${label} <code id="${id}">${escapeHtml(value ?? "")}</code></p>`;
+
 async function readBody(req: http.IncomingMessage): Promise<string> {
   let body = "";
   for await (const chunk of req) {
@@ -52,31 +56,20 @@ export function startCrowdReceiver(port: number, host = "127.0.0.1"): Promise<ht
       res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
       res.end(body);
     };
+    /** Records what a platform was sent, and answers with the page the worker then sees (`title`, then `body`). */
+    const receive = (kind: Received["kind"], fields: Record<string, string>, title: string, body: string) => {
+      received.push({ kind, fields, at: new Date().toISOString(), referer: req.headers.referer ?? null });
+      send(200, "text/html; charset=utf-8", page(title, `<h1>${title}</h1>${body}`));
+    };
     try {
       if (req.method === "GET" && url.pathname === "/health") return send(200, "text/plain", "ok");
       if (req.method === "GET" && url.pathname === "/submissions/complete") {
         const fields = Object.fromEntries(url.searchParams);
-        received.push({ kind: "prolific", fields, at: new Date().toISOString(), referer: req.headers.referer ?? null });
-        return send(
-          200,
-          "text/html; charset=utf-8",
-          page(
-            "Submission complete",
-            `<h1>Submission complete</h1><p>Completion code <code id="cc">${escapeHtml(fields.cc ?? "")}</code></p>`,
-          ),
-        );
+        return receive("prolific", fields, "Submission complete", shown("Completion code", "cc", fields.cc));
       }
       if (req.method === "POST" && url.pathname === "/mturk/externalSubmit") {
         const fields = Object.fromEntries(new URLSearchParams(await readBody(req)));
-        received.push({ kind: "mturk", fields, at: new Date().toISOString(), referer: req.headers.referer ?? null });
-        return send(
-          200,
-          "text/html; charset=utf-8",
-          page(
-            "HIT submitted",
-            `<h1>HIT submitted</h1><p>Assignment <code id="assignment">${escapeHtml(fields.assignmentId ?? "")}</code></p>`,
-          ),
-        );
+        return receive("mturk", fields, "HIT submitted", shown("Assignment", "assignment", fields.assignmentId));
       }
       if (req.method === "GET" && url.pathname === "/frame.html") {
         const src = url.searchParams.get("src") ?? "about:blank";

@@ -1,18 +1,10 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { adminApi, storageStatePath, unique } from "./fixtures";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 // Issue 15, deliverable 1: the campaign settings page's "Crowd entry" section: every field labelled
 // (axe), problems beside their fields, the entry URL for the saved platform with a Copy button.
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
-
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
 /** A new campaign's settings page, open on its "Crowd entry" form. */
 async function openCrowdForm(page: Page, baseURL: string, name: string) {
@@ -41,7 +33,7 @@ test.describe("crowd settings", () => {
     );
     await expect(form.getByLabel("Completion URL")).toHaveValue("https://app.prolific.com/submissions/complete");
     expect(await seriousViolations(page)).toEqual([]);
-    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-prolific.png") }); // README: setting up a Prolific study
+    await form.screenshot({ path: screenshotPath("crowd-settings-prolific.png") }); // README: setting up a Prolific study
 
     const completed = await form.getByLabel("Code: Quota completed").inputValue();
     await form.getByLabel("Code: Paused by quality control").fill(completed.toLowerCase());
@@ -63,7 +55,7 @@ test.describe("crowd settings", () => {
     await form.getByRole("button", { name: "Save crowd settings" }).click();
     await expect(form.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
     await expect(form.getByRole("textbox", { name: "Entry URL" })).toHaveValue(new RegExp(`^${baseURL}/crowd/[A-Za-z0-9_-]{22}$`));
-    await form.screenshot({ path: path.join(screenshotDir, "crowd-settings-mturk.png") }); // README: setting up an MTurk HIT
+    await form.screenshot({ path: screenshotPath("crowd-settings-mturk.png") }); // README: setting up an MTurk HIT
     await form.getByText("Preview as workers see it").click();
     await expect(form.locator(".markdown-body h1")).toHaveText("Consent");
     await expect(form.locator(".markdown-body script")).toHaveCount(0);
@@ -81,7 +73,7 @@ test.describe("crowd settings", () => {
     await expect(page.getByRole("form", { name: "Crowd entry" }).getByLabel(/^Quota per session/)).toHaveValue("6");
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: path.join(screenshotDir, "crowd-settings-390.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("crowd-settings-390.png"), fullPage: true });
   });
 
   test("more training items than the campaign has marked: the server's count beside the field; 0 saves", async ({ page, baseURL }) => {

@@ -150,6 +150,18 @@ export async function launchedTwoQuestionBatch(
   return { campaignId, batchId };
 }
 
+/** Imports one knowledge page through the API (`text` its paragraphs, the title first), expecting 201. */
+export async function importKnowledgePage(api: APIRequestContext, wikipediaId: string, title: string, text: string[]): Promise<void> {
+  expect(
+    (
+      await api.post("/api/knowledge?name=p.jsonl", {
+        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: title, text }) + "\n"),
+        headers: { "content-type": "application/x-ndjson" },
+      })
+    ).status(),
+  ).toBe(201);
+}
+
 /** Imports a batch of KILT lines (the questions and their retrieved candidates) into a campaign and launches it; its id. */
 export async function importAndLaunch(
   api: APIRequestContext,

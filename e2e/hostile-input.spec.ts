@@ -1,4 +1,3 @@
-import path from "node:path";
 import { expect, test, type APIResponse, type Page } from "@playwright/test";
 import {
   adminApi,
@@ -10,8 +9,7 @@ import {
   storageStatePath,
   unique,
 } from "./fixtures";
-
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
+import { screenshotPath } from "./screenshots";
 
 test.use({ storageState: storageStatePath("coordinator"), viewport: { width: 1280, height: 900 } });
 
@@ -122,7 +120,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     expect(href.toLowerCase()).not.toContain("javascript:");
   }
   await expectInert(annotatorPage, annotatorDialogs);
-  await annotatorPage.screenshot({ path: path.join(screenshotDir, "hostile-judging.png"), fullPage: true });
+  await annotatorPage.screenshot({ path: screenshotPath("hostile-judging.png"), fullPage: true });
   // Judge both passages through the API: the gold one (paragraph 1) sufficient with a highlight, the other not.
   await context.close();
   const api = await signedInApi(baseURL!, name);
@@ -183,7 +181,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
     Array.from(paragraph).slice(0, 20).join(""),
   );
   await expectInert(page, dialogs);
-  await page.screenshot({ path: path.join(screenshotDir, "hostile-question-view.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("hostile-question-view.png"), fullPage: true });
 
   // The exports carry the strings byte for byte, and the judgments are all there.
   const exported = (await (await page.request.get(`/api/campaigns/${campaignId}/export?location=passage`)).text()).trim();

@@ -1,13 +1,12 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import { adminApi, createAccount, launchDemoCampaign, launchedTwoQuestionBatch, PASSWORD, unique } from "./fixtures";
 import { wordPoint } from "./word-point";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
 // Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
 
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 /** The demo question whose gold passage ends "… first lit in 1871." */
 const LIGHTHOUSE_QUERY = "-3290814144789249484";
 
@@ -37,6 +36,15 @@ async function openDemoPassage(page: Page, baseURL: string): Promise<number> {
   return campaignId;
 }
 const marks = (page: Page) => page.locator(".passage-body mark");
+
+/** Taps or clicks `word` in the passage and expects the highlight to read `highlight` (the word alone unless given); the word's point. */
+async function pressWord(page: Page, how: "tap" | "click", word: string, highlight = word): Promise<{ x: number; y: number }> {
+  const point = await wordPoint(page, word);
+  if (how === "tap") await page.touchscreen.tap(point.x, point.y);
+  else await page.mouse.click(point.x, point.y);
+  await expect(marks(page)).toHaveText(highlight);
+  return point;
+}
 const nothingLeft = (page: Page) => page.getByRole("heading", { name: "Nothing left for you in this campaign" });
 const submitButton = (page: Page) => page.getByRole("button", { name: /Submit$/ });
 const sufficientButton = (page: Page) => page.getByRole("button", { name: /^(\S+ )?Sufficient$/ });
@@ -44,12 +52,6 @@ const sufficientButton = (page: Page) => page.getByRole("button", { name: /^(\S+
 /** The stored judgment a submit brought back (POST /api/claims/:handle/judgment). */
 function judgmentResponse(page: Page): Promise<Response> {
   return page.waitForResponse((r) => /\/api\/claims\/[^/]+\/judgment/.test(r.url()) && r.request().method() === "POST");
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
 test(
@@ -69,12 +71,8 @@ test(
       // Each passage is one sentence such as "The tower was lit in 1871." — from its first word to its last.
       const text = (await page.locator(".passage-body p").first().textContent())!.trim();
       const words = text.replace(/[.]$/, "").split(/\s+/);
-      const first = await wordPoint(page, words[0]!);
-      await page.touchscreen.tap(first.x, first.y);
-      await expect(marks(page)).toHaveText(words[0]!);
-      const last = await wordPoint(page, words.at(-1)!);
-      await page.touchscreen.tap(last.x, last.y);
-      await expect(marks(page)).toHaveText(words.join(" "));
+      await pressWord(page, "tap", words[0]!);
+      await pressWord(page, "tap", words.at(-1)!, words.join(" "));
       highlighted.push(words.join(" "));
       await sufficientButton(page).tap();
       await expect(sufficientButton(page)).toHaveAttribute("aria-pressed", "true");
@@ -103,9 +101,7 @@ test(
 
 test("a touch drag from the highlight moves its end, word-snapped", { tag: "@touch" }, async ({ page, baseURL }) => {
   await openDemoPassage(page, baseURL!);
-  const start = await wordPoint(page, "It");
-  await page.touchscreen.tap(start.x, start.y);
-  await expect(marks(page)).toHaveText("It");
+  const start = await pressWord(page, "tap", "It");
   // Pointer events with touch: down on the highlight, sideways across the words (onto the next line), up on "engineer".
   const to = await wordPoint(page, "engineer");
   const cdp = await page.context().newCDPSession(page);
@@ -144,7 +140,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   await expect(instructions).toBeVisible();
   await expect(instructions.locator("strong")).toHaveText("alone");
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-instructions.png`) });
+  await page.screenshot({ path: screenshotPath(`judging-${testInfo.project.name}-instructions.png`) });
   const hide = instructions.getByRole("button", { name: /^Hide/ });
   if (isTouch) await hide.tap();
   else await hide.click();
@@ -154,10 +150,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   expect(question!.width).toBeGreaterThan(Math.min(page.viewportSize()!.width * 0.8, 600));
 
   // A highlight, then the checks with it on screen.
-  const it = await wordPoint(page, "It");
-  if (isTouch) await page.touchscreen.tap(it.x, it.y);
-  else await page.mouse.click(it.x, it.y);
-  await expect(marks(page)).toHaveText("It");
+  await pressWord(page, isTouch ? "tap" : "click", "It");
   expect(await seriousViolations(page)).toEqual([]);
 
   // Portrait and landscape: the phone also at 390×844 (where the bar once overflowed) and 360 px, the tablet turned.
@@ -193,7 +186,7 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
       await expect(button).toBeInViewport({ ratio: 1 });
       if (isTouch) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
-    await page.screenshot({ path: path.join(screenshotDir, `judging-${testInfo.project.name}-${size.width}x${size.height}.png`) });
+    await page.screenshot({ path: screenshotPath(`judging-${testInfo.project.name}-${size.width}x${size.height}.png`) });
   }
 });
 
@@ -244,18 +237,14 @@ test(
 
 test("a click sets the highlight's start and Shift+click its end", { tag: "@desktop" }, async ({ page, baseURL }) => {
   await openDemoPassage(page, baseURL!);
-  const designed = await wordPoint(page, "designed");
-  await page.mouse.click(designed.x, designed.y);
-  await expect(marks(page)).toHaveText("designed");
+  await pressWord(page, "click", "designed");
   const kessler = await wordPoint(page, "Kessler");
   await page.keyboard.down("Shift");
   await page.mouse.click(kessler.x, kessler.y);
   await page.keyboard.up("Shift");
   await expect(marks(page)).toHaveText("designed by the engineer Ana Kessler");
   // A plain click elsewhere starts again.
-  const lit = await wordPoint(page, "lit");
-  await page.mouse.click(lit.x, lit.y);
-  await expect(marks(page)).toHaveText("lit");
+  await pressWord(page, "click", "lit");
 });
 
 test(

@@ -2,13 +2,13 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { seedLargeCampaign } from "@/test/large-campaign";
 import { ADMIN, PASSWORD, startApp, tempDataDir, waitHealthy, type AppProcess } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // 10,000 accounts and 2,000 campaigns change nothing a person notices: the People page, the
 // campaign list and an annotator's queue show a page, search finds the oldest entry (on the last
@@ -91,10 +91,7 @@ async function timedGoto(page: Page, url: string, ready: () => Promise<void>): P
 }
 
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
-  const violations = (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(violations).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 }
 
 /** The page without serious axe violations at both widths (desktop, then phone); then its context closed. */
@@ -109,6 +106,24 @@ async function checkBothWidthsAndClose(page: Page, context: BrowserContext): Pro
 async function submitSearch(field: Locator, text: string): Promise<void> {
   await field.fill(text);
   await field.press("Enter");
+}
+
+/**
+ * Searches with the field `field` of the search landmark `search` for `text`, then expects `rows`
+ * to count `count` and `table` to hold a cell that reads `text` exactly.
+ */
+async function expectSearchFinds(
+  page: Page,
+  search: { landmark: string; field: string },
+  text: string,
+  table: Locator,
+  rows: Locator,
+  count: number,
+): Promise<void> {
+  const landmark = page.getByRole("search", { name: search.landmark });
+  await submitSearch(landmark.getByLabel(search.field), text);
+  await expect(rows).toHaveCount(count);
+  await expect(table.getByRole("cell", { name: text, exact: true })).toBeVisible();
 }
 
 test("the People page shows a page of accounts, finds the oldest, and chooses members by search", async ({ browser }) => {
@@ -131,10 +146,7 @@ test("the People page shows a page of accounts, finds the oldest, and chooses me
   await expect(pager).toContainText("Page 1");
 
   // The oldest account, on the last page, is one search away.
-  const search = page.getByRole("search", { name: "Users" });
-  await submitSearch(search.getByLabel("Search users"), "big-user-00001");
-  await expect(users.getByRole("row")).toHaveCount(2);
-  await expect(users.getByRole("cell", { name: "big-user-00001", exact: true })).toBeVisible();
+  await expectSearchFinds(page, { landmark: "Users", field: "Search users" }, "big-user-00001", users, users.getByRole("row"), 2);
 
   // Membership of the newest campaign: search and add, never 10,000 checkboxes.
   const newest = `big-campaign-${String(CAMPAIGNS).padStart(4, "0")}`;
@@ -279,10 +291,7 @@ test("a campaign with 10,000 annotators shows 50 of them, sorts and searches the
   const batches = page.getByRole("table", { name: "Batches" });
   await expect(batches.locator("tbody tr")).toHaveCount(50);
   await expect(batches.getByRole("cell", { name: `big-batch-${BATCHES}`, exact: true })).toBeVisible();
-  const batchSearch = page.getByRole("search", { name: "Batches" });
-  await submitSearch(batchSearch.getByLabel("Search batches"), "big-batch-001");
-  await expect(batches.locator("tbody tr")).toHaveCount(1);
-  await expect(batches.getByRole("cell", { name: "big-batch-001", exact: true })).toBeVisible();
+  await expectSearchFinds(page, { landmark: "Batches", field: "Search batches" }, "big-batch-001", batches, batches.locator("tbody tr"), 1);
 
   await checkBothWidthsAndClose(page, context);
 });
@@ -296,36 +305,22 @@ test("the People page shows a page of API tokens and finds the oldest", async ({
   const pager = page.getByRole("navigation", { name: "Pages of API tokens" });
   await pager.getByRole("button", { name: "Next page →" }).click();
   await expect(pager).toContainText("Page 2");
-  const search = page.getByRole("search", { name: "API tokens" });
-  await submitSearch(search.getByLabel("Search tokens"), "big-token-001");
-  await expect(tokens.locator("tbody tr")).toHaveCount(1);
-  await expect(tokens.getByRole("cell", { name: "big-token-001", exact: true })).toBeVisible();
+  await expectSearchFinds(page, { landmark: "API tokens", field: "Search tokens" }, "big-token-001", tokens, tokens.locator("tbody tr"), 1);
   await context.close();
 });
 
 test("list options from outside are checked: 422 naming the field; search text is only text", async ({ browser }) => {
   const admin = await signedIn(browser, ADMIN.username, ADMIN.password);
-  for (const [route, query, field] of [
-    ["/api/users", "limit=0", "limit"],
-    ["/api/users", "limit=100000", "limit"],
-    ["/api/users", "after=1%20or%201=1", "after"],
-    ["/api/users", "role=admin", "role"],
-    ["/api/users", "memberOf=-3", "memberOf"],
-    ["/api/campaigns", `q=${"x".repeat(201)}`, "q"],
-    ["/api/campaigns", "after=abc", "after"],
-    ["/api/tokens", "limit=-5", "limit"],
-    ["/api/tokens", "after=1%20or%201=1", "after"],
-    ["/api/tokens", `q=${"x".repeat(201)}`, "q"],
-    [`/api/campaigns/${membersCampaignId}/batches`, "limit=100000", "limit"],
-    [`/api/campaigns/${membersCampaignId}/batches`, "after=-1", "after"],
-    [`/api/campaigns/${membersCampaignId}/batches`, `q=${"x".repeat(201)}`, "q"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, "limit=-1", "limit"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, "limit=100000", "limit"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, "after=abc", "after"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, `q=${"x".repeat(201)}`, "q"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, "sort=password_hash", "sort"],
-    [`/api/campaigns/${membersCampaignId}/annotators`, "dir=up", "dir"],
-  ] as const) {
+  const long = `q=${"x".repeat(201)}`;
+  // Each list route with the bad parameters it refuses; the problem names the parameter given.
+  const refused: [string, string[]][] = [
+    ["/api/users", ["limit=0", "limit=100000", "after=1%20or%201=1", "role=admin", "memberOf=-3"]],
+    ["/api/campaigns", [long, "after=abc"]],
+    ["/api/tokens", ["limit=-5", "after=1%20or%201=1", long]],
+    [`/api/campaigns/${membersCampaignId}/batches`, ["limit=100000", "after=-1", long]],
+    [`/api/campaigns/${membersCampaignId}/annotators`, ["limit=-1", "limit=100000", "after=abc", long, "sort=password_hash", "dir=up"]],
+  ];
+  for (const [route, query, field] of refused.flatMap(([route, queries]) => queries.map((q) => [route, q, q.slice(0, q.indexOf("="))]))) {
     const res = await admin.request.get(`${route}?${query}`);
     expect(res.status(), `${route}?${query}`).toBe(422);
     const body = (await res.json()) as { error: { code: string; details: { problems: { field: string }[] } } };

@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { devices, expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { adminApi, createAccount, importKnowledgePage, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
+import { seriousViolations } from "./axe";
 
 // Pausing an annotator asks for confirmation (issue 26): a modal dialog with the focus on its Pause
 // button, Escape or Cancel leaves the annotator as they were, Enter or a tap on Pause pauses them.
@@ -12,14 +12,7 @@ async function campaignWithAnnotators(page: Page, baseURL: string, count: number
   const admin = await adminApi(baseURL);
   const wikipediaId = unique("pause-page");
   const text = ["Pause Page\n", "The tower was first lit in 1871.\n", "It was relit in 2005.\n"];
-  expect(
-    (
-      await page.request.post("/api/knowledge?name=p.jsonl", {
-        data: Buffer.from(JSON.stringify({ wikipedia_id: wikipediaId, wikipedia_title: "Pause Page", text }) + "\n"),
-        headers: { "content-type": "application/x-ndjson" },
-      })
-    ).status(),
-  ).toBe(201);
+  await importKnowledgePage(page.request, wikipediaId, "Pause Page", text);
   const campaign = (
     await (await page.request.post("/api/campaigns", { data: { name: unique("e2e-pause"), goldAccuracyThreshold: 0 } })).json()
   ).campaign;
@@ -54,10 +47,7 @@ async function standingOf(api: APIRequestContext, campaignId: number, username: 
 }
 
 async function expectNoSeriousViolations(page: Page, include: string) {
-  const violations = (await new AxeBuilder({ page }).include(include).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-  expect(violations).toEqual([]);
+  expect(await seriousViolations(page, include)).toEqual([]);
 }
 
 test("keyboard: Enter opens the dialog with the focus inside, Escape cancels, Enter confirms; axe at 1280 px", async ({

@@ -1,9 +1,8 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, request, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { acceptInvite, accounts, createAccount, PASSWORD, storageStatePath, unique } from "./fixtures";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 /** No cookies: a browser or API client that nobody signed in (the spec's default is the coordinator). */
 const noOne = { cookies: [], origins: [] };
 
@@ -167,7 +166,7 @@ test("an invite link is created with its expiry, shown once, and works (typed an
   expect(expires).toBeGreaterThan(before + 2 * 3600_000 - 60_000);
   expect(expires).toBeLessThan(Date.now() + 2 * 3600_000 + 60_000);
   await expect(page.locator("#invite-link-hint")).toContainText("not shown again");
-  await page.screenshot({ path: path.join(screenshotDir, "people-invite.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("people-invite.png"), fullPage: true });
 
   // Shown once: a reload has no link.
   await page.reload();
@@ -233,7 +232,7 @@ test("campaign membership: only one annotator, saved and reported by the API", a
   // Unticking leaves them out at the next save.
   await form.getByRole("checkbox", { name: chosen, exact: true }).uncheck();
   await expect(form.getByRole("group", { name: "Chosen annotators (0)" })).toBeVisible();
-  await page.screenshot({ path: path.join(screenshotDir, "people-membership.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("people-membership.png"), fullPage: true });
   await form.getByRole("button", { name: "Save members" }).click();
   await expect(form.getByRole("status")).toHaveText(`Saved: no annotator works on ${name}.`);
 });
@@ -261,7 +260,7 @@ test("an API token is shown once, works as a bearer token, and stops working onc
   await expect(row).toContainText("active");
   await expect(row).toContainText("never");
   await expect(row).not.toContainText(secret);
-  await page.screenshot({ path: path.join(screenshotDir, "people-token.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("people-token.png"), fullPage: true });
 
   const me = await meWithToken(baseURL!, secret);
   expect(me).toMatchObject({ status: 200, body: { user: { username: accounts().coordinator, role: "coordinator" }, via: "token" } });
@@ -305,9 +304,7 @@ test("accessibility: no serious or critical axe violation on the People page", a
   await expect(page.getByLabel("New API token", { exact: true })).toBeVisible();
   await page.getByLabel("Campaign", { exact: true }).selectOption({ label: name });
   await expect(page.getByLabel("All annotators (present and future)")).toBeVisible();
-  const violations = (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  const violations = await seriousViolations(page);
   expect(violations).toEqual([]);
-  await page.screenshot({ path: path.join(screenshotDir, "people.png"), fullPage: true });
+  await page.screenshot({ path: screenshotPath("people.png"), fullPage: true });
 });

@@ -1,5 +1,3 @@
-import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import {
   adminApi,
@@ -11,17 +9,11 @@ import {
   storageStatePath,
   unique,
 } from "./fixtures";
+import { screenshotPath } from "./screenshots";
+import { seriousViolations } from "./axe";
 
 // Issue 14, deliverables 3 and 6: the annotator's queue and header progress with a session goal; the
 // coordinator's annotator page and the dashboard's warnings. Small campaigns (4 passages), judged mostly through the API.
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
-
-const screenshotDir = path.join(import.meta.dirname, "..", "test-results", "screenshots");
 
 /** axe at the desktop size the page has, then at a phone's 390×844 (with a screenshot `name`-390.png), then back. */
 async function axeAtBothSizes(page: Page, name: string): Promise<void> {
@@ -29,7 +21,7 @@ async function axeAtBothSizes(page: Page, name: string): Promise<void> {
   expect(await seriousViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: path.join(screenshotDir, `${name}-390.png`), fullPage: true });
+  await page.screenshot({ path: screenshotPath(`${name}-390.png`), fullPage: true });
   await page.setViewportSize(desktop);
 }
 

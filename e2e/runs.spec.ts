@@ -1,8 +1,8 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { adminApi, storageStatePath, unique } from "./fixtures";
 import { guessFile, HAND_KILT_EM, HAND_RPREC, runFiles, runsCampaign, shown, type RunsCampaign } from "./runs-fixtures";
+import { expectAccessible } from "./axe";
 
 // Runs in a campaign (issue 17): two runs uploaded through the form, the leaderboard against the
 // three golds (figures from the API and by hand), sorting and the level switch, a question's
@@ -16,16 +16,11 @@ type Gold = (typeof GOLDS)[number];
 type Scores = { page?: Record<string, number>; paragraph?: Record<string, number>; downstream?: { kilt: Record<string, number> } };
 type Board = { golds: Record<Gold, { questions: number }>; rows: { run: { id: number; name: string }; scores: Record<Gold, Scores> }[] };
 
-async function expectAccessible(page: Page, what: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 800 });
-    const violations = (await new AxeBuilder({ page }).analyze()).violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
-    expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-    await page.screenshot({ path: `test-results/screenshots/runs-${what.replace(/ /g, "-")}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+/** `expectAccessible` at both widths, with a screenshot of the page at each (test-results/screenshots/runs-*.png). */
+function expectAccessibleWithScreenshots(page: Page, what: string): Promise<void> {
+  return expectAccessible(page, what, (width) =>
+    page.screenshot({ path: `test-results/screenshots/runs-${what.replace(/ /g, "-")}-${width}.png`, fullPage: true }),
+  );
 }
 
 async function uploadThroughForm(page: Page, name: string, file: string, buffer: Buffer) {
@@ -129,7 +124,7 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await page.getByRole("radio", { name: "Page" }).check();
   });
 
-  await expectAccessible(page, "runs page");
+  await expectAccessibleWithScreenshots(page, "runs page");
   await page.locator("section.leaderboard").screenshot({ path: "test-results/screenshots/runs-leaderboard.png" });
 
   await test.step("a bad file: its problem with the line number, nothing added", async () => {
@@ -162,7 +157,7 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     // q0 for "fresh": original gold {A} ranked 2nd → 0; endorsed {B} ranked 1st → 1.
     await expect(list.locator('[data-gold="original"]')).toHaveText("0.000");
     await expect(list.locator('[data-gold="endorsed"]')).toHaveText("1.000");
-    await expectAccessible(page, "run page");
+    await expectAccessibleWithScreenshots(page, "run page");
     await list.getByRole("link").first().click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Question ${c.ids[0]}`);
     const original = page.getByTestId("gold-original");
@@ -175,7 +170,7 @@ test("runs: two uploads, the leaderboard against three golds, sorting, levels, a
     await expect(both.getByTestId("first-complete")).toContainText("First complete set at rank 1");
     await expect(both.getByTestId("ranked-item").nth(0)).toContainText("hit · Set");
     await expect(both.getByTestId("ranked-item").nth(1)).toContainText("hit · Set");
-    await expectAccessible(page, "drill-down");
+    await expectAccessibleWithScreenshots(page, "drill-down");
 
     // q2's id, escaped in the address: original gold {A}, fresh ranks B then A.
     await page.goto(`${new URL(page.url()).pathname.replace(/questions\/[^/]+$/, "questions/")}${encodeURIComponent(c.ids[2])}`);

@@ -49,13 +49,22 @@ async function questionOutcome(coordinator: Page, admin: APIRequestContext, camp
   return (await coordinator.getByTestId("question-outcome").textContent()) ?? "";
 }
 
+/**
+ * The start of each test here: two minutes (two browsers and a dozen judgments), the admin's API, and
+ * a launched two-question campaign `name` without the gold rule (the annotators judge freely).
+ */
+async function adminAndCampaign(baseURL: string, name: string): Promise<{ admin: APIRequestContext; campaignId: number }> {
+  test.setTimeout(120_000);
+  const admin = await adminApi(baseURL);
+  const { campaignId } = await launchedTwoQuestionBatch(admin, name, { goldAccuracyThreshold: 0 });
+  return { admin, campaignId };
+}
+
 test("undo re-opens the judgment just submitted, prefilled; saving revises it, and the outcome and the export follow", async ({
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
-  const admin = await adminApi(baseURL!);
-  const { campaignId } = await launchedTwoQuestionBatch(admin, "undo", { goldAccuracyThreshold: 0 });
+  const { admin, campaignId } = await adminAndCampaign(baseURL!, "undo");
   // Another annotator first says sufficient everywhere: one more sufficient endorses a passage (T = 2).
   const other = await signedInApi(baseURL!, await createAccount(admin, "annotator", "undo-other"));
   await judgeAll(other, campaignId, () => true);
@@ -146,9 +155,7 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   browser,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
-  const admin = await adminApi(baseURL!);
-  const { campaignId } = await launchedTwoQuestionBatch(admin, "history", { goldAccuracyThreshold: 0 });
+  const { admin, campaignId } = await adminAndCampaign(baseURL!, "history");
   const a = await annotatorWithPage(browser, admin, baseURL!);
   const sufficient = (p: number) => p % 2 === 1; // paragraphs 1 and 3: their first three words
   const newestFirst = (await judgeAll(a.api, campaignId, sufficient)).reverse();

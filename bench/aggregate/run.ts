@@ -5,13 +5,10 @@
 //
 //   tsx bench/aggregate/run.ts [--judgments 10000,100000,1000000] [--seed 1] [--models majority,dawid-skene,dawid-skene-gold,one-coin]
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type AggregateChildReport, type BenchModel, MODELS } from "./report";
-import { benchOptions, bundleChild, seedOption, childResult, fmt, int, runMain, timedRun } from "../common";
+import { benchChild, benchOptions, bundleChild, seedOption, childResult, fmt, int, loadAverage, runMain, timedRun } from "../common";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "aggregate", "child.ts");
+const CHILD = benchChild("aggregate", "child.ts");
 const MB = 1e6;
 
 function parseOptions() {
@@ -43,10 +40,7 @@ runMain(async () => {
   const opts = parseOptions();
   const bundle = await bundleChild(CHILD, "aggregate-child.mjs", "the child");
   console.log(
-    `aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${os
-      .loadavg()
-      .map((l) => fmt(l, 2))
-      .join(" ")}`,
+    `aggregate bench: ${opts.sizes.map(int).join(", ")} judgments, seed ${opts.seed}; child ${bundle ? "bundled, on plain node --expose-gc" : "under tsx"}; node ${process.version}, ${os.cpus().length} cores, load average ${loadAverage()}`,
   );
   const rows: { r: AggregateChildReport; wall: number; timeRss?: number }[] = [];
   for (const n of opts.sizes) {
@@ -81,10 +75,5 @@ runMain(async () => {
     console.log(
       `\naggregate: Dawid–Skene fits ${int(ds.judgments)} judgments in ${fmt(ds.seconds, 2)} s, CPU ${fmt(ds.cpuSeconds, 2)} s (${ds.iterations} iterations; majority vote ${fmt(mv.seconds, 2)} s, CPU ${fmt(mv.cpuSeconds, 2)} s), peak RSS ${fmt(ds.peakRssMB, 0)} MB; accuracy ${fmt(ds.accuracy * 100, 1)}% (majority ${fmt(mv.accuracy * 100, 1)}%)`,
     );
-  console.log(
-    `load average at the end: ${os
-      .loadavg()
-      .map((l) => fmt(l, 2))
-      .join(" ")}`,
-  );
+  console.log(`load average at the end: ${loadAverage()}`);
 });

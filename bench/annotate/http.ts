@@ -105,6 +105,22 @@ export function multipart(
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/** Imports a batch into campaign `campaignId` (POST …/batches, multipart `parts`): its JSON answer, or an error when it is not 201. */
+export async function importBatch<T>(
+  client: Client,
+  auth: Record<string, string>,
+  campaignId: number,
+  parts: Parameters<typeof multipart>[0],
+): Promise<T> {
+  const form = multipart(parts);
+  const batch = await client.request("POST", `/api/campaigns/${campaignId}/batches`, {
+    headers: { ...auth, "content-type": form.contentType },
+    body: form.body,
+  });
+  if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
+  return JSON.parse(batch.body.toString("utf8")) as T;
+}
+
 export function describe(res: { status: number; data?: unknown; body?: Buffer }): string {
   const text =
     res.data !== undefined ? (typeof res.data === "string" ? res.data : JSON.stringify(res.data)) : (res.body?.toString("utf8") ?? "");

@@ -48,6 +48,38 @@ export function spanIn(text: string): { startCharacter: number; endCharacter: nu
   return { startCharacter: start, endCharacter: start + Array.from(m[0]).length, text: m[0] };
 }
 
+interface JudgmentSpan {
+  startParagraphId: number;
+  startCharacter: number;
+  endParagraphId: number;
+  endCharacter: number;
+  text: string;
+}
+
+/** The judgment of paragraph `first` the bench annotators send: sufficient with `span` highlighted in it, or insufficient without one. */
+export function judgmentOf(
+  first: { id: number },
+  span: ReturnType<typeof spanIn>,
+  durationMs: number,
+  idempotencyKey: string,
+): { verdict: "sufficient" | "insufficient"; span: JudgmentSpan | null; unreadable: false; durationMs: number; idempotencyKey: string } {
+  return {
+    verdict: span ? "sufficient" : "insufficient",
+    span: span
+      ? {
+          startParagraphId: first.id,
+          startCharacter: span.startCharacter,
+          endParagraphId: first.id,
+          endCharacter: span.endCharacter,
+          text: span.text,
+        }
+      : null,
+    unreadable: false,
+    durationMs,
+    idempotencyKey,
+  };
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -104,21 +136,7 @@ export async function runLoad(
     const first = task.passage.paragraphs[0]!;
     const gold = options.isGold(task.query.id, task.passage.wikipediaId, first.id);
     const span = gold || n % 4 === 0 ? spanIn(first.text) : undefined;
-    const body = JSON.stringify({
-      verdict: span ? "sufficient" : "insufficient",
-      span: span
-        ? {
-            startParagraphId: first.id,
-            startCharacter: span.startCharacter,
-            endParagraphId: first.id,
-            endCharacter: span.endCharacter,
-            text: span.text,
-          }
-        : null,
-      unreadable: false,
-      durationMs: 1000 + (n % 5000),
-      idempotencyKey: `bench-${a.username}-${task.claim.handle}`,
-    });
+    const body = JSON.stringify(judgmentOf(first, span, 1000 + (n % 5000), `bench-${a.username}-${task.claim.handle}`));
     const oneRequest = options.requestsPerJudgment === 1;
     const at = now();
     const t0 = performance.now();

@@ -22,7 +22,6 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, rowsOf } from "../../db/client";
@@ -46,10 +45,21 @@ import {
 } from "./profile";
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
 import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
-import { benchOptions, fmt, integerOption, runMain } from "../common";
+import {
+  benchOptions,
+  databaseTargets,
+  fmt,
+  integerOption,
+  loadAverage,
+  printLoadAtEnd,
+  printTable,
+  REPO,
+  runMain,
+  stringOptions,
+  flagOptions,
+} from "../common";
 import { scratch } from "../scratch";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 type Target = "postgres" | "pglite";
 
 function requestsOption(value: string): 1 | 2 {
@@ -62,27 +72,23 @@ function parseOptions() {
     "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
       "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
     {
-      annotators: { type: "string", default: "200" },
-      "pglite-annotators": { type: "string", default: "10" },
-      seconds: { type: "string", default: "30" },
-      warmup: { type: "string", default: "5" },
-      "think-ms": { type: "string", default: "0" },
-      database: { type: "string", default: "both" },
-      passages: { type: "string", default: "30000" },
-      port: { type: "string", default: "3150" },
-      workers: { type: "string", default: "2" },
-      "requests-per-judgment": { type: "string", default: "1" },
-      "no-build": { type: "boolean", default: false },
-      snapshot: { type: "boolean", default: false },
-      analyze: { type: "boolean", default: false },
-      profile: { type: "boolean", default: false },
-      "log-sample-rate": { type: "string", default: "0.02" },
-      "cpu-prof": { type: "boolean", default: false },
+      ...stringOptions({
+        annotators: "200",
+        "pglite-annotators": "10",
+        seconds: "30",
+        warmup: "5",
+        "think-ms": "0",
+        database: "both",
+        passages: "30000",
+        port: "3150",
+        workers: "2",
+        "requests-per-judgment": "1",
+        "log-sample-rate": "0.02",
+      }),
+      ...flagOptions("no-build", "snapshot", "analyze", "profile", "cpu-prof"),
     },
   );
-  const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both")
-    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  const targets: Target[] = databaseTargets(values.database);
   const rate = Number(values["log-sample-rate"]);
   if (!(rate > 0 && rate <= 1)) throw new Error(`--log-sample-rate must be in (0, 1], not '${values["log-sample-rate"]}'`);
   return {
@@ -95,7 +101,7 @@ function parseOptions() {
     port: integerOption("port", values.port, 1),
     workers: integerOption("workers", values.workers, 1),
     requestsPerJudgment: requestsOption(values["requests-per-judgment"]),
-    targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
+    targets,
     build: !values["no-build"],
     snapshot: values.snapshot,
     analyze: values.analyze,
@@ -127,7 +133,7 @@ function errorsOf(load: LoadResult): string {
   return all.size ? [...all].map(([k, n]) => `${n} × ${k}`).join(", ") : "0";
 }
 
-function printTable(rows: TargetResult[]) {
+function printResults(rows: TargetResult[]) {
   const header = [
     "database",
     "annotators",
@@ -157,11 +163,7 @@ function printTable(rows: TargetResult[]) {
       r.pgbench ? fmt(jps / r.pgbench.tps, 3) : "–",
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  console.log(row(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const l of lines) console.log(row(l));
+  printTable(header, lines);
 }
 
 /** `annotate: <judgments/s> judgments/s at <N> annotators on <database>, <ratio> × pgbench -N (<tps> tps), next p99 <ms> ms` */
@@ -204,10 +206,7 @@ async function main() {
     console.log(`KILT Provenance Studio — annotation load benchmark, ${new Date().toISOString()}`);
     console.log(
       `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}; ` +
-        `load average ${os
-          .loadavg()
-          .map((l) => fmt(l, 2))
-          .join(" ")}; ${gitState()}`,
+        `load average ${loadAverage()}; ${gitState()}`,
     );
     const [version] = await admin<
       { v: string; major: string }[]
@@ -505,7 +504,7 @@ async function main() {
 
     // 6. Report.
     console.log("");
-    printTable(results);
+    printResults(results);
     console.log("");
     console.log(
       `judgments/s ÷ tps: one judgment is ${opts.requestsPerJudgment === 1 ? "one HTTP request through Next.js (the judgment, whose answer brings the next task: ?next=1)" : "two HTTP requests through Next.js (…/next, then the judgment)"} ` +
@@ -532,12 +531,7 @@ async function main() {
           `next p99 < 50 ms: ${fmt(p99)} ms ${p99 < 50 ? "met" : "NOT met"}${pg.annotators !== 200 ? ` (measured with ${pg.annotators} annotators)` : ""}`,
       );
     }
-    console.log(
-      `load average at the end: ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")} (other work on the machine skews the figures)`,
-    );
+    printLoadAtEnd();
     console.log(`invariants: ${allOk ? "OK" : "VIOLATED (see above)"}`);
     // Last, one line per database run (issue 13): what the README's tables quote.
     for (const r of results) console.log(summaryLine(r));

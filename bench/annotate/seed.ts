@@ -2,7 +2,7 @@
 // lines), one batch of questions with a gold provenance passage and two retrieval candidates each
 // (3 passages per question), launched; annotator accounts, created and signed in.
 import { seededRandom } from "@/lib/seeded-random";
-import { cookieFrom, describe, multipart, type Client } from "./http";
+import { cookieFrom, describe, importBatch, type Client } from "./http";
 
 export const FIRST_WIKIPEDIA_ID = 91_000_000;
 /** Paragraphs per page: the title and four content paragraphs. */
@@ -133,18 +133,12 @@ export async function seedCampaign(client: Client, token: string, passages: numb
   const campaignId = campaign.data.campaign.id;
 
   t = performance.now();
-  const form = multipart([
+  const batchResult = await importBatch<{ batch: { id: number }; queries: number; passages: number }>(client, auth, campaignId, [
     { name: "name", value: "bench batch" },
     { name: "topK", value: "2" },
     { name: "queries", fileName: "bench-kilt.jsonl", content: files.queries },
     { name: "candidates", fileName: "bench-candidates.jsonl", content: files.candidates },
   ]);
-  const batch = await client.request("POST", `/api/campaigns/${campaignId}/batches`, {
-    headers: { ...auth, "content-type": form.contentType },
-    body: form.body,
-  });
-  if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
-  const batchResult = JSON.parse(batch.body.toString("utf8")) as { batch: { id: number }; queries: number; passages: number };
   const batchSeconds = (performance.now() - t) / 1000;
   if (batchResult.passages !== questions * PASSAGES_PER_QUESTION) {
     throw new Error(`batch import: ${batchResult.passages} passages stored, expected ${questions * PASSAGES_PER_QUESTION}`);

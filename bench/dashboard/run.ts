@@ -17,7 +17,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -38,10 +37,23 @@ import { percentile } from "../annotate/load";
 import { naiveDashboard } from "./naive";
 import { seedCampaign, type Seeded, type SeedOptions } from "./seed";
 import { startWriters, type WriteLoad, type WriteStats } from "./writers";
-import { benchOptions, fmt, int, integerOption, runMain } from "../common";
+import {
+  benchChild,
+  benchOptions,
+  fmt,
+  int,
+  integerOption,
+  loadAverage,
+  machineLine,
+  printTable,
+  REPO,
+  runMain,
+  serverVersion,
+  stringOptions,
+  flagOptions,
+} from "../common";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "dashboard", "writer-child.ts");
+const CHILD = benchChild("dashboard", "writer-child.ts");
 const BENCH_DB = "kps_bench_dashboard";
 const TARGET_MS = 300;
 const MB = 1e6;
@@ -54,20 +66,20 @@ function parseOptions() {
       "                                  [--calls 50] [--warmup 5] [--baseline-calls 10] [--writers 6 (pglite: 2)] [--write-warmup 3]\n" +
       "                                  [--interval-ms 200] [--annotators 300] [--batches 4] [--keep] [--reuse] [--no-explain]",
     {
-      database: { type: "string", default: "postgres" },
+      ...stringOptions({
+        database: "postgres",
+        "judged-share": "0.6",
+        calls: "50",
+        warmup: "5",
+        "baseline-calls": "10",
+        "write-warmup": "3",
+        "interval-ms": "200",
+        annotators: "300",
+        batches: "4",
+      }),
+      ...flagOptions("keep", "reuse", "no-explain"),
       passages: { type: "string" },
-      "judged-share": { type: "string", default: "0.6" },
-      calls: { type: "string", default: "50" },
-      warmup: { type: "string", default: "5" },
-      "baseline-calls": { type: "string", default: "10" },
       writers: { type: "string" },
-      "write-warmup": { type: "string", default: "3" },
-      "interval-ms": { type: "string", default: "200" },
-      annotators: { type: "string", default: "300" },
-      batches: { type: "string", default: "4" },
-      keep: { type: "boolean", default: false },
-      reuse: { type: "boolean", default: false },
-      "no-explain": { type: "boolean", default: false },
     },
   );
   const database = values.database;
@@ -111,7 +123,7 @@ async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<number[
   return ms.sort((a, b) => a - b);
 }
 
-function printTable(rows: Series[]) {
+function printSeries(rows: Series[]) {
   const header = ["measurement", "calls", "p50 ms", "p95 ms", "p99 ms", "max ms"];
   const lines = rows.map((r) => [
     r.label,
@@ -119,11 +131,7 @@ function printTable(rows: Series[]) {
     ...[50, 95, 99].map((p) => fmt(percentile(r.ms, p))),
     fmt(r.ms[r.ms.length - 1] ?? NaN),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  console.log(row(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const l of lines) console.log(row(l));
+  printTable(header, lines);
   for (const r of rows) if (r.note) console.log(`  ${r.label}: ${r.note}`);
 }
 
@@ -445,10 +453,9 @@ async function preparePglite(opts: Options): Promise<Prepared> {
   const t0 = performance.now();
   const seeded = await seedCampaign(handle.db, seedOptions(opts));
   const seedSeconds = (performance.now() - t0) / 1000;
-  const [v] = rowsOf<{ v: string }>(await handle.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)));
   return {
     handle,
-    label: `PGlite (PostgreSQL ${v?.v ?? "?"}, data directory ${dataDir})`,
+    label: `PGlite (PostgreSQL ${(await serverVersion(handle.db)) ?? "?"}, data directory ${dataDir})`,
     seeded,
     seedSeconds,
     cleanup: async () => {
@@ -463,13 +470,7 @@ async function main() {
   console.log(
     `Dashboard benchmark — ${opts.target === "postgres" ? "PostgreSQL" : "PGlite"}, ${int(opts.passages)} passages, judged share ${opts.judgedShare}`,
   );
-  console.log(
-    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
-      `load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
-  );
+  console.log(machineLine());
 
   let prepared: Prepared | undefined;
   let writers: RunningLoad | undefined;
@@ -611,7 +612,7 @@ async function main() {
       ms: baseline,
       note: `per-cell counts over passages, per-annotator counts and exact medians over judgments ⋈ passages, questions grouped from passages, activity from judgments; in parallel like getDashboard`,
     });
-    printTable(rows);
+    printSeries(rows);
     console.log(
       `  annotatorSummaries returns ${int(summaryRows.length)} rows (one per annotator), packing ${int(packedBuckets)} non-empty (annotator, half-second duration bucket) pairs as text`,
     );
@@ -641,10 +642,7 @@ async function main() {
       for (const l of explained) console.log(l);
     }
     console.log(
-      `this process: peak RSS ${fmt((process.resourceUsage().maxRSS * 1024) / MB, 0)} MB; load average at the end ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
+      `this process: peak RSS ${fmt((process.resourceUsage().maxRSS * 1024) / MB, 0)} MB; load average at the end ${loadAverage()}`,
     );
     console.log("checks (the tallies as the dashboard reads them vs the naive scan):");
     for (const [when, v] of consistency) {

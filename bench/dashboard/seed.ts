@@ -25,6 +25,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { stepTimer } from "../common";
+import { PLACE_WORDS, rnd, textArray } from "../synthetic-sql";
 
 export const PASSAGES_PER_QUESTION = 10;
 /** Paragraphs after the title on every page: passages sit on paragraph 1..4. */
@@ -62,26 +63,7 @@ export function isGoldPassage(passageId: number): boolean {
   return p % PASSAGES_PER_QUESTION === 0 && Math.floor(p / PASSAGES_PER_QUESTION) % 10 !== 7;
 }
 
-/** A non-negative pseudo-random integer in [0, m) from an integer SQL expression. */
-const rnd = (expr: string, m: number) => `(abs(hashint4((${expr})::int)::bigint) % ${m})`;
-
-const WORDS = [
-  "river",
-  "castle",
-  "museum",
-  "harbour",
-  "valley",
-  "council",
-  "railway",
-  "garden",
-  "temple",
-  "bridge",
-  "village",
-  "market",
-  "Zürich",
-  "Kraków",
-];
-const textArray = (xs: readonly string[]) => `(array[${xs.map((s) => `'${s}'`).join(", ")}]::text[])`;
+const WORDS = [...PLACE_WORDS, "Zürich", "Kraków"];
 
 export async function seedCampaign(db: Db, opts: SeedOptions): Promise<Seeded> {
   const P = opts.passages;

@@ -7,7 +7,7 @@ import type { UserActor } from "@/lib/auth/actor";
 import { nextTask } from "@/lib/campaign/annotate/assignment";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
-import { spanIn } from "../annotate/load";
+import { judgmentOf, spanIn } from "../annotate/load";
 import { idsOfTask } from "@/test/claims";
 import { isGoldPassage } from "./seed";
 
@@ -54,21 +54,12 @@ export function startWriters(db: Db, campaignId: number, writers: { id: number; 
         const first = task.passage.paragraphs[0]!;
         // The writers play careful annotators who know gold: the API hides the passage id, the database does not.
         const span = isGoldPassage((await idsOfTask(db, task)).passageId) || n++ % 3 === 0 ? spanIn(first.text) : undefined;
-        await submitJudgment(db, actor, task.claim.handle, {
-          verdict: span ? "sufficient" : "insufficient",
-          span: span
-            ? {
-                startParagraphId: first.id,
-                startCharacter: span.startCharacter,
-                endParagraphId: first.id,
-                endCharacter: span.endCharacter,
-                text: span.text,
-              }
-            : null,
-          unreadable: false,
-          durationMs: 2000 + ((n * 7919) % 20000),
-          idempotencyKey: `bench-dashboard-${w.username}-${task.claim.handle}`,
-        });
+        await submitJudgment(
+          db,
+          actor,
+          task.claim.handle,
+          judgmentOf(first, span, 2000 + ((n * 7919) % 20000), `bench-dashboard-${w.username}-${task.claim.handle}`),
+        );
         total++;
         if (marked !== undefined) {
           judgments++;

@@ -21,13 +21,13 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { openDatabase, rawClientOf, type Db } from "@/db/client";
+import { rawClientOf, type Db } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { exportJudgments } from "@/lib/campaign/report/export-judgments";
 import { exportKilt, type ExportReport } from "@/lib/campaign/report/export-kilt";
 import { linesResponse, primed } from "@/app/_server/downloads";
 import { postgresCpuSeconds } from "../import/proc";
-import { cpuSince, peakSampler, reportResult, runMain } from "../common";
+import { cpuSince, openChildDatabase, peakSampler, reportResult, runMain } from "../common";
 
 export interface SqlStat {
   calls: number;
@@ -94,12 +94,7 @@ async function main() {
     },
   });
   const kind = values.kind ?? "";
-  const handle = values.url
-    ? await openDatabase({ url: values.url })
-    : values["data-dir"]
-      ? await openDatabase({ dataDir: values["data-dir"] })
-      : undefined;
-  if (!handle) throw new Error("--url or --data-dir is required");
+  const handle = await openChildDatabase(values);
   try {
     if (kind === "open-only") {
       const t0 = performance.now();

@@ -12,7 +12,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type DatabaseHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -24,21 +23,30 @@ import type { ChildReport } from "./export-child";
 import { buildCampaign, type BuiltCampaign } from "./synthetic";
 import { countLines, verifyJudgmentsFile, verifyKiltFile, type Verdict } from "./verify";
 import {
+  benchChild,
   benchWorkspace,
   createBenchDatabase,
   benchOptions,
   childResult,
+  databaseTargets,
   type ResultRow,
   fmt,
   int,
   integerOption,
+  machineLine,
+  printLoadAtEnd,
+  printNotes,
+  printTable,
+  psqlConnection,
   runMain,
+  serverVersion,
   timedRun,
   type Timed,
+  stringOptions,
+  flagOptions,
 } from "../common";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "export", "export-child.ts");
+const CHILD = benchChild("export", "export-child.ts");
 const MB = 1e6;
 const RSS_TARGET_MB = 300;
 const RATIO_TARGET = 2;
@@ -54,22 +62,16 @@ function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/export/run.ts [--judgments 1000000] [--database postgres|pglite|both] [--pglite-judgments 100000] [--annotators 300] [--cpu-prof] [--no-diagnostics]",
     {
-      judgments: { type: "string", default: "1000000" },
-      database: { type: "string", default: "postgres" },
-      "pglite-judgments": { type: "string", default: "100000" },
-      annotators: { type: "string", default: "300" },
-      "cpu-prof": { type: "boolean", default: false },
-      "no-diagnostics": { type: "boolean", default: false },
+      ...stringOptions({ judgments: "1000000", database: "postgres", "pglite-judgments": "100000", annotators: "300" }),
+      ...flagOptions("cpu-prof", "no-diagnostics"),
     },
   );
-  const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both")
-    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
+  const targets: Target[] = databaseTargets(values.database);
   return {
     judgments: integerOption("judgments", values.judgments, 9),
     pgliteJudgments: integerOption("pglite-judgments", values["pglite-judgments"], 9),
     annotators: integerOption("annotators", values.annotators, 3),
-    targets: (database === "both" ? ["postgres", "pglite"] : [database]) as Target[],
+    targets,
     cpuProf: values["cpu-prof"],
     diagnostics: !values["no-diagnostics"],
   };
@@ -115,7 +117,7 @@ function appSelect(campaignId: number, page?: { after: number; upTo: number }): 
 
 // ---------------------------------------------------------------------------------------------
 
-function printTable(rows: Row[]) {
+function printRows(rows: Row[]) {
   const header = ["export", "lines", "MB", "seconds", "MB/s", "lines/s", "peak RSS MB", "time ÷ psql COPY"];
   const lines = rows.map((r) => [
     r.label,
@@ -127,11 +129,7 @@ function printTable(rows: Row[]) {
     r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0),
     r.ratio === undefined ? "1.00 (reference)" : fmt(r.ratio, 2),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  console.log(row(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const l of lines) console.log(row(l));
+  printTable(header, lines);
 }
 
 function sqlNotes(r: ChildReport): string {
@@ -282,39 +280,15 @@ async function main() {
     console.log(
       `KILT export benchmark — ${opts.targets.map((t) => `${t} ${int(t === "postgres" ? opts.judgments : opts.pgliteJudgments)} judgments`).join(", ")}`,
     );
-    console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, ` +
-        `load average ${os
-          .loadavg()
-          .map((l) => fmt(l, 2))
-          .join(" ")}`,
-    );
+    console.log(machineLine());
 
     ws.admin = await openDatabase({ url: baseUrl });
-    const u = new URL(benchUrl);
-    const psqlArgs = [
-      "-X",
-      "-q",
-      "-v",
-      "ON_ERROR_STOP=1",
-      "-h",
-      u.hostname,
-      "-p",
-      u.port || "5432",
-      "-U",
-      decodeURIComponent(u.username || "postgres"),
-      "-d",
-      benchDb,
-    ];
-    const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
+    const psql = psqlConnection(benchUrl, benchDb);
 
     if (opts.targets.includes("postgres")) {
       const bench = await createBenchDatabase(ws);
       await migrateDatabase(bench);
-      const [version] = rowsOf<{ v: string }>(
-        await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)),
-      );
-      const pg = `PostgreSQL ${version?.v ?? ""}`.trim();
+      const pg = `PostgreSQL ${(await serverVersion(bench.db)) ?? ""}`.trim();
       console.log(`${pg}: ${bench.location} (created and migrated)`);
       const t0 = performance.now();
       const built = await buildCampaign(bench.db, { judgments: opts.judgments, annotators: opts.annotators });
@@ -325,7 +299,7 @@ async function main() {
       };
       const psqlCopy = async (label: string, select: string, file: string): Promise<Row> => {
         const s0 = postgresCpuSeconds();
-        const run = await timedRun("psql", [...psqlArgs, "-c", `copy (${select}) to stdout`], { env: psqlEnv, stdoutFile: file });
+        const run = await timedRun("psql", [...psql.args, "-c", `copy (${select}) to stdout`], { env: psql.env, stdoutFile: file });
         await new Promise((resolve) => setTimeout(resolve, 300)); // let the postmaster reap the backend
         const s1 = postgresCpuSeconds();
         const lines = await countLines(file);
@@ -459,12 +433,12 @@ async function main() {
     }
 
     console.log("");
-    printTable(outcomes.flatMap((o) => o.rows));
+    printRows(outcomes.flatMap((o) => o.rows));
     console.log("");
-    for (const r of outcomes.flatMap((o) => o.rows)) {
-      const n = r.notes.filter(Boolean);
-      if (n.length) console.log(`${r.label}:\n  - ${n.join("\n  - ")}`);
-    }
+    printNotes(
+      outcomes.flatMap((o) => o.rows),
+      (r) => r.label,
+    );
     for (const n of outcomes.flatMap((o) => o.notes)) console.log(n);
     console.log("");
     console.log("targets:");
@@ -474,12 +448,7 @@ async function main() {
     if (opts.targets.includes("pglite"))
       console.log(`  (PGlite ran ${int(opts.pgliteJudgments)} judgments; its baseline is PGlite's own COPY, not psql)`);
     console.log("");
-    console.log(
-      `load average at the end: ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")} (other work on the machine skews the figures)`,
-    );
+    printLoadAtEnd();
     console.log("correctness:");
     for (const [what, v] of outcomes.flatMap((o) => o.verdicts)) console.log(`  ${what}: ${v.ok ? "OK" : "FAILED"} — ${v.message}`);
   } finally {

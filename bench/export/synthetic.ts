@@ -24,6 +24,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { stepTimer } from "../common";
+import { PLACE_WORDS, rnd, textArray } from "../synthetic-sql";
 
 export const FIRST_WIKIPEDIA_ID = 93_000_000;
 
@@ -56,18 +57,7 @@ export interface BuiltCampaign {
 }
 
 const WORDS = [
-  "river",
-  "castle",
-  "museum",
-  "harbour",
-  "valley",
-  "council",
-  "railway",
-  "garden",
-  "temple",
-  "bridge",
-  "village",
-  "market",
+  ...PLACE_WORDS,
   "province",
   "engine",
   "theatre",
@@ -111,11 +101,6 @@ const WORDS = [
 ];
 const ASTRAL = ["𝄞", "😀", "𐌅𐌄𐌋", "𝔄"];
 const SECTIONS = ["History", "Geography", "Economy", "Culture", "Legacy", "Architecture"];
-
-const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const textArray = (xs: readonly string[]) => `(array[${xs.map(lit).join(", ")}]::text[])`;
-/** A non-negative pseudo-random integer in [0, m) from an integer SQL expression. */
-const rnd = (expr: string, m: number) => `(abs(hashint4((${expr})::int)::bigint) % ${m})`;
 
 export async function buildCampaign(db: Db, opts: BuildOptions): Promise<BuiltCampaign> {
   const N = opts.judgments;

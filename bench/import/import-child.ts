@@ -12,7 +12,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "@/db/client";
 import { copyTextArray, copyValue } from "@/db/bulk";
 import { system } from "@/lib/auth/actor";
 import { importKnowledge, MAX_KNOWLEDGE_LINE_BYTES } from "@/lib/knowledge/import-knowledge";
@@ -20,7 +19,7 @@ import { readLines } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema } from "@/lib/kilt/schemas";
 import { residentSplit } from "./memory";
 import { postgresCpuSeconds } from "./proc";
-import { cpuSince, peakSampler, reportResult, runMain } from "../common";
+import { cpuSince, openChildDatabase, peakSampler, reportResult, runMain } from "../common";
 
 export interface ChildReport {
   seconds: number;
@@ -103,12 +102,7 @@ async function main() {
     return;
   }
 
-  const handle = values.url
-    ? await openDatabase({ url: values.url })
-    : values["data-dir"]
-      ? await openDatabase({ dataDir: values["data-dir"] })
-      : undefined;
-  if (!handle) throw new Error("--url or --data-dir is required");
+  const handle = await openChildDatabase(values);
   try {
     if (values["open-only"]) {
       const t0 = performance.now();

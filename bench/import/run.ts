@@ -9,9 +9,7 @@
 // migrated and dropped; PGlite lives in a temporary directory.
 import { randomInt } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -19,19 +17,29 @@ import type { ChildReport } from "./import-child";
 import { postgresCpuSeconds } from "./proc";
 import { FIRST_WIKIPEDIA_ID, syntheticPage, writeKnowledgeFile } from "./synthetic";
 import {
+  benchChild,
   benchWorkspace,
   createBenchDatabase,
   benchOptions,
   bundleChild,
   childResult,
+  databaseTargets,
   type ResultRow,
+  flagOptions,
   fmt,
+  machineLine,
+  printLoadAtEnd,
+  printNotes,
+  printTable,
+  psqlConnection,
+  REPO,
   runMain,
+  serverVersion,
+  stringOptions,
   timedRun,
 } from "../common";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "import", "import-child.ts");
+const CHILD = benchChild("import", "import-child.ts");
 const MB = 1e6;
 
 interface Row extends ResultRow {
@@ -45,13 +53,8 @@ function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/import/run.ts [--pages 100000] [--database postgres|pglite|both] [--seed 1] [--sample 100] [--gzip] [--no-parse-pass] [--cpu-prof] [--toast-compression lz4] [--pglite-shared-buffers 16MB]",
     {
-      pages: { type: "string", default: "100000" },
-      database: { type: "string", default: "both" },
-      seed: { type: "string", default: "1" },
-      sample: { type: "string", default: "100" },
-      gzip: { type: "boolean", default: false },
-      "no-parse-pass": { type: "boolean", default: false },
-      "cpu-prof": { type: "boolean", default: false },
+      ...stringOptions({ pages: "100000", database: "both", seed: "1", sample: "100" }),
+      ...flagOptions("gzip", "no-parse-pass", "cpu-prof"),
       "toast-compression": { type: "string" },
       "pglite-shared-buffers": { type: "string" },
     },
@@ -62,10 +65,7 @@ function parseOptions() {
   if (!Number.isInteger(pages) || pages < 1) throw new Error(`--pages must be a positive integer, not '${values.pages}'`);
   if (!Number.isInteger(seed)) throw new Error(`--seed must be an integer, not '${values.seed}'`);
   if (!Number.isInteger(sample) || sample < 0) throw new Error(`--sample must be a non-negative integer, not '${values.sample}'`);
-  const database = values.database;
-  if (database !== "postgres" && database !== "pglite" && database !== "both")
-    throw new Error(`--database must be postgres, pglite or both, not '${database}'`);
-  const targets: ("postgres" | "pglite")[] = database === "both" ? ["postgres", "pglite"] : [database];
+  const targets = databaseTargets(values.database);
   const toastCompression = values["toast-compression"];
   if (toastCompression !== undefined && toastCompression !== "lz4" && toastCompression !== "pglz")
     throw new Error(`--toast-compression must be lz4 or pglz, not '${toastCompression}'`);
@@ -185,7 +185,7 @@ function memoryLine(m: Record<string, number>): string {
   return `RSS ${mb("rss")} MB = WebAssembly memory ${mb("wasm")} + other anonymous ${mb("anon")} (V8 heap ${mb("heapTotal")}, array buffers ${mb("arrayBuffers")}) + mapped files ${mb("files")}`;
 }
 
-function printTable(rows: Row[]) {
+function printRows(rows: Row[]) {
   const header = ["database", "pages", "MB", "seconds", "pages/s", "MB/s", "peak RSS MB", "app/psql (speed)"];
   const lines = rows.map((r) => [
     r.database,
@@ -197,11 +197,7 @@ function printTable(rows: Row[]) {
     r.peakRssBytes === undefined ? "?" : fmt(r.peakRssBytes / MB, 0),
     r.ratio === undefined ? "1.00 (reference)" : fmt(r.ratio, 2),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
-  console.log(row(header));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const l of lines) console.log(row(l));
+  printTable(header, lines);
 }
 
 async function main() {
@@ -219,12 +215,7 @@ async function main() {
   try {
     console.log(`KILT knowledge-source import benchmark — ${opts.pages.toLocaleString("en-US")} pages, seed ${opts.seed}`);
     console.log(`import child: ${bundle ? `${path.relative(REPO, bundle)} (bundled with esbuild), on plain node` : "under tsx"}`);
-    console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
-    );
+    console.log(machineLine());
 
     // 1. The file, once (and the same rows as a COPY text file for the baseline; not timed).
     const file = path.join(tmp, opts.gzip ? "knowledge.jsonl.gz" : "knowledge.jsonl");
@@ -248,40 +239,23 @@ async function main() {
     console.log(
       `PostgreSQL: ${bench.location} (created and migrated)${opts.toastCompression ? `; EXPERIMENT: default_toast_compression = ${opts.toastCompression} for this database` : ""}`,
     );
-    const [version] = rowsOf<{ v: string }>(
-      await bench.db.execute(sql.raw(`select split_part(current_setting('server_version'), ' ', 1) as v`)),
-    );
+    const version = await serverVersion(bench.db);
     const indexes = sampleIndexes(opts.pages, opts.sample, opts.seed);
 
     // 3. Baseline: psql \copy of the same rows into a plain table (the psql run only is timed).
     await bench.db.execute(sql.raw(`create table bench_pages_plain (wikipedia_id text primary key, title text, paragraphs text[])`));
     await bench.db.execute(sql.raw(`checkpoint`));
-    const u = new URL(benchUrl);
-    const psqlArgs = [
-      "-X",
-      "-q",
-      "-v",
-      "ON_ERROR_STOP=1",
-      "-h",
-      u.hostname,
-      "-p",
-      u.port || "5432",
-      "-U",
-      decodeURIComponent(u.username || "postgres"),
-      "-d",
-      benchDb,
-    ];
-    const psqlEnv = u.password ? { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } : process.env;
+    const psqlConn = psqlConnection(benchUrl, benchDb);
     const server0 = postgresCpuSeconds();
     const psql = await timedRun(
       "psql",
-      [...psqlArgs, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`],
-      { env: psqlEnv },
+      [...psqlConn.args, "-c", `\\copy bench_pages_plain (wikipedia_id, title, paragraphs) from '${copyFile}'`],
+      { env: psqlConn.env },
     );
     await new Promise((resolve) => setTimeout(resolve, 500)); // let the postmaster reap the backend
     const server1 = postgresCpuSeconds();
     const baseline: Row = {
-      database: `PostgreSQL ${version?.v ?? ""} — psql \\copy (baseline)${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`,
+      database: `PostgreSQL ${version ?? ""} — psql \\copy (baseline)${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`,
       pages: opts.pages,
       bytes: written.bytes,
       seconds: psql.seconds,
@@ -318,7 +292,7 @@ async function main() {
       const row: Row = {
         database:
           target === "postgres"
-            ? `PostgreSQL ${version?.v ?? ""} — app importKnowledge${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`
+            ? `PostgreSQL ${version ?? ""} — app importKnowledge${opts.toastCompression ? ` (${opts.toastCompression})` : ""}`
             : `PGlite (temp dir) — app importKnowledge${opts.sharedBuffers ? ` (shared_buffers ${opts.sharedBuffers})` : ""}`,
         pages: r.pages,
         bytes: written.bytes,
@@ -369,12 +343,9 @@ async function main() {
 
     // 6. Report.
     console.log("");
-    printTable(rows);
+    printRows(rows);
     console.log("");
-    for (const r of rows) {
-      const n = r.notes.filter(Boolean);
-      if (n.length) console.log(`${r.database}:\n  - ${n.join("\n  - ")}`);
-    }
+    printNotes(rows, (r) => r.database);
     for (const n of notes) console.log(n);
     if (opts.targets.includes("pglite"))
       console.log(
@@ -388,12 +359,7 @@ async function main() {
       `         app speed ≥ 0.5 × psql \\copy: ${appRows.map((r) => `${r.database.split(" ")[0]} ${fmt(r.ratio ?? 0, 2)} ${(r.ratio ?? 0) >= 0.5 ? "met" : "NOT met"}`).join(", ")}`,
     );
     console.log("");
-    console.log(
-      `load average at the end: ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")} (other work on the machine skews the figures)`,
-    );
+    printLoadAtEnd();
     console.log("correctness:");
     for (const v of verdicts) console.log(`  ${v}`);
     if (opts.pages < 100_000) console.log(`\n(--pages ${opts.pages}: the targets are stated for 100,000 pages)`);

@@ -20,19 +20,16 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { fmt, integerOption, runMain } from "../common";
-import { createClient, describe, multipart, type Client } from "../annotate/http";
+import { fmt, integerOption, loadAverage, REPO, runMain } from "../common";
+import { createClient, describe, importBatch, type Client } from "../annotate/http";
 import { coordinatorToken } from "../annotate/seed";
 import { build, buildNeeded, startServer, tail, type Server } from "../annotate/server";
 import { scratch } from "../scratch";
 import { Rng } from "../rng";
 import { answerOf, BOT_KINDS, GOOD_KINDS, KIND_NOTES, poolOf, type Kind } from "./annotators";
 import { makeDataset, truthIndex, type Dataset, type PassageTruth } from "./synthetic";
-
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 function shareOption(name: string, value: string): number {
   const n = Number(value);
@@ -172,10 +169,7 @@ async function main() {
   try {
     console.log(`KILT Provenance Studio — cheater bench (bench/quality), ${new Date().toISOString()}`);
     console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}; ${gitState()}`,
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${loadAverage()}; ${gitState()}`,
     );
 
     const why = buildNeeded(REPO);
@@ -340,12 +334,7 @@ async function main() {
       `  export precision ≥ 0.95 with Dawid–Skene at 20% bots: ${ds20 === undefined ? "no 20% mix run" : typeof ds20 === "string" ? `not measured (${ds20})` : ds20.precision >= 0.95 ? `met (${fmt(ds20.precision, 3)})` : `NOT MET (${fmt(ds20.precision, 3)})`}; majority gives ${at20("majority")}`,
     );
     void kindSummary;
-    console.log(
-      `\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
-    );
+    console.log(`\nwhole run: ${fmt((performance.now() - t0) / 1000, 0)} s; load average now ${loadAverage()}`);
     console.log(
       `quality: ${at20("dawid-skene")} export precision with dawid-skene at 20% bots (majority ${at20("majority")}), every bot kind paused within ${within} gold judgments, ${carefulPaused} careful paused`,
     );
@@ -385,24 +374,18 @@ async function setUpCampaign(
       features.settings[key] =
         `${res.status} ${(res.data as { error?: { message?: string } } | undefined)?.error?.message ?? describe(res).slice(4, 120)}`;
   }
-  const form = multipart([
-    { name: "name", value: "bench quality" },
-    { name: "perRetriever", value: "10" },
-    { name: "queries", fileName: "bench-quality-kilt.jsonl", content: data.queries },
-    { name: "candidates", fileName: "bm25.jsonl", content: data.candidates },
-  ]);
-  const batch = await client.request("POST", `/api/campaigns/${id}/batches`, {
-    headers: { ...auth, "content-type": form.contentType },
-    body: form.body,
-  });
-  if (batch.status !== 201) throw new Error(`batch import: ${describe(batch)}`);
-  const b = JSON.parse(batch.body.toString("utf8")) as {
+  const b = await importBatch<{
     batch: { id: number; decoys?: number };
     passages: number;
     goldPassages: number;
     decoys?: number;
     decoyPassages?: number;
-  };
+  }>(client, auth, id, [
+    { name: "name", value: "bench quality" },
+    { name: "perRetriever", value: "10" },
+    { name: "queries", fileName: "bench-quality-kilt.jsonl", content: data.queries },
+    { name: "candidates", fileName: "bm25.jsonl", content: data.candidates },
+  ]);
   const withNegatives = data.counts.sufficientGold + data.counts.training + data.counts.negativeGold;
   features.negativeGoldImport = b.goldPassages >= withNegatives;
   const launched = await client.json("POST", `/api/batches/${b.batch.id}/launch`, {}, auth);

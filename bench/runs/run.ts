@@ -11,18 +11,26 @@
 // postgres://postgres@127.0.0.1:5432/postgres). A throwaway database kps_bench_runs_<random> is
 // created and dropped at the end (also on Ctrl-C).
 import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { migrateDatabase } from "@/db/migrate";
 import { buildCampaign } from "../export/synthetic";
 import { writeRuns } from "./synthetic-runs";
-import { benchWorkspace, createBenchDatabase, childResult, fmt, int, integerOption, runMain, timedRun } from "../common";
+import {
+  benchChild,
+  benchWorkspace,
+  createBenchDatabase,
+  childResult,
+  fmt,
+  int,
+  integerOption,
+  loadAverage,
+  runMain,
+  timedRun,
+} from "../common";
 import type { LeaderboardChildReport } from "./leaderboard-child";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "runs", "leaderboard-child.ts");
+const CHILD = benchChild("runs", "leaderboard-child.ts");
 
 function parseOptions() {
   const { values } = parseArgs({
@@ -46,10 +54,7 @@ async function main() {
   try {
     console.log(`Runs benchmark — ${int(opts.judgments)} judgments, ${opts.runs} runs`);
     console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
+      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
     );
     const bench = await createBenchDatabase(ws);
     await migrateDatabase(bench);

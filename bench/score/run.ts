@@ -16,14 +16,28 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ScoreChildReport } from "./score-child";
 import { writeScoreFiles } from "./synthetic";
-import { benchOptions, bundleChild, seedOption, childResult, fmt, int, runMain, timedRun, type Timed } from "../common";
+import {
+  benchChild,
+  benchOptions,
+  bundleChild,
+  seedOption,
+  childResult,
+  fmt,
+  int,
+  machineLine,
+  printLoadAtEnd,
+  REPO,
+  runMain,
+  timedRun,
+  type Timed,
+  stringOptions,
+  flagOptions,
+} from "../common";
 
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
-const CHILD = path.join(REPO, "bench", "score", "score-child.ts");
-const BASELINE = path.join(REPO, "bench", "score", "kilt-baseline.py");
+const CHILD = benchChild("score", "score-child.ts");
+const BASELINE = benchChild("score", "kilt-baseline.py");
 const MB = 1e6;
 /** The issue's figures for KILT's scripts at 20,000 questions: eval_retrieval.py and eval_downstream.py. */
 const ISSUE_20K = { retrieval: 15.5, downstream: 17.6 };
@@ -36,12 +50,8 @@ function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/score/run.ts [--questions 100000,20000] [--seed 1] [--ks 1,5,10,20] [--no-kilt] [--no-tsx] [--order shuffled|gold]",
     {
-      questions: { type: "string", default: "100000,20000" },
-      seed: { type: "string", default: "1" },
-      ks: { type: "string", default: "1,5,10,20" },
-      "no-kilt": { type: "boolean", default: false },
-      "no-tsx": { type: "boolean", default: false },
-      order: { type: "string", default: "shuffled" },
+      ...stringOptions({ questions: "100000,20000", seed: "1", ks: "1,5,10,20", order: "shuffled" }),
+      ...flagOptions("no-kilt", "no-tsx"),
     },
   );
   const sizes = values.questions.split(",").map(Number);
@@ -262,12 +272,7 @@ async function main() {
   });
   try {
     console.log(`Scoring benchmark — kps score against KILT's eval_retrieval.py and eval_downstream.py, seed ${opts.seed}, ks ${opts.ks}`);
-    console.log(
-      `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${fmt(os.totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}, load average ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")}`,
-    );
+    console.log(machineLine());
     const bundle = await bundleChild(CHILD, "score-child.mjs", "the score child");
     const kilt = opts.kilt ? findKilt(tmp) : undefined;
     if (kilt && "pythonPath" in kilt)
@@ -295,12 +300,7 @@ async function main() {
       );
     }
     for (const r of results) if (r.check) console.log(`correctness at ${int(r.questions)}: ${r.check}`);
-    console.log(
-      `load average at the end: ${os
-        .loadavg()
-        .map((l) => fmt(l, 2))
-        .join(" ")} (other work on the machine skews the figures)`,
-    );
+    printLoadAtEnd();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
