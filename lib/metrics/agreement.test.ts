@@ -127,6 +127,29 @@ const WEIGHTED_AS_COPIES = profiles([
   [0, 2],
 ]);
 
+/**
+ * The cases both measures meet alike, as tests of the describe it is called in: the hand-computed
+ * example, 1 for perfect agreement, and null where the measure is undefined (no units at all, then
+ * `undefinedFor`).
+ */
+function itMeetsTheCommonCases(
+  measure: (units: UnitProfile[]) => number | null,
+  hand: { label: string; value: number },
+  undefinedFor: { label: string; units: UnitProfile[][] },
+) {
+  it(`matches the hand-computed binary example: ${hand.label}`, () => {
+    expect(measure(HAND)).toBeCloseTo(hand.value, 12);
+  });
+
+  it("is 1 for perfect agreement", () => {
+    expect(measure(PERFECT)).toBe(1);
+  });
+
+  it(`is null when undefined: ${undefinedFor.label}`, () => {
+    for (const units of [[], ...undefinedFor.units]) expect(measure(units)).toBeNull();
+  });
+}
+
 describe("profilesFromReliabilityData", () => {
   it("reads the R column-major vector as the paper's observer × unit table (but for unit 12)", () => {
     const fromR = [0, 1, 2, 3].map((observer) => Array.from({ length: 12 }, (_, unit) => KRIPPENDORFF_2011_R_VECTOR[unit * 4 + observer]!));
@@ -173,28 +196,22 @@ describe("krippendorffAlphaNominal", () => {
     expect(alpha).toBeCloseTo(113 / 152, 12);
   });
 
-  it("matches the hand-computed binary example: 3/5", () => {
-    expect(krippendorffAlphaNominal(HAND)).toBeCloseTo(3 / 5, 12);
-  });
-
-  it("is 1 for perfect agreement", () => {
-    expect(krippendorffAlphaNominal(PERFECT)).toBe(1);
-  });
-
-  it("is null when undefined: nothing pairable, or every value in one category", () => {
-    expect(krippendorffAlphaNominal([])).toBeNull();
-    expect(
-      krippendorffAlphaNominal(
+  itMeetsTheCommonCases(
+    krippendorffAlphaNominal,
+    { label: "3/5", value: 3 / 5 },
+    {
+      label: "nothing pairable, or every value in one category",
+      units: [
         profiles([
           [1, 0],
           [0, 1],
           [0, 0],
         ]),
-      ),
-    ).toBeNull();
-    expect(krippendorffAlphaNominal(ONE_CATEGORY)).toBeNull();
-    expect(krippendorffAlphaNominal([{ counts: [2, 1], weight: 0 }])).toBeNull();
-  });
+        ONE_CATEGORY,
+        [{ counts: [2, 1], weight: 0 }],
+      ],
+    },
+  );
 
   it("ignores units with a single value", () => {
     const extra = [...HAND, { counts: [1, 0] }, { counts: [0, 1], weight: 100 }, { counts: [0, 0] }];
@@ -242,26 +259,20 @@ describe("fleissKappa", () => {
     expect(kappa).toBeCloseTo((pBar - pE) / (1 - pE), 12);
   });
 
-  it("matches the hand-computed binary example: 11/20", () => {
-    expect(fleissKappa(HAND)).toBeCloseTo(11 / 20, 12);
-  });
-
-  it("is 1 for perfect agreement", () => {
-    expect(fleissKappa(PERFECT)).toBe(1);
-  });
-
-  it("is null when undefined: no unit with two raters, or P_e = 1", () => {
-    expect(fleissKappa([])).toBeNull();
-    expect(
-      fleissKappa(
+  itMeetsTheCommonCases(
+    fleissKappa,
+    { label: "11/20", value: 11 / 20 },
+    {
+      label: "no unit with two raters, or P_e = 1",
+      units: [
         profiles([
           [1, 0],
           [0, 1],
         ]),
-      ),
-    ).toBeNull();
-    expect(fleissKappa(ONE_CATEGORY)).toBeNull();
-  });
+        ONE_CATEGORY,
+      ],
+    },
+  );
 
   it("ignores units with a single rater and counts weights as copies", () => {
     expect(fleissKappa([...HAND, { counts: [0, 1], weight: 50 }])).toBeCloseTo(11 / 20, 12);
