@@ -1,5 +1,4 @@
-import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { REPORTED, suiteConfig } from "./vitest.shared.js";
 
 /**
  * The browser-free end-to-end tests, test/http/*.http.ts (named apart from *.test.ts, so that the
@@ -8,24 +7,12 @@ import { defineConfig } from "vitest/config";
  * webServer does; scripts/test.mjs runs this suite after the build, before Playwright.
  * One file: `npx vitest run -c vitest.http.config.ts test/http/cli.http.ts`.
  */
-export default defineConfig({
-  // server-only: an empty module, as in vitest.config.ts.
-  resolve: {
-    alias: {
-      "@": path.resolve(import.meta.dirname),
-      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
-    },
-  },
-  test: {
-    include: ["test/http/**/*.http.ts"],
-    globalSetup: ["test/http/global-setup.ts"],
-    environment: "node",
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // One app process serves every file; two forks fit this 2-core machine.
-    pool: "forks",
-    maxWorkers: 2,
-    retry: process.env.CI ? 1 : 0,
-    includeTaskLocation: true,
-  },
+export default suiteConfig({
+  include: ["test/http/**/*.http.ts"],
+  globalSetup: ["test/http/global-setup.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // One app process serves every file; two forks fit this 2-core machine.
+  maxWorkers: 2,
+  ...REPORTED,
 });

@@ -1,13 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { expect } from "vitest";
 import type { Db } from "@/db/client";
 import { crowdEntries } from "@/db/schema";
 import { anonymous, type Actor } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
-import { enterCrowd } from "@/lib/crowd/sessions";
-import { AppError } from "@/lib/errors";
+import { consentToCrowdSession, enterCrowd } from "@/lib/crowd/sessions";
+import { nextTaskFor } from "@/lib/crowd/work";
 import { makeCampaign } from "./campaign-factory";
+import { unique } from "./databases";
+import { refusal } from "./refusal";
+
+// The crowd session tests take refusal from here, with the rest of their helpers.
+export { refusal };
 
 // Crowd campaigns entered through the domain functions (enterCrowd), for the session tests in lib/crowd/.
 
@@ -56,12 +60,24 @@ export async function enter(
   return { actor, token, session };
 }
 
-/** The AppError a call is refused with. */
-export async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
+/**
+ * A worker on a new generic-platform entry of `campaignId` (no training unless `entry` says),
+ * entered under a made-up worker id and consented: the next call is for work. `startedAt` is the
+ * time just before they entered.
+ */
+export async function workingCrowdWorker(db: Db, campaignId: number, entry: Partial<typeof crowdEntries.$inferInsert>) {
+  const key = randomBytes(16).toString("base64url");
+  await db
+    .insert(crowdEntries)
+    .values({ campaignId, enabled: true, entryKey: key, codes: CODES, platform: "generic", trainingItems: 0, ...entry });
+  const startedAt = Date.now();
+  const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
+  const actor = await resolveActor(db, { bearerToken: token });
+  await consentToCrowdSession(db, actor);
+  return { actor, userId: (actor as { id: number }).id, startedAt };
+}
+
+/** How a worker's crowd session ended, or why it is stopped: the details of the AppError nextTaskFor refuses them with. */
+export async function sessionEndOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
+  return (await refusal(nextTaskFor(db, actor, { campaignId }))).details;
 }

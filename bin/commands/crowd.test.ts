@@ -89,42 +89,27 @@ describe("kps campaign crowd", () => {
   });
 
   it("says which option is wrong and why", () => {
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--enable", "--disable"])))).toContain(
-      "--enable and --disable cannot be given together",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--disable", "--stop"])))).toContain(
-      "--disable and --stop cannot be given together",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--mturk-site", "www.mturk.com"])))).toContain(
-      "--mturk-site: must be 'production' or 'sandbox'",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--max-in-progress", "0"])))).toContain(
-      "--max-in-progress: must be a whole number from 1 to 100,000",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--platform", "upwork"])))).toContain(
-      "--platform: must be 'prolific', 'mturk' or 'generic'",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota", "0"])))).toContain(
-      "--quota: must be a whole number from 1 to 10,000",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--quota-unit", "hours"])))).toContain(
-      "--quota-unit: must be 'passages' or 'questions'",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--completion-url", "javascript:alert(1)"])))).toContain(
-      "--completion-url: must be an absolute http",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "bonus=X"])))).toContain(
-      "--code: 'bonus=X' is not OUTCOME=CODE",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A", "--code", "paused=B"])))).toContain(
-      "paused is given twice",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=A B"])))).toContain(
-      "--code paused=…: may hold only letters",
-    );
-    expect(refusal(() => crowdChanges(optionsOf(["--campaign", "4", "--code", "paused=AB", "--code", "completed=ab"])))).toContain(
-      "is the same as the code for 'completed'",
-    );
+    // The options after --campaign 4, and what the refusal says.
+    const cases: [string[], string][] = [
+      [["--enable", "--disable"], "--enable and --disable cannot be given together"],
+      [["--disable", "--stop"], "--disable and --stop cannot be given together"],
+      [["--mturk-site", "www.mturk.com"], "--mturk-site: must be 'production' or 'sandbox'"],
+      [["--max-in-progress", "0"], "--max-in-progress: must be a whole number from 1 to 100,000"],
+      [["--platform", "upwork"], "--platform: must be 'prolific', 'mturk' or 'generic'"],
+      [["--quota", "0"], "--quota: must be a whole number from 1 to 10,000"],
+      [["--quota-unit", "hours"], "--quota-unit: must be 'passages' or 'questions'"],
+      [["--completion-url", "javascript:alert(1)"], "--completion-url: must be an absolute http"],
+      [["--code", "bonus=X"], "--code: 'bonus=X' is not OUTCOME=CODE"],
+      [["--code", "paused=A", "--code", "paused=B"], "paused is given twice"],
+      [["--code", "paused=A B"], "--code paused=…: may hold only letters"],
+      [["--code", "paused=AB", "--code", "completed=ab"], "is the same as the code for 'completed'"],
+    ];
+    for (const [args, message] of cases) {
+      expect(
+        refusal(() => crowdChanges(optionsOf(["--campaign", "4", ...args]))),
+        args.join(" "),
+      ).toContain(message);
+    }
     expect(() => optionsOf(["--campaign", "4", "--quota", "many"])).toThrow(/--quota must be a number/);
   });
 

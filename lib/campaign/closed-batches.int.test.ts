@@ -19,6 +19,15 @@ import { exportJudgments } from "./report/export-judgments";
 import { exportKilt } from "./report/export-kilt";
 import { exportedBytes } from "@/test/exported";
 
+/**
+ * A launched campaign of `queries` questions with `candidates` candidates each, where a passage
+ * takes `r` judgments and `t` sufficient ones endorse it; gold never pauses anyone here.
+ */
+function judgedCampaign(db: Db, shape: { queries: number; candidates: number; r: number; t: number }) {
+  const settings = { judgmentsPerPassage: shape.r, endorsementThreshold: shape.t, goldMinJudgments: 10_000 };
+  return makeCampaign(db, { queries: shape.queries, candidates: shape.candidates, settings });
+}
+
 /** "ok", or the refusal as "status code: message". */
 async function outcome(promise: Promise<unknown>): Promise<string> {
   try {
@@ -65,11 +74,7 @@ async function judgeAll(
 
 describeEachDatabase("closed means closed", ({ db }) => {
   it("pausing a batch ends its claims, hands out nothing and refuses judgments on claims made before (409); relaunching reopens the slots", async () => {
-    const c = await makeCampaign(db(), {
-      queries: 2,
-      candidates: 1,
-      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
-    });
+    const c = await judgedCampaign(db(), { queries: 2, candidates: 1, r: 2, t: 1 });
     const [a, b] = await makeAnnotators(db(), 2);
     const ta = (await nextTask(db(), a!, { campaignId: c.campaignId }))!;
     const tb = (await nextTask(db(), b!, { campaignId: c.campaignId }))!;
@@ -92,11 +97,7 @@ describeEachDatabase("closed means closed", ({ db }) => {
   });
 
   it("closing a batch ends its live claims and refuses judgments on it with 409, saying it was closed", async () => {
-    const c = await makeCampaign(db(), {
-      queries: 2,
-      candidates: 1,
-      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
-    });
+    const c = await judgedCampaign(db(), { queries: 2, candidates: 1, r: 2, t: 1 });
     const [a, b] = await makeAnnotators(db(), 2);
     const first = (await nextTask(db(), a!, { campaignId: c.campaignId }))!;
     await submitJudgment(db(), a!, first.claim.handle, judgmentOf(first, "sufficient"));
@@ -125,10 +126,9 @@ describeEachDatabase("closed means closed", ({ db }) => {
     "exports a closed batch byte for byte the same, whatever happens after: late judgments, T changed, annotators paused, time",
     { timeout: 120_000 },
     async () => {
-      const settings = { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 };
       // Two identical campaigns: one closed, one left open as the control that the changes do matter.
-      const closed = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
-      const open = await makeCampaign(db(), { queries: 3, candidates: 1, settings });
+      const closed = await judgedCampaign(db(), { queries: 3, candidates: 1, r: 3, t: 2 });
+      const open = await judgedCampaign(db(), { queries: 3, candidates: 1, r: 3, t: 2 });
       const team = await makeAnnotators(db(), 3);
       const late: Record<number, { who: UserActor; task: Task } | null> = {};
       for (const c of [closed, open]) {
@@ -164,11 +164,7 @@ describeEachDatabase("closed means closed", ({ db }) => {
     "a judgment racing the close either lands before the seal (and is in it) or is refused: none lands after",
     { timeout: 120_000 },
     async () => {
-      const c = await makeCampaign(db(), {
-        queries: 6,
-        candidates: 2,
-        settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldMinJudgments: 10_000 },
-      });
+      const c = await judgedCampaign(db(), { queries: 6, candidates: 2, r: 3, t: 2 });
       const team = await makeAnnotators(db(), 8);
       const tasks = await Promise.all(team.map(async (a) => ({ a, t: (await nextTask(db(), a, { campaignId: c.campaignId }))! })));
       const results = await Promise.all([
@@ -192,11 +188,7 @@ describeEachDatabase("closed means closed", ({ db }) => {
   );
 
   it("migration 0006 seals the batches closed before it as closing does", { timeout: 120_000 }, async () => {
-    const c = await makeCampaign(db(), {
-      queries: 3,
-      candidates: 1,
-      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldMinJudgments: 10_000 },
-    });
+    const c = await judgedCampaign(db(), { queries: 3, candidates: 1, r: 2, t: 1 });
     const team = await makeAnnotators(db(), 3);
     for (const [i, a] of team.entries()) await judgeAll(db(), a, c.campaignId, i === 1 ? "insufficient" : "sufficient");
     await pauseAnnotator(db(), system, c.campaignId, team[0]!.id); // its judgments do not count, the third annotator's do

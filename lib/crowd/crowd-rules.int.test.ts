@@ -1,20 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { annotatorStandings, campaigns, crowdEntries, passages } from "@/db/schema";
-import { anonymous, system, type Actor } from "@/lib/auth/actor";
+import { system } from "@/lib/auth/actor";
 import { pauseAnnotator } from "@/lib/campaign/quality/standings";
-import { resolveActor } from "@/lib/auth/sessions";
 import type { Task } from "@/lib/campaign/annotate/judging.contract";
 import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { AppError } from "@/lib/errors";
 import { judgmentOf, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique } from "@/test/databases";
-import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions";
-
-const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1", stopped: "S1" };
+import { CODES, sessionEndOf, workingCrowdWorker } from "@/test/crowd-entry";
+import { describeEachDatabase } from "@/test/databases";
+import { getMyCrowdSession } from "./sessions";
 
 async function working(
   db: Db,
@@ -27,20 +24,7 @@ async function working(
 ) {
   const c = await makeCampaign(db, { queries: options.queries, candidates: options.candidates });
   if (options.campaign) await db.update(campaigns).set(options.campaign).where(eq(campaigns.id, c.campaignId));
-  const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({
-    campaignId: c.campaignId,
-    enabled: true,
-    entryKey: key,
-    codes: CODES,
-    platform: "generic",
-    trainingItems: 0,
-    ...options.entry,
-  });
-  const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
-  const actor = await resolveActor(db, { bearerToken: token });
-  await consentToCrowdSession(db, actor);
-  return { ...c, actor, userId: (actor as { id: number }).id };
+  return { ...c, ...(await workingCrowdWorker(db, c.campaignId, options.entry)) };
 }
 
 async function isGold(db: Db, campaignId: number, t: Task): Promise<boolean> {
@@ -63,15 +47,6 @@ async function liveClaims(db: Db, userId: number): Promise<number> {
   )[0]!.n;
 }
 
-async function endOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTaskFor(db, actor, { campaignId }).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return (error as AppError).details;
-}
-
 describeEachDatabase("crowd session rules", ({ db }) => {
   it("pauses a worker whose median is under 2 s (the speed rule, when on) and ends the session as paused", async () => {
     const w = await working(db(), {
@@ -84,10 +59,10 @@ describeEachDatabase("crowd session rules", ({ db }) => {
       const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 400));
     }
-    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ sessionEnded: true, outcome: "paused" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ sessionEnded: true, outcome: "paused" });
     const [standing] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, w.userId));
     expect(standing).toMatchObject({ status: "paused", pauseReason: "speed_rule" });
-    expect((await getMyCrowdSession(db(), w.actor)).code).toBe("P1");
+    expect((await getMyCrowdSession(db(), w.actor)).code).toBe(CODES.paused);
   });
 
   it("leaves a fast worker alone when the speed rule is off", async () => {
@@ -96,7 +71,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
       const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 400));
     }
-    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
   });
 
   it("ends the session as paused when the gold rule pauses the worker, and frees their claims", async () => {
@@ -129,7 +104,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
     const t = (await nextTaskFor(db(), w.actor, { campaignId: w.campaignId }))!;
     await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 3000));
     await pauseAnnotator(db(), system, w.campaignId, w.userId);
-    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "paused" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "paused" });
   });
 
   it("with a quota of questions, gives back a passage of the next question and ends the session", async () => {
@@ -141,7 +116,7 @@ describeEachDatabase("crowd session rules", ({ db }) => {
       await submitJudgment(db(), w.actor, t.claim.handle, judgmentOf(t, "insufficient", 3000));
     }
     expect(seen.size).toBe(1); // the three passages of the question the worker is on come first
-    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
     expect((await getMyCrowdSession(db(), w.actor)).work).toEqual({ judged: 1, quota: 1, unit: "questions" });
     expect(await liveClaims(db(), w.userId)).toBe(0);
   });
@@ -155,6 +130,6 @@ describeEachDatabase("crowd session rules", ({ db }) => {
     expect(await nextTaskFor(db(), w.actor, { campaignId: w.campaignId, after: second.claim.handle })).toBeNull();
     expect((await getMyCrowdSession(db(), w.actor)).stage).toBe("working");
     await submitJudgment(db(), w.actor, second.claim.handle, judgmentOf(second, "insufficient", 3000));
-    expect(await endOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ outcome: "completed" });
   });
 });

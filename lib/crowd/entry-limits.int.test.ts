@@ -6,6 +6,7 @@ import { crowdEntries, crowdEntryAttempts, crowdSessions } from "@/db/schema";
 import { anonymous } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { makeCampaign } from "@/test/campaign-factory";
+import { CODES } from "@/test/crowd-entry";
 import { describeEachDatabase } from "@/test/databases";
 import { ENTRY_LIMITS, entryUsage, perCampaignLimit, pruneEntryAttempts } from "./entry-limits";
 import { enterCrowd } from "./sessions";
@@ -16,15 +17,9 @@ import { enterCrowd } from "./sessions";
 async function crowdCampaign(db: Db, entry: Partial<typeof crowdEntries.$inferInsert>) {
   const c = await makeCampaign(db, { queries: 4, candidates: 1 });
   const key = randomBytes(16).toString("base64url");
-  const codes = {
-    completed: "DONE1",
-    queue_empty: "EMPTY1",
-    paused: "PAUSED1",
-    timed_out: "TIME1",
-    training_failed: "FAIL1",
-    stopped: "STOP1",
-  };
-  await db.insert(crowdEntries).values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes, trainingItems: 0, ...entry });
+  await db
+    .insert(crowdEntries)
+    .values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 0, ...entry });
   return { campaignId: c.campaignId, key };
 }
 

@@ -1,18 +1,15 @@
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
-import { annotatorStandings, crowdEntries } from "@/db/schema";
-import { anonymous, system, type Actor } from "@/lib/auth/actor";
-import { resolveActor } from "@/lib/auth/sessions";
+import { annotatorStandings } from "@/db/schema";
+import { system } from "@/lib/auth/actor";
 import { nextTaskFor } from "./work";
 import { submitJudgment } from "@/lib/campaign/annotate/judgments";
 import { listAnnotatorWarnings } from "@/lib/campaign/report/annotator-detail";
-import { AppError } from "@/lib/errors";
 import { judgmentOf, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { sessionEndOf, workingCrowdWorker } from "@/test/crowd-entry";
+import { describeEachDatabase } from "@/test/databases";
 import { letTimePass } from "@/test/elapse";
-import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { listWorkerSessions } from "./workers-report";
 import { workerListQuerySchema } from "./workers-report.contract";
 
@@ -21,7 +18,6 @@ import { workerListQuerySchema } from "./workers-report.contract";
 // judgment while answering 100 ms apart is flagged and paused; a careful worker who claims to be
 // fast but takes 3 s per judgment is neither.
 
-const CODES = { completed: "C1", queue_empty: "E1", paused: "P1", timed_out: "T1", training_failed: "F1", stopped: "S1" };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A crowd campaign (no training, the speed rule on, warnings after 3 judgments, no gold pause) and one worker in it, working. */
@@ -31,22 +27,7 @@ async function crowdWorker(db: Db) {
     candidates: 1,
     settings: { goldMinJudgments: 100, warnMinJudgments: 3, warnFastShare: 0.5 },
   });
-  const key = randomBytes(16).toString("base64url");
-  await db.insert(crowdEntries).values({
-    campaignId: c.campaignId,
-    enabled: true,
-    entryKey: key,
-    codes: CODES,
-    platform: "generic",
-    trainingItems: 0,
-    quota: 50,
-    pauseFastWorkers: true,
-  });
-  const startedAt = Date.now();
-  const { token } = await enterCrowd(db, anonymous, { key, body: { worker: unique("w") } });
-  const actor = await resolveActor(db, { bearerToken: token });
-  await consentToCrowdSession(db, actor);
-  return { ...c, actor, userId: (actor as { id: number }).id, startedAt };
+  return { ...c, ...(await workingCrowdWorker(db, c.campaignId, { quota: 50, pauseFastWorkers: true })) };
 }
 
 /** The worker's judgments in order: the server's time, the client's hint, and the time the definition gives from the rows. */
@@ -69,15 +50,6 @@ async function activeSecondsOf(db: Db, campaignId: number, userId: number): Prom
   const rows = (await listWorkerSessions(db, system, campaignId, workerListQuerySchema.parse({}))).rows;
   const [session] = rowsOf<{ id: string | number }>(await db.execute(sql`select id from crowd_sessions where user_id = ${userId}`));
   return rows.find((r) => r.id === Number(session!.id))!.activeSeconds;
-}
-
-async function refusalOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
-  const error = await nextTaskFor(db, actor, { campaignId }).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return (error as AppError).details;
 }
 
 describeEachDatabase("server-measured time (issue 26)", ({ db }) => {
@@ -105,7 +77,7 @@ describeEachDatabase("server-measured time (issue 26)", ({ db }) => {
     // The dashboard's warning: every judgment under 2 s by the server's clock.
     expect(await warningsOf(db(), w.campaignId, w.userId)).toContainEqual({ kind: "fast", shareUnder2s: 1 });
     // The crowd speed rule (median under 2 s after warnMinJudgments): paused, the session ends as paused.
-    expect(await refusalOf(db(), w.actor, w.campaignId)).toMatchObject({ sessionEnded: true, outcome: "paused" });
+    expect(await sessionEndOf(db(), w.actor, w.campaignId)).toMatchObject({ sessionEnded: true, outcome: "paused" });
     const [standing] = await db().select().from(annotatorStandings).where(eq(annotatorStandings.userId, w.userId));
     expect(standing).toMatchObject({ status: "paused", pauseReason: "speed_rule" });
 

@@ -18,6 +18,7 @@ import { AppError, parseInput } from "@/lib/errors";
 import { judgeAll } from "@/test/ask";
 import { judgmentOf, makeAnnotator, pageParagraphs } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { refusal } from "@/test/refusal";
 import { getCrowdSettings, updateCrowdSettings } from "./crowd-settings";
 import { consentToCrowdSession, enterCrowd, getMyCrowdSession } from "./sessions";
 import { updateCrowdSettingsSchema } from "./settings.contract";
@@ -183,15 +184,6 @@ const queryIdOf = async (db: Db, campaignId: number, kiltId: string) =>
       await db.execute(sql`select id::float8 as id from queries where campaign_id = ${campaignId} and kilt_id = ${kiltId}`),
     )[0]!.id,
   );
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describeEachDatabase("crowd training gives nothing away", ({ db }) => {
   it("never gives a worker any passage of a question they trained on, added later or not, even as the only work left; another worker gets it; exact R holds", async () => {

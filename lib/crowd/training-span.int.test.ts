@@ -4,20 +4,12 @@ import { expect, it } from "vitest";
 import { crowdEntries } from "@/db/schema";
 import { anonymous } from "@/lib/auth/actor";
 import { resolveActor } from "@/lib/auth/sessions";
+import { CODES } from "@/test/crowd-entry";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
 import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./session.contract";
-
-const CODES = {
-  completed: "DONE1",
-  queue_empty: "EMPTY1",
-  paused: "PAUSED1",
-  timed_out: "TIME1",
-  training_failed: "FAIL1",
-  stopped: "STOP1",
-};
 
 /** A sufficient answer to a training item: `span` in code points of its first paragraph, or the whole of it. */
 function answer(item: TrainingItemView, span?: { start: number; end: number }) {

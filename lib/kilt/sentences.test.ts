@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { velmora, velmoraPassage } from "@/test/velmora";
 import { sliceCodePoints } from "./codepoints";
 import { moveBySentence, passageSentences, sentencesOf } from "./sentences";
 import { passageWords } from "./words";
 
 const texts = (text: string) => sentencesOf(text).map((s) => sliceCodePoints(text, s.start, s.end));
-
-const velmora =
-  "Velmora Lighthouse (Old Italic: 𐌅𐌄𐌋) is a decommissioned lighthouse on the northern breakwater of Velmora harbour. It was designed by the engineer Ana Kessler and first lit in 1871.\n";
 
 describe("sentencesOf", () => {
   it("splits the demo paragraph in two, offsets in code points past letters outside the BMP", () => {
@@ -43,11 +41,7 @@ describe("sentencesOf", () => {
 });
 
 describe("passageSentences and moveBySentence", () => {
-  const paragraphs = [
-    { id: 1, text: velmora },
-    { id: 2, text: "Section::::History.\n" },
-    { id: 3, text: "BULLET::::- Built in 1868. Lit later.\n" },
-  ];
+  const paragraphs = velmoraPassage("BULLET::::- Built in 1868. Lit later.\n");
   const words = passageWords(paragraphs);
   const sentences = passageSentences(paragraphs, words);
   const wordsOf = (r: { first: number; last: number } | null) =>

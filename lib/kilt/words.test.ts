@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { velmora, velmoraPassage } from "@/test/velmora";
 import { sliceLocation } from "./codepoints";
 import {
   codePointToUtf16,
@@ -17,10 +18,6 @@ import {
   wordRangeOfSpan,
   wordsOf,
 } from "./words";
-
-// The KILT doc's example paragraph (docs/kilt-format.md): three Old Italic letters outside the BMP.
-const velmora =
-  "Velmora Lighthouse (Old Italic: 𐌅𐌄𐌋) is a decommissioned lighthouse on the northern breakwater of Velmora harbour. It was designed by the engineer Ana Kessler and first lit in 1871.\n";
 
 const texts = (text: string) => wordsOf(text).map((w) => w.text);
 
@@ -218,11 +215,7 @@ describe("spans", () => {
 });
 
 describe("snapping a selection to words", () => {
-  const paragraphs = [
-    { id: 1, text: velmora },
-    { id: 2, text: "Section::::History.\n" },
-    { id: 3, text: "Construction began in 1868 after a storm.\n" },
-  ];
+  const paragraphs = velmoraPassage("Construction began in 1868 after a storm.\n");
   const words = passageWords(paragraphs);
   const at = (paragraphId: number, offset: number) => ({ paragraphId, offset });
   const textOf = (r: ReturnType<typeof snapToWords>) => (r ? spanOfWords(paragraphs, words, r)!.text : null);

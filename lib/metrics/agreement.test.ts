@@ -89,6 +89,67 @@ const FLEISS_EXAMPLE: number[][] = [
 
 const profiles = (rows: number[][]): UnitProfile[] => rows.map((counts) => ({ counts }));
 
+/*
+ * Hand-computed binary example, 3 units × 3 raters, categories [yes, no]:
+ *   unit 1: yes yes yes → [3, 0]
+ *   unit 2: no  no  no  → [0, 3]
+ *   unit 3: yes yes no  → [2, 1]
+ * Alpha: n_yes = 5, n_no = 4, n = 9. Disagreeing pairs per unit (m² − Σ n²)/(m − 1):
+ *   0, 0, (9 − 5)/2 = 2, so Σ_{c≠k} o_ck = 2; Σ_{c≠k} n_c n_k = 2 · 5 · 4 = 40;
+ *   alpha = 1 − 8 · 2 / 40 = 3/5.
+ * Kappa: P_i = (Σ n² − 3)/6 = 1, 1, 1/3, so P̄ = 7/9; p = 5/9, 4/9, P_e = 41/81;
+ *   kappa = (7/9 − 41/81)/(1 − 41/81) = (22/81)/(40/81) = 11/20.
+ */
+const HAND = profiles([
+  [3, 0],
+  [0, 3],
+  [2, 1],
+]);
+/** Every unit agrees: both measures are 1. */
+const PERFECT = profiles([
+  [3, 0],
+  [0, 3],
+  [0, 2],
+]);
+/** Every value in one category: chance agreement is certain, so neither measure is defined. */
+const ONE_CATEGORY = profiles([
+  [3, 0],
+  [2, 0],
+]);
+/** Weighted profiles, and the same units written out as that many copies. */
+const WEIGHTED: UnitProfile[] = [{ counts: [2, 1], weight: 3 }, { counts: [3, 0] }, { counts: [0, 2], weight: 2 }];
+const WEIGHTED_AS_COPIES = profiles([
+  [2, 1],
+  [2, 1],
+  [2, 1],
+  [3, 0],
+  [0, 2],
+  [0, 2],
+]);
+
+/**
+ * The cases both measures meet alike, as tests of the describe it is called in: the hand-computed
+ * example, 1 for perfect agreement, and null where the measure is undefined (no units at all, then
+ * `undefinedFor`).
+ */
+function itMeetsTheCommonCases(
+  measure: (units: UnitProfile[]) => number | null,
+  hand: { label: string; value: number },
+  undefinedFor: { label: string; units: UnitProfile[][] },
+) {
+  it(`matches the hand-computed binary example: ${hand.label}`, () => {
+    expect(measure(HAND)).toBeCloseTo(hand.value, 12);
+  });
+
+  it("is 1 for perfect agreement", () => {
+    expect(measure(PERFECT)).toBe(1);
+  });
+
+  it(`is null when undefined: ${undefinedFor.label}`, () => {
+    for (const units of [[], ...undefinedFor.units]) expect(measure(units)).toBeNull();
+  });
+}
+
 describe("profilesFromReliabilityData", () => {
   it("reads the R column-major vector as the paper's observer × unit table (but for unit 12)", () => {
     const fromR = [0, 1, 2, 3].map((observer) => Array.from({ length: 12 }, (_, unit) => KRIPPENDORFF_2011_R_VECTOR[unit * 4 + observer]!));
@@ -135,60 +196,22 @@ describe("krippendorffAlphaNominal", () => {
     expect(alpha).toBeCloseTo(113 / 152, 12);
   });
 
-  /*
-   * Hand-computed binary example, 3 units × 3 raters, categories [yes, no]:
-   *   unit 1: yes yes yes → [3, 0]
-   *   unit 2: no  no  no  → [0, 3]
-   *   unit 3: yes yes no  → [2, 1]
-   * Alpha: n_yes = 5, n_no = 4, n = 9. Disagreeing pairs per unit (m² − Σ n²)/(m − 1):
-   *   0, 0, (9 − 5)/2 = 2, so Σ_{c≠k} o_ck = 2; Σ_{c≠k} n_c n_k = 2 · 5 · 4 = 40;
-   *   alpha = 1 − 8 · 2 / 40 = 3/5.
-   * Kappa: P_i = (Σ n² − 3)/6 = 1, 1, 1/3, so P̄ = 7/9; p = 5/9, 4/9, P_e = 41/81;
-   *   kappa = (7/9 − 41/81)/(1 − 41/81) = (22/81)/(40/81) = 11/20.
-   */
-  const HAND = profiles([
-    [3, 0],
-    [0, 3],
-    [2, 1],
-  ]);
-
-  it("matches the hand-computed binary example: 3/5", () => {
-    expect(krippendorffAlphaNominal(HAND)).toBeCloseTo(3 / 5, 12);
-  });
-
-  it("is 1 for perfect agreement", () => {
-    expect(
-      krippendorffAlphaNominal(
-        profiles([
-          [3, 0],
-          [0, 3],
-          [0, 2],
-        ]),
-      ),
-    ).toBe(1);
-  });
-
-  it("is null when undefined: nothing pairable, or every value in one category", () => {
-    expect(krippendorffAlphaNominal([])).toBeNull();
-    expect(
-      krippendorffAlphaNominal(
+  itMeetsTheCommonCases(
+    krippendorffAlphaNominal,
+    { label: "3/5", value: 3 / 5 },
+    {
+      label: "nothing pairable, or every value in one category",
+      units: [
         profiles([
           [1, 0],
           [0, 1],
           [0, 0],
         ]),
-      ),
-    ).toBeNull();
-    expect(
-      krippendorffAlphaNominal(
-        profiles([
-          [3, 0],
-          [2, 0],
-        ]),
-      ),
-    ).toBeNull();
-    expect(krippendorffAlphaNominal([{ counts: [2, 1], weight: 0 }])).toBeNull();
-  });
+        ONE_CATEGORY,
+        [{ counts: [2, 1], weight: 0 }],
+      ],
+    },
+  );
 
   it("ignores units with a single value", () => {
     const extra = [...HAND, { counts: [1, 0] }, { counts: [0, 1], weight: 100 }, { counts: [0, 0] }];
@@ -196,16 +219,7 @@ describe("krippendorffAlphaNominal", () => {
   });
 
   it("counts a weighted profile like that many copies", () => {
-    const weighted: UnitProfile[] = [{ counts: [2, 1], weight: 3 }, { counts: [3, 0] }, { counts: [0, 2], weight: 2 }];
-    const copies = profiles([
-      [2, 1],
-      [2, 1],
-      [2, 1],
-      [3, 0],
-      [0, 2],
-      [0, 2],
-    ]);
-    expect(krippendorffAlphaNominal(weighted)).toBeCloseTo(krippendorffAlphaNominal(copies)!, 12);
+    expect(krippendorffAlphaNominal(WEIGHTED)).toBeCloseTo(krippendorffAlphaNominal(WEIGHTED_AS_COPIES)!, 12);
   });
 
   it("works with any number of categories, short count arrays meaning trailing zeros", () => {
@@ -245,67 +259,24 @@ describe("fleissKappa", () => {
     expect(kappa).toBeCloseTo((pBar - pE) / (1 - pE), 12);
   });
 
-  it("matches the hand-computed binary example: 11/20", () => {
-    expect(
-      fleissKappa(
-        profiles([
-          [3, 0],
-          [0, 3],
-          [2, 1],
-        ]),
-      ),
-    ).toBeCloseTo(11 / 20, 12);
-  });
-
-  it("is 1 for perfect agreement", () => {
-    expect(
-      fleissKappa(
-        profiles([
-          [3, 0],
-          [0, 3],
-          [0, 2],
-        ]),
-      ),
-    ).toBe(1);
-  });
-
-  it("is null when undefined: no unit with two raters, or P_e = 1", () => {
-    expect(fleissKappa([])).toBeNull();
-    expect(
-      fleissKappa(
+  itMeetsTheCommonCases(
+    fleissKappa,
+    { label: "11/20", value: 11 / 20 },
+    {
+      label: "no unit with two raters, or P_e = 1",
+      units: [
         profiles([
           [1, 0],
           [0, 1],
         ]),
-      ),
-    ).toBeNull();
-    expect(
-      fleissKappa(
-        profiles([
-          [3, 0],
-          [2, 0],
-        ]),
-      ),
-    ).toBeNull();
-  });
+        ONE_CATEGORY,
+      ],
+    },
+  );
 
   it("ignores units with a single rater and counts weights as copies", () => {
-    const base = profiles([
-      [3, 0],
-      [0, 3],
-      [2, 1],
-    ]);
-    expect(fleissKappa([...base, { counts: [0, 1], weight: 50 }])).toBeCloseTo(11 / 20, 12);
-    const weighted: UnitProfile[] = [{ counts: [2, 1], weight: 3 }, { counts: [3, 0] }, { counts: [0, 2], weight: 2 }];
-    const copies = profiles([
-      [2, 1],
-      [2, 1],
-      [2, 1],
-      [3, 0],
-      [0, 2],
-      [0, 2],
-    ]);
-    expect(fleissKappa(weighted)).toBeCloseTo(fleissKappa(copies)!, 12);
+    expect(fleissKappa([...HAND, { counts: [0, 1], weight: 50 }])).toBeCloseTo(11 / 20, 12);
+    expect(fleissKappa(WEIGHTED)).toBeCloseTo(fleissKappa(WEIGHTED_AS_COPIES)!, 12);
   });
 
   it("handles a varying number of raters per unit", () => {

@@ -15,6 +15,9 @@ function toBuckets(durations: readonly number[]): BucketCount[] {
   return [...byBucket].map(([bucket, count]) => ({ bucket, count }));
 }
 
+/** Bucket rows written as [bucket, count] pairs. */
+const bucketRows = (...pairs: [number, number][]): BucketCount[] => pairs.map(([bucket, count]) => ({ bucket, count }));
+
 /** Exact median in seconds, for comparison. */
 function exactMedianSeconds(durations: readonly number[]): number {
   const sorted = [...durations].sort((a, b) => a - b);
@@ -71,20 +74,9 @@ describe("medianSecondsFromBuckets", () => {
 
   it("interpolates inside the bucket for an odd count", () => {
     // One at 1.0–1.5 s, one at 2.0–2.5 s, one at 5.0–5.5 s: middle rank in bucket 4 → 2.25 s.
-    expect(
-      medianSecondsFromBuckets([
-        { bucket: 2, count: 1 },
-        { bucket: 4, count: 1 },
-        { bucket: 10, count: 1 },
-      ]),
-    ).toBe(2.25);
+    expect(medianSecondsFromBuckets(bucketRows([2, 1], [4, 1], [10, 1]))).toBe(2.25);
     // N = 5, F = 1 below bucket 4, f = 4 in it: L + (N/2 − F)/f · w = 2 + (2.5 − 1)/4 · 0.5 = 2.1875 s.
-    expect(
-      medianSecondsFromBuckets([
-        { bucket: 0, count: 1 },
-        { bucket: 4, count: 4 },
-      ]),
-    ).toBe(2.1875);
+    expect(medianSecondsFromBuckets(bucketRows([0, 1], [4, 4]))).toBe(2.1875);
   });
 
   it("averages the two middle ranks for an even count", () => {
@@ -92,46 +84,19 @@ describe("medianSecondsFromBuckets", () => {
     expect(medianSecondsFromBuckets([{ bucket: 6, count: 4 }])).toBe(3.25);
     // N = 6: rank 3 is the last of 3 in bucket 2, 1 + (2.5/3) · 0.5 = 1.41667 s; rank 4 the first of
     // 2 in bucket 6, 3 + (0.5/2) · 0.5 = 3.125 s; the median is their mean, 2.27083 s.
-    expect(
-      medianSecondsFromBuckets([
-        { bucket: 2, count: 3 },
-        { bucket: 6, count: 2 },
-        { bucket: 9, count: 1 },
-      ]),
-    ).toBeCloseTo((1 + (2.5 / 3) * 0.5 + 3.125) / 2, 12);
+    expect(medianSecondsFromBuckets(bucketRows([2, 3], [6, 2], [9, 1]))).toBeCloseTo((1 + (2.5 / 3) * 0.5 + 3.125) / 2, 12);
     // Middle pair in different buckets: mean of their midpoints, not the edge of the first bucket.
-    expect(
-      medianSecondsFromBuckets([
-        { bucket: 2, count: 1 },
-        { bucket: 10, count: 1 },
-      ]),
-    ).toBe(3.25);
+    expect(medianSecondsFromBuckets(bucketRows([2, 1], [10, 1]))).toBe(3.25);
   });
 
   it("reads the open last bucket as 120 s", () => {
-    expect(
-      medianSecondsFromBuckets([
-        { bucket: 240, count: 3 },
-        { bucket: 0, count: 1 },
-      ]),
-    ).toBe(120);
+    expect(medianSecondsFromBuckets(bucketRows([240, 3], [0, 1]))).toBe(120);
     expect(medianSecondsFromBuckets([{ bucket: 240, count: 1 }])).toBe(120);
   });
 
   it("merges unsorted and repeated bucket rows", () => {
-    const rows = [
-      { bucket: 9, count: 1 },
-      { bucket: 2, count: 2 },
-      { bucket: 6, count: 2 },
-      { bucket: 2, count: 1 },
-    ];
-    expect(medianSecondsFromBuckets(rows)).toBe(
-      medianSecondsFromBuckets([
-        { bucket: 2, count: 3 },
-        { bucket: 6, count: 2 },
-        { bucket: 9, count: 1 },
-      ]),
-    );
+    const rows = bucketRows([9, 1], [2, 2], [6, 2], [2, 1]);
+    expect(medianSecondsFromBuckets(rows)).toBe(medianSecondsFromBuckets(bucketRows([2, 3], [6, 2], [9, 1])));
   });
 
   it("stays within one bucket (< 0.5 s) of the exact median", () => {

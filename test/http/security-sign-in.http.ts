@@ -1,48 +1,19 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startApp, tempDataDir, unique, waitHealthy, type AppProcess } from "../../e2e/fixtures";
+import { postFrom, type PostAnswer } from "../post-from";
 
 // The demo as `npm start` makes it on a fresh embedded data directory (KPS_DEMO=1 here, so the
 // spec means the same on a PostgreSQL e2e run), on its own port: the limits it trips stay there.
 const PORT = Number(process.env.KPS_E2E_PORT || 3100) + 57;
 const PUBLISHED = "kilt-demo";
 
-/** A JSON POST over node:http from a chosen local address (loopback has 127.0.0.0/8). */
-function post(
-  url: string,
-  body: unknown,
-  localAddress: string,
-): Promise<{ status: number; json: { error?: { code: string; message: string } } }> {
+/** A JSON POST to `url` from a chosen local address (loopback has 127.0.0.0/8). */
+function post(url: string, body: unknown, localAddress: string): Promise<PostAnswer> {
   const target = new URL(url);
-  const data = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: target.port,
-        path: target.pathname,
-        method: "POST",
-        localAddress,
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(data),
-          origin: `http://127.0.0.1:${target.port}`,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, json: text ? JSON.parse(text) : {} }));
-      },
-    );
-    req.on("error", reject);
-    req.end(data);
-  });
+  return postFrom(target.port, target.pathname, body, localAddress);
 }
 
 function kpsLogin(url: string, username: string, stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -1,38 +1,13 @@
-import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
+import { postFrom } from "../post-from";
 import { ADMIN, Client, PASSWORD, startServer, tempDataDir, unique, waitHealthy } from "./harness";
 
 const PORT = Number(process.env.KPS_SOAK_PORT ?? 3700) + 3;
 
 /** A sign-in over node:http from a chosen loopback address, with optional forged address headers. */
 function signInFrom(localAddress: string, username: string, password: string, forwardedFor?: string) {
-  const data = JSON.stringify({ username, password });
-  const forged = forwardedFor ? { "x-forwarded-for": forwardedFor, "x-kps-client-address": forwardedFor } : {};
-  return new Promise<{ status: number; body: { error?: { code: string; message: string } } }>((resolve, reject) => {
-    const req = http.request(
-      {
-        host: "127.0.0.1",
-        port: PORT,
-        path: "/api/auth/sign-in",
-        method: "POST",
-        localAddress,
-        agent: false,
-        headers: {
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(data),
-          origin: `http://127.0.0.1:${PORT}`,
-          ...forged,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {} }));
-      },
-    );
-    req.on("error", reject);
-    req.end(data);
-  });
+  const forged: Record<string, string> = forwardedFor ? { "x-forwarded-for": forwardedFor, "x-kps-client-address": forwardedFor } : {};
+  return postFrom(PORT, "/api/auth/sign-in", { username, password }, localAddress, forged);
 }
 
 // Its own server and database: the limits it trips last 15 minutes for the addresses it tries from.
@@ -58,11 +33,11 @@ describe("sign-in rate limits over HTTP", () => {
     for (let i = 0; i < 5; i++) expect((await signInFrom("127.0.0.1", victim, "wrong-password", `10.0.0.${i}`)).status).toBe(401);
     const locked = await signInFrom("127.0.0.1", victim, PASSWORD, "192.0.2.1");
     expect(locked.status).toBe(429);
-    expect(locked.body.error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/Wait [12] seconds/) });
+    expect(locked.json.error).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/Wait [12] seconds/) });
     // The owner, from another address, is not locked out.
     expect((await signInFrom("127.0.0.2", victim, PASSWORD)).status).toBe(200);
     // Six attempts from the pair now: the next is refused (wait 4 s) and, an attempt too, makes the wait 8 s.
-    expect((await signInFrom("127.0.0.1", victim, PASSWORD)).body.error?.message).toMatch(/Wait [1-4] seconds/);
+    expect((await signInFrom("127.0.0.1", victim, PASSWORD)).json.error?.message).toMatch(/Wait [1-4] seconds/);
     await new Promise((r) => setTimeout(r, 8_500));
     expect((await signInFrom("127.0.0.1", victim, PASSWORD)).status).toBe(200);
 
@@ -71,7 +46,7 @@ describe("sign-in rate limits over HTTP", () => {
       expect((await signInFrom("127.0.0.1", unique("nobody"), "wrong-password", `10.0.${i}.1`)).status).toBe(401);
     const blocked = await signInFrom("127.0.0.1", other, PASSWORD, "192.0.2.77");
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error?.message).toContain("from your address");
+    expect(blocked.json.error?.message).toContain("from your address");
     expect((await signInFrom("127.0.0.5", other, PASSWORD)).status).toBe(200);
   });
 });

@@ -132,80 +132,60 @@ const fileCases: BadCase[] = casesFileSchema
 
 const validKnowledge = (tokens: Tokens) => fill(readFixture("valid/knowledge.jsonl"), tokens);
 
+/** A case whose bytes are made here: its one problem is on `line` (0: the file as a whole) and names no field. */
+function generatedCase(name: string, importer: Importer, line: number, message: string[], source: BadCase["source"]): BadCase {
+  return { name, importer, source, line, field: "", message, problems: [[line, ""]], absentPages: [] };
+}
+
+/** A good first line, then a line 2 over `limit` bytes; `lines` gives the first line and the opening of line 2. */
+function overLongCase(name: string, importer: Importer, limit: number, lines: (tokens: Tokens) => [string, string]): BadCase {
+  return generatedCase(name, importer, 2, [`is longer than the limit of ${limit} bytes`], (tokens) =>
+    overLongSource(...lines(tokens), limit),
+  );
+}
+
 // Cases whose bytes are made here: broken gzip, and lines over the length limits.
 const generatedCases: BadCase[] = [
-  {
-    name: "knowledge-truncated.jsonl.gz (a gzip file cut in half)",
-    importer: "knowledge",
-    source: (tokens) => {
+  generatedCase(
+    "knowledge-truncated.jsonl.gz (a gzip file cut in half)",
+    "knowledge",
+    0,
+    ["is not a valid gzip file", "unexpected end of file"],
+    (tokens) => {
       const gz = gzipSync(validKnowledge(tokens));
       return sourceOf(gz.subarray(0, gz.length >> 1));
     },
-    line: 0,
-    field: "",
-    message: ["is not a valid gzip file", "unexpected end of file"],
-    problems: [[0, ""]],
-    absentPages: [],
-  },
-  {
-    name: "knowledge-bad-crc.jsonl.gz (a gzip file whose CRC does not match)",
-    importer: "knowledge",
-    source: (tokens) => {
+  ),
+  generatedCase(
+    "knowledge-bad-crc.jsonl.gz (a gzip file whose CRC does not match)",
+    "knowledge",
+    0,
+    ["is not a valid gzip file"],
+    (tokens) => {
       const gz = Buffer.from(gzipSync(validKnowledge(tokens)));
       gz[gz.length - 8] = gz[gz.length - 8]! ^ 0xff; // first byte of the CRC-32 trailer
       return sourceOf(gz);
     },
-    line: 0,
-    field: "",
-    message: ["is not a valid gzip file"],
-    problems: [[0, ""]],
-    absentPages: [],
-  },
-  {
-    name: `queries-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES = ${MAX_TASK_LINE_BYTES})`,
-    importer: "queries",
-    source: (tokens) =>
-      overLongSource(
-        `{"id":"${tokens.QID}","input":"a short question","output":[{"answer":"x"}]}`,
-        `{"id":"${tokens.QID2}","input":"`,
-        MAX_TASK_LINE_BYTES,
-      ),
-    line: 2,
-    field: "",
-    message: [`is longer than the limit of ${MAX_TASK_LINE_BYTES} bytes`],
-    problems: [[2, ""]],
-    absentPages: [],
-  },
-  {
-    name: `candidates-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES)`,
-    importer: "candidates",
-    source: (tokens) =>
-      overLongSource(
-        `{"id":"${tokens.QID}","output":[{"provenance":[{"wikipedia_id":"${tokens.PAGE}"}]}]}`,
-        `{"id":"${tokens.QID2}","x":"`,
-        MAX_TASK_LINE_BYTES,
-      ),
-    line: 2,
-    field: "",
-    message: [`is longer than the limit of ${MAX_TASK_LINE_BYTES} bytes`],
-    problems: [[2, ""]],
-    absentPages: [],
-  },
-  {
-    name: `knowledge-line-too-long.jsonl (line 2 over MAX_KNOWLEDGE_LINE_BYTES = ${MAX_KNOWLEDGE_LINE_BYTES})`,
-    importer: "knowledge",
-    source: (tokens) =>
-      overLongSource(
-        knowledgeLine(tokens.NEW_PAGE!, "Fine", ["Fine\n", "Fine.\n"]),
-        `{"wikipedia_id":"${tokens.NEW_PAGE2}","wikipedia_title":"Huge","text":["`,
-        MAX_KNOWLEDGE_LINE_BYTES,
-      ),
-    line: 2,
-    field: "",
-    message: [`is longer than the limit of ${MAX_KNOWLEDGE_LINE_BYTES} bytes`],
-    problems: [[2, ""]],
-    absentPages: [],
-  },
+  ),
+  overLongCase(
+    `queries-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES = ${MAX_TASK_LINE_BYTES})`,
+    "queries",
+    MAX_TASK_LINE_BYTES,
+    (tokens) => [`{"id":"${tokens.QID}","input":"a short question","output":[{"answer":"x"}]}`, `{"id":"${tokens.QID2}","input":"`],
+  ),
+  overLongCase(`candidates-line-too-long.jsonl (line 2 over MAX_TASK_LINE_BYTES)`, "candidates", MAX_TASK_LINE_BYTES, (tokens) => [
+    `{"id":"${tokens.QID}","output":[{"provenance":[{"wikipedia_id":"${tokens.PAGE}"}]}]}`,
+    `{"id":"${tokens.QID2}","x":"`,
+  ]),
+  overLongCase(
+    `knowledge-line-too-long.jsonl (line 2 over MAX_KNOWLEDGE_LINE_BYTES = ${MAX_KNOWLEDGE_LINE_BYTES})`,
+    "knowledge",
+    MAX_KNOWLEDGE_LINE_BYTES,
+    (tokens) => [
+      knowledgeLine(tokens.NEW_PAGE!, "Fine", ["Fine\n", "Fine.\n"]),
+      `{"wikipedia_id":"${tokens.NEW_PAGE2}","wikipedia_title":"Huge","text":["`,
+    ],
+  ),
 ];
 
 const problemSchema = z.object({ file: z.string(), line: z.number(), field: z.string(), message: z.string() });

@@ -3,6 +3,7 @@ import { expect, it } from "vitest";
 import { passages, queries } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { jsonl, provenanceLine, source } from "@/test/kilt-lines";
 import { createCampaign } from "../campaigns";
 import { createCampaignSchema } from "../settings.contract";
 import { importBatch } from "./import-batch";
@@ -10,14 +11,6 @@ import { importKnowledge } from "../../knowledge/import-knowledge";
 
 // Training items for crowd workers: a gold provenance item of the task file with "training": true
 // and an optional "explanation" lands in passages.is_training / passages.explanation.
-
-function source(text: string) {
-  return (async function* () {
-    yield Buffer.from(text);
-  })();
-}
-
-const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 
 describeEachDatabase("import of training items", ({ db }) => {
   it("stores the training flag and explanation of gold items, merged with a candidate at the same place; other passages stay plain", async () => {
@@ -68,17 +61,10 @@ describeEachDatabase("import of training items", ({ db }) => {
       },
     ]);
     const candidates = jsonl([
-      {
-        id: q1,
-        output: [
-          {
-            provenance: [
-              { wikipedia_id: page, start_paragraph_id: 1, end_paragraph_id: 1 },
-              { wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3 },
-            ],
-          },
-        ],
-      },
+      provenanceLine(q1, page, [
+        [1, 1],
+        [3, 3],
+      ]),
     ]);
     const result = await importBatch(db(), system, {
       campaignId: campaign.id,

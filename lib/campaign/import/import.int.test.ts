@@ -7,21 +7,12 @@ import { system } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { describeEachDatabase, unique } from "@/test/databases";
+import { jsonl, provenanceLine, source } from "@/test/kilt-lines";
 import { changeBatchStatus, getBatch } from "../batches";
 import { createCampaign, getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "./import-batch";
 import { dropStaleStagingTables, importKnowledge } from "../../knowledge/import-knowledge";
 import { createCampaignSchema, updateCampaignSchema } from "../settings.contract";
-
-function source(text: string | Buffer) {
-  return (async function* () {
-    yield typeof text === "string" ? Buffer.from(text) : text;
-  })();
-}
-
-function jsonl(records: unknown[]): string {
-  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
-}
 
 async function expectInvalid(promise: Promise<unknown>): Promise<{ file: string; line: number; field: string; message: string }[]> {
   const error = await promise.then(
@@ -159,18 +150,15 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const c = await campaign({ judgmentsPerPassage: 5, endorsementThreshold: 3 });
-    const line = {
-      id: unique("q"),
-      input: "q",
-      output: [
-        {
-          provenance: [
-            { wikipedia_id: p, start_paragraph_id: 1, end_paragraph_id: 1 },
-            { wikipedia_id: p, start_paragraph_id: 3, end_paragraph_id: 4 },
-          ],
-        },
+    const line = provenanceLine(
+      unique("q"),
+      p,
+      [
+        [1, 1],
+        [3, 4],
       ],
-    };
+      { input: "q" },
+    );
     const result = await importBatch(db(), system, {
       campaignId: c.id,
       topK: 4,

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
-import { system, type UserActor } from "@/lib/auth/actor";
+import { system, type Actor, type UserActor } from "@/lib/auth/actor";
 import { listAudit } from "@/lib/audit/audit";
 import { AppError } from "@/lib/errors";
 import { makeAnnotators, makeCampaign, type TestCampaign } from "@/test/campaign-factory";
@@ -277,102 +277,32 @@ describeEachDatabase("adjudication", ({ db }) => {
       ...s,
     });
     // Each attempt is made when its turn comes (a promise made early would reject unhandled).
+    const adjudicating =
+      (body: Record<string, unknown>, who: Actor = coordinator, campaignId = c.campaignId) =>
+      () =>
+        adjudicatePassage(db(), who, campaignId, gold, body);
+    // An endorsement whose span is changed from a good one by `s`.
+    const endorsingWith = (s: Parameters<typeof span>[0]) => adjudicating({ decision: "endorse", span: span(s), reason: "x" });
     const tries: [string, () => Promise<unknown>, string, RegExp][] = [
-      [
-        "outside the passage",
-        () =>
-          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
-            decision: "endorse",
-            span: span({ startParagraphId: 2, endParagraphId: 2 }),
-            reason: "x",
-          }),
-        "invalid",
-        /span: .*outside the passage/,
-      ],
-      [
-        "past the paragraph",
-        () =>
-          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
-            decision: "endorse",
-            span: span({ startCharacter: 500, endCharacter: 509 }),
-            reason: "x",
-          }),
-        "invalid",
-        /character offsets/,
-      ],
-      [
-        "wrong text",
-        () =>
-          adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", span: span({ text: "Harbours!" }), reason: "x" }),
-        "invalid",
-        /span\.text/,
-      ],
-      [
-        "ends before it starts",
-        () =>
-          adjudicatePassage(db(), coordinator, c.campaignId, gold, {
-            decision: "endorse",
-            span: span({ startCharacter: 9, endCharacter: 2 }),
-            reason: "x",
-          }),
-        "invalid",
-        /span\.endCharacter/,
-      ],
-      [
-        "reason too long",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x".repeat(2001) }),
-        "invalid",
-        /reason: must be at most 2000/,
-      ],
-      [
-        "reason blank",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "   " }),
-        "invalid",
-        /reason: must not be empty/,
-      ],
-      [
-        "reject with a span",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", span: span({}), reason: "x" }),
-        "invalid",
-        /span: must be null/,
-      ],
-      [
-        "unknown decision",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "maybe", reason: "x" }),
-        "invalid",
-        /decision: must be 'endorse' or 'reject'/,
-      ],
-      [
-        "unknown field",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "reject", reason: "x", by: "someone" }),
-        "invalid",
-        /by/,
-      ],
+      ["outside the passage", endorsingWith({ startParagraphId: 2, endParagraphId: 2 }), "invalid", /span: .*outside the passage/],
+      ["past the paragraph", endorsingWith({ startCharacter: 500, endCharacter: 509 }), "invalid", /character offsets/],
+      ["wrong text", endorsingWith({ text: "Harbours!" }), "invalid", /span\.text/],
+      ["ends before it starts", endorsingWith({ startCharacter: 9, endCharacter: 2 }), "invalid", /span\.endCharacter/],
+      ["reason too long", adjudicating({ decision: "reject", reason: "x".repeat(2001) }), "invalid", /reason: must be at most 2000/],
+      ["reason blank", adjudicating({ decision: "reject", reason: "   " }), "invalid", /reason: must not be empty/],
+      ["reject with a span", adjudicating({ decision: "reject", span: span({}), reason: "x" }), "invalid", /span: must be null/],
+      ["unknown decision", adjudicating({ decision: "maybe", reason: "x" }), "invalid", /decision: must be 'endorse' or 'reject'/],
+      ["unknown field", adjudicating({ decision: "reject", reason: "x", by: "someone" }), "invalid", /by/],
       // Nobody judged it yet: no consensus span, so an endorsement must give one.
-      [
-        "endorse without a consensus",
-        () => adjudicatePassage(db(), coordinator, c.campaignId, gold, { decision: "endorse", reason: "x" }),
-        "invalid",
-        /span: is required/,
-      ],
+      ["endorse without a consensus", adjudicating({ decision: "endorse", reason: "x" }), "invalid", /span: is required/],
       [
         "another campaign's passage",
-        () => adjudicatePassage(db(), coordinator, other.campaignId, gold, { decision: "reject", reason: "x" }),
+        adjudicating({ decision: "reject", reason: "x" }, coordinator, other.campaignId),
         "not_found",
         /No passage/,
       ],
-      [
-        "an annotator",
-        () => adjudicatePassage(db(), annotator, c.campaignId, gold, { decision: "reject", reason: "x" }),
-        "forbidden",
-        /coordinators/,
-      ],
-      [
-        "the app itself has no name",
-        () => adjudicatePassage(db(), system, c.campaignId, gold, { decision: "reject", reason: "x" }),
-        "unauthorized",
-        /Sign in/,
-      ],
+      ["an annotator", adjudicating({ decision: "reject", reason: "x" }, annotator), "forbidden", /coordinators/],
+      ["the app itself has no name", adjudicating({ decision: "reject", reason: "x" }, system), "unauthorized", /Sign in/],
       ["an annotator reverts", () => revertAdjudication(db(), annotator, c.campaignId, gold), "forbidden", /coordinators/],
       ["no live decision to revert", () => revertAdjudication(db(), coordinator, c.campaignId, gold), "not_found", /no live decision/],
     ];

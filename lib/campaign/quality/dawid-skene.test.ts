@@ -163,17 +163,16 @@ describe("crowd-kit's figures on 40 small random campaigns", () => {
 });
 
 const v = (passage: string, annotator: string, verdict: Verdict): Vote => ({ passage, annotator, verdict });
+/** Votes passage by passage, in the order written: `{ p1: { a: "sufficient" } }` is a's vote on p1. */
+const votesOn = (byPassage: Record<string, Record<string, Verdict>>): Vote[] =>
+  Object.entries(byPassage).flatMap(([passage, verdicts]) =>
+    Object.entries(verdicts).map(([annotator, verdict]) => v(passage, annotator, verdict)),
+  );
 
 // Small cases worked by hand (and confirmed against crowd-kit's code run on them).
 describe("hand-checked cases", () => {
   it("unanimous votes: one class, posterior 1, no cell for the verdict nobody gave", () => {
-    const votes = [
-      v("p1", "a", "sufficient"),
-      v("p1", "b", "sufficient"),
-      v("p1", "c", "sufficient"),
-      v("p2", "a", "sufficient"),
-      v("p2", "b", "sufficient"),
-    ];
+    const votes = votesOn({ p1: { a: "sufficient", b: "sufficient", c: "sufficient" }, p2: { a: "sufficient", b: "sufficient" } });
     const ds = fitDawidSkene(votes);
     expect([...ds.pSufficient]).toEqual([
       ["p1", 1],
@@ -218,17 +217,11 @@ describe("hand-checked cases", () => {
   });
 
   // Two careful annotators and a contrarian: c's one dissent on p1 is the only disagreement.
-  const three = [
-    v("p1", "a", "sufficient"),
-    v("p1", "b", "sufficient"),
-    v("p1", "c", "insufficient"),
-    v("p2", "a", "sufficient"),
-    v("p2", "b", "sufficient"),
-    v("p2", "c", "sufficient"),
-    v("p3", "a", "insufficient"),
-    v("p3", "b", "insufficient"),
-    v("p3", "c", "insufficient"),
-  ];
+  const three = votesOn({
+    p1: { a: "sufficient", b: "sufficient", c: "insufficient" },
+    p2: { a: "sufficient", b: "sufficient", c: "sufficient" },
+    p3: { a: "insufficient", b: "insufficient", c: "insufficient" },
+  });
 
   it("without gold the majority wins p1, and c gets the blame: P(c says insufficient | sufficient) = 1/2", () => {
     const fit = fitDawidSkene(three);

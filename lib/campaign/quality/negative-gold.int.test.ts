@@ -121,31 +121,19 @@ describeEachDatabase("negative gold and decoys (issue 26)", ({ db }) => {
     expect(batch).toBeDefined();
 
     // With more decoys asked for than free paragraphs, as many as there are; the same batch again gets the same ones.
-    const again = await makeGoldCampaign(db(), {
-      questions: 10,
-      span: "answer",
-      settings: { decoysPer100: 50 },
-      launch: false,
-      queryIds: c.queryIds,
-      pageIds: c.pageIds,
-    });
+    const sameBatch = (decoysPer100: number) =>
+      makeGoldCampaign(db(), {
+        questions: 10,
+        span: "answer",
+        settings: { decoysPer100 },
+        launch: false,
+        queryIds: c.queryIds,
+        pageIds: c.pageIds,
+      });
+    const again = await sameBatch(50);
     expect(again.result.decoys).toBe(10);
-    const twin = await makeGoldCampaign(db(), {
-      questions: 10,
-      span: "answer",
-      settings: { decoysPer100: 10 },
-      launch: false,
-      queryIds: c.queryIds,
-      pageIds: c.pageIds,
-    });
-    const twice = await makeGoldCampaign(db(), {
-      questions: 10,
-      span: "answer",
-      settings: { decoysPer100: 10 },
-      launch: false,
-      queryIds: c.queryIds,
-      pageIds: c.pageIds,
-    });
+    const twin = await sameBatch(10);
+    const twice = await sameBatch(10);
     expect(twin.result.decoys).toBe(4);
     const decoyQuestions = async (campaignId: number) => {
       const ps = (await passagesOf(campaignId)).filter((p) => p.isDecoy);

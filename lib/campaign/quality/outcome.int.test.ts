@@ -25,7 +25,15 @@ import { exportKilt, type ExportReport } from "../report/export-kilt";
 import { listQuestions } from "../report/question-list";
 import { questionListQuerySchema } from "../report/question-list-options";
 import { getQuestionView } from "../report/question-view";
-import { agreesWithOutcome, closesEarly, isUnanswerable, passageOutcome, questionOutcome, type PassageOutcome } from "./outcome";
+import {
+  agreesWithOutcome,
+  closesEarly,
+  isUnanswerable,
+  passageOutcome,
+  questionOutcome,
+  type PassageOutcome,
+  type QuestionTally,
+} from "./outcome";
 import { pauseAnnotator, resumeAnnotator } from "./standings";
 
 const random = seededRandom;
@@ -97,6 +105,19 @@ async function outcomesFromRows(db: Db, campaignId: number) {
 
 type Expected = Awaited<ReturnType<typeof outcomesFromRows>>;
 
+/** What the question list shows of a question, and the rows are expected to give: its tallies and its outcome. */
+function questionFigures(q: QuestionTally & { id: number; disputed: number }) {
+  return {
+    id: q.id,
+    passages: q.passages,
+    finished: q.finished,
+    endorsed: q.endorsed,
+    disputed: q.disputed,
+    unanswerable: q.unanswerable,
+    outcome: questionOutcome(q),
+  };
+}
+
 /** The stored counters, the dashboard (tallies), the question list and view, and the KILT export agree with the rules. */
 async function expectAgreement(db: Db, campaignId: number, stage: string): Promise<Expected> {
   const e = await outcomesFromRows(db, campaignId);
@@ -133,28 +154,7 @@ async function expectAgreement(db: Db, campaignId: number, stage: string): Promi
   }
 
   const list = await listQuestions(db, system, campaignId, questionListQuerySchema.parse({ limit: 200 }));
-  expect(
-    list.questions.map((q) => ({
-      id: q.id,
-      passages: q.passages,
-      finished: q.finished,
-      endorsed: q.endorsed,
-      disputed: q.disputed,
-      unanswerable: q.unanswerable,
-      outcome: questionOutcome(q),
-    })),
-    stage,
-  ).toEqual(
-    e.questions.map((q) => ({
-      id: q.id,
-      passages: q.passages,
-      finished: q.finished,
-      endorsed: q.endorsed,
-      disputed: q.disputed,
-      unanswerable: q.unanswerable,
-      outcome: questionOutcome(q),
-    })),
-  );
+  expect(list.questions.map(questionFigures), stage).toEqual(e.questions.map(questionFigures));
 
   for (const q of e.questions) {
     const view = await getQuestionView(db, system, campaignId, q.id);

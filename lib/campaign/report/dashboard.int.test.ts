@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
@@ -21,85 +21,72 @@ async function talliesBothWays(db: Db, campaignId: number) {
   // A passage `p` of campaign `c`, by the outcome rules (outcome.int.test.ts holds those to the TypeScript ones).
   const finished = outcomeSql.isFinished(sql`p.is_decided`, sql`p.judgment_count`, sql`c.judgments_per_passage`);
   const endorsed = outcomeSql.isEndorsed(sql`p.sufficient_count`, sql`c.endorsement_threshold`);
-  const kept = async (table: string, deltas: string, key: string, values: string) =>
-    rowsOf<Record<string, unknown>>(
-      await db.execute(
-        sql.raw(
-          `select ${key}, ${values} from (select * from ${table} where campaign_id = ${campaignId} union all select * from ${deltas} where campaign_id = ${campaignId}) x group by ${key} having ${values
-            .split(",")
-            .map((v) => `${v.trim().split(" as ")[0]} <> 0`)
-            .join(" or ")} order by ${key}`,
-        ),
+  const rows = async (query: SQL) => rowsOf<Record<string, unknown>>(await db.execute(query));
+  // A tally table's rows and its pending deltas summed by `key`, without the rows that sum to nothing; beside the `recount`.
+  const keptAndRecounted = async (table: string, deltas: string, key: string, values: string, recount: SQL) => ({
+    kept: await rows(
+      sql.raw(
+        `select ${key}, ${values} from (select * from ${table} where campaign_id = ${campaignId} union all select * from ${deltas} where campaign_id = ${campaignId}) x group by ${key} having ${values
+          .split(",")
+          .map((v) => `${v.trim().split(" as ")[0]} <> 0`)
+          .join(" or ")} order by ${key}`,
       ),
-    );
+    ),
+    recount: await rows(recount),
+  });
   return {
-    passages: {
-      kept: await kept(
-        "passage_tallies",
-        "passage_tally_deltas",
-        "batch_id, judgment_count, sufficient_count",
-        "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided",
-      ),
-      recount: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select batch_id, judgment_count, sufficient_count, count(*)::int as passages, sum(claim_count)::int as claimed, sum(open_slots)::int as open, (count(*) filter (where is_decided))::int as decided
-          from passages where campaign_id = ${campaignId} group by 1, 2, 3 order by 1, 2, 3`),
-      ),
-    },
-    annotators: {
-      kept: await kept(
-        "annotator_tallies",
-        "annotator_tally_deltas",
-        "user_id, duration_bucket",
-        "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed",
-      ),
-      recount: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
-            (count(*) filter (where ${finished}))::int as compared,
-            (count(*) filter (where ${outcomeSql.agreesWithOutcome(sql`j.verdict`, finished, endorsed)}))::int as agreed
-          from judgments j join passages p on p.id = j.passage_id join campaigns c on c.id = j.campaign_id
-          where j.campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
-      ),
-    },
+    passages: await keptAndRecounted(
+      "passage_tallies",
+      "passage_tally_deltas",
+      "batch_id, judgment_count, sufficient_count",
+      "sum(passages)::int as passages, sum(claimed)::int as claimed, sum(open)::int as open, sum(decided)::int as decided",
+      sql`
+        select batch_id, judgment_count, sufficient_count, count(*)::int as passages, sum(claim_count)::int as claimed, sum(open_slots)::int as open, (count(*) filter (where is_decided))::int as decided
+        from passages where campaign_id = ${campaignId} group by 1, 2, 3 order by 1, 2, 3`,
+    ),
+    annotators: await keptAndRecounted(
+      "annotator_tallies",
+      "annotator_tally_deltas",
+      "user_id, duration_bucket",
+      "sum(judgments)::int as judgments, sum(compared)::int as compared, sum(agreed)::int as agreed",
+      sql`
+        select j.user_id, least(j.duration_ms / 500, 240)::smallint as duration_bucket, count(*)::int as judgments,
+          (count(*) filter (where ${finished}))::int as compared,
+          (count(*) filter (where ${outcomeSql.agreesWithOutcome(sql`j.verdict`, finished, endorsed)}))::int as agreed
+        from judgments j join passages p on p.id = j.passage_id join campaigns c on c.id = j.campaign_id
+        where j.campaign_id = ${campaignId} group by 1, 2 order by 1, 2`,
+    ),
     questions: {
-      kept: rowsOf<Record<string, unknown>>(
-        await db.execute(
-          sql`select query_id, passages, finished, endorsed, disputed, gold_missed from query_tallies where campaign_id = ${campaignId} order by 1`,
-        ),
+      kept: await rows(
+        sql`select query_id, passages, finished, endorsed, disputed, gold_missed from query_tallies where campaign_id = ${campaignId} order by 1`,
       ),
-      recount: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select p.query_id, count(*)::int as passages,
-            (count(*) filter (where ${finished}))::int as finished,
-            (count(*) filter (where ${endorsed}))::int as endorsed,
-            (count(*) filter (where ${outcomeSql.isDisputed(sql`p.judgment_count`, sql`p.sufficient_count`)}))::int as disputed,
-            (count(*) filter (where ${outcomeSql.missesGold(sql`p.is_gold`, sql`p.expected_verdict`, finished, endorsed)}))::int as gold_missed
-          from passages p join campaigns c on c.id = p.campaign_id where p.campaign_id = ${campaignId} group by 1 order by 1`),
-      ),
+      recount: await rows(sql`
+        select p.query_id, count(*)::int as passages,
+          (count(*) filter (where ${finished}))::int as finished,
+          (count(*) filter (where ${endorsed}))::int as endorsed,
+          (count(*) filter (where ${outcomeSql.isDisputed(sql`p.judgment_count`, sql`p.sufficient_count`)}))::int as disputed,
+          (count(*) filter (where ${outcomeSql.missesGold(sql`p.is_gold`, sql`p.expected_verdict`, finished, endorsed)}))::int as gold_missed
+        from passages p join campaigns c on c.id = p.campaign_id where p.campaign_id = ${campaignId} group by 1 order by 1`),
     },
-    minutes: {
-      kept: await kept("judgment_minutes", "judgment_minute_deltas", "batch_id, minute", "sum(judgments)::int as judgments"),
-      recount: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute, count(*)::int as judgments
-          from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
-      ),
-    },
+    minutes: await keptAndRecounted(
+      "judgment_minutes",
+      "judgment_minute_deltas",
+      "batch_id, minute",
+      "sum(judgments)::int as judgments",
+      sql`
+        select batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00') as minute, count(*)::int as judgments
+        from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`,
+    ),
     hours: {
-      kept: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select batch_id, extract(epoch from hour) as at, sum(judgments)::int as judgments from (
-            select batch_id, hour, judgments from judgment_hours where campaign_id = ${campaignId}
-            union all
-            select batch_id, date_bin('1 hour', minute, timestamptz '2000-01-01 00:00:00+00'), judgments from judgment_minute_deltas where campaign_id = ${campaignId}
-          ) x group by 1, 2 having sum(judgments) <> 0 order by 1, 2`),
-      ),
-      recount: rowsOf<Record<string, unknown>>(
-        await db.execute(sql`
-          select batch_id, extract(epoch from date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00')) as at, count(*)::int as judgments
-          from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
-      ),
+      kept: await rows(sql`
+        select batch_id, extract(epoch from hour) as at, sum(judgments)::int as judgments from (
+          select batch_id, hour, judgments from judgment_hours where campaign_id = ${campaignId}
+          union all
+          select batch_id, date_bin('1 hour', minute, timestamptz '2000-01-01 00:00:00+00'), judgments from judgment_minute_deltas where campaign_id = ${campaignId}
+        ) x group by 1, 2 having sum(judgments) <> 0 order by 1, 2`),
+      recount: await rows(sql`
+        select batch_id, extract(epoch from date_bin('1 hour', created_at, timestamptz '2000-01-01 00:00:00+00')) as at, count(*)::int as judgments
+        from judgments where campaign_id = ${campaignId} group by 1, 2 order by 1, 2`),
     },
   };
 }

@@ -1,7 +1,6 @@
 import { expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { AppError } from "@/lib/errors";
 import { readLines } from "@/lib/kilt/jsonl";
 import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
 import { rankDetail } from "@/lib/kilt/score/detail";
@@ -10,6 +9,7 @@ import { scoreFiles } from "@/lib/kilt/score/score-files";
 import type { KiltResult, Level } from "@/lib/kilt/score/types";
 import { makeAnnotator, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
+import { refusal } from "@/test/refusal";
 import { fileOf, makeUser } from "@/test/runs";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
@@ -92,24 +92,24 @@ function expectBoard(board: Leaderboard, c: TestCampaign, endorsed: Record<numbe
   }
 }
 
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
+/**
+ * A campaign of three questions (their gold and two candidates each) judged `judgmentsPerPassage`
+ * times a passage, where one sufficient counted judgment endorses a passage and no annotator is
+ * paused for gold accuracy; and the coordinator who uploads the runs.
+ */
+async function runsCampaign(db: Db, judgmentsPerPassage: number) {
+  const c = await makeCampaign(db, {
+    queries: 3,
+    candidates: 2,
+    settings: { judgmentsPerPassage, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+  });
+  return { c, coordinator: await makeUser(db, "coordinator") };
 }
 
 describeEachDatabase("runs: leaderboard", ({ db }) => {
   it("scores runs against the three golds as KILT would with those gold files, and again after the outcomes change", async () => {
     // R = 2, T = 1: one sufficient counted judgment endorses a passage.
-    const c = await makeCampaign(db(), {
-      queries: 3,
-      candidates: 2,
-      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
-    });
-    const coordinator = await makeUser(db(), "coordinator");
+    const { c, coordinator } = await runsCampaign(db(), 2);
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     // A: question 0's paragraphs 1 and 2 sufficient, the rest insufficient.
     await judge(db(), a, c, (q, p) => (q === 0 && p <= 2 ? "sufficient" : "insufficient"));
@@ -166,12 +166,7 @@ describeEachDatabase("runs: leaderboard", ({ db }) => {
   });
 
   it("lists a run's questions with R-precision per gold and drills into one, as rankDetail on the gold lines", async () => {
-    const c = await makeCampaign(db(), {
-      queries: 3,
-      candidates: 2,
-      settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
-    });
-    const coordinator = await makeUser(db(), "coordinator");
+    const { c, coordinator } = await runsCampaign(db(), 1);
     const a = await makeAnnotator(db());
     // Question 0: paragraphs 1 and 2 endorsed; question 1: none (its gold finished unendorsed: unanswerable); question 2: paragraph 1 and 3.
     await judge(db(), a, c, (q, p) => ((q === 0 && p <= 2) || (q === 2 && p !== 2) ? "sufficient" : "insufficient"));

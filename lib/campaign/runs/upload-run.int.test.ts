@@ -7,6 +7,7 @@ import { anonymous } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import type { ImportProblem } from "@/lib/kilt/jsonl";
 import { describeEachDatabase } from "@/test/databases";
+import { refusal } from "@/test/refusal";
 import { badGuessCases } from "@/test/bad-guess-cases";
 import { BAD_GUESS_DIR, fileOf, fixtureCampaign, fixtureFile, makeUser } from "@/test/runs";
 import { deleteRun, listRuns } from "./list-runs";
@@ -15,15 +16,6 @@ import { MAX_RUNS_PER_CAMPAIGN, uploadRun } from "./upload-run";
 const cases = badGuessCases();
 /** The campaign is the gold here, not a file: the words of the problems the upload writes itself. */
 const OWN_MESSAGES: Record<string, string> = { "an id not in the gold": "is not in the gold: no question of this campaign" };
-
-async function refusal(p: Promise<unknown>): Promise<AppError> {
-  const error = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describeEachDatabase("runs: upload", ({ db }) => {
   it("stores a run: one prediction per question, its kind, listed newest first, deleted with its predictions (audited)", async () => {

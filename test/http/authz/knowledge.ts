@@ -1,8 +1,7 @@
 // The authorization matrix's cases for app/api/routes/knowledge.ts: importing, searching and reading
 // the knowledge pages, the text index (matrix.ts explains a case).
-import { expect } from "vitest";
 import { unique } from "../../../e2e/fixtures";
-import { pageLine, type Cases } from "./matrix";
+import { importedPage, pageLine, type Cases } from "./matrix";
 
 export const knowledgeCases: Cases = {
   "POST /api/knowledge": {
@@ -14,18 +13,7 @@ export const knowledgeCases: Cases = {
     ok: 200,
   },
   "GET /api/knowledge/pages/[wikipediaId]": {
-    path: async ({ admin }) => {
-      const wikipediaId = unique("matrix-page");
-      expect(
-        (
-          await admin.post("/api/knowledge?name=matrix.jsonl", {
-            data: pageLine(wikipediaId),
-            headers: { "content-type": "application/x-ndjson" },
-          })
-        ).status(),
-      ).toBe(201);
-      return `/api/knowledge/pages/${encodeURIComponent(wikipediaId)}`;
-    },
+    path: async (setup) => `/api/knowledge/pages/${encodeURIComponent(await importedPage(setup))}`,
     ok: 200,
   },
   "GET /api/knowledge/index": { ok: 200 },

@@ -171,8 +171,8 @@ export function pageLine(wikipediaId: string): Buffer {
   );
 }
 
-/** A batch upload whose pages exist: imports a page first, then returns the questions file. */
-export async function batchFiles({ admin }: Setup) {
+/** A knowledge page the admin imported, by a page id no other run used; its id. */
+export async function importedPage({ admin }: Setup): Promise<string> {
   const wikipediaId = unique("matrix-page");
   expect(
     (
@@ -182,6 +182,12 @@ export async function batchFiles({ admin }: Setup) {
       })
     ).status(),
   ).toBe(201);
+  return wikipediaId;
+}
+
+/** A batch upload whose pages exist: imports a page first, then returns the questions file. */
+export async function batchFiles(setup: Setup) {
+  const wikipediaId = await importedPage(setup);
   const line = {
     id: unique("q"),
     input: "what does the matrix page say",
