@@ -121,12 +121,12 @@ export class Client {
     this.cookie = (res.headers.getSetCookie()[0] ?? "").split(";")[0]!;
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the soak reads answers of many shapes
   async call(
     method: string,
     route: string,
     body?: unknown,
     headers: Record<string, string> = {},
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the soak reads answers of many shapes
   ): Promise<{ status: number; json: any; text: string }> {
     const init: RequestInit = { method, headers: { cookie: this.cookie, ...headers }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) };
     if (body !== undefined) {
