@@ -78,6 +78,24 @@ test("%00 in a segment, and NUL in body fields, are a 422 naming the segment or 
   }
 });
 
+test("NUL in queryId or wikipediaId on proposals and explanations is a 422 naming the field (the body is read before the campaign)", async () => {
+  const span = { startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 1, text: "a" };
+  const proposal = { queryId: "q1", wikipediaId: "123", startParagraphId: 1, endParagraphId: 1, span };
+  const cases: [string, Record<string, unknown>, string][] = [
+    ["proposals", { ...proposal, queryId: "q\u00001" }, "queryId"],
+    ["proposals", { ...proposal, wikipediaId: "12\u00003" }, "wikipediaId"],
+    ["proposals", { ...proposal, span: { ...span, text: "\u0000" } }, "span.text"],
+    ["explanations", { queryId: "\u0000", reason: "other", text: "why" }, "queryId"],
+    ["explanations", { queryId: "q1", reason: "other", text: "a\u0000b" }, "text"],
+  ];
+  for (const [route, body, field] of cases) {
+    const res = await asCoordinator(`/api/campaigns/1/${route}`, { method: "POST", body: JSON.stringify(body) });
+    const text = await res.text();
+    expect(res.status, `${route} ${field}: ${text}`).toBe(422);
+    expect(JSON.parse(text).error.details.problems, `${route} ${field}`).toEqual([{ field, message: expect.stringContaining("NUL") }]);
+  }
+});
+
 test("invalid and overlong UTF-8 in a JSON body is never a 500", async () => {
   for (const bytes of [
     [0xff, 0xfe],
