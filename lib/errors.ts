@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { NUL_MESSAGE, nulPaths } from "./nul";
 
 export type ErrorCode =
   | "bad_request"
@@ -53,16 +54,30 @@ export interface FieldProblem {
 /** Turns a zod error into field problems, e.g. `{field: "password", message: "…"}`. */
 export function fieldProblems(error: z.ZodError): FieldProblem[] {
   return error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join(".") : "(body)",
+    field: fieldName(issue.path),
     message: issue.message,
   }));
 }
 
-/** Parses `input` with `schema` or throws an `invalid` AppError naming each bad field. */
+/** A problem's field: the path joined with dots, `(body)` for the whole input. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.length ? path.map(String).join(".") : "(body)";
+}
+
+/**
+ * Parses `input` with `schema` or throws an `invalid` AppError naming each bad field. A string the
+ * schema lets through may not hold NUL (lib/nul.ts: PostgreSQL cannot store it), whatever the field.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "request body"): z.infer<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw invalidInput(fieldProblems(result.error), what);
+  if (!result.success) throw invalidInput(fieldProblems(result.error), what);
+  const withNul = nulPaths(result.data);
+  if (withNul.length > 0)
+    throw invalidInput(
+      withNul.map((path) => ({ field: fieldName(path), message: NUL_MESSAGE })),
+      what,
+    );
+  return result.data;
 }
 
 /** The `invalid` error for bad fields: "Invalid request body: field: message; …", each in `details.problems`. */

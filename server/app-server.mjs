@@ -2,6 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import { clientAddressOf, isTrusted, normalizeAddress } from "./client-address.mjs";
 import { LINGER_MS } from "./settings.mjs";
+import { answerMalformedSegment, malformedSegment } from "./path-segments.mjs";
 
 /**
  * One app server: Next.js's handler behind the edge defences (server/production-server.mjs says
@@ -81,6 +82,8 @@ export async function serve(settings, { connectionCap, announce }) {
       res.once("finish", () => {
         if (!req.complete) setTimeout(() => req.complete || req.socket.destroy(), LINGER_MS).unref();
       });
+      const bad = malformedSegment(req.url ?? "/");
+      if (bad) return answerMalformedSegment(res, req.url ?? "/", bad);
       handle(req, res).catch((error) => {
         console.error("request failed:", error);
         if (!res.headersSent) res.writeHead(500).end();

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { nulPaths } from "../nul";
 
 /** One problem in an imported file, located by file, line (1-based) and field. */
 export interface ImportProblem {
@@ -161,24 +162,8 @@ export function parseJsonLine(text: string): ParsedLine {
     return { ok: false, field: "(line)", message: `is not valid JSON: ${(error as Error).message}` };
   }
   if (text.includes("\\u0000")) {
-    const path = nulPath(value, []);
+    const [path] = nulPaths(value);
     if (path) return { ok: false, field: fieldPath(path), message: "contains a NUL character (\\u0000), which cannot be stored" };
   }
   return { ok: true, value };
-}
-
-function nulPath(value: unknown, path: (string | number)[]): (string | number)[] | undefined {
-  if (typeof value === "string") return value.includes("\u0000") ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], [...path, i]);
-      if (found) return found;
-    }
-  } else if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const found = k.includes("\u0000") ? [...path, k] : nulPath(v, [...path, k]);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
+import { hasNul, NUL_MESSAGE } from "@/lib/nul";
 
 /** `GET /api/knowledge/search` options. */
-const noNul = (s: string) => !s.includes("\u0000");
-const NUL_MESSAGE = "must not contain a NUL character";
+const noNul = (s: string) => !hasNul(s);
 
 export const searchOptionsSchema = z.object({
   q: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, NUL_MESSAGE),
