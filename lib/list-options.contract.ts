@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasNul, NUL_MESSAGE } from "./nul";
 
 // The options and shapes of the paged lists (accounts, campaigns, API tokens, batches, a campaign's
 // annotators), apart from their queries, so that pages, the browser client and the CLI can use them
@@ -8,7 +9,13 @@ import { z } from "zod";
 // is the user id of the page before's last row.
 
 /** A list's `q`: trimmed, at most 200 characters. */
-export const searchText = z.string().trim().max(200, "must be at most 200 characters").optional();
+export const searchText = z
+  .string()
+  .trim()
+  .max(200, "must be at most 200 characters")
+  // Pages parse their query strings with this schema too (parseInput refuses NUL for the API): PostgreSQL cannot compare text holding it.
+  .refine((q) => !hasNul(q), NUL_MESSAGE)
+  .optional();
 const afterId = z.coerce.number().int().positive("must be an id").optional();
 /** A list's `limit`: 1 to `max` rows, `fallback` when not given. */
 export const pageSize = (max: number, fallback: number) =>

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
-import { AppError } from "@/lib/errors";
+import { AppError, invalidField } from "@/lib/errors";
 import { formatBytes } from "@/lib/format";
+import { hasNul, NUL_MESSAGE } from "@/lib/nul";
 
 export type Part =
   { kind: "field"; name: string; value: string } | { kind: "file"; name: string; fileName: string; stream: AsyncIterable<Uint8Array> };
@@ -49,6 +50,7 @@ export async function* multipartParts(req: Request, limits: { maxBytes: number; 
         if (item.error instanceof AppError) throw item.error;
         throw new AppError("bad_request", `The multipart body is malformed: ${item.error.message}`);
       }
+      refuseNul(item);
       yield item;
       // Drain whatever the consumer left unread, so busboy can move on to the next part.
       if (item.kind === "file") for await (const _ of item.stream);
@@ -57,6 +59,15 @@ export async function* multipartParts(req: Request, limits: { maxBytes: number; 
     body.unpipe(parser);
     body.destroy();
   }
+}
+
+/**
+ * A text field holding NUL is refused as parseInput refuses it (lib/nul.ts: PostgreSQL cannot store
+ * it): a 422 naming the field, e.g. a run's `name`. (NUL in a part's header, a field's or a file's
+ * name, is refused by busboy as a malformed header: a 400.)
+ */
+function refuseNul(part: Part): void {
+  if (part.kind === "field" && hasNul(part.value)) throw invalidField(part.name, NUL_MESSAGE);
 }
 
 /**

@@ -109,3 +109,38 @@ test("invalid and overlong UTF-8 in a JSON body is never a 500", async () => {
     expect(res.status, JSON.stringify(bytes)).toBeLessThan(500);
   }
 });
+
+test("NUL in a multipart field is a 422 naming it, in a file name a 400; NUL in a page's search is shown as the search's problem", async () => {
+  const created = await asCoordinator("/api/campaigns", { method: "POST", body: JSON.stringify({ name: `hostile-paths ${Date.now()}` }) });
+  expect(created.status).toBe(201);
+  const campaignId = ((await created.json()) as { campaign: { id: number } }).campaign.id;
+  const upload = async (name: string, fileName: string) => {
+    const form = new FormData();
+    form.append("name", name);
+    form.append("guess", new Blob(['{"id": "q1", "output": [{"answer": "a"}]}\n']), fileName);
+    return fetch(`${baseURL}/api/campaigns/${campaignId}/runs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+  };
+  const named = await upload("run\u0000name", "guess.jsonl");
+  const text = await named.text();
+  expect(named.status, text).toBe(422);
+  expect(JSON.parse(text).error.details.problems, text).toEqual([{ field: "name", message: expect.stringContaining("NUL") }]);
+  // NUL in a part's header (here the file name) is a malformed header to busboy: a 400 that says so.
+  const file = await upload("run", "guess\u0000.jsonl");
+  expect(file.status).toBe(400);
+  expect(await file.text()).toContain("multipart body is malformed");
+
+  const admin = await adminApi(baseURL);
+  try {
+    for (const path of ["/campaigns?q=%00", `/campaigns/${campaignId}/questions?q=a%00b`]) {
+      const page = await admin.get(path);
+      expect(page.status(), path).toBe(200);
+      expect(await page.text(), path).toContain("must not contain a NUL character");
+    }
+  } finally {
+    await admin.dispose();
+  }
+});
