@@ -33,7 +33,7 @@ export const JUDGING_ROUTES: readonly RouteRow[] = [
     roles: ["campaignAnnotator", "campaignCrowdWorker"],
     summary: "The question the caller owes a proposal or an explanation for",
     who: "annotator on the campaign",
-    doc: "→ `{ask: {queryId, input, answers?, judged} \\| null}`: the question the caller owes another passage or an explanation for — they judged at least one of its passages, all `insufficient`, none of its passages is left for them (no live claim, no open passage they never claimed), the campaign's `askWhenNoneSufficient` is on, its batch launched, and they have neither proposed nor explained for it; the most recent such question among their last 50 judgments. `queryId` is the KILT id; `answers` only with `showAnswers`; `judged`: their judgments on it. Call it once the judgment outbox has drained. Crowd workers: always `{ask: null}`; 403 while paused, coordinators 403",
+    doc: "→ `{ask: {queryId, input, answers?, judged} \\| null}`: the question the caller owes another passage or an explanation for — they judged at least one of its passages, all `insufficient`, every passage of it was given to them or finished without them (a passage another holds and has not finished may yet be sufficient: no ask while one is), no live claim of theirs on it, the campaign's `askWhenNoneSufficient` is on, its batch launched, and they have neither proposed nor explained for it; the most recent such question among their last 50 judgments. `queryId` is the KILT id; `answers` only with `showAnswers`; `judged`: their judgments on it. Call it once the judgment outbox has drained. Crowd workers: always `{ask: null}`; 403 while paused, coordinators 403",
   },
   {
     method: "POST",

@@ -65,6 +65,22 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(await failure(getAsk(db(), coordinator, c.campaignId))).toBe("403");
   });
 
+  it("asks nothing while a passage of the question is claimed by another and not finished; once it finishes without them, asks", async () => {
+    const c = await oneQuestion(db(), { judgmentsPerPassage: 1, endorsementThreshold: 1 });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    const mine = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+    const theirs = (await nextTask(db(), b, { campaignId: c.campaignId }))!;
+    expect(theirs.query.id).toBe(mine.query.id);
+    await submitJudgment(db(), a, mine.claim.handle, judgmentOf(mine, "insufficient"));
+    // The other passage has no open slot (b holds it), but it was never given to a and is not
+    // finished: it may yet be sufficient, so a is not asked for another passage.
+    expect(await nextTask(db(), a, { campaignId: c.campaignId })).toBeNull();
+    expect(await getAsk(db(), a, c.campaignId)).toBeNull();
+    await submitJudgment(db(), b, theirs.claim.handle, judgmentOf(theirs, "sufficient"));
+    // Finished without a, and none sufficient in a's judgments: now a is asked.
+    expect(await getAsk(db(), a, c.campaignId)).toMatchObject({ queryId: mine.query.id, judged: 1 });
+  });
+
   it("asks nothing while the batch is paused", async () => {
     const c = await oneQuestion(db());
     const a = await makeAnnotator(db());

@@ -24,10 +24,11 @@ interface AskRow {
 
 /**
  * The questions of the caller's latest ASK_LOOKBACK judgments (judgments_user_idx) that they owe a
- * response for, most recent first: all their judgments on it insufficient, none of its passages left
- * for them (no live claim, no open passage they never claimed, as the claim statement sees it), its
- * batch launched, and neither a proposal nor an explanation of theirs for it. Bounded by the
- * lookback whatever the campaign's size. Internal: callers have checked `requireActiveAnnotator`.
+ * response for, most recent first: all their judgments on it insufficient, every passage of it either
+ * given to them or finished without them (a passage others hold but have not finished may yet be
+ * sufficient: no ask while one is), no live claim of theirs on it, its batch launched, and neither a
+ * proposal nor an explanation of theirs for it. Bounded by the lookback whatever the campaign's
+ * size. Internal: callers have checked `requireActiveAnnotator`.
  */
 async function askRows(db: Db | Tx, userId: number, campaign: Campaign): Promise<AskRow[]> {
   if (!campaign.askWhenNoneSufficient) return [];
@@ -49,7 +50,8 @@ async function askRows(db: Db | Tx, userId: number, campaign: Campaign): Promise
       join batches b on b.id = q.batch_id and b.status = 'launched'
       where not exists (select 1 from judgments j join passages jp on jp.id = j.passage_id
           where jp.query_id = q.id and j.user_id = ${userId} and j.verdict = 'sufficient')
-        and not exists (select 1 from passages lp where lp.query_id = q.id and lp.open_slots > 0
+        and not exists (select 1 from passages lp where lp.query_id = q.id
+          and not kps_is_finished(lp.is_decided, lp.judgment_count, ${campaign.judgmentsPerPassage})
           and not exists (select 1 from claims c where c.passage_id = lp.id and c.user_id = ${userId}))
         and not exists (select 1 from claims c join passages cp on cp.id = c.passage_id
           where cp.query_id = q.id and c.user_id = ${userId} and c.ended_at is null and c.expires_at > now())
