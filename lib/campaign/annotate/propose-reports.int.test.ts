@@ -62,17 +62,19 @@ describeEachDatabase("propose or explain: reports and exports", ({ db }) => {
     // Only the proposals were endorsed (imported passages keep their meta as before: export-kilt.int.test.ts).
     expect(items.filter((p) => p.meta)).toHaveLength(2);
 
+    // The coordinators' views name annotator accounts by username (the exported files: by pseudonym).
+    const [proposerUsername, explainerUsername] = [proposer.username, explainer.username];
     const report = await exportReport(db(), system, c.campaignId, { location: "span" });
     expect(report.explained).toEqual([
-      { queryId: explained, explanations: [{ reason: "other", text, annotator: explainerName, createdAt: expect.any(String) }] },
+      { queryId: explained, explanations: [{ reason: "other", text, annotator: explainerUsername, createdAt: expect.any(String) }] },
     ]);
 
     const qid = rowsOf<{ id: number }>(
       await db().execute(sql`select id::float8 as id from queries where campaign_id = ${c.campaignId} and kilt_id = ${explained!}`),
     )[0]!.id;
     const view = await getQuestionView(db(), system, c.campaignId, qid);
-    expect(view.explanations).toEqual([{ reason: "other", text, annotator: explainerName, createdAt: expect.any(String) }]);
-    expect(view.passages.map((p) => p.proposedBy)).toEqual([[], [], [proposerName]]);
+    expect(view.explanations).toEqual([{ reason: "other", text, annotator: explainerUsername, createdAt: expect.any(String) }]);
+    expect(view.passages.map((p) => p.proposedBy)).toEqual([[], [], [proposerUsername]]);
     expect(view.passages[2]).toMatchObject({ endorsed: true, startParagraphId: 3 });
 
     const dashboard = await getDashboard(db(), system, c.campaignId);

@@ -12,7 +12,7 @@ import type { AdjudicationView } from "../quality/adjudication.contract";
 import { consensusSpan } from "../quality/consensus";
 import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
-import { explanationsOf, proposersOf, type ExplanationView } from "./question-responses";
+import { explanationsOf, proposerNamesOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 export interface QuestionJudgment {
@@ -59,7 +59,7 @@ export interface QuestionPassage {
   consensusOfHighlights: Location | null;
   /** The coordinator's live decision, which overrides the vote in the export (null: the vote decides). */
   adjudication: AdjudicationView | null;
-  /** Proposed by annotators who found no passage of the question sufficient (their pseudonyms); empty for imported passages. */
+  /** Proposed by annotators who found no passage of the question sufficient (usernames; a crowd worker's pseudonym); empty for imported passages. */
   proposedBy: string[];
   judgments: QuestionJudgment[];
 }
@@ -131,6 +131,11 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
   );
   const fit = await campaignFit(db, campaign);
   for (const { passage } of passages) passage.posterior = fit.posteriors.get(passage.id) ?? null;
+  const names = await proposerNamesOf(
+    db,
+    passages.flatMap((p) => p.passage.proposedBy),
+  );
+  for (const { passage } of passages) passage.proposedBy = passage.proposedBy.map((p) => names.get(p) ?? p);
   return {
     campaign: {
       id: campaign.id,
