@@ -110,7 +110,7 @@ test("propose and explain through the API: hostile bodies are refused naming the
   const questions = await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json();
   await page.goto(`/campaigns/${campaignId}/questions/${questions.questions[0].id}`);
   await expect(page.getByTestId("explanations")).toContainText(MARKUP);
-  // The coordinator sees the annotators by username (issue 29); the exported files keep pseudonyms.
+  // The coordinator sees the annotators by username; the exported files keep pseudonyms.
   await expect(page.getByTestId("passage").nth(2)).toContainText(`proposed by ${proposer}`);
   await expect(page.getByTestId("explanations")).toContainText(explainer);
   expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();

@@ -193,7 +193,7 @@ test(
     const coordinator = await (await browser.newContext({ storageState: storageStatePath("coordinator") })).newPage();
     await coordinator.goto(`/campaigns/${campaignId}/questions/${row.id}`);
     await expect(coordinator.getByText(why)).toBeVisible();
-    // By the explainer's username, which only coordinators see (issue 29).
+    // By the explainer's username, which only coordinators see.
     await expect(coordinator.getByTestId("explanations")).toContainText(d.username);
     const out = await kps(baseURL!, ["judgments", "--campaign", String(campaignId)]);
     expect(out).toContain(why);

@@ -3,7 +3,7 @@ import { expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
 import { users } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
-import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { failure, judgeAll, proposalOf } from "@/test/ask";
 import { describeEachDatabase } from "@/test/databases";
 import { exportedLines } from "@/test/exported";
@@ -12,12 +12,11 @@ import { nextTask } from "../annotate/assignment";
 import { explainQuestion } from "../annotate/explanations";
 import { submitJudgment } from "../annotate/judgments";
 import { proposePassage } from "../annotate/proposals";
-import { judgmentOf } from "@/test/campaign-factory";
 import { exportJudgments } from "./export-judgments";
 import { exportReport } from "./export-kilt";
 import { getQuestionView } from "./question-view";
 
-describeEachDatabase("coordinators see annotators' usernames, crowd workers' pseudonyms (issue 29)", ({ db }) => {
+describeEachDatabase("coordinators see annotators' usernames, crowd workers' pseudonyms", ({ db }) => {
   const pseudonymOf = async (id: number) => (await db().select({ p: users.pseudonym }).from(users).where(eq(users.id, id)))[0]!.p;
 
   /** The annotator explains the question asked first, then proposes for the one asked next. */
