@@ -35,6 +35,26 @@ export interface QuestionProvenance {
   entries: string[];
   /** The exported locations (of `entries`) whose text holds none of the question's answers; empty for a question without answers. */
   withoutAnswer: SpanWithoutAnswer[];
+  /** Its passages: how many, how many finished, and the votes of those that decide its status (the export report's page shows them). */
+  passages: number;
+  finished: number;
+  /** The gold passages expected sufficient that finished unendorsed (what makes it unanswerable). */
+  missedGold: PassageVotes[];
+  /** The endorsed passages (negative gold left aside), exported unless the question is unanswerable. */
+  endorsed: PassageVotes[];
+}
+
+/** A passage of the report with its counted votes. */
+export interface PassageVotes {
+  passageId: number;
+  wikipediaId: string;
+  title: string;
+  startParagraphId: number;
+  endParagraphId: number;
+  sufficient: number;
+  judgments: number;
+  /** The coordinator decided it (adjudication), over the vote. */
+  adjudicated: boolean;
 }
 
 /** An exported provenance item whose text holds none of its question's normalised answers (the export report lists them). */
@@ -117,6 +137,8 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
+    // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
+    const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     const base = {
       id: Number(q.id),
       kiltId: q.kilt_id,
@@ -124,10 +146,12 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
       originalLine: q.original_line,
       batchId: Number(q.batch_id),
       withoutAnswer: [] as SpanWithoutAnswer[],
+      passages: own.length,
+      finished: own.filter((p) => p.outcome.finished).length,
+      missedGold: own.filter((p) => p.outcome.missesGold).map(votesOf),
+      endorsed: mine.map(votesOf),
     };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
-    // Negative gold (expected insufficient: imported controls and decoys) is never exported, even endorsed.
-    const mine = own.filter((p) => p.outcome.endorsed && !(p.is_gold && p.expected_verdict === "insufficient"));
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
     const ctx = {
       campaignId: campaign.id,
@@ -142,6 +166,19 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     );
     return { ...base, status: "endorsed" as const, entries };
   });
+}
+
+function votesOf(p: PassageRow): PassageVotes {
+  return {
+    passageId: Number(p.id),
+    wikipediaId: p.wikipedia_id,
+    title: p.title,
+    startParagraphId: p.start_paragraph_id,
+    endParagraphId: p.end_paragraph_id,
+    sufficient: p.sufficient_count,
+    judgments: p.judgment_count,
+    adjudicated: p.adjudication !== undefined,
+  };
 }
 
 /** The questions' passages with their outcomes. */

@@ -107,16 +107,34 @@ export default async function CampaignPage({ params }: Props) {
 
       <section aria-labelledby="export-heading">
         <h2 id="export-heading">Export</h2>
+        <p>
+          <Link href={`/campaigns/${campaign.id}/export-report`}>Export report</Link>
+          <span className="hint">
+            {" "}
+            — the questions left out as unanswerable and why, the annotators&apos; explanations, the passages endorsed per question, and
+            exported spans that hold no answer.
+          </span>
+        </p>
         <ul className="downloads">
           <li>
-            <a href={`/api/campaigns/${campaign.id}/export?location=span`} download>
+            <a href={`/api/campaigns/${campaign.id}/export?location=span`} download aria-describedby="export-span-hint">
               KILT provenance (consensus spans)
             </a>
+            <p className="hint" id="export-span-hint">
+              One provenance entry per endorsed passage, pointing at the characters its annotators agreed on: from the first to the last
+              character that at least T (now {campaign.endorsementThreshold}) of its endorsers highlighted, else the highlight that overlaps
+              the others most; widened to take in an answer one of them highlighted. A passage a coordinator decided keeps the span they
+              set.
+            </p>
           </li>
           <li>
-            <a href={`/api/campaigns/${campaign.id}/export?location=passage`} download>
-              KILT provenance (whole passages, -1 characters)
+            <a href={`/api/campaigns/${campaign.id}/export?location=passage`} download aria-describedby="export-passage-hint">
+              KILT provenance (whole passages)
             </a>
+            <p className="hint" id="export-passage-hint">
+              One provenance entry per endorsed passage, covering its whole paragraph range, with -1 as the start and end character (as in
+              KILT&apos;s released data).
+            </p>
           </li>
           <li>
             <a href={`/api/campaigns/${campaign.id}/judgments`} download>
