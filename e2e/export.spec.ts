@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe";
 import { adminApi, createAccount, judgeAll, launchOneQuestion, signedInApi, storageStatePath } from "./fixtures";
 
 test.use({ storageState: storageStatePath("coordinator") });
@@ -58,4 +59,74 @@ test("a coordinator pauses an annotator and the exported provenance changes; res
   await expect(row).toContainText("active");
   expect(await exported()).toEqual([1, 2]);
   await admin.dispose();
+});
+
+test("the export report page shows an unanswerable question, why, and its explanation by username; every section reads at 1440 and 390 px", async ({
+  page,
+  baseURL,
+}) => {
+  const admin = await adminApi(baseURL!);
+  const { campaign, kiltId } = await launchOneQuestion(page.request, {
+    name: "report",
+    title: "Report Page",
+    text: ["Report Page\n", "The tower stands on a rock.\n", "The tower is painted white.\n"],
+    input: "when was the report tower lit",
+    answer: "1871",
+  });
+  // Every annotator finds both passages insufficient: the gold is missed, the question unanswerable; the first explains why.
+  const names = [await createAccount(admin, "annotator"), await createAccount(admin, "annotator"), await createAccount(admin, "annotator")];
+  for (const [i, name] of names.entries()) {
+    const api = await signedInApi(baseURL!, name);
+    await judgeAll(api, campaign.id, () => false);
+    if (i === 0) {
+      const explained = await api.post(`/api/campaigns/${campaign.id}/explanations`, {
+        data: { queryId: kiltId, reason: "other", text: "The snapshot never says when it was lit." },
+      });
+      expect(explained.status(), await explained.text()).toBe(201);
+    }
+    await api.dispose();
+  }
+  await admin.dispose();
+
+  await page.goto(`/campaigns/${campaign.id}`);
+  await expect(page.getByText("covering its whole paragraph range, with -1")).toBeVisible();
+  await page.getByRole("link", { name: "Export report", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Export report", level: 1 })).toBeVisible();
+  const table = page.getByTestId("export-report");
+  const row = table.getByRole("row", { name: /when was the report tower lit/ });
+  await expect(row).toContainText("The gold passage was judged not sufficient");
+  await expect(row).toContainText("Report Page (¶1) · 0 of 3 sufficient");
+  await expect(row).toContainText(`Other (say why) (${names[0]})`);
+  await expect(row.getByRole("link", { name: "when was the report tower lit" })).toHaveAttribute("href", /\/questions\/\d+$/);
+  await expect(page.getByRole("link", { name: "Download the whole report (JSON)" })).toHaveAttribute(
+    "href",
+    `/api/campaigns/${campaign.id}/export/report`,
+  );
+
+  const sections = page.getByRole("navigation", { name: "Sections of the report" });
+  const expectReadable = async (where: string) => {
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      expect(await seriousViolations(page), `${where} at ${size.width} px`).toEqual([]);
+      if (size.width === 390) expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(390);
+    }
+  };
+  await expectReadable("unanswerable");
+
+  await sections.getByRole("link", { name: "Explanations" }).click();
+  await expect(table).toContainText("“The snapshot never says when it was lit.”");
+  await expect(table).toContainText(names[0]!);
+  await expectReadable("explanations");
+
+  for (const [section, empty] of [
+    ["Passages endorsed", "No question in this section."],
+    ["Spans with no answer", "No question in this section."],
+  ] as const) {
+    await sections.getByRole("link", { name: section }).click();
+    await expect(page.getByRole("heading", { name: section, level: 2 })).toBeVisible();
+    await expect(page.getByTestId("report-empty")).toHaveText(empty);
+  }
 });

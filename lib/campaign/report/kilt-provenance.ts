@@ -11,7 +11,7 @@ import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensu
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
 import { proposersOf } from "./question-responses";
-import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
+import { groupBy, outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
 // What the campaign makes of each question's provenance, read a page of questions at a time: the
 // one way the KILT export (export-kilt.ts) and the runs' golds (lib/campaign/runs/) turn a question
@@ -238,17 +238,6 @@ function settingsOf(p: PassageRow, campaign: CampaignView): { judgmentsPerPassag
   return p.sealed_r !== null && p.sealed_t !== null
     ? { judgmentsPerPassage: p.sealed_r, endorsementThreshold: p.sealed_t }
     : { judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold };
-}
-
-export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = groups.get(k);
-    if (list) list.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
 }
 
 /** One endorsed passage as a KILT output entry `{"provenance": [item]}`, located by its consensus span (or the whole passage). */

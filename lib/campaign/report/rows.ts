@@ -72,3 +72,15 @@ export function outcomeOfRow(p: PassageOutcomeRow, settings: Omit<OutcomeSetting
     settings,
   );
 }
+
+/** Rows by a numeric key, each group in the rows' order. */
+export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = groups.get(k);
+    if (list) list.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
