@@ -12,8 +12,36 @@ export async function seriousViolations(page: Page, include?: string): Promise<s
 }
 
 /**
+ * What makes the page scroll sideways: empty when the document is no wider than the window; else the
+ * page's width and the widest elements that reach past the window's right edge (tag, class, width).
+ */
+export async function sidewaysScroll(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const doc = document.documentElement;
+    if (doc.scrollWidth <= window.innerWidth) return [];
+    const clipped = (el: HTMLElement) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+        if (getComputedStyle(a).overflowX !== "visible") return true;
+      return false;
+    };
+    const past = [...document.body.querySelectorAll<HTMLElement>("*")]
+      .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+      .filter(({ el, right }) => right > window.innerWidth + 0.5 && !clipped(el))
+      // The outermost ones: an element whose parent also reaches past the edge says less.
+      .filter(({ el }) => !el.parentElement || el.parentElement.getBoundingClientRect().right <= window.innerWidth + 0.5)
+      .slice(0, 5)
+      .map(
+        ({ el, right }) =>
+          `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""} to ${Math.round(right)} px`,
+      );
+    return [`${location.pathname}: ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`, ...past];
+  });
+}
+
+/**
  * No serious or critical axe violation on the page as it is, at 1280 and at 390 px wide (800 px
- * high), then back at 1280; `atWidth` runs after the check at each width (a screenshot, say).
+ * high), then back at 1280; at 390 px the page itself does not scroll sideways (a wide table scrolls
+ * in its own box). `atWidth` runs after the check at each width (a screenshot, say).
  */
 export async function expectAccessible(page: Page, what: string, atWidth?: (width: number) => Promise<unknown>): Promise<void> {
   for (const width of [1280, 390]) {
@@ -22,6 +50,7 @@ export async function expectAccessible(page: Page, what: string, atWidth?: (widt
       (v) => v.impact === "serious" || v.impact === "critical",
     );
     expect(violations.map((v) => `${what} at ${width} px: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    if (width === 390) expect(await sidewaysScroll(page), `${what}: sideways scroll`).toEqual([]);
     await atWidth?.(width);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -171,6 +171,8 @@ test("My judgments: newest first with the highlight; revise while open; a finish
     await expect(cards.nth(i).getByTestId("my-verdict")).toHaveText(sufficient(p) ? "Sufficient" : "Not sufficient");
     await expect(cards.nth(i).locator("mark")).toHaveText(sufficient(p) ? [firstWords.get(p)!] : []);
   }
+  // When each was judged, written the one way times are.
+  await expect(cards.first().locator("header .hint")).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   const body = await a.page.content();
   expect(body).not.toMatch(/gold|is_gold|judgment_count|sufficient_count/i);
 

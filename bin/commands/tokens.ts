@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { formatTime } from "@/lib/format";
 import { createTokenSchema, TOKEN_DEFAULT_DAYS } from "@/lib/auth/schemas";
 import { tokenListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
@@ -29,7 +30,7 @@ export function addTokenCommands(program: Command, ctx: CliContext): void {
       const input = parseArgs(createTokenSchema, opts, { expiresInDays: "expires-in-days" });
       const { data } = await ctx.client().request<{ token: { token: string; expiresAt: string | null } }>("POST", "/api/tokens", input);
       out(data.token.token);
-      note(data.token.expiresAt ? `It expires ${data.token.expiresAt}.` : "It never expires.");
+      note(data.token.expiresAt ? `It expires ${formatTime(data.token.expiresAt)}.` : "It never expires.");
     });
   token
     .command("list")

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
+import { formatTime } from "@/lib/format";
 import { createUserSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
 import { userListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, listEvery, note, number, out, parseArgs } from "./shared";
@@ -28,7 +29,7 @@ export function addUserCommands(program: Command, ctx: CliContext): void {
       if (data.invite) {
         out(data.invite.url);
         note(
-          `Created ${data.user.role} '${data.user.username}' (id ${data.user.id}). Send them the invite link above; it works once and expires ${data.invite.expiresAt}.`,
+          `Created ${data.user.role} '${data.user.username}' (id ${data.user.id}). Send them the invite link above; it works once and expires ${formatTime(data.invite.expiresAt)}.`,
         );
       } else {
         out(String(data.user.id));
@@ -96,6 +97,6 @@ function addLifecycleCommands(user: Command, ctx: CliContext): void {
           input,
         );
       out(data.resetLink.url);
-      note(`Send it to ${data.resetLink.username}: it works once and expires ${data.resetLink.expiresAt}.`);
+      note(`Send it to ${data.resetLink.username}: it works once and expires ${formatTime(data.resetLink.expiresAt)}.`);
     });
 }

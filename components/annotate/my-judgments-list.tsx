@@ -7,12 +7,11 @@ import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
 import { myJudgmentsQuery, type MyJudgment } from "@/components/api/my-judgments";
 import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
+import { formatTime } from "@/lib/format";
 
 const verdictText = (j: MyJudgment) => (j.unreadable ? "Unreadable" : j.verdict === "sufficient" ? "Sufficient" : "Not sufficient");
 
-function when(iso: string): string {
-  return new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" });
-}
+const when = formatTime;
 
 /** One judgment of the history: the question, the verdict, the highlight over the passage, the notes; Revise while it may change. */
 function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJudgment; index: number }) {

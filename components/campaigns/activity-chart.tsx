@@ -1,16 +1,13 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { formatAxisTime, formatTime } from "@/lib/format";
 
 /** Judgments per time bin (recharts: a maintained React chart library, SVG, no canvas). */
 export function ActivityChart({ points, binMinutes }: { points: { at: string; judgments: number }[]; binMinutes: number }) {
   if (!points.length) return <p className="muted">No judgment yet.</p>;
   const multiDay = points.length > 1 && Date.parse(points[points.length - 1]!.at) - Date.parse(points[0]!.at) > 24 * 3600_000;
-  const label = (at: string) =>
-    new Date(at).toLocaleString(
-      undefined,
-      multiDay ? { month: "short", day: "numeric", hour: "2-digit" } : { hour: "2-digit", minute: "2-digit" },
-    );
+  const tick = (at: string) => formatAxisTime(at, multiDay);
   const total = points.reduce((s, p) => s + p.judgments, 0);
   return (
     <figure
@@ -20,13 +17,13 @@ export function ActivityChart({ points, binMinutes }: { points: { at: string; ju
       <ResponsiveContainer width="100%" height={200}>
         <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="at" tickFormatter={label} minTickGap={24} fontSize={12} />
+          <XAxis dataKey="at" tickFormatter={tick} minTickGap={24} fontSize={12} />
           <YAxis allowDecimals={false} width={44} fontSize={12} />
-          <Tooltip labelFormatter={(at) => label(String(at))} formatter={(v) => [v, "judgments"]} />
+          <Tooltip labelFormatter={(at) => formatTime(String(at))} formatter={(v) => [v, "judgments"]} />
           <Bar dataKey="judgments" fill="#1f5fbf" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
-      <figcaption className="hint">Judgments per {binMinutes === 1 ? "minute" : `${binMinutes} minutes`}</figcaption>
+      <figcaption className="hint">Judgments per {binMinutes === 1 ? "minute" : `${binMinutes} minutes`}, times in UTC</figcaption>
     </figure>
   );
 }

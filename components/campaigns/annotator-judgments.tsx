@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { formatTime } from "@/lib/format";
 import "./annotator-quality.css";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { AnnotatorJudgment } from "@/lib/campaign/report/annotators.contract";
@@ -37,10 +38,7 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
                 </StatusBadge>
               )}{" "}
               <span className="muted">
-                {seconds(j.durationMs)} · {agreement(j)} ·{" "}
-                <time dateTime={j.createdAt} suppressHydrationWarning>
-                  {new Date(j.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC
-                </time>
+                {seconds(j.durationMs)} · {agreement(j)} · <time dateTime={j.createdAt}>{formatTime(j.createdAt)}</time>
               </span>
             </p>
             <HighlightedPassage paragraphs={j.passage.paragraphs} marks={marks} />

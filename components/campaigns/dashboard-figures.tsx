@@ -79,7 +79,7 @@ export function SkillList({ campaignId, skills }: { campaignId: number; skills: 
   if (!skills.total) return <p className="muted">No counted judgments yet.</p>;
   return (
     <>
-      <DataTable testId="skills" label="Annotators by estimated skill" columns={SKILL_COLUMNS} scroll>
+      <DataTable testId="skills" label="Annotators by estimated skill" columns={SKILL_COLUMNS}>
         {skills.annotators.map((a) => (
           <tr key={a.userId} data-skill-user={a.username}>
             <td>

@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { Dashboard as DashboardData } from "@/lib/campaign/report/dashboard.contract";
 import { DASHBOARD_REFRESH_MS, dashboardQuery, type AnnotatorPage } from "@/components/api/campaigns";
+import { formatTimeSeconds } from "@/lib/format";
 import { ActivityChart } from "./activity-chart";
 import { AnnotatorTable } from "./annotator-table";
 import { AnnotatorWarnings } from "./annotator-warnings";
@@ -84,11 +85,7 @@ function DisputedList({ campaignId, disputed }: { campaignId: number; disputed: 
   );
 }
 
-/** A time in the viewer's time zone (the server's rendering may differ: the browser's wins). */
+/** When the figures were computed, to the second: they refresh every few seconds. */
 function LocalTime({ iso }: { iso: string }) {
-  return (
-    <time dateTime={iso} suppressHydrationWarning>
-      {new Date(iso).toLocaleTimeString()}
-    </time>
-  );
+  return <time dateTime={iso}>{formatTimeSeconds(iso)}</time>;
 }

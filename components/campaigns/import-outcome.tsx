@@ -96,7 +96,7 @@ function RetrieverCounts({ retrievers }: { retrievers: RetrieverReport[] }) {
   return (
     <>
       <h3 className="card-title">Candidates per retriever</h3>
-      <DataTable label="Candidates per retriever" testId="retriever-counts" scroll columns={RETRIEVER_COLUMNS}>
+      <DataTable label="Candidates per retriever" testId="retriever-counts" columns={RETRIEVER_COLUMNS}>
         {retrievers.map((r) => (
           <tr key={r.retriever}>
             <th scope="row">{r.retriever}</th>

@@ -139,7 +139,7 @@ function IdHint({ id, title }: { id: string | null; title: string }) {
 
 function WorkerTable({ rows }: { rows: WorkerSessionRow[] }) {
   return (
-    <DataTable label="Crowd sessions" testId="worker-sessions" columns={COLUMNS} scroll>
+    <DataTable label="Crowd sessions" testId="worker-sessions" columns={COLUMNS}>
       {rows.map((r) => {
         const o: WorkerOutcomeFilter = r.outcome ?? "open";
         return (

@@ -76,7 +76,7 @@ function TokenTable({ tokens }: { tokens: TokenRow[] }) {
 
   return (
     <>
-      <DataTable label="API tokens" scroll columns={["Name", "Starts with", "Owner", "Created", "Last used", "Expires", "State", ACTIONS]}>
+      <DataTable label="API tokens" columns={["Name", "Starts with", "Owner", "Created", "Last used", "Expires", "State", ACTIONS]}>
         {tokens.map((t) => (
           <tr key={t.id}>
             <td>{t.name}</td>

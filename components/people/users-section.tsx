@@ -43,7 +43,7 @@ function UserTable({ users, currentUserId }: { users: UserRow[]; currentUserId: 
   const { actionsFor, panel } = useUserActions(currentUserId);
   return (
     <>
-      <DataTable label="Users" scroll columns={["Username", "Role", "Password", "Created", "State", ACTIONS]}>
+      <DataTable label="Users" columns={["Username", "Role", "Password", "Created", "State", ACTIONS]}>
         {users.map((u) => (
           <tr key={u.id}>
             <td>{u.username}</td>

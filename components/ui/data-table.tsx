@@ -18,44 +18,37 @@ export const numeric = (...labels: string[]): Column[] => labels.map((label) => 
 /** The "Actions" column of row buttons, its head read by screen readers only. */
 export const ACTIONS: Column = { label: "Actions", numeric: true, hidden: true };
 
-/** A `table.data` with one head row; the rows are the children. `scroll` wraps it for narrow screens. */
+/** A `table.data` with one head row; the rows are the children. It scrolls sideways in its own box, never the page. */
 export function DataTable({
   columns,
   label,
   testId,
   caption,
-  scroll,
   children,
 }: {
   columns: ColumnSpec[];
   label?: string;
   testId?: string;
   caption?: ReactNode;
-  scroll?: boolean;
   children: ReactNode;
 }) {
-  const table = (
-    <table className="data" aria-label={label} data-testid={testId}>
-      {caption}
-      <thead>
-        <tr>
-          {columns.map(columnOf).map((c, i) => (
-            <th key={i} scope="col" className={c.numeric ? "num" : undefined}>
-              {c.hidden ? <span className="visually-hidden">{c.label}</span> : c.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
-  );
   // A scrolling region takes the focus, so keyboard users can scroll it (axe: scrollable-region-focusable).
-  return scroll ? (
+  return (
     <div className="table-scroll" tabIndex={0}>
-      {table}
+      <table className="data" aria-label={label} data-testid={testId}>
+        {caption}
+        <thead>
+          <tr>
+            {columns.map(columnOf).map((c, i) => (
+              <th key={i} scope="col" className={c.numeric ? "num" : undefined}>
+                {c.hidden ? <span className="visually-hidden">{c.label}</span> : c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
-  ) : (
-    table
   );
 }
 

@@ -5,6 +5,7 @@ import { apiTokens, sessions, users } from "@/db/schema";
 import { cacheNow, cachedOrLoad, invalidate } from "@/db/cache/hot-cache";
 import { preparedFor } from "@/db/cache/prepared";
 import { AppError } from "@/lib/errors";
+import { formatTime } from "@/lib/format";
 import { anonymous, requireUser, type Actor } from "./actor";
 import { randomSecret, sha256, verifyAgainstDummy, verifyPassword } from "./crypto";
 import type { AccountRole } from "./roles.contract";
@@ -96,7 +97,7 @@ export async function resolveActor(
     });
     if (!found) throw new AppError("unauthorized", "The API token is unknown or revoked, or its account is disabled.");
     if (found.expiresAt && found.expiresAt <= now) {
-      throw new AppError("unauthorized", `The API token expired at ${found.expiresAt.toISOString()}; create a new one.`);
+      throw new AppError("unauthorized", `The API token expired at ${formatTime(found.expiresAt)}; create a new one.`);
     }
     await touchToken(db, (found.actor as { tokenId: number }).tokenId, now);
     return { ...found.actor, ...address };

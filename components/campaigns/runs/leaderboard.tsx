@@ -5,7 +5,21 @@ import Link from "next/link";
 import { Fragment, useState } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { formatTime, plural } from "@/lib/format";
-import { figure, formatScore, GOLD_HINT, GOLD_LABEL, GOLDS, metricsOf, nextSort, sortRows, type Metric, type SortKey } from "./metrics";
+import {
+  compareWithOriginal,
+  figure,
+  formatScore,
+  GOLD_HINT,
+  GOLD_LABEL,
+  GOLDS,
+  metricsOf,
+  nextSort,
+  shownMetrics,
+  sortRows,
+  type Metric,
+  type SortKey,
+} from "./metrics";
+import { MetricPicker, useChosenMetrics } from "./metric-picker";
 import type { Level } from "@/lib/kilt/score/types";
 import { leaderboardQuery, type Leaderboard as Board } from "@/components/api/runs";
 import { LevelSwitch } from "./level-switch";
@@ -13,11 +27,13 @@ import "./runs.css";
 
 /**
  * The runs × metrics table, each metric against the three golds side by side (original, endorsed,
- * both), at page or paragraph level; a click on a column head sorts the runs by it.
+ * both), at page or paragraph level; the metrics shown are chosen (a few by default: ten metrics of
+ * three golds do not fit a screen); a click on a column head sorts the runs by it.
  */
 export function Leaderboard({ campaignId }: { campaignId: number }) {
   const [level, setLevel] = useState<Level>("page");
   const [sort, setSort] = useState<SortKey | null>(null);
+  const [chosen, choose] = useChosenMetrics();
   // Scoring a large campaign takes seconds: not again at every focus of the window, but on asking.
   const board = useQuery({ ...leaderboardQuery(campaignId, { level }), placeholderData: keepPreviousData, refetchOnWindowFocus: false });
   const data = board.data;
@@ -41,7 +57,8 @@ export function Leaderboard({ campaignId }: { campaignId: number }) {
       ) : data ? (
         <>
           <GoldCounts board={data} />
-          <ScoreTable campaignId={campaignId} board={data} sort={sort} onSort={setSort} />
+          <MetricPicker available={metricsOf(data)} chosen={chosen} onChange={choose} />
+          <ScoreTable campaignId={campaignId} board={data} metrics={shownMetrics(metricsOf(data), chosen)} sort={sort} onSort={setSort} />
         </>
       ) : null}
     </section>
@@ -62,7 +79,8 @@ function GoldCounts({ board }: { board: Board }) {
       </dl>
       <p className="hint">
         Questions per gold: original, {GOLD_HINT.original}; endorsed, {GOLD_HINT.endorsed}; both, {GOLD_HINT.both}. A question not in a gold
-        is left out of its figures. Computed {formatTime(board.computedAt)} from the campaign’s current outcomes, at {board.level} level.
+        is left out of its figures; ▲ and ▼ compare a figure with the original gold’s over the same questions. Computed{" "}
+        {formatTime(board.computedAt)} from the campaign’s current outcomes, at {board.level} level.
       </p>
     </div>
   );
@@ -74,15 +92,16 @@ const ariaSort = (sort: SortKey | null, metric: string, gold: string) =>
 function ScoreTable({
   campaignId,
   board,
+  metrics,
   sort,
   onSort,
 }: {
   campaignId: number;
   board: Board;
+  metrics: Metric[];
   sort: SortKey | null;
   onSort: (s: SortKey) => void;
 }) {
-  const metrics = metricsOf(board);
   const rows = sortRows(board, metrics, sort);
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label="Leaderboard table">
@@ -150,33 +169,49 @@ function FewerQuestions({ board, row }: { board: Board; row: Board["rows"][numbe
   );
 }
 
-/** One metric's three figures; the endorsed and both figures are marked where they differ from the original. */
+/** One metric's three figures; the endorsed and both figures are marked where they differ from the original gold's over the same questions. */
 function ScoreCells({ metric, row, board }: { metric: Metric; row: Board["rows"][number]; board: Board }) {
-  const original = figure(board, row, metric, "original");
   return (
     <>
       {GOLDS.map((g) => {
         const v = figure(board, row, metric, g);
-        const changed = g !== "original" && v !== undefined && original !== undefined && Math.abs(v - original) > 1e-12;
+        const c = compareWithOriginal(board, row, metric, g);
         return (
           <td
             key={g}
-            className={`num${g === "original" ? " gold-first" : ""}${changed ? " changed" : ""}`}
+            className={`num${g === "original" ? " gold-first" : ""}${c.kind === "higher" || c.kind === "lower" ? " changed" : ""}`}
             data-metric={metric.key}
             data-gold={g}
             title={v === undefined ? undefined : String(v)}
           >
             <span className="score">{formatScore(v)}</span>
-            {changed && (
-              <span className="delta">
-                {" "}
-                {v! > original! ? "▲" : "▼"}
-                <span className="visually-hidden"> {v! > original! ? "higher" : "lower"} than the original gold</span>
-              </span>
-            )}
+            <ComparisonMark c={c} />
           </td>
         );
       })}
     </>
+  );
+}
+
+/** ▲ or ▼ against the original gold over the same questions, or the two question counts when they differ. */
+function ComparisonMark({ c }: { c: ReturnType<typeof compareWithOriginal> }) {
+  if (c.kind === "differ")
+    return (
+      <span className="sets-differ hint">
+        {" "}
+        {c.these} against {c.original} questions
+        <span className="visually-hidden">: not compared with the original gold, which holds other questions</span>
+      </span>
+    );
+  if (c.kind !== "higher" && c.kind !== "lower") return null;
+  return (
+    <span className="delta">
+      {" "}
+      {c.kind === "higher" ? "▲" : "▼"}
+      <span className="visually-hidden">
+        {" "}
+        {c.kind} than the original gold over the same {c.over === 1 ? "question" : `${c.over} questions`}
+      </span>
+    </span>
   );
 }

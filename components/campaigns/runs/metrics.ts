@@ -100,3 +100,57 @@ export function nextSort(current: SortKey | null, metric: string, gold: Gold): S
   if (current && current.metric === metric && current.gold === gold) return { metric, gold, dir: current.dir === "desc" ? "asc" : "desc" };
   return { metric, gold, dir: "desc" };
 }
+
+/**
+ * How a gold's figure compares with the original gold's, only ever over the same questions: the
+ * original gold's figure over the questions that gold holds (`row.originalOver`). "differ" when the
+ * two were scored over different questions (then no mark can say which is higher): these against
+ * the original's.
+ */
+export type Comparison =
+  | { kind: "none" }
+  | { kind: "same"; over: number }
+  | { kind: "higher" | "lower"; over: number }
+  | { kind: "differ"; these: number; original: number };
+
+export function compareWithOriginal(board: Leaderboard, row: Row, metric: Metric, gold: Gold): Comparison {
+  if (gold === "original") return { kind: "none" };
+  const v = figure(board, row, metric, gold);
+  if (v === undefined) return { kind: "none" };
+  const paired = row.originalOver?.[gold];
+  if (!paired || paired.questions !== row.questions[gold]) {
+    const original = paired?.questions ?? row.questions.original;
+    return figure(board, row, metric, "original") === undefined
+      ? { kind: "none" }
+      : { kind: "differ", these: row.questions[gold], original };
+  }
+  const o = metric.value(paired.scores, board.level);
+  if (o === undefined) return { kind: "none" };
+  if (Math.abs(v - o) <= 1e-12) return { kind: "same", over: paired.questions };
+  return { kind: v > o ? "higher" : "lower", over: paired.questions };
+}
+
+/** The metrics shown when none were chosen: R-precision and R@5, and KILT-EM when some run answers. */
+export const DEFAULT_METRICS = ["Rprec", "recall@5", "kilt:KILT-em"] as const;
+
+/**
+ * The metrics to show of those the board has: the chosen ones (keys, in the board's order) when any
+ * of them is there, else the defaults there, else the board's first.
+ */
+export function shownMetrics(available: Metric[], chosen: readonly string[] | null): Metric[] {
+  const pick = (keys: readonly string[]) => available.filter((m) => keys.includes(m.key));
+  if (chosen) {
+    const mine = pick(chosen);
+    if (mine.length > 0) return mine;
+  }
+  const defaults = pick(DEFAULT_METRICS);
+  return defaults.length > 0 ? defaults : available.slice(0, 1);
+}
+
+/** `?metrics=Rprec,kilt:KILT-em` → the keys of known metrics (unknown ones dropped); null when none is given. */
+export function parseMetricKeys(param: string | null): string[] | null {
+  if (!param) return null;
+  const known = new Set([...RETRIEVAL_METRICS, ...DOWNSTREAM_METRICS].map((m) => m.key));
+  const keys = param.split(",").filter((k) => known.has(k));
+  return keys.length > 0 ? keys : null;
+}

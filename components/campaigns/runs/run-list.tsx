@@ -45,7 +45,7 @@ export function RunList({ campaignId }: { campaignId: number }) {
       ) : rows.length === 0 ? (
         <p className="muted">No run yet.</p>
       ) : (
-        <DataTable label="Runs" testId="runs" scroll columns={COLUMNS}>
+        <DataTable label="Runs" testId="runs" columns={COLUMNS}>
           {rows.map((r) => (
             <tr key={r.id}>
               <th scope="row">

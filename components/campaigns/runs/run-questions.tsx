@@ -51,7 +51,7 @@ export function RunQuestions({ campaignId, runId }: { campaignId: number; runId:
       ) : rows.length === 0 ? (
         <p className="muted">{q ? `No question matches “${q}”.` : "No question."}</p>
       ) : (
-        <DataTable label="Questions of the run" testId="run-questions" scroll columns={COLUMNS}>
+        <DataTable label="Questions of the run" testId="run-questions" columns={COLUMNS}>
           {rows.map((row) => (
             <QuestionRow key={row.id} campaignId={campaignId} runId={runId} row={row} />
           ))}

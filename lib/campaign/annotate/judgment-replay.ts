@@ -1,4 +1,5 @@
 import "server-only";
+import { formatTime } from "@/lib/format";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
@@ -85,7 +86,7 @@ export async function refuse(
   if (state.paused)
     throw new AppError("forbidden", "Your work on this campaign is paused. Your coordinator can resume it.", { paused: true });
   if (state.status === "closed" || state.sealed) {
-    const when = state.closed_at ? ` on ${new Date(state.closed_at).toISOString()}` : "";
+    const when = state.closed_at ? ` on ${formatTime(state.closed_at)}` : "";
     throw new AppError("conflict", `This passage's batch was closed${when}: it takes no more judgments. Your judgment was not stored.`, {
       batch: "closed",
     });

@@ -89,6 +89,15 @@ function expectBoard(board: Leaderboard, c: TestCampaign, endorsed: Record<numbe
       );
       expect(row.questions[g]).toBe(gold[g].length);
     }
+    // The original gold over only the questions the endorsed and both golds hold: what their figures are compared with.
+    for (const g of ["endorsed", "both"] as const) {
+      const ids = new Set(gold[g].map((l) => (JSON.parse(l) as { id: string }).id));
+      const original = gold.original.filter((l) => ids.has((JSON.parse(l) as { id: string }).id));
+      expect(row.originalOver[g], `${name}: original over the ${g} gold's questions`).toEqual({
+        scores: kiltFigures(original, guess[name], { ks: board.ks, levels: [board.level], downstream: name === "A" }),
+        questions: gold[g].length,
+      });
+    }
   }
 }
 

@@ -6,12 +6,27 @@ import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { requireRun, runRows } from "./list-runs";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
-import { GOLDS, RESULT_KS, type Leaderboard, type LeaderboardQuery, type PerGold, type RunResults, type RunView } from "./runs.contract";
+import {
+  GOLDS,
+  RESULT_KS,
+  type Leaderboard,
+  type LeaderboardQuery,
+  type OriginalOver,
+  type PerGold,
+  type RunResults,
+  type RunView,
+} from "./runs.contract";
 
-/** One accumulator per gold for a run: the figures its predictions give (retrieval when it ranks, downstream when it answers). */
-function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): PerGold<ScoreAccumulator> {
+type Accumulators = PerGold<ScoreAccumulator> & { originalOver: Record<keyof OriginalOver, ScoreAccumulator> };
+
+/**
+ * The accumulators of a run: one per gold (the figures its predictions give: retrieval when it ranks,
+ * downstream when it answers), and the original gold's over the questions of each other gold.
+ */
+function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): Accumulators {
   const options: ScoreOptions = { ks, levels: run.hasProvenance ? levels : [], downstream: run.hasAnswers };
-  return { original: new ScoreAccumulator(options), endorsed: new ScoreAccumulator(options), both: new ScoreAccumulator(options) };
+  const acc = () => new ScoreAccumulator(options);
+  return { original: acc(), endorsed: acc(), both: acc(), originalOver: { endorsed: acc(), both: acc() } };
 }
 
 /**
@@ -33,6 +48,7 @@ async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView[], ks:
       for (const g of GOLDS) {
         const record = gold[g];
         if (record) acc[g].add(record, guess);
+        if (g !== "original" && record && gold.original) acc.originalOver[g].add(gold.original, guess);
       }
     }
   }
@@ -44,7 +60,14 @@ async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView[], ks:
     const acc = accumulators.get(runId)!;
     return { original: acc.original.questions, endorsed: acc.endorsed.questions, both: acc.both.questions };
   };
-  return { golds: golds.counts, scores, scored };
+  const originalOver = (runId: number): OriginalOver => {
+    const { endorsed, both } = accumulators.get(runId)!.originalOver;
+    return {
+      endorsed: { scores: endorsed.result(), questions: endorsed.questions },
+      both: { scores: both.result(), questions: both.questions },
+    };
+  };
+  return { golds: golds.counts, scores, scored, originalOver };
 }
 
 /**
@@ -56,13 +79,13 @@ export async function getLeaderboard(db: Db, actor: Actor, input: { campaignId: 
   requireCoordinator(actor);
   const campaign = await getCampaign(db, actor, input.campaignId);
   const runList = await runRows(db, campaign.id);
-  const { golds, scores, scored } = await scoreRuns(db, campaign, runList, input.ks, [input.level]);
+  const { golds, scores, scored, originalOver } = await scoreRuns(db, campaign, runList, input.ks, [input.level]);
   return {
     level: input.level,
     ks: input.ks,
     golds,
     computedAt: new Date().toISOString(),
-    rows: runList.map((run) => ({ run, scores: scores(run.id), questions: scored(run.id) })),
+    rows: runList.map((run) => ({ run, scores: scores(run.id), questions: scored(run.id), originalOver: originalOver(run.id) })),
   };
 }
 

@@ -61,9 +61,17 @@ export interface Leaderboard {
   /** Questions in each gold (a question not in a gold is left out of that gold's scores). */
   golds: PerGold<{ questions: number }>;
   computedAt: string;
-  /** Per run: its figures per gold, and how many questions they are over (fewer than the gold's when questions came to the campaign after the run). */
-  rows: { run: RunView; scores: PerGold<KiltResult>; questions: PerGold<number> }[];
+  /**
+   * Per run: its figures per gold, and how many questions they are over (fewer than the gold's when
+   * questions came to the campaign after the run); and its figures against the original gold over
+   * only the questions of the endorsed gold, and of the both gold, so that a gold is compared with
+   * the original over the same questions (the endorsed and both golds leave out the unanswerable).
+   */
+  rows: { run: RunView; scores: PerGold<KiltResult>; questions: PerGold<number>; originalOver: OriginalOver }[];
 }
+
+/** The original gold's figures over the questions another gold holds (`questions`: how many were scored). */
+export type OriginalOver = Record<Exclude<Gold, "original">, { scores: KiltResult; questions: number }>;
 
 /** A run's results download: page and paragraph retrieval at RESULT_KS, and downstream, per gold. */
 export type RunResults = PerGold<KiltResult>;

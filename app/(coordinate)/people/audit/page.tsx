@@ -50,7 +50,7 @@ export default async function AuditPage({ searchParams }: Props) {
         </p>
       ) : (
         <section className="card people-section" aria-label="Entries">
-          <DataTable testId="audit" label="Audit log" scroll columns={["When", "Who", "Action", "Target", "Details", "Address"]}>
+          <DataTable testId="audit" label="Audit log" columns={["When", "Who", "Action", "Target", "Details", "Address"]}>
             {page.entries.map((e) => (
               <tr key={e.id}>
                 <td>

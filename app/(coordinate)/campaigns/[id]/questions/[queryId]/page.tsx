@@ -1,4 +1,5 @@
 import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
+import { formatTime } from "@/lib/format";
 import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
@@ -149,7 +150,7 @@ function Explanations({ explanations }: { explanations: ExplanationView[] }) {
             <strong>{EXPLANATION_REASON_LABELS[e.reason]}</strong>
             {e.text && <> — {e.text}</>}{" "}
             <span className="muted">
-              · {e.annotator} · <time dateTime={e.createdAt}>{new Date(e.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</time>
+              · {e.annotator} · <time dateTime={e.createdAt}>{formatTime(e.createdAt)}</time>
             </span>
           </li>
         ))}
