@@ -33,7 +33,14 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     await judgeAll(db(), a, c.campaignId);
     const ask = await getAsk(db(), a, c.campaignId);
     const last = c.queryIds.find((q) => q !== first.query.id)!;
-    expect(ask).toEqual({ queryId: last, input: expect.any(String), judged: 2 });
+    // Where its passages lie (gold at paragraph 1, the candidate at 2): the Ask screen marks them as not to propose.
+    const page = c.pageIds[c.queryIds.indexOf(last)]!;
+    expect(ask).toEqual({
+      queryId: last,
+      input: expect.any(String),
+      judged: 2,
+      given: [1, 2].map((n) => ({ wikipediaId: page, startParagraphId: n, endParagraphId: n })),
+    });
     expect(ask).not.toHaveProperty("answers");
   });
 
