@@ -146,7 +146,7 @@ test(
     expect(seenB).toContainEqual({ wikipediaId: source.evidence.wikipediaId, paragraphIds: [4] });
     expect(seenB).toHaveLength(3);
     expect((await a.api.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
-    const dashboard = await (await admin.get(`/api/campaigns/${campaignId}/dashboard`)).json();
+    const { dashboard } = await (await admin.get(`/api/campaigns/${campaignId}/dashboard`)).json();
     expect(dashboard.totals).toMatchObject({ passages: 3, finishedPassages: 3, open: 0 });
     expect(dashboard.unfillable.slots).toBe(0);
     await coordinator.reload();
