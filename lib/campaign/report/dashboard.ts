@@ -69,6 +69,14 @@ export function progressOf(cells: readonly PassageCell[], r: number, t: number):
   };
 }
 
+/** The campaign's batches, oldest first. */
+const batchList = (q: Db, campaignId: number) =>
+  q
+    .select({ id: batches.id, name: batches.name, status: batches.status })
+    .from(batches)
+    .where(eq(batches.campaignId, campaignId))
+    .orderBy(asc(batches.id));
+
 /** Everything the live dashboard shows, read from the tallies (cost independent of the number of passages). */
 export async function getDashboard(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<Dashboard> {
   requireCoordinator(actor);
@@ -79,11 +87,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
     const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, unfillable] = await Promise.all([
-      q
-        .select({ id: batches.id, name: batches.name, status: batches.status })
-        .from(batches)
-        .where(eq(batches.campaignId, campaignId))
-        .orderBy(asc(batches.id)),
+      batchList(q, campaignId),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
