@@ -111,6 +111,17 @@ export async function oneQuestionCampaign(
   return { campaignId, queryId };
 }
 
+/** Makes the campaign's annotators exactly these accounts (PUT …/members, ids looked up by username). */
+export async function onlyMembers(coordinator: APIRequestContext, campaignId: number, usernames: string[]): Promise<void> {
+  const ids: number[] = [];
+  for (const username of usernames) {
+    const { users } = await (await coordinator.get(`/api/users?q=${encodeURIComponent(username)}`)).json();
+    ids.push((users as { id: number; username: string }[]).find((u) => u.username === username)!.id);
+  }
+  const res = await coordinator.put(`/api/campaigns/${campaignId}/members`, { data: { allAnnotators: false, userIds: ids } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 /** A new annotator: their API session, and a browser page signed in with the same cookies. */
 export async function annotatorWithPage(browser: Browser, admin: APIRequestContext, baseURL: string, prefix: string) {
   const username = await createAccount(admin, "annotator", prefix);

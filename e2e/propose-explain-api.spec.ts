@@ -60,7 +60,12 @@ test("propose and explain through the API: hostile bodies are refused naming the
   expect(await (await api.get(`/api/campaigns/${campaignId}/ask`)).json()).toEqual({ ask: null });
   await judgeAll(api, campaignId, () => false);
   const { ask } = await (await api.get(`/api/campaigns/${campaignId}/ask`)).json();
-  expect(ask).toEqual({ queryId: expect.any(String), input: "when did the museum open", judged: 2 });
+  expect(ask).toEqual({
+    queryId: expect.any(String),
+    input: "when did the museum open",
+    judged: 2,
+    given: [1, 2].map((n) => ({ wikipediaId, startParagraphId: n, endParagraphId: n })),
+  });
 
   const proposals = `/api/campaigns/${campaignId}/proposals`;
   // "A museum 😀 opened…": the emoji is code point 9 (UTF-16 units 9–10).

@@ -1,13 +1,15 @@
 // Issue 16's acceptance: an annotator who finds none of a question's passages sufficient is asked,
 // before the next question, to propose another passage (search by title and by text, open a page,
-// pick a paragraph, highlight the span) or to explain why none does. Two other annotators endorse
-// the proposal and the KILT export holds it; an explanation shows in the question view and in
-// `kps judgments`. Own accounts and data (e2e/ask-fixtures.ts), never the demo.
+// pick a paragraph, highlight the span) or to explain why none does. In a campaign of exactly R
+// annotators the proposal finishes (its proposer's highlight is its first judgment) and the KILT
+// export holds it; an explanation shows in the question view and in `kps judgments`; nobody is
+// asked while a passage of the question is held by others. Own accounts and data
+// (e2e/ask-fixtures.ts), never the demo.
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { accounts, adminApi, createAccount, PASSWORD, storageStatePath } from "./fixtures";
+import { accounts, adminApi, createAccount, PASSWORD, signedInApi, storageStatePath } from "./fixtures";
 import { wordPoint } from "./word-point";
 import {
   annotatorWithPage,
@@ -16,6 +18,7 @@ import {
   importAskSource,
   judgeByApi,
   judgeNoneSufficient,
+  onlyMembers,
   oneQuestionCampaign,
   type AskSource,
 } from "./ask-fixtures";
@@ -53,12 +56,14 @@ test.afterAll(async () => {
 });
 
 test(
-  "asked after none sufficient, an annotator searches, opens a page, highlights and proposes; two others endorse it and the export holds it",
+  "asked after none sufficient, an annotator proposes a passage; with exactly R annotators it finishes, and the export holds it",
   { tag: "@desktop" },
   async ({ browser, baseURL }) => {
     test.setTimeout(180_000);
     const { campaignId, queryId } = await oneQuestionCampaign(admin, source, `who kept the ${source.tag} lighthouse`);
     const a = await annotatorWithPage(browser, admin, baseURL!, "proposer");
+    // The proposer alone at first (R = 2): the dashboard will say what nobody can finish.
+    await onlyMembers(admin, campaignId, [a.username]);
     const { page } = a;
     await page.goto(`/annotate/${campaignId}`);
     expect(await judgeNoneSufficient(page)).toBe(2);
@@ -69,8 +74,16 @@ test(
     await page.getByRole("button", { name: "Propose a passage" }).click();
     const box = page.getByRole("searchbox", { name: "Search the knowledge source" });
     await expect(box).toBeFocused();
-    await box.fill(`elodie ${source.tag}`);
     const results = page.getByRole("list", { name: "Search results" });
+    // A page holding a passage the annotator judged: that paragraph is marked and cannot be picked.
+    await box.fill(`harbour ${source.tag}`);
+    await results.getByRole("button").first().click();
+    const harbour = page.getByRole("article", { name: `Harbour ${source.tag}` });
+    await expect(harbour.getByTestId("ask-given")).toHaveText(/^Already a passage of this question\s*The harbour opened in 1820\.$/);
+    await expect(harbour.getByRole("checkbox")).toHaveCount(1); // "Fishing boats moor here." only
+    await expect(harbour.locator(".ask-question-bar")).toContainText(`who kept the ${source.tag} lighthouse`);
+    await page.getByRole("button", { name: "← Back to the results" }).click();
+    await box.fill(`elodie ${source.tag}`);
     await expect(results.getByRole("button")).toHaveCount(1);
     await expect(results.locator("mark").first()).toHaveText(source.evidence.title);
     await expect(results).toContainText("Élodie was born in Quimper.");
@@ -96,6 +109,9 @@ test(
     const box4 = reader.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) });
     await expect(box4).toBeFocused();
     expect(await axeAtBothWidths(page)).toEqual([]);
+    // The question stays in view at the top of the reader, wherever the page is scrolled.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(reader.locator(".ask-question-bar")).toBeInViewport();
     await page.keyboard.press("Space");
     await expect(box4).toBeChecked();
     await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
@@ -113,16 +129,30 @@ test(
     await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
     await expect(a.api.get(`/api/campaigns/${campaignId}/ask`).then((r) => r.json())).resolves.toEqual({ ask: null });
 
-    // Two other annotators get the proposed location and endorse it; the proposer never gets it.
+    // The dashboard says plainly that nobody eligible can fill the open slots: the proposer judged every passage.
+    const coordinator = await (await browser.newContext({ storageState: storageStatePath("coordinator") })).newPage();
+    await coordinator.goto(`/campaigns/${campaignId}`);
+    await expect(coordinator.getByTestId("unfillable")).toContainText(
+      "3 open slots of 3 passages cannot be filled: every eligible annotator (1) has already judged or proposed these passages",
+    );
+    expect(await axeAtBothWidths(coordinator)).toEqual([]);
+
+    // A second annotator makes exactly R = 2: they judge the proposal (its proposer's highlight is its first
+    // judgment), and with that every passage is finished; the proposer never gets it.
     const span = { startParagraphId: 4, startCharacter: 0, endParagraphId: 4, endCharacter: Array.from(quote).length, text: quote };
     const b = await annotatorWithPage(browser, admin, baseURL!, "endorser-b");
-    const c = await annotatorWithPage(browser, admin, baseURL!, "endorser-c");
+    await onlyMembers(admin, campaignId, [a.username, b.username]);
     const seenB = await judgeByApi(b.api, campaignId, source.evidence.wikipediaId, span, true);
-    const seenC = await judgeByApi(c.api, campaignId, source.evidence.wikipediaId, span, true);
-    const proposed = { wikipediaId: source.evidence.wikipediaId, paragraphIds: [4] };
-    expect(seenB).toContainEqual(proposed);
-    expect(seenC).toEqual([proposed]);
+    expect(seenB).toContainEqual({ wikipediaId: source.evidence.wikipediaId, paragraphIds: [4] });
+    expect(seenB).toHaveLength(3);
     expect((await a.api.post(`/api/campaigns/${campaignId}/next`)).status()).toBe(204);
+    const { dashboard } = await (await admin.get(`/api/campaigns/${campaignId}/dashboard`)).json();
+    expect(dashboard.totals).toMatchObject({ passages: 3, finishedPassages: 3, open: 0 });
+    expect(dashboard.unfillable.slots).toBe(0);
+    await coordinator.reload();
+    await expect(coordinator.getByTestId("dashboard")).toBeVisible();
+    await expect(coordinator.getByTestId("unfillable")).toHaveCount(0);
+    await coordinator.context().close();
 
     // The proposer's pseudonym: the one who judged the originals not sufficient (B said sufficient).
     const lines = (await (await admin.get(`/api/campaigns/${campaignId}/judgments`)).text())
@@ -143,7 +173,31 @@ test(
       .find((p) => p.wikipedia_id === source.evidence.wikipediaId);
     expect(entry).toMatchObject({ start_paragraph_id: 4 });
     expect(JSON.stringify(entry!.meta)).toContain(proposer);
-    for (const x of [a, b, c]) await x.context.close();
+    expect(entry!.meta).toMatchObject({ votes: { sufficient: 2, insufficient: 0 } });
+    for (const x of [a, b]) await x.context.close();
+  },
+);
+
+test(
+  "no Ask while a passage of the question is held by others: it may yet be sufficient",
+  { tag: "@desktop" },
+  async ({ browser, baseURL }) => {
+    const { campaignId } = await oneQuestionCampaign(admin, source, `who painted the ${source.tag} lighthouse`);
+    // Two others claim the same passage (the fullest first): both its slots (R = 2) are held, not finished.
+    const [x, z] = await Promise.all(
+      ["holder-x", "holder-z"].map(async (p) => signedInApi(baseURL!, await createAccount(admin, "annotator", p))),
+    );
+    const held = await (await x!.post(`/api/campaigns/${campaignId}/next`)).json();
+    expect((await (await z!.post(`/api/campaigns/${campaignId}/next`)).json()).passage.wikipediaId).toBe(held.passage.wikipediaId);
+    const y = await annotatorWithPage(browser, admin, baseURL!, "not-asked");
+    await y.page.goto(`/annotate/${campaignId}`);
+    await expect(y.page.locator("article.passage[data-claim]")).toBeVisible();
+    await y.page.keyboard.press("2");
+    await y.page.keyboard.press("Enter");
+    await expect(y.page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
+    await expect(y.page.getByText("None of this question’s passages held enough evidence.")).toHaveCount(0);
+    expect(await (await y.api.get(`/api/campaigns/${campaignId}/ask`)).json()).toEqual({ ask: null });
+    await Promise.all([x!.dispose(), z!.dispose(), y.api.dispose(), y.context.close()]);
   },
 );
 
@@ -226,6 +280,9 @@ test(
     await page.getByRole("list", { name: "Search results" }).getByRole("button").first().tap();
     await page.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) }).tap();
     expect(await fits()).toBe(true);
+    // The question stays in view above the page being read.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(page.locator(".ask-question-bar")).toBeInViewport();
     await page.getByRole("button", { name: "Highlight in this paragraph" }).tap();
     for (const word of ["She", "1933"]) {
       const at = await wordPoint(page, word);

@@ -9,9 +9,9 @@ import type { AskProposal } from "./use-ask-proposal";
 
 /** Propose a passage, in three steps kept in the draft: search, the opened page (pick paragraphs), the highlight. */
 export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskProposal }) {
-  const { draft, update, proposing } = flow;
+  const { ask, draft, update, proposing } = flow;
   const [focusParagraph, setFocusParagraph] = useState<number | null>(null);
-  if (!draft) return null;
+  if (!draft || !ask) return null;
   const open = (r: SearchResult) => {
     setFocusParagraph(r.paragraphId);
     if (r.wikipediaId !== draft.page) update({ page: r.wikipediaId, range: null, span: null, highlighting: false });
@@ -39,6 +39,7 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
   if (draft.highlighting && draft.range) {
     return (
       <HighlightStep
+        ask={ask}
         proposal={proposal}
         error={proposing.error}
         busy={proposing.isPending}
@@ -48,6 +49,7 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
   }
   return (
     <PageReader
+      ask={ask}
       page={proposal.data}
       draft={draft}
       update={update}

@@ -7,10 +7,11 @@ import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { PassageView } from "./passage-view";
 import { pickableIds, pickParagraph } from "@/lib/campaign/annotate/paragraph-range";
-import { MAX_PROPOSAL_PARAGRAPHS } from "@/lib/campaign/annotate/ask.contract";
+import { MAX_PROPOSAL_PARAGRAPHS, type Ask } from "@/lib/campaign/annotate/ask.contract";
 import type { AskProposal } from "./use-ask-proposal";
 
 interface ReaderProps {
+  ask: Ask;
   page: KnowledgePage;
   draft: AskDraft;
   update: (change: Partial<AskDraft>) => void;
@@ -19,9 +20,33 @@ interface ReaderProps {
   onBack: () => void;
 }
 
-/** The opened page: its paragraphs under their section headers, each with a box to pick it (a contiguous range). */
-export function PageReader({ page, draft, update, focusParagraph, onBack }: ReaderProps) {
+/** The question, kept in view at the top while a page is read or highlighted (sticky; on a phone at most three lines). */
+export function AskQuestionBar({ ask }: { ask: Ask }) {
+  return (
+    <p className="ask-question-bar">
+      <span className="ask-question-bar-label">Question</span> <span className="ask-question-bar-text">{ask.input}</span>
+    </p>
+  );
+}
+
+/** The page's paragraphs that lie in a passage of the question already given to the annotator (not to be proposed again). */
+export function givenParagraphs(ask: Ask, page: KnowledgePage): Set<number> {
+  const ids = new Set<number>();
+  for (const g of ask.given) {
+    if (g.wikipediaId !== page.wikipediaId) continue;
+    for (let id = g.startParagraphId; id <= g.endParagraphId; id++) ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * The opened page: its paragraphs under their section headers, each with a box to pick it (a
+ * contiguous range). A paragraph of a passage the annotator already judged for this question is
+ * marked so and cannot be picked: a range never runs across it.
+ */
+export function PageReader({ ask, page, draft, update, focusParagraph, onBack }: ReaderProps) {
   const ids = pickableIds(page);
+  const given = givenParagraphs(ask, page);
   const range = draft.range;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -35,6 +60,7 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
   const tooMany = picked > MAX_PROPOSAL_PARAGRAPHS;
   return (
     <article className="ask-reader" aria-labelledby="ask-page-title">
+      <AskQuestionBar ask={ask} />
       <div className="ask-reader-head">
         <button type="button" className="link-button" onClick={onBack}>
           ← Back to the results
@@ -43,6 +69,11 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
           {page.title}
         </h2>
         <p className="muted">Pick the paragraph or paragraphs that hold the answer (one after another): Tab to a box, Space picks it.</p>
+        {given.size > 0 && (
+          <p className="muted" id="ask-given-note">
+            Paragraphs marked &ldquo;already a passage of this question&rdquo; were given to you to judge: they cannot be proposed again.
+          </p>
+        )}
       </div>
       <div className="ask-paragraphs" lang="en">
         {page.paragraphs.map((p) => {
@@ -55,6 +86,14 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
               </h3>
             );
           const on = range !== null && p.id >= range.start && p.id <= range.end;
+          const text = <span dir="auto">{Array.from(p.text).slice(kind.contentStart).join("").trimEnd()}</span>;
+          if (given.has(p.id))
+            return (
+              <div key={p.id} className="ask-paragraph given" id={`ask-p-${p.id}`} tabIndex={-1} data-testid="ask-given">
+                <span className="ask-given-label">Already a passage of this question</span>
+                {text}
+              </div>
+            );
           return (
             <label key={p.id} className={`ask-paragraph${on ? " picked" : ""}`}>
               <input
@@ -63,7 +102,7 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
                 checked={on}
                 onChange={(e) => update({ range: pickParagraph(range, ids, p.id, e.target.checked), span: null })}
               />
-              <span dir="auto">{Array.from(p.text).slice(kind.contentStart).join("").trimEnd()}</span>
+              {text}
             </label>
           );
         })}
@@ -82,6 +121,7 @@ export function PageReader({ page, draft, update, focusParagraph, onBack }: Read
 }
 
 interface HighlightProps {
+  ask: Ask;
   proposal: AskProposal;
   error: Error | null;
   busy: boolean;
@@ -89,7 +129,7 @@ interface HighlightProps {
 }
 
 /** The picked paragraphs as a passage, highlighted exactly as when judging; Enter proposes. */
-export function HighlightStep({ proposal, error, busy, onBack }: HighlightProps) {
+export function HighlightStep({ ask, proposal, error, busy, onBack }: HighlightProps) {
   const { view, words, wordRange, span, status, edit, propose } = proposal;
   const top = useRef<HTMLParagraphElement>(null);
   useEffect(() => top.current?.focus(), []);
@@ -98,6 +138,7 @@ export function HighlightStep({ proposal, error, busy, onBack }: HighlightProps)
   const where = view.passage.paragraphs[0] ? sectionTitle(view.passage.paragraphs[0].section) : "";
   return (
     <div className="ask-highlight">
+      <AskQuestionBar ask={ask} />
       <p className="muted" ref={top} tabIndex={-1}>
         Highlight the words that answer the question{where ? ` (${view.passage.title}, ${where})` : ""}: drag across them, or press{" "}
         <kbd>Shift</kbd>+<kbd>→</kbd> (<kbd>S</kbd> a sentence, <kbd>Esc</kbd> clears), then <kbd>Enter</kbd>.

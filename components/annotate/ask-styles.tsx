@@ -28,6 +28,12 @@ const css = `
 .ask-paragraph { display: flex; gap: 0.65rem; align-items: flex-start; padding: 0.45rem 0.5rem; border-radius: 6px; line-height: 1.55; cursor: pointer; }
 .ask-paragraph input { margin-top: 0.35rem; width: 1.1rem; height: 1.1rem; flex: none; }
 .ask-paragraph.picked { background: #ebf1fa; }
+.ask-paragraph.given { flex-direction: column; gap: 0.2rem; cursor: default; background: #f1f2f4; border-left: 3px solid #6b7280; color: #3b4047; }
+.ask-given-label { font-size: 0.8rem; font-weight: 600; color: #3b4047; }
+.ask-question-bar { position: sticky; top: 0; z-index: 5; margin: 0 0 0.5rem; padding: 0.5rem 0.1rem; background: var(--surface);
+  border-bottom: 1px solid var(--border); font-size: 1.02rem; line-height: 1.4; }
+.ask-question-bar-label { font-size: 0.78rem; font-weight: 600; text-transform: uppercase; letter-spacing: 0.04em; color: #4b5563; margin-right: 0.35rem; }
+.ask-question-bar-text { font-weight: 600; overflow-wrap: anywhere; }
 .ask-paragraph span { overflow-wrap: anywhere; }
 .ask-actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; margin: 1rem 0; }
 .ask-actions button { min-height: 44px; }
@@ -44,6 +50,7 @@ const css = `
 .ask-highlight > p[tabindex]:focus { outline: none; }
 @media (max-width: 600px) {
   .ask-reader { padding: 0.75rem 0.85rem 0; }
+  .ask-question-bar { font-size: 0.95rem; max-height: 5.6em; overflow: auto; }
   .ask-paths button { flex: 1 1 100%; }
 }
 `;

@@ -35,6 +35,7 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       <NotedFigure campaignId={campaignId} noted={d.noted} />
       <ResponsesFigure responses={d.responses} />
       <WaitingFigure campaignId={campaignId} waiting={d.waiting} />
+      <UnfillableNotice unfillable={d.unfillable} />
       <SlotBar progress={d.totals} label="All batches" />
 
       <h3>Judgments over time</h3>
@@ -57,6 +58,19 @@ export function Dashboard({ initial, initialAnnotators }: { initial: DashboardDa
       <AnnotatorWarnings campaignId={campaignId} />
       <AnnotatorTable campaignId={campaignId} initialPage={initialAnnotators} />
     </div>
+  );
+}
+
+/** Said plainly when open slots can never be filled (the server counts them): more annotators, or a smaller R, would finish them. */
+function UnfillableNotice({ unfillable }: { unfillable: DashboardData["unfillable"] }) {
+  if (unfillable.slots === 0) return null;
+  const { slots, passages, eligible } = unfillable;
+  return (
+    <p className="warning-box" role="status" data-testid="unfillable">
+      {slots} open slot{slots === 1 ? "" : "s"} of {passages} passage{passages === 1 ? "" : "s"} cannot be filled: every eligible annotator
+      ({eligible}) has already judged or proposed {passages === 1 ? "this passage" : "these passages"}. Add annotators to the campaign, or
+      lower the judgments per passage, to finish {passages === 1 ? "it" : "them"}.
+    </p>
   );
 }
 

@@ -249,7 +249,7 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
     expect(honestWork.tasks.filter((t) => t.query.id === otherKilt)).toHaveLength(3);
 
     // Exact R: question 1 full (proposer, cheater, honest); question 0 one short on every passage (the proposer and the
-    // honest worker; the proposal the honest worker's alone), whatever is still open on it the cheater's never; the
+    // honest worker; on the proposal, its proposer's highlight and the honest worker), whatever is still open on it the cheater's never; the
     // cheater's one claim on question 0 (the training passage's, ended) holds no slot.
     expect(await counterViolations(db(), campaignId)).toEqual([]);
     const slots = rowsOf<{ trained: boolean; start: number; judgments: number; claims: number }>(
@@ -265,7 +265,7 @@ describeEachDatabase("crowd training gives nothing away", ({ db }) => {
       [true, 2, 2, 0],
       [true, 4, 2, 0],
       [true, 5, 2, 0],
-      [true, 6, 1, 0],
+      [true, 6, 2, 0],
     ]);
     const cheaterClaims = rowsOf<{ query_id: number; ended: boolean }>(
       await db().execute(

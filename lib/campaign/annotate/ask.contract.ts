@@ -27,4 +27,17 @@ export interface Ask {
   answers?: string[];
   /** How many of its passages the caller judged (all insufficient). */
   judged: number;
+  /**
+   * Where the question's passages given to the caller lie (judged, or claimed and let go): the Ask
+   * screen's page reader marks them, since proposing one of them again is refused. Never the
+   * passages others judged without them, and nothing about gold.
+   */
+  given: PassageLocation[];
+}
+
+/** A passage's place on its page: content paragraphs `startParagraphId`…`endParagraphId`, inclusive. */
+export interface PassageLocation {
+  wikipediaId: string;
+  startParagraphId: number;
+  endParagraphId: number;
 }

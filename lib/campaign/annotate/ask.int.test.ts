@@ -33,7 +33,14 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     await judgeAll(db(), a, c.campaignId);
     const ask = await getAsk(db(), a, c.campaignId);
     const last = c.queryIds.find((q) => q !== first.query.id)!;
-    expect(ask).toEqual({ queryId: last, input: expect.any(String), judged: 2 });
+    // Where its passages lie (gold at paragraph 1, the candidate at 2): the Ask screen marks them as not to propose.
+    const page = c.pageIds[c.queryIds.indexOf(last)]!;
+    expect(ask).toEqual({
+      queryId: last,
+      input: expect.any(String),
+      judged: 2,
+      given: [1, 2].map((n) => ({ wikipediaId: page, startParagraphId: n, endParagraphId: n })),
+    });
     expect(ask).not.toHaveProperty("answers");
   });
 
@@ -91,7 +98,7 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(await getAsk(db(), a, c.campaignId)).not.toBeNull();
   });
 
-  it("a proposal makes a new passage of the question that R others judge, never its proposer; then nothing is asked", async () => {
+  it("a proposal makes a new passage of the question, judged sufficient by its proposer and by R − 1 others, never by its proposer again; then nothing is asked", async () => {
     const c = await oneQuestion(db(), { judgmentsPerPassage: 2, endorsementThreshold: 2 });
     const a = await makeAnnotator(db());
     await judgeAll(db(), a, c.campaignId);
@@ -106,7 +113,13 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
       .from(passages)
       .where(and(eq(passages.queryId, sql`(select query_id from proposals where user_id = ${a.id})`), eq(passages.startParagraphId, 3)));
     const [me] = await db().select({ pseudonym: users.pseudonym }).from(users).where(eq(users.id, a.id));
-    expect(p).toMatchObject({ origins: [{ kind: "annotator", annotator: me!.pseudonym }], openSlots: 2, isGold: false, judgmentCount: 0 });
+    expect(p).toMatchObject({
+      origins: [{ kind: "annotator", annotator: me!.pseudonym }],
+      openSlots: 1,
+      isGold: false,
+      judgmentCount: 1,
+      sufficientCount: 1,
+    });
     const [proposal] = await db().select().from(proposals).where(eq(proposals.passageId, p!.id));
     expect(proposal).toMatchObject({ userId: a.id, startCharacter: 0, endCharacter: 9, spanText: "Paragraph" });
     const batch = rowsOf<{ n: number }>(await db().execute(sql`select passage_count as n from batches where id = ${c.batchId}`));
@@ -117,7 +130,7 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     const judged = rowsOf<{ user_id: number }>(
       await db().execute(sql`select user_id::float8 as user_id from judgments where passage_id = ${p!.id} order by id`),
     );
-    expect(judged.map((j) => j.user_id)).toEqual([others[0]!.id, others[1]!.id]);
+    expect(judged.map((j) => j.user_id)).toEqual([a.id, others[0]!.id]);
     const [after] = await db().select().from(passages).where(eq(passages.id, p!.id));
     expect(after).toMatchObject({ judgmentCount: 2, sufficientCount: 2, openSlots: 0, claimCount: 0 });
   });

@@ -6,7 +6,7 @@ import type { Campaign } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireActiveAnnotator } from "./annotator-access";
-import type { Ask } from "./ask.contract";
+import type { Ask, PassageLocation } from "./ask.contract";
 
 /** How far back `getAsk` looks: the caller's latest judgments in the campaign (the question just finished is among them). */
 export const ASK_LOOKBACK = 50;
@@ -20,6 +20,7 @@ interface AskRow {
   input: string;
   answers: string[];
   judged: number;
+  given: PassageLocation[];
 }
 
 /**
@@ -44,7 +45,10 @@ async function askRows(db: Db | Tx, userId: number, campaign: Campaign): Promise
       )
       select q.id::float8 as id, q.kilt_id, q.input, to_json(q.answers) as answers,
         (select count(*)::int from judgments j join passages jp on jp.id = j.passage_id
-          where jp.query_id = q.id and j.user_id = ${userId}) as judged
+          where jp.query_id = q.id and j.user_id = ${userId}) as judged,
+        (select coalesce(json_agg(json_build_object('wikipediaId', gp.wikipedia_id, 'startParagraphId', gp.start_paragraph_id,
+            'endParagraphId', gp.end_paragraph_id) order by gp.wikipedia_id, gp.start_paragraph_id, gp.end_paragraph_id), '[]')
+          from claims c join passages gp on gp.id = c.passage_id where gp.query_id = q.id and c.user_id = ${userId}) as given
       from asked a
       join queries q on q.id = a.query_id
       join batches b on b.id = q.batch_id and b.status = 'launched'
@@ -72,7 +76,13 @@ export async function getAsk(db: Db, actor: Actor, campaignId: number): Promise<
   if (user.role === "crowd") return null;
   const [row] = await askRows(db, user.id, campaign);
   if (!row) return null;
-  return { queryId: row.kilt_id, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}), judged: row.judged };
+  return {
+    queryId: row.kilt_id,
+    input: row.input,
+    ...(campaign.showAnswers ? { answers: row.answers } : {}),
+    judged: row.judged,
+    given: row.given,
+  };
 }
 
 /** The question a proposal or explanation is for, as the caller may answer it: their own ask (else a 409 saying why). */

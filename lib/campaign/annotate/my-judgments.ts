@@ -39,6 +39,7 @@ interface Row extends JudgmentVersionRow {
   sealed: boolean;
   is_decided: boolean;
   judgment_count: number;
+  proposed: boolean;
 }
 
 function myJudgmentOf(r: Row): MyJudgment {
@@ -92,7 +93,8 @@ export async function listMyJudgments(
         j.verdict::text as verdict, j.unreadable, j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
         j.comment, j.flags, j.revision, j.created_at, j.revised_at,
         cp.judgments_per_passage::int as r, coalesce(s.status = 'paused', false) as paused, b.status::text as batch_status,
-        p.sealed_judgment_count is not null as sealed, p.is_decided, p.judgment_count::int as judgment_count
+        p.sealed_judgment_count is not null as sealed, p.is_decided, p.judgment_count::int as judgment_count,
+        exists (select 1 from proposals pr where pr.passage_id = j.passage_id and pr.user_id = j.user_id) as proposed
       from judgments j
       join claims c on c.id = j.claim_id
       join passages p on p.id = j.passage_id

@@ -9,6 +9,7 @@ import { newClaimHandle } from "../claims.internal";
 import { requireActiveAnnotator } from "./annotator-access";
 import { MAX_PROPOSAL_PARAGRAPHS } from "./ask.contract";
 import { askQueryIdSchema, requireAsked, type AskedQuestion } from "./ask";
+import { MAX_DURATION_MS } from "./judgment-input";
 import { checkSpan, spanSchema } from "./judgments";
 
 const contentParagraph = z
@@ -66,11 +67,18 @@ async function checkedPassage(db: Db, input: ProposalInput): Promise<void> {
 
 /**
  * An annotator's proposal of another passage for the question `getAsk` asks them about: a new
- * passage of that question (origin `annotator` with their pseudonym, R open slots, never gold) that
- * the assignment hands to R other annotators like any candidate — or, when the question already has
- * a passage at that location, the proposal is merged into it (its origins gain the proposer). An
- * ended claim of the proposer on the passage keeps the assignment from ever giving it to them: the
- * claim statement skips passages the caller ever claimed (claims_passage_user_key), at no extra cost.
+ * passage of that question (origin `annotator` with their pseudonym, never gold) that the assignment
+ * hands to other annotators like any candidate — or, when the question already has a passage at that
+ * location (one finished without the proposer: `requireAsked` allows no other), the proposal is merged
+ * into it (its origins gain the proposer) and changes none of its judgments.
+ *
+ * The proposer's own highlight is the new passage's first judgment (`sufficient`, their span) when the
+ * campaign's T is 2 or more, so R − 1 other annotators finish it and a campaign of exactly R
+ * annotators can: it counts, is exported and agrees like any judgment, and the proposer cannot revise
+ * it (`revisionRefusal`). With T = 1 one sufficient judgment endorses, so counting the proposer's would
+ * let them endorse their own passage alone: the passage then waits for R judgments by others, as
+ * every passage did before. Either way the proposer never judges it (again): their ended claim and
+ * judgment keep the claim statement from handing it to them (claims_passage_user_key).
  * One transaction; 409 unless the caller is asked about this question, or the batch is not launched.
  */
 export async function proposePassage(db: Db, actor: Actor, campaignId: number, input: ProposalInput): Promise<{ merged: boolean }> {
@@ -81,14 +89,18 @@ export async function proposePassage(db: Db, actor: Actor, campaignId: number, i
     const question = await requireAsked(tx, user, campaign, input.queryId);
     const [me] = rowsOf<{ pseudonym: string }>(await tx.execute(sql`select pseudonym from users where id = ${user.id}`));
     const origin: PassageOrigin = { kind: "annotator", annotator: me!.pseudonym };
-    const { passageId, merged } = await placePassage(tx, user, campaign, question, input, origin);
+    const selfJudged = campaign.endorsementThreshold >= 2;
+    const { passageId, merged } = await placePassage(tx, user, campaign, question, input, origin, selfJudged);
     await tx.execute(sql`insert into proposals (passage_id, query_id, campaign_id, user_id, start_paragraph_id, start_character,
         end_paragraph_id, end_character, span_text)
       values (${passageId}, ${question.id}, ${campaign.id}, ${user.id}, ${input.span.startParagraphId}, ${input.span.startCharacter},
         ${input.span.endParagraphId}, ${input.span.endCharacter}, ${input.span.text})`);
-    // Judged (or claimed) by nobody yet as far as the proposer goes: this ended claim is what the claim statement excludes.
-    await tx.execute(sql`insert into claims (handle, passage_id, user_id, campaign_id, expires_at, ended_at)
-      values (${newClaimHandle()}, ${passageId}, ${user.id}, ${campaign.id}, now(), now())`);
+    // An ended claim, so the claim statement never hands the passage to its proposer (and the judgment below has its claim).
+    const [claim] = rowsOf<{ id: number }>(
+      await tx.execute(sql`insert into claims (handle, passage_id, user_id, campaign_id, expires_at, ended_at)
+        values (${newClaimHandle()}, ${passageId}, ${user.id}, ${campaign.id}, now(), now()) returning id::float8 as id`),
+    );
+    if (selfJudged && !merged) await insertProposerJudgment(tx, user, question, passageId, claim!.id, input);
     return merged;
   });
   return { merged };
@@ -102,6 +114,7 @@ async function placePassage(
   question: AskedQuestion,
   input: ProposalInput,
   origin: PassageOrigin,
+  selfJudged: boolean,
 ): Promise<{ passageId: number; merged: boolean }> {
   // Locked as the passage count's update will (FOR NO KEY UPDATE: two proposals in one batch take turns rather than
   // deadlock upgrading shared locks); a status change waits for it, judgments and claims do not (key share, no lock).
@@ -110,9 +123,11 @@ async function placePassage(
   );
   if (!batch) throw new AppError("conflict", "This question's batch is not running: passages can be proposed only while it is launched.");
   const [inserted] = rowsOf<{ id: number }>(
-    await tx.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id, origins, open_slots)
+    await tx.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id, origins,
+        judgment_count, sufficient_count, open_slots)
       values (${question.id}, ${campaign.id}, ${question.batchId}, ${input.wikipediaId}, ${input.startParagraphId}, ${input.endParagraphId},
-        ${JSON.stringify([origin])}::jsonb, ${campaign.judgmentsPerPassage})
+        ${JSON.stringify([origin])}::jsonb,
+        ${selfJudged ? 1 : 0}, ${selfJudged ? 1 : 0}, ${campaign.judgmentsPerPassage - (selfJudged ? 1 : 0)})
       on conflict (query_id, wikipedia_id, start_paragraph_id, end_paragraph_id) do nothing
       returning id::float8 as id`),
   );
@@ -131,4 +146,30 @@ async function placePassage(
     throw new AppError("conflict", "You judged this passage already: propose another one, or explain why none answers the question.");
   await tx.execute(sql`update passages set origins = origins || ${JSON.stringify([origin])}::jsonb where id = ${existing.id}`);
   return { passageId: existing.id, merged: true };
+}
+
+/**
+ * The proposer's highlight as the new passage's first counted judgment (its counters were inserted
+ * as 1 judgment, 1 sufficient, R − 1 open slots; with T ≥ 2 that neither finishes nor decides it). Its
+ * time is the server's, from the proposer's previous judgment in the campaign (the one that finished
+ * the question) to now — the time spent finding the passage — clamped to [0, 24 h] as a judgment's is.
+ */
+async function insertProposerJudgment(
+  tx: Tx,
+  user: UserActor,
+  question: AskedQuestion,
+  passageId: number,
+  claimId: number,
+  input: ProposalInput,
+) {
+  const s = input.span;
+  await tx.execute(sql`insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
+      start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash)
+    select ${passageId}, ${user.id}, ${claimId}, p.campaign_id, p.batch_id, 'sufficient', false,
+      ${s.startParagraphId}, ${s.startCharacter}, ${s.endParagraphId}, ${s.endCharacter}, ${s.text},
+      least(greatest(round(extract(epoch from (clock_timestamp() - coalesce((select pj.created_at from judgments pj
+        where pj.user_id = ${user.id} and pj.campaign_id = p.campaign_id order by pj.created_at desc limit 1), clock_timestamp()))) * 1000), 0),
+        ${MAX_DURATION_MS})::int,
+      ${"proposal:" + newClaimHandle()}, 'proposal'
+    from passages p where p.id = ${passageId} and p.query_id = ${question.id}`);
 }

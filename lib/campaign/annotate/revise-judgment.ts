@@ -56,12 +56,17 @@ type PassageState = Pick<
     is_decided: boolean;
     judgment_count: number;
     sufficient_count: number;
+    /** The caller proposed this passage: the judgment is their proposal's highlight. */
+    proposed: boolean;
   };
 
 /** Why a judgment cannot change now (409), in the order the rule applies; null when it can. */
 export function revisionRefusal(
-  p: Pick<PassageState, "paused" | "batch_status" | "sealed" | "is_decided" | "judgment_count" | "r">,
+  p: Pick<PassageState, "paused" | "batch_status" | "sealed" | "is_decided" | "judgment_count" | "r" | "proposed">,
 ): { reason: string; message: string } | null {
+  // A proposer judges their own passage once, by proposing it: other annotators judge it from then on.
+  if (p.proposed)
+    return { reason: "proposed", message: "You proposed this passage: your highlight is its first judgment and stays as you proposed it." };
   if (p.paused) return { reason: "paused", message: "Your work on this campaign is paused: your judgments can no longer change." };
   if (p.batch_status === "closed" || p.sealed)
     return { reason: "closed", message: "This passage's batch is closed: its judgments can no longer change." };
@@ -108,6 +113,7 @@ async function lockPassage(tx: Tx, passageId: number, userId: number, withSlice:
         exists (select 1 from annotator_standings s where s.campaign_id = p.campaign_id and s.user_id = ${userId} and s.status = 'paused') as paused,
         b.status::text as batch_status, p.sealed_judgment_count is not null as sealed,
         p.is_decided, p.judgment_count::int as judgment_count, p.sufficient_count::int as sufficient_count,
+        exists (select 1 from proposals pr where pr.passage_id = p.id and pr.user_id = ${userId}) as proposed,
         p.is_gold, p.expected_verdict::text as expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
         p.expected_end_paragraph_id, p.expected_end_character, p.start_paragraph_id, p.end_paragraph_id,
         cp.gold_span_slack::float8 as gold_span_slack,

@@ -57,6 +57,15 @@ export interface Dashboard {
   skills: { annotators: AnnotatorSkill[]; total: number };
   /** Questions that wait for the coordinator's word (adjudication), in all and by reason. */
   waiting: WaitingCounts;
+  /** Open slots of launched batches that no eligible annotator can fill (each has judged, proposed or held the passage). */
+  unfillable: UnfillableSlots;
+}
+
+/** Open slots nobody eligible can fill, the passages holding them, and how many annotators are eligible. */
+export interface UnfillableSlots {
+  slots: number;
+  passages: number;
+  eligible: number;
 }
 
 /** A question with passages whose counted verdicts differ. */

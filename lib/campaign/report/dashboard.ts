@@ -21,6 +21,7 @@ import {
 import { goldSummary } from "./gold-summary";
 import { notedJudgments } from "./noted-judgments";
 import { responseCounts } from "./response-counts";
+import { unfillableSlots } from "./unfillable-slots";
 import type { Dashboard, Progress } from "./dashboard.contract";
 
 /** Annotators the dashboard lists by skill. */
@@ -68,6 +69,14 @@ export function progressOf(cells: readonly PassageCell[], r: number, t: number):
   };
 }
 
+/** The campaign's batches, oldest first. */
+const batchList = (q: Db, campaignId: number) =>
+  q
+    .select({ id: batches.id, name: batches.name, status: batches.status })
+    .from(batches)
+    .where(eq(batches.campaignId, campaignId))
+    .orderBy(asc(batches.id));
+
 /** Everything the live dashboard shows, read from the tallies (cost independent of the number of passages). */
 export async function getDashboard(db: Db, actor: Actor, campaignId: number, now = new Date()): Promise<Dashboard> {
   requireCoordinator(actor);
@@ -77,12 +86,8 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
   const t = campaign.endorsementThreshold;
   const since = new Date(now.getTime() - WINDOW_MINUTES * 60_000);
   const reads = async (q: Db) => {
-    const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting] = await Promise.all([
-      q
-        .select({ id: batches.id, name: batches.name, status: batches.status })
-        .from(batches)
-        .where(eq(batches.campaignId, campaignId))
-        .orderBy(asc(batches.id)),
+    const [batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, unfillable] = await Promise.all([
+      batchList(q, campaignId),
       passageCells(q, campaignId),
       questionCounts(q, campaignId),
       activitySpan(q, campaignId, since),
@@ -91,15 +96,16 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
       responseCounts(q, campaignId),
       goldSummary(q, campaignId),
       waitingCounts(q, campaignId),
+      unfillableSlots(q, campaignId),
     ]);
     const binMinutes = span.first && span.last ? chartBinMinutes((span.last.getTime() - span.first.getTime()) / 60_000 + 1) : 1;
     const points = span.first ? await judgmentsOverTime(q, campaignId, binMinutes) : [];
-    return { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points };
+    return { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, unfillable, binMinutes, points };
   };
   // PostgreSQL runs the reads in parallel on the pool. PGlite runs one statement at a time and lets
   // other requests' transactions in between ours: one read-only transaction keeps them together,
   // so the dashboard waits for a writer once, not once per statement (bench/dashboard).
-  const { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, binMinutes, points } =
+  const { batchRows, cells, questions, span, disputed, noted, responses, gold, waiting, unfillable, binMinutes, points } =
     rawClientOf(db).kind === "pglite" ? await db.transaction((tx) => reads(tx), { accessMode: "read only" }) : await reads(db);
 
   const batchProgress = batchRows.map((b) => ({
@@ -147,6 +153,7 @@ export async function getDashboard(db: Db, actor: Actor, campaignId: number, now
     gold,
     skills: await annotatorSkills(db, fit, SKILL_ROWS),
     waiting,
+    unfillable,
   };
 }
 
