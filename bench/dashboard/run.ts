@@ -23,6 +23,7 @@ import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
 import { chartBinMinutes, getDashboard } from "@/lib/campaign/report/dashboard";
+import { unfillableSlots } from "@/lib/campaign/report/unfillable-slots";
 import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
 import {
   activitySpan,
@@ -540,6 +541,7 @@ async function main() {
       [`judgmentsOverTime (${bin} min bins)`, () => judgmentsOverTime(db, cid, bin)],
       ["disputedQuestions (top 20)", () => disputedQuestions(db, cid, 20)],
       ["annotatorRows (annotatorSummaries ∥ users ⟕ standings)", () => annotatorRows(db, cid)],
+      ["unfillableSlots", () => unfillableSlots(db, cid)],
     ];
     const perQuery: Series[] = [];
     for (const [name, fn] of queries) {
