@@ -59,7 +59,7 @@ export function HistoryHeader({ campaignId, campaignName }: { campaignId: number
   return (
     <>
       <JudgingStyles />
-      <header className="judging-top">
+      <header className="judging-top history-top">
         <span className="campaign-name" title={campaignName}>
           {campaignName}
         </span>

@@ -35,6 +35,7 @@ ${verdictColours(".revision-controls")}
 .my-judgment mark { background: #fde58a; color: inherit; border-radius: 2px; }
 .my-judgment blockquote { margin: 0.4rem 0; padding-left: 0.75rem; border-left: 3px solid var(--border); }
 .verdict-tag { font-weight: 600; }
+.history-top .back-link { display: inline-flex; align-items: center; }
 .history-tabs { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 0.75rem; }
 .history-tabs a { padding: 0.3rem 0.8rem; border: 1px solid var(--border); border-radius: 999px; text-decoration: none; background: var(--surface); }
 .history-tabs a[aria-current="page"] { background: var(--accent); border-color: var(--accent); color: #fff; }
