@@ -156,7 +156,7 @@ ${verdictColours(".verdict-choices")}
 
 /* Touch screens: no key hints on the buttons, a touch hint instead of the drag hint, 44 px targets. */
 @media (pointer: coarse) {
-  .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd, .bar-keys { display: none; }
+  .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd, .bar-keys, .judging-top kbd { display: none; }
   .judging .pointer-coarse { display: inline; }
   .judging button, .judging-top .back-link { min-height: 44px; }
   .judging-top { padding-top: 0.2rem; padding-bottom: 0.2rem; }
