@@ -60,6 +60,9 @@ test("coordinator journey: create, import, launch, three annotators judge, live 
   expect(passages).toBeGreaterThan(5);
   await expect(figure(page, "slots-filled")).toHaveText(`0 / ${3 * passages}`);
   await expect(figure(page, "slots-open")).toHaveText(String(3 * passages));
+  // No judgment yet: the projection is a note at the size of text, not a headline figure over four lines.
+  await expect(figure(page, "eta")).toHaveText("not enough recent judgments to project");
+  expect(await figure(page, "eta").evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeLessThanOrEqual(16);
 
   // Three annotators judge every passage (the page stays open: the dashboard must refresh by itself).
   // fast: all sufficient at once; careful: sufficient on passages starting at an even paragraph, in 1 s; slow: nothing sufficient, 2.1 s.

@@ -3,6 +3,7 @@ import { adminApi, createAccount, launchDemoCampaign, launchedTwoQuestionBatch, 
 import { wordPoint } from "./word-point";
 import { screenshotPath } from "./screenshots";
 import { seriousViolations } from "./axe";
+import { expectInlineWithLabel } from "./inline-label";
 
 // The judging screen on every device project: desktop (chromium), phone and tablet (playwright.config.ts).
 // Touch tests (@touch) tap and run on the phone and tablet; keyboard and mouse tests (@desktop) on the desktop project.
@@ -84,6 +85,17 @@ test(
       stored.push({ text: judgment.span.text, verdict: judgment.verdict });
       // The screen moves on: another passage, or the end.
       await expect(page.locator(`article.passage:not([data-claim="${claim}"])`).or(nothingLeft(page))).toBeVisible();
+      if (i === 0) {
+        // The Undo toast never lies over the instructions: under their sheet it waits, and comes back when the sheet closes.
+        const undo = page.getByTestId("undo-bar");
+        await expect(undo).toBeVisible();
+        await page.getByRole("button", { name: "Instructions" }).tap();
+        const sheet = page.getByRole("dialog", { name: "Instructions" });
+        await expect(sheet).toBeVisible();
+        await expect(undo).toBeHidden();
+        await sheet.getByRole("button", { name: /^Hide/ }).tap();
+        await expect(undo).toBeVisible();
+      }
     }
     await expect(nothingLeft(page)).toBeVisible();
     expect(stored.map((s) => s.verdict)).toEqual(["sufficient", "sufficient", "sufficient", "sufficient"]);
@@ -132,12 +144,28 @@ test("phone and tablet layout: one header line, the verdict bar inside the scree
   await page.goto(`/annotate/${campaignId}`);
   await expect(passage(page)).toBeVisible();
   const isTouch = !!testInfo.project.use.hasTouch;
-  // The first visit opens the instructions: a sheet (a modal dialog) on narrow screens, a column on wide ones.
+  // The instructions: a sheet (a modal dialog) on narrow screens, a column on wide ones.
   const narrow = page.viewportSize()!.width <= 820;
   const instructions = narrow
     ? page.getByRole("dialog", { name: "Instructions" })
     : page.getByRole("complementary", { name: "Instructions" });
-  await expect(instructions).toBeVisible();
+  // Nothing shows through the verdict bar.
+  expect(await page.locator(".verdict-bar").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(255, 255, 255)");
+  const quote = page.locator(".verdict-quote");
+  if (isTouch) {
+    // A touch screen: the texts say what a finger does, never a key; the sheet opens only when asked (a first visit opens it on a desktop).
+    expect(await quote.innerText()).toBe("No highlight. Tap the first word of the answer, then its last.");
+    await expect(instructions).toHaveCount(0);
+    await page.getByRole("button", { name: "Instructions" }).tap();
+    await expect(instructions).toBeVisible();
+    await expect(instructions.getByRole("heading", { name: "Keys" })).toHaveCount(0);
+    await expect(instructions.locator("kbd")).toHaveCount(0);
+    await expect(instructions).toContainText("Tap the first word of the answer, then its last");
+  } else {
+    expect(await quote.innerText()).toMatch(/^No highlight\. Drag across the words .* Shift\+→/);
+    await expect(instructions).toBeVisible();
+    await expect(instructions.getByRole("heading", { name: "Keys" })).toBeVisible();
+  }
   await expect(instructions.locator("strong")).toHaveText("alone");
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: screenshotPath(`judging-${testInfo.project.name}-instructions.png`) });
@@ -283,6 +311,7 @@ test(
 
     // Off: no single key acts (not even S or ?); Shift+→, Ctrl+Shift+→, Esc and Enter still do.
     await page.goto("/account");
+    await expectInlineWithLabel(form.getByLabel("Single-key shortcuts on the judging page"), "the shortcuts checkbox");
     await form.getByLabel("Single-key shortcuts on the judging page").uncheck();
     await form.getByRole("button", { name: "Save shortcuts" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Shortcuts saved" })).toBeVisible();

@@ -10,6 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { accounts, adminApi, createAccount, PASSWORD, signedInApi, storageStatePath } from "./fixtures";
+import { expectInlineWithLabel } from "./inline-label";
 import { wordPoint } from "./word-point";
 import {
   annotatorWithPage,
@@ -220,6 +221,7 @@ test(
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await expect(page.getByRole("radio", { name: "The answer is not in Wikipedia" })).toBeFocused();
+    await expectInlineWithLabel(page.getByRole("radio", { name: "The answer is not in Wikipedia" }), "a reason's radio");
     for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
     await expect(page.getByRole("radio", { name: /^Other/ })).toBeChecked();
     expect(await axeAtBothWidths(page)).toEqual([]);

@@ -1,7 +1,8 @@
 // Issue 14, deliverables 2 and 5: undo after a submit, the "My judgments" history with revise, and
 // comments and flags, followed to the question view and the judgments export.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, signedInApi, storageStatePath } from "./fixtures";
 
 /** A new annotator: their API session, and a browser page signed in with the same cookies. */
@@ -41,6 +42,16 @@ async function exportLines(admin: APIRequestContext, campaignId: number): Promis
     .map((l) => JSON.parse(l) as ExportLine);
 }
 
+/** A chosen verdict button's background colour (the same on the judging, undo and revise screens). */
+const background = (button: Locator) => button.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+/** The Comment or flag summary starts at the revision editor's left edge, as its other fields do. */
+async function expectNotesAligned(scope: Page | Locator): Promise<void> {
+  const editor = (await scope.locator(".revision-editor").boundingBox())!;
+  const summary = (await scope.getByText("Comment or flag").boundingBox())!;
+  expect(Math.abs(summary.x - editor.x)).toBeLessThanOrEqual(1);
+}
+
 /** The question view's outcome line of the question asked on screen (`question 0` or `question 1`). */
 async function questionOutcome(coordinator: Page, admin: APIRequestContext, campaignId: number, input: string): Promise<string> {
   const list = await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json();
@@ -53,10 +64,14 @@ async function questionOutcome(coordinator: Page, admin: APIRequestContext, camp
  * The start of each test here: two minutes (two browsers and a dozen judgments), the admin's API, and
  * a launched two-question campaign `name` without the gold rule (the annotators judge freely).
  */
-async function adminAndCampaign(baseURL: string, name: string): Promise<{ admin: APIRequestContext; campaignId: number }> {
+async function adminAndCampaign(
+  baseURL: string,
+  name: string,
+  settings: Record<string, unknown> = {},
+): Promise<{ admin: APIRequestContext; campaignId: number }> {
   test.setTimeout(120_000);
   const admin = await adminApi(baseURL);
-  const { campaignId } = await launchedTwoQuestionBatch(admin, name, { goldAccuracyThreshold: 0 });
+  const { campaignId } = await launchedTwoQuestionBatch(admin, name, { goldAccuracyThreshold: 0, ...settings });
   return { admin, campaignId };
 }
 
@@ -64,7 +79,7 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   browser,
   baseURL,
 }) => {
-  const { admin, campaignId } = await adminAndCampaign(baseURL!, "undo");
+  const { admin, campaignId } = await adminAndCampaign(baseURL!, "undo", { instructions: "Judge each passage **alone**." });
   // Another annotator first says sufficient everywhere: one more sufficient endorses a passage (T = 2).
   const other = await signedInApi(baseURL!, await createAccount(admin, "annotator", "undo-other"));
   await judgeAll(other, campaignId, () => true);
@@ -81,8 +96,14 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   await a.page.keyboard.press("1");
   const quote = (await a.page.locator(".passage-body mark").allTextContents()).join("");
   expect(quote.split(" ").length).toBe(2);
+  const sufficientColour = await background(a.page.locator(".verdict-bar .choice-yes"));
   await a.page.keyboard.press("Enter");
   await expect(a.page.getByTestId("undo-bar")).toBeVisible();
+  // The Undo toast stays clear of the instructions (open on the first visit).
+  const instructions = a.page.getByRole("complementary", { name: "Instructions" });
+  const [toast, panel] = [await a.page.getByTestId("undo-bar").boundingBox(), await instructions.boundingBox()];
+  expect(toast!.x + toast!.width, "the toast ends left of the instructions").toBeLessThanOrEqual(panel!.x);
+  await instructions.getByRole("button", { name: /^Hide/ }).click();
   expect(await questionOutcome(coordinator, admin, campaignId, input)).toMatch(/^1 of 2 passages endorsed/);
 
   // Backspace opens it again with its verdict and highlight.
@@ -90,8 +111,14 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   await expect(a.page.getByRole("heading", { name: "Revise your last judgment" })).toBeVisible();
   await expect(a.page.getByRole("button", { name: /Sufficient/ }).first()).toHaveAttribute("aria-pressed", "true");
   await expect(a.page.locator(".passage-body mark")).toHaveText([quote]);
+  // The campaign's header as when judging, and the verdicts in the judging screen's colours.
+  await expect(a.page.locator(".judging-top .campaign-name")).toHaveText(/e2e-undo/);
+  expect(await background(a.page.getByRole("button", { name: /Sufficient/ }).first())).toBe(sufficientColour);
   await a.page.keyboard.press("2");
   await expect(a.page.getByRole("button", { name: /Not sufficient/ })).toHaveAttribute("aria-pressed", "true");
+  expect(await background(a.page.getByRole("button", { name: /Not sufficient/ }))).toBe("rgb(138, 58, 20)");
+  await expectNotesAligned(a.page);
+  await expectAccessible(a.page, "the undo screen");
   await a.page.getByText("Comment or flag").click();
   await a.page.getByLabel("Broken text").check();
   await a.page.getByLabel(/Comment for the coordinators/).fill("The second sentence is cut off.");
@@ -175,6 +202,7 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   await expect(cards.first().locator("header .hint")).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   const body = await a.page.content();
   expect(body).not.toMatch(/gold|is_gold|judgment_count|sufficient_count/i);
+  await expect(a.page.locator(".judging-top .campaign-name")).toHaveText(/e2e-history/);
 
   for (const viewport of [
     { width: 1280, height: 800 },
@@ -197,6 +225,8 @@ test("My judgments: newest first with the highlight; revise while open; a finish
     .first()
     .getByRole("button", { name: /Unreadable/ })
     .click();
+  expect(await background(cards.first().getByRole("button", { name: /Unreadable/ }))).toBe("rgb(74, 82, 96)");
+  await expectNotesAligned(cards.first());
   await cards.first().getByText("Comment or flag").click();
   await cards.first().getByLabel("Offensive").check();
   const axeOpen = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter(
@@ -237,5 +267,31 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   await a.page.reload();
   await expect(cards.nth(1)).toContainText("This passage is finished: its judgments can no longer change.");
   await expect(cards.nth(1).getByRole("button", { name: /Revise/ })).toHaveCount(0);
+
+  // Filters in the address: by verdict, by a part of the question, both; a bad address is named and ignored.
+  const tabs = a.page.getByRole("navigation", { name: "Show judgments" });
+  await tabs.getByRole("link", { name: "Unreadable" }).click();
+  await expect(a.page).toHaveURL(/\?verdict=unreadable$/);
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first().getByTestId("my-verdict")).toHaveText("Unreadable");
+  const question = (await cards.first().getByRole("heading").textContent())!;
+  await tabs.getByRole("link", { name: "All" }).click();
+  await expect(cards).toHaveCount(4);
+  await a.page.getByRole("searchbox", { name: "Search questions" }).fill(question);
+  await a.page.getByRole("button", { name: "Search" }).click();
+  await expect(cards).toHaveCount(2);
+  for (const card of await cards.all()) await expect(card.getByRole("heading")).toHaveText(question);
+  // The revised one's question holds one other judgment: the other paragraph of that question (1 and 2, or 3 and 4).
+  const partner = newestFirst[0]! % 2 === 1 ? newestFirst[0]! + 1 : newestFirst[0]! - 1;
+  const partnerVerdict = sufficient(partner) ? "Sufficient" : "Not sufficient";
+  await tabs.getByRole("link", { name: partnerVerdict, exact: true }).click();
+  await expect(a.page).toHaveURL(/verdict=(in)?sufficient&q=/);
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first().getByTestId("my-verdict")).toHaveText(partnerVerdict);
+  await a.page.goto(`/annotate/${campaignId}/history?verdict=maybe`);
+  await expect(a.page.getByRole("alert").filter({ hasText: "Ignored" })).toHaveText(
+    /Ignored a bad address: verdict must be one of sufficient, insufficient, unreadable/,
+  );
+  await expect(cards).toHaveCount(4);
   await a.context.close();
 });

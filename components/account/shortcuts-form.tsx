@@ -2,7 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
+import { CheckField, ErrorAlert, FormField, SubmitButton } from "@/components/ui/form-field";
 import {
   SHORTCUT_ACTION_NAMES,
   SHORTCUT_ACTIONS,
@@ -39,15 +39,15 @@ export function ShortcutsForm({ initial }: { initial: ShortcutsView }) {
   return (
     <>
       <form className="shortcuts-form" aria-label="Judging shortcuts" onSubmit={submit} noValidate>
-        <div className="field checkbox-field">
-          <label>
-            <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Single-key shortcuts
-            on the judging page
-          </label>
-          <span className="hint">
-            Off: letter, digit and symbol keys do nothing there; Enter, Esc and the Shift, Alt and Ctrl combinations still work.
-          </span>
-        </div>
+        <CheckField
+          id="shortcuts-enabled"
+          name="enabled"
+          label="Single-key shortcuts on the judging page"
+          hint="Off: letter, digit and symbol keys do nothing there; Enter, Esc and the Shift, Alt and Ctrl combinations still work."
+          checked={enabled}
+          onChange={setEnabled}
+          error={fieldProblem(save.error, "enabled")}
+        />
         <fieldset className="plain shortcut-keys" disabled={!enabled}>
           <legend>Keys</legend>
           {SHORTCUT_ACTION_NAMES.map((action) => (

@@ -5,7 +5,9 @@ import { paragraphKind, sectionTitle } from "@/lib/kilt/words";
 import { ApiError } from "@/components/api/client";
 import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
+import { useMediaQuery } from "./instructions-panel";
 import { PassageView } from "./passage-view";
+import { COARSE_POINTER_QUERY } from "./pointer-texts";
 import { pickableIds, pickParagraph } from "@/lib/campaign/annotate/paragraph-range";
 import { MAX_PROPOSAL_PARAGRAPHS, type Ask } from "@/lib/campaign/annotate/ask.contract";
 import type { AskProposal } from "./use-ask-proposal";
@@ -132,6 +134,7 @@ interface HighlightProps {
 export function HighlightStep({ ask, proposal, error, busy, onBack }: HighlightProps) {
   const { view, words, wordRange, span, status, edit, propose } = proposal;
   const top = useRef<HTMLParagraphElement>(null);
+  const isTouch = useMediaQuery(COARSE_POINTER_QUERY);
   useEffect(() => top.current?.focus(), []);
   if (!view) return null;
   const problem = error instanceof ApiError ? error.problems.map((p) => p.message).join(" ") || error.message : error?.message;
@@ -140,8 +143,15 @@ export function HighlightStep({ ask, proposal, error, busy, onBack }: HighlightP
     <div className="ask-highlight">
       <AskQuestionBar ask={ask} />
       <p className="muted" ref={top} tabIndex={-1}>
-        Highlight the words that answer the question{where ? ` (${view.passage.title}, ${where})` : ""}: drag across them, or press{" "}
-        <kbd>Shift</kbd>+<kbd>→</kbd> (<kbd>S</kbd> a sentence, <kbd>Esc</kbd> clears), then <kbd>Enter</kbd>.
+        Highlight the words that answer the question{where ? ` (${view.passage.title}, ${where})` : ""}:{" "}
+        {isTouch ? (
+          <>tap the first word of the answer, then its last; then tap Propose passage.</>
+        ) : (
+          <>
+            drag across them, or press <kbd>Shift</kbd>+<kbd>→</kbd> (<kbd>S</kbd> a sentence, <kbd>Esc</kbd> clears), then <kbd>Enter</kbd>
+            .
+          </>
+        )}
       </p>
       <PassageView task={view} words={words} span={wordRange ? (span ?? null) : null} range={wordRange} onSelect={edit.setHighlight} />
       <p className="ask-quote" aria-live="polite">

@@ -40,7 +40,9 @@ const css = `
 .ask-sticky { position: sticky; bottom: 0; background: var(--surface); border-top: 1px solid var(--border); padding: 0.6rem 0; margin: 0.5rem 0 0; justify-content: space-between; }
 .ask-explain fieldset { border: 1px solid var(--border); border-radius: var(--radius); padding: 0.6rem 1rem 0.8rem; margin: 0 0 1rem; }
 .ask-explain legend { font-weight: 600; padding: 0 0.3rem; }
-.ask-reason { display: flex; align-items: center; gap: 0.4rem; min-height: 40px; }
+/* The radio before its label on one line (globals.css stacks a label's parts). */
+.ask-reason { display: flex; flex-direction: row; align-items: center; gap: 0.5rem; min-height: 40px; font-weight: 400; }
+.ask-reason input { margin: 0; flex: none; }
 .ask-text-label { display: block; font-weight: 600; margin-bottom: 0.3rem; }
 .ask-explain textarea { width: 100%; box-sizing: border-box; font: inherit; padding: 0.5rem; }
 .ask-count { margin: 0.2rem 0 0; font-size: 0.85rem; }

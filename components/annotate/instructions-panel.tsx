@@ -3,6 +3,7 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from "react";
 import { Markdown } from "@/components/ui/markdown";
 import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
+import { COARSE_POINTER_QUERY } from "./pointer-texts";
 import type { JudgingShortcuts } from "./use-judging-keys";
 
 /** Below this width the instructions are a sheet over the passage, not a column beside it. */
@@ -105,6 +106,20 @@ interface Props {
   accountHint?: boolean;
 }
 
+/** The Ask screen's steps by touch (ask-screen.tsx): no keys. */
+function AskHelpTouch() {
+  return (
+    <>
+      <h3>When no passage is sufficient</h3>
+      <p className="hint">
+        You are asked to propose another passage or explain why none holds the answer. Proposing: tap <em>Propose a passage</em>, search,
+        open a page, tick its paragraphs, highlight the answer and tap <em>Propose passage</em>. Explaining: tap <em>Explain</em>, choose a
+        reason, add a few words and tap <em>Send explanation</em>. A reload keeps what you did.
+      </p>
+    </>
+  );
+}
+
 /** The Ask screen's keys (ask-screen.tsx): after a question whose passages were all "not sufficient". */
 function AskHelp() {
   return (
@@ -122,6 +137,7 @@ function AskHelp() {
 }
 
 function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: Props) {
+  const isTouch = useMediaQuery(COARSE_POINTER_QUERY);
   return (
     <>
       <div className="instructions-head">
@@ -133,7 +149,7 @@ function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: 
           aria-keyshortcuts={shortcuts.enabled ? shortcuts.keys.instructions : undefined}
         >
           Hide
-          {shortcuts.enabled && (
+          {shortcuts.enabled && !isTouch && (
             <>
               {" "}
               <kbd>{keyLabel(shortcuts.keys.instructions)}</kbd>
@@ -147,14 +163,25 @@ function Contents({ id, instructions, shortcuts, onClose, accountHint = true }: 
         <p className="muted">Your coordinator has not written instructions for this campaign.</p>
       )}
       <h3>Highlighting</h3>
-      <p className="hint">
-        Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or
-        Shift+click) another to end it; drag the highlight sideways with a finger or pen to move its end.
-      </p>
-      <h3>Keys</h3>
-      <KeyList shortcuts={shortcuts} />
-      {accountHint && <AskHelp />}
-      {accountHint && <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>}
+      {isTouch ? (
+        <p className="hint">
+          Tap the first word of the answer, then its last: the highlight snaps to whole words. Drag the highlight sideways with your finger
+          to move its end; tap a word again to start over. Then tap <em>Sufficient</em> and <em>Submit</em>.
+        </p>
+      ) : (
+        <p className="hint">
+          Drag across words with the mouse: the highlight snaps to whole words. Or click or tap a word to start the highlight and tap (or
+          Shift+click) another to end it; drag the highlight sideways with a finger or pen to move its end.
+        </p>
+      )}
+      {!isTouch && (
+        <>
+          <h3>Keys</h3>
+          <KeyList shortcuts={shortcuts} />
+        </>
+      )}
+      {accountHint && (isTouch ? <AskHelpTouch /> : <AskHelp />)}
+      {accountHint && !isTouch && <p className="hint">You can turn single-key shortcuts off or change them on your Account page.</p>}
     </>
   );
 }

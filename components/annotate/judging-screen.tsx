@@ -165,18 +165,21 @@ export function JudgingScreen(props: ScreenProps) {
   if (sessionOver) return <FinishingScreen />;
   if (outbox.paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
-  if (undo.screen) return undo.screen;
+  const meter = crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaign.id} saved={saves.length} />;
+  const frame = { campaignName: campaign.name, instructions: campaign.instructions, panel, shortcuts, links: !crowd };
+  // Revising the judgment just saved: in the same frame, the campaign's header above it.
+  if (undo.screen)
+    return (
+      <JudgingLayout {...frame} progress={{ answer: undefined, saves, question: null, meter }} bar={null}>
+        {undo.screen}
+      </JudgingLayout>
+    );
   if (answer?.kind === "done" && !asking && !flow.holding) return undo.withBar(<NothingLeftScreen judgedThisVisit={saves.length} />);
 
-  const meter = crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaign.id} saved={saves.length} />;
   return (
     <JudgingLayout
-      campaignName={campaign.name}
-      instructions={campaign.instructions}
-      panel={panel}
-      shortcuts={shortcuts}
+      {...frame}
       progress={{ answer: shown ? answer : undefined, saves, question, meter }}
-      links={!crowd}
       bar={shown && draft && <TaskVerdictBar draft={draft} outbox={outbox} status={status} shortcuts={shortcuts} edit={edit} />}
     >
       {asking ? (

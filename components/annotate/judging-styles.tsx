@@ -1,11 +1,21 @@
 /**
+ * A chosen verdict's colours, the same wherever a verdict is chosen (the verdict bar here, the revision
+ * editor's buttons in revision-styles.tsx): white on green, brown and slate, each above 4.5:1.
+ */
+export const verdictColours = (scope: string) => `
+${scope} .choice[aria-pressed="true"] { color: #fff; }
+${scope} .choice-yes[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); }
+${scope} .choice-no[aria-pressed="true"] { background: #8a3a14; border-color: #8a3a14; }
+${scope} .choice-unreadable[aria-pressed="true"] { background: #4a5260; border-color: #4a5260; }`;
+
+/**
  * The judging screen's styles. React 19 hoists a <style href precedence> into the document head
  * once, however many components render it, on the server and on the client.
  */
 const css = `
 /* Only the passage is selectable on the judging screen: the app's top bar neither. */
 body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
-.judging { --bar-space: 8.5rem; user-select: none; -webkit-user-select: none; min-height: calc(100vh - 3rem); padding-bottom: var(--bar-space); }
+.judging { --bar-space: 8.5rem; --instructions-width: 22rem; user-select: none; -webkit-user-select: none; min-height: calc(100vh - 3rem); padding-bottom: var(--bar-space); }
 .judging kbd, .judging-calm kbd {
   font: 600 0.78em/1 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   display: inline-block; min-width: 1.5em; padding: 0.2em 0.35em; text-align: center;
@@ -58,7 +68,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .loading { color: var(--muted); padding: 3rem 0; text-align: center; }
 
 .instructions-panel {
-  flex: 0 0 22rem; position: sticky; top: 0; max-height: calc(100vh - var(--bar-space)); overflow: auto;
+  flex: 0 0 var(--instructions-width); position: sticky; top: 0; max-height: calc(100vh - var(--bar-space)); overflow: auto;
   padding: 1.25rem 1.4rem 2rem; background: var(--surface); border-left: 1px solid var(--border); font-size: 0.95rem;
   user-select: text; -webkit-user-select: text;
 }
@@ -75,7 +85,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 
 .verdict-bar {
   position: fixed; left: 0; right: 0; bottom: 0; z-index: 10;
-  background: rgba(255, 255, 255, 0.97); border-top: 1px solid var(--border); box-shadow: 0 -4px 16px rgba(31, 35, 40, 0.06);
+  background: var(--surface); border-top: 1px solid var(--border); box-shadow: 0 -4px 16px rgba(31, 35, 40, 0.06);
   padding: 0.7rem 1.25rem 0.5rem;
 }
 .verdict-inner { display: flex; align-items: center; gap: 1.25rem; max-width: 78rem; margin: 0 auto; }
@@ -90,10 +100,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .verdict-choices button { display: inline-flex; align-items: center; gap: 0.45rem; padding: 0.5rem 0.85rem; white-space: nowrap; }
 .verdict-choices .choice { background: var(--surface); color: var(--text); border: 1px solid #bdb8ae; }
 .verdict-choices .choice:hover { border-color: var(--text); }
-.verdict-choices .choice[aria-pressed="true"] { color: #fff; }
-.verdict-choices .choice-yes[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); }
-.verdict-choices .choice-no[aria-pressed="true"] { background: #8a3a14; border-color: #8a3a14; }
-.verdict-choices .choice-unreadable[aria-pressed="true"] { background: #4a5260; border-color: #4a5260; }
+${verdictColours(".verdict-choices")}
 .verdict-choices .choice[aria-pressed="true"] kbd { background: rgba(255, 255, 255, 0.92); border-color: transparent; }
 .verdict-choices .submit { margin-left: 0.35rem; }
 .verdict-choices .submit kbd { background: rgba(255, 255, 255, 0.92); border-color: transparent; }
@@ -132,7 +139,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   .verdict-quote { flex-basis: 100%; }
   .judging { --bar-space: 10.5rem; }
   .bar-keys { display: none; }
-  .instructions-panel { flex-basis: 18rem; }
+  .judging { --instructions-width: 18rem; }
 }
 
 /* Middle widths (small laptops, tablets turned): still one header line — the short question progress, the campaign name gives way. */
@@ -149,7 +156,7 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 
 /* Touch screens: no key hints on the buttons, a touch hint instead of the drag hint, 44 px targets. */
 @media (pointer: coarse) {
-  .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd { display: none; }
+  .judging .pointer-fine, .verdict-choices .choice kbd, .verdict-choices .submit kbd, .verdict-quote kbd, .bar-keys, .judging-top kbd { display: none; }
   .judging .pointer-coarse { display: inline; }
   .judging button, .judging-top .back-link { min-height: 44px; }
   .judging-top { padding-top: 0.2rem; padding-bottom: 0.2rem; }

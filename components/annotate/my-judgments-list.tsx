@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
-import { myJudgmentsQuery, type MyJudgment } from "@/components/api/my-judgments";
+import { myJudgmentsQuery, type MyJudgment, type MyJudgmentsFilter } from "@/components/api/my-judgments";
 import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
 import { formatTime } from "@/lib/format";
@@ -74,21 +74,28 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
   );
 }
 
-/** The annotator's judgments in a campaign, newest first, a page at a time. */
+/** The annotator's judgments in a campaign, newest first, a page at a time; those the filter lets through. */
 export function MyJudgmentsList({
   campaignId,
+  filter,
+  filtered,
   initial,
 }: {
   campaignId: number;
+  filter: MyJudgmentsFilter;
+  /** A filter is set: an empty list says that none matches. */
+  filtered: boolean;
   initial: { judgments: MyJudgment[]; next: string | null };
 }) {
-  const query = useInfiniteQuery({ ...myJudgmentsQuery(campaignId), initialData: { pages: [initial], pageParams: [null] } });
+  const query = useInfiniteQuery({ ...myJudgmentsQuery(campaignId, filter), initialData: { pages: [initial], pageParams: [null] } });
   const rows = query.data.pages.flatMap((p) => p.judgments);
   return (
     <>
       <RevisionStyles />
       {rows.length === 0 ? (
-        <p className="muted">You have not judged a passage in this campaign yet.</p>
+        <p className="muted" data-testid="no-judgments">
+          {filtered ? "None of your judgments matches." : "You have not judged a passage in this campaign yet."}
+        </p>
       ) : (
         <ul className="my-judgments" aria-label="Your judgments, newest first">
           {rows.map((j, i) => (

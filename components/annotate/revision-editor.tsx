@@ -10,6 +10,7 @@ import { myJudgmentKeys, putRevision, type RevisedJudgment } from "@/components/
 import { durationSince, newIdempotencyKey } from "./judging-storage";
 import { notesBody, NotesFields, type Notes } from "./notes-fields";
 import { PassageView } from "./passage-view";
+import { highlightHow } from "./pointer-texts";
 
 /** A judgment of the annotator's own, opened again: what undo and the history page hand the editor. */
 export interface RevisionTarget {
@@ -32,10 +33,10 @@ interface Choice {
 }
 
 /** The three verdicts: their key (also in lower case), their button's label and what they set. */
-const CHOICES: { key: string; label: string; change: Partial<Choice> & { verdict: Verdict; unreadable: boolean } }[] = [
-  { key: "1", label: "Sufficient", change: { verdict: "sufficient", unreadable: false } },
-  { key: "2", label: "Not sufficient", change: { verdict: "insufficient", unreadable: false, span: null } },
-  { key: "U", label: "Unreadable", change: { verdict: "insufficient", unreadable: true, span: null } },
+const CHOICES: { key: string; label: string; className: string; change: Partial<Choice> & { verdict: Verdict; unreadable: boolean } }[] = [
+  { key: "1", label: "Sufficient", className: "choice-yes", change: { verdict: "sufficient", unreadable: false } },
+  { key: "2", label: "Not sufficient", className: "choice-no", change: { verdict: "insufficient", unreadable: false, span: null } },
+  { key: "U", label: "Unreadable", className: "choice-unreadable", change: { verdict: "insufficient", unreadable: true, span: null } },
 ];
 
 function isTyping(target: EventTarget | null): boolean {
@@ -74,6 +75,7 @@ function VerdictChoices({ choice, choose }: { choice: Choice; choose: (c: Partia
         <button
           key={c.key}
           type="button"
+          className={`choice ${c.className}`}
           aria-pressed={choice.verdict === c.change.verdict && choice.unreadable === c.change.unreadable}
           aria-keyshortcuts={c.key}
           onClick={() => choose(c.change)}
@@ -148,7 +150,7 @@ export function RevisionEditor({ campaignId, target, onSaved, onCancel }: Revisi
     if (saving.isPending) return;
     if (choice.verdict === null) return setPrompt("Choose a verdict first.");
     if (choice.verdict === "sufficient" && !choice.span)
-      return setPrompt("Highlight the words that answer the question (drag across them).");
+      return setPrompt(`Highlight the words that answer the question: ${highlightHow()}.`);
     saving.mutate();
   };
   useEditorKeys(choose, save);

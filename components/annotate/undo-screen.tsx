@@ -1,19 +1,17 @@
 "use client";
 
-import Link from "next/link";
 import { useCallback, useState, type ReactNode } from "react";
 import type { Draft } from "./judging-storage";
 import { NotesFields } from "./notes-fields";
 import { RevisionEditor, type RevisionEditorProps, type RevisionTarget } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
-import { JudgingStyles } from "./judging-styles";
 import { revisionTargetOf, UndoBar, type SavedJudgment } from "./undo-bar";
 import type { BarStatus } from "./verdict-bar";
 
 /**
  * Undo on the judging screen: `start` opens a saved judgment in the editor; `screen` is that editor,
- * shown instead of the passage (null when closed); `withBar` adds the Undo bar to a screen without a
- * passage (after the last one).
+ * shown in the judging frame instead of the passage (null when closed); `withBar` adds the Undo bar to
+ * a screen without a passage (after the last one).
  */
 export function useUndo(campaignId: number, setStatus: (status: BarStatus | null) => void, saved: SavedJudgment | null) {
   const [revising, setRevising] = useState<RevisionTarget | null>(null);
@@ -32,22 +30,14 @@ export function useUndo(campaignId: number, setStatus: (status: BarStatus | null
   return { screen: screen || null, start, withBar };
 }
 
+/** The editor of the judgment just saved, in the judging frame's main column (the campaign's header above it, as when judging). */
 function UndoScreen(props: RevisionEditorProps) {
   return (
-    <div className="judging judging-undo">
-      <JudgingStyles />
+    <>
       <RevisionStyles />
-      <header className="judging-top">
-        <span className="spacer" />
-        <Link href={`/annotate/${props.campaignId}/history`} className="back-link">
-          My judgments
-        </Link>
-      </header>
-      <main className="judging-main">
-        <h1 className="revision-title">Revise your last judgment</h1>
-        <RevisionEditor {...props} />
-      </main>
-    </div>
+      <h1 className="revision-title">Revise your last judgment</h1>
+      <RevisionEditor {...props} />
+    </>
   );
 }
 

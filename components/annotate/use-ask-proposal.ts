@@ -6,6 +6,7 @@ import { passageWords, spanOfWords, wordRangeOfSpan } from "@/lib/kilt/words";
 import type { Task } from "@/components/api/annotate";
 import { knowledgePageOptions } from "@/components/api/knowledge";
 import type { Draft } from "./judging-storage";
+import { highlightHow } from "./pointer-texts";
 import type { AskFlow } from "./use-ask";
 import type { JudgingKeys } from "./use-judging-keys";
 import { useVerdictEditing } from "./use-verdict-editing";
@@ -62,7 +63,7 @@ export function useAskProposal(flow: AskFlow) {
   const propose = useCallback(() => {
     if (!ask || !data || !range || frozen) return;
     if (!span) {
-      setStatus({ tone: "warn", text: "Highlight the words that answer the question first (drag across them, or press Shift+→)." });
+      setStatus({ tone: "warn", text: `Highlight the words that answer the question first: ${highlightHow()}.` });
       return;
     }
     setStatus(null);

@@ -7,6 +7,7 @@ import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, 
 import { ApiError } from "@/components/api/client";
 import { dropDraft, durationSince, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import { notesBody } from "./notes-fields";
+import { chooseVerdictPrompt, highlightHow } from "./pointer-texts";
 import type { SavedJudgment } from "./undo-bar";
 import { usePassageHighlight } from "./use-passage-highlight";
 import type { BarStatus } from "./verdict-bar";
@@ -50,9 +51,9 @@ interface Settle {
 
 /** The body to send for a draft, or the prompt to show while the draft is not ready. */
 function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { prompt: string } {
-  if (draft.verdict === null) return { prompt: "Choose first: 1 Sufficient, 2 Not sufficient or U Unreadable." };
+  if (draft.verdict === null) return { prompt: chooseVerdictPrompt() };
   if (draft.verdict === "sufficient" && !span)
-    return { prompt: "Highlight the words that answer the question before submitting (drag, or Shift+→)." };
+    return { prompt: `Highlight the words that answer the question before submitting: ${highlightHow()}.` };
   return {
     verdict: draft.verdict,
     span: draft.verdict === "sufficient" ? span : null,

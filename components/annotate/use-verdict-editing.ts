@@ -5,6 +5,7 @@ import { moveBySentence, passageSentences, type SentenceMove } from "@/lib/kilt/
 import { moveHighlight, spanOfWords, type HighlightMove, type PassageWord, type WordRange } from "@/lib/kilt/words";
 import type { Task } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
+import { highlightHow } from "./pointer-texts";
 import type { BarStatus } from "./verdict-bar";
 
 interface Editing {
@@ -53,7 +54,7 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
         ? null
         : {
             tone: "warn",
-            text: "Highlight the words that answer the question: drag across them (or tap the first and the last), or press Shift+→ to start at the first word.",
+            text: `Highlight the words that answer the question: ${highlightHow()}.`,
           },
     );
   }, [draft, frozen, update, setStatus]);

@@ -4,6 +4,7 @@ import type { Dashboard, Progress } from "@/lib/campaign/report/dashboard.contra
 import { describeOutlook } from "@/lib/metrics/progress";
 import { BatchNameCells } from "./batch-cells";
 import "./annotator-quality.css";
+import "./dashboard-figures.css";
 
 const number = (n: number) => n.toLocaleString("en-US");
 const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
@@ -33,16 +34,24 @@ export function DashboardFigures({ dashboard: d }: { dashboard: Dashboard }) {
       <Figure label="Krippendorff's α" value={coefficient(t.alpha)} testId="alpha" />
       <Figure label="Fleiss' κ" value={coefficient(t.kappa)} testId="kappa" />
       <Figure label="Judgments / hour" value={number(Math.round(d.projection.perHour))} testId="rate" />
-      <Figure label="Projected finish" testId="eta" value={describeOutlook(d.projection.outlook)} />
+      <Figure
+        label="Projected finish"
+        testId="eta"
+        value={describeOutlook(d.projection.outlook)}
+        isNote={d.projection.outlook.kind === "too_few" || d.projection.outlook.kind === "empty"}
+      />
     </dl>
   );
 }
 
-function Figure({ label, value, testId, href }: { label: string; value: string; testId: string; href?: string }) {
+/** One figure; `isNote`: words rather than a figure ("not enough recent judgments to project"), at the size of text. */
+function Figure({ label, value, testId, href, isNote }: { label: string; value: string; testId: string; href?: string; isNote?: boolean }) {
   return (
     <div>
       <dt>{href ? <Link href={href}>{label}</Link> : label}</dt>
-      <dd data-testid={testId}>{value}</dd>
+      <dd data-testid={testId} className={isNote ? "figure-note" : undefined}>
+        {value}
+      </dd>
     </div>
   );
 }

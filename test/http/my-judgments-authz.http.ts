@@ -92,3 +92,38 @@ test("my judgments and their revision: the owner only; other annotators get 404,
   expect((await stale.json()).error).toMatchObject({ code: "conflict", details: { reason: "stale" } });
   for (const api of [ownerApi, otherApi, outsiderApi, bearer, admin]) await api.dispose();
 });
+
+test("my judgments filtered over HTTP: ?verdict= and ?q= narrow the list; a bad value or NUL is a 422 naming the parameter", async () => {
+  const admin = await adminApi(baseURL);
+  const x = await launchedTwoQuestionBatch(admin, "history-filter");
+  const owner = await newAnnotator(admin, "filter");
+  const api = await signedInApi(baseURL, owner.username);
+  const handle = await judgeOne(api, x.campaignId); // not sufficient
+  const list = (search: string) => api.get(`/api/campaigns/${x.campaignId}/my-judgments${search}`);
+  const claims = async (search: string) => {
+    const res = await list(search);
+    expect(res.status(), `${search}: ${await res.text()}`).toBe(200);
+    return ((await res.json()).judgments as { claim: string; query: { input: string } }[]).map((j) => j.claim);
+  };
+  expect(await claims("?verdict=insufficient")).toEqual([handle]);
+  expect(await claims("?verdict=sufficient")).toEqual([]);
+  expect(await claims("?verdict=unreadable")).toEqual([]);
+  const input = ((await (await list("")).json()).judgments[0].query.input as string).toUpperCase();
+  expect(await claims(`?q=${encodeURIComponent(input)}&verdict=insufficient`)).toEqual([handle]);
+  expect(await claims("?q=no%20such%20question")).toEqual([]);
+
+  for (const [search, field, message] of [
+    ["?verdict=maybe", "verdict", /one of sufficient, insufficient, unreadable/],
+    ["?verdict=", "verdict", /one of/],
+    ["?q=a%00b", "q", /NUL/],
+    [`?q=${"x".repeat(201)}`, "q", /at most 200/],
+    ["?limit=0", "limit", /1 or more/],
+  ] as const) {
+    const res = await list(search);
+    const text = await res.text();
+    expect(res.status(), `${search}: ${text}`).toBe(422);
+    const problems = JSON.parse(text).error.details.problems as { field: string; message: string }[];
+    expect(problems, search).toEqual([{ field, message: expect.stringMatching(message) }]);
+  }
+  for (const c of [api, admin]) await c.dispose();
+});

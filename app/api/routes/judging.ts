@@ -82,6 +82,6 @@ export const JUDGING_ROUTES: readonly RouteRow[] = [
     query: myJudgmentsQuerySchema,
     summary: "The caller's own judgments, paged",
     who: "annotators of the campaign",
-    doc: "`?after=` (a claim handle: the `next` of the page before), `?limit=` (1–50, default 20) → `{judgments: [{claim, query: {id, input}, passage: {title, paragraphs}, verdict, unreadable, span, comment, flags, revision, submittedAt, revisedAt, locked}], next}`, the caller's own judgments newest first; `locked`: why it cannot be revised now, null when it can. Nothing about gold, counts or other annotators; no database id. A paused annotator still lists them (locked)",
+    doc: "`?verdict=` (`sufficient`, `insufficient`: not sufficient and readable, or `unreadable`), `?q=` (a part of the question, at most 200 characters), `?after=` (a claim handle: the `next` of the page before), `?limit=` (1–50, default 20) → `{judgments: [{claim, query: {id, input}, passage: {title, paragraphs}, verdict, unreadable, span, comment, flags, revision, submittedAt, revisedAt, locked}], next}`, the caller's own judgments newest first; `locked`: why it cannot be revised now, null when it can. Nothing about gold, counts or other annotators; no database id. A paused annotator still lists them (locked)",
   },
 ];

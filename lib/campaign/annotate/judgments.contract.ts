@@ -88,3 +88,14 @@ export interface MyJudgment {
   revisedAt: string | null;
   locked: string | null;
 }
+
+/** The history's verdict filter: "insufficient" is not sufficient and readable, "unreadable" the unreadable ones. */
+export const MY_JUDGMENT_VERDICTS = ["sufficient", "insufficient", "unreadable"] as const;
+export type MyJudgmentVerdict = (typeof MY_JUDGMENT_VERDICTS)[number];
+
+/** What the history is filtered by (`?verdict=&q=`): nothing given, every judgment. */
+export interface MyJudgmentsFilter {
+  verdict?: MyJudgmentVerdict;
+  /** A part of the question's text. */
+  q?: string;
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
@@ -8,10 +8,20 @@ import { sectionOf } from "@/lib/kilt/codepoints";
 import { claimHandleSchema } from "./assignment";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import { revisionRefusal } from "./revise-judgment";
-import type { MyJudgment } from "./judgments.contract";
+import { likePattern, searchText } from "@/lib/list-options.contract";
+import { MY_JUDGMENT_VERDICTS, type MyJudgment, type MyJudgmentVerdict } from "./judgments.contract";
 
-/** `GET /api/campaigns/:id/my-judgments?after=&limit=` — `after` the claim handle that ended the page before. */
-export const myJudgmentsQuerySchema = z.object({
+/** The history's filters, as the page's address and the API's query string carry them. */
+export const myJudgmentsFilterSchema = z.object({
+  verdict: z.enum(MY_JUDGMENT_VERDICTS, { error: `must be one of ${MY_JUDGMENT_VERDICTS.join(", ")}` }).optional(),
+  q: searchText,
+});
+
+/**
+ * `GET /api/campaigns/:id/my-judgments?verdict=&q=&after=&limit=` — `verdict` and `q` (a part of the
+ * question) filter; `after` the claim handle that ended the page before.
+ */
+export const myJudgmentsQuerySchema = myJudgmentsFilterSchema.extend({
   after: claimHandleSchema.optional(),
   limit: z.coerce
     .number("must be a number")
@@ -22,6 +32,13 @@ export const myJudgmentsQuerySchema = z.object({
 });
 
 export type MyJudgmentsQuery = z.infer<typeof myJudgmentsQuerySchema>;
+
+/** The verdict filter's condition on a judgment `j`. */
+const VERDICT_FILTER: Record<MyJudgmentVerdict, SQL> = {
+  sufficient: sql`and j.verdict = 'sufficient'`,
+  insufficient: sql`and j.verdict = 'insufficient' and not j.unreadable`,
+  unreadable: sql`and j.unreadable`,
+};
 
 interface Row extends JudgmentVersionRow {
   handle: string;
@@ -63,7 +80,8 @@ function myJudgmentOf(r: Row): MyJudgment {
 
 /**
  * The caller's own judgments in a campaign, newest first, a page at a time (keyset on the time they
- * were first submitted; `after` a claim handle, so no id is sent). Annotators of the campaign only;
+ * were first submitted; `after` a claim handle, so no id is sent), those of one verdict or whose
+ * question holds `q` when the query says so. Annotators of the campaign only;
  * a paused annotator still sees them (locked).
  */
 export async function listMyJudgments(
@@ -71,11 +89,11 @@ export async function listMyJudgments(
   actor: Actor,
   campaignId: number,
   query: MyJudgmentsQuery,
-): Promise<{ rows: MyJudgment[]; next: string | null }> {
+): Promise<{ rows: MyJudgment[]; next: string | null; campaignName: string }> {
   const user = requireUser(actor);
   if (user.role !== "annotator") throw new AppError("forbidden", "Only annotators have judgments of their own.");
-  const [access] = rowsOf<{ ok: boolean }>(
-    await db.execute(sql`select (c.all_annotators or exists (select 1 from campaign_members m where m.campaign_id = c.id and m.user_id = ${user.id})) as ok
+  const [access] = rowsOf<{ ok: boolean; name: string }>(
+    await db.execute(sql`select c.name, (c.all_annotators or exists (select 1 from campaign_members m where m.campaign_id = c.id and m.user_id = ${user.id})) as ok
       from campaigns c where c.id = ${campaignId}`),
   );
   if (!access?.ok) throw new AppError("not_found", `No campaign with id ${campaignId} for you.`);
@@ -84,6 +102,7 @@ export async function listMyJudgments(
       ? sql``
       : sql`and (j.created_at, j.id) < (select j2.created_at, j2.id from claims c2 join judgments j2 on j2.claim_id = c2.id
         where c2.handle = ${query.after} and j2.user_id = ${user.id} and j2.campaign_id = ${campaignId})`;
+  const filter = sql`${query.verdict ? VERDICT_FILTER[query.verdict] : sql``} ${query.q ? sql`and q.input ilike ${likePattern(query.q)}` : sql``}`;
   const rows = rowsOf<Row>(
     await db.execute(sql`
       select c.handle, q.kilt_id, q.input, pg.title, p.start_paragraph_id as start,
@@ -103,10 +122,10 @@ export async function listMyJudgments(
       join batches b on b.id = p.batch_id
       join campaigns cp on cp.id = j.campaign_id
       left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
-      where j.user_id = ${user.id} and j.campaign_id = ${campaignId} ${after}
+      where j.user_id = ${user.id} and j.campaign_id = ${campaignId} ${filter} ${after}
       order by j.created_at desc, j.id desc
       limit ${query.limit + 1}`),
   );
   const page = rows.slice(0, query.limit).map(myJudgmentOf);
-  return { rows: page, next: rows.length > query.limit ? page[page.length - 1]!.claim : null };
+  return { rows: page, next: rows.length > query.limit ? page[page.length - 1]!.claim : null, campaignName: access.name };
 }
