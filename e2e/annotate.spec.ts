@@ -613,6 +613,7 @@ test.describe("the judging screen", () => {
     ]) {
       await page.setViewportSize(size);
       expect(await seriousViolations(page), `${size.width} px`).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`judging-context-${size.width}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1440, height: 900 });
 
@@ -636,15 +637,15 @@ test.describe("the judging screen", () => {
     expect(asked).toHaveLength(1);
     await page.keyboard.press("s");
     await page.keyboard.press("1");
-    await expect(page.locator(".passage-body mark")).toHaveText("Four: the tower was first lit in 1871.");
+    await expect(page.locator(".passage-body mark")).toHaveText("Four: the tower was first lit in 1871");
     const sent = page.waitForRequest((r) => r.url().includes("/judgment") && r.method() === "POST");
     await page.keyboard.press("Enter");
     expect((await sent).postDataJSON().span).toEqual({
       startParagraphId: 4,
       startCharacter: 0,
       endParagraphId: 4,
-      endCharacter: 38,
-      text: "Four: the tower was first lit in 1871.",
+      endCharacter: 37,
+      text: "Four: the tower was first lit in 1871",
     });
     await expect(nothingLeft(page)).toBeVisible();
     await context.close();

@@ -42,6 +42,7 @@ const RULE = [163, 32, 26] as const;
  * page (no app, no CSP) through a canvas: the shares of its pixels in the fill's and the rule's colour.
  */
 async function inkOf(page: Page, mark: Locator): Promise<{ fill: number; rule: number }> {
+  await mark.scrollIntoViewIfNeeded();
   const box = (await mark.boundingBox())!;
   const png = await page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height + 6 } });
   const blank = await page.context().newPage();

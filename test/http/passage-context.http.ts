@@ -3,6 +3,7 @@
 // read it (the claim's annotator, live or judged; coordinators), and hostile handles.
 import { request } from "@playwright/test";
 import { expect, inject, test } from "vitest";
+import { crowdCampaign, enterCrowd } from "../../e2e/crowd-fixtures";
 import { adminApi, createAccount, importKnowledgePage, signedInApi, unique } from "../../e2e/fixtures";
 
 const baseURL = inject("baseURL");
@@ -95,4 +96,33 @@ test("the claim's annotator (live or judged) and coordinators read the paragraph
     expect((await res.json()).error.details.problems[0].field, bad).toBe("handle");
   }
   for (const api of [owner, other, bearer, anonymous, admin]) await api.dispose();
+});
+
+test("a crowd worker reads the context of their own claim with their token; another worker's token gets 404", async () => {
+  const admin = await adminApi(baseURL);
+  const c = await crowdCampaign(admin, {
+    prefix: "context-crowd",
+    questions: 1,
+    candidates: true,
+    training: 0,
+    crowd: { platform: "generic", trainingItems: 0 },
+  });
+  await admin.dispose();
+  const working = async () => {
+    const w = await enterCrowd(baseURL, c.entryKey, { worker: unique("context-worker") });
+    expect((await w.api.post("/api/crowd/session/consent")).status()).toBe(200);
+    return w;
+  };
+  const [one, two] = [await working(), await working()];
+  const next = await one.api.post(`/api/campaigns/${c.campaignId}/next`);
+  expect(next.status(), await next.text()).toBe(200);
+  const task = await next.json();
+  const res = await one.api.get(`/api/claims/${task.claim.handle}/context`);
+  expect(res.status(), await res.text()).toBe(200);
+  const { context } = (await res.json()) as { context: Context };
+  // The page's paragraphs 1–3: the gold passage (1) has two after it, the candidate (3) two before.
+  const first: number = task.passage.paragraphs[0].id;
+  expect([...context.before, ...context.after].map((p) => p.id)).toEqual([1, 2, 3].filter((id) => id !== first));
+  expect((await two.api.get(`/api/claims/${task.claim.handle}/context`)).status()).toBe(404);
+  await Promise.all([one.api.dispose(), two.api.dispose()]);
 });

@@ -28,12 +28,10 @@ function outcome(p: QuestionPassage): string {
   return `open (${p.judgmentCount} of ${p.judgmentCount + p.openSlots + p.claimCount} judged)`;
 }
 
-/** A judgment's highlight, with the gold span drawn under it on a gold passage that has one. */
+/** A judgment's highlight, with the gold span drawn under it on a gold passage that has one (none without a highlight: the gold column shows it). */
 function judgmentMarks(span: Mark["location"] | null, expected: Mark["location"] | null): Mark[] {
-  return [
-    ...(span ? [{ location: span, kind: "highlight" as const }] : []),
-    ...(expected ? [{ location: expected, kind: "gold" as const }] : []),
-  ];
+  if (!span) return [];
+  return [{ location: span, kind: "highlight" }, ...(expected ? [{ location: expected, kind: "gold" as const }] : [])];
 }
 
 export default subpage.render((view) => <QuestionPage view={view} />);
