@@ -5,6 +5,7 @@ import {
   adminApi,
   createAccount,
   demoFile,
+  importKnowledgePage,
   launchDemoCampaign,
   signedInApi,
   signInWithForm,
@@ -548,6 +549,106 @@ test.describe("the judging screen", () => {
       expect(body, `${url} names the coordinator`).not.toContain(accounts().coordinator);
     }
     await a.context.close();
+  });
+
+  test("the paragraphs before and after: fetched when asked for, by button (tap) or C, muted and labelled, never highlighted, the span kept to the passage", async ({
+    browser,
+    baseURL,
+  }) => {
+    const admin = await adminApi(baseURL!);
+    const wikipediaId = unique("context-page");
+    const text = [
+      "Context lighthouse\n",
+      "One: the cape was charted.\n",
+      "Two: a beacon burned there.\n",
+      "Section::::History.\n",
+      "Four: the tower was first lit in 1871.\n",
+      "Five: it was relit in 2005.\n",
+      "Seven: a museum opened.\n",
+    ];
+    await importKnowledgePage(admin, wikipediaId, "Context lighthouse", text);
+    const created = await admin.post("/api/campaigns", {
+      data: { name: unique("e2e-context"), goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const campaignId: number = (await created.json()).campaign.id;
+    const provenance = [{ wikipedia_id: wikipediaId, start_paragraph_id: 4, end_paragraph_id: 4 }];
+    const line = JSON.stringify({ id: unique("q"), input: "when was the tower first lit", output: [{ answer: "1871", provenance }] });
+    const batch = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+      multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } },
+    });
+    expect(batch.status(), await batch.text()).toBe(201);
+    expect((await admin.post(`/api/batches/${(await batch.json()).batch.id}/launch`)).status()).toBe(200);
+    const username = await createAccount(admin, "annotator", "context");
+    await admin.dispose();
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      hasTouch: true,
+      storageState: { cookies: [], origins: [] },
+    });
+    const page = await context.newPage();
+    await signInWithForm(page, username);
+    const asked: string[] = [];
+    page.on("request", (r) => void (r.url().endsWith("/context") && asked.push(r.url())));
+    await page.goto(`/annotate/${campaignId}`);
+    await claimOnScreen(page);
+    const toggle = page.getByRole("button", { name: /Show the paragraphs before and after/ });
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(asked).toEqual([]); // nothing fetched until the control is used
+
+    await toggle.tap();
+    const before = page.getByRole("region", { name: "Before the passage (context, not part of it)" });
+    const after = page.getByRole("region", { name: "After the passage (context, not part of it)" });
+    await expect(before).toContainText("Before · context, not part of the passage");
+    await expect(before.locator("p[data-context-paragraph]")).toHaveText(["One: the cape was charted.", "Two: a beacon burned there."]);
+    await expect(before).toContainText("History");
+    await expect(after.locator("p[data-context-paragraph]")).toHaveText(["Five: it was relit in 2005.", "Seven: a museum opened."]);
+    await expect(page.getByRole("button", { name: /Hide the paragraphs before and after/ })).toHaveAttribute("aria-expanded", "true");
+    expect(asked).toHaveLength(1);
+    // Muted: another colour and background than the passage's text.
+    const colour = (l: ReturnType<Page["locator"]>) => l.evaluate((e) => getComputedStyle(e).color + getComputedStyle(e).backgroundColor);
+    expect(await colour(after)).not.toBe(await colour(page.locator(".passage-body")));
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(size);
+      expect(await seriousViolations(page), `${size.width} px`).toEqual([]);
+      await page.screenshot({ path: screenshotPath(`judging-context-${size.width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // The context takes no highlight: a tap, a click and a mouse drag on it leave none.
+    const five = after.locator("p[data-context-paragraph]").first();
+    await five.tap();
+    await five.click();
+    const two = await before.locator("p[data-context-paragraph]").nth(1).boundingBox();
+    await page.mouse.move(two!.x + 4, two!.y + two!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(two!.x + two!.width - 4, two!.y + two!.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect(page.locator("article.passage mark")).toHaveCount(0);
+
+    // C hides and shows it again (the answer kept: no second request); then a sentence of the passage is judged.
+    await page.locator("h1.question").focus();
+    await page.keyboard.press("c");
+    await expect(before).toHaveCount(0);
+    await page.keyboard.press("c");
+    await expect(after).toContainText("Seven: a museum opened.");
+    expect(asked).toHaveLength(1);
+    await page.keyboard.press("s");
+    await page.keyboard.press("1");
+    await expect(page.locator(".passage-body mark")).toHaveText("Four: the tower was first lit in 1871");
+    const sent = page.waitForRequest((r) => r.url().includes("/judgment") && r.method() === "POST");
+    await page.keyboard.press("Enter");
+    expect((await sent).postDataJSON().span).toEqual({
+      startParagraphId: 4,
+      startCharacter: 0,
+      endParagraphId: 4,
+      endCharacter: 37,
+      text: "Four: the tower was first lit in 1871",
+    });
+    await expect(nothingLeft(page)).toBeVisible();
+    await context.close();
   });
 
   test("accessibility: no serious or critical axe violation on the judging page (with a highlight) and on the queue; screenshots", async ({

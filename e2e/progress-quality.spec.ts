@@ -1,7 +1,8 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import {
   adminApi,
   createAccount,
+  importKnowledgePage,
   judgeAll,
   launchedTwoQuestionBatch,
   signedInApi,
@@ -30,6 +31,65 @@ async function userIdOf(admin: APIRequestContext, username: string): Promise<num
     users: { id: number; username: string }[];
   };
   return users.find((u) => u.username === username)!.id;
+}
+
+/** The highlight's fill (#fde68a) and the gold span's underline (#a3201a), as drawn in campaigns.css. */
+const FILL = [253, 230, 138] as const;
+const RULE = [163, 32, 26] as const;
+
+/**
+ * A screenshot of a mark (its box and the 6 px below it, where the underline runs), decoded in a blank
+ * page (no app, no CSP) through a canvas: the shares of its pixels in the fill's and the rule's colour.
+ */
+async function inkOf(page: Page, mark: Locator): Promise<{ fill: number; rule: number }> {
+  await mark.scrollIntoViewIfNeeded();
+  const box = (await mark.boundingBox())!;
+  const png = await page.screenshot({ clip: { x: box.x, y: box.y, width: box.width, height: box.height + 6 } });
+  const blank = await page.context().newPage();
+  const ink = await blank.evaluate(
+    async ({ b64, colours }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext("2d")!;
+      ctx.drawImage(bitmap, 0, 0);
+      const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+      const near = (i: number, c: readonly number[]) => c.every((v, k) => Math.abs(data[i + k]! - v) <= 12);
+      const counts = colours.map(() => 0);
+      for (let i = 0; i < data.length; i += 4) colours.forEach((c, k) => (counts[k]! += near(i, c) ? 1 : 0));
+      return counts.map((n) => n / (bitmap.width * bitmap.height));
+    },
+    { b64: png.toString("base64"), colours: [FILL, RULE] },
+  );
+  await blank.close();
+  return { fill: ink[0]!, rule: ink[1]! };
+}
+
+/**
+ * The three marks of a highlight that overlaps the gold span, in `where`: the highlight alone is the
+ * fill without the rule, the gold span alone the rule without the fill, the overlap both — by pixels
+ * of a real screenshot, and by the computed styles.
+ */
+async function expectOverlapDrawn(page: Page, where: Locator): Promise<void> {
+  const only = where.locator("mark.mark-highlight:not(.mark-gold)");
+  const both = where.locator("mark.mark-highlight.mark-gold");
+  const gold = where.locator("mark.mark-gold:not(.mark-highlight)");
+  await expect(only).toHaveText("The tower was ");
+  await expect(both).toHaveText("first lit in");
+  await expect(gold).toHaveText(" 1871");
+  const [a, b, c] = [await inkOf(page, only), await inkOf(page, both), await inkOf(page, gold)];
+  expect(a.fill, "highlight alone: filled").toBeGreaterThan(0.3);
+  expect(a.rule, "highlight alone: no rule").toBe(0);
+  expect(b.fill, "overlap: still the highlight's fill").toBeGreaterThan(0.3);
+  expect(b.rule, "overlap: the gold rule under it").toBeGreaterThan(0.02);
+  expect(c.fill, "gold alone: no fill").toBe(0);
+  expect(c.rule, "gold alone: the rule").toBeGreaterThan(0.02);
+  const style = (l: Locator) =>
+    l.evaluate((e) => ({ bg: getComputedStyle(e).backgroundColor, line: getComputedStyle(e).textDecorationLine }));
+  const [sa, sb, sc] = [await style(only), await style(both), await style(gold)];
+  expect(sb.bg).toBe(sa.bg);
+  expect(sb.line).toBe(sc.line);
+  expect(new Set([JSON.stringify(sa), JSON.stringify(sb), JSON.stringify(sc)]).size).toBe(3);
 }
 
 test.describe("progress and quality", () => {
@@ -149,6 +209,52 @@ test.describe("progress and quality", () => {
     await page.getByRole("link", { name: "Gold only" }).click();
     await expect(page.getByTestId("annotator-judgment").first()).toContainText("gold: expects sufficient · right");
     await expect(page.getByTestId("annotator-judgment").first().locator("mark.mark-highlight")).toBeVisible();
+  });
+
+  test("a highlight overlapping the gold span: fill, underline and both stay apart on the annotator page and the question view, with a legend", async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const admin = await adminApi(baseURL!);
+    const wikipediaId = unique("overlap-page");
+    const sentence = "The tower was first lit in 1871 by its keepers.\n";
+    await importKnowledgePage(admin, wikipediaId, "Overlap lighthouse", ["Overlap lighthouse\n", sentence, "Ferries stop there.\n"]);
+    const created = await admin.post("/api/campaigns", {
+      data: { name: unique("e2e-overlap"), goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const campaignId: number = (await created.json()).campaign.id;
+    // The gold span: "first lit in 1871" (code points 14–31 of paragraph 1).
+    const provenance = [{ wikipedia_id: wikipediaId, start_paragraph_id: 1, start_character: 14, end_paragraph_id: 1, end_character: 31 }];
+    const line = JSON.stringify({ id: unique("q"), input: "when was the tower first lit", output: [{ answer: "1871", provenance }] });
+    const batch = await admin.post(`/api/campaigns/${campaignId}/batches`, {
+      multipart: { queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(line + "\n") } },
+    });
+    expect(batch.status(), await batch.text()).toBe(201);
+    expect((await admin.post(`/api/batches/${(await batch.json()).batch.id}/launch`)).status()).toBe(200);
+    const username = await createAccount(admin, "annotator", "overlap");
+    const api = await signedInApi(baseURL!, username);
+    const task = await (await api.post(`/api/campaigns/${campaignId}/next`)).json();
+    // Their highlight: "The tower was first lit in" — it stops before "1871".
+    const span = { startParagraphId: 1, startCharacter: 0, endParagraphId: 1, endCharacter: 26, text: "The tower was first lit in" };
+    const judged = await api.post(`/api/claims/${task.claim.handle}/judgment`, {
+      data: { verdict: "sufficient", span, durationMs: 4000, idempotencyKey: unique("key") },
+    });
+    expect(judged.status(), await judged.text()).toBe(201);
+    await api.dispose();
+    const userId = await userIdOf(admin, username);
+    const queryId: number = (await (await admin.get(`/api/campaigns/${campaignId}/questions`)).json()).questions[0].id;
+    await admin.dispose();
+
+    await page.goto(`/campaigns/${campaignId}/annotators/${userId}?gold=1`);
+    await expect(page.getByTestId("mark-legend")).toContainText("highlight and gold span overlap");
+    await expectOverlapDrawn(page, page.getByTestId("annotator-judgment"));
+    await axeAtBothSizes(page, "overlap-annotator-page");
+
+    await page.goto(`/campaigns/${campaignId}/questions/${queryId}`);
+    await expect(page.getByTestId("mark-legend")).toContainText("expected gold span only");
+    await expectOverlapDrawn(page, page.getByRole("article", { name: `${username}: sufficient` }));
+    await axeAtBothSizes(page, "overlap-question-view");
   });
 
   test("a campaign name of spaces only: the name field gets the focus with its error beside it; the session goal is saved", async ({

@@ -92,6 +92,11 @@ function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
         Move the start of the highlight a word left or right
       </KeyRow>
       <KeyRow keys={<kbd>Esc</kbd>}>Clear the highlight</KeyRow>
+      {single && (
+        <KeyRow keys={k("context")}>
+          Show or hide the paragraphs before and after the passage: context to read, never part of the passage (it cannot be highlighted)
+        </KeyRow>
+      )}
       {single && <KeyRow keys={k("instructions")}>Show or hide these instructions</KeyRow>}
     </dl>
   );

@@ -134,6 +134,9 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
   const panel = useInstructionsPanel(INSTRUCTIONS_ID, campaignId, campaign.instructions, !crowd);
   const ask = useAskBeforeNext(campaignId, crowd || userId === undefined ? null : userId, answer, task, undo.screen !== null);
 
+  const [contextOpen, setContextOpen] = useState(false);
+  const toggleContext = useCallback(() => setContextOpen((o) => !o), []);
+  const context = { open: contextOpen, toggle: toggleContext, shortcut: shortcuts.enabled ? shortcuts.keys.context : null };
   const clearHighlight = () => edit.setHighlight(null);
   const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
   const hasTask = ask.shown !== null && !undo.screen;
@@ -146,10 +149,11 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
     moveBySentence,
     chooseSufficient,
     chooseInsufficient,
+    toggleContext,
   };
   useJudgingKeys({ ...panel, shortcuts, ...(ask.asking && !undo.screen ? ask.proposal.keys : judgingKeys) });
   const sessionOver = useSessionOver(crowd, outbox.paused, current.error, answer);
-  return { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver };
+  return { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver, context };
 }
 
 /**
@@ -158,7 +162,7 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
  */
 export function JudgingScreen(props: ScreenProps) {
   const { campaign, shortcuts, crowd } = props;
-  const { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver } = useJudgingScreen(props);
+  const { status, current, answer, outbox, undo, edit, question, questionRef, panel, ask, sessionOver, context } = useJudgingScreen(props);
   const { draft, saves } = outbox;
   const { flow, proposal, asking, shown } = ask;
   const error = current.error;
@@ -194,6 +198,7 @@ export function JudgingScreen(props: ScreenProps) {
           questionRef={questionRef}
           onSelect={edit.setHighlight}
           onRetry={() => void current.refetch()}
+          context={context}
         />
       )}
       {shown && draft && (

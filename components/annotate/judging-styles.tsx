@@ -65,6 +65,20 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
 .passage-body mark { background: #fde58a; color: inherit; border-radius: 2px; box-shadow: 0 0 0 1px #f2cf52; scroll-margin: 5rem 0 calc(var(--bar-space) + 1rem); }
 .passage-body ::selection { background: #cfe0fb; }
 
+/* The paragraphs before and after: read-only context, muted and labelled, outside the passage's text. */
+.passage-meta .context-toggle { margin: 0.2rem 0 0 -0.4rem; min-height: 32px; font-size: 0.88rem; }
+.passage-context {
+  max-width: 70ch; margin: 0 0 1rem; padding: 0.5rem 0.85rem; border-left: 3px dashed #b9b4aa; background: #f6f5f2;
+  color: #4f555c; font-size: 0.98rem; line-height: 1.6; border-radius: 0 4px 4px 0;
+}
+.passage-context.context-after { margin: 1rem 0 0; }
+.passage-context p { margin: 0 0 0.6em; overflow-wrap: anywhere; }
+.passage-context p:last-child { margin-bottom: 0; }
+.passage-context .context-label, .passage-context .context-section {
+  font-family: ui-sans-serif, system-ui, sans-serif; font-size: 0.75rem; font-weight: 600; letter-spacing: 0.05em; text-transform: uppercase;
+}
+.passage-context .context-edge { font-style: italic; }
+
 .loading { color: var(--muted); padding: 3rem 0; text-align: center; }
 
 .instructions-panel {

@@ -7,6 +7,7 @@ import type { ReactNode, RefObject } from "react";
 import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
+import type { ContextControl } from "./passage-context";
 import { PassageView } from "./passage-view";
 import type { Saved } from "./use-judgment-outbox";
 
@@ -115,10 +116,12 @@ interface MainProps {
   questionRef: RefObject<HTMLHeadingElement | null>;
   onSelect: (range: WordRange | null) => void;
   onRetry: () => void;
+  /** The paragraphs before and after (the judging page only). */
+  context?: ContextControl;
 }
 
 /** The question and its passage; or why there is none, or that it is on its way. */
-export function JudgingMain({ task, draft, words, range, error, questionRef, onSelect, onRetry }: MainProps) {
+export function JudgingMain({ task, draft, words, range, error, questionRef, onSelect, onRetry, context }: MainProps) {
   if (task && draft) {
     return (
       <>
@@ -138,7 +141,7 @@ export function JudgingMain({ task, draft, words, range, error, questionRef, onS
             </p>
           )}
         </section>
-        <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} />
+        <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} context={context} />
       </>
     );
   }

@@ -13,6 +13,7 @@ import {
   type WordRange,
 } from "@/lib/kilt/words";
 import type { Task } from "@/components/api/annotate";
+import { ContextToggle, PassageContextSide, type ContextControl } from "./passage-context";
 
 interface Props {
   task: Task;
@@ -23,6 +24,8 @@ interface Props {
   range: WordRange | null;
   /** A selection snapped to words: a mouse drag, a click or tap, a touch drag (a selection of no word keeps the highlight). */
   onSelect: (range: WordRange) => void;
+  /** The judging page's context control (the paragraphs before and after, read-only); none elsewhere. */
+  context?: ContextControl;
 }
 
 interface Chunk {
@@ -197,7 +200,7 @@ function usePointerHighlight(
  * a list, the highlight as <mark>. Text is React text, never HTML. A mouse selection snaps outward
  * to whole words on mouseup; clicks, taps and touch drags go through usePointerHighlight.
  */
-export function PassageView({ task, words, span, range, onSelect }: Props) {
+export function PassageView({ task, words, span, range, onSelect, context }: Props) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const latest = useRef({ words, range, onSelect });
   useLayoutEffect(() => {
@@ -267,10 +270,13 @@ export function PassageView({ task, words, span, range, onSelect }: Props) {
       <header className="passage-meta">
         <h2 id="passage-title">{title}</h2>
         {section && <p className="passage-where">{section}</p>}
+        {context && <ContextToggle control={context} />}
       </header>
+      {context && <PassageContextSide handle={task.claim.handle} side="before" open={context.open} />}
       <div className="passage-body" ref={bodyRef} lang="en">
         {blocks}
       </div>
+      {context && <PassageContextSide handle={task.claim.handle} side="after" open={context.open} />}
     </article>
   );
 }

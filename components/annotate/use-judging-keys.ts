@@ -35,6 +35,8 @@ export interface JudgingKeys extends InstructionsControl, VerdictChoosers {
   submit: () => void;
   moveBy: (move: HighlightMove) => void;
   moveBySentence: (move: SentenceMove) => void;
+  /** Shows or hides the paragraphs before and after the passage (the judging page only). */
+  toggleContext?: () => void;
   shortcuts: JudgingShortcuts;
 }
 
@@ -76,6 +78,7 @@ function taskActions(k: JudgingKeys): Record<Exclude<ShortcutAction, "instructio
     startLeft: () => k.moveBy("start-left"),
     startRight: () => k.moveBy("start-right"),
     sentence: () => k.moveBySentence("sentence"),
+    context: () => k.toggleContext?.(),
   };
 }
 

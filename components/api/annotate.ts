@@ -3,10 +3,10 @@
 // API client (client.ts); the drafts kept in localStorage are in components/annotate/.
 
 import { queryOptions } from "@tanstack/react-query";
-import type { Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
+import type { PassageContext, Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
-import { apiExchange, ApiError } from "./client";
+import { apiExchange, ApiError, apiRequest } from "./client";
 
 /** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
 export type Task = Omit<ServerTask, "claim"> & { claim: { handle: string; expiresAt: string } };
@@ -114,6 +114,22 @@ export function nextTaskQuery(campaignId: number, claim: string | null) {
     queryKey: claim === null ? [...annotateKey(campaignId), "idle"] : taskKey(campaignId, claim),
     queryFn: () => fetchTask(campaignId, claim),
     enabled: claim !== null,
+    ...taskDefaults,
+  });
+}
+
+export type { PassageContext };
+
+/**
+ * GET /api/claims/:handle/context: the paragraphs before and after the passage of a claim, read-only.
+ * Asked for only while the annotator has the context shown (`enabled`), then kept for the claim.
+ */
+export function passageContextQuery(handle: string, enabled: boolean) {
+  return queryOptions<PassageContext, Error>({
+    queryKey: ["annotate", "context", handle] as const,
+    queryFn: async () =>
+      (await apiRequest<{ context: PassageContext }>("GET", `/api/claims/${encodeURIComponent(handle)}/context`)).context,
+    enabled,
     ...taskDefaults,
   });
 }

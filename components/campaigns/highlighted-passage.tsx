@@ -1,4 +1,35 @@
 import type { Location } from "@/lib/kilt/codepoints";
+import type { ReactNode } from "react";
+
+/** The three marks of a comparison with gold, each drawn so it stays readable where they overlap. */
+const LEGEND: Record<"highlight" | "both" | "gold", { className: string; label: string }> = {
+  highlight: { className: "mark-highlight", label: "annotator's highlight only" },
+  both: { className: "mark-highlight mark-gold", label: "highlight and gold span overlap" },
+  gold: { className: "mark-gold", label: "expected gold span only" },
+};
+
+/**
+ * What the marks mean: the annotator's highlight is a yellow fill, the gold span a red underline, and
+ * where they overlap both are drawn (the fill with the underline under it), so neither hides the other.
+ * `consensus`: the green consensus span of the question view, too.
+ */
+export function MarkLegend({ consensus = false, children }: { consensus?: boolean; children?: ReactNode }) {
+  return (
+    <p className="hint legend" data-testid="mark-legend">
+      {(["highlight", "both", "gold"] as const).map((k) => (
+        <span key={k}>
+          <mark className={LEGEND[k].className}>{LEGEND[k].label}</mark>{" "}
+        </span>
+      ))}
+      {consensus && (
+        <>
+          <mark className="mark-consensus">consensus span</mark>{" "}
+        </>
+      )}
+      {children}
+    </p>
+  );
+}
 
 export interface Mark {
   location: Location;

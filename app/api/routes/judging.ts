@@ -77,6 +77,14 @@ export const JUDGING_ROUTES: readonly RouteRow[] = [
   },
   {
     method: "GET",
+    path: "/api/claims/[handle]/context",
+    roles: ["claimOwner", "coordinator"],
+    summary: "The paragraphs before and after a claim's passage",
+    who: "the claim's annotator, coordinator",
+    doc: "→ `{context: {before: [{id, text}], after: [{id, text}]}}`: the page's paragraphs around the claim's passage, read-only and never part of it (a highlight stays inside the passage): up to 2 paragraphs of text on each side, with the `Section::::` headers between them (at most 6 paragraphs a side, never the title, paragraph 0); either list is empty at the page's edge. For the annotator or crowd worker whose claim it is, live or judged (the judging page's *Context* control asks for it only when used), and for coordinators; anyone else's claim is a 404, a malformed handle a 422; 409 `sessionEnded` once a crowd worker's session is over",
+  },
+  {
+    method: "GET",
     path: "/api/campaigns/[id]/my-judgments",
     roles: ["campaignAnnotator"],
     query: myJudgmentsQuerySchema,

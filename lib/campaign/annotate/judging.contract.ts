@@ -59,3 +59,19 @@ export interface QueueFigures {
   /** Null while paused (nothing is assigned then). */
   left: LeftForMe | null;
 }
+
+/** One paragraph of a passage's context: its KILT paragraph id and raw text (a `Section::::` header is one too). */
+export interface ContextParagraph {
+  id: number;
+  text: string;
+}
+
+/**
+ * The paragraphs of the page around a task's passage (GET /api/claims/:handle/context): read-only
+ * context, never part of the passage. `before` ends at the paragraph above the passage, `after` starts
+ * at the one below it; either is empty at the page's edge.
+ */
+export interface PassageContext {
+  before: ContextParagraph[];
+  after: ContextParagraph[];
+}

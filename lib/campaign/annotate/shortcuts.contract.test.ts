@@ -49,3 +49,17 @@ describe("effectiveKeys and actionOfKey", () => {
     expect(actionOfKey(effectiveKeys(null), "U")).toBe("unreadable");
   });
 });
+
+describe("the context key", () => {
+  it("is C by default, remappable, and refused for another action while C is its key", () => {
+    expect(actionOfKey(effectiveKeys(null), "C")).toBe("context");
+    expect(actionOfKey(effectiveKeys({ enabled: true, keys: { context: "k" } }), "k")).toBe("context");
+    const taken = shortcutPrefsSchema.safeParse({ enabled: true, keys: { sentence: "c" } });
+    expect(taken.success).toBe(false);
+    expect(taken.error?.issues[0]).toMatchObject({ path: ["keys", "sentence"], message: '"c" is already the key of context' });
+  });
+
+  it("leaves a key stored before it existed to the action it was given", () => {
+    expect(actionOfKey(effectiveKeys({ enabled: true, keys: { sentence: "c" } }), "c")).toBe("sentence");
+  });
+});

@@ -17,6 +17,8 @@ export const SHORTCUT_ACTIONS = {
   startRight: { key: "]", label: "Move the highlight's start a word right" },
   sentence: { key: "s", label: "Highlight the sentence (again: the next one)" },
   instructions: { key: "?", label: "Show or hide the instructions" },
+  // Last: a key someone already gave another action keeps that action (actionOfKey takes the first).
+  context: { key: "c", label: "Show or hide the paragraphs before and after the passage" },
 } as const;
 
 export type ShortcutAction = keyof typeof SHORTCUT_ACTIONS;

@@ -68,6 +68,12 @@ export const judgingCases: Cases = {
     ok: 201,
     except: { annotator: 403, crowd: 403 }, // someone else's claim
   },
+  // The paragraphs around a claim's passage (finer cases: test/http/passage-context.http.ts).
+  "GET /api/claims/[handle]/context": {
+    path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/context`,
+    ok: 200,
+    except: { annotator: 404, crowd: 404 }, // someone else's claim: none of theirs (coordinators may read any)
+  },
   // ── issue 14: undo, history, notes (finer cases: test/http/my-judgments-authz.http.ts) ──
   "PUT /api/claims/[handle]/judgment": {
     path: async (s) => `/api/claims/${await someoneElsesClaim(s)}/judgment`,

@@ -4,6 +4,7 @@ import { AnnotatorJudgments } from "@/components/campaigns/annotator-judgments";
 import { percent, standingText } from "@/components/campaigns/annotator-standing";
 import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
+import { MarkLegend } from "@/components/campaigns/highlighted-passage";
 import { warningText } from "@/components/campaigns/warning-text";
 import { TermList, type Term } from "@/components/ui/term-list";
 import { annotatorJudgmentsQuerySchema, getAnnotatorDetail, listAnnotatorJudgments } from "@/lib/campaign/report/annotator-detail";
@@ -76,11 +77,7 @@ export default async function AnnotatorPage({ params, searchParams }: Props) {
         {gold ? <Link href={href(false)}>All judgments</Link> : <span aria-current="page">All judgments</span>}
         {gold ? <span aria-current="page">Gold only</span> : <Link href={href(true)}>Gold only</Link>}
       </nav>
-      {gold && (
-        <p className="hint legend">
-          <mark className="mark-highlight">their highlight</mark> <mark className="mark-gold">expected gold span</mark>
-        </p>
-      )}
+      <MarkLegend />
       <AnnotatorJudgments campaignId={campaign.id} judgments={page.rows} />
       {(query.after !== undefined || page.next !== null) && (
         <nav className="pager" aria-label="Pages of judgments">

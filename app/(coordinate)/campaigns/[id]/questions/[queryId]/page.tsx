@@ -2,7 +2,7 @@ import { AdjudicationPanel } from "@/components/campaigns/adjudication-panel";
 import { formatTime } from "@/lib/format";
 import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subpage";
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
-import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
+import { HighlightedPassage, MarkLegend, type Mark } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TermList } from "@/components/ui/term-list";
@@ -29,6 +29,12 @@ function outcome(p: QuestionPassage): string {
   return `open (${p.judgmentCount} of ${p.judgmentCount + p.openSlots + p.claimCount} judged)`;
 }
 
+/** A judgment's highlight, with the gold span drawn under it on a gold passage that has one (none without a highlight: the gold column shows it). */
+function judgmentMarks(span: Mark["location"] | null, expected: Mark["location"] | null): Mark[] {
+  if (!span) return [];
+  return [{ location: span, kind: "highlight" }, ...(expected ? [{ location: expected, kind: "gold" as const }] : [])];
+}
+
 export default subpage.render((view) => <QuestionPage view={view} />);
 
 /** A question of the campaign: its facts, then each passage with every judgment of it side by side. */
@@ -45,10 +51,9 @@ function QuestionPage({ view }: { view: QuestionView }) {
           ["Outcome", <QuestionOutcome view={view} />, "question-outcome"],
         ]}
       />
-      <p className="hint legend">
-        <mark className="mark-highlight">annotator highlight</mark> <mark className="mark-consensus">consensus span</mark>{" "}
-        <mark className="mark-gold">expected gold span</mark> · T = {campaign.endorsementThreshold} of R = {campaign.judgmentsPerPassage}
-      </p>
+      <MarkLegend consensus>
+        · T = {campaign.endorsementThreshold} of R = {campaign.judgmentsPerPassage}
+      </MarkLegend>
 
       {view.passages.map((p) => (
         <section key={p.id} className="card passage-card" aria-labelledby={`passage-${p.id}`} data-testid="passage">
@@ -79,7 +84,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
                   </span>
                 </header>
                 <JudgmentNotesView judgment={j} />
-                <HighlightedPassage paragraphs={p.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
+                <HighlightedPassage paragraphs={p.paragraphs} marks={judgmentMarks(j.span, p.expectedSpan)} />
               </article>
             ))}
             {(p.consensus || p.expectedSpan) && (
