@@ -24,6 +24,7 @@ import { system } from "@/lib/auth/actor";
 import { annotatorRows } from "@/lib/campaign/report/annotator-rows";
 import { chartBinMinutes, getDashboard } from "@/lib/campaign/report/dashboard";
 import { unfillableSlots } from "@/lib/campaign/report/unfillable-slots";
+import { waitingCounts } from "@/lib/campaign/quality/adjudication-waiting";
 import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
 import {
   activitySpan,
@@ -542,6 +543,7 @@ async function main() {
       ["disputedQuestions (top 20)", () => disputedQuestions(db, cid, 20)],
       ["annotatorRows (annotatorSummaries ∥ users ⟕ standings)", () => annotatorRows(db, cid)],
       ["unfillableSlots", () => unfillableSlots(db, cid)],
+      ["waitingCounts", () => waitingCounts(db, cid)],
     ];
     const perQuery: Series[] = [];
     for (const [name, fn] of queries) {

@@ -136,4 +136,16 @@ describeEachDatabase("a proposal's judges", ({ db }) => {
     await setCampaignMembers(db(), system, one.c.campaignId, { allAnnotators: false, userIds: [x.id, y.id, z!.id] });
     expect((await getDashboard(db(), system, one.c.campaignId)).unfillable).toEqual({ slots: 0, passages: 0, eligible: 3 });
   });
+
+  it("the dashboard counts slots nobody can fill both when fewer people than R are eligible and when the few left all claimed the passage", async () => {
+    const { c, people } = await teamCampaign(db(), 2, { judgmentsPerPassage: 3, endorsementThreshold: 2 });
+    // Two people for R = 3: one slot of each passage (the gold and the candidate) is short before anyone starts.
+    expect((await getDashboard(db(), system, c.campaignId)).unfillable).toEqual({ slots: 2, passages: 2, eligible: 2 });
+    for (const x of people) await judgeAll(db(), x, c.campaignId);
+    // Both judged both: one open slot each, and both eligible people claimed them.
+    expect((await getDashboard(db(), system, c.campaignId)).unfillable).toEqual({ slots: 2, passages: 2, eligible: 2 });
+    const [z] = await makeAnnotators(db(), 1);
+    await setCampaignMembers(db(), system, c.campaignId, { allAnnotators: false, userIds: [...people.map((p) => p.id), z!.id] });
+    expect((await getDashboard(db(), system, c.campaignId)).unfillable).toEqual({ slots: 0, passages: 0, eligible: 3 });
+  });
 });

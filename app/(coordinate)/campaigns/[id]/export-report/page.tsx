@@ -194,7 +194,7 @@ function ReportTable({ campaignId, section, rows }: { campaignId: number; sectio
     </>
   );
   return (
-    <DataTable testId="export-report" label={SECTION_LABELS[section]} columns={COLUMNS[section]} scroll>
+    <DataTable testId="export-report" label={SECTION_LABELS[section]} columns={COLUMNS[section]}>
       {rows.flatMap((r) => {
         if (section === "spans") {
           return r.spansWithoutAnswer.map((s) => (
