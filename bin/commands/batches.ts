@@ -118,6 +118,7 @@ function addImport(batch: Command, ctx: CliContext): void {
         [
           `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
             `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
+          ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
           ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
           ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),
           `Launch it with 'kps batch launch ${result.batch.id}'.`,

@@ -34,6 +34,7 @@ const COUNTS = [
   ["Gold", "goldPassages"],
   ["Decoys made", "decoys"],
   ["Candidates", "candidatePassages"],
+  ["Training items", "trainingPassages"],
   ["Pages", "pages"],
 ] as const;
 

@@ -26,6 +26,8 @@ export interface BatchImportResult {
   /** Of the gold, the automatic decoys made (the campaign's decoysPer100). */
   decoys: number;
   candidatePassages: number;
+  /** Of the gold, the training items for crowd workers (`"training": true`). */
+  trainingPassages: number;
   pages: number;
   /** Per retriever (file or text retrieval), what the import did with its candidates. */
   retrievers: RetrieverReport[];

@@ -29,6 +29,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
     let passageCount = 0;
     let goldCount = 0;
     let decoyCount = 0;
+    let trainingCount = 0;
     for (let i = 0; i < input.queries.length; i += 500) {
       const chunk = input.queries.slice(i, i + 500);
       const inserted = await tx
@@ -50,6 +51,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       passageCount += rows.length;
       goldCount += rows.filter((r) => r.isGold).length;
       decoyCount += rows.filter((r) => r.isDecoy).length;
+      trainingCount += rows.filter((r) => r.isTraining).length;
     }
     const { pageCount } = input;
     await tx
@@ -63,6 +65,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       goldPassages: goldCount,
       decoys: decoyCount,
       candidatePassages: passageCount - goldCount,
+      trainingPassages: trainingCount,
       pages: pageCount,
       retrievers: input.retrievers,
     };
