@@ -17,6 +17,18 @@ export interface RetrieverReport {
   merged: number;
 }
 
+/** Lines of a candidates file some of whose items named no `meta.retriever`: they counted as `retriever`. */
+export interface RetrieverDefault {
+  file: string;
+  lines: number;
+  retriever: string;
+}
+
+/** The report's sentence for one such file (the import form and the CLI). */
+export function retrieverDefaultText(d: RetrieverDefault): string {
+  return `${d.lines} line${d.lines === 1 ? "" : "s"} of ${d.file} had no meta.retriever; ${d.lines === 1 ? "it was" : "they were"} counted as ${d.retriever}.`;
+}
+
 export interface BatchImportResult {
   batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
   queries: number;
@@ -31,4 +43,6 @@ export interface BatchImportResult {
   pages: number;
   /** Per retriever (file or text retrieval), what the import did with its candidates. */
   retrievers: RetrieverReport[];
+  /** Per candidates file whose items named no retriever on some lines: the retriever those lines were counted as. */
+  retrieverDefaults: RetrieverDefault[];
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, passages, queries, type Campaign } from "@/db/schema";
-import type { BatchImportResult, RetrieverReport } from "./import-batch.contract";
+import type { BatchImportResult, RetrieverDefault, RetrieverReport } from "./import-batch.contract";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
@@ -15,6 +15,7 @@ export interface CheckedBatch {
   drafts: Map<string, Located<PassageDraft>[]>;
   pageCount: number;
   retrievers: RetrieverReport[];
+  retrieverDefaults: RetrieverDefault[];
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
@@ -68,6 +69,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       trainingPassages: trainingCount,
       pages: pageCount,
       retrievers: input.retrievers,
+      retrieverDefaults: input.retrieverDefaults,
     };
   });
 }
