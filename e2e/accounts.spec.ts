@@ -159,7 +159,7 @@ test("a coordinator's reset link sets the password once; sign out everywhere end
   await guest.getByLabel("Password", { exact: false }).first().fill("reset-password-123");
   await guest.getByLabel("Repeat the password").fill("reset-password-123");
   await guest.getByRole("button", { name: "Create my account" }).click();
-  await expect(guest.getByRole("status")).toContainText("Your account is ready");
+  await guest.waitForURL(/\/annotate$/);
   expect((await before.get("/api/me")).status()).toBe(401); // the reset ended the old session
   await guest.goto(link);
   await expect(guest.getByText("unknown, already used, or expired")).toBeVisible();
@@ -170,6 +170,9 @@ test("a coordinator's reset link sets the password once; sign out everywhere end
   const second = await signedInPage(browser, username, "reset-password-123");
   expect((await second.request.get("/api/me")).status()).toBe(200);
   await first.goto("/account");
+  // An annotator cannot open the People page: the account page sends them to their coordinator instead.
+  await expect(first.getByTestId("tokens-hint")).toContainText("ask your campaign's coordinator");
+  await expect(first.getByRole("link", { name: "People page" })).toHaveCount(0);
   await first.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(first.getByRole("button", { name: "Sign in" })).toBeVisible();
   expect((await second.request.get("/api/me")).status()).toBe(401);
