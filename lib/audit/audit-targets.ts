@@ -26,16 +26,16 @@ const textOf = (v: unknown): string | null => (typeof v === "string" && v !== ""
 const detailsOf = (e: AuditEntryView): Record<string, unknown> =>
   e.details !== null && typeof e.details === "object" && !Array.isArray(e.details) ? (e.details as Record<string, unknown>) : {};
 
-/**
- * Names the targets of a page of entries (coordinators): one query per kind of target on the page,
- * so a page of 50 costs at most seven small reads. Keyed by entry id.
- */
-export async function describeAuditTargets(db: Db, actor: Actor, entries: AuditEntryView[]): Promise<Map<number, AuditTargetView>> {
-  requireCoordinator(actor);
+const idOf = (e: AuditEntryView): number | null => (e.targetId !== null && /^\d{1,15}$/.test(e.targetId) ? Number(e.targetId) : null);
+
+type Found = Awaited<ReturnType<typeof readTargets>>;
+
+/** The rows the entries' targets name: one query per kind of target on the page, then their campaigns. */
+async function readTargets(db: Db, entries: AuditEntryView[]) {
   const ids = new Map<string, Set<number>>();
   const campaignIds = new Set<number>();
   for (const e of entries) {
-    const id = e.targetId !== null && /^\d{1,15}$/.test(e.targetId) ? Number(e.targetId) : null;
+    const id = idOf(e);
     if (id !== null && NUMBERED.has(e.targetType)) {
       if (!ids.has(e.targetType)) ids.set(e.targetType, new Set());
       ids.get(e.targetType)!.add(id);
@@ -64,11 +64,13 @@ export async function describeAuditTargets(db: Db, actor: Actor, entries: AuditE
   for (const r of [...batchRows, ...runRows, ...passageRows]) campaignIds.add(r.campaignId);
   for (const id of list("campaign")) campaignIds.add(id);
   const campaignRows = campaignIds.size
-    ? await db.select({ id: campaigns.id, name: campaigns.name }).from(campaigns).where(inArray(campaigns.id, [...campaignIds]))
+    ? await db
+        .select({ id: campaigns.id, name: campaigns.name })
+        .from(campaigns)
+        .where(inArray(campaigns.id, [...campaignIds]))
     : [];
-
   const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
-  const found = {
+  return {
     user: byId(userRows),
     token: byId(tokenRows),
     batch: byId(batchRows),
@@ -76,61 +78,69 @@ export async function describeAuditTargets(db: Db, actor: Actor, entries: AuditE
     passage: byId(passageRows),
     campaign: byId(campaignRows),
   };
+}
+
+/** One entry's target, from the rows read. */
+function targetView(e: AuditEntryView, found: Found): AuditTargetView {
   const campaignNamed = (id: number | null | undefined) => {
     const c = id == null ? undefined : found.campaign.get(id);
     return c ? { id: c.id, name: c.name } : null;
   };
-
-  const out = new Map<number, AuditTargetView>();
-  for (const e of entries) {
-    const details = detailsOf(e);
-    const id = e.targetId !== null && /^\d{1,15}$/.test(e.targetId) ? Number(e.targetId) : null;
-    const view: AuditTargetView = {
-      kind: e.targetType,
-      id: e.targetId,
-      name: null,
-      gone: false,
-      campaign: campaignNamed(numberOf(details.campaignId)),
-      question: null,
-    };
-    const recorded = textOf(details.name) ?? textOf(details.username);
-    switch (e.targetType) {
-      case "user":
-      case "token":
-      case "run":
-      case "batch": {
-        const row: { name: string; campaignId?: number } | undefined = id === null ? undefined : found[e.targetType].get(id);
-        view.name = row?.name ?? recorded;
-        view.gone = row === undefined;
-        if (row?.campaignId !== undefined) view.campaign = campaignNamed(row.campaignId);
-        break;
-      }
-      case "campaign": {
-        view.campaign = campaignNamed(id);
-        view.name = view.campaign?.name ?? recorded;
-        view.gone = view.campaign === null;
-        break;
-      }
-      case "passage": {
-        const row = id === null ? undefined : found.passage.get(id);
-        view.gone = row === undefined;
-        if (row) {
-          view.campaign = campaignNamed(row.campaignId);
-          view.question = { id: row.queryId, kiltId: row.kiltId };
-          view.name = `passage ${row.id} of question ${row.kiltId}`;
-        }
-        break;
-      }
-      case "invite": {
-        const role = textOf(details.role);
-        view.name = textOf(details.username) ? `for ${String(details.username)}` : role ? `an open ${role} invite` : null;
-        break;
-      }
-      case "knowledge":
-        view.name = e.targetId ?? "the text index";
-        break;
+  const details = detailsOf(e);
+  const id = idOf(e);
+  const view: AuditTargetView = {
+    kind: e.targetType,
+    id: e.targetId,
+    name: null,
+    gone: false,
+    campaign: campaignNamed(numberOf(details.campaignId)),
+    question: null,
+  };
+  const recorded = textOf(details.name) ?? textOf(details.username);
+  switch (e.targetType) {
+    case "user":
+    case "token":
+    case "run":
+    case "batch": {
+      const row: { name: string; campaignId?: number } | undefined = id === null ? undefined : found[e.targetType].get(id);
+      view.name = row?.name ?? recorded;
+      view.gone = row === undefined;
+      if (row?.campaignId !== undefined) view.campaign = campaignNamed(row.campaignId);
+      break;
     }
-    out.set(e.id, view);
+    case "campaign":
+      view.campaign = campaignNamed(id);
+      view.name = view.campaign?.name ?? recorded;
+      view.gone = view.campaign === null;
+      break;
+    case "passage": {
+      const row = id === null ? undefined : found.passage.get(id);
+      view.gone = row === undefined;
+      if (row) {
+        view.campaign = campaignNamed(row.campaignId);
+        view.question = { id: row.queryId, kiltId: row.kiltId };
+        view.name = `passage ${row.id} of question ${row.kiltId}`;
+      }
+      break;
+    }
+    case "invite": {
+      const role = textOf(details.role);
+      view.name = textOf(details.username) ? `for ${String(details.username)}` : role ? `an open ${role} invite` : null;
+      break;
+    }
+    case "knowledge":
+      view.name = e.targetId ?? "the text index";
+      break;
   }
-  return out;
+  return view;
+}
+
+/**
+ * Names the targets of a page of entries (coordinators): one query per kind of target on the page,
+ * so a page of 50 costs at most seven small reads. Keyed by entry id.
+ */
+export async function describeAuditTargets(db: Db, actor: Actor, entries: AuditEntryView[]): Promise<Map<number, AuditTargetView>> {
+  requireCoordinator(actor);
+  const found = await readTargets(db, entries);
+  return new Map(entries.map((e) => [e.id, targetView(e, found)]));
 }
