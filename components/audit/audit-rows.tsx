@@ -9,7 +9,10 @@ const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
 /** "sessionsEnded" → "Sessions ended". */
 function labelOf(key: string): string {
-  const words = key.replace(/_/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  const words = key
+    .replace(/_/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
