@@ -159,7 +159,7 @@ test("a coordinator's reset link sets the password once; sign out everywhere end
   await guest.getByLabel("Password", { exact: false }).first().fill("reset-password-123");
   await guest.getByLabel("Repeat the password").fill("reset-password-123");
   await guest.getByRole("button", { name: "Create my account" }).click();
-  await expect(guest.getByRole("status")).toContainText("Your account is ready");
+  await guest.waitForURL(/\/annotate$/);
   expect((await before.get("/api/me")).status()).toBe(401); // the reset ended the old session
   await guest.goto(link);
   await expect(guest.getByText("unknown, already used, or expired")).toBeVisible();
@@ -170,6 +170,9 @@ test("a coordinator's reset link sets the password once; sign out everywhere end
   const second = await signedInPage(browser, username, "reset-password-123");
   expect((await second.request.get("/api/me")).status()).toBe(200);
   await first.goto("/account");
+  // An annotator cannot open the People page: the account page sends them to their coordinator instead.
+  await expect(first.getByTestId("tokens-hint")).toContainText("ask your campaign's coordinator");
+  await expect(first.getByRole("link", { name: "People page" })).toHaveCount(0);
   await first.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(first.getByRole("button", { name: "Sign in" })).toBeVisible();
   expect((await second.request.get("/api/me")).status()).toBe(401);
@@ -208,6 +211,7 @@ test("a token made with an expiry lists it and its last use; the audit page show
   await page.getByRole("link", { name: "Audit log" }).first().click();
   await expect(page).toHaveURL(/\/people\/audit$/);
   const entry = page.getByTestId("audit").getByRole("row").filter({ hasText: name });
+  await expect(entry.first()).toContainText("Created an API token");
   await expect(entry.first()).toContainText("token.create");
   await expect(entry.first()).toContainText(accounts().coordinator);
 });
@@ -226,7 +230,17 @@ test("accessibility: the audit and account pages, on desktop and phone", async (
       expect(await seriousViolations(page), `${url} at ${viewport.width}px`).toEqual([]);
     }
   }
+  // At 390 px the audit page with its filters never scrolls sideways; its table scrolls in its box.
+  await page.goto("/people/audit?target=campaign");
+  await expect(page.getByRole("search", { name: "Filter the audit log" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: path.join(import.meta.dirname, "..", "test-results", "screenshots", "audit-phone.png"), fullPage: true });
+  // A coordinator's account page keeps the way to the People page's tokens.
+  await page.goto("/account");
+  await expect(page.getByTestId("tokens-hint").getByRole("link", { name: "People page" })).toHaveAttribute(
+    "href",
+    "/people#tokens-heading",
+  );
 });
 
 test("an annotator may not read the audit log", async ({ browser, baseURL }) => {
@@ -273,7 +287,7 @@ test("markup in audited values is shown as text on the audit page", async ({ pag
   await page.goto("/people/audit");
   const row = page.getByTestId("audit").getByRole("row").filter({ hasText: marker });
   await expect(row.first()).toContainText("campaign.create");
-  await expect(row.first()).toContainText('<img src=x onerror=\\"window.__auditXss=1\\">'); // as JSON text
+  await expect(row.first()).toContainText('<img src=x onerror="window.__auditXss=1">'); // as text, the campaign's name
   await expect(page.getByTestId("audit").locator("img")).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __auditXss?: number }).__auditXss)).toBeUndefined();
   const bad = await page.request.get("/api/audit?cursor=1%20or%201=1&since=%27);DROP%20TABLE%20audit_log;--");

@@ -129,6 +129,7 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await expect(count("Gold")).toHaveText("5");
   await expect(count("Candidates")).toHaveText(String(imported.candidatePassages));
   await expect(count("Pages")).toHaveText("5");
+  await expect(count("Training items")).toHaveText("0");
   for (const step of ["Knowledge source", "Batch"]) {
     const bar = page.getByRole("progressbar", { name: step, exact: true });
     await expect(bar).toBeVisible();

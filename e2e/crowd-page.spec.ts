@@ -139,7 +139,7 @@ test("an unknown entry says the study is not open; a link without the worker id 
   await expect(page.getByRole("heading", { name: "This study is not open" })).toBeVisible();
   await page.goto(`/crowd/${ENTRY_KEY}`);
   await expect(page.getByRole("heading", { name: "This link is incomplete" })).toBeVisible();
-  await expect(page.getByRole("main").getByRole("alert")).toContainText("worker: is required");
+  await expect(page.getByRole("main").getByRole("alert")).toContainText("This link has no worker.");
   await context.close();
 });
 

@@ -147,3 +147,15 @@ test("a Prolific worker who fails training is sent back with the training-failed
   await expect.poll(async () => (await receivedAt(CROWD_RECEIVER, "prolific", { cc: c().codes.training_failed })).length).toBe(1);
   await page.context().close();
 });
+
+test("a ?worker= link on a Prolific study says the link comes from the Prolific dashboard", { tag: "@desktop" }, async ({ browser }) => {
+  const page = await freshPage(browser);
+  await page.goto(c().entryPath({ worker: unique("w") }));
+  await expect(page.getByRole("heading", { name: "This link is incomplete" })).toBeVisible();
+  const alert = page.getByRole("main").getByRole("alert");
+  await expect(alert).toContainText(
+    "This study's link comes from Prolific: open it from your Prolific dashboard (it carries PROLIFIC_PID, STUDY_ID and SESSION_ID).",
+  );
+  await expect(alert).not.toContainText("Invalid request body");
+  await page.context().close();
+});

@@ -316,5 +316,6 @@ export async function acceptInvite(page: Page, url: string, o: { role: "annotato
   await page.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
   await page.getByLabel("Repeat the password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create my account" }).click();
-  await expect(page.getByRole("status")).toContainText("Your account is ready");
+  // Accepting signs the account in and opens its start page.
+  await page.waitForURL(o.role === "coordinator" ? /\/campaigns$/ : /\/annotate$/);
 }

@@ -183,7 +183,7 @@ test("an invite link is created with its expiry, shown once, and works (typed an
   await guest.getByLabel("Password", { exact: false }).first().fill(PASSWORD);
   await guest.getByLabel("Repeat the password").fill(PASSWORD);
   await guest.getByRole("button", { name: "Create my account" }).click();
-  await expect(guest.getByRole("status")).toContainText("Your account is ready");
+  await guest.waitForURL(/\/annotate$/);
   await context.close();
   expect(await userNamed(page.request, newcomer)).toMatchObject({ role: "annotator", hasPassword: true });
 });

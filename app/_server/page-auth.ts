@@ -3,7 +3,6 @@ import { cookies } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb, type Db } from "@/db/client";
-import type { UserRole } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { resolveActor, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { getCampaign } from "@/lib/campaign/campaigns";
@@ -26,9 +25,7 @@ export async function requireSignedIn(): Promise<{ db: Db; actor: UserActor }> {
   return { db, actor };
 }
 
-export function homeFor(role: UserRole): string {
-  return role === "coordinator" ? "/campaigns" : "/annotate";
-}
+export { homeFor } from "@/lib/auth/roles.contract";
 
 /**
  * A coordinator page's caller, or null for other roles: the layout shows them "Not allowed", and

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importFields, retrieverLines } from "./batches";
+import { importFields, retrieverDefaultLines, retrieverLines } from "./batches";
 
 const base = { campaign: "1", queries: "q.jsonl", candidates: [] };
 
@@ -18,11 +18,24 @@ describe("kps batch import", () => {
       { name: "name", value: "b" },
     ]);
     expect(importFields(base)).toEqual([]);
+    expect(importFields({ ...base, retriever: "dpr" })).toEqual([{ name: "retriever", value: "dpr" }]);
   });
 
   it("prints a line per retriever", () => {
     expect(retrieverLines([{ retriever: "dpr", read: 9, droppedByRank: 1, droppedByOverlap: 3, kept: 6, merged: 5 }])).toEqual([
       "  dpr: 9 read (top K), 1 below the top K, 3 dropped by the answer overlap, 6 kept (5 merged with another origin)",
+    ]);
+  });
+
+  it("says which retriever the lines without meta.retriever were counted as", () => {
+    expect(
+      retrieverDefaultLines([
+        { file: "pilot-dpr.jsonl", lines: 1, retriever: "dpr" },
+        { file: "bm25.jsonl", lines: 3, retriever: "bm25-v2" },
+      ]),
+    ).toEqual([
+      "1 line of pilot-dpr.jsonl had no meta.retriever; it was counted as dpr.",
+      "3 lines of bm25.jsonl had no meta.retriever; they were counted as bm25-v2.",
     ]);
   });
 });

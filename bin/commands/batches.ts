@@ -1,5 +1,10 @@
 import type { Command } from "commander";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
+import {
+  retrieverDefaultText,
+  type BatchImportResult,
+  type RetrieverDefault,
+  type RetrieverReport,
+} from "@/lib/campaign/import/import-batch.contract";
 import { batchListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
@@ -46,6 +51,7 @@ interface ImportOptions {
   topK?: number;
   minAnswerOverlap?: number;
   retrieve?: string;
+  retriever?: string;
   name?: string;
 }
 
@@ -59,6 +65,7 @@ export function importFields(opts: ImportOptions): { name: string; value: string
     ["minAnswerOverlap", opts.minAnswerOverlap],
     ["retrieve", opts.retrieve],
     ["retrieveTopK", opts.retrieve ? opts.topK : undefined],
+    ["retriever", opts.retriever || undefined],
     ["name", opts.name || undefined],
   ];
   return fields.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value: String(value) }]));
@@ -71,6 +78,11 @@ export function retrieverLines(retrievers: RetrieverReport[]): string[] {
       `  ${r.retriever}: ${r.read} read (top K), ${r.droppedByRank} below the top K, ${r.droppedByOverlap} dropped by the answer overlap, ` +
       `${r.kept} kept (${r.merged} merged with another origin)`,
   );
+}
+
+/** One line per candidates file whose lines named no retriever: what they were counted as. */
+export function retrieverDefaultLines(defaults: RetrieverDefault[]): string[] {
+  return defaults.map(retrieverDefaultText);
 }
 
 /** `--candidates` may be repeated: every file, in order. */
@@ -100,6 +112,10 @@ function addImport(batch: Command, ctx: CliContext): void {
       number("--min-answer-overlap"),
     )
     .option("--retrieve <how>", "'text': also propose the best paragraphs of the text index (kps knowledge index) for each question")
+    .option(
+      "--retriever <name>",
+      "with one --candidates file: the retriever of its items without meta.retriever (default: the one its other items name, else the file's name)",
+    )
     .option("--name <name>", "the batch's name (default: the queries file's name)")
     .action(async (opts: ImportOptions) => {
       ctx.needToken();
@@ -118,8 +134,10 @@ function addImport(batch: Command, ctx: CliContext): void {
         [
           `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
             `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
+          ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
           ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
           ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),
+          ...retrieverDefaultLines(result.retrieverDefaults ?? []),
           `Launch it with 'kps batch launch ${result.batch.id}'.`,
         ].join("\n"),
       );

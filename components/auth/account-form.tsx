@@ -5,18 +5,24 @@ import { useState, type FormEvent } from "react";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { PasswordInput, TextInput } from "@/components/ui/text-input";
 import { apiRequest } from "@/components/api/client";
+import { homeFor, type AccountRole } from "@/lib/auth/roles.contract";
 
-/** Chooses a password (and a username unless fixed): the setup page and invite links use it. */
+/**
+ * Chooses a password (and a username unless fixed): the setup page and invite links use it. With
+ * `signsIn`, the answer's session cookie is set (an invite): a full page load opens the start page.
+ */
 export function AccountForm({
   action,
   extra,
   fixedUsername,
   submitLabel,
+  signsIn = false,
 }: {
   action: string;
   extra?: Record<string, unknown>;
   fixedUsername?: string | null;
   submitLabel: string;
+  signsIn?: boolean;
 }) {
   const [username, setUsername] = useState(fixedUsername ?? "");
   const [password, setPassword] = useState("");
@@ -24,13 +30,24 @@ export function AccountForm({
   const save = useMutation({
     mutationFn: () => {
       if (password !== confirm) throw new Error("The two passwords differ.");
-      return apiRequest("POST", action, { ...extra, ...(fixedUsername ? {} : { username }), password });
+      return apiRequest<{ user?: { role: AccountRole } }>("POST", action, { ...extra, ...(fixedUsername ? {} : { username }), password });
+    },
+    // A full page load, not a client navigation: the layouts read the new session cookie.
+    onSuccess: (answer) => {
+      if (signsIn && answer.user) window.location.assign(homeFor(answer.user.role));
     },
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
   };
+  if (save.isSuccess && signsIn) {
+    return (
+      <p role="status">
+        Your account is ready: you are signed in as <strong>{fixedUsername ?? username}</strong>. Opening your start page…
+      </p>
+    );
+  }
   if (save.isSuccess) {
     return (
       <p role="status">

@@ -83,6 +83,16 @@ describe("batchFields", () => {
       ["retrieveTopK", "6"],
     ]);
   });
+
+  it("sends the retriever of unnamed lines only with one candidates file", () => {
+    const file = new File(["{}"], "pilot-dpr.jsonl");
+    const draft = { ...initialImportState.draft, retriever: " dpr " };
+    expect(batchFields({ ...draft, candidates: [file] })).toEqual([
+      ["perRetriever", "4"],
+      ["retriever", "dpr"],
+    ]);
+    expect(batchFields({ ...draft, candidates: [file, file] })).toEqual([["perRetriever", "4"]]);
+  });
 });
 
 describe("describeProblem", () => {

@@ -31,6 +31,8 @@ export interface ImportDraft {
   /** Also propose the best paragraphs of the text index. */
   retrieveText: boolean;
   retrieveTopK: string;
+  /** With one candidates file: the retriever of its items without meta.retriever ("" for the default). */
+  retriever: string;
   name: string;
   keepCited: boolean;
 }
@@ -71,6 +73,7 @@ export const initialImportState: ImportState = {
     minAnswerOverlap: "",
     retrieveText: false,
     retrieveTopK: "4",
+    retriever: "",
     name: "",
     keepCited: true,
   },
@@ -159,6 +162,7 @@ const formFieldLabels: Record<string, string> = {
   minAnswerOverlap: "Minimum answer overlap",
   retrieve: "Text retrieval",
   retrieveTopK: "Text-retrieval candidates",
+  retriever: "Retriever of unnamed lines",
   name: "Batch name",
 };
 
@@ -169,6 +173,7 @@ export function batchFields(draft: ImportDraft): [string, string][] {
     ["minAnswerOverlap", draft.minAnswerOverlap.trim()],
     ["retrieve", draft.retrieveText ? "text" : ""],
     ["retrieveTopK", draft.retrieveText ? draft.retrieveTopK.trim() : ""],
+    ["retriever", draft.candidates.length === 1 ? draft.retriever.trim() : ""],
     ["name", draft.name.trim()],
   ];
   return fields.filter(([, value]) => value !== "");

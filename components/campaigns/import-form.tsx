@@ -134,7 +134,7 @@ function DraftCheck({ field, draft, edit }: DraftProps & { field: keyof typeof C
 }
 
 /** The value and onChange of an input bound to one text field of the draft. */
-function bind({ draft, edit }: DraftProps, field: "perRetriever" | "minAnswerOverlap" | "name" | "retrieveTopK") {
+function bind({ draft, edit }: DraftProps, field: "perRetriever" | "minAnswerOverlap" | "name" | "retrieveTopK" | "retriever") {
   return { value: draft[field], onChange: (value: string) => edit({ [field]: value }) };
 }
 
@@ -165,6 +165,15 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
             />
           )}
         </FormField>
+        {draft.candidates.length === 1 && (
+          <FormField
+            id="import-retriever"
+            label="Retriever of unnamed lines"
+            hint="Optional: the retriever of the candidates file’s items without meta.retriever. By default the one its other items name, else the file’s name."
+          >
+            {(p) => <TextInput {...p} name="retriever" maxLength={100} {...bind(props, "retriever")} />}
+          </FormField>
+        )}
         <FormField id="import-name" label="Batch name" hint="Optional: defaults to the questions file’s name.">
           {(p) => <TextInput {...p} name="name" maxLength={200} {...bind(props, "name")} />}
         </FormField>

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
-import type { BatchImportResult, RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
+import { retrieverDefaultText, type BatchImportResult, type RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { plural } from "@/lib/format";
@@ -34,6 +34,7 @@ const COUNTS = [
   ["Gold", "goldPassages"],
   ["Decoys made", "decoys"],
   ["Candidates", "candidatePassages"],
+  ["Training items", "trainingPassages"],
   ["Pages", "pages"],
 ] as const;
 
@@ -78,6 +79,11 @@ export function ImportDone({
         ))}
       </dl>
       {batch.retrievers.length > 0 && <RetrieverCounts retrievers={batch.retrievers} />}
+      {batch.retrieverDefaults.map((d) => (
+        <p key={d.file} data-testid="retriever-default">
+          {retrieverDefaultText(d)}
+        </p>
+      ))}
       <p className="hint">The batch is a draft: annotators see it once you launch it from the campaign page.</p>
       <div className="form-actions">
         <Link className="button" href={`/campaigns/${campaignId}`}>

@@ -28,11 +28,26 @@ export function ListSearch({
   );
 }
 
-/** "First page" (when past it) and "Next page" (when there is one), keeping the search. */
-export function ListPager({ base, what, q, after, next }: { base: string; what: string; q?: string; after?: number; next: number | null }) {
+/** "First page" (when past it) and "Next page" (when there is one), keeping the search and any other `params` (a list's filters). */
+export function ListPager({
+  base,
+  what,
+  q,
+  after,
+  next,
+  params = {},
+}: {
+  base: string;
+  what: string;
+  q?: string;
+  after?: number;
+  next: number | null;
+  params?: Record<string, string | undefined>;
+}) {
   const href = (a?: number) => {
     const p = new URLSearchParams();
     if (q) p.set("q", q);
+    for (const [k, v] of Object.entries(params)) if (v) p.set(k, v);
     if (a !== undefined) p.set("after", String(a));
     const s = p.toString();
     return s ? `${base}?${s}` : base;

@@ -55,7 +55,7 @@ function titleOf(status: number, limit: ReturnType<typeof limitOf>): string {
   return status === 422 || status === 400 ? "This link is incomplete" : "Your session could not be started";
 }
 
-/** Why the worker cannot enter: the link is off or unknown (404), incomplete (422), the study full (409) or busy (429), or the server is out of reach. */
+/** Why the worker cannot enter: the link is off or unknown (404), incomplete (422: the server says where the link comes from), the study full (409) or busy (429), or the server is out of reach. */
 export function EntryProblem({ error, onRetry }: { error: Error; onRetry?: () => void }) {
   const status = error instanceof ApiError ? error.status : 0;
   const limit = limitOf(error);
@@ -68,11 +68,6 @@ export function EntryProblem({ error, onRetry }: { error: Error; onRetry?: () =>
         </p>
       )}
       {status === 404 && <p className="muted">The study may have ended or been closed. Return to the platform you came from.</p>}
-      {(status === 422 || status === 400) && (
-        <p className="muted">
-          Open the study again from the platform you came from (Prolific or Mechanical Turk), so the link carries your id.
-        </p>
-      )}
       {onRetry && (status === 0 || status >= 500 || status === 401 || status === 429 || limit.full === "sessions") && (
         <div className="crowd-actions">
           <button type="button" onClick={onRetry}>

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { auditLog } from "@/db/schema";
+import { auditLog, batches, campaigns } from "@/db/schema";
 import { anonymous, system, type UserActor } from "@/lib/auth/actor";
 import { createApiToken, revokeApiToken } from "@/lib/auth/api-tokens";
 import { createInvite } from "@/lib/auth/invites";
@@ -13,6 +13,7 @@ import { AppError } from "@/lib/errors";
 import { makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { listAudit } from "./audit";
+import { describeAuditTargets } from "./audit-targets";
 import { auditQuerySchema } from "./schemas";
 
 describeEachDatabase("audit log", ({ db }) => {
@@ -110,5 +111,36 @@ describeEachDatabase("audit log", ({ db }) => {
     const annActor: UserActor = { kind: "user", id: ann.id, username: ann.username, role: "annotator", via: "session" };
     await expect(listAudit(db(), annActor, auditQuerySchema.parse({}))).rejects.toMatchObject({ code: "forbidden" });
     await expect(listAudit(db(), anonymous, auditQuerySchema.parse({}))).rejects.toMatchObject({ code: "unauthorized" });
+  });
+
+  it("filters by action, actor (any case), target kind and days, and names each target with its campaign", async () => {
+    const coord = await coordinator();
+    const other = await coordinator();
+    const { campaignId, batchId } = await makeCampaign(db(), { queries: 1, candidates: 1, launch: false });
+    await changeBatchStatus(db(), coord, batchId, "launch");
+    await changeBatchStatus(db(), other, batchId, "pause");
+    const campaign = await createCampaign(db(), coord, createCampaignSchema.parse({ name: unique("filtered") }));
+    const { user: ann } = await createUser(db(), coord, { username: unique("ann"), role: "annotator", password: "password-123" });
+    const list = (q: Record<string, string>) => listAudit(db(), coord, auditQuerySchema.parse({ limit: "500", ...q }));
+    const today = new Date().toISOString().slice(0, 10);
+
+    const mine = await list({ actor: coord.username.toUpperCase(), from: today, to: today });
+    expect(mine.entries.map((e) => e.action)).toEqual(["user.create", "campaign.create", "batch.launch"]);
+    const launches = await list({ action: "batch.launch", actor: coord.username });
+    expect(launches.entries.map((e) => e.targetId)).toEqual([String(batchId)]);
+    expect((await list({ target: "batch", actor: other.username })).entries.map((e) => e.action)).toEqual(["batch.pause"]);
+    expect((await list({ actor: coord.username, to: "2000-01-01" })).entries).toEqual([]);
+    expect((await list({ actor: coord.username, from: "2999-01-01" })).entries).toEqual([]);
+
+    const targets = await describeAuditTargets(db(), coord, mine.entries);
+    const [made, created, launched] = mine.entries.map((e) => targets.get(e.id)!);
+    const [batch] = await db().select().from(batches).where(eq(batches.id, batchId));
+    const [home] = await db().select().from(campaigns).where(eq(campaigns.id, campaignId));
+    expect(launched).toMatchObject({ kind: "batch", name: batch!.name, gone: false, campaign: { id: campaignId, name: home!.name } });
+    expect(created).toMatchObject({ kind: "campaign", name: campaign.name, campaign: { id: campaign.id, name: campaign.name } });
+    expect(made).toMatchObject({ kind: "user", name: ann.username, campaign: null });
+    const { user: annotator } = await createUser(db(), system, { username: unique("ann"), role: "annotator", password: "password-123" });
+    const annActor: UserActor = { kind: "user", id: annotator.id, username: annotator.username, role: "annotator", via: "session" };
+    await expect(describeAuditTargets(db(), annActor, mine.entries)).rejects.toMatchObject({ code: "forbidden" });
   });
 });

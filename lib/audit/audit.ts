@@ -1,40 +1,12 @@
 import "server-only";
-import { and, asc, desc, gt, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { auditLog } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import type { AuditAction, AuditTarget } from "./audit.contract";
 import type { AuditQuery } from "./schemas";
 
-/** What the audit log records; one name per coordinator action that changes something. */
-export type AuditAction =
-  | "user.create"
-  | "user.disable"
-  | "user.enable"
-  | "user.password_set"
-  | "user.password_change"
-  | "user.reset_link"
-  | "invite.create"
-  | "token.create"
-  | "token.revoke"
-  | "campaign.create"
-  | "campaign.update"
-  | "campaign.members"
-  | "campaign.crowd"
-  | "batch.import"
-  | "batch.launch"
-  | "batch.pause"
-  | "batch.close"
-  | "standing.pause"
-  | "standing.resume"
-  | "knowledge.import"
-  | "knowledge.index"
-  | "run.upload"
-  | "run.delete"
-  | "passage.adjudicate"
-  | "passage.adjudication_revert";
-
-/** `knowledge`: the knowledge source (its id is the imported file's name, or null for the text index). */
-export type AuditTarget = "user" | "invite" | "token" | "campaign" | "batch" | "run" | "passage" | "knowledge";
+export type { AuditAction, AuditTarget } from "./audit.contract";
 
 export interface AuditRecord {
   action: AuditAction;
@@ -73,10 +45,23 @@ export interface AuditEntryView {
   address: string | null;
 }
 
+type AuditFilters = Pick<AuditQuery, "action" | "actor" | "target" | "from" | "to">;
+
 export interface AuditPage {
   entries: AuditEntryView[];
   /** Pass as `cursor` for the next page; null on the last one. */
   nextCursor: number | null;
+}
+
+/** The filters' conditions: the action, the actor's username (any case), the target kind, the days from and to (both included). */
+function auditFilters(query: AuditFilters): SQL[] {
+  const where: SQL[] = [];
+  if (query.action) where.push(eq(auditLog.action, query.action));
+  if (query.actor) where.push(sql`lower(${auditLog.actorUsername}) = lower(${query.actor})`);
+  if (query.target) where.push(eq(auditLog.targetType, query.target));
+  if (query.from) where.push(gte(auditLog.createdAt, query.from));
+  if (query.to) where.push(lt(auditLog.createdAt, new Date(query.to.getTime() + 24 * 3600 * 1000)));
+  return where;
 }
 
 /**
@@ -89,6 +74,7 @@ export async function listAudit(db: Db, actor: Actor, query: AuditQuery): Promis
   const where: SQL[] = [];
   if (query.cursor !== undefined) where.push(ascending ? gt(auditLog.id, query.cursor) : lt(auditLog.id, query.cursor));
   if (query.since) where.push(gte(auditLog.createdAt, query.since));
+  where.push(...auditFilters(query));
   const rows = await db
     .select({
       id: auditLog.id,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { changePasswordSchema, createTokenSchema, resetLinkSchema, setPasswordSchema } from "@/lib/auth/schemas";
 import { fieldProblems } from "@/lib/errors";
-import { auditQuerySchema } from "./schemas";
+import { auditPageQuerySchema, auditQuerySchema } from "./schemas";
 
 /** The field each hostile value is refused on. */
 function refusedField(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, value: unknown): string[] {
@@ -21,6 +21,29 @@ describe("the new inputs refuse hostile values, naming the field", () => {
     for (const limit of ["0", "501", "x", "-5"]) expect(refusedField(auditQuerySchema, { limit }), limit).toEqual(["limit"]);
     expect(refusedField(auditQuerySchema, { order: "<script>alert(1)</script>" })).toEqual(["order"]);
     expect(auditQuerySchema.parse({})).toEqual({ order: "desc", limit: 50 });
+  });
+
+  it("audit filters, on the API and the page", () => {
+    for (const schema of [auditQuerySchema, auditPageQuerySchema]) {
+      for (const action of ["<script>", "batch.import'--", "", "BATCH.IMPORT"])
+        expect(refusedField(schema, { action }), action).toEqual(["action"]);
+      for (const target of ["batch;drop", "users"]) expect(refusedField(schema, { target }), target).toEqual(["target"]);
+      for (const actor of ["a\u0000b", "x".repeat(101)]) expect(refusedField(schema, { actor }), actor).toEqual(["actor"]);
+      for (const day of ["2026-02-30", "yesterday", "2026-12-01T00:00:00Z", "1e9", "2026-1-5"]) {
+        expect(refusedField(schema, { from: day, to: day }), day).toEqual(["from", "to"]);
+      }
+      expect(refusedField(schema, { from: "2026-12-02", to: "2026-12-01" })).toEqual(["to"]);
+      expect(schema.parse({ action: "batch.import", actor: " Ana ", target: "batch", from: "2026-12-01", to: "2026-12-01" })).toMatchObject(
+        {
+          action: "batch.import",
+          actor: "Ana",
+          target: "batch",
+          from: new Date("2026-12-01T00:00:00Z"),
+          to: new Date("2026-12-01T00:00:00Z"),
+        },
+      );
+    }
+    expect(refusedField(auditPageQuerySchema, { after: "1 or 1=1" })).toEqual(["after"]);
   });
 
   it("passwords, tokens and reset links", () => {

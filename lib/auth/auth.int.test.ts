@@ -5,7 +5,7 @@ import { describeEachDatabase, unique } from "@/test/databases";
 import { AppError } from "@/lib/errors";
 import { anonymous, system, type Actor } from "./actor";
 import { createApiToken, listApiTokens, revokeApiToken } from "./api-tokens";
-import { acceptInvite, createInvite, getOpenInvite } from "./invites";
+import { acceptInvite, acceptInviteAndSignIn, createInvite, getOpenInvite } from "./invites";
 import { resolveActor, signIn, signOut } from "./sessions";
 import { createUser, ensureAdmin, listUsers } from "./users";
 
@@ -117,6 +117,24 @@ describeEachDatabase("accounts", ({ db }) => {
     const username = unique("joined");
     const user = await acceptInvite(db(), anonymous, { token: open.token, username, password, address: unique("a") });
     expect(user).toMatchObject({ username, role: "coordinator" });
+
+    // Accepted through the API, the invite signs the account in: a session like sign-in's.
+    const second = await createInvite(db(), coord, { role: "annotator", expiresInHours: 1 });
+    const newcomer = unique("signed-in");
+    const signedIn = await acceptInviteAndSignIn(db(), anonymous, {
+      token: second.token,
+      username: newcomer,
+      password,
+      address: unique("a"),
+      userAgent: "test browser",
+    });
+    expect(signedIn.user).toMatchObject({ username: newcomer, role: "annotator" });
+    expect(signedIn.expiresAt.getTime()).toBeGreaterThan(Date.now() + 13 * 24 * 3600 * 1000);
+    expect(await resolveActor(db(), { sessionToken: signedIn.sessionToken })).toMatchObject({
+      kind: "user",
+      username: newcomer,
+      role: "annotator",
+    });
 
     const stale = await createInvite(db(), coord, { role: "annotator", expiresInHours: 1 });
     await db()

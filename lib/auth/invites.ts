@@ -7,7 +7,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { requireCoordinator, type Actor } from "./actor";
 import { hashPassword, randomSecret, sha256 } from "./crypto";
 import type { AcceptInviteInput, CreateInviteInput } from "./schemas";
-import { revokeSessionsOf } from "./sessions";
+import { revokeSessionsOf, startSession, type SignInResult } from "./sessions";
 import { attemptSucceeded, recordAttempt } from "./sign-in-limits";
 import { insertUser } from "./user-rows";
 
@@ -102,6 +102,19 @@ export async function acceptInvite(
   });
   await attemptSucceeded(db, attemptId, key);
   return user;
+}
+
+/**
+ * Uses an invite link (acceptInvite) and signs the account in, as sign-in does: a new session for
+ * the cookie. A reset link ended the account's other sessions first.
+ */
+export async function acceptInviteAndSignIn(
+  db: Db,
+  actor: Actor,
+  input: AcceptInviteInput & { address: string; userAgent: string | null },
+): Promise<SignInResult> {
+  const user = await acceptInvite(db, actor, input);
+  return { ...(await startSession(db, user.id, input.userAgent)), user };
 }
 
 const openInvite = (token: string) => and(eq(invites.tokenHash, sha256(token)), isNull(invites.usedAt), gt(invites.expiresAt, new Date()));

@@ -9,6 +9,11 @@ export const ROLES = ["coordinator", "annotator"] as const satisfies readonly St
 
 export type UserRole = (typeof ROLES)[number];
 
+/** Where a signed-in account starts: coordinators at the campaigns, annotators at their work. */
+export function homeFor(role: AccountRole): string {
+  return role === "coordinator" ? "/campaigns" : "/annotate";
+}
+
 /**
  * Every stored role: the ones above, which coordinators give, and `crowd`, an account the app makes
  * for a platform worker on entering one campaign (lib/crowd/): never given, never signed in with a password.

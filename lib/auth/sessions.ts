@@ -50,15 +50,19 @@ export async function signIn(
       : await verifyAgainstDummy(input.password);
   if (!ok || !user) throw new AppError("unauthorized", "Wrong username or password.");
   await attemptSucceeded(db, attemptId, key);
+  const user_ = { id: user.id, username: user.username, role: user.role };
+  return { ...(await startSession(db, user_.id, input.userAgent)), user: user_ };
+}
+
+/**
+ * Opens a server-side session for a user whose credentials were just checked (sign-in, an accepted
+ * invite): the cookie value, of which only the hash is stored, and its expiry.
+ */
+export async function startSession(db: Db, userId: number, userAgent: string | null | undefined): Promise<Omit<SignInResult, "user">> {
   const sessionToken = randomSecret();
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
-  await db.insert(sessions).values({
-    id: sha256(sessionToken),
-    userId: user.id,
-    expiresAt,
-    userAgent: input.userAgent?.slice(0, 300) ?? null,
-  });
-  return { sessionToken, expiresAt, user: { id: user.id, username: user.username, role: user.role } };
+  await db.insert(sessions).values({ id: sha256(sessionToken), userId, expiresAt, userAgent: userAgent?.slice(0, 300) ?? null });
+  return { sessionToken, expiresAt };
 }
 
 /** Ends the caller's session (a no-op for tokens and anonymous callers). */

@@ -16,8 +16,8 @@ import type { Actor } from "@/lib/auth/actor";
 import { randomSecret, sha256 } from "@/lib/auth/crypto";
 import { CROWD_TOKEN_PREFIX } from "@/lib/auth/sessions";
 import { insertUser } from "@/lib/auth/users";
-import { AppError, isUniqueViolation, parseInput } from "@/lib/errors";
-import { entryBodySchema, entryIdsOf, entryParamSchemas, MTURK_PREVIEW_ASSIGNMENT, type EntryIds } from "./entry-params";
+import { AppError, isUniqueViolation } from "@/lib/errors";
+import { entryIdsOf, MTURK_PREVIEW_ASSIGNMENT, parseEntryParams, type EntryIds } from "./entry-params";
 import { requireCrowdSession } from "./crowd-actor";
 import { admitEntry } from "./entry-limits";
 import { latestSessionOf, sessionView, settleSession, trainingTotal } from "./session-state";
@@ -62,8 +62,7 @@ export async function getCrowdEntryInfo(db: Db, _actor: Actor, key: string): Pro
 }
 
 function entryIds(entry: CrowdEntry, body: unknown): EntryIds {
-  const params = parseInput(entryParamSchemas[entry.platform], parseInput(entryBodySchema, body));
-  const ids = entryIdsOf(entry.platform, params as Record<string, string>);
+  const ids = entryIdsOf(entry.platform, parseEntryParams(entry.platform, body));
   if (entry.platform === "mturk") {
     if (ids.platformSessionId === MTURK_PREVIEW_ASSIGNMENT)
       throw new AppError("conflict", "This is a preview of the HIT: accept it to start.", { preview: true });

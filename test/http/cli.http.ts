@@ -230,6 +230,10 @@ test("kps batch import takes a file per retriever, the per-retriever cut and the
   const refused = await cli([...args, "--min-answer-overlap", "1.5"], env);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain("minAnswerOverlap: must be between 0 and 1");
+  // --retriever names the retriever of one file's items without meta.retriever: with two files it is refused.
+  const twoFiles = await cli([...args, "--retriever", "dense"], env);
+  expect(twoFiles.code).toBe(1);
+  expect(twoFiles.stderr).toContain("retriever: is the retriever of one candidates file's items without meta.retriever");
 
   const imported = await cli([...args, "--min-answer-overlap", "0.1"], env);
   expect(imported.code, imported.stderr).toBe(0);

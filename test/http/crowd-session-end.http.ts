@@ -72,6 +72,12 @@ test("re-entering with a victim's MTurk workerId and another assignment is refus
     hitId: "HIT1",
     turkSubmitTo: crowdReceiver,
   };
+  // Prolific's parameters on an MTurk HIT: the worker is told where the link comes from, not a schema's words.
+  const wrong = await request.post(`/api/crowd/${c.entryKey}/enter`, { data: { PROLIFIC_PID: "p", STUDY_ID: "s", SESSION_ID: "x" } });
+  expect(wrong.status()).toBe(422);
+  expect((await wrong.json()).error.message).toMatch(
+    /^This HIT's link comes from Mechanical Turk: .* This link has no workerId, assignmentId, hitId or turkSubmitTo\. It has PROLIFIC_PID/,
+  );
   const w = await enterCrowd(baseURL, c.entryKey, victim);
   const task = await startWork(w.api, c.campaignId);
 

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ChangePasswordForm, SignOutEverywhere } from "@/components/account/account-forms";
 import { ShortcutsForm } from "@/components/account/shortcuts-form";
 import { getShortcuts } from "@/lib/campaign/annotate/user-shortcuts";
@@ -43,8 +44,15 @@ export default async function AccountPage() {
           <h2 id="everywhere-heading" className="card-title">
             Sign out everywhere
           </h2>
-          <p className="hint intro-hint">
-            Ends every session of yours, on every device, this one included. API tokens stay; revoke them on the People page.
+          <p className="hint intro-hint" data-testid="tokens-hint">
+            Ends every session of yours, on every device, this one included.{" "}
+            {actor.role === "coordinator" ? (
+              <>
+                API tokens stay; revoke them on the <Link href="/people#tokens-heading">People page</Link>.
+              </>
+            ) : (
+              "API tokens stay: to revoke one made for you, ask your campaign's coordinator."
+            )}
           </p>
           <SignOutEverywhere />
         </section>

@@ -134,7 +134,7 @@ export const ACCOUNT_ROUTES: readonly RouteRow[] = [
     roles: ["coordinator"],
     query: auditQuerySchema,
     summary: "Read the audit log",
-    doc: "`?cursor=&order=desc\\|asc&since=&limit=1..500` → `{entries: [{id, at, actorId, actorUsername, action, targetType, targetId, details, address}], nextCursor}`",
+    doc: "`?cursor=&order=desc\\|asc&since=&limit=1..500`, filtered by `action=` (one action name), `actor=` (a username, any case), `target=` (user, invite, token, campaign, batch, run, passage, knowledge) and `from=`/`to=` (UTC days YYYY-MM-DD, both included); a bad value is a 422 naming the parameter → `{entries: [{id, at, actorId, actorUsername, action, targetType, targetId, details, address}], nextCursor}`",
   },
   {
     method: "POST",

@@ -153,6 +153,101 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
     ]);
   });
 
+  /** dpr.jsonl as a file of another name, its items naming `names[i]` on line i + 1 (undefined: no meta.retriever). */
+  function named(tag: string, fileName: string, names: (string | undefined)[]) {
+    const lines = fs
+      .readFileSync(path.join(FIXTURE, "dpr.jsonl"), "utf8")
+      .replaceAll("__T__", tag)
+      .trim()
+      .split("\n")
+      .map((line, i) => {
+        const v = JSON.parse(line) as { output: { provenance: { meta?: { retriever: string } }[] }[] };
+        const name = names[i];
+        if (name !== undefined) for (const item of v.output[0]!.provenance) item.meta = { retriever: name };
+        return JSON.stringify(v);
+      });
+    const bytes = Buffer.from(lines.join("\n") + "\n");
+    return {
+      fileName,
+      source: (async function* () {
+        yield bytes;
+      })(),
+    };
+  }
+
+  it("count a line without meta.retriever as the retriever the file's other lines name, or the one given, and say so", async () => {
+    const { tag, campaign } = await setUp();
+    // Line 2 names none; the others say "dpr": one retriever, not "dpr" and "pilot-dpr".
+    const result = await importBatch(db(), system, {
+      campaignId: campaign.id,
+      queries: file("tasks.jsonl", tag),
+      candidates: named(tag, "pilot-dpr.jsonl", ["dpr", undefined, "dpr", "dpr", "dpr"]),
+      perRetriever: 1,
+    });
+    expect(result.retrievers.map((r) => r.retriever)).toEqual(["dpr"]);
+    expect(result.retrievers[0]).toMatchObject({ read: 5, kept: 5 });
+    expect(result.retrieverDefaults).toEqual([{ file: "pilot-dpr.jsonl", lines: 1, retriever: "dpr" }]);
+    expect(await stored(result.batch.id, tag)).toContain("q2 ana 1-1: dpr#1");
+
+    // The retriever given for the lines without one wins; the lines that name one keep theirs.
+    const given = await setUp();
+    const withOption = await importBatch(db(), system, {
+      campaignId: given.campaign.id,
+      queries: file("tasks.jsonl", given.tag),
+      candidates: named(given.tag, "pilot-dpr.jsonl", ["dpr", undefined, "dpr", undefined, "dpr"]),
+      perRetriever: 1,
+      retriever: "dpr-pilot",
+    });
+    expect(withOption.retrievers.map((r) => [r.retriever, r.read])).toEqual([
+      ["dpr", 3],
+      ["dpr-pilot", 2],
+    ]);
+    expect(withOption.retrieverDefaults).toEqual([{ file: "pilot-dpr.jsonl", lines: 2, retriever: "dpr-pilot" }]);
+
+    // No line names one: the file's name, as before, and nothing to report.
+    const plain = await setUp();
+    const byName = await importBatch(db(), system, {
+      campaignId: plain.campaign.id,
+      queries: file("tasks.jsonl", plain.tag),
+      candidates: file("dpr.jsonl", plain.tag, "pilot-dpr.jsonl"),
+      perRetriever: 1,
+    });
+    expect(byName.retrievers.map((r) => r.retriever)).toEqual(["pilot-dpr"]);
+    expect(byName.retrieverDefaults).toEqual([]);
+  });
+
+  it("refuse lines without meta.retriever when the others name several and none is given, naming the lines", async () => {
+    const { tag, campaign } = await setUp();
+    const problems = await problemsOf(
+      importBatch(db(), system, {
+        campaignId: campaign.id,
+        queries: file("tasks.jsonl", tag),
+        candidates: named(tag, "mixed.jsonl", ["dpr", undefined, "bm25", undefined, "dpr"]),
+      }),
+    );
+    const message =
+      "is missing, and the file's other lines name several retrievers (bm25, dpr): give each item its meta.retriever, or give the retriever of the lines without one (the Retriever field, kps batch import --retriever)";
+    expect(problems).toEqual([
+      { file: "mixed.jsonl", line: 2, field: "output[0].provenance.meta.retriever", message },
+      { file: "mixed.jsonl", line: 4, field: "output[0].provenance.meta.retriever", message },
+    ]);
+    const twoFiles = await problemsOf(
+      importBatch(db(), system, {
+        campaignId: campaign.id,
+        queries: file("tasks.jsonl", tag),
+        candidates: [file("dpr.jsonl", tag), file("tfidf.jsonl", tag)],
+        retriever: "dpr",
+      }),
+    );
+    expect(twoFiles).toEqual([
+      {
+        field: "retriever",
+        message:
+          "is the retriever of one candidates file's items without meta.retriever: give it with one file, or give the items meta.retriever",
+      },
+    ]);
+  });
+
   it("with retrieve text and no text index, refuse the import naming the field", async () => {
     const { tag, campaign } = await setUp();
     // A fresh PGlite has no index; on a PostgreSQL database an earlier run built it, so there the ranker

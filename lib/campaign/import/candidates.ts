@@ -6,9 +6,9 @@ import type { Db } from "@/db/client";
 import { AppError, invalidField } from "@/lib/errors";
 import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
 import type { TextRequest } from "./check-pages";
-import type { RetrieverReport } from "./import-batch.contract";
+import type { RetrieverDefault, RetrieverReport } from "./import-batch.contract";
 import type { Problems } from "./import-problems";
-import { candidateDraft, candidateOf, locationKey, retrieverOf, type PassageDraft } from "./passage-drafts";
+import { candidateDraft, candidateOf, locationKey, namedRetriever, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
 
 /** A retrieval-output file, read: its retriever (the file's name without extension) and its rankings. */
@@ -26,9 +26,10 @@ export interface Candidate {
   dropped: boolean;
 }
 
-/** The per-retriever counts, in the order the retrievers first appear. */
+/** The per-retriever counts, in the order the retrievers first appear; and which lines took which retriever for want of their own. */
 export class CandidateReport {
   private readonly rows = new Map<string, RetrieverReport>();
+  readonly defaults: RetrieverDefault[] = [];
   row(retriever: string): RetrieverReport {
     let r = this.rows.get(retriever);
     if (!r) this.rows.set(retriever, (r = { retriever, read: 0, droppedByRank: 0, droppedByOverlap: 0, kept: 0, merged: 0 }));
@@ -39,17 +40,58 @@ export class CandidateReport {
   }
 }
 
-/** The top K candidates of every ranking of every file; an id that is no question of the batch is a problem. */
+/**
+ * The retriever of a file's items that name none in `meta.retriever`: the one the coordinator gave
+ * (`given`), else the single one the file's other items name, else (no item names one) the file's
+ * name. When the named ones are several and none was given, each line without one is a problem. The
+ * report says how many lines took which retriever, unless every item of the file went by its name.
+ */
+function defaultRetriever(file: CandidateFile, given: string | undefined, problems: Problems, report: CandidateReport): string {
+  const named = new Set<string>();
+  const unnamed: Ranking[] = [];
+  for (const r of file.ranking.values()) {
+    let lacks = false;
+    for (const item of r.ranking) {
+      const name = namedRetriever(item);
+      if (name === undefined) lacks = true;
+      else named.add(name);
+    }
+    if (lacks) unnamed.push(r);
+  }
+  if (unnamed.length === 0 || (named.size === 0 && given === undefined)) return file.retriever;
+  if (given === undefined && named.size > 1) {
+    const names = [...named].sort().join(", ");
+    for (const r of unnamed)
+      problems.add(
+        file.file.fileName,
+        r.lineNumber,
+        `output[${r.entry}].provenance.meta.retriever`,
+        `is missing, and the file's other lines name several retrievers (${names}): give each item its meta.retriever, or give the retriever of the lines without one (the Retriever field, kps batch import --retriever)`,
+      );
+    return file.retriever;
+  }
+  const retriever = given ?? [...named][0]!;
+  report.defaults.push({ file: file.file.fileName, lines: unnamed.length, retriever });
+  return retriever;
+}
+
+/**
+ * The top K candidates of every ranking of every file; an id that is no question of the batch is a
+ * problem. Items without `meta.retriever` count as `retriever` when given (see defaultRetriever).
+ */
 export function fileCandidates(
   files: CandidateFile[],
   questions: ReadonlyMap<string, ParsedQuery>,
   taskFile: string,
-  perRetriever: number,
+  options: { perRetriever: number; retriever?: string },
   problems: Problems,
   report: CandidateReport,
 ): Candidate[] {
+  const { perRetriever } = options;
   const out: Candidate[] = [];
-  for (const { file, retriever: fileRetriever, ranking } of files) {
+  for (const candidateFile of files) {
+    const { file, ranking } = candidateFile;
+    const fileRetriever = defaultRetriever(candidateFile, options.retriever, problems, report);
     for (const [kiltId, r] of ranking) {
       if (!questions.has(kiltId)) {
         problems.add(file.fileName, r.lineNumber, "id", `'${kiltId}' is not a question of ${taskFile}`);

@@ -17,6 +17,18 @@ export interface RetrieverReport {
   merged: number;
 }
 
+/** Lines of a candidates file some of whose items named no `meta.retriever`: they counted as `retriever`. */
+export interface RetrieverDefault {
+  file: string;
+  lines: number;
+  retriever: string;
+}
+
+/** The report's sentence for one such file (the import form and the CLI). */
+export function retrieverDefaultText(d: RetrieverDefault): string {
+  return `${d.lines} line${d.lines === 1 ? "" : "s"} of ${d.file} had no meta.retriever; ${d.lines === 1 ? "it was" : "they were"} counted as ${d.retriever}.`;
+}
+
 export interface BatchImportResult {
   batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
   queries: number;
@@ -26,7 +38,11 @@ export interface BatchImportResult {
   /** Of the gold, the automatic decoys made (the campaign's decoysPer100). */
   decoys: number;
   candidatePassages: number;
+  /** Of the gold, the training items for crowd workers (`"training": true`). */
+  trainingPassages: number;
   pages: number;
   /** Per retriever (file or text retrieval), what the import did with its candidates. */
   retrievers: RetrieverReport[];
+  /** Per candidates file whose items named no retriever on some lines: the retriever those lines were counted as. */
+  retrieverDefaults: RetrieverDefault[];
 }

@@ -73,7 +73,14 @@ export async function importBatch(
   const questions = new Map(read.parsed.map((q) => [q.kiltId, q]));
   const drafts = new Map<string, Located<PassageDraft>[]>(read.parsed.map((q) => [q.kiltId, [...q.gold]]));
   const report = new CandidateReport();
-  const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options.perRetriever, problems, report);
+  if (options.retriever !== undefined && batch.candidates.length !== 1)
+    throw invalidField(
+      "retriever",
+      batch.candidates.length === 0
+        ? "is the retriever of a candidates file's items without meta.retriever: give it with a candidates file"
+        : "is the retriever of one candidates file's items without meta.retriever: give it with one file, or give the items meta.retriever",
+    );
+  const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
   if (problems.list.length) throw importFailed(problems.list);
   if (options.retrieve === "text") candidates.push(...(await textCandidates(db, rank, read.parsed, options.retrieveTopK!, report)));
@@ -107,6 +114,7 @@ export async function importBatch(
     drafts,
     pageCount,
     retrievers: report.list(),
+    retrieverDefaults: report.defaults,
   });
   await recordAudit(db, actor, {
     action: "batch.import",

@@ -25,7 +25,9 @@ const count = (what: string) =>
  * - `minAnswerOverlap` (0..1, none by default): keep a candidate only when, for one of the question's
  *   answers, at least that share of the answer's tokens is in the passage (lib/kilt/answer-overlap.ts);
  * - `retrieve: "text"` with `retrieveTopK` (default 4): also rank the paragraphs of the text index for
- *   each question's input and take the best as candidates (origin `retrieval:text`).
+ *   each question's input and take the best as candidates (origin `retrieval:text`);
+ * - `retriever`: with one candidates file, the retriever of its items without `meta.retriever`
+ *   (by default the one the file's other items name, or the file's name when none does).
  */
 export const batchImportOptionsSchema = z
   .object({
@@ -37,6 +39,12 @@ export const batchImportOptionsSchema = z
     ).optional(),
     retrieve: z.literal("text", 'must be "text" (rank the paragraphs of the text index), or left out').optional(),
     retrieveTopK: count("candidates").optional(),
+    retriever: z
+      .string("must be a retriever's name")
+      .trim()
+      .min(1, "must be a retriever's name, or left out")
+      .max(100, "must be at most 100 characters")
+      .optional(),
   })
   .superRefine((o, ctx) => {
     if (o.topK !== undefined && o.perRetriever !== undefined && o.topK !== o.perRetriever) {
@@ -56,6 +64,7 @@ export const batchImportOptionsSchema = z
     minAnswerOverlap: o.minAnswerOverlap,
     retrieve: o.retrieve,
     retrieveTopK: o.retrieve ? (o.retrieveTopK ?? 4) : undefined,
+    retriever: o.retriever,
   }));
 
 /** The options as given (the aliases, numbers or their text). */
@@ -64,4 +73,4 @@ export type BatchImportOptionsInput = z.input<typeof batchImportOptionsSchema>;
 export type BatchImportOptions = z.output<typeof batchImportOptionsSchema>;
 
 /** The multipart fields a batch upload takes, besides its files. */
-export const BATCH_FORM_FIELDS = ["name", "perRetriever", "topK", "minAnswerOverlap", "retrieve", "retrieveTopK"] as const;
+export const BATCH_FORM_FIELDS = ["name", "perRetriever", "topK", "minAnswerOverlap", "retrieve", "retrieveTopK", "retriever"] as const;

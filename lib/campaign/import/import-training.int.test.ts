@@ -72,7 +72,7 @@ describeEachDatabase("import of training items", ({ db }) => {
       queries: { fileName: "queries.jsonl", source: source(task) },
       candidates: { fileName: "candidates.jsonl", source: source(candidates) },
     });
-    expect(result).toMatchObject({ queries: 2, passages: 4, goldPassages: 4 });
+    expect(result).toMatchObject({ queries: 2, passages: 4, goldPassages: 4, trainingPassages: 3 });
 
     const rows = await db()
       .select({

@@ -138,7 +138,9 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
       expectedStartCharacter: 29,
       expectedEndCharacter: 47,
     });
-    expect(gold.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "c", rank: 2 }]);
+    // The items without meta.retriever take the one the file names (bm25), not the file's name.
+    expect(gold.origins).toEqual([{ kind: "gold" }, { kind: "retriever", retriever: "bm25", rank: 2 }]);
+    expect(result.retrieverDefaults).toEqual([{ file: "c.jsonl", lines: 1, retriever: "bm25" }]);
     const pageLevel = ps.find((p) => p.wikipediaId === pb)!;
     expect(pageLevel).toMatchObject({ startParagraphId: 1, endParagraphId: 1, isGold: false });
     expect(pageLevel.origins).toEqual([{ kind: "retriever", retriever: "bm25", rank: 1 }]);

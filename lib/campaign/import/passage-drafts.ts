@@ -77,9 +77,15 @@ export function retrieverOfFile(fileName: string): string {
   return base.replace(/(\.(jsonl|json|ndjson|txt))?(\.gz)?$/i, "") || base || "retriever";
 }
 
+/** A ranking item's own `meta.retriever`, when it names one. */
+export function namedRetriever(item: ProvenanceItem): string | undefined {
+  const name = item.meta?.retriever;
+  return typeof name === "string" && name.trim() !== "" ? name : undefined;
+}
+
 /** A ranking item's retriever: its `meta.retriever` when given, else its file's. */
 export function retrieverOf(item: ProvenanceItem, fileRetriever: string): string {
-  return typeof item.meta?.retriever === "string" && item.meta.retriever !== "" ? item.meta.retriever : fileRetriever;
+  return namedRetriever(item) ?? fileRetriever;
 }
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, passages, queries, type Campaign } from "@/db/schema";
-import type { BatchImportResult, RetrieverReport } from "./import-batch.contract";
+import type { BatchImportResult, RetrieverDefault, RetrieverReport } from "./import-batch.contract";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
@@ -15,6 +15,7 @@ export interface CheckedBatch {
   drafts: Map<string, Located<PassageDraft>[]>;
   pageCount: number;
   retrievers: RetrieverReport[];
+  retrieverDefaults: RetrieverDefault[];
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
@@ -29,6 +30,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
     let passageCount = 0;
     let goldCount = 0;
     let decoyCount = 0;
+    let trainingCount = 0;
     for (let i = 0; i < input.queries.length; i += 500) {
       const chunk = input.queries.slice(i, i + 500);
       const inserted = await tx
@@ -50,6 +52,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       passageCount += rows.length;
       goldCount += rows.filter((r) => r.isGold).length;
       decoyCount += rows.filter((r) => r.isDecoy).length;
+      trainingCount += rows.filter((r) => r.isTraining).length;
     }
     const { pageCount } = input;
     await tx
@@ -63,8 +66,10 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       goldPassages: goldCount,
       decoys: decoyCount,
       candidatePassages: passageCount - goldCount,
+      trainingPassages: trainingCount,
       pages: pageCount,
       retrievers: input.retrievers,
+      retrieverDefaults: input.retrieverDefaults,
     };
   });
 }

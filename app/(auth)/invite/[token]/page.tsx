@@ -26,7 +26,13 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
               You are invited as <strong>{invite.role}</strong>. Choose your password
               {invite.username ? "" : " and username"}.
             </p>
-            <AccountForm action="/api/invites/accept" extra={{ token }} fixedUsername={invite.username} submitLabel="Create my account" />
+            <AccountForm
+              action="/api/invites/accept"
+              extra={{ token }}
+              fixedUsername={invite.username}
+              submitLabel="Create my account"
+              signsIn
+            />
           </>
         )}
       </div>
