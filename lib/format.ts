@@ -41,6 +41,11 @@ export function formatTimeSeconds(iso: string | Date | null | undefined): string
   return t ? `${t.date} ${t.clock}:${t.seconds} UTC` : "—";
 }
 
+/** The UTC day of a time, "2025-11-29" (a date input's value; "" for none): the day filters of list pages. */
+export function formatDay(iso: string | Date | null | undefined): string {
+  return utcParts(iso)?.date ?? "";
+}
+
 /** A chart axis's tick in the same form, without the zone (the chart says UTC once): "22:12", or "2025-11-29 22:12" when the axis spans days. */
 export function formatAxisTime(iso: string, withDate: boolean): string {
   const t = utcParts(iso);

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { formatDay } from "@/lib/format";
 import { hasNul, NUL_MESSAGE } from "@/lib/nul";
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from "./audit.contract";
 
@@ -9,7 +10,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = z
   .string()
   .trim()
-  .refine((v) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v, "must be a day, e.g. 2026-12-01")
+  .refine((v) => DAY.test(v) && formatDay(`${v}T00:00:00Z`) === v, "must be a day, e.g. 2026-12-01")
   .transform((v) => new Date(`${v}T00:00:00Z`))
   .optional();
 

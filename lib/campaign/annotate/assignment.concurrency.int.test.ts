@@ -108,11 +108,18 @@ for (const kind of testDatabaseKinds()) {
         const ps = await db.select().from(passages).where(eq(passages.campaignId, c.campaignId));
         expect(ps.length).toBeGreaterThan(size.queries * (size.candidates + 1));
         expect(proposed).toBeGreaterThan(0);
-        const byProposer = rowsOf<{ n: number }>(
-          await db.execute(sql`select count(*)::int as n from proposals pr join judgments j on j.passage_id = pr.passage_id and j.user_id = pr.user_id
-          where pr.campaign_id = ${c.campaignId}`),
-        );
-        expect(byProposer[0]!.n).toBe(0);
+        // A proposer's highlight is the first judgment of the passage their proposal made (T = 2), always sufficient;
+        // a proposal merged into a passage that was there already judges nothing. Never judged by them twice (below: 3 distinct judges).
+        const byProposer = rowsOf<{ made: number; selfJudged: number; wrong: number }>(
+          await db.execute(sql`select count(*) filter (where p.origins->0->>'annotator' = u.pseudonym)::int as made,
+              count(*) filter (where p.origins->0->>'annotator' = u.pseudonym and j.verdict = 'sufficient')::int as "selfJudged",
+              count(*) filter (where j.id is not null and (p.origins->0->>'annotator' is distinct from u.pseudonym or j.verdict <> 'sufficient'))::int as wrong
+            from proposals pr join passages p on p.id = pr.passage_id join users u on u.id = pr.user_id
+            left join judgments j on j.passage_id = pr.passage_id and j.user_id = pr.user_id
+            where pr.campaign_id = ${c.campaignId}`),
+        )[0]!;
+        expect(byProposer.made).toBeGreaterThan(0);
+        expect(byProposer).toEqual({ made: byProposer.made, selfJudged: byProposer.made, wrong: 0 });
         const counts = rowsOf<{ passage_id: number; n: number; distinct_users: number }>(
           await db.execute(sql`
           select p.id as passage_id, count(j.id)::int as n, count(distinct j.user_id)::int as distinct_users
