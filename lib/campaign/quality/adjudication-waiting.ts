@@ -48,16 +48,48 @@ export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q"))
       and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null))`;
 }
 
-/** How many of the campaign's questions wait for the coordinator, in all and for each reason (internal: callers authorized). */
+/**
+ * How many of the campaign's questions wait for the coordinator, in all and for each reason (internal: callers authorized).
+ * The same conditions as `waitingSql`, read in one pass over the campaign's passages (each passage's
+ * flags, grouped by question) instead of five correlated look-ups per question, plus the explained
+ * questions, which start from the explanations: 1.1–1.5 s the old way at 200,000 passages in
+ * bench/dashboard. The adjudication tests hold both to the same answers.
+ */
 export async function waitingCounts(db: Db, campaignId: number): Promise<WaitingCounts> {
+  const n = sql`coalesce(wp.sealed_judgment_count, wp.judgment_count)`;
+  const s = sql`coalesce(wp.sealed_sufficient_count, wp.sufficient_count)`;
+  const decided = sql`coalesce(wp.sealed_is_decided, wp.is_decided)`;
+  const r = sql`coalesce(wb.sealed_judgments_per_passage, wc.judgments_per_passage)`;
+  const t = sql`coalesce(wb.sealed_endorsement_threshold, wc.endorsement_threshold)`;
+  const finished = sql`kps_is_finished(${decided}, ${n}, ${r})`;
   const [row] = rowsOf<WaitingCounts>(
     await db.execute(sql`
-      select (count(*) filter (where ${waitingSql("any")}))::int as "any",
-             ${sql.join(
-               WAITING_REASONS.map((r) => sql`(count(*) filter (where ${waitingSql(r)}))::int as ${sql.identifier(r)}`),
-               sql`, `,
-             )}
-      from queries q where q.campaign_id = ${campaignId}`),
+      with flagged as (
+        select wp.query_id,
+          bool_or(${finished} and kps_is_disputed(${n}, ${s})) as split,
+          bool_or(wp.is_decoy and ${s} >= ${t}) as decoy,
+          bool_or(kps_misses_gold(wp.is_gold, wp.expected_verdict, ${finished}, kps_is_endorsed(${s}, ${t}))) as gold
+        from passages wp join batches wb on wb.id = wp.batch_id join campaigns wc on wc.id = wp.campaign_id
+        where wp.campaign_id = ${campaignId}
+          and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null)
+        group by wp.query_id
+      ),
+      explained as (
+        select q.id as query_id from queries q
+        where q.campaign_id = ${campaignId} and q.id in (select e.query_id from explanations e where e.campaign_id = ${campaignId})
+          and ${waitingSql("explained")}
+      ),
+      waiting as (
+        select coalesce(f.query_id, x.query_id) as query_id, coalesce(f.split, false) as split, x.query_id is not null as explained,
+          coalesce(f.decoy, false) as decoy, coalesce(f.gold, false) as gold
+        from (select * from flagged where split or decoy or gold) f full join explained x on x.query_id = f.query_id
+      )
+      select count(*)::int as "any",
+        ${sql.join(
+          WAITING_REASONS.map((reason) => sql`(count(*) filter (where ${sql.identifier(reason)}))::int as ${sql.identifier(reason)}`),
+          sql`, `,
+        )}
+      from waiting`),
   );
   return row ?? { any: 0, split: 0, explained: 0, decoy: 0, gold: 0 };
 }
