@@ -78,6 +78,10 @@ test(
     const results = page.getByRole("list", { name: "Search results" });
     // A page holding a passage the annotator judged: that paragraph is marked and cannot be picked.
     await box.fill(`harbour ${source.tag}`);
+    // Marked in the results already, before the page is opened.
+    await expect(results.getByRole("button").first().getByTestId("ask-result-given")).toHaveText(
+      /^\d+ passages? of this page (was|were) already given to you$/,
+    );
     await results.getByRole("button").first().click();
     const harbour = page.getByRole("article", { name: `Harbour ${source.tag}` });
     await expect(harbour.getByTestId("ask-given")).toHaveText(/^Already a passage of this question\s*The harbour opened in 1820\.$/);

@@ -16,7 +16,7 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
     setFocusParagraph(r.paragraphId);
     if (r.wikipediaId !== draft.page) update({ page: r.wikipediaId, range: null, span: null, highlighting: false });
   };
-  if (!draft.page) return <AskSearch draft={draft} update={update} onOpen={open} />;
+  if (!draft.page) return <AskSearch draft={draft} update={update} onOpen={open} given={ask.given} />;
   if (proposal.page.isError) {
     return (
       <div className="ask-reader">

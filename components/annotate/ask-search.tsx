@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { sectionTitle } from "@/lib/kilt/words";
 import { ApiError } from "@/components/api/client";
 import { searchKnowledgeOptions, type Segment, type SearchResult } from "@/components/api/knowledge";
+import type { PassageLocation } from "@/lib/campaign/annotate/ask.contract";
 import type { AskDraft, SearchMode } from "./ask-storage";
 
 /** Matched words in <mark>: the server's segments, as React text (never HTML). */
@@ -52,10 +53,23 @@ interface Props {
   update: (change: Partial<AskDraft>) => void;
   /** Opens a result's page (`paragraphId`: the paragraph a text result matched). */
   onOpen: (result: SearchResult) => void;
+  /** Where the question's passages given to the annotator lie (`Ask.given`): results there are marked before they are opened. */
+  given: readonly PassageLocation[];
+}
+
+/** What a result says about the passages already given: its paragraph is one of them, or its page holds some. */
+export function givenNote(r: SearchResult, given: readonly PassageLocation[]): string | null {
+  const onPage = given.filter((g) => g.wikipediaId === r.wikipediaId);
+  if (onPage.length === 0) return null;
+  const id = r.paragraphId;
+  if (id !== null && onPage.some((g) => g.startParagraphId <= id && id <= g.endParagraphId)) return "Already a passage of this question";
+  return onPage.length === 1
+    ? "1 passage of this page was already given to you"
+    : `${onPage.length} passages of this page were already given to you`;
 }
 
 /** Search the knowledge source: by title always, by text once the index is built (the answer says so). */
-export function AskSearch({ draft, update, onOpen }: Props) {
+export function AskSearch({ draft, update, onOpen, given }: Props) {
   const q = useSettled(draft.q.trim());
   const search = useQuery({ ...searchKnowledgeOptions(q, draft.mode), retry: false });
   const [indexed, setIndexed] = useState(draft.mode === "text");
@@ -121,6 +135,11 @@ export function AskSearch({ draft, update, onOpen }: Props) {
                   <Marked segments={r.titleSegments} />
                 </span>
                 {r.section && <span className="ask-result-section">{sectionTitle(r.section)}</span>}
+                {givenNote(r, given) && (
+                  <span className="ask-given-label" data-testid="ask-result-given">
+                    {givenNote(r, given)}
+                  </span>
+                )}
                 <span className="ask-result-snippet">
                   <Marked segments={r.snippet} />
                 </span>
