@@ -9,6 +9,24 @@ import { WAITING_REASONS, type WaitingCounts, type WaitingReason } from "./adjud
  */
 
 /**
+ * Whether passage `wp` (with its batch `wb` and campaign `wc`) makes its question wait, per reason,
+ * read as a closed batch sealed it (counters, R and T).
+ */
+const passageWaits = (() => {
+  const n = sql`coalesce(wp.sealed_judgment_count, wp.judgment_count)`;
+  const s = sql`coalesce(wp.sealed_sufficient_count, wp.sufficient_count)`;
+  const decided = sql`coalesce(wp.sealed_is_decided, wp.is_decided)`;
+  const r = sql`coalesce(wb.sealed_judgments_per_passage, wc.judgments_per_passage)`;
+  const t = sql`coalesce(wb.sealed_endorsement_threshold, wc.endorsement_threshold)`;
+  const finished = sql`kps_is_finished(${decided}, ${n}, ${r})`;
+  return {
+    split: sql`${finished} and kps_is_disputed(${n}, ${s})`,
+    decoy: sql`wp.is_decoy and ${s} >= ${t}`,
+    gold: sql`kps_misses_gold(wp.is_gold, wp.expected_verdict, ${finished}, kps_is_endorsed(${s}, ${t}))`,
+  };
+})();
+
+/**
  * The condition that question `q` (an alias of `queries`) waits for the coordinator for `reason`:
  * - split: a finished passage with split counted verdicts;
  * - decoy: a decoy that at least T counted judgments call sufficient (a suspect decoy);
@@ -31,17 +49,7 @@ export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q"))
       and exists (select 1 from passages wp where wp.query_id = ${q}.id
                   and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null)))`;
   }
-  const n = sql`coalesce(wp.sealed_judgment_count, wp.judgment_count)`;
-  const s = sql`coalesce(wp.sealed_sufficient_count, wp.sufficient_count)`;
-  const decided = sql`coalesce(wp.sealed_is_decided, wp.is_decided)`;
-  const r = sql`coalesce(wb.sealed_judgments_per_passage, wc.judgments_per_passage)`;
-  const t = sql`coalesce(wb.sealed_endorsement_threshold, wc.endorsement_threshold)`;
-  const finished = sql`kps_is_finished(${decided}, ${n}, ${r})`;
-  const condition = {
-    split: sql`${finished} and kps_is_disputed(${n}, ${s})`,
-    decoy: sql`wp.is_decoy and ${s} >= ${t}`,
-    gold: sql`kps_misses_gold(wp.is_gold, wp.expected_verdict, ${finished}, kps_is_endorsed(${s}, ${t}))`,
-  }[reason];
+  const condition = passageWaits[reason];
   return sql`exists (
     select 1 from passages wp join batches wb on wb.id = wp.batch_id join campaigns wc on wc.id = wp.campaign_id
     where wp.query_id = ${q}.id and ${condition}
@@ -56,19 +64,11 @@ export function waitingSql(reason: WaitingReason | "any", q: SQL = sql.raw("q"))
  * bench/dashboard. The adjudication tests hold both to the same answers.
  */
 export async function waitingCounts(db: Db, campaignId: number): Promise<WaitingCounts> {
-  const n = sql`coalesce(wp.sealed_judgment_count, wp.judgment_count)`;
-  const s = sql`coalesce(wp.sealed_sufficient_count, wp.sufficient_count)`;
-  const decided = sql`coalesce(wp.sealed_is_decided, wp.is_decided)`;
-  const r = sql`coalesce(wb.sealed_judgments_per_passage, wc.judgments_per_passage)`;
-  const t = sql`coalesce(wb.sealed_endorsement_threshold, wc.endorsement_threshold)`;
-  const finished = sql`kps_is_finished(${decided}, ${n}, ${r})`;
   const [row] = rowsOf<WaitingCounts>(
     await db.execute(sql`
       with flagged as (
         select wp.query_id,
-          bool_or(${finished} and kps_is_disputed(${n}, ${s})) as split,
-          bool_or(wp.is_decoy and ${s} >= ${t}) as decoy,
-          bool_or(kps_misses_gold(wp.is_gold, wp.expected_verdict, ${finished}, kps_is_endorsed(${s}, ${t}))) as gold
+          bool_or(${passageWaits.split}) as split, bool_or(${passageWaits.decoy}) as decoy, bool_or(${passageWaits.gold}) as gold
         from passages wp join batches wb on wb.id = wp.batch_id join campaigns wc on wc.id = wp.campaign_id
         where wp.campaign_id = ${campaignId}
           and not exists (select 1 from adjudications wa where wa.passage_id = wp.id and wa.reverted_at is null)
