@@ -68,6 +68,14 @@ export function givenNote(r: SearchResult, given: readonly PassageLocation[]): s
     : `${onPage.length} passages of this page were already given to you`;
 }
 
+function GivenNote({ note }: { note: string | null }) {
+  return note ? (
+    <span className="ask-given-label" data-testid="ask-result-given">
+      {note}
+    </span>
+  ) : null;
+}
+
 /** Search the knowledge source: by title always, by text once the index is built (the answer says so). */
 export function AskSearch({ draft, update, onOpen, given }: Props) {
   const q = useSettled(draft.q.trim());
@@ -135,11 +143,7 @@ export function AskSearch({ draft, update, onOpen, given }: Props) {
                   <Marked segments={r.titleSegments} />
                 </span>
                 {r.section && <span className="ask-result-section">{sectionTitle(r.section)}</span>}
-                {givenNote(r, given) && (
-                  <span className="ask-given-label" data-testid="ask-result-given">
-                    {givenNote(r, given)}
-                  </span>
-                )}
+                <GivenNote note={givenNote(r, given)} />
                 <span className="ask-result-snippet">
                   <Marked segments={r.snippet} />
                 </span>
