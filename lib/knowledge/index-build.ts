@@ -177,14 +177,30 @@ function auditBuild(db: Db, actor: Actor, stalePages: number, background: boolea
 /**
  * After a knowledge import (internal: the import authorized its caller): when the index was built
  * before, index the new and changed pages now, at most `maxPages`; the rest stay stale for the next
- * build. Returns how many were indexed (0 when the index was never built or a build is running,
- * which picks them up itself).
+ * build. Returns how many were indexed (0 when the index was never built, or when a build kept
+ * running past LEASE_WAIT_AFTER_IMPORT_MS: that build picks them up itself).
  */
 export async function indexAfterImport(db: Db, maxPages: number): Promise<number> {
   if (!(await indexBuilt(db))) return 0;
   const total = Math.min(await countStalePages(db), maxPages);
   if (total === 0) return 0;
-  const owner = await takeLease(db, total);
+  const owner = await leaseWithin(db, total, LEASE_WAIT_AFTER_IMPORT_MS);
   if (!owner) return 0;
   return runUnderLease(db, owner, total, { maxPages, markBuilt: false });
+}
+
+/**
+ * How long an import waits for a running build before leaving its pages to it. Another import's
+ * short incremental build usually ends within it; a full build that outlasts it indexes the new
+ * pages itself, as it runs until no stale page is left.
+ */
+const LEASE_WAIT_AFTER_IMPORT_MS = 10_000;
+
+async function leaseWithin(db: Db, total: number, waitMs: number): Promise<string | null> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const owner = await takeLease(db, total);
+    if (owner || Date.now() >= until) return owner;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
