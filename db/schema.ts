@@ -22,6 +22,10 @@ import {
 
 /** What "endorsed" means in a campaign (lib/campaign/quality/). */
 export const AGGREGATIONS = ["majority", "dawid-skene"] as const;
+/** KILT's five tasks (lib/kilt/task-kind.ts says what each means). */
+export type TaskKind = "qa" | "fact-checking" | "slot-filling" | "entity-linking" | "dialogue";
+/** FEVER's labels, as KILT keeps them. */
+export type FactLabel = "SUPPORTS" | "REFUTES";
 export type Aggregation = (typeof AGGREGATIONS)[number];
 
 export const userRole = pgEnum("user_role", ["coordinator", "annotator", "crowd"]);
@@ -243,8 +247,17 @@ export const batches = pgTable(
     passageCount: integer("passage_count").notNull().default(0),
     goldPassageCount: integer("gold_passage_count").notNull().default(0),
     pageCount: integer("page_count").notNull().default(0),
+    /** The KILT task its lines are (lib/kilt/task-kind.ts): detected at import, or as the coordinator chose. */
+    taskKind: text("task_kind").$type<TaskKind>().notNull().default("qa"),
+    /** The KILT dataset the file name or the lines' meta named (fever, trex, …), if any: it picks the leaderboard's headline metric. */
+    dataset: text("dataset"),
+    /** Why the import took that kind, as its report said it. */
+    taskKindReason: text("task_kind_reason").notNull().default(""),
   },
-  (t) => [index("batches_campaign_idx").on(t.campaignId)],
+  (t) => [
+    index("batches_campaign_idx").on(t.campaignId),
+    check("batches_task_kind_known", sql`${t.taskKind} in ('qa', 'fact-checking', 'slot-filling', 'entity-linking', 'dialogue')`),
+  ],
 );
 
 // ── Knowledge source, queries, passages ─────────────────────────────────────
@@ -473,6 +486,8 @@ export const judgments = pgTable(
     campaignId: cascadeRef("campaign_id", () => campaigns.id),
     batchId: cascadeRef("batch_id", () => batches.id),
     verdict: verdict("verdict").notNull(),
+    /** Fact checking: the label a sufficient verdict gives the claim (SUPPORTS or REFUTES); null for other kinds and insufficient verdicts. */
+    label: text("label").$type<FactLabel>(),
     unreadable: boolean("unreadable").notNull().default(false),
     startParagraphId: integer("start_paragraph_id"),
     startCharacter: integer("start_character"),
@@ -520,6 +535,7 @@ export const judgments = pgTable(
         and ${t.endParagraphId} is not null and ${t.endCharacter} is not null)`,
     ),
     check("judgments_unreadable_insufficient", sql`not ${t.unreadable} or ${t.verdict} = 'insufficient'`),
+    check("judgments_label_sufficient", sql`${t.label} is null or (${t.verdict} = 'sufficient' and ${t.label} in ('SUPPORTS', 'REFUTES'))`),
     check("judgments_duration_nonnegative", sql`${t.durationMs} >= 0`),
     check("judgments_flags_known", sql`${t.flags} <@ array['broken_text', 'offensive', 'question_wrong']::text[]`),
     check("judgments_comment_length", sql`${t.comment} is null or char_length(${t.comment}) between 1 and 2000`),
@@ -540,6 +556,7 @@ export const judgmentVersions = pgTable(
     /** 0 for the first submission, then 1, 2, … (the judgment's `revision` is the current one). */
     revision: integer("revision").notNull(),
     verdict: verdict("verdict").notNull(),
+    label: text("label").$type<FactLabel>(),
     unreadable: boolean("unreadable").notNull(),
     startParagraphId: integer("start_paragraph_id"),
     startCharacter: integer("start_character"),

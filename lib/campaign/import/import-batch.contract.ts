@@ -1,6 +1,7 @@
 // What a batch import answers (POST /api/campaigns/:id/batches): the import form shows it, and so
 // does `kps batches import`.
 import type { Batch } from "@/db/schema";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 
 /** What the import did with one retriever's candidates. */
 export interface RetrieverReport {
@@ -29,8 +30,20 @@ export function retrieverDefaultText(d: RetrieverDefault): string {
   return `${d.lines} line${d.lines === 1 ? "" : "s"} of ${d.file} had no meta.retriever; ${d.lines === 1 ? "it was" : "they were"} counted as ${d.retriever}.`;
 }
 
+/** The batch's KILT task, and why the import took it. */
+export interface BatchTask {
+  kind: TaskKind;
+  /** What detection said (the same as `kind` unless the import's task option chose another). */
+  detected: TaskKind;
+  /** The KILT dataset the file name or the lines' meta named (fever, trex, …), or null. */
+  dataset: string | null;
+  /** The report's sentence: what was detected and why, or what was chosen over it. */
+  reason: string;
+}
+
 export interface BatchImportResult {
   batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
+  task: BatchTask;
   queries: number;
   passages: number;
   /** Gold of both kinds, decoys included. */

@@ -22,6 +22,7 @@ import { addDecoys } from "./decoys";
 import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
 import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
+import { taskOfBatch } from "./task-of-batch";
 import { writeBatch } from "./write-batch";
 import type { BatchImportResult } from "./import-batch.contract";
 
@@ -80,6 +81,7 @@ export async function importBatch(
         ? "is the retriever of a candidates file's items without meta.retriever: give it with a candidates file"
         : "is the retriever of one candidates file's items without meta.retriever: give it with one file, or give the items meta.retriever",
     );
+  const task = taskOfBatch(read.file, read.parsed, options.task, problems);
   const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
   if (problems.list.length) throw importFailed(problems.list);
@@ -110,6 +112,7 @@ export async function importBatch(
     campaign,
     name,
     createdBy: userId,
+    task,
     queries: read.parsed,
     drafts,
     pageCount,
@@ -120,7 +123,7 @@ export async function importBatch(
     action: "batch.import",
     targetType: "batch",
     targetId: result.batch.id,
-    details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages },
+    details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages, task: task.kind },
   });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { TASK_KINDS } from "@/lib/kilt/task-kind";
 
 /** At most this many retrieval-output files in one batch. */
 export const MAX_CANDIDATE_FILES = 20;
@@ -26,6 +27,8 @@ const count = (what: string) =>
  *   answers, at least that share of the answer's tokens is in the passage (lib/kilt/answer-overlap.ts);
  * - `retrieve: "text"` with `retrieveTopK` (default 4): also rank the paragraphs of the text index for
  *   each question's input and take the best as candidates (origin `retrieval:text`);
+ * - `task`: the KILT task of the lines (qa, fact-checking, slot-filling, entity-linking, dialogue),
+ *   over what the import detects (lib/kilt/task-kind.ts);
  * - `retriever`: with one candidates file, the retriever of its items without `meta.retriever`
  *   (by default the one the file's other items name, or the file's name when none does).
  */
@@ -39,6 +42,7 @@ export const batchImportOptionsSchema = z
     ).optional(),
     retrieve: z.literal("text", 'must be "text" (rank the paragraphs of the text index), or left out').optional(),
     retrieveTopK: count("candidates").optional(),
+    task: z.enum(TASK_KINDS, `must be one of ${TASK_KINDS.join(", ")} (or left out: detected from the file)`).optional(),
     retriever: z
       .string("must be a retriever's name")
       .trim()
@@ -65,6 +69,7 @@ export const batchImportOptionsSchema = z
     retrieve: o.retrieve,
     retrieveTopK: o.retrieve ? (o.retrieveTopK ?? 4) : undefined,
     retriever: o.retriever,
+    task: o.task,
   }));
 
 /** The options as given (the aliases, numbers or their text). */
@@ -73,4 +78,13 @@ export type BatchImportOptionsInput = z.input<typeof batchImportOptionsSchema>;
 export type BatchImportOptions = z.output<typeof batchImportOptionsSchema>;
 
 /** The multipart fields a batch upload takes, besides its files. */
-export const BATCH_FORM_FIELDS = ["name", "perRetriever", "topK", "minAnswerOverlap", "retrieve", "retrieveTopK", "retriever"] as const;
+export const BATCH_FORM_FIELDS = [
+  "name",
+  "perRetriever",
+  "topK",
+  "minAnswerOverlap",
+  "retrieve",
+  "retrieveTopK",
+  "retriever",
+  "task",
+] as const;

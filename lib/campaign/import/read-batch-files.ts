@@ -31,6 +31,8 @@ export interface ParsedQuery {
   originalLine: string;
   lineNumber: number;
   gold: Located<PassageDraft>[];
+  /** The line's `meta`, for detecting its task (a dataset it names). */
+  meta?: unknown;
 }
 
 /** One line of a retrieval-output file: the ranking of its first output entry that has provenance. */
@@ -94,9 +96,24 @@ export async function readTaskFile(file: ImportFile, problems: Problems): Promis
         gold.push({ value: drafts[i++]!, file: file.fileName, line: lineNumber, field: `output[${e}].provenance[${p}]` });
       }),
     );
-    out.push({ kiltId: line.id, input: line.input, answers: answersOf(line), originalLine: text, lineNumber, gold });
+    out.push({
+      kiltId: line.id,
+      input: line.input,
+      answers: answersOf(line),
+      originalLine: text,
+      lineNumber,
+      gold,
+      meta: datasetMeta(line.meta),
+    });
   }
   return out;
+}
+
+/** Of a line's meta, only what names a dataset (the rest stays in the original line). */
+function datasetMeta(meta: unknown): unknown {
+  if (!meta || typeof meta !== "object") return undefined;
+  const { dataset, task } = meta as Record<string, unknown>;
+  return dataset === undefined && task === undefined ? undefined : { dataset, task };
 }
 
 /** Reads a KILT retrieval-output file: per query id, the ranking of its first output entry. */

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { batches, passages, queries, type Campaign } from "@/db/schema";
-import type { BatchImportResult, RetrieverDefault, RetrieverReport } from "./import-batch.contract";
+import type { BatchImportResult, BatchTask, RetrieverDefault, RetrieverReport } from "./import-batch.contract";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
@@ -10,6 +10,7 @@ export interface CheckedBatch {
   campaign: Pick<Campaign, "id" | "judgmentsPerPassage">;
   name: string;
   createdBy: number | null;
+  task: BatchTask;
   queries: ParsedQuery[];
   /** Per question (KILT id), its gold and candidate passages. */
   drafts: Map<string, Located<PassageDraft>[]>;
@@ -24,7 +25,14 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
   return db.transaction(async (tx) => {
     const [batch] = await tx
       .insert(batches)
-      .values({ campaignId: campaign.id, name: input.name, createdBy: input.createdBy })
+      .values({
+        campaignId: campaign.id,
+        name: input.name,
+        createdBy: input.createdBy,
+        taskKind: input.task.kind,
+        dataset: input.task.dataset,
+        taskKindReason: input.task.reason,
+      })
       .returning({ id: batches.id, name: batches.name, status: batches.status, campaignId: batches.campaignId });
     if (!batch) throw new Error("insert returned no row");
     let passageCount = 0;
@@ -61,6 +69,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImpo
       .where(eq(batches.id, batch.id));
     return {
       batch,
+      task: input.task,
       queries: input.queries.length,
       passages: passageCount,
       goldPassages: goldCount,
