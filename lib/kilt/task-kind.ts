@@ -111,6 +111,9 @@ export interface Detection {
   reason: string;
 }
 
+/** "a fact checking", "an entity linking", "an open-domain QA": the kind's name with its article. */
+const aKindName = (kind: TaskKind) => `${/^[aeiou]/i.test(TASK_KIND_NAMES[kind]) ? "an" : "a"} ${TASK_KIND_NAMES[kind]}`;
+
 const share = (n: number, of: number) => `${n} of ${of} line${of === 1 ? "" : "s"}`;
 
 /**
@@ -128,14 +131,14 @@ export function detectTaskKind(fileName: string, lines: readonly TaskLineFacts[]
     return {
       kind: info.kind,
       dataset: fromName,
-      reason: `the file name ${fileName} names ${info.name}, a ${TASK_KIND_NAMES[info.kind]} dataset`,
+      reason: `the file name ${fileName} names ${info.name}, ${aKindName(info.kind)} dataset`,
     };
   }
   const metaNames = lines.map((l) => datasetOfMeta(l.meta));
   const metaName = metaNames[0];
   if (lines.length && metaName && metaNames.every((m) => m === metaName)) {
     const info = KILT_DATASETS[metaName]!;
-    return { kind: info.kind, dataset: metaName, reason: `every line's meta names ${info.name}, a ${TASK_KIND_NAMES[info.kind]} dataset` };
+    return { kind: info.kind, dataset: metaName, reason: `every line's meta names ${info.name}, ${aKindName(info.kind)} dataset` };
   }
   const n = lines.length;
   const none = { dataset: null };
@@ -282,19 +285,12 @@ export function retrievalQueryOf(kind: TaskKind, input: string): string {
       return shown.claim;
     case "slot-filling":
       return `${shown.subject} ${shown.relation}`;
-    case "entity-linking":
-      return [
-        trimWords(shown.before, RETRIEVAL_CONTEXT_WORDS, true).text,
-        shown.mention,
-        trimWords(shown.after, RETRIEVAL_CONTEXT_WORDS, false).text,
-      ]
-        .filter(Boolean)
-        .join(" ");
+    case "entity-linking": {
+      const context = (text: string, fromEnd: boolean) => trimWords(text, RETRIEVAL_CONTEXT_WORDS, fromEnd).text;
+      return [context(shown.before, true), shown.mention, context(shown.after, false)].filter(Boolean).join(" ");
+    }
     case "dialogue":
-      return shown.turns
-        .slice(-RETRIEVAL_TURNS)
-        .map((t) => t.text)
-        .join(" ");
+      return Array.from(shown.turns.slice(-RETRIEVAL_TURNS), (t) => t.text).join(" ");
     default:
       return shown.question;
   }

@@ -1,5 +1,5 @@
 import "server-only";
-import { datasetOfFileName, datasetOfMeta, detectTaskKind, taskLineProblem, TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
+import { detectTaskKind, taskLineProblem, TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
 import type { BatchTask } from "./import-batch.contract";
 import type { Problems } from "./import-problems";
 import type { ImportFile, ParsedQuery } from "./read-batch-files";
@@ -12,7 +12,9 @@ import type { ImportFile, ParsedQuery } from "./read-batch-files";
 export function taskOfBatch(file: ImportFile, parsed: readonly ParsedQuery[], chosen: TaskKind | undefined, problems: Problems): BatchTask {
   const detected = detectTaskKind(file.fileName, parsed);
   const kind = chosen ?? detected.kind;
-  const dataset = chosen === undefined ? detected.dataset : sameKindDataset(file.fileName, parsed, chosen);
+  // The dataset detection found (named by the file name or by every line's meta) is of the detected
+  // kind: it stays when the choice agrees, and goes when the coordinator chose another kind.
+  const dataset = chosen === undefined || chosen === detected.kind ? detected.dataset : null;
   const reason =
     chosen === undefined || chosen === detected.kind
       ? `Detected ${TASK_KIND_NAMES[detected.kind]}: ${detected.reason}.${chosen ? " Confirmed by the import's task option." : ""}`
@@ -23,10 +25,4 @@ export function taskOfBatch(file: ImportFile, parsed: readonly ParsedQuery[], ch
     if (problems.full) break;
   }
   return { kind, detected: detected.kind, dataset, reason };
-}
-
-/** The dataset named by the file name or the first line's meta, kept only when it is a dataset of the chosen kind. */
-function sameKindDataset(fileName: string, parsed: readonly ParsedQuery[], kind: TaskKind): string | null {
-  const named = datasetOfFileName(fileName) ?? datasetOfMeta(parsed[0]?.meta);
-  return named && detectTaskKind(fileName, parsed).kind === kind ? named : null;
 }
