@@ -229,6 +229,17 @@ describeEachDatabase("import of KILT task kinds", ({ db }) => {
     });
   }
 
+  it("makes decoys for QA and slot filling, none for fact checking (a label's words say nothing of the claim) or entity linking (the page is the entity)", async () => {
+    const decoysOf = async (file: string) => {
+      const campaignId = (await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("decoys"), decoysPer100: 50 }))).id;
+      return (await importFile(campaignId, file)).decoys;
+    };
+    expect(await decoysOf("fever-dev-kilt.jsonl")).toBe(0);
+    expect(await decoysOf("aidayago2-dev-kilt.jsonl")).toBe(0);
+    expect(await decoysOf("nq-dev-kilt.jsonl")).toBeGreaterThan(0);
+    expect(await decoysOf("trex-dev-kilt.jsonl")).toBeGreaterThan(0);
+  });
+
   it("stores numeric KILT ids (FEVER's) as strings, and every answer alias of slot filling", async () => {
     const campaignId = await newCampaign();
     await importFile(campaignId, "fever-dev-kilt.jsonl");
