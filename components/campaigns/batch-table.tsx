@@ -12,7 +12,7 @@ import { BatchNameCells } from "./batch-cells";
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };
 
-const COLUMNS = ["Batch", "Status", "Task", ...numeric("Questions", "Passages", "Gold", "Pages"), ACTIONS];
+const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", "Pages"), "Task", ACTIONS];
 
 /** A campaign's batches, newest first, a page at a time, searchable by name. */
 export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
@@ -72,14 +72,14 @@ function BatchTable({ campaignId, batches }: { campaignId: number; batches: Batc
         {batches.map((b) => (
           <tr key={b.id}>
             <BatchNameCells batch={b} />
-            <td>
-              {TASK_KIND_NAMES[b.taskKind]}
-              {b.dataset && <span className="muted"> · {KILT_DATASETS[b.dataset]?.name ?? b.dataset}</span>}
-            </td>
             <Num>{b.queries}</Num>
             <Num>{b.passages}</Num>
             <Num>{b.goldPassages}</Num>
             <Num>{b.pages}</Num>
+            <td>
+              {TASK_KIND_NAMES[b.taskKind]}
+              {b.dataset && <span className="muted"> · {KILT_DATASETS[b.dataset]?.name ?? b.dataset}</span>}
+            </td>
             <Num>
               <div className="row-actions">{actions(b)}</div>
             </Num>
