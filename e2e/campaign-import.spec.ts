@@ -161,6 +161,7 @@ test("a coordinator creates a campaign, imports the demo files and launches the 
   await expect(cells.nth(3)).toHaveText(String(stored1!.passages));
   await expect(cells.nth(4)).toHaveText("5");
   await expect(cells.nth(5)).toHaveText("5");
+  await expect(cells.nth(6)).toHaveText("open-domain QA"); // the task kind, detected
   // Only the moves the lifecycle allows.
   await expect(row.getByRole("button", { name: "Launch" })).toBeVisible();
   await expect(row.getByRole("button", { name: "Close" })).toBeVisible();
@@ -276,6 +277,20 @@ test("two retrieval files with the answer overlap: the form takes both, the outc
   await page.getByLabel("Candidates (retrieval output JSONL)").setInputFiles([file("dpr.jsonl"), file("tfidf.jsonl")]);
   await page.getByLabel("Top-k candidates per retriever").fill("2");
   await page.getByLabel("Minimum answer overlap").fill("0.1");
+  // The task kind is detected unless chosen; QA here, chosen from the keyboard.
+  const task = page.getByLabel("Task", { exact: true });
+  await expect(task).toHaveValue("");
+  await expect(task.locator("option")).toHaveText([
+    "Detect from the file",
+    "QA",
+    "Fact checking",
+    "Slot filling",
+    "Entity linking",
+    "Dialogue",
+  ]);
+  await task.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(task).toHaveValue("qa");
   // Text retrieval shows its count only when asked for; it is left off here.
   await expect(page.getByLabel("Text-retrieval candidates")).toHaveCount(0);
   await page.getByLabel("Also propose paragraphs of the text index").check();
@@ -296,6 +311,11 @@ test("two retrieval files with the answer overlap: the form takes both, the outc
     /^dpr\s*9\s*1\s*3\s*6\s*4$/,
     /^tfidf\s*5\s*1\s*3\s*2\s*2$/,
   ]);
+  await expect(page.getByTestId("task-taken")).toContainText("Task: open-domain QA.");
+  await expect(page.getByTestId("task-taken")).toContainText("Confirmed by the import's task option."); // the form sent task=qa
+  await expect(page.getByTestId("answer-overlap")).toHaveText(
+    "The answer-overlap filter kept a candidate when it holds at least 0.1 of the words of one answer.",
+  );
   await page.screenshot({ path: screenshotPath("import-retrievers.png"), fullPage: true });
   await expectAccessible(page, "the import outcome");
   fs.rmSync(dir, { recursive: true, force: true });

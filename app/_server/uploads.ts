@@ -12,13 +12,13 @@ import { isMultipart, limitedBody, multipartParts } from "@/app/_server/multipar
 /**
  * A batch upload: multipart with a `queries` file, optionally `candidates` files (one per retriever, at
  * most MAX_CANDIDATE_FILES), and the fields `name`, `perRetriever` (old name `topK`), `minAnswerOverlap`,
- * `retrieve`, `retrieveTopK` before or after the files (the form sends them first, the CLI last).
+ * `retrieve`, `retrieveTopK`, `retriever`, `task` before or after the files (the form sends them first, the CLI last).
  */
 export async function* batchUploadParts(req: Request, maxBytes: number): AsyncGenerator<BatchPart> {
   if (!isMultipart(req)) {
     throw new AppError(
       "bad_request",
-      "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'name').",
+      "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'retriever', 'task', 'name').",
     );
   }
   const fields = new Map<string, string>();

@@ -1,5 +1,7 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importFields, retrieverDefaultLines, retrieverLines } from "./batches";
+import { buildProgram } from "../cli";
+import { importFields, retrieverDefaultLines, retrieverLines, taskLines } from "./batches";
 
 const base = { campaign: "1", queries: "q.jsonl", candidates: [] };
 
@@ -36,6 +38,53 @@ describe("kps batch import", () => {
     ).toEqual([
       "1 line of pilot-dpr.jsonl had no meta.retriever; it was counted as dpr.",
       "3 lines of bm25.jsonl had no meta.retriever; they were counted as bm25-v2.",
+    ]);
+  });
+
+  it("sends --task as the task field, and refuses a kind it does not know, naming the flag and the kinds", async () => {
+    expect(importFields({ ...base, task: "slot-filling" })).toEqual([{ name: "task", value: "slot-filling" }]);
+    const queries = path.resolve(import.meta.dirname, "batches.test.ts"); // any existing file: the parse fails before the upload
+    const parse = (task: string) =>
+      buildProgram({} as NodeJS.ProcessEnv).parseAsync([
+        "node",
+        "kps",
+        "batch",
+        "import",
+        "--campaign",
+        "1",
+        "--queries",
+        queries,
+        "--task",
+        task,
+      ]);
+    for (const bad of ["QA", "fact_checking", "qa; drop table batches", "x".repeat(10_000), "qa\u0000"])
+      await expect(parse(bad), bad.slice(0, 20)).rejects.toThrow(
+        /--task <kind>.*Allowed choices are qa, fact-checking, slot-filling, entity-linking, dialogue/,
+      );
+  });
+
+  it("prints the task kind taken, its dataset and why, and what the answer-overlap filter did for it", () => {
+    const task = {
+      kind: "fact-checking" as const,
+      detected: "fact-checking" as const,
+      dataset: "fever",
+      reason: "Detected fact checking: the file name names FEVER.",
+    };
+    expect(taskLines({ task, answerOverlap: null })).toEqual([
+      "Task: fact checking (dataset fever). Detected fact checking: the file name names FEVER.",
+    ]);
+    expect(taskLines({ task, answerOverlap: { threshold: 0.1, rule: "off" } })[1]).toBe(
+      "The answer-overlap filter (0.1) was off for fact checking: its answers are labels (SUPPORTS, REFUTES), not text, so no candidate was dropped for overlap.",
+    );
+    const linking = {
+      kind: "entity-linking" as const,
+      detected: "qa" as const,
+      dataset: null,
+      reason: "Imported as entity linking, as chosen.",
+    };
+    expect(taskLines({ task: linking, answerOverlap: { threshold: 0.5, rule: "titles" } })).toEqual([
+      "Task: entity linking. Imported as entity linking, as chosen.",
+      "The answer-overlap filter for entity linking kept a candidate when its page's title is one of the line's answers (Wikipedia titles, compared normalised); the threshold 0.5 does not apply.",
     ]);
   });
 });

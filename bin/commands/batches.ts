@@ -1,10 +1,12 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import {
+  answerOverlapText,
   retrieverDefaultText,
   type BatchImportResult,
   type RetrieverDefault,
   type RetrieverReport,
 } from "@/lib/campaign/import/import-batch.contract";
+import { TASK_KINDS, TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
 import { batchListQuerySchema } from "@/lib/list-options.contract";
 import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
@@ -14,17 +16,28 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
   addImport(batch, ctx);
   batch
     .command("list")
-    .description("list every batch of a campaign, newest first")
+    .description("list every batch of a campaign, newest first, with its task kind (and KILT dataset)")
     .requiredOption("--campaign <id>", "the campaign's id")
     .option("--search <text>", "only names containing this text")
     .action((opts: { campaign: string; search?: string }) =>
-      listEvery<{ id: number; name: string; status: string; queries: number; passages: number; goldPassages: number }>(ctx, {
+      listEvery<{
+        id: number;
+        name: string;
+        status: string;
+        queries: number;
+        passages: number;
+        goldPassages: number;
+        taskKind?: string;
+        dataset?: string | null;
+      }>(ctx, {
         path: `/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`,
         key: "batches",
         schema: batchListQuerySchema,
         search: opts.search,
         noun: ["batch", "batches"],
-        line: (b) => `${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold`,
+        line: (b) =>
+          `${b.id}\t${b.status}\t${b.name}\t${b.queries} questions\t${b.passages} passages\t${b.goldPassages} gold` +
+          (b.taskKind ? `\t${b.taskKind}${b.dataset ? ` (${b.dataset})` : ""}` : ""),
       }),
     );
   for (const action of ["launch", "pause", "close"] as const) {
@@ -52,6 +65,7 @@ interface ImportOptions {
   minAnswerOverlap?: number;
   retrieve?: string;
   retriever?: string;
+  task?: TaskKind;
   name?: string;
 }
 
@@ -66,6 +80,7 @@ export function importFields(opts: ImportOptions): { name: string; value: string
     ["retrieve", opts.retrieve],
     ["retrieveTopK", opts.retrieve ? opts.topK : undefined],
     ["retriever", opts.retriever || undefined],
+    ["task", opts.task],
     ["name", opts.name || undefined],
   ];
   return fields.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value: String(value) }]));
@@ -83,6 +98,16 @@ export function retrieverLines(retrievers: RetrieverReport[]): string[] {
 /** One line per candidates file whose lines named no retriever: what they were counted as. */
 export function retrieverDefaultLines(defaults: RetrieverDefault[]): string[] {
   return defaults.map(retrieverDefaultText);
+}
+
+/** The report's lines on the batch's task kind (and the dataset, and why) and on the answer-overlap filter for that kind. */
+export function taskLines(result: Pick<BatchImportResult, "task" | "answerOverlap">): string[] {
+  const { task } = result;
+  if (!task) return []; // an older server
+  return [
+    `Task: ${TASK_KIND_NAMES[task.kind]}${task.dataset ? ` (dataset ${task.dataset})` : ""}. ${task.reason}`,
+    ...(result.answerOverlap ? [answerOverlapText(result.answerOverlap, task.kind)] : []),
+  ];
 }
 
 /** `--candidates` may be repeated: every file, in order. */
@@ -116,6 +141,11 @@ function addImport(batch: Command, ctx: CliContext): void {
       "--retriever <name>",
       "with one --candidates file: the retriever of its items without meta.retriever (default: the one its other items name, else the file's name)",
     )
+    .addOption(
+      new Option("--task <kind>", "the KILT task of the lines, over what the import detects from the file (default: detected)").choices(
+        TASK_KINDS,
+      ),
+    )
     .option("--name <name>", "the batch's name (default: the queries file's name)")
     .action(async (opts: ImportOptions) => {
       ctx.needToken();
@@ -134,6 +164,7 @@ function addImport(batch: Command, ctx: CliContext): void {
         [
           `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
             `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
+          ...taskLines(result),
           ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
           ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
           ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),

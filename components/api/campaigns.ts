@@ -36,7 +36,10 @@ export const campaignKeys = {
 };
 
 /** A batch as the campaign page's table shows it. */
-export type BatchRow = Pick<BatchView, "id" | "name" | "status" | "queries" | "passages" | "goldPassages" | "pages">;
+export type BatchRow = Pick<
+  BatchView,
+  "id" | "name" | "status" | "taskKind" | "dataset" | "queries" | "passages" | "goldPassages" | "pages"
+>;
 
 /** A page of a campaign's batches, newest first, as GET /api/campaigns/:id/batches answers. */
 export interface BatchPage {

@@ -6,12 +6,13 @@ import { ACTIONS, DataTable, Num, numeric } from "@/components/ui/data-table";
 import { ErrorAlert } from "@/components/ui/form-field";
 import { useRowConfirm } from "@/components/ui/row-confirm";
 import { allowedActions, type BatchAction } from "@/lib/campaign/batches.contract";
+import { KILT_DATASETS, TASK_KIND_NAMES } from "@/lib/kilt/task-kind";
 import { batchesQuery, campaignKeys, changeBatch, type BatchPage, type BatchRow } from "@/components/api/campaigns";
 import { BatchNameCells } from "./batch-cells";
 
 const actionLabel: Record<BatchAction, string> = { launch: "Launch", pause: "Pause", close: "Close" };
 
-const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", "Pages"), ACTIONS];
+const COLUMNS = ["Batch", "Status", ...numeric("Questions", "Passages", "Gold", "Pages"), "Task", ACTIONS];
 
 /** A campaign's batches, newest first, a page at a time, searchable by name. */
 export function BatchList({ campaignId, initialPage }: { campaignId: number; initialPage: BatchPage }) {
@@ -75,6 +76,10 @@ function BatchTable({ campaignId, batches }: { campaignId: number; batches: Batc
             <Num>{b.passages}</Num>
             <Num>{b.goldPassages}</Num>
             <Num>{b.pages}</Num>
+            <td>
+              {TASK_KIND_NAMES[b.taskKind]}
+              {b.dataset && <span className="muted"> · {KILT_DATASETS[b.dataset]?.name ?? b.dataset}</span>}
+            </td>
             <Num>
               <div className="row-actions">{actions(b)}</div>
             </Num>

@@ -84,6 +84,17 @@ describe("batchFields", () => {
     ]);
   });
 
+  it("sends the task only when the coordinator chose one over detection", () => {
+    const draft = initialImportState.draft;
+    expect(draft.task).toBe("");
+    expect(batchFields(draft).map(([name]) => name)).not.toContain("task");
+    expect(batchFields({ ...draft, task: "entity-linking" })).toEqual([
+      ["perRetriever", "4"],
+      ["task", "entity-linking"],
+    ]);
+    expect(describeProblem({ field: "task", message: "must be one of qa, …" })).toBe("Task: must be one of qa, …");
+  });
+
   it("sends the retriever of unnamed lines only with one candidates file", () => {
     const file = new File(["{}"], "pilot-dpr.jsonl");
     const draft = { ...initialImportState.draft, retriever: " dpr " };

@@ -5,6 +5,7 @@ import { formatBytes } from "@/lib/format";
 import type { Problem } from "@/components/api/client";
 import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
 import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 
 export type StepKey = "knowledge" | "batch";
 export type StepState = "waiting" | "uploading" | "processing" | "done" | "failed";
@@ -35,6 +36,8 @@ export interface ImportDraft {
   retriever: string;
   name: string;
   keepCited: boolean;
+  /** The KILT task of the lines; "" to detect it from the file. */
+  task: TaskKind | "";
 }
 
 export interface Failure {
@@ -76,6 +79,7 @@ export const initialImportState: ImportState = {
     retriever: "",
     name: "",
     keepCited: true,
+    task: "",
   },
   busy: false,
   steps: [],
@@ -164,6 +168,7 @@ const formFieldLabels: Record<string, string> = {
   retrieveTopK: "Text-retrieval candidates",
   retriever: "Retriever of unnamed lines",
   name: "Batch name",
+  task: "Task",
 };
 
 /** The batch upload's fields, as the API takes them (lib/campaign/import/import-options.ts); empty ones left out. */
@@ -174,6 +179,7 @@ export function batchFields(draft: ImportDraft): [string, string][] {
     ["retrieve", draft.retrieveText ? "text" : ""],
     ["retrieveTopK", draft.retrieveText ? draft.retrieveTopK.trim() : ""],
     ["retriever", draft.candidates.length === 1 ? draft.retriever.trim() : ""],
+    ["task", draft.task],
     ["name", draft.name.trim()],
   ];
   return fields.filter(([, value]) => value !== "");

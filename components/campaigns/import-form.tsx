@@ -7,6 +7,7 @@ import { FileInput, NumberInput, TextInput, type TextInputProps } from "@/compon
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { useImport } from "./use-import";
+import { TASK_KIND_NAMES, TASK_KINDS, type TaskKind } from "@/lib/kilt/task-kind";
 
 const JSONL = ".jsonl,.json,application/x-ndjson,application/json";
 
@@ -145,6 +146,7 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
     <fieldset className="plain" disabled={busy}>
       <legend>Options</legend>
       <div className="form-grid">
+        <TaskField {...props} />
         <FormField id="import-topk" label="Top-k candidates per retriever" hint="Taken from the top of each file’s ranking (default 4).">
           {(p) => <CountInput {...p} name="perRetriever" {...bind(props, "perRetriever")} />}
         </FormField>
@@ -181,6 +183,28 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
       <DraftCheck field="keepCited" {...props} />
       <TextRetrievalFields {...props} />
     </fieldset>
+  );
+}
+
+/** The KILT task of the lines: detected from the file unless the coordinator names one. */
+function TaskField({ draft, edit }: DraftProps) {
+  return (
+    <FormField
+      id="import-task"
+      label="Task"
+      hint="What the lines hold. Detection reads the file’s name (fever-dev-kilt.jsonl…), the lines’ meta and their shape; the report says what it took and why."
+    >
+      {(p) => (
+        <select {...p} name="task" value={draft.task} onChange={(e) => edit({ task: e.target.value as TaskKind | "" })}>
+          <option value="">Detect from the file</option>
+          {TASK_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {kind === "qa" ? "QA" : TASK_KIND_NAMES[kind][0]!.toUpperCase() + TASK_KIND_NAMES[kind].slice(1)}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
   );
 }
 

@@ -1,7 +1,14 @@
 import Link from "next/link";
 import type { Ref } from "react";
 import { describeProblem, stepText, type Failure, type Step } from "@/components/campaigns/import-form-state";
-import { retrieverDefaultText, type BatchImportResult, type RetrieverReport } from "@/lib/campaign/import/import-batch.contract";
+import {
+  answerOverlapText,
+  retrieverDefaultText,
+  type BatchImportResult,
+  type BatchTask,
+  type RetrieverReport,
+} from "@/lib/campaign/import/import-batch.contract";
+import { KILT_DATASETS, TASK_KIND_NAMES } from "@/lib/kilt/task-kind";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { plural } from "@/lib/format";
@@ -70,6 +77,7 @@ export function ImportDone({
       <p style={{ marginBottom: 0 }}>
         <strong>Batch “{batch.batch.name}”</strong> <span className="muted">({batch.batch.status})</span>
       </p>
+      <TaskTaken task={batch.task} />
       <dl className="summary-counts" aria-label="Batch counts">
         {COUNTS.map(([label, key]) => (
           <div key={key}>
@@ -79,6 +87,7 @@ export function ImportDone({
         ))}
       </dl>
       {batch.retrievers.length > 0 && <RetrieverCounts retrievers={batch.retrievers} />}
+      {batch.answerOverlap && <p data-testid="answer-overlap">{answerOverlapText(batch.answerOverlap, batch.task.kind)}</p>}
       {batch.retrieverDefaults.map((d) => (
         <p key={d.file} data-testid="retriever-default">
           {retrieverDefaultText(d)}
@@ -94,6 +103,17 @@ export function ImportDone({
         </button>
       </div>
     </div>
+  );
+}
+
+/** The task kind the batch was imported as, its KILT dataset if one was named, and why. */
+function TaskTaken({ task }: { task: BatchTask }) {
+  const dataset = task.dataset ? (KILT_DATASETS[task.dataset]?.name ?? task.dataset) : null;
+  return (
+    <p data-testid="task-taken">
+      <strong>Task:</strong> {TASK_KIND_NAMES[task.kind]}
+      {dataset && <> · dataset {dataset}</>}. <span className="muted">{task.reason}</span>
+    </p>
   );
 }
 

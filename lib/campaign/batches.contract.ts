@@ -1,12 +1,16 @@
 // A batch as the API shows it, and its lifecycle: the batches table and its buttons, the routes and
 // lib/campaign/batches.ts read the same definitions.
-import type { BatchStatus } from "@/db/schema";
+import type { BatchStatus, TaskKind } from "@/db/schema";
 
 export interface BatchView {
   id: number;
   campaignId: number;
   name: string;
   status: BatchStatus;
+  /** The KILT task of its lines (detected at import, or chosen). */
+  taskKind: TaskKind;
+  /** The KILT dataset its file named (fever, trex, …), or null. */
+  dataset: string | null;
   queries: number;
   passages: number;
   goldPassages: number;

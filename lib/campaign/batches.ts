@@ -16,6 +16,8 @@ const batchColumns = {
   campaignId: batches.campaignId,
   name: batches.name,
   status: batches.status,
+  taskKind: batches.taskKind,
+  dataset: batches.dataset,
   queries: batches.queryCount,
   passages: batches.passageCount,
   goldPassages: batches.goldPassageCount,

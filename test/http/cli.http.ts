@@ -245,5 +245,14 @@ test("kps batch import takes a file per retriever, the per-retriever cut and the
       "  dpr: 9 read (top K), 1 below the top K, 3 dropped by the answer overlap, 6 kept (3 merged with another origin)\n" +
       "  bm25: 6 read (top K), 1 below the top K, 1 dropped by the answer overlap, 5 kept (2 merged with another origin)\n",
   );
+  // The task kind taken, and why; what the answer-overlap filter did for it.
+  expect(imported.stderr).toMatch(/^Task: open-domain QA\. Detected open-domain QA: .+\.$/m);
+  expect(imported.stderr).toContain("The answer-overlap filter kept a candidate when it holds at least 0.1 of the words of one answer.");
+  // --task is checked before anything is sent, naming the flag and the kinds.
+  const badTask = await cli([...args, "--task", "qa; drop table batches"], env);
+  expect(badTask.code).toBe(1);
+  expect(badTask.stderr).toContain(
+    "option '--task <kind>' argument 'qa; drop table batches' is invalid. Allowed choices are qa, fact-checking, slot-filling, entity-linking, dialogue.",
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -144,3 +144,47 @@ test("NUL in a multipart field is a 422 naming it, in a file name a 400; NUL in 
     await admin.dispose();
   }
 });
+
+test("a hostile task option of a batch upload is a 422 naming the field task, and no batch is stored", async () => {
+  const created = await asCoordinator("/api/campaigns", { method: "POST", body: JSON.stringify({ name: `hostile task ${Date.now()}` }) });
+  const campaignId = ((await created.json()) as { campaign: { id: number } }).campaign.id;
+  const post = (task: string) => {
+    const form = new FormData();
+    form.append("queries", new Blob(['{"id": "t1", "input": "who wrote it", "output": [{"answer": "a"}]}\n']), "q.jsonl");
+    form.append("task", task);
+    return fetch(`${baseURL}/api/campaigns/${campaignId}/batches`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+  };
+  for (const task of ["qa; drop table batches", "x".repeat(10_000), "qa\u0000", "QA", "fever", "<script>alert(1)</script>"]) {
+    const res = await post(task);
+    const text = await res.text();
+    expect(res.status, task.slice(0, 30)).toBe(422);
+    const problems = (JSON.parse(text) as { error: { details: { problems: { field: string; message: string }[] } } }).error.details
+      .problems;
+    expect(
+      problems.map((p) => p.field),
+      task.slice(0, 30),
+    ).toEqual(["task"]);
+    if (!task.includes("\u0000"))
+      expect(problems[0]!.message).toContain("must be one of qa, fact-checking, slot-filling, entity-linking, dialogue");
+  }
+  const listed = await asCoordinator(`/api/campaigns/${campaignId}/batches`);
+  expect(((await listed.json()) as { batches: unknown[] }).batches).toEqual([]);
+  // A known kind goes through, and the batch list shows it.
+  const taken = await post("entity-linking");
+  expect(taken.status).toBe(422); // the line marks no mention: the kind's own check, on its line
+  expect(await taken.text()).toContain("must mark one mention as [START_ENT] mention [END_ENT] for entity linking");
+  const qa = await post("qa");
+  expect(qa.status).toBe(201);
+  expect(((await qa.json()) as { task: { kind: string; reason: string } }).task).toMatchObject({
+    kind: "qa",
+    reason: expect.stringContaining("Confirmed"),
+  });
+  const after = (await (await asCoordinator(`/api/campaigns/${campaignId}/batches`)).json()) as {
+    batches: { taskKind: string; dataset: string | null }[];
+  };
+  expect(after.batches.map((b) => [b.taskKind, b.dataset])).toEqual([["qa", null]]);
+});

@@ -4,9 +4,10 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { AppError, invalidField } from "@/lib/errors";
-import { answerTokens, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
+import { answerTokens, normalizeAnswer, passesAnswerOverlap } from "@/lib/kilt/answer-overlap";
+import { retrievalQueryOf, type TaskKind } from "@/lib/kilt/task-kind";
 import type { TextRequest } from "./check-pages";
-import type { RetrieverDefault, RetrieverReport } from "./import-batch.contract";
+import { answerOverlapRule, type RetrieverDefault, type RetrieverReport } from "./import-batch.contract";
 import type { Problems } from "./import-problems";
 import { candidateDraft, candidateOf, locationKey, namedRetriever, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
@@ -124,20 +125,22 @@ export type RankParagraphs = (db: Db, text: string, k: number) => Promise<{ wiki
 export const TEXT_RETRIEVER = "retrieval:text";
 
 /**
- * The best `k` paragraphs of the text index for each question's input, as candidates of origin
- * `retrieval:text`. Without a built index, a problem naming the `retrieve` field.
+ * The best `k` paragraphs of the text index for each question, as candidates of origin
+ * `retrieval:text`. The index is queried with what the input means for the batch's kind
+ * (retrievalQueryOf: the claim, "subject relation", the mention in its context, the last turns, the
+ * question), not with its markers. Without a built index, a problem naming the `retrieve` field.
  */
 export async function textCandidates(
   db: Db,
   rank: RankParagraphs,
   questions: ParsedQuery[],
-  k: number,
+  search: { k: number; kind: TaskKind },
   report: CandidateReport,
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const row = report.row(TEXT_RETRIEVER);
   for (const q of questions) {
-    const best = await rank(db, q.input, k).catch((error: unknown) => {
+    const best = await rank(db, retrievalQueryOf(search.kind, q.input), search.k).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "conflict") {
         throw invalidField(
           "retrieve",
@@ -165,37 +168,57 @@ export async function textCandidates(
 }
 
 /**
- * The answer-overlap filter as a request for the passages' text while the pages are checked: each
- * candidate of a question with answers is dropped unless `passesAnswerOverlap` (one answer's token
- * share in the passage's paragraphs start..end ≥ `threshold`). A candidate at one of its question's
- * gold locations is never dropped: gold passages are not filtered, and the origin says the retriever
- * found it. Questions without answers keep every candidate.
+ * The answer-overlap filter as a request for the passages' text while the pages are checked, by the
+ * batch's kind (answerOverlapRule): each candidate of a question with answers is dropped unless
+ * `passesAnswerOverlap` (one answer's token share in the passage's paragraphs start..end ≥
+ * `threshold`; for slot filling the answers are the object and its aliases), or, for entity linking,
+ * unless its page's title is one of the answers (Wikipedia titles), both normalised as KILT does.
+ * Fact checking's answers are labels: no request, nothing dropped. A candidate at one of its
+ * question's gold locations is never dropped: gold passages are not filtered, and the origin says the
+ * retriever found it. Questions without answers keep every candidate.
  */
-export function answerOverlapFilter(candidates: Candidate[], questions: ReadonlyMap<string, ParsedQuery>, threshold: number): TextRequest {
-  const answers = new Map<string, Set<string>[]>();
+export function answerOverlapFilter(
+  candidates: Candidate[],
+  questions: ReadonlyMap<string, ParsedQuery>,
+  threshold: number,
+  kind: TaskKind,
+): TextRequest | undefined {
+  const rule = answerOverlapRule(kind);
+  if (rule === "off") return undefined;
+  const keeps = new Map<string, Keep | null>();
   const gold = new Map<string, Set<string>>();
   const byPassage = new Map<Located<PassageDraft>, Candidate>();
   for (const c of candidates) {
     const q = questions.get(c.kiltId)!;
-    if (!answers.has(c.kiltId)) {
-      answers.set(
-        c.kiltId,
-        q.answers.map(answerTokens).filter((a) => a.size > 0),
-      );
+    if (!keeps.has(c.kiltId)) {
+      keeps.set(c.kiltId, keepOf(rule, q.answers, threshold));
       gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
     }
     // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either.
-    if (answers.get(c.kiltId)!.length === 0 || c.located.value.isGold || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
+    if (!keeps.get(c.kiltId) || c.located.value.isGold || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
     c.dropped = true; // until its text shows enough overlap
     byPassage.set(c.located, c);
   }
   return {
     passages: [...byPassage.keys()],
-    onText: (passage, text) => {
+    onText: (passage, text, title) => {
       const c = byPassage.get(passage)!;
-      c.dropped = !passesAnswerOverlap(answers.get(c.kiltId)!, text, threshold);
+      c.dropped = !keeps.get(c.kiltId)!(text, title);
     },
   };
+}
+
+/** Whether a candidate is kept, by its passage's text and its page's title. */
+type Keep = (text: string, title: string) => boolean;
+
+/** A question's rule; null when it has no answer to compare (none left once normalised): it keeps every candidate. */
+function keepOf(rule: "tokens" | "titles", answers: readonly string[], threshold: number): Keep | null {
+  if (rule === "titles") {
+    const titles = new Set(answers.map(normalizeAnswer).filter((t) => t !== ""));
+    return titles.size ? (_text, title) => titles.has(normalizeAnswer(title)) : null;
+  }
+  const tokens = answers.map(answerTokens).filter((a) => a.size > 0);
+  return tokens.length ? (text) => passesAnswerOverlap(tokens, text, threshold) : null;
 }
 
 /** Adds the kept candidates to their questions' passages and counts, per retriever, what was dropped, kept and merged. */

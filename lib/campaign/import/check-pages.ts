@@ -21,9 +21,9 @@ async function readPages(db: Db, located: Located<PassageDraft>[], text: TextReq
   const size = textOf.size ? 200 : 1000;
   for (let i = 0; i < wanted.length; i += size) {
     const ids = wanted.slice(i, i + size);
-    const rows = rowsOf<{ wikipedia_id: string; n: number; paragraphs: string[] | null }>(
+    const rows = rowsOf<{ wikipedia_id: string; title: string; n: number; paragraphs: string[] | null }>(
       await db.execute(sql`
-        select wikipedia_id, cardinality(paragraphs)::int as n,
+        select wikipedia_id, title, cardinality(paragraphs)::int as n,
           case when wikipedia_id = any(${sql.param(ids.filter((id) => textOf.has(id)))}::text[]) then paragraphs end as paragraphs
         from pages where wikipedia_id = any(${sql.param(ids)}::text[])`),
     );
@@ -31,7 +31,7 @@ async function readPages(db: Db, located: Located<PassageDraft>[], text: TextReq
       paragraphCounts.set(r.wikipedia_id, r.n);
       for (const l of r.paragraphs ? textOf.get(r.wikipedia_id)! : []) {
         const { startParagraphId: start, endParagraphId: end } = l.value;
-        if (start <= end && end < r.n) text!.onText(l, r.paragraphs!.slice(start, end + 1).join(" "));
+        if (start <= end && end < r.n) text!.onText(l, r.paragraphs!.slice(start, end + 1).join(" "), r.title);
       }
     }
   }
@@ -41,8 +41,8 @@ async function readPages(db: Db, located: Located<PassageDraft>[], text: TextReq
 /** Passages whose text a caller wants while the pages are read (the answer-overlap filter). */
 export interface TextRequest {
   passages: Located<PassageDraft>[];
-  /** Called once per passage whose paragraph range lies inside its page: its paragraphs start..end, joined by spaces. */
-  onText: (passage: Located<PassageDraft>, text: string) => void;
+  /** Called once per passage whose paragraph range lies inside its page: its paragraphs start..end, joined by spaces, and its page's title. */
+  onText: (passage: Located<PassageDraft>, text: string, title: string) => void;
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a batch import answers (POST /api/campaigns/:id/batches): the import form shows it, and so
 // does `kps batches import`.
 import type { Batch } from "@/db/schema";
-import type { TaskKind } from "@/lib/kilt/task-kind";
+import { TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
 
 /** What the import did with one retriever's candidates. */
 export interface RetrieverReport {
@@ -41,6 +41,37 @@ export interface BatchTask {
   reason: string;
 }
 
+/**
+ * How the answer-overlap filter (`minAnswerOverlap`) reads a kind's answers: as text whose tokens a
+ * candidate must hold (QA, dialogue, and slot filling, whose answers are the object and its
+ * aliases); as Wikipedia titles its page must bear (entity linking); not at all (fact checking,
+ * whose answers are labels, not text).
+ */
+export type AnswerOverlapRule = "tokens" | "titles" | "off";
+
+export function answerOverlapRule(kind: TaskKind): AnswerOverlapRule {
+  return kind === "fact-checking" ? "off" : kind === "entity-linking" ? "titles" : "tokens";
+}
+
+/** What the answer-overlap filter did for the batch's kind. */
+export interface AnswerOverlapReport {
+  threshold: number;
+  rule: AnswerOverlapRule;
+}
+
+/** The import report's sentence on the answer-overlap filter. */
+export function answerOverlapText(r: AnswerOverlapReport, kind: TaskKind): string {
+  const name = TASK_KIND_NAMES[kind];
+  switch (r.rule) {
+    case "off":
+      return `The answer-overlap filter (${r.threshold}) was off for ${name}: its answers are labels (SUPPORTS, REFUTES), not text, so no candidate was dropped for overlap.`;
+    case "titles":
+      return `The answer-overlap filter for ${name} kept a candidate when its page's title is one of the line's answers (Wikipedia titles, compared normalised); the threshold ${r.threshold} does not apply.`;
+    case "tokens":
+      return `The answer-overlap filter kept a candidate when it holds at least ${r.threshold} of the words of one answer${kind === "slot-filling" ? " (the object or one of its aliases)" : ""}.`;
+  }
+}
+
 export interface BatchImportResult {
   batch: Pick<Batch, "id" | "name" | "status" | "campaignId">;
   task: BatchTask;
@@ -58,4 +89,6 @@ export interface BatchImportResult {
   retrievers: RetrieverReport[];
   /** Per candidates file whose items named no retriever on some lines: the retriever those lines were counted as. */
   retrieverDefaults: RetrieverDefault[];
+  /** With `minAnswerOverlap`: how the filter read the batch's answers (by its kind); else null. */
+  answerOverlap: AnswerOverlapReport | null;
 }

@@ -24,7 +24,7 @@ import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
 import { decoysPer100Of, taskOfBatch } from "./task-of-batch";
 import { writeBatch } from "./write-batch";
-import type { BatchImportResult } from "./import-batch.contract";
+import { answerOverlapRule, type BatchImportResult } from "./import-batch.contract";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
 export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
@@ -85,9 +85,11 @@ export async function importBatch(
   const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
   if (problems.list.length) throw importFailed(problems.list);
-  if (options.retrieve === "text") candidates.push(...(await textCandidates(db, rank, read.parsed, options.retrieveTopK!, report)));
+  if (options.retrieve === "text")
+    candidates.push(...(await textCandidates(db, rank, read.parsed, { k: options.retrieveTopK!, kind: task.kind }, report)));
 
-  const overlap = options.minAnswerOverlap === undefined ? undefined : answerOverlapFilter(candidates, questions, options.minAnswerOverlap);
+  const threshold = options.minAnswerOverlap;
+  const overlap = threshold === undefined ? undefined : answerOverlapFilter(candidates, questions, threshold, task.kind);
   await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
   if (problems.list.length) throw importFailed(problems.list);
   addKeptCandidates(candidates, drafts, report);
@@ -108,7 +110,7 @@ export async function importBatch(
   const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;
-  const result = await writeBatch(db, {
+  const written = await writeBatch(db, {
     campaign,
     name,
     createdBy: userId,
@@ -119,6 +121,8 @@ export async function importBatch(
     retrievers: report.list(),
     retrieverDefaults: report.defaults,
   });
+  const answerOverlap = threshold === undefined ? null : { threshold, rule: answerOverlapRule(task.kind) };
+  const result: BatchImportResult = { ...written, answerOverlap };
   await recordAudit(db, actor, {
     action: "batch.import",
     targetType: "batch",

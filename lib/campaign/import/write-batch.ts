@@ -20,7 +20,7 @@ export interface CheckedBatch {
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
-export async function writeBatch(db: Db, input: CheckedBatch): Promise<BatchImportResult> {
+export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<BatchImportResult, "answerOverlap">> {
   const { campaign } = input;
   return db.transaction(async (tx) => {
     const [batch] = await tx

@@ -95,6 +95,8 @@ export default async function CampaignPage({ params }: Props) {
               id: b.id,
               name: b.name,
               status: b.status,
+              taskKind: b.taskKind,
+              dataset: b.dataset,
               queries: b.queries,
               passages: b.passages,
               goldPassages: b.goldPassages,
