@@ -143,8 +143,8 @@ export function compareWithOriginal(board: Leaderboard, row: Row, metric: Metric
   return { kind: v > o ? "higher" : "lower", over: paired.questions };
 }
 
-/** The metrics shown when none were chosen: R-precision and R@5, and KILT-EM when some run answers. */
-export const DEFAULT_METRICS = ["Rprec", "recall@5", "kilt:KILT-em"] as const;
+/** The metrics shown when none were chosen, beside the headline pair (`headlineMetrics`) that leads every row when a run answers: R-precision and R@5. */
+export const DEFAULT_METRICS = ["Rprec", "recall@5"] as const;
 
 /**
  * The metrics to show of those the board has: the chosen ones (keys, in the board's order) when any

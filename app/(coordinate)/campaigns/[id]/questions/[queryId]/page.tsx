@@ -6,7 +6,7 @@ import { HighlightedPassage, MarkLegend, type Mark } from "@/components/campaign
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
 import { TaskBlock } from "@/components/task/task-block";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { TermList } from "@/components/ui/term-list";
+import { TermList, type Term } from "@/components/ui/term-list";
 import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
 import { getQuestionView, type QuestionJudgment, type QuestionPassage, type QuestionView } from "@/lib/campaign/report/question-view";
@@ -57,8 +57,9 @@ function QuestionPage({ view }: { view: QuestionView }) {
         className="settings-summary question-facts"
         terms={[
           ["KILT id", <code>{query.kiltId}</code>],
-          ...(query.answers.length ? [] : [["Answers", "—"] as [string, string]]),
-          ...(query.dataset ? [["Dataset", KILT_DATASETS[query.dataset]?.name ?? query.dataset] as [string, string]] : []),
+          // The answers show in the task block above; a line without answers says so here.
+          ...(query.answers.length ? [] : [["Answers", "—"] as Term]),
+          ...(query.dataset ? [["KILT dataset", KILT_DATASETS[query.dataset]?.name ?? query.dataset] as Term] : []),
           ["Line in the imported file", query.lineNumber],
           ["Outcome", <QuestionOutcome view={view} />, "question-outcome"],
         ]}
@@ -142,8 +143,7 @@ function JudgmentLabel({ judgment: j, answers }: { judgment: QuestionJudgment; a
       </span>
       {j.labelDisagrees && (
         <strong className="label-disagrees" data-testid="label-disagrees">
-          {" "}
-          disagrees with the dataset&rsquo;s label {answers.join(" / ")}
+          {` disagrees with the dataset's label ${answers.join(" / ")}`}
         </strong>
       )}
     </>
