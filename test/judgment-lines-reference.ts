@@ -2,7 +2,8 @@
 // (lib/campaign/report/export-judgments.ts up to issue 13): the rows through drizzle, each line
 // written in JavaScript. Kept as the reference the new export must equal byte for byte; issue 14's
 // fields (revision, revised_at, comment, flags, versions) and issue 26's `client_duration_ms` (after
-// `duration_ms`, in the line and in each version) are written here the same way.
+// `duration_ms`, in the line and in each version) and fact checking's `label` (after `verdict`) are
+// written here the same way.
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { JudgmentRow } from "@/lib/campaign/report/rows";
@@ -12,7 +13,7 @@ const json = JSON.stringify;
 /** The export's columns before `counted` (the bench's psql baseline selects them too). */
 export const JUDGMENT_COLUMNS = `q.kilt_id as query_id, j.passage_id, p.wikipedia_id,
   p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
-  u.pseudonym as annotator, j.verdict, j.unreadable,
+  u.pseudonym as annotator, j.verdict, j.label, j.unreadable,
   j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
   p.is_gold`;
 
@@ -25,6 +26,7 @@ export const JUDGMENT_JOINS = `from judgments j
   left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id`;
 
 interface ExportedJudgmentRow extends JudgmentRow {
+  label: string | null;
   client_duration_ms: number | null;
   query_id: string;
   wikipedia_id: string;
@@ -42,6 +44,7 @@ interface ExportedJudgmentRow extends JudgmentRow {
 }
 
 interface VersionRow extends Omit<JudgmentRow, "id" | "passage_id" | "created_at"> {
+  label: string | null;
   client_duration_ms: number | null;
   revision: number;
   comment: string | null;
@@ -62,7 +65,7 @@ function spanOf(r: Omit<JudgmentRow, "id" | "passage_id" | "created_at">): strin
 function revisionsOf(r: ExportedJudgmentRow): string {
   const versions = (r.versions ?? []).map(
     (v) =>
-      `{"revision":${v.revision},"verdict":${json(v.verdict)},"unreadable":${v.unreadable},"span":${spanOf(v)},"comment":${json(v.comment)},` +
+      `{"revision":${v.revision},"verdict":${json(v.verdict)},"label":${json(v.label ?? null)},"unreadable":${v.unreadable},"span":${spanOf(v)},"comment":${json(v.comment)},` +
       `"flags":${json(v.flags)},"duration_ms":${v.duration_ms},"client_duration_ms":${json(v.client_duration_ms ?? null)},"submitted_at":${iso(v.submitted_at)},"replaced_at":${iso(v.replaced_at)}}`,
   );
   return `,"revision":${r.revision},"revised_at":${iso(r.revised_at)},"comment":${json(r.comment)},"flags":${json(r.flags)},"versions":[${versions.join(",")}]`;
@@ -91,7 +94,7 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
       return (
         `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
         `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
-        `"verdict":${json(r.verdict)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
+        `"verdict":${json(r.verdict)},"label":${json(r.label ?? null)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
         `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"client_duration_ms":${json(r.client_duration_ms ?? null)},"created_at":"${new Date(r.created_at).toISOString()}"${revisionsOf(r)}}\n`
       );
     })

@@ -12,6 +12,7 @@ import {
   GOLD_HINT,
   GOLD_LABEL,
   GOLDS,
+  headlineMetrics,
   metricsOf,
   nextSort,
   shownMetrics,
@@ -57,13 +58,26 @@ export function Leaderboard({ campaignId }: { campaignId: number }) {
       ) : data ? (
         <>
           <GoldCounts board={data} />
-          <MetricPicker available={metricsOf(data)} chosen={chosen} onChange={choose} />
-          <ScoreTable campaignId={campaignId} board={data} metrics={shownMetrics(metricsOf(data), chosen)} sort={sort} onSort={setSort} />
+          <MetricPicker available={others(data)} chosen={chosen} onChange={choose} />
+          <ScoreTable
+            campaignId={campaignId}
+            board={data}
+            metrics={[...headlineMetrics(data), ...shownMetrics(others(data), chosen)]}
+            lead={headlineMetrics(data).length}
+            sort={sort}
+            onSort={setSort}
+          />
         </>
       ) : null}
     </section>
   );
 }
+
+/** The metrics the picker offers: all but the two every row leads with (always shown first). */
+const others = (board: Board) => {
+  const lead = headlineMetrics(board).map((m) => m.key);
+  return metricsOf(board).filter((m) => !lead.includes(m.key));
+};
 
 /** How many questions each gold holds, and when the figures were computed. */
 function GoldCounts({ board }: { board: Board }) {
@@ -82,6 +96,10 @@ function GoldCounts({ board }: { board: Board }) {
         is left out of its figures; ▲ and ▼ compare a figure with the original gold’s over the same questions. Computed{" "}
         {formatTime(board.computedAt)} from the campaign’s current outcomes, at {board.level} level.
       </p>
+      <p className="hint" data-testid="leaderboard-headline">
+        {board.headline.reason}
+        {board.rows.some((r) => r.run.hasAnswers) ? "" : " (No run answers yet: the figures are retrieval only.)"}
+      </p>
     </div>
   );
 }
@@ -93,12 +111,15 @@ function ScoreTable({
   campaignId,
   board,
   metrics,
+  lead,
   sort,
   onSort,
 }: {
   campaignId: number;
   board: Board;
   metrics: Metric[];
+  /** How many of `metrics`, first, are the headline pair. */
+  lead: number;
   sort: SortKey | null;
   onSort: (s: SortKey) => void;
 }) {
@@ -120,9 +141,16 @@ function ScoreTable({
             <th scope="col" rowSpan={2}>
               Run
             </th>
-            {metrics.map((m) => (
-              <th key={m.key} scope="colgroup" colSpan={3} className="metric-head" title={m.description}>
+            {metrics.map((m, i) => (
+              <th
+                key={m.key}
+                scope="colgroup"
+                colSpan={3}
+                className={`metric-head${i < lead ? " headline-metric" : ""}`}
+                title={m.description}
+              >
                 {m.label}
+                {i === 0 && lead > 0 ? <span className="hint"> · headline</span> : null}
               </th>
             ))}
           </tr>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { KiltResult } from "@/lib/kilt/score/types";
 import type { Leaderboard } from "@/components/api/runs";
-import { compareWithOriginal, DOWNSTREAM_METRICS, parseMetricKeys, RETRIEVAL_METRICS, shownMetrics } from "./metrics";
+import { leaderboardHeadline } from "@/lib/campaign/runs/runs.contract";
+import { compareWithOriginal, DOWNSTREAM_METRICS, headlineMetrics, parseMetricKeys, RETRIEVAL_METRICS, shownMetrics } from "./metrics";
 
 const rprec = RETRIEVAL_METRICS[0]!;
 const page = (Rprec: number): KiltResult => ({ page: { Rprec } }) as unknown as KiltResult;
@@ -22,6 +23,7 @@ function boardOf(row: { scores: [number, number, number]; questions: [number, nu
   const board: Leaderboard = {
     level: "page",
     ks: [1, 5],
+    headline: leaderboardHeadline([{ taskKind: "qa", dataset: "nq" }]),
     golds: { original: { questions: 5 }, endorsed: { questions: 3 }, both: { questions: 3 } },
     computedAt: "",
     rows: [r],
@@ -71,9 +73,10 @@ describe("the leaderboard's metric picker", () => {
   const keys = (ms: { key: string }[]) => ms.map((m) => m.key);
 
   it("shows a few by default, those the board has", () => {
-    expect(keys(shownMetrics(all, null))).toEqual(["Rprec", "recall@5", "kilt:KILT-em"]);
+    expect(keys(shownMetrics(all, null))).toEqual(["Rprec", "recall@5"]);
     expect(keys(shownMetrics(RETRIEVAL_METRICS, null))).toEqual(["Rprec", "recall@5"]);
-    expect(keys(shownMetrics(DOWNSTREAM_METRICS, null))).toEqual(["kilt:KILT-em"]);
+    // Answers only (the headline pair leads apart): the first of the others.
+    expect(keys(shownMetrics(DOWNSTREAM_METRICS, null))).toEqual(["downstream:accuracy"]);
   });
 
   it("shows the chosen ones in the board's order, and the defaults when none of them is on the board", () => {
@@ -87,5 +90,52 @@ describe("the leaderboard's metric picker", () => {
     expect(parseMetricKeys("nothing")).toBeNull();
     expect(parseMetricKeys("")).toBeNull();
     expect(parseMetricKeys(null)).toBeNull();
+  });
+});
+
+describe("the leaderboard's headline: KILT's metric for the campaign's datasets", () => {
+  const headline = (...batches: [Parameters<typeof leaderboardHeadline>[0][number]["taskKind"], string | null][]) =>
+    leaderboardHeadline(batches.map(([taskKind, dataset]) => ({ taskKind, dataset })));
+
+  it("leads with accuracy for FEVER, AIDA and T-REx, EM for NQ, ROUGE-L for ELI5, F1 for Wizard of Wikipedia", () => {
+    expect(headline(["fact-checking", "fever"])).toMatchObject({ metric: "accuracy", kiltMetric: "KILT-accuracy", mixed: false });
+    expect(headline(["entity-linking", "aidayago2"]).metric).toBe("accuracy");
+    expect(headline(["slot-filling", "trex"], ["slot-filling", "structured_zeroshot"])).toMatchObject({ metric: "accuracy", mixed: false });
+    expect(headline(["qa", "nq"])).toMatchObject({ metric: "em", kiltMetric: "KILT-em" });
+    expect(headline(["qa", "eli5"])).toMatchObject({ metric: "rougel", kiltMetric: "KILT-rougel" });
+    expect(headline(["dialogue", "wow"])).toMatchObject({ metric: "f1", kiltMetric: "KILT-f1" });
+    expect(headline(["dialogue", "wow"]).reason).toBe(
+      "Each run leads with F1, KILT's headline metric for Wizard of Wikipedia, and KILT-f1 beside it.",
+    );
+  });
+
+  it("falls back to the kind without a dataset, to EM without a batch, and to EM (saying so) when the batches differ", () => {
+    expect(headline(["fact-checking", null]).metric).toBe("accuracy");
+    expect(headline()).toMatchObject({ metric: "em", mixed: false, kinds: [], datasets: [] });
+    const mixed = headline(["fact-checking", "fever"], ["qa", "eli5"], ["qa", null]);
+    expect(mixed).toMatchObject({
+      metric: "em",
+      kiltMetric: "KILT-em",
+      mixed: true,
+      kinds: ["fact-checking", "qa"],
+      datasets: ["eli5", "fever"],
+    });
+    expect(mixed.reason).toContain("The batches mix ELI5 (ROUGE-L), FEVER (accuracy), open-domain QA (EM)");
+    // A dataset named for another kind does not decide (headlineMetric keeps the kind's).
+    expect(headline(["qa", "fever"]).metric).toBe("em");
+  });
+
+  it("puts the headline and its KILT variant first when some run answers, none otherwise", () => {
+    const { board } = boardOf({ scores: [1, 1, 1], questions: [5, 3, 3], over: [1, 3, 1, 3] });
+    expect(headlineMetrics(board)).toEqual([]);
+    const answering = {
+      ...board,
+      headline: headline(["fact-checking", "fever"]),
+      rows: board.rows.map((r) => ({ ...r, run: { ...r.run, hasAnswers: true } })),
+    };
+    expect(headlineMetrics(answering).map((m) => m.key)).toEqual(["downstream:accuracy", "kilt:KILT-accuracy"]);
+    const r = answering.rows[0]!;
+    r.scores.original = { downstream: { downstream: { accuracy: 0.75 }, kilt: { "KILT-accuracy": 0.5 } } } as unknown as KiltResult;
+    expect(headlineMetrics(answering).map((m) => m.value(r.scores.original, "page"))).toEqual([0.75, 0.5]);
   });
 });

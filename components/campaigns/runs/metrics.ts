@@ -48,12 +48,25 @@ export const RETRIEVAL_METRICS: Metric[] = [
 ];
 
 export const DOWNSTREAM_METRICS: Metric[] = [
+  downstream("downstream", "accuracy", "Accuracy", "the answer is one of the gold answers, exactly"),
+  downstream("kilt", "KILT-accuracy", "KILT-accuracy", "accuracy where page R-precision is 1"),
   downstream("downstream", "em", "EM", "exact match of the answer"),
   downstream("downstream", "f1", "F1", "token F1 of the answer"),
   downstream("kilt", "KILT-em", "KILT-EM", "exact match where page R-precision is 1"),
   downstream("kilt", "KILT-f1", "KILT-F1", "F1 where page R-precision is 1"),
   downstream("downstream", "rougel", "ROUGE-L", "ROUGE-L F of the answer"),
+  downstream("kilt", "KILT-rougel", "KILT-ROUGE-L", "ROUGE-L where page R-precision is 1"),
 ];
+
+/**
+ * The two metrics every row leads with when some run answers: the campaign's KILT headline metric
+ * (`board.headline`, e.g. accuracy for FEVER) and its KILT variant; none when no run answers.
+ */
+export function headlineMetrics(board: Leaderboard): Metric[] {
+  if (!board.rows.some((r) => r.run.hasAnswers)) return [];
+  const keys = [`downstream:${board.headline.metric}`, `kilt:${board.headline.kiltMetric}`];
+  return keys.map((k) => DOWNSTREAM_METRICS.find((m) => m.key === k)!);
+}
 
 /** The metrics to show: retrieval when some run has provenance, downstream when some run has answers. */
 export function metricsOf(board: Leaderboard): Metric[] {
@@ -130,8 +143,8 @@ export function compareWithOriginal(board: Leaderboard, row: Row, metric: Metric
   return { kind: v > o ? "higher" : "lower", over: paired.questions };
 }
 
-/** The metrics shown when none were chosen: R-precision and R@5, and KILT-EM when some run answers. */
-export const DEFAULT_METRICS = ["Rprec", "recall@5", "kilt:KILT-em"] as const;
+/** The metrics shown when none were chosen, beside the headline pair (`headlineMetrics`) that leads every row when a run answers: R-precision and R@5. */
+export const DEFAULT_METRICS = ["Rprec", "recall@5"] as const;
 
 /**
  * The metrics to show of those the board has: the chosen ones (keys, in the board's order) when any

@@ -122,6 +122,7 @@ describeEachDatabase("judgments export", ({ db }) => {
         "end_paragraph_id",
         "flags",
         "is_gold",
+        "label",
         "passage_id",
         "query_id",
         "revised_at",
@@ -153,6 +154,7 @@ describeEachDatabase("judgments export", ({ db }) => {
       "end_paragraph_id",
       "annotator",
       "verdict",
+      "label",
       "unreadable",
       "span",
       "is_gold",
@@ -167,7 +169,7 @@ describeEachDatabase("judgments export", ({ db }) => {
       "flags",
       "versions",
     ]);
-    expect(rows[0]).toMatchObject({ revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
+    expect(rows[0]).toMatchObject({ label: null, revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
     // duration_ms is the time the server measured (judgment-time.int.test.ts checks its value); client_duration_ms what the client claimed.
     expect(rows.every((r) => r.client_duration_ms === 1234 && Number.isInteger(r.duration_ms) && (r.duration_ms as number) >= 0)).toBe(
       true,

@@ -48,7 +48,8 @@ function isoTime(column: string): string {
 /**
  * The export's statement: one JSONL line (text) per judgment of the campaign, in id order — ids in
  * (`after`, `upTo`] when given — with whether each counts (the rule of `countedJudgmentsOf`,
- * applied row by row; in a closed batch whether it counted at close, internal/seal.ts), its
+ * applied row by row; in a closed batch whether it counted at close, internal/seal.ts), fact
+ * checking's label (SUPPORTS or REFUTES on a sufficient judgment, else null), its
  * revision, comment and flags, and its earlier versions (judgment_versions, oldest first). The line
  * is built here, compact, keys in the documented order, strings through `to_json` (the escapes of
  * JSON.stringify: `"`, `\`, and every character below U+0020, as \b \f \n \r \t or \u00xx),
@@ -62,7 +63,8 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
         || ',"start_paragraph_id":' || p.start_paragraph_id::text || ',"end_paragraph_id":' || p.end_paragraph_id::text
         || ',"annotator":' || to_json(u.pseudonym)::text
         -- The verdict's labels (sufficient, insufficient) need no escapes.
-        || ',"verdict":"' || j.verdict::text || '","unreadable":' || j.unreadable::text
+        || ',"verdict":"' || j.verdict::text || '","label":' || coalesce(to_json(j.label)::text, 'null')
+        || ',"unreadable":' || j.unreadable::text
         || ',"span":' || ${spanJson("j")}
         || ',"is_gold":' || p.is_gold::text
         || ',"counted":' || coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
@@ -82,7 +84,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     -- whatever the tables' sizes. Joined plainly, the planner hashed all passages on every page and
     -- sorted the built lines (bench/export).
     from (
-      select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.unreadable,
+      select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.label, j.unreadable,
              j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
              j.counted_at_close, j.duration_ms, j.client_duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags
       from judgments j
@@ -104,7 +106,8 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     -- Earlier versions (revised judgments only: most have none, and the unique index answers at once).
     cross join lateral (
       select case when j.revision = 0 then '[]' else coalesce('[' || string_agg('{"revision":' || v.revision::text
-          || ',"verdict":"' || v.verdict::text || '","unreadable":' || v.unreadable::text || ',"span":' || ${spanJson("v")}
+          || ',"verdict":"' || v.verdict::text || '","label":' || coalesce(to_json(v.label)::text, 'null')
+          || ',"unreadable":' || v.unreadable::text || ',"span":' || ${spanJson("v")}
           || ',"comment":' || coalesce(to_json(v.comment)::text, 'null') || ',"flags":' || to_json(v.flags)::text
           || ',"duration_ms":' || v.duration_ms::text || ',"client_duration_ms":' || coalesce(v.client_duration_ms::text, 'null')
           || ',"submitted_at":' || ${isoTime("v.submitted_at")}

@@ -41,9 +41,11 @@ export interface ExportReport {
 /**
  * KILT provenance JSONL: one line per question with at least one endorsed passage, its original line
  * untouched but for one new output entry `{"provenance": [item]}` per endorsed passage (never
- * merged, never empty). Questions whose sufficient gold passage ended up not endorsed are
- * unanswerable from the snapshot and left out. Streams in pages of questions; `report` receives the
- * counts at the end.
+ * merged, never empty); the original line's answers stay as imported (fact checking's label among
+ * them). Entity linking's entries are page-level, `{"provenance": [{wikipedia_id, title}]}`, one per
+ * endorsed page (kilt-provenance.ts); the batch's kind decides, per question. Questions whose
+ * sufficient gold passage ended up not endorsed are unanswerable from the snapshot and left out.
+ * Streams in pages of questions; `report` receives the counts at the end.
  */
 export async function* exportKilt(
   db: Db,
@@ -86,7 +88,7 @@ export async function* exportKilt(
       else if (q.status === "none-endorsed") counts.withoutEndorsement++;
       else {
         counts.queriesExported++;
-        counts.passagesEndorsed += q.entries.length;
+        counts.passagesEndorsed += q.endorsed.length;
         counts.spansWithoutAnswer.push(...q.withoutAnswer);
         yield appendOutputEntries(q.originalLine, q.entries) + "\n";
       }

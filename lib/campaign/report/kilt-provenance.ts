@@ -1,7 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { PassageOrigin } from "@/db/schema";
+import type { PassageOrigin, TaskKind } from "@/db/schema";
 import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
@@ -10,6 +10,7 @@ import type { AdjudicationView } from "../quality/adjudication.contract";
 import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
+import { answersInText, pageEntries } from "./provenance-kinds";
 import { proposersOf } from "./question-responses";
 import { groupBy, outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
@@ -88,6 +89,7 @@ interface QueryRow {
   original_line: string;
   batch_id: number;
   answers: string[];
+  task_kind: TaskKind;
 }
 
 interface PassageRow extends PassageOutcomeRow {
@@ -125,7 +127,7 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const where = options.where ? sql`and ${options.where}` : sql``;
   const queries = rowsOf<QueryRow>(
     await db.execute(sql`
-      select q.id, q.kilt_id, q.input, q.original_line, q.batch_id, q.answers from queries q
+      select q.id, q.kilt_id, q.input, q.original_line, q.batch_id, q.answers, b.task_kind from queries q join batches b on b.id = q.batch_id
       where q.campaign_id = ${campaign.id} and q.id > ${options.after} ${batchFilter} ${where}
       order by q.id limit ${options.limit ?? PAGE_QUERIES}`),
   );
@@ -153,12 +155,13 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
+    if (q.task_kind === "entity-linking") return { ...base, status: "endorsed" as const, entries: pageEntries(mine) };
     const ctx = {
       campaignId: campaign.id,
       location: options.location,
       rule,
       kiltId: q.kilt_id,
-      answers: q.answers,
+      answers: answersInText(q.task_kind, q.answers),
       withoutAnswer: base.withoutAnswer,
     };
     const entries = mine.map((p) =>

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { Aggregation, PassageOrigin } from "@/db/schema";
+import type { Aggregation, FactLabel, PassageOrigin, TaskKind } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
@@ -12,6 +12,7 @@ import type { AdjudicationView } from "../quality/adjudication.contract";
 import { consensusSpan } from "../quality/consensus";
 import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
+import { answersInText } from "./provenance-kinds";
 import { explanationsOf, proposerNamesOf, proposersOf, type ExplanationView } from "./question-responses";
 import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
 
@@ -31,6 +32,10 @@ export interface QuestionJudgment {
   comment: string | null;
   flags: string[];
   revision: number;
+  /** Fact checking: the label a sufficient judgment gave the claim (SUPPORTS, REFUTES); null otherwise. */
+  label: FactLabel | null;
+  /** Fact checking: the label differs from the dataset's (the question's answers, SUPPORTS or REFUTES). */
+  labelDisagrees: boolean;
 }
 
 export interface QuestionPassage {
@@ -66,7 +71,17 @@ export interface QuestionPassage {
 
 export interface QuestionView {
   campaign: { id: number; name: string; judgmentsPerPassage: number; endorsementThreshold: number; aggregation: Aggregation };
-  query: { id: number; kiltId: string; input: string; answers: string[]; batchId: number; lineNumber: number };
+  query: {
+    id: number;
+    kiltId: string;
+    input: string;
+    answers: string[];
+    batchId: number;
+    lineNumber: number;
+    /** Its batch's KILT task, and the KILT dataset the batch came from (null: not named). */
+    taskKind: TaskKind;
+    dataset: string | null;
+  };
   /** A sufficient gold passage finished without endorsement: unanswerable from the snapshot. */
   unanswerable: boolean;
   passages: QuestionPassage[];
@@ -96,6 +111,7 @@ interface ViewedJudgmentRow extends JudgmentRow {
   comment: string | null;
   flags: string[];
   revision: number;
+  label: FactLabel | null;
 }
 
 /** Every passage of one question with its judgments, highlights, consensus span and gold (coordinators). */
@@ -109,9 +125,12 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
     answers: string[];
     batch_id: string | number;
     line_number: number;
+    task_kind: TaskKind;
+    dataset: string | null;
   }>(
     await db.execute(
-      sql`select id, kilt_id, input, answers, batch_id, line_number from queries where id = ${queryId} and campaign_id = ${campaignId}`,
+      sql`select q.id, q.kilt_id, q.input, q.answers, q.batch_id, q.line_number, b.task_kind, b.dataset
+          from queries q join batches b on b.id = q.batch_id where q.id = ${queryId} and q.campaign_id = ${campaignId}`,
     ),
   );
   if (!q) throw new AppError("not_found", `No question with id ${queryId} in campaign ${campaignId}.`);
@@ -126,7 +145,7 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       judgmentRows.filter((j) => Number(j.passage_id) === Number(p.id)),
       campaign,
       decisions.get(Number(p.id)) ?? null,
-      q.answers,
+      q,
     ),
   );
   const fit = await campaignFit(db, campaign);
@@ -151,6 +170,8 @@ export async function getQuestionView(db: Db, actor: Actor, campaignId: number, 
       answers: q.answers,
       batchId: Number(q.batch_id),
       lineNumber: q.line_number,
+      taskKind: q.task_kind,
+      dataset: q.dataset,
     },
     // A gold passage the coordinator decided no longer makes the question unanswerable (as in the export).
     unanswerable: isUnanswerable(passages.map((p) => ({ missesGold: p.outcome.missesGold && !p.passage.adjudication }))),
@@ -175,7 +196,7 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
     await db.execute(sql`
       select j.id, j.passage_id, u.username, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character,
              j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at, j.comment, j.flags, j.revision,
-             coalesce(s.status, 'active') = 'paused' as paused
+             j.label, coalesce(s.status, 'active') = 'paused' as paused
       from judgments j join passages p on p.id = j.passage_id join users u on u.id = j.user_id
       left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
       where p.query_id = ${queryId}
@@ -190,9 +211,10 @@ function questionPassage(
   judgmentRows: ViewedJudgmentRow[],
   campaign: OutcomeSettings,
   adjudication: AdjudicationView | null,
-  answers: string[],
+  query: { task_kind: TaskKind; answers: string[] },
 ): { passage: QuestionPassage; outcome: PassageOutcome } {
-  const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage);
+  const judgments = countedInOrder(judgmentRows, campaign.judgmentsPerPassage, query.task_kind === "fact-checking" ? query.answers : []);
+  const answers = answersInText(query.task_kind, query.answers);
   const outcome = outcomeOfRow(p, campaign);
   const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.span).map((j) => j.span!);
   const shape = { startParagraphId: p.start_paragraph_id, paragraphLengths: p.paragraphs.map(codePointLength) };
@@ -230,8 +252,12 @@ function questionPassage(
   return { passage, outcome };
 }
 
-/** The rule of `countedJudgmentsOf` in TypeScript: in time order, the first R judgments of annotators in good standing count. */
-function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number): QuestionJudgment[] {
+/**
+ * The rule of `countedJudgmentsOf` in TypeScript: in time order, the first R judgments of annotators
+ * in good standing count. `labels`: fact checking's dataset labels, which a judgment's label
+ * disagrees with when it is none of them (empty: nothing to disagree with).
+ */
+function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number, labels: string[]): QuestionJudgment[] {
   let countedSoFar = 0;
   return rows.map((j): QuestionJudgment => {
     const counted = !j.paused && countedSoFar < judgmentsPerPassage;
@@ -250,6 +276,8 @@ function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number):
       comment: j.comment,
       flags: j.flags,
       revision: j.revision,
+      label: j.label ?? null,
+      labelDisagrees: j.label != null && labels.length > 0 && !labels.includes(j.label),
     };
   });
 }

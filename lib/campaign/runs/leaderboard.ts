@@ -1,5 +1,7 @@
 import "server-only";
-import type { Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import type { TaskKind } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
 import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
@@ -8,8 +10,10 @@ import { requireRun, runRows } from "./list-runs";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
 import {
   GOLDS,
+  leaderboardHeadline,
   RESULT_KS,
   type Leaderboard,
+  type LeaderboardHeadline,
   type LeaderboardQuery,
   type OriginalOver,
   type PerGold,
@@ -70,10 +74,21 @@ async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView[], ks:
   return { golds: golds.counts, scores, scored, originalOver };
 }
 
+/** The campaign's headline metric, from the task and dataset of every batch holding questions (runs.contract.ts). */
+async function headlineOf(db: Db, campaignId: number): Promise<LeaderboardHeadline> {
+  const batches = rowsOf<{ task_kind: TaskKind; dataset: string | null }>(
+    await db.execute(sql`
+      select distinct b.task_kind, b.dataset from batches b
+      where b.campaign_id = ${campaignId} and exists (select 1 from queries q where q.batch_id = b.id)`),
+  );
+  return leaderboardHeadline(batches.map((b) => ({ taskKind: b.task_kind, dataset: b.dataset })));
+}
+
 /**
  * The campaign's leaderboard (coordinators): every run scored at `level` and `ks` against the
  * original, endorsed and both golds, computed from the campaign's current outcomes at this read, so
- * it is never stale (a new endorsement or a paused annotator shows at the next read).
+ * it is never stale (a new endorsement or a paused annotator shows at the next read). `headline`
+ * names the KILT metric each row leads with (its KILT variant beside it).
  */
 export async function getLeaderboard(db: Db, actor: Actor, input: { campaignId: number } & LeaderboardQuery): Promise<Leaderboard> {
   requireCoordinator(actor);
@@ -83,6 +98,7 @@ export async function getLeaderboard(db: Db, actor: Actor, input: { campaignId: 
   return {
     level: input.level,
     ks: input.ks,
+    headline: await headlineOf(db, campaign.id),
     golds,
     computedAt: new Date().toISOString(),
     rows: runList.map((run) => ({ run, scores: scores(run.id), questions: scored(run.id), originalOver: originalOver(run.id) })),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageSize, searchText } from "@/lib/list-options.contract";
 import type { RankDetail } from "@/lib/kilt/score/detail";
 import type { KiltResult, Level } from "@/lib/kilt/score/types";
+import { headlineMetric, KILT_DATASETS, TASK_KIND_NAMES, type HeadlineMetric, type TaskKind } from "@/lib/kilt/task-kind";
 
 // The shapes and options of the runs API (GET/POST /api/campaigns/:id/runs…, …/leaderboard), apart
 // from the queries, so that pages, the browser client and the CLI can use them. Pure, client-safe.
@@ -55,9 +56,61 @@ export const leaderboardQuerySchema = z.object({
 });
 export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 
+/** KILT's variant of each downstream metric: the figure counted only where page-level R-precision is 1. */
+export const KILT_VARIANT = {
+  accuracy: "KILT-accuracy",
+  em: "KILT-em",
+  f1: "KILT-f1",
+  rougel: "KILT-rougel",
+} as const satisfies Record<HeadlineMetric, string>;
+
+/** What the leaderboard leads each run's row with: the KILT headline metric of the campaign's batches, its KILT variant beside it. */
+export interface LeaderboardHeadline {
+  /** The downstream figure (`downstream.downstream[metric]`). */
+  metric: HeadlineMetric;
+  /** Its KILT variant (`downstream.kilt[kiltMetric]`). */
+  kiltMetric: (typeof KILT_VARIANT)[HeadlineMetric];
+  /** The batches' tasks and datasets behind it (KILT keys; a batch without a named dataset adds none), in a fixed order. */
+  kinds: TaskKind[];
+  datasets: string[];
+  /** The batches lead with different metrics: then EM leads, the one KILT's evaluator computes alike on every dataset. */
+  mixed: boolean;
+  /** Why, in a sentence the page shows. */
+  reason: string;
+}
+
+const metricName: Record<HeadlineMetric, string> = { accuracy: "accuracy", em: "EM", f1: "F1", rougel: "ROUGE-L" };
+
+/**
+ * The leaderboard's headline from the campaign's batches (those holding questions): the KILT headline
+ * metric of their datasets (accuracy for FEVER, AIDA, WNED, T-REx, zsRE; EM for NQ, TriviaQA,
+ * HotpotQA; ROUGE-L for ELI5; F1 for Wizard of Wikipedia), or of their kind when no dataset is
+ * named. When the batches lead with different metrics the campaign is mixed and EM leads: KILT
+ * computes it for every dataset, and one figure over all questions needs one metric. No batch: EM.
+ */
+export function leaderboardHeadline(batches: readonly { taskKind: TaskKind; dataset: string | null }[]): LeaderboardHeadline {
+  const kinds = [...new Set(batches.map((b) => b.taskKind))].sort();
+  const datasets = [...new Set(batches.flatMap((b) => (b.dataset ? [b.dataset] : [])))].sort();
+  const metrics = [...new Set(batches.map((b) => headlineMetric(b.taskKind, b.dataset)))];
+  const mixed = metrics.length > 1;
+  const metric: HeadlineMetric = metrics.length === 1 ? metrics[0]! : "em";
+  const nameOf = (b: { taskKind: TaskKind; dataset: string | null }) =>
+    b.dataset ? (KILT_DATASETS[b.dataset]?.name ?? b.dataset) : TASK_KIND_NAMES[b.taskKind];
+  const names = [...new Set(batches.map(nameOf))].sort();
+  const withMetrics = [...new Set(batches.map((b) => `${nameOf(b)} (${metricName[headlineMetric(b.taskKind, b.dataset)]})`))].sort();
+  const reason = mixed
+    ? `The batches mix ${withMetrics.join(", ")}: each run leads with EM, which KILT's evaluator computes alike on every dataset, and KILT-em beside it.`
+    : batches.length
+      ? `Each run leads with ${metricName[metric]}, KILT's headline metric for ${names.join(", ")}, and ${KILT_VARIANT[metric]} beside it.`
+      : "No batch yet: each run leads with EM, and KILT-em beside it.";
+  return { metric, kiltMetric: KILT_VARIANT[metric], kinds, datasets, mixed, reason };
+}
+
 export interface Leaderboard {
   level: Level;
   ks: number[];
+  /** The figure each row leads with, and why. */
+  headline: LeaderboardHeadline;
   /** Questions in each gold (a question not in a gold is left out of that gold's scores). */
   golds: PerGold<{ questions: number }>;
   computedAt: string;

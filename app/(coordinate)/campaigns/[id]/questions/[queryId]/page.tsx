@@ -4,11 +4,13 @@ import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subp
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage, MarkLegend, type Mark } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
+import { TaskBlock } from "@/components/task/task-block";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { TermList } from "@/components/ui/term-list";
+import { TermList, type Term } from "@/components/ui/term-list";
 import { EXPLANATION_REASON_LABELS } from "@/lib/campaign/annotate/ask.contract";
 import type { ExplanationView } from "@/lib/campaign/report/question-responses";
-import { getQuestionView, type QuestionPassage, type QuestionView } from "@/lib/campaign/report/question-view";
+import { getQuestionView, type QuestionJudgment, type QuestionPassage, type QuestionView } from "@/lib/campaign/report/question-view";
+import { KILT_DATASETS } from "@/lib/kilt/task-kind";
 import "../../../campaigns.css";
 
 export const dynamic = "force-dynamic";
@@ -41,12 +43,23 @@ export default subpage.render((view) => <QuestionPage view={view} />);
 function QuestionPage({ view }: { view: QuestionView }) {
   const { campaign, query } = view;
   return (
-    <CampaignSubpage campaign={campaign} title={query.input} className="page question-view">
+    <CampaignSubpage
+      campaign={campaign}
+      title={
+        <>
+          Question <code>{query.kiltId}</code>
+        </>
+      }
+      className="page question-view"
+    >
+      <TaskBlock kind={query.taskKind} input={query.input} answers={query.answers} level={2} />
       <TermList
         className="settings-summary question-facts"
         terms={[
           ["KILT id", <code>{query.kiltId}</code>],
-          ["Answers", query.answers.length ? query.answers.join(" · ") : "—"],
+          // The answers show in the task block above; a line without answers says so here.
+          ...(query.answers.length ? [] : [["Answers", "—"] as Term]),
+          ...(query.dataset ? [["KILT dataset", KILT_DATASETS[query.dataset]?.name ?? query.dataset] as Term] : []),
           ["Line in the imported file", query.lineNumber],
           ["Outcome", <QuestionOutcome view={view} />, "question-outcome"],
         ]}
@@ -77,6 +90,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
                 <header>
                   <strong>{j.username}</strong>{" "}
                   <span className={`verdict-chip verdict-${j.verdict}`}>{j.unreadable ? "unreadable" : j.verdict}</span>
+                  <JudgmentLabel judgment={j} answers={query.answers} />
                   <span className="muted">
                     {" "}
                     · {seconds(j.durationMs)}
@@ -115,6 +129,24 @@ function QuestionPage({ view }: { view: QuestionView }) {
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}
     </CampaignSubpage>
+  );
+}
+
+/** Fact checking: the label the judgment gave the claim, flagged when the dataset's label says otherwise. */
+function JudgmentLabel({ judgment: j, answers }: { judgment: QuestionJudgment; answers: string[] }) {
+  if (!j.label) return null;
+  return (
+    <>
+      {" "}
+      <span className="verdict-chip label-chip" data-testid="judgment-label">
+        {j.label}
+      </span>
+      {j.labelDisagrees && (
+        <strong className="label-disagrees" data-testid="label-disagrees">
+          {` disagrees with the dataset's label ${answers.join(" / ")}`}
+        </strong>
+      )}
+    </>
   );
 }
 
