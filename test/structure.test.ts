@@ -138,6 +138,8 @@ describe("lib/: contracts, pure modules and server-only files", () => {
   const PURE_MODULES: Record<string, string> = {
     "lib/format.ts": "sizes, times and counts printed alike on the server and in the browser",
     "lib/campaign/annotate/paragraph-range.ts": "picking a proposal's paragraphs on the Ask screen",
+    "lib/campaign/annotate/default-instructions.ts":
+      "each task's default instructions, shown on the judging screen and inserted by the campaign form",
     "lib/nul.ts": "the NUL check of input, shared by parseInput (lib/errors.ts) and the JSONL readers (lib/kilt/)",
   };
   const isContract = (f: string) => f.endsWith(".contract.ts");

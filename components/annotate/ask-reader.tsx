@@ -7,6 +7,7 @@ import type { KnowledgePage } from "@/components/api/knowledge";
 import type { AskDraft } from "./ask-storage";
 import { useMediaQuery } from "./instructions-panel";
 import { PassageView } from "./passage-view";
+import { TaskInline, taskLabelOf } from "@/components/task/task-block";
 import { COARSE_POINTER_QUERY } from "./pointer-texts";
 import { pickableIds, pickParagraph } from "@/lib/campaign/annotate/paragraph-range";
 import { MAX_PROPOSAL_PARAGRAPHS, type Ask } from "@/lib/campaign/annotate/ask.contract";
@@ -26,7 +27,10 @@ interface ReaderProps {
 export function AskQuestionBar({ ask }: { ask: Ask }) {
   return (
     <p className="ask-question-bar">
-      <span className="ask-question-bar-label">Question</span> <span className="ask-question-bar-text">{ask.input}</span>
+      <span className="ask-question-bar-label">{taskLabelOf(ask.kind)}</span>{" "}
+      <span className="ask-question-bar-text">
+        <TaskInline kind={ask.kind} input={ask.input} />
+      </span>
     </p>
   );
 }

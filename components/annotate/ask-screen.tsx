@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, type RefObject } from "react";
+import { TaskBlock } from "@/components/task/task-block";
 import { AskExplain } from "./ask-explain";
 import { AskPropose } from "./ask-propose";
 import type { AskPath } from "./ask-storage";
@@ -35,22 +36,7 @@ export function AskScreen({ flow, proposal, questionRef }: Props) {
   return (
     <section className="ask" aria-labelledby="ask-question">
       <AskStyles />
-      <div className="question-block">
-        <p className="question-label">Question</p>
-        <h1 className="question" id="ask-question" ref={questionRef} tabIndex={-1}>
-          {ask.input}
-        </h1>
-        {ask.answers && ask.answers.length > 0 && (
-          <p className="answers">
-            <span className="answers-label">Answers:</span>{" "}
-            {ask.answers.map((a, i) => (
-              <span key={i} className="answer">
-                {a}
-              </span>
-            ))}
-          </p>
-        )}
-      </div>
+      <TaskBlock kind={ask.kind} input={ask.input} answers={ask.answers} headingRef={questionRef} headingId="ask-question" />
       <p className="ask-lead">
         None of this question&rsquo;s passages held enough evidence. Propose another passage or explain why none does.
       </p>

@@ -42,6 +42,17 @@ function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
           Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it
         </KeyRow>
       )}
+      {single && (
+        <KeyRow
+          keys={
+            <>
+              {k("supports")} {k("refutes")}
+            </>
+          }
+        >
+          Fact checking: enough evidence, and the passage supports (or refutes) the claim
+        </KeyRow>
+      )}
       {single && <KeyRow keys={k("insufficient")}>Not sufficient</KeyRow>}
       {single && <KeyRow keys={k("unreadable")}>Unreadable: garbled or not prose (counts as not sufficient)</KeyRow>}
       <KeyRow keys={<kbd>Enter</kbd>}>Submit and go to the next passage</KeyRow>

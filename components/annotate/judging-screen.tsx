@@ -2,6 +2,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnnotatorCampaignView } from "@/lib/campaign/annotate/judging.contract";
+import type { TaskKind } from "@/lib/kilt/task-kind";
+import { instructionsFor } from "@/lib/campaign/annotate/default-instructions";
 import type { Task, TaskAnswer } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { AskScreen } from "./ask-screen";
@@ -73,6 +75,7 @@ function useAskBeforeNext(campaignId: number, userId: number | null, answer: Tas
 }
 
 interface TaskBarProps {
+  kind: TaskKind;
   draft: Draft;
   outbox: ReturnType<typeof useJudgmentOutbox>;
   status: BarStatus | null;
@@ -81,11 +84,13 @@ interface TaskBarProps {
 }
 
 /** The verdict bar of the passage on screen (a frozen draft shows its pending body's); retries of its submission show in it. */
-function TaskVerdictBar({ draft, outbox, status, shortcuts, edit }: TaskBarProps) {
+function TaskVerdictBar({ kind, draft, outbox, status, shortcuts, edit }: TaskBarProps) {
   const { failures } = outbox;
   return (
     <VerdictBar
+      kind={kind}
       verdict={draft.pending?.verdict ?? draft.verdict}
+      label={draft.pending ? (draft.pending.label ?? null) : (draft.label ?? null)}
       unreadable={draft.pending?.unreadable ?? draft.unreadable}
       quote={draft.pending ? (draft.pending.span?.text ?? null) : (outbox.span?.text ?? null)}
       status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
@@ -96,6 +101,8 @@ function TaskVerdictBar({ draft, outbox, status, shortcuts, edit }: TaskBarProps
     />
   );
 }
+
+const answerTask = (answer: TaskAnswer | undefined): Task | null => (answer?.kind === "task" ? answer.task : null);
 
 function FinishingScreen() {
   return (
@@ -138,7 +145,7 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
   const toggleContext = useCallback(() => setContextOpen((o) => !o), []);
   const context = { open: contextOpen, toggle: toggleContext, shortcut: shortcuts.enabled ? shortcuts.keys.context : null };
   const clearHighlight = () => edit.setHighlight(null);
-  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient } = edit;
+  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient, chooseLabel } = edit;
   const hasTask = ask.shown !== null && !undo.screen;
   const judgingKeys = {
     hasTask,
@@ -149,6 +156,7 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
     moveBySentence,
     chooseSufficient,
     chooseInsufficient,
+    chooseLabel,
     toggleContext,
   };
   useJudgingKeys({ ...panel, shortcuts, ...(ask.asking && !undo.screen ? ask.proposal.keys : judgingKeys) });
@@ -170,7 +178,9 @@ export function JudgingScreen(props: ScreenProps) {
   if (outbox.paused || (error instanceof ApiError && error.paused)) return <PausedScreen />;
   if (error instanceof ApiError && error.status === 404) return <NotOnCampaignScreen message={error.message} />;
   const meter = crowd ? crowd.meter(saves.length) : <ProgressMeter campaignId={campaign.id} saved={saves.length} />;
-  const frame = { campaignName: campaign.name, instructions: campaign.instructions, panel, shortcuts, links: !crowd };
+  // Empty instructions: the default ones of the task's kind (the panel still opens by itself only for the campaign's own).
+  const instructions = instructionsFor(campaign.instructions, (shown ?? answerTask(answer))?.query.kind ?? "qa");
+  const frame = { campaignName: campaign.name, instructions, panel, shortcuts, links: !crowd };
   // Revising the judgment just saved: in the same frame, the campaign's header above it.
   if (undo.screen)
     return (
@@ -184,7 +194,10 @@ export function JudgingScreen(props: ScreenProps) {
     <JudgingLayout
       {...frame}
       progress={{ answer: shown ? answer : undefined, saves, question, meter }}
-      bar={shown && draft && <TaskVerdictBar draft={draft} outbox={outbox} status={status} shortcuts={shortcuts} edit={edit} />}
+      bar={
+        shown &&
+        draft && <TaskVerdictBar kind={shown.query.kind} draft={draft} outbox={outbox} status={status} shortcuts={shortcuts} edit={edit} />
+      }
     >
       {asking ? (
         <AskScreen flow={flow} proposal={proposal} questionRef={questionRef} />

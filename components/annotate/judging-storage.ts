@@ -3,6 +3,7 @@
 
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import type { JudgmentBody, Verdict } from "@/components/api/annotate";
 
 export interface Draft {
@@ -23,6 +24,8 @@ export interface Draft {
   /** Issue 14: a comment for the coordinators and flags (absent: none). */
   comment?: string;
   flags?: JudgmentFlag[];
+  /** Fact checking: the label of a sufficient verdict (absent: none). */
+  label?: FactLabel | null;
 }
 
 const DRAFT_PREFIX = "kps:draft:";

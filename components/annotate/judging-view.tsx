@@ -8,6 +8,7 @@ import type { PassageWord, WordRange } from "@/lib/kilt/words";
 import type { Task, TaskAnswer } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
 import type { ContextControl } from "./passage-context";
+import { TaskBlock } from "@/components/task/task-block";
 import { PassageView } from "./passage-view";
 import type { Saved } from "./use-judgment-outbox";
 
@@ -125,22 +126,7 @@ export function JudgingMain({ task, draft, words, range, error, questionRef, onS
   if (task && draft) {
     return (
       <>
-        <section className="question-block" aria-label="Question">
-          <p className="question-label">Question</p>
-          <h1 className="question" ref={questionRef} tabIndex={-1}>
-            {task.query.input}
-          </h1>
-          {task.query.answers && task.query.answers.length > 0 && (
-            <p className="answers">
-              <span className="answers-label">Answers:</span>{" "}
-              {task.query.answers.map((a, i) => (
-                <span key={i} className="answer">
-                  {a}
-                </span>
-              ))}
-            </p>
-          )}
-        </section>
+        <TaskBlock kind={task.query.kind} input={task.query.input} answers={task.query.answers} headingRef={questionRef} />
         <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} context={context} />
       </>
     );

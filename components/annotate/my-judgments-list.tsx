@@ -5,11 +5,13 @@ import { useState } from "react";
 import { HighlightedPassage } from "@/components/campaigns/highlighted-passage";
 import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
 import { myJudgmentsQuery, type MyJudgment, type MyJudgmentsFilter } from "@/components/api/my-judgments";
+import { TaskBlock } from "@/components/task/task-block";
 import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
 import { formatTime } from "@/lib/format";
 
-const verdictText = (j: MyJudgment) => (j.unreadable ? "Unreadable" : j.verdict === "sufficient" ? "Sufficient" : "Not sufficient");
+const verdictText = (j: MyJudgment) =>
+  j.unreadable ? "Unreadable" : j.verdict === "sufficient" ? `Sufficient${j.label ? ` · ${j.label}` : ""}` : "Not sufficient";
 
 const when = formatTime;
 
@@ -21,9 +23,9 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
   return (
     <li className="card my-judgment" aria-labelledby={titleId} data-testid="my-judgment">
       <header>
-        <h2 id={titleId} className="card-title">
-          {j.query.input}
-        </h2>
+        <div id={titleId} className="card-title">
+          <TaskBlock kind={j.query.kind} input={j.query.input} level={2} />
+        </div>
         <span className="verdict-tag" data-testid="my-verdict">
           {verdictText(j)}
         </span>
@@ -38,6 +40,8 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
           target={{
             claim: j.claim,
             question: j.query.input,
+            kind: j.query.kind,
+            label: j.label,
             passage: j.passage,
             verdict: j.verdict,
             unreadable: j.unreadable,
@@ -46,6 +50,7 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
             flags: j.flags,
             revision: j.revision,
           }}
+          taskLevel={3}
           onSaved={() => (setOpen(false), setSaved(true))}
           onCancel={() => setOpen(false)}
         />

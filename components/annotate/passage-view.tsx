@@ -195,6 +195,13 @@ function usePointerHighlight(
   }, [bodyRef, latest]);
 }
 
+/** The line under the title: the section the passage lies in; for entity linking, the page's lead (KILT's provenance is the page). */
+function whereOf(task: Task): string | null {
+  if (task.query.kind === "entity-linking") return "The page's lead: is this the entity the mention refers to?";
+  const first = task.passage.paragraphs[0];
+  return first ? sectionTitle(first.section) : null;
+}
+
 /**
  * The passage as a reading column: section headers as small headings (never highlighted), bullets as
  * a list, the highlight as <mark>. Text is React text, never HTML. A mouse selection snaps outward
@@ -228,7 +235,7 @@ export function PassageView({ task, words, span, range, onSelect, context }: Pro
   }, []);
 
   const { title, paragraphs } = task.passage;
-  const section = paragraphs[0] ? sectionTitle(paragraphs[0].section) : null;
+  const section = whereOf(task);
 
   const blocks = useMemo(() => {
     const out: ReactNode[] = [];

@@ -1,3 +1,5 @@
+import { HIGHLIGHT_WHAT, type TaskKind } from "@/lib/campaign/annotate/task-verdicts.contract";
+
 /**
  * Touch screens get their own texts: no keys to press, taps instead of drags. Decided as the judging
  * screen's CSS decides (`@media (pointer: coarse)` in judging-styles.tsx): a phone or a tablet, not a
@@ -15,9 +17,25 @@ export function highlightHow(): string {
   return isCoarsePointer() ? "tap the first word of the answer, then its last" : "drag across them, or press Shift+→";
 }
 
-/** How to choose a verdict before submitting. */
-export function chooseVerdictPrompt(): string {
+/** How to choose a verdict before submitting (fact checking: its two sufficient verdicts). */
+export function chooseVerdictPrompt(kind: TaskKind = "qa"): string {
+  if (kind === "fact-checking")
+    return isCoarsePointer()
+      ? "Choose first: tap Supports, Refutes, Not enough or Unreadable."
+      : "Choose first: 3 Supports, 4 Refutes, 2 Not enough or U Unreadable.";
   return isCoarsePointer()
     ? "Choose first: tap Sufficient, Not sufficient or Unreadable."
     : "Choose first: 1 Sufficient, 2 Not sufficient or U Unreadable.";
+}
+
+/** What to highlight for the task, and how on this device: "Highlight the object: the words that fill the relation: drag …". */
+export function highlightPrompt(kind: TaskKind): string {
+  return `Highlight ${HIGHLIGHT_WHAT[kind]}: ${highlightHow()}`;
+}
+
+/** Fact checking's sufficient verdict needs a label. */
+export function chooseLabelPrompt(): string {
+  return isCoarsePointer()
+    ? "Say what the evidence does: tap Supports or Refutes."
+    : "Say what the evidence does: 3 Supports or 4 Refutes.";
 }

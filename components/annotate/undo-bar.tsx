@@ -20,6 +20,8 @@ export function revisionTargetOf(s: SavedJudgment): RevisionTarget {
   return {
     claim: task.claim.handle,
     question: task.query.input,
+    kind: task.query.kind,
+    label: body.label ?? null,
     passage: task.passage,
     verdict: body.verdict,
     unreadable: body.unreadable,

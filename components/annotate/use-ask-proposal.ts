@@ -12,6 +12,9 @@ import type { JudgingKeys } from "./use-judging-keys";
 import { useVerdictEditing } from "./use-verdict-editing";
 import type { BarStatus } from "./verdict-bar";
 
+type ProposalKey = "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | VerdictKey;
+type VerdictKey = "chooseSufficient" | "chooseInsufficient" | "chooseLabel";
+
 /**
  * The highlight step of a proposal, done as when judging: the picked paragraphs become a passage
  * for PassageView, and use-verdict-editing moves the highlight (its keys, drags and taps) over a
@@ -27,7 +30,7 @@ export function useAskProposal(flow: AskFlow) {
     const paragraphs = data.paragraphs.filter((p) => p.id >= range.start && p.id <= range.end);
     return {
       claim: { handle: `proposal-${ask.queryId}`, expiresAt: "" },
-      query: { id: ask.queryId, input: ask.input },
+      query: { id: ask.queryId, input: ask.input, kind: ask.kind },
       passage: { wikipediaId: data.wikipediaId, title: data.title, paragraphs },
       progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
     };
@@ -77,10 +80,7 @@ export function useAskProposal(flow: AskFlow) {
   }, [ask, data, range, frozen, span, flow.proposing]);
 
   /** The judging keys while highlighting: the moves, Esc, Enter proposes; the verdict keys do nothing. */
-  const keys: Pick<
-    JudgingKeys,
-    "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | "chooseSufficient" | "chooseInsufficient"
-  > = {
+  const keys: Pick<JudgingKeys, ProposalKey> = {
     hasTask: view !== null,
     hasHighlight: view !== null && wordRange !== null,
     clearHighlight: () => edit.setHighlight(null),
@@ -89,6 +89,7 @@ export function useAskProposal(flow: AskFlow) {
     moveBySentence: edit.moveBySentence,
     chooseSufficient: () => {},
     chooseInsufficient: () => {},
+    chooseLabel: () => {},
   };
   return { page, data, view, words, wordRange, span, status, edit, propose, keys };
 }

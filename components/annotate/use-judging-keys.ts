@@ -3,6 +3,7 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { actionOfKey, type ShortcutAction } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { SentenceMove } from "@/lib/kilt/sentences";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import type { HighlightMove } from "@/lib/kilt/words";
 import type { InstructionsControl } from "./use-instructions-panel";
 
@@ -12,18 +13,24 @@ export interface JudgingShortcuts {
   keys: Record<ShortcutAction, string>;
 }
 
-/** What a verdict button or key does: choose sufficient, or insufficient (unreadable or not). */
+/** What a verdict button or key does: choose sufficient (fact checking: with a label), or insufficient (unreadable or not). */
 export interface VerdictChoosers {
   chooseSufficient: () => void;
   chooseInsufficient: (unreadable: boolean) => void;
+  /** Fact checking: sufficient, the passage supporting or refuting the claim (a no-op on other tasks). */
+  chooseLabel: (label: FactLabel) => void;
 }
 
-/** The three verdicts' actions, the same for the verdict bar's buttons and the single keys. */
-export function verdictActions(c: VerdictChoosers): Record<"sufficient" | "insufficient" | "unreadable", () => void> {
+export type VerdictAction = "sufficient" | "insufficient" | "unreadable" | "supports" | "refutes";
+
+/** The verdicts' actions, the same for the verdict bar's buttons and the single keys. */
+export function verdictActions(c: VerdictChoosers): Record<VerdictAction, () => void> {
   return {
     sufficient: c.chooseSufficient,
     insufficient: () => c.chooseInsufficient(false),
     unreadable: () => c.chooseInsufficient(true),
+    supports: () => c.chooseLabel("SUPPORTS"),
+    refutes: () => c.chooseLabel("REFUTES"),
   };
 }
 

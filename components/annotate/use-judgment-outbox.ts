@@ -7,7 +7,8 @@ import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, 
 import { ApiError } from "@/components/api/client";
 import { dropDraft, durationSince, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import { notesBody } from "./notes-fields";
-import { chooseVerdictPrompt, highlightHow } from "./pointer-texts";
+import { taskVerdictProblem, type TaskKind } from "@/lib/campaign/annotate/task-verdicts.contract";
+import { chooseLabelPrompt, chooseVerdictPrompt, highlightPrompt } from "./pointer-texts";
 import type { SavedJudgment } from "./undo-bar";
 import { usePassageHighlight } from "./use-passage-highlight";
 import type { BarStatus } from "./verdict-bar";
@@ -50,13 +51,16 @@ interface Settle {
 }
 
 /** The body to send for a draft, or the prompt to show while the draft is not ready. */
-function judgmentBodyOf(draft: Draft, span: Span | null): JudgmentBody | { prompt: string } {
-  if (draft.verdict === null) return { prompt: chooseVerdictPrompt() };
-  if (draft.verdict === "sufficient" && !span)
-    return { prompt: `Highlight the words that answer the question before submitting: ${highlightHow()}.` };
+function judgmentBodyOf(draft: Draft, span: Span | null, kind: TaskKind): JudgmentBody | { prompt: string } {
+  if (draft.verdict === null) return { prompt: chooseVerdictPrompt(kind) };
+  const sufficient = draft.verdict === "sufficient";
+  const label = sufficient && kind === "fact-checking" ? (draft.label ?? null) : null;
+  const problem = taskVerdictProblem(kind, { verdict: draft.verdict, span: sufficient ? span : null, label });
+  if (problem) return { prompt: problem.field === "label" ? chooseLabelPrompt() : `${highlightPrompt(kind)} before submitting.` };
   return {
     verdict: draft.verdict,
-    span: draft.verdict === "sufficient" ? span : null,
+    ...(label ? { label } : {}),
+    span: sufficient ? span : null,
     unreadable: draft.verdict === "insufficient" && draft.unreadable,
     durationMs: durationSince(draft.startedAt),
     idempotencyKey: draft.idempotencyKey,
@@ -116,10 +120,11 @@ function onRefused(error: Error, to: Settle): void {
 function freeze(
   draft: Draft,
   span: Span | null,
+  kind: TaskKind,
   setDraftState: (d: Draft) => void,
   setStatus: (status: BarStatus | null) => void,
 ): JudgmentBody | null {
-  const made = judgmentBodyOf(draft, span);
+  const made = judgmentBodyOf(draft, span, kind);
   if ("prompt" in made) {
     setStatus({ tone: "warn", text: made.prompt });
     return null;
@@ -197,7 +202,7 @@ export function useJudgmentOutbox(
 
   const submit = useCallback(() => {
     if (!task || !draft || saving.isPending) return;
-    const body = draft.pending ?? freeze(draft, span, setDraftState, setStatus);
+    const body = draft.pending ?? freeze(draft, span, task.query.kind, setDraftState, setStatus);
     if (!body) return;
     const claim = task.claim.handle;
     const vars: Sending = { claim, body, ask: nextAsk(claim), queryId: task.query.id, sentAt: Date.now() };

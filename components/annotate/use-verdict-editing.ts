@@ -5,8 +5,16 @@ import { moveBySentence, passageSentences, type SentenceMove } from "@/lib/kilt/
 import { moveHighlight, spanOfWords, type HighlightMove, type PassageWord, type WordRange } from "@/lib/kilt/words";
 import type { Task } from "@/components/api/annotate";
 import type { Draft } from "./judging-storage";
-import { highlightHow } from "./pointer-texts";
+import { needsSpan } from "@/lib/campaign/annotate/task-verdicts.contract";
+import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
+import { chooseLabelPrompt, highlightPrompt } from "./pointer-texts";
 import type { BarStatus } from "./verdict-bar";
+
+/** What a sufficient verdict still lacks, as the bar's prompt: fact checking's label, then the highlight (none for entity linking). */
+function missingForSufficient(kind: TaskKind, hasSpan: boolean, label: FactLabel | null): BarStatus | null {
+  if (kind === "fact-checking" && !label) return { tone: "warn", text: chooseLabelPrompt() };
+  return !hasSpan && needsSpan(kind) ? { tone: "warn", text: `${highlightPrompt(kind)}.` } : null;
+}
 
 interface Editing {
   task: Task | null;
@@ -40,29 +48,36 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
         const verdict = location && d.verdict === "insufficient" ? null : d.verdict;
         return { ...d, span: location, verdict, unreadable: verdict === null ? false : d.unreadable };
       });
-      if (s && draft?.verdict === "insufficient") setStatus({ tone: "info", text: "Highlight made: press 1 if it shows the answer." });
+      if (s && draft?.verdict === "insufficient")
+        setStatus({
+          tone: "info",
+          text:
+            task.query.kind === "fact-checking"
+              ? "Highlight made: press 3 or 4 if it decides the claim."
+              : "Highlight made: press 1 if it shows the answer.",
+        });
       else if (s && status?.tone === "warn") setStatus(null);
     },
     [task, frozen, words, update, draft?.verdict, status?.tone, setStatus],
   );
 
-  const chooseSufficient = useCallback(() => {
-    if (!draft || frozen) return;
-    update((d) => ({ ...d, verdict: "sufficient", unreadable: false }));
-    setStatus(
-      draft.span
-        ? null
-        : {
-            tone: "warn",
-            text: `Highlight the words that answer the question: ${highlightHow()}.`,
-          },
-    );
-  }, [draft, frozen, update, setStatus]);
+  const kind = task?.query.kind ?? "qa";
+  /** Sufficient, with fact checking's label when given: then what is still missing (the highlight, the label), if anything. */
+  const sufficient = useCallback(
+    (label: FactLabel | null) => {
+      if (!draft || frozen) return;
+      update((d) => ({ ...d, verdict: "sufficient", unreadable: false, label }));
+      setStatus(missingForSufficient(kind, draft.span !== null, label));
+    },
+    [draft, frozen, update, setStatus, kind],
+  );
+  const chooseSufficient = useCallback(() => sufficient(draft?.label ?? null), [sufficient, draft?.label]);
+  const chooseLabel = useCallback((label: FactLabel) => kind === "fact-checking" && sufficient(label), [kind, sufficient]);
 
   const chooseInsufficient = useCallback(
     (unreadable: boolean) => {
       if (!draft || frozen) return;
-      update((d) => ({ ...d, verdict: "insufficient", unreadable, span: null }));
+      update((d) => ({ ...d, verdict: "insufficient", unreadable, span: null, label: null }));
       setStatus(null);
     },
     [draft, frozen, update, setStatus],
@@ -92,5 +107,5 @@ export function useVerdictEditing({ task, words, range, draft, frozen, update, s
     [moveTo, range, sentences],
   );
 
-  return { setHighlight, chooseSufficient, chooseInsufficient, moveBy, moveBySentence: moveBySentences };
+  return { setHighlight, chooseSufficient, chooseInsufficient, chooseLabel, moveBy, moveBySentence: moveBySentences };
 }

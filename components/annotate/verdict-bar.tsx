@@ -3,7 +3,9 @@
 import { useEffect, useRef } from "react";
 import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
 import type { Verdict } from "@/components/api/annotate";
-import { verdictActions, type JudgingShortcuts, type VerdictChoosers } from "./use-judging-keys";
+import { HIGHLIGHT_WHAT, needsSpan, VERDICT_QUESTION } from "@/lib/campaign/annotate/task-verdicts.contract";
+import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
+import { verdictActions, type JudgingShortcuts, type VerdictAction, type VerdictChoosers } from "./use-judging-keys";
 
 export type StatusTone = "info" | "warn" | "error" | "ok" | "busy";
 
@@ -13,7 +15,11 @@ export interface BarStatus {
 }
 
 interface Props {
+  /** The task's kind: the question the bar asks, and its choices (fact checking: Supports and Refutes). */
+  kind: TaskKind;
   verdict: Verdict | null;
+  /** Fact checking: the label chosen with a sufficient verdict. */
+  label: FactLabel | null;
   unreadable: boolean;
   /** The highlighted text, or null. */
   quote: string | null;
@@ -57,14 +63,13 @@ export function VerdictBar(p: Props) {
   const { enabled, keys } = p.shortcuts;
   const barRef = useBarSpace();
   const act = verdictActions(p.edit);
-  const choices = [
-    { action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: p.verdict === "sufficient" },
-    { action: "insufficient", label: "Not sufficient", className: "choice-no", pressed: p.verdict === "insufficient" && !p.unreadable },
-    { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable },
-  ] as const;
+  const choices = choicesOf(p);
   return (
     <section className="verdict-bar" aria-label="Verdict" ref={barRef}>
       <div className="verdict-inner">
+        <p className="verdict-question" id="verdict-question">
+          {VERDICT_QUESTION[p.kind]}
+        </p>
         <div className="verdict-quote">
           {p.quote ? (
             <>
@@ -75,16 +80,10 @@ export function VerdictBar(p: Props) {
               </button>
             </>
           ) : (
-            <span className="quote-empty">
-              No highlight.{" "}
-              <span className="pointer-fine">
-                Drag across the words that answer the question, or press <kbd>Shift</kbd>+<kbd>→</kbd>.
-              </span>
-              <span className="pointer-coarse">Tap the first word of the answer, then its last.</span>
-            </span>
+            <NoHighlight kind={p.kind} />
           )}
         </div>
-        <div className="verdict-choices" role="group" aria-label="Your verdict">
+        <div className="verdict-choices" role="group" aria-labelledby="verdict-question">
           {choices.map((c) => (
             <button
               key={c.action}
@@ -106,6 +105,45 @@ export function VerdictBar(p: Props) {
       </div>
       <VerdictFoot status={p.status} shortcuts={p.shortcuts} />
     </section>
+  );
+}
+
+type Choice = { action: VerdictAction; label: string; className: string; pressed: boolean };
+
+/** The bar's choices: fact checking's sufficient verdict is two, Supports and Refutes. */
+function choicesOf(p: Pick<Props, "kind" | "verdict" | "label" | "unreadable">): Choice[] {
+  const sufficient = p.verdict === "sufficient";
+  const yes: Choice[] =
+    p.kind === "fact-checking"
+      ? [
+          { action: "supports", label: "Supports", className: "choice-yes", pressed: sufficient && p.label === "SUPPORTS" },
+          { action: "refutes", label: "Refutes", className: "choice-yes choice-refutes", pressed: sufficient && p.label === "REFUTES" },
+        ]
+      : [{ action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: sufficient }];
+  return [
+    ...yes,
+    {
+      action: "insufficient",
+      label: p.kind === "fact-checking" ? "Not enough" : "Not sufficient",
+      className: "choice-no",
+      pressed: p.verdict === "insufficient" && !p.unreadable,
+    },
+    { action: "unreadable", label: "Unreadable", className: "choice-unreadable", pressed: p.unreadable },
+  ];
+}
+
+/** What the quote line says before a highlight: what to highlight for this task (entity linking: nothing). */
+function NoHighlight({ kind }: { kind: TaskKind }) {
+  if (!needsSpan(kind)) return <span className="quote-empty">No highlight needed: the page itself is the evidence.</span>;
+  const what = kind === "slot-filling" ? "the object (the words that fill the relation)" : HIGHLIGHT_WHAT[kind];
+  return (
+    <span className="quote-empty">
+      No highlight.{" "}
+      <span className="pointer-fine">
+        Drag across {what}, or press <kbd>Shift</kbd>+<kbd>→</kbd>.
+      </span>
+      <span className="pointer-coarse">Tap the first word of {kind === "slot-filling" ? "the object" : "the answer"}, then its last.</span>
+    </span>
   );
 }
 

@@ -6,6 +6,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { PassageContext, Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import { apiExchange, ApiError, apiRequest } from "./client";
 
 /** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
@@ -18,6 +19,8 @@ export interface JudgmentBody {
   verdict: Verdict;
   span: Span | null;
   unreadable: boolean;
+  /** Fact checking: SUPPORTS or REFUTES with a sufficient verdict; absent or null otherwise. */
+  label?: FactLabel | null;
   durationMs: number;
   idempotencyKey: string;
   /** Issue 14: a note to the coordinators and flags, both optional. */

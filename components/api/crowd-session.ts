@@ -5,6 +5,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import type { CrowdEntryInfo, CrowdSessionView, TrainingFeedback, TrainingItemView, TrainingSpan } from "@/lib/crowd/session.contract";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import { apiRequest, ApiError } from "./client";
 
 export type {
@@ -30,7 +31,10 @@ export interface TrainingAnswerBody {
   position: number;
   verdict: "sufficient" | "insufficient";
   unreadable?: boolean;
-  span?: TrainingSpan;
+  /** Null or absent: no highlight (entity linking's sufficient verdict needs none). */
+  span?: TrainingSpan | null;
+  /** Fact checking: SUPPORTS or REFUTES with a sufficient verdict. */
+  label?: FactLabel;
   durationMs: number;
 }
 

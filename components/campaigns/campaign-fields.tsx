@@ -5,6 +5,8 @@ import type { Problem } from "@/components/api/client";
 import type { AggregationChoice } from "@/lib/campaign/settings.contract";
 import { DEFAULT_SETTINGS, FIELD_LABELS, fieldId, type BooleanField } from "./campaign-draft";
 import { CheckInput, withDefault } from "./setting-inputs";
+import { DEFAULT_INSTRUCTIONS, insertInstructionsLabel } from "@/lib/campaign/annotate/default-instructions";
+import { TASK_KINDS, type TaskKind } from "@/lib/kilt/task-kind";
 
 export function CheckSetting({
   field: f,
@@ -85,13 +87,32 @@ export function MarkdownSetting(props: {
 
 const INSTRUCTIONS_TEXT: MarkdownText = {
   label: FIELD_LABELS.instructions,
-  hint: "Annotators see them beside the passage.",
+  hint: "Annotators see them beside the passage; left empty, they see the default instructions of the passage's task.",
   readers: "annotators",
   rows: 8,
 };
 
 export function InstructionsSetting(input: { value: string; onChange: (value: string) => void; error?: string }) {
-  return <MarkdownSetting id={fieldId("instructions")} name="instructions" text={INSTRUCTIONS_TEXT} {...input} />;
+  // A kind's defaults go at the end (after a blank line), to be edited like any text.
+  const insert = (kind: TaskKind) =>
+    input.onChange(input.value.trim() ? `${input.value.trimEnd()}\n\n${DEFAULT_INSTRUCTIONS[kind]}` : DEFAULT_INSTRUCTIONS[kind]);
+  return (
+    <>
+      <MarkdownSetting id={fieldId("instructions")} name="instructions" text={INSTRUCTIONS_TEXT} {...input} />
+      <div
+        className="default-instructions"
+        role="group"
+        aria-label="Default instructions"
+        style={{ display: "flex", flexWrap: "wrap", gap: "0.4rem", margin: "0.4rem 0 1rem" }}
+      >
+        {TASK_KINDS.map((kind) => (
+          <button key={kind} type="button" className="secondary" onClick={() => insert(kind)}>
+            {insertInstructionsLabel(kind)}
+          </button>
+        ))}
+      </div>
+    </>
+  );
 }
 
 /** Why a settings form was not saved (the campaign's, by default): the server's problems by field label, or its message. */

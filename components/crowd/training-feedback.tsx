@@ -2,17 +2,22 @@
 
 import { useEffect, useRef } from "react";
 import type { TrainingFeedback, TrainingSpan } from "@/components/api/crowd-session";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 
-const verdictLabel = (verdict: "sufficient" | "insufficient") => (verdict === "sufficient" ? "Sufficient" : "Not sufficient");
+const verdictLabel = (verdict: "sufficient" | "insufficient", factLabel: FactLabel | null) =>
+  verdict === "sufficient" ? `Sufficient${factLabel ? `: ${factLabel}` : ""}` : "Not sufficient";
 
 function Answer({
   label,
   verdict,
+  factLabel,
   span,
   kind,
 }: {
   label: string;
   verdict: "sufficient" | "insufficient";
+  /** Fact checking: the label with a sufficient verdict (the expected one is the line's dataset label). */
+  factLabel: FactLabel | null;
   span: TrainingSpan | null;
   kind: "expected" | "given";
 }) {
@@ -20,7 +25,7 @@ function Answer({
     <div>
       <dt>{label}</dt>
       <dd>
-        <strong>{verdictLabel(verdict)}</strong>
+        <strong>{verdictLabel(verdict, factLabel)}</strong>
       </dd>
       {span && (
         <dd>
@@ -65,8 +70,20 @@ export function TrainingFeedbackPanel({ feedback, busy, onNext }: Props) {
               {feedback.correct ? "Right" : "Not quite"}
             </h2>
             <dl className="feedback-compare">
-              <Answer label="Expected" verdict={feedback.expected.verdict} span={feedback.expected.span} kind="expected" />
-              <Answer label="Your answer" verdict={feedback.given.verdict} span={feedback.given.span} kind="given" />
+              <Answer
+                label="Expected"
+                verdict={feedback.expected.verdict}
+                factLabel={feedback.expected.label ?? null}
+                span={feedback.expected.span}
+                kind="expected"
+              />
+              <Answer
+                label="Your answer"
+                verdict={feedback.given.verdict}
+                factLabel={feedback.given.label ?? null}
+                span={feedback.given.span}
+                kind="given"
+              />
             </dl>
             {feedback.explanation && <p className="feedback-explanation">{feedback.explanation}</p>}
             {feedback.expected.span && <p className="passage-caption">The passage below shows the expected highlight.</p>}

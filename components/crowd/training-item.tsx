@@ -11,6 +11,9 @@ import { usePassageHighlight } from "@/components/annotate/use-passage-highlight
 import { useVerdictEditing } from "@/components/annotate/use-verdict-editing";
 import { VerdictBar, type BarStatus } from "@/components/annotate/verdict-bar";
 import type { Span } from "@/lib/kilt/words";
+import { taskVerdictProblem } from "@/lib/campaign/annotate/task-verdicts.contract";
+import { instructionsFor } from "@/lib/campaign/annotate/default-instructions";
+import { chooseLabelPrompt, chooseVerdictPrompt, highlightPrompt } from "@/components/annotate/pointer-texts";
 import { answerTraining, type TrainingAnswerBody, type TrainingFeedback, type TrainingItemView } from "@/components/api/crowd-session";
 import { taskOfItem, trainingDraft } from "./crowd-task";
 import { TrainingFeedbackPanel } from "./training-feedback";
@@ -19,10 +22,14 @@ const INSTRUCTIONS_ID = "training-instructions";
 
 /** The answer to send for the draft, or the prompt to show while it is not ready. */
 function answerOf(item: TrainingItemView, draft: Draft, span: Span | null): TrainingAnswerBody | { prompt: string } {
-  if (draft.verdict === null) return { prompt: "Choose first: Sufficient, Not sufficient or Unreadable." };
-  if (draft.verdict === "sufficient" && !span) return { prompt: "Highlight the words that answer the question before submitting." };
+  const kind = item.query.kind;
+  if (draft.verdict === null) return { prompt: chooseVerdictPrompt(kind) };
+  const label = draft.verdict === "sufficient" && kind === "fact-checking" ? (draft.label ?? null) : null;
+  const problem = taskVerdictProblem(kind, { verdict: draft.verdict, span: draft.verdict === "sufficient" ? span : null, label });
+  if (problem) return { prompt: problem.field === "label" ? chooseLabelPrompt() : `${highlightPrompt(kind)} before submitting.` };
   const durationMs = durationSince(draft.startedAt);
-  if (draft.verdict === "sufficient" && span) return { position: item.position, verdict: "sufficient", span, durationMs };
+  if (draft.verdict === "sufficient")
+    return { position: item.position, verdict: "sufficient", span, ...(label ? { label } : {}), durationMs };
   return { position: item.position, verdict: "insufficient", unreadable: draft.unreadable, durationMs };
 }
 
@@ -102,7 +109,7 @@ export function TrainingItemScreen({ campaignId, campaignName, instructions, ite
   return (
     <JudgingLayout
       campaignName={campaignName}
-      instructions={instructions}
+      instructions={instructionsFor(instructions, item.query.kind)}
       panel={panel}
       shortcuts={shortcuts}
       progress={{ answer: undefined, saves: [], question: null, meter }}
@@ -111,7 +118,9 @@ export function TrainingItemScreen({ campaignId, campaignName, instructions, ite
       bar={
         a.feedback === null && (
           <VerdictBar
+            kind={item.query.kind}
             verdict={a.draft.verdict}
+            label={a.draft.label ?? null}
             unreadable={a.draft.unreadable}
             quote={a.span?.text ?? null}
             status={status}

@@ -27,24 +27,41 @@ interface Props {
   answers?: readonly string[];
   /** The heading the judging screen focuses on a new task. */
   headingRef?: RefObject<HTMLHeadingElement | null>;
-  /** The heading's level: 1 on the judging screen, 2 inside a page that has its own title. */
-  level?: 1 | 2;
+  /** The heading's level: 1 on the judging screen, 2 inside a page that has its own title, 3 inside a titled card. */
+  level?: 1 | 2 | 3;
+  /** The heading's id, for a section labelled by it. */
+  headingId?: string;
+}
+
+/** What a kind's line is called ("Question", "Claim", …), as its block's label says. */
+export function taskLabelOf(kind: TaskKind): string {
+  return LABEL[kind];
+}
+
+/** A line as its task reads, inline (a sticky bar's one line): the claim, "subject — relation — ?", the marked mention, the turns. */
+export function TaskInline({ kind, input }: { kind: TaskKind; input: string }) {
+  return <TaskText shown={taskDisplayOf(kind, input)} />;
 }
 
 /**
  * A KILT line as its task reads: a question; a claim card; "subject — relation — ?"; the mention
  * marked in its context (trimmed around it); a conversation's turns with alternating speakers.
  */
-export function TaskBlock({ kind, input, answers, headingRef, level = 1 }: Props) {
+export function TaskBlock({ kind, input, answers, headingRef, level = 1, headingId }: Props) {
   const shown = taskDisplayOf(kind, input);
-  const Heading = level === 1 ? "h1" : "h2";
+  const Heading = (["h1", "h2", "h3"] as const)[level - 1]!;
   return (
     <section className={`question-block task-block task-${shown.kind}`} aria-label={LABEL[shown.kind]}>
       <p className="question-label">
         {LABEL[shown.kind]}
         {shown.kind !== "qa" || kind !== "qa" ? <span className="task-kind-name"> · {TASK_KIND_NAMES[kind]}</span> : null}
       </p>
-      <Heading className={`question task-text${shown.kind === "dialogue" ? " task-text-dialogue" : ""}`} ref={headingRef} tabIndex={-1}>
+      <Heading
+        className={`question task-text${shown.kind === "dialogue" ? " task-text-dialogue" : ""}`}
+        ref={headingRef}
+        id={headingId}
+        tabIndex={-1}
+      >
         <TaskText shown={shown} />
       </Heading>
       {answers && answers.length > 0 && <TaskAnswers kind={shown.kind} answers={answers} />}

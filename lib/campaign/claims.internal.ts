@@ -4,7 +4,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
-import { claims, judgments, pages, passages, queries, type Campaign } from "@/db/schema";
+import { batches, claims, judgments, pages, passages, queries, type Campaign, type TaskKind } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
@@ -106,6 +106,8 @@ export interface TaskRow {
   kilt_id: string;
   input: string;
   answers: string[];
+  /** The batch's task (lib/kilt/task-kind.ts). */
+  task_kind: TaskKind;
   wikipedia_id: string;
   title: string;
   start: number;
@@ -124,7 +126,7 @@ export function taskFromRow(row: TaskRow, campaign: Campaign): Task {
     // Whole seconds (rounded down, so never later than the lease): the exact claim time would tell the
     // annotator when others' judgments were slow — gold judgments do one statement more (gold-leak test).
     claim: { handle: row.handle, expiresAt: new Date(Math.floor(row.expires_ms / 1000) * 1000) },
-    query: { id: row.kilt_id, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
+    query: { id: row.kilt_id, input: row.input, kind: row.task_kind, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
     passage: { wikipediaId: row.wikipedia_id, title: row.title, paragraphs },
     progress: { judgedToday: row.today, passageOfQuestion: row.done + 1, passagesInQuestion: row.total },
   };
@@ -142,6 +144,7 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
       kiltId: queries.kiltId,
       input: queries.input,
       answers: queries.answers,
+      kind: batches.taskKind,
       wikipediaId: pages.wikipediaId,
       title: pages.title,
       // Only the passage's paragraphs and the section header above them, not the whole page.
@@ -154,6 +157,7 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
     .from(claims)
     .innerJoin(passages, eq(passages.id, claims.passageId))
     .innerJoin(queries, eq(queries.id, passages.queryId))
+    .innerJoin(batches, eq(batches.id, passages.batchId))
     .innerJoin(pages, eq(pages.wikipediaId, passages.wikipediaId))
     .where(and(eq(claims.id, claimId), eq(claims.userId, user.id)));
   if (!row) throw new AppError("not_found", "No such claim for you.");
@@ -170,7 +174,7 @@ export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campai
   const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
   return {
     claim: { handle: row.handle, expiresAt: row.expiresAt },
-    query: { id: row.kiltId, input: row.input, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
+    query: { id: row.kiltId, input: row.input, kind: row.kind, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
     passage: { wikipediaId: row.wikipediaId, title: row.title, paragraphs },
     progress: { judgedToday: progress?.today ?? 0, passageOfQuestion: (progress?.done ?? 0) + 1, passagesInQuestion: progress?.total ?? 1 },
   };

@@ -1,3 +1,4 @@
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import type { CrowdOutcome, CrowdPlatform, CrowdStage } from "@/db/schema";
 import type { Task } from "@/lib/campaign/annotate/judging.contract";
 
@@ -72,8 +73,9 @@ export interface TrainingSpan {
 export interface TrainingFeedback {
   correct: boolean;
   /** What the worker answered, as stored. */
-  given: { verdict: "sufficient" | "insufficient"; span: TrainingSpan | null };
-  expected: { verdict: "sufficient" | "insufficient"; span: TrainingSpan | null };
+  given: { verdict: "sufficient" | "insufficient"; span: TrainingSpan | null; label: FactLabel | null };
+  /** `label`: fact checking's expected label (the line's dataset label) when sufficient; null otherwise. */
+  expected: { verdict: "sufficient" | "insufficient"; span: TrainingSpan | null; label: FactLabel | null };
   explanation: string | null;
   session: CrowdSessionView;
 }

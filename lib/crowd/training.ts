@@ -4,12 +4,19 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rowsOf } from "@/db/client";
 import { claims, crowdSessions, trainingAnswers, type Campaign } from "@/db/schema";
-import { checkVerdictRules, clientDurationSchema, verdictSchema } from "@/lib/campaign/annotate/judgment-input";
+import {
+  checkTaskVerdict,
+  checkVerdictRules,
+  clientDurationSchema,
+  labelSchema,
+  verdictSchema,
+} from "@/lib/campaign/annotate/judgment-input";
 import { checkSpan, spanSchema } from "@/lib/campaign/annotate/judgments";
 import { newClaimHandle, taskFromRow, type TaskRow } from "@/lib/campaign/claims.internal";
 import { isGoldCorrect } from "@/lib/campaign/quality/standings";
 import { AppError, parseInput } from "@/lib/errors";
 import { sliceLocation } from "@/lib/kilt/codepoints";
+import type { FactLabel } from "@/lib/kilt/task-kind";
 import { endSession, sessionView, trainingTotal, type SessionContext } from "./session-state";
 import { requireCrowdSession } from "./crowd-actor";
 import type { TrainingFeedback, TrainingItemView, TrainingSpan } from "./session.contract";
@@ -20,6 +27,7 @@ export const trainingAnswerSchema = z
     verdict: verdictSchema,
     unreadable: z.boolean().default(false),
     span: spanSchema.nullable().default(null),
+    label: labelSchema,
     durationMs: clientDurationSchema,
   })
   .strict()
@@ -47,7 +55,7 @@ interface TrainingRow extends Omit<TaskRow, "handle" | "expires_ms" | "today" | 
 async function trainingPassage(db: Db, campaignId: number, userId: number): Promise<TrainingRow | null> {
   const [row] = rowsOf<TrainingRow>(
     await db.execute(sql`
-      select p.id::float8 as passage_id, q.kilt_id, q.input, to_json(q.answers) as answers, pg.wikipedia_id, pg.title,
+      select p.id::float8 as passage_id, q.kilt_id, q.input, to_json(q.answers) as answers, b.task_kind, pg.wikipedia_id, pg.title,
         p.start_paragraph_id as start, p.end_paragraph_id as "end",
         array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
         (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i) where e like 'Section::::%' order by i desc limit 1) as header_above,
@@ -79,6 +87,12 @@ export async function getTrainingItem(
   const row = ctx.session.stage === "training" ? await trainingPassage(db, ctx.campaign.id, ctx.session.userId) : null;
   const total = await trainingTotal(db, ctx);
   return { item: row ? itemOf(row, ctx.campaign, ctx.session.trainingJudged, total) : null, session: await sessionView(db, ctx) };
+}
+
+/** Fact-checking training expected sufficient: the line's dataset label (its first answer), which the worker's label must match. */
+function expectedLabelOf(row: TrainingRow): FactLabel | null {
+  const a = row.answers[0];
+  return row.task_kind === "fact-checking" && row.expected_verdict === "sufficient" && (a === "SUPPORTS" || a === "REFUTES") ? a : null;
 }
 
 function expectedSpan(row: TrainingRow): TrainingSpan | null {
@@ -124,6 +138,7 @@ export async function answerTraining(
   }
   const row = await trainingPassage(db, ctx.campaign.id, s.userId);
   if (!row) throw new AppError("conflict", "No training item is left for you; reload the page.");
+  checkTaskVerdict(row.task_kind, answer);
   if (answer.span) checkSpan({ start_paragraph_id: row.start, end_paragraph_id: row.end, slice: row.paragraphs }, answer.span);
   const expected = {
     startParagraphId: row.start,
@@ -133,15 +148,17 @@ export async function answerTraining(
     expectedStartCharacter: row.expected_start_character,
     expectedEndParagraphId: row.expected_end_paragraph_id,
     expectedEndCharacter: row.expected_end_character,
+    taskKind: row.task_kind,
+    expectedLabel: expectedLabelOf(row),
   };
   // Scored as a judgment on gold is: the span check of sufficient gold with the campaign's slack.
-  const correct = isGoldCorrect(expected, { verdict: answer.verdict, span: answer.span }, ctx.campaign.goldSpanSlack);
+  const correct = isGoldCorrect(expected, answer, ctx.campaign.goldSpanSlack);
   const session = await recordAnswer(db, ctx, row.passage_id, answer, correct);
   const settled = await finishRoundIfDone(db, { ...ctx, session });
   return {
     correct,
-    given: { verdict: answer.verdict, span: answer.span },
-    expected: { verdict: row.expected_verdict, span: expectedSpan(row) },
+    given: { verdict: answer.verdict, span: answer.span, label: answer.label ?? null },
+    expected: { verdict: row.expected_verdict, span: expectedSpan(row), label: expectedLabelOf(row) },
     explanation: row.explanation,
     session: await sessionView(db, settled),
   };

@@ -2,6 +2,8 @@
 // limits of a proposal and an explanation, and the reasons an annotator gives for a question no
 // passage answers (db/schema.ts EXPLANATION_REASONS; explanations.ts checks they agree).
 
+import type { TaskKind } from "@/lib/kilt/task-kind";
+
 export type ExplanationReasonKey = "not_in_wikipedia" | "ambiguous" | "false_premise" | "other";
 
 /** Each reason as people read it, in the order the form offers them. */
@@ -23,6 +25,8 @@ export interface Ask {
   /** The KILT id. */
   queryId: string;
   input: string;
+  /** The KILT task of its batch: how the Ask screen shows the line. */
+  kind: TaskKind;
   /** Only when the campaign shows answers to annotators. */
   answers?: string[];
   /** How many of its passages the caller judged (all insufficient). */

@@ -38,6 +38,7 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(ask).toEqual({
       queryId: last,
       input: expect.any(String),
+      kind: "qa",
       judged: 2,
       given: [1, 2].map((n) => ({ wikipediaId: page, startParagraphId: n, endParagraphId: n })),
     });

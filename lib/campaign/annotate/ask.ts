@@ -7,6 +7,7 @@ import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { requireActiveAnnotator } from "./annotator-access";
 import type { Ask, PassageLocation } from "./ask.contract";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 
 /** How far back `getAsk` looks: the caller's latest judgments in the campaign (the question just finished is among them). */
 export const ASK_LOOKBACK = 50;
@@ -19,6 +20,7 @@ interface AskRow {
   kilt_id: string;
   input: string;
   answers: string[];
+  task_kind: TaskKind;
   judged: number;
   given: PassageLocation[];
 }
@@ -43,7 +45,7 @@ async function askRows(db: Db | Tx, userId: number, campaign: Campaign): Promise
       asked as materialized (
         select p.query_id, max(r.created_at) as last from recent r join passages p on p.id = r.passage_id group by p.query_id
       )
-      select q.id::float8 as id, q.kilt_id, q.input, to_json(q.answers) as answers,
+      select q.id::float8 as id, q.kilt_id, q.input, to_json(q.answers) as answers, b.task_kind,
         (select count(*)::int from judgments j join passages jp on jp.id = j.passage_id
           where jp.query_id = q.id and j.user_id = ${userId}) as judged,
         (select coalesce(json_agg(json_build_object('wikipediaId', gp.wikipedia_id, 'startParagraphId', gp.start_paragraph_id,
@@ -79,6 +81,7 @@ export async function getAsk(db: Db, actor: Actor, campaignId: number): Promise<
   return {
     queryId: row.kilt_id,
     input: row.input,
+    kind: row.task_kind,
     ...(campaign.showAnswers ? { answers: row.answers } : {}),
     judged: row.judged,
     given: row.given,

@@ -97,12 +97,12 @@ ${taskViewSelect("chosen")}`;
 
 /**
  * The task view of the claim(s) in relation `claim` (columns handle, expires_at, passage_id): the
- * question, the passage's paragraphs with the section header above them, and the caller's progress
+ * question and its batch's task kind (one join on batches by primary key), the passage's paragraphs with the section header above them, and the caller's progress
  * ($1 user, $2 campaign). Numbers, text and json only, so both drivers return the same.
  */
 export function taskViewSelect(claim: string): string {
   return `select ch.handle, (extract(epoch from ch.expires_at) * 1000)::float8 as expires_ms,
-  q.kilt_id, q.input, to_json(q.answers) as answers, pg.wikipedia_id, pg.title, p.start_paragraph_id as start,
+  q.kilt_id, q.input, to_json(q.answers) as answers, b.task_kind, pg.wikipedia_id, pg.title, p.start_paragraph_id as start,
   array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
   (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
     where e like 'Section::::%' order by i desc limit 1) as header_above,
@@ -114,6 +114,7 @@ export function taskViewSelect(claim: string): string {
 from ${claim} ch
 join passages p on p.id = ch.passage_id
 join queries q on q.id = p.query_id
+join batches b on b.id = p.batch_id
 join pages pg on pg.wikipedia_id = p.wikipedia_id`;
 }
 

@@ -1,6 +1,8 @@
 // What the judging page shows an annotator: the campaign, the task (a claimed passage and its
 // question) and their own progress. Never gold, counts of others or anyone else's verdicts.
 
+import type { TaskKind } from "@/lib/kilt/task-kind";
+
 /** What the judging page shows of a campaign: its name and instructions, nothing about gold or counts. */
 export interface AnnotatorCampaignView {
   id: number;
@@ -18,7 +20,8 @@ export interface AnnotatorCampaignView {
  */
 export interface Task {
   claim: { handle: string; expiresAt: Date };
-  query: { id: string; input: string; answers?: string[] };
+  /** `kind`: the KILT task of its batch (lib/kilt/task-kind.ts): how the line shows and what the verdict asks. */
+  query: { id: string; input: string; kind: TaskKind; answers?: string[] };
   passage: {
     wikipediaId: string;
     title: string;

@@ -35,6 +35,17 @@ describe("a judgment's comment and flags", () => {
     expect(problems(revisionInputSchema, { ...base, revision: 0 })).toEqual([]);
     expect(problems(revisionInputSchema, base)).toEqual(["revision"]);
     expect(problems(revisionInputSchema, { ...base, revision: -1 })).toEqual(["revision"]);
-    expect(problems(revisionInputSchema, { ...base, revision: 0, verdict: "sufficient" })).toEqual(["span"]);
+    // A sufficient verdict's span (and label) depend on the passage's task: checked once it is read (checkTaskVerdict).
+    expect(problems(revisionInputSchema, { ...base, revision: 0, verdict: "sufficient" })).toEqual([]);
+    expect(problems(revisionInputSchema, { ...base, revision: 0, label: "SUPPORTS" })).toEqual(["label"]);
+  });
+
+  it("a label is SUPPORTS or REFUTES, and only with a sufficient verdict", () => {
+    const sufficient = { ...base, verdict: "sufficient", span: null };
+    expect(problems(judgmentInputSchema, { ...sufficient, label: "REFUTES" })).toEqual([]);
+    expect(problems(judgmentInputSchema, { ...sufficient, label: null })).toEqual([]);
+    for (const label of ["supports", "NOT ENOUGH INFO", "S".repeat(10_000), "SUPPORTS\u0000", 1, ""])
+      expect(problems(judgmentInputSchema, { ...sufficient, label })).toEqual(["label"]);
+    expect(problems(judgmentInputSchema, { ...base, label: "SUPPORTS" })).toEqual(["label"]);
   });
 });

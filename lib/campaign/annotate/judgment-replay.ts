@@ -14,6 +14,7 @@ function view(j: Judgment, handle: string): JudgmentView {
   return {
     claim: handle,
     verdict: j.verdict,
+    label: j.label,
     unreadable: j.unreadable,
     span:
       j.spanText === null
@@ -50,6 +51,7 @@ export function replayOf(previous: StoredJudgmentJson, hash: string, handle: str
   const judgment = {
     claim: handle,
     verdict: p.verdict,
+    label: p.label ?? null,
     unreadable: p.unreadable,
     span,
     durationMs: p.duration_ms,

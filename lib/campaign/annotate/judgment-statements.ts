@@ -5,7 +5,7 @@
 import "server-only";
 import { preparedRows } from "@/db/cache/prepared";
 import type { Db } from "@/db/client";
-import type { JudgmentFlag } from "@/db/schema";
+import type { FactLabel, JudgmentFlag, TaskKind } from "@/db/schema";
 import type { JudgmentRow } from "../report/rows";
 
 /** One statement, on its own: SQL text with $n parameters → rows. */
@@ -48,6 +48,10 @@ export interface ClaimRow {
   previous: StoredJudgmentJson | null;
   /** The span check's slack of sufficient gold (lib/campaign/quality/span-check.ts). */
   gold_span_slack: number;
+  /** The passage's batch's task: what the verdict needs (task-verdicts.contract.ts). */
+  task_kind: TaskKind;
+  /** Fact-checking gold: the line's dataset label (its first answer), which a sufficient verdict's label must match. */
+  expected_label: string | null;
 }
 
 /** A stored judgment as statement 1 reads it (`row_to_json`: times as strings). */
@@ -56,12 +60,13 @@ export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "create
   created_at: string;
   comment: string | null;
   flags: JudgmentFlag[];
+  label: FactLabel | null;
 };
 
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-  span_text, duration_ms, request_hash, created_at, comment, flags from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
+  span_text, duration_ms, request_hash, created_at, comment, flags, label from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
-/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (also read for gold with an expected span), $4 idempotency key. */
+/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (also read for entity linking, whose verdict may store the whole passage, and for gold with an expected span), $4 idempotency key. */
 export const READ_CLAIM_SQL = `
 select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::float8 as campaign_id, c.passage_id::float8 as passage_id,
   (c.ended_at is null) as unended, (c.ended_at is null and c.expires_at > clock_timestamp()) as live,
@@ -71,13 +76,15 @@ select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::floa
   p.is_gold, p.expected_verdict::text as expected_verdict,
   p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character,
   p.start_paragraph_id, p.end_paragraph_id,
-  case when $3::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+  case when $3::boolean or b.task_kind = 'entity-linking' or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
     from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
   (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous,
-  cp.gold_span_slack::float8 as gold_span_slack
+  cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
+  case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label
 from claims c
 join campaigns cp on cp.id = c.campaign_id
 join passages p on p.id = c.passage_id
+join batches b on b.id = p.batch_id
 left join campaign_members m on m.campaign_id = c.campaign_id and m.user_id = $2::bigint
 left join annotator_standings s on s.campaign_id = c.campaign_id and s.user_id = $2::bigint
 where c.handle = $1::text`;
@@ -138,11 +145,11 @@ with held as materialized (
   -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
     start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees,
-    comment, flags, client_duration_ms)
+    comment, flags, client_duration_ms, label)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
     $sp, $sc, $ep, $ec, $text, ${SERVER_DURATION}, $key, $hash, now_.at,
     kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t)),
-    $comment, $flags, $client_duration
+    $comment, $flags, $client_duration, $label
   from p cross join held cross join (select clock_timestamp() as at) now_
   returning created_at, duration_ms
 ), e as (
@@ -190,6 +197,7 @@ const PARAMS: Record<string, string> = {
   $comment: "$21::text",
   $flags: "$22::text[]",
   $client_duration: "$23::int",
+  $label: "$24::text",
 };
 
 export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z_]+\b/g, (name) => {

@@ -1,7 +1,7 @@
 // A judgment as its annotator sends and sees it: the comment and flags they may attach for the
 // coordinators (issue 14), the stored judgment and its revision, and their history's rows.
 import { z } from "zod";
-import type { JudgmentFlag } from "@/db/schema";
+import type { FactLabel, JudgmentFlag, TaskKind } from "@/db/schema";
 import type { Location } from "@/lib/kilt/codepoints";
 
 export type { JudgmentFlag };
@@ -56,6 +56,8 @@ export type JudgmentSpan = Location & { text: string };
 export interface JudgmentView {
   claim: string;
   verdict: "sufficient" | "insufficient";
+  /** Fact checking: the label of a sufficient verdict (SUPPORTS or REFUTES); null otherwise. */
+  label: FactLabel | null;
   unreadable: boolean;
   /** Code points, end exclusive, with the text they cover. */
   span: JudgmentSpan | null;
@@ -76,9 +78,10 @@ export type RevisedJudgmentView = JudgmentView & { revision: number; revisedAt: 
  */
 export interface MyJudgment {
   claim: string;
-  query: { id: string; input: string };
+  query: { id: string; input: string; kind: TaskKind };
   passage: { title: string; paragraphs: { id: number; text: string; section: string }[] };
   verdict: "sufficient" | "insufficient";
+  label: FactLabel | null;
   unreadable: boolean;
   span: JudgmentSpan | null;
   comment: string | null;

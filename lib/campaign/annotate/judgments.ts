@@ -7,8 +7,8 @@ import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
 import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
-import { MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
-import { checkSpan } from "./judgment-span";
+import { checkTaskVerdict, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
+import { checkSpan, wholePassageSpan } from "./judgment-span";
 import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
 import { findReplay, refuse, replayOf } from "./judgment-replay";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type WriteResult } from "./judgment-statements";
@@ -52,9 +52,11 @@ export async function submitJudgment(
       campaignId = claim.campaign_id;
       if (claim.previous) return { ...replayOf(claim.previous, hash, handle), campaignId };
       checkAccess(actor, claim);
+      checkTaskVerdict(claim.task_kind, input);
       if (input.span) checkSpan(claim, input.span);
+      const stored = storedInput(claim, input);
       const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input, claim.gold_span_slack);
-      const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
+      const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, stored, hash, correct));
       if (!row?.created_at) {
         if (!row?.claim_same && attempt < 2) continue;
         return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
@@ -67,7 +69,7 @@ export async function submitJudgment(
       ) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
-      return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
+      return { judgment: viewOf(stored, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
     }
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
@@ -78,6 +80,15 @@ export async function submitJudgment(
     }
     throw error;
   }
+}
+
+/** The judgment as stored: an entity-linking sufficient verdict without a highlight keeps the whole passage as its span (wholePassageSpan). */
+export function storedInput<T extends JudgmentInput>(
+  passage: Parameters<typeof wholePassageSpan>[0] & { task_kind: ClaimRow["task_kind"] },
+  input: T,
+): T {
+  if (input.span || input.verdict !== "sufficient" || passage.task_kind !== "entity-linking") return input;
+  return { ...input, span: wholePassageSpan(passage) };
 }
 
 export async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
@@ -133,9 +144,13 @@ export function goldOf(
     | "expected_end_character"
     | "start_paragraph_id"
     | "slice"
+    | "task_kind"
+    | "expected_label"
   >,
 ): GoldPassage {
   return {
+    taskKind: c.task_kind,
+    expectedLabel: c.expected_label,
     startParagraphId: c.start_paragraph_id,
     paragraphs: c.slice,
     expectedVerdict: c.expected_verdict,
@@ -172,11 +187,13 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
     notesOf(input).comment,
     flagsLiteral(notesOf(input).flags),
     input.durationMs,
+    input.label ?? null,
   ];
 }
 
 /** The stored judgment's view: `durationMs` is the time the server measured, as a replay answers it. */
 function viewOf(input: JudgmentInput, handle: string, createdAt: Date, durationMs: number): JudgmentView {
   const { verdict, unreadable } = input;
-  return { claim: handle, verdict, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
+  const label = input.label ?? null;
+  return { claim: handle, verdict, label, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
 }

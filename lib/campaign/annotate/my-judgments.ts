@@ -5,6 +5,7 @@ import { rowsOf, type Db } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { sectionOf } from "@/lib/kilt/codepoints";
+import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
 import { claimHandleSchema } from "./assignment";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import { revisionRefusal } from "./revise-judgment";
@@ -57,6 +58,8 @@ interface Row extends JudgmentVersionRow {
   is_decided: boolean;
   judgment_count: number;
   proposed: boolean;
+  task_kind: TaskKind;
+  label: FactLabel | null;
 }
 
 function myJudgmentOf(r: Row): MyJudgment {
@@ -64,9 +67,10 @@ function myJudgmentOf(r: Row): MyJudgment {
   const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
   return {
     claim: r.handle,
-    query: { id: r.kilt_id, input: r.input },
+    query: { id: r.kilt_id, input: r.input, kind: r.task_kind },
     passage: { title: r.title, paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text, section: sectionOf(local, i + 2) })) },
     verdict: r.verdict,
+    label: r.label ?? null,
     unreadable: r.unreadable,
     span: spanWithTextOf(r),
     comment: r.comment,
@@ -110,7 +114,7 @@ export async function listMyJudgments(
         (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
           where e like 'Section::::%' order by i desc limit 1) as header_above,
         j.verdict::text as verdict, j.unreadable, j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-        j.comment, j.flags, j.revision, j.created_at, j.revised_at,
+        j.comment, j.flags, j.revision, j.created_at, j.revised_at, j.label, b.task_kind,
         cp.judgments_per_passage::int as r, coalesce(s.status = 'paused', false) as paused, b.status::text as batch_status,
         p.sealed_judgment_count is not null as sealed, p.is_decided, p.judgment_count::int as judgment_count,
         exists (select 1 from proposals pr where pr.passage_id = j.passage_id and pr.user_id = j.user_id) as proposed

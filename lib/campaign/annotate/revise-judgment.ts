@@ -8,7 +8,9 @@ import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standing
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
 import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
-import { checkSpan, goldOf, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
+import { checkTaskVerdict } from "./judgment-input";
+import type { FactLabel } from "@/lib/kilt/task-kind";
+import { checkSpan, goldOf, storedInput, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission
@@ -31,6 +33,7 @@ interface Locked extends JudgmentVersionRow {
   created_at: string;
   idempotency_key: string;
   request_hash: string;
+  label: FactLabel | null;
 }
 
 /** The passage, its campaign's rules and the caller's standing, as the revision reads them under the passage lock. */
@@ -48,6 +51,8 @@ type PassageState = Pick<
   | "end_paragraph_id"
   | "slice"
   | "gold_span_slack"
+  | "task_kind"
+  | "expected_label"
 > &
   Parameters<typeof goldOf>[0] & {
     paused: boolean;
@@ -82,6 +87,7 @@ function viewOf(j: Locked, handle: string): RevisedJudgmentView {
   return {
     claim: handle,
     verdict: j.verdict,
+    label: j.label ?? null,
     unreadable: j.unreadable,
     span: spanWithTextOf(j),
     durationMs: j.duration_ms,
@@ -116,8 +122,9 @@ async function lockPassage(tx: Tx, passageId: number, userId: number, withSlice:
         exists (select 1 from proposals pr where pr.passage_id = p.id and pr.user_id = ${userId}) as proposed,
         p.is_gold, p.expected_verdict::text as expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
         p.expected_end_paragraph_id, p.expected_end_character, p.start_paragraph_id, p.end_paragraph_id,
-        cp.gold_span_slack::float8 as gold_span_slack,
-        case when ${withSlice}::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+        cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
+        case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label,
+        case when ${withSlice}::boolean or b.task_kind = 'entity-linking' or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
           from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice
       from passages p join batches b on b.id = p.batch_id join campaigns cp on cp.id = p.campaign_id
       where p.id = ${passageId}
@@ -132,7 +139,7 @@ async function lockJudgment(tx: Tx, judgmentId: number): Promise<Locked> {
     await tx.execute(sql`
       select id::float8 as judgment_id, passage_id::float8 as passage_id, campaign_id::float8 as campaign_id, user_id::float8 as user_id,
         verdict::text as verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text,
-        duration_ms, comment, flags, revision, revised_at, created_at, idempotency_key, request_hash
+        duration_ms, comment, flags, revision, revised_at, created_at, idempotency_key, request_hash, label
       from judgments where id = ${judgmentId} for update`),
   );
   if (!j) throw new AppError("not_found", "No judgment of yours on this claim.");
@@ -147,7 +154,7 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   const gold = p.is_gold ? goldOf(p) : null;
   const goldDelta = gold
     ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) -
-      Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j) }, p.gold_span_slack))
+      Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j), label: j.label }, p.gold_span_slack))
     : 0;
   const negativeDelta = gold?.expectedVerdict === "insufficient" ? goldDelta : 0;
   // Time: `duration_ms` keeps the time the server measured for the first submission (from handing
@@ -157,13 +164,13 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   // up the first submission's and every revision's time it claims (`client_duration_ms`), read by no rule.
   await tx.execute(sql`
     insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
-      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at)
+      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at, label)
     select id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now()
+      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now(), label
     from judgments where id = ${j.judgment_id}`);
   const [updated] = rowsOf<Locked>(
     await tx.execute(sql`
-      update judgments set verdict = ${input.verdict}::verdict, unreadable = ${input.unreadable},
+      update judgments set verdict = ${input.verdict}::verdict, label = ${input.label ?? null}::text, unreadable = ${input.unreadable},
         start_paragraph_id = ${s?.startParagraphId ?? null}::int, start_character = ${s?.startCharacter ?? null}::int,
         end_paragraph_id = ${s?.endParagraphId ?? null}::int, end_character = ${s?.endCharacter ?? null}::int, span_text = ${s?.text ?? null}::text,
         comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[],
@@ -171,7 +178,7 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
         revision = revision + 1, revised_at = now(), idempotency_key = ${input.idempotencyKey}, request_hash = ${hash}
       where id = ${j.judgment_id}
       returning id::float8 as judgment_id, verdict::text as verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id,
-        end_character, span_text, duration_ms, comment, flags, revision, revised_at, created_at`),
+        end_character, span_text, duration_ms, comment, flags, revision, revised_at, created_at, label`),
   );
   // The annotators' tallies keep judgments by half-second bucket of duration_ms, which a revision leaves as it was: nothing moves.
   if (delta !== 0) {
@@ -222,6 +229,7 @@ export async function reviseJudgment(
     const { pauseIn, ...result } = await db.transaction(async (tx) => {
       const own = await findOwn(tx, handle, user.id);
       const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null);
+      const stored = storedInput(p, input);
       const j = await lockJudgment(tx, own.judgment_id);
       // A crowd worker's judgments all lie in the one campaign it entered.
       if (user.role === "annotator" && !p.all_annotators && !p.member)
@@ -242,8 +250,9 @@ export async function reviseJudgment(
           { reason: "stale" },
         );
       }
+      checkTaskVerdict(p.task_kind, input);
       if (input.span) checkSpan(p, input.span);
-      const { updated, standing } = await writeRevision(tx, p, j, input, hash);
+      const { updated, standing } = await writeRevision(tx, p, j, stored, hash);
       const failsGold =
         standing?.status === "active" &&
         breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });

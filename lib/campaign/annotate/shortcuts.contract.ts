@@ -19,6 +19,9 @@ export const SHORTCUT_ACTIONS = {
   instructions: { key: "?", label: "Show or hide the instructions" },
   // Last: a key someone already gave another action keeps that action (actionOfKey takes the first).
   context: { key: "c", label: "Show or hide the paragraphs before and after the passage" },
+  // Fact checking's sufficient verdicts, after the others for the same reason.
+  supports: { key: "3", label: "Fact checking: enough evidence, the passage SUPPORTS the claim" },
+  refutes: { key: "4", label: "Fact checking: enough evidence, the passage REFUTES the claim" },
 } as const;
 
 export type ShortcutAction = keyof typeof SHORTCUT_ACTIONS;

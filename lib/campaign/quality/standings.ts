@@ -13,6 +13,7 @@ import type { AnnotatorRow } from "../report/annotators.contract";
 import { campaignAccessChanged } from "../annotate/annotator-access";
 import { smoothedAccuracy } from "./consensus";
 import { checkGoldSpan } from "./span-check";
+import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
 
 /** What a gold passage expects: its verdict and, optionally, its span (code points, end exclusive). */
 export interface GoldExpectation {
@@ -28,23 +29,31 @@ export interface GoldPassage extends GoldExpectation {
   startParagraphId: number;
   /** The passage's paragraphs from startParagraphId; null only when no span check can apply. */
   paragraphs: readonly string[] | null;
+  /** The task of its batch (absent: QA). Entity linking takes no span check. */
+  taskKind?: TaskKind;
+  /** Fact checking: the line's dataset label (its first answer), SUPPORTS or REFUTES. */
+  expectedLabel?: string | null;
 }
 
 type SpanLocation = { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number };
 
 /**
- * Whether a judgment on a gold passage is right: its verdict, and on sufficient gold with an expected
- * span, its span passing the span check (span-check.ts: it covers half of the expected span and is
- * no longer than the sentences holding it plus `slack`, or 3× the expected span). Gold without an
- * expected span, and negative gold (expected insufficient), are judged by the verdict alone.
+ * Whether a judgment on a gold passage is right: its verdict; on sufficient fact-checking gold, its
+ * label matching the line's dataset label; and on sufficient gold with an expected span, its span
+ * passing the span check (span-check.ts: it covers half of the expected span and is no longer than
+ * the sentences holding it plus `slack`, or 3× the expected span). Gold without an expected span,
+ * entity-linking gold (the page is the evidence: no span is asked for) and negative gold (expected
+ * insufficient) are judged by the verdict (and label) alone. The one place gold correctness is decided.
  */
 export function isGoldCorrect(
   passage: GoldPassage,
-  judgment: { verdict: "sufficient" | "insufficient"; span: SpanLocation | null },
+  judgment: { verdict: "sufficient" | "insufficient"; span: SpanLocation | null; label?: FactLabel | null },
   slack: number,
 ): boolean {
   if (judgment.verdict !== passage.expectedVerdict) return false;
-  if (passage.expectedVerdict !== "sufficient" || passage.expectedStartParagraphId === null) return true;
+  if (passage.expectedVerdict !== "sufficient") return true;
+  if (passage.taskKind === "fact-checking" && passage.expectedLabel && (judgment.label ?? null) !== passage.expectedLabel) return false;
+  if (passage.expectedStartParagraphId === null || passage.taskKind === "entity-linking") return true;
   if (!judgment.span) return false;
   if (!passage.paragraphs) throw new Error("isGoldCorrect: the passage's paragraphs are needed for the span check");
   const expected = {

@@ -9,6 +9,7 @@ import { DURATION_BUCKET_MS } from "@/lib/metrics/durations";
 import { getCampaign, type CampaignView } from "../campaigns";
 import { annotatorSummaries } from "../tallies.internal";
 import { isGoldCorrect, getStanding } from "../quality/standings";
+import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
 import type {
   AnnotatorRow,
   WarningThresholds,
@@ -116,6 +117,9 @@ interface JudgmentPageRow extends JudgmentRow, GoldColumns {
   title: string;
   start: number;
   paragraphs: string[];
+  task_kind: TaskKind;
+  answers: string[];
+  label: FactLabel | null;
 }
 
 /** One page of the annotator's judgments in a campaign, newest first (keyset on the judgment id), or their gold judgments only. */
@@ -132,13 +136,14 @@ export async function listAnnotatorJudgments(
   const rows = rowsOf<JudgmentPageRow>(
     await db.execute(sql`
       select j.id, j.passage_id, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character,
-             j.span_text, j.duration_ms, j.created_at, j.agrees,
+             j.span_text, j.duration_ms, j.created_at, j.agrees, j.label, b.task_kind, to_json(q.answers) as answers,
              q.id as query_id, q.kilt_id, q.input, p.wikipedia_id, pg.title, p.start_paragraph_id as start,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character
       from judgments j
       join passages p on p.id = j.passage_id
       join queries q on q.id = p.query_id
+      join batches b on b.id = p.batch_id
       join pages pg on pg.wikipedia_id = p.wikipedia_id
       where j.user_id = ${userId} and j.campaign_id = ${campaignId}
         ${query.gold === "1" ? sql`and p.is_gold` : sql``}
@@ -188,8 +193,10 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
                 expectedStartCharacter: r.expected_start_character,
                 expectedEndParagraphId: r.expected_end_paragraph_id,
                 expectedEndCharacter: r.expected_end_character,
+                taskKind: r.task_kind,
+                expectedLabel: r.answers[0] ?? null,
               },
-              { verdict: r.verdict, span },
+              { verdict: r.verdict, span, label: r.label },
               slack,
             ),
           }

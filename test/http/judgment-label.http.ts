@@ -1,0 +1,45 @@
+import { expect, inject, test } from "vitest";
+import { adminApi, createAccount, launchedTwoQuestionBatch, signedInApi, unique } from "../../e2e/fixtures";
+
+const baseURL = inject("baseURL");
+
+// Fact checking's label over HTTP: POST /api/claims/:handle/judgment refuses a label on a QA passage
+// and hostile label values (lower case, FEVER's third class, 10 kB, NUL, not a string) with a 422
+// naming `label`, before anything is stored; the judgment then goes in without one.
+
+interface Task {
+  claim: { handle: string };
+  query: { kind: string };
+  passage: { paragraphs: { id: number; text: string }[] };
+}
+
+test("a label is a 422 naming `label` on a QA passage and for hostile values; nothing is stored", async () => {
+  const admin = await adminApi(baseURL);
+  const { campaignId } = await launchedTwoQuestionBatch(admin, "label", { goldMinJudgments: 10_000 });
+  const api = await signedInApi(baseURL, await createAccount(admin, "annotator", "label"));
+  await admin.dispose();
+  const task = (await (await api.post(`/api/campaigns/${campaignId}/next`)).json()) as Task;
+  expect(task.query.kind).toBe("qa");
+  const p = task.passage.paragraphs[0]!;
+  const word = p.text.split(" ")[0]!;
+  const span = { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word };
+  const url = `/api/claims/${task.claim.handle}/judgment`;
+  const sufficient = { verdict: "sufficient", span, durationMs: 900 };
+
+  const hostile: unknown[] = ["SUPPORTS", "supports", "NOT ENOUGH INFO", "R".repeat(10_000), "REFUTES\u0000", 1, ["REFUTES"]];
+  for (const label of hostile) {
+    const res = await api.post(url, { data: { ...sufficient, label, idempotencyKey: unique("key") } });
+    expect(res.status(), String(label).slice(0, 20)).toBe(422);
+    expect(((await res.json()).error.details.problems as { field: string }[]).map((x) => x.field)).toEqual(["label"]);
+  }
+  const insufficient = await api.post(url, {
+    data: { verdict: "insufficient", span: null, label: "REFUTES", durationMs: 9, idempotencyKey: unique("key") },
+  });
+  expect(insufficient.status()).toBe(422);
+  expect(((await insufficient.json()).error.details.problems as { field: string }[]).map((x) => x.field)).toEqual(["label"]);
+
+  const ok = await api.post(url, { data: { ...sufficient, label: null, idempotencyKey: unique("key") } });
+  expect(ok.status(), await ok.text()).toBe(201);
+  expect((await ok.json()).judgment).toMatchObject({ verdict: "sufficient", label: null });
+  await api.dispose();
+});
