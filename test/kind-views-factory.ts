@@ -85,30 +85,24 @@ export async function makeKindBatch(
   return { campaignId, batchId: batch.id, pageIds, kiltIds, queryIds: kiltIds.map((k) => byKilt.get(k)!) };
 }
 
+/** A verdict as a plan gives it: fact checking's labels mean sufficient with that label. */
+export type PlannedVerdict = "sufficient" | "insufficient" | "SUPPORTS" | "REFUTES";
+
 /** Every annotator judges every passage they are given, as `plan` says (sufficient highlights the first word). */
 export async function judgeEvery(
   db: Db,
   annotators: UserActor[],
   campaignId: number,
-  plan: (t: Task, who: number) => "sufficient" | "insufficient",
+  plan: (t: Task, who: number) => PlannedVerdict,
 ): Promise<void> {
   for (const [who, a] of annotators.entries()) {
     for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
-      await submitJudgment(db, a, t.claim.handle, judgmentOf(t, plan(t, who)));
+      const planned = plan(t, who);
+      const label = planned === "SUPPORTS" || planned === "REFUTES" ? planned : null;
+      await submitJudgment(db, a, t.claim.handle, {
+        ...judgmentOf(t, label ? "sufficient" : (planned as "sufficient" | "insufficient")),
+        label,
+      });
     }
   }
-}
-
-/**
- * Fact checking's label on an annotator's sufficient judgments of a question, set in the database:
- * the judging screen's input for it is another change's (the column and its check are here).
- */
-export async function setLabels(db: Db, queryId: number, userId: number, label: "SUPPORTS" | "REFUTES"): Promise<number> {
-  const rows = rowsOf<{ id: string | number }>(
-    await db.execute(sql`
-      update judgments j set label = ${label} from passages p
-      where p.id = j.passage_id and p.query_id = ${queryId} and j.user_id = ${userId} and j.verdict = 'sufficient'
-      returning j.id`),
-  );
-  return rows.length;
 }

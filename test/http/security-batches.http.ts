@@ -84,6 +84,7 @@ test(
       "claim.expiresAt",
       "query.id",
       "query.input",
+      "query.kind", // the batch's KILT task, the same for all its passages
       "passage.wikipediaId",
       "passage.title",
       "passage.paragraphs[].id",
@@ -105,6 +106,7 @@ test(
       "judgment.createdAt",
       "judgment.comment",
       "judgment.flags[]", // issue 14: the annotator's own note and flags
+      "judgment.label", // fact checking's label, the annotator's own
     ]);
     const paths = (v: unknown, at = ""): string[] =>
       Array.isArray(v)

@@ -4,7 +4,7 @@ import { system } from "@/lib/auth/actor";
 import { makeAnnotators } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
 import { expectValidKiltFile } from "@/test/kilt-checks";
-import { judgeEvery, makeKindBatch, setLabels } from "@/test/kind-views-factory";
+import { judgeEvery, makeKindBatch } from "@/test/kind-views-factory";
 import { fileOf, makeUser } from "@/test/runs";
 import { getLeaderboard } from "../runs/leaderboard";
 import { uploadRun } from "../runs/upload-run";
@@ -42,10 +42,10 @@ describeEachDatabase("task kinds: question view, exports, leaderboard", ({ db })
   it("fact checking: the view carries the kind and each judgment's label, flagging one that disagrees with the dataset's", async () => {
     const c = await makeKindBatch(db(), { fileName: "fever-dev-kilt.jsonl", lines: claims });
     const team = await makeAnnotators(db(), 3);
-    await judgeEvery(db(), team, c.campaignId, () => "sufficient");
-    // The judging screen's input for a label is another change's: set here in the database.
-    expect(await setLabels(db(), c.queryIds[0]!, team[0]!.id, "SUPPORTS")).toBe(2);
-    expect(await setLabels(db(), c.queryIds[0]!, team[1]!.id, "REFUTES")).toBe(2);
+    // Question 0 (the dataset says SUPPORTS): the second annotator says REFUTES; question 1 (REFUTES): all agree.
+    await judgeEvery(db(), team, c.campaignId, (t, who) =>
+      t.query.id === c.kiltIds[0] ? (who === 1 ? "REFUTES" : "SUPPORTS") : "REFUTES",
+    );
 
     const view = await getQuestionView(db(), system, c.campaignId, c.queryIds[0]!);
     expect(view.query).toMatchObject({ taskKind: "fact-checking", dataset: "fever", answers: ["SUPPORTS"] });
@@ -54,19 +54,18 @@ describeEachDatabase("task kinds: question view, exports, leaderboard", ({ db })
       const by = new Map(p.judgments.map((j) => [j.username, j]));
       expect(by.get(team[0]!.username)).toMatchObject({ label: "SUPPORTS", labelDisagrees: false });
       expect(by.get(team[1]!.username)).toMatchObject({ label: "REFUTES", labelDisagrees: true });
-      expect(by.get(team[2]!.username)).toMatchObject({ label: null, labelDisagrees: false });
+      expect(by.get(team[2]!.username)).toMatchObject({ label: "SUPPORTS", labelDisagrees: false });
       // The consensus span is not widened to a label (no passage's text holds "SUPPORTS").
       expect(p.endorsed).toBe(true);
       expect(p.consensus).not.toBeNull();
     }
     const other = await getQuestionView(db(), system, c.campaignId, c.queryIds[1]!);
-    expect(other.passages.flatMap((p) => p.judgments).every((j) => j.label === null && !j.labelDisagrees)).toBe(true);
+    expect(other.passages.flatMap((p) => p.judgments).every((j) => j.label === "REFUTES" && !j.labelDisagrees)).toBe(true);
 
     const lines = await judgmentLines(db(), c.campaignId);
     expect(lines).toHaveLength(12);
-    expect(lines.filter((l) => l.label === "SUPPORTS")).toHaveLength(2);
-    expect(lines.filter((l) => l.label === "REFUTES")).toHaveLength(2);
-    expect(lines.filter((l) => l.label === null)).toHaveLength(8);
+    expect(lines.filter((l) => l.label === "SUPPORTS")).toHaveLength(4);
+    expect(lines.filter((l) => l.label === "REFUTES")).toHaveLength(8);
     expect(Object.keys(lines[0]!).slice(6, 9)).toEqual(["verdict", "label", "unreadable"]);
   });
 
@@ -81,8 +80,8 @@ describeEachDatabase("task kinds: question view, exports, leaderboard", ({ db })
   it("fact checking's KILT export keeps the dataset's label as the answer, byte for byte, with span-level evidence", async () => {
     const c = await makeKindBatch(db(), { fileName: "fever-dev-kilt.jsonl", lines: claims });
     const team = await makeAnnotators(db(), 3);
-    await judgeEvery(db(), team, c.campaignId, () => "sufficient");
-    await setLabels(db(), c.queryIds[1]!, team[0]!.id, "SUPPORTS"); // an annotator's label never replaces the dataset's
+    // An annotator's label never replaces the dataset's: the first one says SUPPORTS on question 1 (REFUTES).
+    await judgeEvery(db(), team, c.campaignId, (t, who) => (t.query.id === c.kiltIds[1] && who > 0 ? "REFUTES" : "SUPPORTS"));
     const { text, lines, report } = await kiltExport(db(), c.campaignId);
     const rows = expectValidKiltFile(text);
     expect(rows.map((r) => r.id)).toEqual(c.kiltIds);
