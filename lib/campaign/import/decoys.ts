@@ -1,14 +1,18 @@
-// Automatic decoys: negative gold made at import. A decoy is one content paragraph of a page that a
-// question's passages come from, holding none of the question's normalised answer tokens (KILT's
-// normalize_answer, lib/kilt/answer-overlap.ts), and not already one of that question's passages. It is
-// stored as gold expected insufficient, `is_decoy`, origin {kind: "decoy"}, hidden among the
-// question's passages like any gold, and never exported.
+// Automatic decoys: negative gold made at import. A decoy is one paragraph the question's answer
+// cannot be found in, by its kind's rule (decoy-rules.ts): for QA, slot filling and dialogue a content
+// paragraph of one of the question's pages holding none of its normalised answer tokens (KILT's
+// normalize_answer, lib/kilt/answer-overlap.ts); for fact checking one holding none of the claim's
+// content words; for entity linking the lead of another page of the batch, not titled by an answer.
+// Never one of that question's passages already. It is stored as gold expected insufficient,
+// `is_decoy`, origin {kind: "decoy"}, hidden among the question's passages like any gold, and never
+// exported.
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { sha256 } from "@/lib/auth/crypto";
-import { answerTokens } from "@/lib/kilt/answer-overlap";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 import { seededRandom } from "@/lib/seeded-random";
+import { forbiddenOf, holdsAnswerToken, isContentParagraph, isOtherEntity } from "./decoy-rules";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
@@ -24,20 +28,6 @@ export function decoyTarget(passages: number, per100: number): number {
   return Math.max(1, Math.round((passages * per100) / 100));
 }
 
-/** A content paragraph may be a decoy: not the title (0), not a `Section::::` header, not blank or a bullet marker alone. */
-export function isContentParagraph(index: number, text: string): boolean {
-  if (index === 0) return false;
-  const t = text.trim();
-  if (t.startsWith("Section::::")) return false;
-  return /[\p{L}\p{N}]/u.test(t) && Array.from(t).length >= 20;
-}
-
-/** Whether a paragraph holds any of the answer tokens (normalised as KILT does). */
-export function holdsAnswerToken(text: string, answerTokenSet: ReadonlySet<string>): boolean {
-  for (const token of answerTokens(text)) if (answerTokenSet.has(token)) return true;
-  return false;
-}
-
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -49,53 +39,62 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 
 interface Eligible {
   query: ParsedQuery;
-  tokens: Set<string>;
+  /** What a decoy must not hold (tokens), or for entity linking the normalised titles its page must not have. */
+  forbidden: Set<string>;
+  /** The pages of the question's own passages, sorted. */
   pages: string[];
-  /** Paragraphs of each page inside one of the question's passages: never a decoy. */
+  /** Paragraphs of each page inside one of the question's passages (decoys included): never a decoy. */
   taken: Map<string, { start: number; end: number }[]>;
 }
 
+interface PageText {
+  title: string;
+  paragraphs: string[];
+}
+
+/** Entity linking's pool: every page the batch's passages come from (its lead only), and how many questions use each. */
+interface LeadPool {
+  pages: string[];
+  users: Map<string, number>;
+  texts: Map<string, PageText>;
+}
+
+type Place = { wikipediaId: string; index: number };
+
 /**
  * Adds about `per100` decoys per 100 of the batch's passages to `drafts` (per question, KILT id →
- * its passages), spread over the questions: the questions with answers, in a seeded order, one
- * decoy each, then a second round, until the target is reached or no question has a paragraph left.
- * Returns how many it made. Pages are read a chunk of questions at a time.
+ * its passages), spread over the questions: the questions with answers (fact checking: a claim with
+ * a content word), in a seeded order, one decoy each, then a second round, until the target is
+ * reached or no question has a place left. Returns how many it made. Pages are read a chunk of
+ * questions at a time (entity linking: every page's lead once).
  */
 export async function addDecoys(
   db: Db,
-  input: { questions: readonly ParsedQuery[]; drafts: Map<string, Located<PassageDraft>[]>; per100: number },
+  input: { questions: readonly ParsedQuery[]; drafts: Map<string, Located<PassageDraft>[]>; per100: number; kind: TaskKind },
 ): Promise<number> {
   const passageCount = [...input.drafts.values()].reduce((n, own) => n + mergePassages(own.map((l) => l.value)).length, 0);
   const target = decoyTarget(passageCount, input.per100);
   if (target === 0) return 0;
   const random = seededRandom(decoySeed(input.questions));
-  const eligible: Eligible[] = [];
-  for (const query of input.questions) {
-    const tokens = new Set(query.answers.flatMap((a) => [...answerTokens(a)]));
-    const own = input.drafts.get(query.kiltId) ?? [];
-    if (tokens.size === 0 || own.length === 0) continue;
-    const taken = new Map<string, { start: number; end: number }[]>();
-    for (const l of own) {
-      const list = taken.get(l.value.wikipediaId) ?? [];
-      list.push({ start: l.value.startParagraphId, end: l.value.endParagraphId });
-      taken.set(l.value.wikipediaId, list);
-    }
-    eligible.push({ query, tokens, pages: [...taken.keys()].sort(), taken });
-  }
+  const eligible = eligibleQuestions(input);
+  const pool = input.kind === "entity-linking" ? await leadPool(db, input.drafts) : undefined;
   let order = shuffled(eligible, random);
   let made = 0;
-  // Rounds: each question still holding a free paragraph gets at most one decoy per round.
+  // Rounds: each question still holding a free place gets at most one decoy per round.
   while (made < target && order.length) {
     const next: Eligible[] = [];
     for (let i = 0; i < order.length && made < target;) {
       const chunk = order.slice(i, i + Math.min(50, target - made));
       i += chunk.length;
-      const paragraphs = await readParagraphs(db, [...new Set(chunk.flatMap((e) => e.pages))]);
+      const texts = pool?.texts ?? (await readPages(db, [...new Set(chunk.flatMap((e) => e.pages))], false));
       for (const e of chunk) {
-        const decoy = pickDecoy(e, paragraphs, random);
-        if (!decoy) continue;
+        const options = pool ? leadOptions(e, pool) : paragraphOptions(e, texts);
+        if (!options.length) continue;
+        const decoy = decoyDraft(options[Math.floor(random() * options.length)]!);
         input.drafts.get(e.query.kiltId)!.push({ value: decoy, file: "decoys", line: e.query.lineNumber, field: "decoy" });
-        e.taken.get(decoy.wikipediaId)!.push({ start: decoy.startParagraphId, end: decoy.endParagraphId });
+        const taken = e.taken.get(decoy.wikipediaId) ?? [];
+        taken.push({ start: decoy.startParagraphId, end: decoy.endParagraphId });
+        e.taken.set(decoy.wikipediaId, taken);
         made++;
         next.push(e);
       }
@@ -105,19 +104,60 @@ export async function addDecoys(
   return made;
 }
 
-/** One paragraph of the question's pages fit to be its decoy, chosen at random; undefined when none is left. */
-function pickDecoy(e: Eligible, paragraphs: ReadonlyMap<string, string[]>, random: () => number): PassageDraft | undefined {
-  const options: { wikipediaId: string; index: number }[] = [];
+/** The questions that may get a decoy (something forbidden to go by, and passages), in file order. */
+function eligibleQuestions(input: { questions: readonly ParsedQuery[]; drafts: Map<string, Located<PassageDraft>[]>; kind: TaskKind }) {
+  const eligible: Eligible[] = [];
+  for (const query of input.questions) {
+    const forbidden = forbiddenOf(input.kind, query);
+    const own = input.drafts.get(query.kiltId) ?? [];
+    if (forbidden.size === 0 || own.length === 0) continue;
+    const taken = new Map<string, { start: number; end: number }[]>();
+    for (const l of own) {
+      const list = taken.get(l.value.wikipediaId) ?? [];
+      list.push({ start: l.value.startParagraphId, end: l.value.endParagraphId });
+      taken.set(l.value.wikipediaId, list);
+    }
+    eligible.push({ query, forbidden, pages: [...taken.keys()].sort(), taken });
+  }
+  return eligible;
+}
+
+function isTaken(e: Eligible, wikipediaId: string, index: number): boolean {
+  return (e.taken.get(wikipediaId) ?? []).some((t) => t.start <= index && index <= t.end);
+}
+
+/** QA, slot filling, dialogue, fact checking: the free content paragraphs of the question's pages holding nothing forbidden. */
+function paragraphOptions(e: Eligible, texts: ReadonlyMap<string, PageText>): Place[] {
+  const options: Place[] = [];
   for (const wikipediaId of e.pages) {
-    const texts = paragraphs.get(wikipediaId) ?? [];
-    const taken = e.taken.get(wikipediaId) ?? [];
-    texts.forEach((text, index) => {
-      if (!isContentParagraph(index, text) || taken.some((t) => t.start <= index && index <= t.end)) return;
-      if (!holdsAnswerToken(text, e.tokens)) options.push({ wikipediaId, index });
+    (texts.get(wikipediaId)?.paragraphs ?? []).forEach((text, index) => {
+      if (!isContentParagraph(index, text) || isTaken(e, wikipediaId, index)) return;
+      if (!holdsAnswerToken(text, e.forbidden)) options.push({ wikipediaId, index });
     });
   }
-  if (!options.length) return undefined;
-  const { wikipediaId, index } = options[Math.floor(random() * options.length)]!;
+  return options;
+}
+
+/** Entity linking: the leads of pages other questions of the batch use, not titled by one of this question's answers, not its passages. */
+function leadOptions(e: Eligible, pool: LeadPool): Place[] {
+  const options: Place[] = [];
+  for (const wikipediaId of pool.pages) {
+    const others = pool.users.get(wikipediaId)! - (e.pages.includes(wikipediaId) ? 1 : 0);
+    const page = pool.texts.get(wikipediaId);
+    if (others === 0 || !page || !isContentParagraph(1, page.paragraphs[1] ?? "") || isTaken(e, wikipediaId, 1)) continue;
+    if (isOtherEntity(page.title, e.forbidden)) options.push({ wikipediaId, index: 1 });
+  }
+  return options;
+}
+
+async function leadPool(db: Db, drafts: ReadonlyMap<string, readonly Located<PassageDraft>[]>): Promise<LeadPool> {
+  const users = new Map<string, number>();
+  for (const own of drafts.values()) for (const id of new Set(own.map((l) => l.value.wikipediaId))) users.set(id, (users.get(id) ?? 0) + 1);
+  const pages = [...users.keys()].sort();
+  return { pages, users, texts: await readPages(db, pages, true) };
+}
+
+function decoyDraft({ wikipediaId, index }: Place): PassageDraft {
   return {
     wikipediaId,
     startParagraphId: index,
@@ -132,10 +172,14 @@ function pickDecoy(e: Eligible, paragraphs: ReadonlyMap<string, string[]>, rando
   };
 }
 
-async function readParagraphs(db: Db, ids: string[]): Promise<Map<string, string[]>> {
+/** The pages' titles and paragraphs (`leadOnly`: the title paragraph and the lead, 0 and 1, only). */
+async function readPages(db: Db, ids: string[], leadOnly: boolean): Promise<Map<string, PageText>> {
   if (!ids.length) return new Map();
-  const rows = rowsOf<{ wikipedia_id: string; paragraphs: string[] }>(
-    await db.execute(sql`select wikipedia_id, paragraphs from pages where wikipedia_id = any(${sql.param(ids)}::text[])`),
+  const paragraphs = leadOnly ? sql`paragraphs[1:2]` : sql`paragraphs`;
+  const rows = rowsOf<{ wikipedia_id: string; title: string; paragraphs: string[] }>(
+    await db.execute(
+      sql`select wikipedia_id, title, ${paragraphs} as paragraphs from pages where wikipedia_id = any(${sql.param(ids)}::text[])`,
+    ),
   );
-  return new Map(rows.map((r) => [r.wikipedia_id, r.paragraphs]));
+  return new Map(rows.map((r) => [r.wikipedia_id, { title: r.title, paragraphs: r.paragraphs }]));
 }

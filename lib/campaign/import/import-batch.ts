@@ -22,7 +22,7 @@ import { addDecoys } from "./decoys";
 import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
 import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
-import { decoysPer100Of, taskOfBatch } from "./task-of-batch";
+import { taskOfBatch } from "./task-of-batch";
 import { writeBatch } from "./write-batch";
 import { answerOverlapRule, type BatchImportResult } from "./import-batch.contract";
 
@@ -105,8 +105,8 @@ export async function importBatch(
     }
   }
   if (problems.list.length) throw importFailed(problems.list);
-  // Decoys (negative gold) from the pages the questions' passages come from, about decoysPer100 per 100 passages.
-  await addDecoys(db, { questions: read.parsed, drafts, per100: decoysPer100Of(task.kind, campaign.decoysPer100) });
+  // Decoys (negative gold) by the kind's rule, from the pages the batch's passages come from, about decoysPer100 per 100 passages.
+  await addDecoys(db, { questions: read.parsed, drafts, per100: campaign.decoysPer100, kind: task.kind });
   const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
 
   const name = options.name ?? read.file.fileName;

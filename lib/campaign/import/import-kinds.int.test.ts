@@ -6,12 +6,14 @@ import { z } from "zod";
 import { batches, pages, passages, queries, type TaskKind } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
+import { answerTokens, normalizeAnswer } from "@/lib/kilt/answer-overlap";
 import { sliceLocation } from "@/lib/kilt/codepoints";
 import { taskLineSchema } from "@/lib/kilt/schemas";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { source } from "@/test/kilt-lines";
 import { createCampaign } from "../campaigns";
 import { createCampaignSchema } from "../settings.contract";
+import { claimContentTokens } from "./decoy-rules";
 import { importBatch } from "./import-batch";
 import { importKnowledge } from "../../knowledge/import-knowledge";
 
@@ -229,15 +231,66 @@ describeEachDatabase("import of KILT task kinds", ({ db }) => {
     });
   }
 
-  it("makes decoys for QA and slot filling, none for fact checking (a label's words say nothing of the claim) or entity linking (the page is the entity)", async () => {
-    const decoysOf = async (file: string) => {
+  it("makes decoys for every kind, each by its kind's rule: fact checking shares no content word of the claim, entity linking is another page's lead", async () => {
+    const importDecoys = async (file: string) => {
       const campaignId = (await createCampaign(db(), system, createCampaignSchema.parse({ name: unique("decoys"), decoysPer100: 50 }))).id;
-      return (await importFile(campaignId, file)).decoys;
+      const result = await importFile(campaignId, file);
+      const rows = await db()
+        .select({ kiltId: queries.kiltId, input: queries.input, answers: queries.answers, passage: passages })
+        .from(passages)
+        .innerJoin(queries, eq(queries.id, passages.queryId))
+        .where(eq(passages.campaignId, campaignId));
+      const decoys = rows.filter((r) => r.passage.isDecoy);
+      expect(decoys).toHaveLength(result.decoys);
+      for (const d of decoys)
+        expect(d.passage).toMatchObject({ isGold: true, expectedVerdict: "insufficient", origins: [{ kind: "decoy" }] });
+      return { decoys, rows };
     };
-    expect(await decoysOf("fever-dev-kilt.jsonl")).toBe(0);
-    expect(await decoysOf("aidayago2-dev-kilt.jsonl")).toBe(0);
-    expect(await decoysOf("nq-dev-kilt.jsonl")).toBeGreaterThan(0);
-    expect(await decoysOf("trex-dev-kilt.jsonl")).toBeGreaterThan(0);
+    const pageRows = await db().select().from(pages).where(inArray(pages.wikipediaId, KNOWLEDGE_PAGES));
+    const pageOf = (id: string) => pageRows.find((p) => p.wikipediaId === id)!;
+
+    // Fact checking: a paragraph of one of the claim's pages without any of the claim's content words.
+    const fever = await importDecoys("fever-dev-kilt.jsonl");
+    expect(fever.decoys.length).toBeGreaterThanOrEqual(2);
+    for (const d of fever.decoys) {
+      const words = claimContentTokens(d.input);
+      expect(words.size).toBeGreaterThan(0);
+      expect(words.has("was") || words.has("the")).toBe(false);
+      const text = pageOf(d.passage.wikipediaId).paragraphs[d.passage.startParagraphId]!;
+      expect(
+        [...answerTokens(text)].filter((t) => words.has(t)),
+        `${d.kiltId}: ${text}`,
+      ).toEqual([]);
+      const own = fever.rows.filter((r) => r.kiltId === d.kiltId && !r.passage.isDecoy).map((r) => r.passage.wikipediaId);
+      expect(own).toContain(d.passage.wikipediaId);
+    }
+
+    // Entity linking: the lead of a page another mention uses, whose title is not this mention's answer.
+    const aida = await importDecoys("aidayago2-dev-kilt.jsonl");
+    expect(aida.decoys.length).toBeGreaterThanOrEqual(2);
+    for (const d of aida.decoys) {
+      expect(d.passage).toMatchObject({ startParagraphId: 1, endParagraphId: 1 });
+      const title = pageOf(d.passage.wikipediaId).title;
+      expect(d.answers.map(normalizeAnswer)).not.toContain(normalizeAnswer(title));
+      const own = aida.rows.filter((r) => r.kiltId === d.kiltId && !r.passage.isDecoy).map((r) => r.passage.wikipediaId);
+      expect(own).not.toContain(d.passage.wikipediaId);
+      const others = aida.rows.filter((r) => r.kiltId !== d.kiltId && !r.passage.isDecoy).map((r) => r.passage.wikipediaId);
+      expect(others).toContain(d.passage.wikipediaId);
+    }
+
+    // QA and slot filling as before: paragraphs without an answer token.
+    for (const file of ["nq-dev-kilt.jsonl", "trex-dev-kilt.jsonl"]) {
+      const { decoys } = await importDecoys(file);
+      expect(decoys.length, file).toBeGreaterThan(0);
+      for (const d of decoys) {
+        const tokens = new Set(d.answers.flatMap((a) => [...answerTokens(a)]));
+        const text = pageOf(d.passage.wikipediaId).paragraphs[d.passage.startParagraphId]!;
+        expect(
+          [...answerTokens(text)].filter((t) => tokens.has(t)),
+          `${file} ${d.kiltId}`,
+        ).toEqual([]);
+      }
+    }
   });
 
   it("stores numeric KILT ids (FEVER's) as strings, and every answer alias of slot filling", async () => {

@@ -26,13 +26,3 @@ export function taskOfBatch(file: ImportFile, parsed: readonly ParsedQuery[], ch
   }
   return { kind, detected: detected.kind, dataset, reason };
 }
-
-/**
- * Decoys per 100 passages for a batch of this kind. A decoy is a paragraph without any answer
- * token, expected insufficient; that holds for QA, slot filling and dialogue. A fact-checking
- * answer is a label (SUPPORTS), whose words say nothing about the claim, and an entity-linking
- * answer is the page itself (a paragraph of the right page is the right entity): both get none.
- */
-export function decoysPer100Of(kind: TaskKind, per100: number): number {
-  return kind === "fact-checking" || kind === "entity-linking" ? 0 : per100;
-}
