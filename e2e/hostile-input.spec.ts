@@ -110,6 +110,7 @@ test("hostile text in pages, questions, answers, instructions and names is shown
   const passage = annotatorPage.locator("article.passage");
   await expect(passage).toBeVisible();
   await expect(annotatorPage.getByText(question, { exact: true })).toBeVisible();
+  await annotatorPage.locator(".answers-collapsed summary").click(); // an answer this long starts folded
   await expect(annotatorPage.getByText(answer).first()).toBeVisible();
   // First visit: the instructions are open. Markdown formats them; the raw HTML in them stays text.
   const panel = annotatorPage.getByRole("complementary", { name: "Instructions" });

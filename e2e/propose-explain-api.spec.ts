@@ -63,6 +63,7 @@ test("propose and explain through the API: hostile bodies are refused naming the
   expect(ask).toEqual({
     queryId: expect.any(String),
     input: "when did the museum open",
+    kind: "qa",
     judged: 2,
     given: [1, 2].map((n) => ({ wikipediaId, startParagraphId: n, endParagraphId: n })),
   });
