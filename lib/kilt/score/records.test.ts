@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rankDetail } from "./detail";
 import { parseGoldLine, parseGuessLine } from "./records";
-import type { GoldRecord, GuessRecord } from "./types";
-
-function gold(value: unknown): GoldRecord {
-  const r = parseGoldLine(value);
-  if (!r.ok) throw new Error(`${r.field}: ${r.message}`);
-  return r.record;
-}
-
-function guess(value: unknown): GuessRecord {
-  const r = parseGuessLine(value);
-  if (!r.ok) throw new Error(`${r.field}: ${r.message}`);
-  return r.record;
-}
+import { gold, guess } from "@/test/kilt-records";
 
 describe("parseGuessLine names the field of each bad value", () => {
   const cases: [unknown, string, RegExp][] = [

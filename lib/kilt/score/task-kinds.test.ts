@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ScoreAccumulator } from "./accumulate";
 import { downstreamOfQuestion } from "./downstream";
-import { parseGoldLine, parseGuessLine } from "./records";
 import { rankingMetrics } from "./retrieval";
-import type { GoldRecord, GuessRecord } from "./types";
+import { gold, guess } from "@/test/kilt-records";
 
 // KILT's evaluators on the lines of two more tasks: entity linking, whose provenance is page-level
 // (`{wikipedia_id, title}`, no paragraph ids: kilt/datasets/entity_linking.py), and fact checking,
 // whose answers are labels (SUPPORTS, REFUTES) and whose evidence may take several passages.
-
-function gold(value: unknown): GoldRecord {
-  const r = parseGoldLine(value);
-  if (!r.ok) throw new Error(`${r.field}: ${r.message}`);
-  return r.record;
-}
-
-function guess(value: unknown): GuessRecord {
-  const r = parseGuessLine(value);
-  if (!r.ok) throw new Error(`${r.field}: ${r.message}`);
-  return r.record;
-}
 
 const ks = [1, 5];
 
