@@ -1,7 +1,7 @@
 // Issue 16's e2e data: a small knowledge source in which one page holds the evidence no candidate
 // has, its text index, and one-question campaigns that ask for a proposal or an explanation.
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { createAccount, signedInApi, tasksOf, unique } from "./fixtures";
 
@@ -156,7 +156,7 @@ export async function axeAtBothWidths(page: Page): Promise<string[]> {
     await page.setViewportSize(size);
     // The title comes with the page's metadata, which may land just after a client navigation's content.
     await expect(page).toHaveTitle(/\S/);
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await axeBuilder(page).analyze();
     const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     found.push(...serious.map((v) => `${size.width}px ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
   }

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { sidewaysScroll } from "./axe";
+import { axeBuilder, sidewaysScroll } from "./axe";
 import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, PASSWORD, signedInApi, storageStatePath } from "./fixtures";
 
 // Every page: no serious or critical axe violation, at desktop and at phone size (390 × 844); on the
@@ -14,7 +13,7 @@ const SIZES = [
 ];
 
 async function serious(page: Page): Promise<string[]> {
-  return (await new AxeBuilder({ page }).analyze()).violations
+  return (await axeBuilder(page).analyze()).violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }

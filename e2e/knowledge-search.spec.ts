@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import { expect, test, type Page } from "@playwright/test";
 import { accounts, adminApi, PASSWORD, signedInApi, storageStatePath, unique } from "./fixtures";
 
@@ -13,7 +13,7 @@ async function axeAtWidths(page: Page, widths: number[]): Promise<string[]> {
   const found: string[] = [];
   for (const width of widths) {
     await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await axeBuilder(page).analyze();
     for (const v of violations)
       if (v.impact === "serious" || v.impact === "critical")
         found.push(`${width}px ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

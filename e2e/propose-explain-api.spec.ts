@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { axeBuilder } from "./axe";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { adminApi, createAccount, judgeAll, signedInApi, storageStatePath, unique } from "./fixtures";
 
@@ -131,7 +131,7 @@ test("propose and explain through the API: hostile bodies are refused naming the
     await page.setViewportSize({ width, height: 844 });
     for (const path of [`/campaigns/${campaignId}/questions/${questions.questions[0].id}`, `/campaigns/${campaignId}`]) {
       await page.goto(path);
-      const found = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      const found = (await axeBuilder(page).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       violations.push(...found.map((v) => `${width}px ${path} ${v.id}: ${v.help}`));
     }
   }

@@ -1,8 +1,7 @@
 // Issue 14, deliverables 2 and 5: undo after a submit, the "My judgments" history with revise, and
 // comments and flags, followed to the question view and the judgments export.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
-import { expectAccessible } from "./axe";
+import { axeBuilder, expectAccessible } from "./axe";
 import { adminApi, createAccount, judgeAll, launchedTwoQuestionBatch, signedInApi, storageStatePath } from "./fixtures";
 
 /** A new annotator: their API session, and a browser page signed in with the same cookies. */
@@ -209,9 +208,7 @@ test("My judgments: newest first with the highlight; revise while open; a finish
     { width: 390, height: 844 },
   ]) {
     await a.page.setViewportSize(viewport);
-    const serious = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter(
-      (v) => v.impact === "serious" || v.impact === "critical",
-    );
+    const serious = (await axeBuilder(a.page).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
   await a.page.setViewportSize({ width: 1280, height: 800 });
@@ -229,9 +226,7 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   await expectNotesAligned(cards.first());
   await cards.first().getByText("Comment or flag").click();
   await cards.first().getByLabel("Offensive").check();
-  const axeOpen = (await new AxeBuilder({ page: a.page }).analyze()).violations.filter(
-    (v) => v.impact === "serious" || v.impact === "critical",
-  );
+  const axeOpen = (await axeBuilder(a.page).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(axeOpen.map((v) => v.id)).toEqual([]);
   await cards
     .first()
