@@ -7,17 +7,14 @@ import { candidates3Files } from "./candidates-3";
 import { accounts, demoFile, signedInApi, storageStatePath, unique } from "./fixtures";
 import { screenshotPath } from "./screenshots";
 import { expectAccessible } from "./axe";
+import type { BatchView } from "@/lib/campaign/batches.contract";
 
-interface BatchJson {
-  id: number;
-  name: string;
-  status: string;
-  queries: number;
-  passages: number;
-  goldPassages: number;
-  pages: number;
+/** A batch as GET /api/campaigns/:id/batches sends it: BatchView with its times as JSON strings. */
+type BatchJson = Omit<BatchView, "createdAt" | "launchedAt" | "closedAt"> & {
+  createdAt: string;
   launchedAt: string | null;
-}
+  closedAt: string | null;
+};
 
 async function batchesOf(api: APIRequestContext, campaignId: number): Promise<BatchJson[]> {
   const res = await api.get(`/api/campaigns/${campaignId}/batches`);

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 import { pageSize, searchText } from "@/lib/list-options.contract";
 
 // The question list's options and shapes, apart from its query (question-list.ts), so that the CLI
@@ -38,6 +39,8 @@ export interface QuestionListRow {
   kiltId: string;
   input: string;
   batchName: string;
+  /** The KILT task of its batch: how its input reads. */
+  taskKind: TaskKind;
   lineNumber: number;
   passages: number;
   finished: number;

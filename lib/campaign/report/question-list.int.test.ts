@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
 import { describeEachDatabase } from "@/test/databases";
+import { makeKindBatch } from "@/test/kind-views-factory";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { listQuestions } from "./question-list";
@@ -99,5 +100,22 @@ describeEachDatabase("question list", ({ db }) => {
     const r = questionListQuerySchema.safeParse({ show: "everything", limit: "500", after: "x" });
     expect(r.success).toBe(false);
     expect(r.error!.issues.map((i) => i.path.join(".")).sort()).toEqual(["after", "limit", "show"]);
+  });
+
+  it("says each question's task kind: a campaign of claims and slots lists both kinds, each row with its batch's", async () => {
+    const claims = await makeKindBatch(db(), {
+      fileName: "fever-dev-kilt.jsonl",
+      lines: [{ input: "Velmora lighthouse was first lit in 1871.", answers: ["SUPPORTS"] }],
+    });
+    await makeKindBatch(db(), {
+      fileName: "trex-dev-kilt.jsonl",
+      campaignId: claims.campaignId,
+      lines: [{ input: "Bastiaan Koster [SEP] country of citizenship", answers: ["Netherlands"] }],
+    });
+    const list = await listQuestions(db(), system, claims.campaignId, questionListQuerySchema.parse({}));
+    expect(list.questions.map((q) => [q.taskKind, q.input])).toEqual([
+      ["fact-checking", "Velmora lighthouse was first lit in 1871."],
+      ["slot-filling", "Bastiaan Koster [SEP] country of citizenship"],
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
+import type { TaskKind } from "@/lib/kilt/task-kind";
 import { getCampaign } from "../campaigns";
 import { waitingCounts, waitingSql } from "../quality/adjudication-waiting";
 import type { QuestionFilter, QuestionList, QuestionListQuery } from "./question-list-options";
@@ -34,7 +35,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
   const search = query.q ? sql`and (q.input ilike ${likePattern(query.q)} or q.kilt_id = ${query.q})` : sql``;
   const [rows, counts, waiting] = await Promise.all([
     db.execute(sql`
-      select q.id, q.kilt_id, q.input, q.line_number, b.name as batch_name,
+      select q.id, q.kilt_id, q.input, q.line_number, b.name as batch_name, b.task_kind,
              coalesce(t.passages, 0)::int as passages, coalesce(t.finished, 0)::int as finished,
              coalesce(t.endorsed, 0)::int as endorsed, coalesce(t.disputed, 0)::int as disputed,
              coalesce(t.gold_missed, 0) > 0 as unanswerable
@@ -60,6 +61,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
     input: string;
     line_number: number;
     batch_name: string;
+    task_kind: TaskKind;
     passages: number;
     finished: number;
     endorsed: number;
@@ -72,6 +74,7 @@ export async function listQuestions(db: Db, actor: Actor, campaignId: number, qu
     kiltId: r.kilt_id,
     input: r.input,
     batchName: r.batch_name,
+    taskKind: r.task_kind,
     lineNumber: r.line_number,
     passages: r.passages,
     finished: r.finished,

@@ -12,6 +12,8 @@ import {
   type QuestionOutcome,
 } from "@/lib/campaign/report/question-list-options";
 import { fieldProblems } from "@/lib/errors";
+import { TASK_KIND_NAMES } from "@/lib/kilt/task-kind";
+import { taskSummaryOf } from "@/lib/kilt/task-summary";
 import { campaignPage } from "@/app/_server/page-auth";
 import "@/components/campaigns/list-nav.css";
 import "../../campaigns.css";
@@ -46,7 +48,7 @@ const outcomeBadge: Record<QuestionOutcome, { text: string; tone?: string }> = {
   open: { text: "open" },
 };
 
-const COLUMNS = ["Question", "KILT id", "Batch · line", ...numeric("Passages", "Finished", "Endorsed", "Split"), "Outcome"];
+const COLUMNS = ["Question", "Task", "KILT id", "Batch · line", ...numeric("Passages", "Finished", "Endorsed", "Split"), "Outcome"];
 
 /** Every question of a campaign, by outcome so far, searchable, a page at a time; each links to its question view. */
 export default async function QuestionsPage({ params, searchParams }: Props) {
@@ -123,8 +125,9 @@ export default async function QuestionsPage({ params, searchParams }: Props) {
             return (
               <tr key={q.id}>
                 <td>
-                  <Link href={`/campaigns/${campaign.id}/questions/${q.id}`}>{q.input}</Link>
+                  <Link href={`/campaigns/${campaign.id}/questions/${q.id}`}>{taskSummaryOf(q.taskKind, q.input)}</Link>
                 </td>
+                <td>{TASK_KIND_NAMES[q.taskKind]}</td>
                 <td>
                   <code>{q.kiltId}</code>
                 </td>
