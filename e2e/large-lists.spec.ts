@@ -15,7 +15,6 @@ import { seriousViolations } from "./axe";
 // page), and the CLI still lists everything. The same for a campaign whose 10,000 annotators all
 // have a standing (the annotators table on its page), with 120 batches, and 120 API tokens. The data goes straight into the data directory of an
 // app of this spec's own (embedded database) before it starts: generate_series, a second or two.
-// Load times are printed, never asserted.
 
 const USERS = 10_000;
 const CAMPAIGNS = 2_000;
@@ -69,25 +68,10 @@ async function signedIn(
   return context;
 }
 
-/**
- * Opens `url` and waits for `ready`, twice: the first visit of a fresh server, then a person's next
- * one. Prints how long each took (not asserted: a test asserts behaviour).
- */
-async function timedGoto(page: Page, url: string, ready: () => Promise<void>): Promise<void> {
-  const times: number[] = [];
-  for (let i = 0; i < 2; i++) {
-    const start = Date.now();
-    await page.goto(url);
-    await ready();
-    times.push(Date.now() - start);
-  }
-  // The server's part: the page's HTML, rendered with its data.
-  const start = Date.now();
-  expect((await page.request.get(url)).status()).toBe(200);
-  const server = Date.now() - start;
-  console.log(
-    `large lists: ${url} with ${USERS} users and ${CAMPAIGNS} campaigns shown in ${times[0]} ms (first visit), ${times[1]} ms (next; its HTML ${server} ms)`,
-  );
+/** Opens `url` and waits for `ready` (load times are for bench/, not for a test). */
+async function openList(page: Page, url: string, ready: () => Promise<void>): Promise<void> {
+  await page.goto(url);
+  await ready();
 }
 
 async function expectNoSeriousAxeViolation(page: Page): Promise<void> {
@@ -131,7 +115,7 @@ test("the People page shows a page of accounts, finds the oldest, and chooses me
   const context = await signedIn(browser, ADMIN.username, ADMIN.password);
   const page = await context.newPage();
   const users = page.getByRole("table", { name: "Users" });
-  await timedGoto(page, "/people", () => expect(users).toBeVisible());
+  await openList(page, "/people", () => expect(users).toBeVisible());
   // 50 rows and the header, whatever the number of accounts.
   await expect(users.getByRole("row")).toHaveCount(51);
   await expect(users.getByRole("cell", { name: `big-user-${String(USERS).padStart(5, "0")}`, exact: true })).toBeVisible();
@@ -176,7 +160,7 @@ test("the campaign list shows a page of campaigns, pages by keyboard and finds t
   const context = await signedIn(browser, ADMIN.username, ADMIN.password);
   const page = await context.newPage();
   const table = page.getByTestId("campaigns");
-  await timedGoto(page, "/campaigns", () => expect(table).toBeVisible());
+  await openList(page, "/campaigns", () => expect(table).toBeVisible());
   await expect(table.getByRole("row")).toHaveCount(51);
 
   const next = page.getByRole("navigation", { name: "Pages of campaigns" }).getByRole("link", { name: "Next page →" });
@@ -200,7 +184,7 @@ test("an annotator's queue shows a page of their 2,000 campaigns and finds the o
   const context = await signedIn(browser, ANNOTATOR, PASSWORD, { width: 390, height: 844 });
   const page = await context.newPage();
   const list = page.getByRole("list", { name: "Your campaigns" });
-  await timedGoto(page, "/annotate", () => expect(list).toBeVisible());
+  await openList(page, "/annotate", () => expect(list).toBeVisible());
   await expect(list.getByRole("listitem")).toHaveCount(50);
   await submitSearch(page.getByLabel("Search your campaigns"), "big-campaign-0001");
   await expect(list.getByRole("listitem")).toHaveCount(1);
@@ -253,7 +237,7 @@ test("a campaign with 10,000 annotators shows 50 of them, sorts and searches the
   const page = await context.newPage();
   const table = page.getByTestId("annotators");
   const rows = table.locator("tbody tr");
-  await timedGoto(page, `/campaigns/${membersCampaignId}`, () => expect(table).toBeVisible());
+  await openList(page, `/campaigns/${membersCampaignId}`, () => expect(table).toBeVisible());
   await expect(rows).toHaveCount(50);
   await expect(rows.first()).toHaveAttribute("data-username", "big-user-00001");
 
