@@ -156,10 +156,13 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
     const e = await claim(el.campaignId);
     expect(e.t.query.kind).toBe("entity-linking");
     expect(await fieldsOf(() => submitJudgment(db(), e.a, e.t.claim.handle, body("sufficient", { label: "SUPPORTS" })))).toEqual(["label"]);
-    const ok = await submitJudgment(db(), e.a, e.t.claim.handle, body("sufficient"));
+    const elBody = body("sufficient");
+    const ok = await submitJudgment(db(), e.a, e.t.claim.handle, elBody);
     // Stored page-level, with no span: the evidence is the page itself.
     expect(ok.judgment).toMatchObject({ verdict: "sufficient", span: null, label: null });
     expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "sufficient", span_text: null, page_level: true }]);
+    // A replay of the key answers the page-level judgment as stored.
+    expect(await submitJudgment(db(), e.a, e.t.claim.handle, elBody)).toMatchObject({ replayed: true, judgment: { span: null } });
     // Gold expecting a span: entity linking takes no span check, so no highlight is right.
     expect(await gold(el.campaignId, e.a.id)).toEqual({ gold_judged: 1, gold_correct: 1 });
   });
