@@ -494,6 +494,8 @@ export const judgments = pgTable(
     endParagraphId: integer("end_paragraph_id"),
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
+    /** Entity linking: a sufficient verdict on the page itself, with no highlight (its span columns are null). */
+    pageLevel: boolean("page_level").notNull().default(false),
     /** Time the server measured: from handing out the task (or the annotator's previous judgment, if later) to receiving this one. */
     durationMs: integer("duration_ms").notNull(),
     /** The time the client said it took: a hint only, never used by a rule. */
@@ -530,10 +532,11 @@ export const judgments = pgTable(
     index("judgments_user_idx").on(t.userId, t.campaignId, t.createdAt),
     check(
       "judgments_span_iff_sufficient",
-      sql`(${t.verdict} = 'sufficient') = (${t.spanText} is not null
+      sql`(${t.verdict} = 'sufficient' and not ${t.pageLevel}) = (${t.spanText} is not null
         and ${t.startParagraphId} is not null and ${t.startCharacter} is not null
         and ${t.endParagraphId} is not null and ${t.endCharacter} is not null)`,
     ),
+    check("judgments_page_level_sufficient", sql`not ${t.pageLevel} or ${t.verdict} = 'sufficient'`),
     check("judgments_unreadable_insufficient", sql`not ${t.unreadable} or ${t.verdict} = 'insufficient'`),
     check("judgments_label_sufficient", sql`${t.label} is null or (${t.verdict} = 'sufficient' and ${t.label} in ('SUPPORTS', 'REFUTES'))`),
     check("judgments_duration_nonnegative", sql`${t.durationMs} >= 0`),
@@ -563,6 +566,7 @@ export const judgmentVersions = pgTable(
     endParagraphId: integer("end_paragraph_id"),
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
+    pageLevel: boolean("page_level").notNull().default(false),
     comment: text("comment"),
     flags: text("flags")
       .array()
@@ -915,6 +919,8 @@ export const trainingAnswers = pgTable(
     endParagraphId: integer("end_paragraph_id"),
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
+    /** Fact checking: the label a sufficient training answer gave (SUPPORTS or REFUTES); null otherwise. */
+    label: text("label").$type<FactLabel>(),
     correct: boolean("correct").notNull(),
     durationMs: integer("duration_ms").notNull(),
     createdAt: createdAt(),
@@ -922,6 +928,7 @@ export const trainingAnswers = pgTable(
   (t) => [
     uniqueIndex("training_answers_session_position_key").on(t.sessionId, t.position),
     uniqueIndex("training_answers_user_passage_key").on(t.userId, t.passageId),
+    check("training_answers_label_known", sql`${t.label} is null or ${t.label} in ('SUPPORTS', 'REFUTES')`),
   ],
 );
 

@@ -98,7 +98,7 @@ test("a fact-checking claim by keyboard and an entity-linking mention by tap, on
     expect(await myJudgment(a.api, el)).toMatchObject({
       verdict: "sufficient",
       label: null,
-      span: { text: LEAD.trim() },
+      span: null, // page-level: the page itself is the evidence, no highlight stored
       query: { kind: "entity-linking" },
     });
     await a.context.close();

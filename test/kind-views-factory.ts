@@ -88,7 +88,7 @@ export async function makeKindBatch(
 /** A verdict as a plan gives it: fact checking's labels mean sufficient with that label. */
 export type PlannedVerdict = "sufficient" | "insufficient" | "SUPPORTS" | "REFUTES";
 
-/** Every annotator judges every passage they are given, as `plan` says (sufficient highlights the first word). */
+/** Every annotator judges every passage they are given, as `plan` says (sufficient highlights the first word, except in entity linking: the page, no highlight). */
 export async function judgeEvery(
   db: Db,
   annotators: UserActor[],
@@ -99,10 +99,9 @@ export async function judgeEvery(
     for (let t = await nextTask(db, a, { campaignId }); t; t = await nextTask(db, a, { campaignId })) {
       const planned = plan(t, who);
       const label = planned === "SUPPORTS" || planned === "REFUTES" ? planned : null;
-      await submitJudgment(db, a, t.claim.handle, {
-        ...judgmentOf(t, label ? "sufficient" : (planned as "sufficient" | "insufficient")),
-        label,
-      });
+      const judgment = judgmentOf(t, label ? "sufficient" : (planned as "sufficient" | "insufficient"));
+      // Entity linking judges the page: a sufficient verdict comes without a highlight (stored page-level).
+      await submitJudgment(db, a, t.claim.handle, { ...judgment, label, ...(t.query.kind === "entity-linking" ? { span: null } : {}) });
     }
   }
 }

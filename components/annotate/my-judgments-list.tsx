@@ -58,6 +58,7 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
         <>
           <p className="hint">{j.passage.title}</p>
           <HighlightedPassage paragraphs={j.passage.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
+          {j.verdict === "sufficient" && !j.span && <p className="hint">Your evidence: the page (no highlight).</p>}
           {j.flags.length > 0 && <p>Flagged: {j.flags.map((f) => FLAG_LABELS[f]).join(", ")}</p>}
           {j.comment && <blockquote>{j.comment}</blockquote>}
           {saved && <p role="status">Revised.</p>}

@@ -41,6 +41,7 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
                 {seconds(j.durationMs)} · {agreement(j)} · <time dateTime={j.createdAt}>{formatTime(j.createdAt)}</time>
               </span>
             </p>
+            {j.verdict === "sufficient" && !j.span && <p className="muted">Evidence: the page (no highlight).</p>}
             <HighlightedPassage paragraphs={j.passage.paragraphs} marks={marks} />
           </li>
         );

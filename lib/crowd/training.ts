@@ -188,6 +188,7 @@ async function recordAnswer(db: Db, ctx: SessionContext, passageId: number, a: T
       endParagraphId: span?.endParagraphId ?? null,
       endCharacter: span?.endCharacter ?? null,
       spanText: span?.text ?? null,
+      label: a.label ?? null,
       correct,
       // The client's figure, for the record only: no hand-out time is kept per training item, so no
       // rule and no report reads it (the payment report times training by the server's clock).

@@ -5,7 +5,8 @@ const baseURL = inject("baseURL");
 
 // Fact checking's label over HTTP: POST /api/claims/:handle/judgment refuses a label on a QA passage
 // and hostile label values (lower case, FEVER's third class, 10 kB, NUL, not a string) with a 422
-// naming `label`, before anything is stored; the judgment then goes in without one.
+// naming `label`, before anything is stored, and a sufficient verdict without a span (with or without
+// a client's page-level flag) with a 422 naming `span`; the judgment then goes in without a label.
 
 interface Task {
   claim: { handle: string };
@@ -13,7 +14,7 @@ interface Task {
   passage: { paragraphs: { id: number; text: string }[] };
 }
 
-test("a label is a 422 naming `label` on a QA passage and for hostile values; nothing is stored", async () => {
+test("a label is a 422 naming `label` on a QA passage and for hostile values, a missing span one naming `span`; nothing is stored", async () => {
   const admin = await adminApi(baseURL);
   const { campaignId } = await launchedTwoQuestionBatch(admin, "label", { goldMinJudgments: 10_000 });
   const api = await signedInApi(baseURL, await createAccount(admin, "annotator", "label"));
@@ -37,6 +38,14 @@ test("a label is a 422 naming `label` on a QA passage and for hostile values; no
   });
   expect(insufficient.status()).toBe(422);
   expect(((await insufficient.json()).error.details.problems as { field: string }[]).map((x) => x.field)).toEqual(["label"]);
+
+  // Page-level verdicts are entity linking's, decided by the server: on QA a sufficient verdict
+  // without a span is a 422 naming `span`, whatever page-level flag the client sends.
+  for (const extra of [{}, { page_level: true }, { pageLevel: true, page_level: "true" }]) {
+    const res = await api.post(url, { data: { ...sufficient, span: null, ...extra, idempotencyKey: unique("key") } });
+    expect(res.status(), JSON.stringify(extra)).toBe(422);
+    expect(((await res.json()).error.details.problems as { field: string }[]).map((x) => x.field)).toEqual(["span"]);
+  }
 
   const ok = await api.post(url, { data: { ...sufficient, label: null, idempotencyKey: unique("key") } });
   expect(ok.status(), await ok.text()).toBe(201);

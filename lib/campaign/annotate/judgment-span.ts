@@ -16,30 +16,6 @@ export const spanSchema = z.object({
   text: z.string().min(1, "must not be empty").max(100_000),
 });
 
-/**
- * The span an entity-linking verdict stores when it comes without a highlight: the whole passage
- * (the page's lead), from its first code point to the end of its last paragraph's text (its final
- * newline left out). A sufficient judgment always has a span (judgments_span_iff_sufficient), and
- * the exports, consensus and reports read it; for entity linking the evidence is the page itself.
- */
-export function wholePassageSpan(passage: {
-  start_paragraph_id: number;
-  end_paragraph_id: number;
-  slice: string[] | null;
-}): z.infer<typeof spanSchema> {
-  const slice = passage.slice ?? [];
-  const paragraphs: string[] = [];
-  slice.forEach((text, i) => (paragraphs[passage.start_paragraph_id + i] = text));
-  const last = (slice[slice.length - 1] ?? "").replace(/\n+$/, "");
-  const loc = {
-    startParagraphId: passage.start_paragraph_id,
-    startCharacter: 0,
-    endParagraphId: passage.end_paragraph_id,
-    endCharacter: Array.from(last).length,
-  };
-  return { ...loc, text: sliceLocation(paragraphs, loc) ?? "" };
-}
-
 /** The span must lie inside the passage, and the stored page sliced by code points must read `text`. */
 export function checkSpan(
   passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null },

@@ -66,7 +66,7 @@ export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "create
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
   span_text, duration_ms, request_hash, created_at, comment, flags, label from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
-/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (also read for entity linking, whose verdict may store the whole passage, and for gold with an expected span), $4 idempotency key. */
+/** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (and for gold with an expected span), $4 idempotency key. */
 export const READ_CLAIM_SQL = `
 select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::float8 as campaign_id, c.passage_id::float8 as passage_id,
   (c.ended_at is null) as unended, (c.ended_at is null and c.expires_at > clock_timestamp()) as live,
@@ -76,7 +76,7 @@ select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::floa
   p.is_gold, p.expected_verdict::text as expected_verdict,
   p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character,
   p.start_paragraph_id, p.end_paragraph_id,
-  case when $3::boolean or b.task_kind = 'entity-linking' or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+  case when $3::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
     from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
   (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous,
   cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
@@ -145,11 +145,11 @@ with held as materialized (
   -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
     start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees,
-    comment, flags, client_duration_ms, label)
+    comment, flags, client_duration_ms, label, page_level)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
     $sp, $sc, $ep, $ec, $text, ${SERVER_DURATION}, $key, $hash, now_.at,
     kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t)),
-    $comment, $flags, $client_duration, $label
+    $comment, $flags, $client_duration, $label, $page
   from p cross join held cross join (select clock_timestamp() as at) now_
   returning created_at, duration_ms
 ), e as (
@@ -198,6 +198,7 @@ const PARAMS: Record<string, string> = {
   $flags: "$22::text[]",
   $client_duration: "$23::int",
   $label: "$24::text",
+  $page: "$25::boolean",
 };
 
 export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z_]+\b/g, (name) => {

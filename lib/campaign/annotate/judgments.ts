@@ -8,7 +8,7 @@ import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPass
 import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
 import { checkTaskVerdict, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
-import { checkSpan, wholePassageSpan } from "./judgment-span";
+import { checkSpan } from "./judgment-span";
 import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
 import { findReplay, refuse, replayOf } from "./judgment-replay";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type WriteResult } from "./judgment-statements";
@@ -54,9 +54,8 @@ export async function submitJudgment(
       checkAccess(actor, claim);
       checkTaskVerdict(claim.task_kind, input);
       if (input.span) checkSpan(claim, input.span);
-      const stored = storedInput(claim, input);
       const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input, claim.gold_span_slack);
-      const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, stored, hash, correct));
+      const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
       if (!row?.created_at) {
         if (!row?.claim_same && attempt < 2) continue;
         return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
@@ -69,7 +68,7 @@ export async function submitJudgment(
       ) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
-      return { judgment: viewOf(stored, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
+      return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
     }
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
@@ -82,13 +81,13 @@ export async function submitJudgment(
   }
 }
 
-/** The judgment as stored: an entity-linking sufficient verdict without a highlight keeps the whole passage as its span (wholePassageSpan). */
-export function storedInput<T extends JudgmentInput>(
-  passage: Parameters<typeof wholePassageSpan>[0] & { task_kind: ClaimRow["task_kind"] },
-  input: T,
-): T {
-  if (input.span || input.verdict !== "sufficient" || passage.task_kind !== "entity-linking") return input;
-  return { ...input, span: wholePassageSpan(passage) };
+/**
+ * Whether the judgment is page-level: an entity-linking sufficient verdict without a highlight judges
+ * the page itself and stores no span (judgments.page_level; judgments_span_iff_sufficient). Decided
+ * here from the task's kind, never by the client; other kinds' missing span is refused before (checkTaskVerdict).
+ */
+export function isPageLevel(taskKind: ClaimRow["task_kind"], input: Pick<JudgmentInput, "verdict" | "span">): boolean {
+  return taskKind === "entity-linking" && input.verdict === "sufficient" && input.span === null;
 }
 
 export async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
@@ -188,6 +187,7 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
     flagsLiteral(notesOf(input).flags),
     input.durationMs,
     input.label ?? null,
+    isPageLevel(c.task_kind, input),
   ];
 }
 

@@ -10,7 +10,7 @@ import type { ClaimRow } from "./judgment-statements";
 import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
 import { checkTaskVerdict } from "./judgment-input";
 import type { FactLabel } from "@/lib/kilt/task-kind";
-import { checkSpan, goldOf, storedInput, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
+import { checkSpan, goldOf, isPageLevel, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
 
 /**
  * The body of PUT /api/claims/:handle/judgment: a judgment's new version, checked as a submission
@@ -124,7 +124,7 @@ async function lockPassage(tx: Tx, passageId: number, userId: number, withSlice:
         p.expected_end_paragraph_id, p.expected_end_character, p.start_paragraph_id, p.end_paragraph_id,
         cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
         case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label,
-        case when ${withSlice}::boolean or b.task_kind = 'entity-linking' or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
+        case when ${withSlice}::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
           from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice
       from passages p join batches b on b.id = p.batch_id join campaigns cp on cp.id = p.campaign_id
       where p.id = ${passageId}
@@ -164,16 +164,16 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   // up the first submission's and every revision's time it claims (`client_duration_ms`), read by no rule.
   await tx.execute(sql`
     insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
-      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at, label)
+      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at, label, page_level)
     select id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now(), label
+      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now(), label, page_level
     from judgments where id = ${j.judgment_id}`);
   const [updated] = rowsOf<Locked>(
     await tx.execute(sql`
       update judgments set verdict = ${input.verdict}::verdict, label = ${input.label ?? null}::text, unreadable = ${input.unreadable},
         start_paragraph_id = ${s?.startParagraphId ?? null}::int, start_character = ${s?.startCharacter ?? null}::int,
         end_paragraph_id = ${s?.endParagraphId ?? null}::int, end_character = ${s?.endCharacter ?? null}::int, span_text = ${s?.text ?? null}::text,
-        comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[],
+        page_level = ${isPageLevel(p.task_kind, input)}, comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[],
         client_duration_ms = least(coalesce(client_duration_ms, 0)::bigint + ${input.durationMs}::int, 2147483647)::int,
         revision = revision + 1, revised_at = now(), idempotency_key = ${input.idempotencyKey}, request_hash = ${hash}
       where id = ${j.judgment_id}
@@ -229,7 +229,6 @@ export async function reviseJudgment(
     const { pauseIn, ...result } = await db.transaction(async (tx) => {
       const own = await findOwn(tx, handle, user.id);
       const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null);
-      const stored = storedInput(p, input);
       const j = await lockJudgment(tx, own.judgment_id);
       // A crowd worker's judgments all lie in the one campaign it entered.
       if (user.role === "annotator" && !p.all_annotators && !p.member)
@@ -252,7 +251,7 @@ export async function reviseJudgment(
       }
       checkTaskVerdict(p.task_kind, input);
       if (input.span) checkSpan(p, input.span);
-      const { updated, standing } = await writeRevision(tx, p, j, stored, hash);
+      const { updated, standing } = await writeRevision(tx, p, j, input, hash);
       const failsGold =
         standing?.status === "active" &&
         breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });

@@ -75,9 +75,9 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
     parseInput(judgmentInputSchema, { verdict, span: null, durationMs: 10, idempotencyKey: unique("key"), ...extra });
 
   const stored = async (campaignId: number, userId: number) =>
-    rowsOf<{ label: string | null; verdict: string; span_text: string | null }>(
+    rowsOf<{ label: string | null; verdict: string; span_text: string | null; page_level?: boolean }>(
       await db().execute(
-        sql`select label, verdict::text as verdict, span_text from judgments where campaign_id = ${campaignId} and user_id = ${userId}`,
+        sql`select label, verdict::text as verdict, span_text, page_level from judgments where campaign_id = ${campaignId} and user_id = ${userId}`,
       ),
     );
 
@@ -104,7 +104,9 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
     const first = body("sufficient", { span: spanOf(t), label: "REFUTES" });
     const done = await submitJudgment(db(), a, t.claim.handle, first);
     expect(done.judgment.label).toBe("REFUTES");
-    expect(await stored(campaignId, a.id)).toEqual([{ label: "REFUTES", verdict: "sufficient", span_text: "Ada Lovelace" }]);
+    expect(await stored(campaignId, a.id)).toEqual([
+      { label: "REFUTES", verdict: "sufficient", span_text: "Ada Lovelace", page_level: false },
+    ]);
     // A replay answers the same; the same key with another label is another body: 409.
     expect((await submitJudgment(db(), a, t.claim.handle, first)).replayed).toBe(true);
     await expect(submitJudgment(db(), a, t.claim.handle, { ...first, label: "SUPPORTS" })).rejects.toMatchObject({ code: "conflict" });
@@ -119,7 +121,7 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
       await fieldsOf(() => reviseJudgment(db(), a, t.claim.handle, { ...body("sufficient", { span: spanOf(t) }), revision: 1 })),
     ).toEqual(["label"]);
     await reviseJudgment(db(), a, t.claim.handle, { ...body("insufficient"), revision: 1 });
-    expect(await stored(campaignId, a.id)).toEqual([{ label: null, verdict: "insufficient", span_text: null }]);
+    expect(await stored(campaignId, a.id)).toEqual([{ label: null, verdict: "insufficient", span_text: null, page_level: false }]);
     const versions = rowsOf<{ revision: number; label: string | null }>(
       await db().execute(sql`select v.revision, v.label from judgment_versions v join judgments j on j.id = v.judgment_id
         where j.campaign_id = ${campaignId} and j.user_id = ${a.id} order by v.revision`),
@@ -154,17 +156,13 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
     const e = await claim(el.campaignId);
     expect(e.t.query.kind).toBe("entity-linking");
     expect(await fieldsOf(() => submitJudgment(db(), e.a, e.t.claim.handle, body("sufficient", { label: "SUPPORTS" })))).toEqual(["label"]);
-    const ok = await submitJudgment(db(), e.a, e.t.claim.handle, body("sufficient"));
-    // Stored with the whole passage (the page's lead) as its span: the evidence is the page itself.
-    const lead = {
-      startParagraphId: 1,
-      startCharacter: 0,
-      endParagraphId: 1,
-      endCharacter: Array.from(LEAD).length - 1,
-      text: LEAD.trim(),
-    };
-    expect(ok.judgment).toMatchObject({ verdict: "sufficient", span: lead, label: null });
-    expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "sufficient", span_text: LEAD.trim() }]);
+    const elBody = body("sufficient");
+    const ok = await submitJudgment(db(), e.a, e.t.claim.handle, elBody);
+    // Stored page-level, with no span: the evidence is the page itself.
+    expect(ok.judgment).toMatchObject({ verdict: "sufficient", span: null, label: null });
+    expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "sufficient", span_text: null, page_level: true }]);
+    // A replay of the key answers the page-level judgment as stored.
+    expect(await submitJudgment(db(), e.a, e.t.claim.handle, elBody)).toMatchObject({ replayed: true, judgment: { span: null } });
     // Gold expecting a span: entity linking takes no span check, so no highlight is right.
     expect(await gold(el.campaignId, e.a.id)).toEqual({ gold_judged: 1, gold_correct: 1 });
   });
@@ -207,5 +205,45 @@ describeEachDatabase("judging each KILT task", ({ db }) => {
       revision: 0,
     });
     expect(await gold(campaignId, wrong.a.id)).toEqual({ gold_judged: 1, gold_correct: 1 });
+  });
+
+  it("entity linking's page-level verdict: revise and undo keep it, a highlight is kept as sent, and a client's page_level is ignored", async () => {
+    const el = await campaignOf("aidayago2-dev-kilt.jsonl", { input: "[START_ENT] Ada [END_ENT] wrote.", answer: "Ada Lovelace" });
+    const e = await claim(el.campaignId);
+    const h = e.t.claim.handle;
+    // page_level is the server's: a client's is dropped, and a highlight sent with it is stored as a span.
+    await submitJudgment(db(), e.a, h, { ...body("sufficient", { span: spanOf(e.t) }), page_level: true } as JudgmentInput);
+    expect(await stored(el.campaignId, e.a.id)).toEqual([
+      { label: null, verdict: "sufficient", span_text: "Ada Lovelace", page_level: false },
+    ]);
+    const revised = await reviseJudgment(db(), e.a, h, { ...body("sufficient"), revision: 0 });
+    expect(revised.judgment).toMatchObject({ verdict: "sufficient", span: null, revision: 1 });
+    expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "sufficient", span_text: null, page_level: true }]);
+    await reviseJudgment(db(), e.a, h, { ...body("insufficient"), revision: 1 });
+    expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "insufficient", span_text: null, page_level: false }]);
+    // Undo back to the page-level verdict; the versions keep each one as it was.
+    await reviseJudgment(db(), e.a, h, { ...body("sufficient"), revision: 2 });
+    expect(await stored(el.campaignId, e.a.id)).toEqual([{ label: null, verdict: "sufficient", span_text: null, page_level: true }]);
+    const versions = rowsOf<{ revision: number; page_level: boolean; span_text: string | null }>(
+      await db().execute(sql`select v.revision, v.page_level, v.span_text from judgment_versions v join judgments j on j.id = v.judgment_id
+        where j.campaign_id = ${el.campaignId} and j.user_id = ${e.a.id} order by v.revision`),
+    );
+    expect(versions).toEqual([
+      { revision: 0, page_level: false, span_text: "Ada Lovelace" },
+      { revision: 1, page_level: true, span_text: null },
+      { revision: 2, page_level: false, span_text: null },
+    ]);
+
+    // QA: a sufficient verdict without a span stays a 422 naming `span`, page_level sent or not; nothing is stored.
+    const qa = await campaignOf("questions.jsonl", { input: "who was Ada Lovelace", answer: "a mathematician" });
+    const q = await claim(qa.campaignId);
+    const hostile = { ...body("sufficient"), page_level: true, pageLevel: true } as JudgmentInput;
+    expect(await fieldsOf(() => submitJudgment(db(), q.a, q.t.claim.handle, hostile))).toEqual(["span"]);
+    expect(await stored(qa.campaignId, q.a.id)).toEqual([]);
+    // The database refuses a page-level QA-shaped row too: page-level needs a sufficient verdict.
+    await expect(
+      db().execute(sql`update judgments set page_level = true, verdict = 'insufficient', span_text = null, start_paragraph_id = null,
+        start_character = null, end_paragraph_id = null, end_character = null where campaign_id = ${el.campaignId} and user_id = ${e.a.id}`),
+    ).rejects.toThrow();
   });
 });

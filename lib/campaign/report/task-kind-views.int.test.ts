@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import type { Db } from "@/db/client";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
 import { system } from "@/lib/auth/actor";
 import { makeAnnotators } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
@@ -110,6 +111,13 @@ describeEachDatabase("task kinds: question view, exports, leaderboard", ({ db })
       // Question 1: only its gold passage is endorsed (two of three say its candidate is insufficient).
       t.query.id === c.kiltIds[1] && t.passage.paragraphs[0]!.id === 2 && who > 0 ? "insufficient" : "sufficient",
     );
+    // Every sufficient verdict is page-level, with no span; the export reads the pages, not the spans.
+    const [kinds] = rowsOf<{ page_level: number; spans: number }>(
+      await db().execute(sql`select count(*) filter (where page_level)::int as page_level, count(span_text)::int as spans
+        from judgments where campaign_id = ${c.campaignId} and verdict = 'sufficient'`),
+    );
+    expect(kinds!.page_level).toBeGreaterThan(0);
+    expect(kinds!.spans).toBe(0);
     for (const location of ["span", "passage"] as const) {
       const { text, report } = await kiltExport(db(), c.campaignId, location);
       const rows = expectValidKiltFile(text);

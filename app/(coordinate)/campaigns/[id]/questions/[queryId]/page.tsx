@@ -98,6 +98,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
                   </span>
                 </header>
                 <JudgmentNotesView judgment={j} />
+                {j.verdict === "sufficient" && !j.span && <p className="muted">Evidence: the page (no highlight).</p>}
                 <HighlightedPassage paragraphs={p.paragraphs} marks={judgmentMarks(j.span, p.expectedSpan)} />
               </article>
             ))}
