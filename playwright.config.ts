@@ -2,11 +2,17 @@ import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { e2eServers } from "./e2e/servers";
 
-/** Chromium: KPS_CHROMIUM (or CHROMIUM_PATH), else Debian's /usr/bin/chromium, else Playwright's own. */
+/**
+ * Chromium: KPS_CHROMIUM (or CHROMIUM_PATH); else Debian's headless shell
+ * (/usr/bin/chromium-headless-shell, package chromium-headless-shell), the headless-only build that
+ * Playwright itself prefers for headless runs: the judging spec took 30% less CPU in it than in
+ * Debian's full /usr/bin/chromium (29.6 s against 42.4 s), which is used when the shell is absent;
+ * else Playwright's own.
+ */
 function chromiumPath(): string | undefined {
   const fromEnv = process.env.KPS_CHROMIUM || process.env.CHROMIUM_PATH;
   if (fromEnv) return fromEnv;
-  return fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
+  return ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((p) => fs.existsSync(p));
 }
 
 export const E2E_PORT = Number(process.env.KPS_E2E_PORT || 3100);
