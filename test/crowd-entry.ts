@@ -81,3 +81,24 @@ export async function workingCrowdWorker(db: Db, campaignId: number, entry: Part
 export async function sessionEndOf(db: Db, actor: Actor, campaignId: number): Promise<unknown> {
   return (await refusal(nextTaskFor(db, actor, { campaignId }))).details;
 }
+
+/**
+ * A Prolific worker, entered and consented, on a new entry of `campaignId` whose first two gold
+ * passages expected sufficient become its training items (2 to pass at half, quota 4).
+ */
+export async function trainingWorker(db: Db, campaignId: number): Promise<Actor> {
+  await db.execute(sql`
+    update passages set is_training = true
+    where id in (select id from passages where campaign_id = ${campaignId} and is_gold and expected_verdict = 'sufficient' order by id limit 2)`);
+  const key = randomBytes(16).toString("base64url");
+  await db
+    .insert(crowdEntries)
+    .values({ campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
+  const { token } = await enterCrowd(db, anonymous, {
+    key,
+    body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") },
+  });
+  const worker = await resolveActor(db, { bearerToken: token });
+  await consentToCrowdSession(db, worker);
+  return worker;
+}

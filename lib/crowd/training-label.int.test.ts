@@ -1,14 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf } from "@/db/client";
-import { crowdEntries } from "@/db/schema";
-import { anonymous } from "@/lib/auth/actor";
-import { resolveActor } from "@/lib/auth/sessions";
-import { CODES } from "@/test/crowd-entry";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { trainingWorker } from "@/test/crowd-entry";
+import { describeEachDatabase } from "@/test/databases";
 import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
-import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./session.contract";
 
@@ -33,19 +28,7 @@ describeEachDatabase("a crowd worker's fact-checking training answer keeps its l
     // Fact checking: the batch's kind, and each line's dataset label as its first answer.
     await db().execute(sql`update batches set task_kind = 'fact-checking' where campaign_id = ${c.campaignId}`);
     await db().execute(sql`update queries set answers = array['SUPPORTS'] where campaign_id = ${c.campaignId}`);
-    await db().execute(sql`
-      update passages set is_training = true
-      where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold and expected_verdict = 'sufficient' order by id limit 2)`);
-    const key = randomBytes(16).toString("base64url");
-    await db()
-      .insert(crowdEntries)
-      .values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
-    const { token } = await enterCrowd(db(), anonymous, {
-      key,
-      body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") },
-    });
-    const worker = await resolveActor(db(), { bearerToken: token });
-    await consentToCrowdSession(db(), worker);
+    const worker = await trainingWorker(db(), c.campaignId);
 
     const wrong = await answerTraining(db(), worker, answer((await getTrainingItem(db(), worker)).item!, "REFUTES"));
     expect(wrong).toMatchObject({ correct: false, given: { label: "REFUTES" }, expected: { label: "SUPPORTS" } });

@@ -1,13 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { crowdEntries } from "@/db/schema";
-import { anonymous } from "@/lib/auth/actor";
-import { resolveActor } from "@/lib/auth/sessions";
-import { CODES } from "@/test/crowd-entry";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { trainingWorker } from "@/test/crowd-entry";
+import { describeEachDatabase } from "@/test/databases";
 import { expectedSpan, makeGoldCampaign } from "@/test/quality-gold";
-import { consentToCrowdSession, enterCrowd } from "./sessions";
 import { answerTraining, getTrainingItem } from "./training";
 import type { TrainingItemView } from "./session.contract";
 
@@ -35,19 +29,7 @@ describeEachDatabase("crowd training answers and the span check (issue 26)", ({ 
   it("scores a training answer as gold is: the whole passage highlighted is wrong, the evidence sentence right", async () => {
     // Sufficient gold with the answer "1871" as expected span; two of them are training items.
     const c = await makeGoldCampaign(db(), { questions: 3, span: "answer", settings: { goldMinJudgments: 100 } });
-    await db().execute(sql`
-      update passages set is_training = true
-      where id in (select id from passages where campaign_id = ${c.campaignId} and is_gold and expected_verdict = 'sufficient' order by id limit 2)`);
-    const key = randomBytes(16).toString("base64url");
-    await db()
-      .insert(crowdEntries)
-      .values({ campaignId: c.campaignId, enabled: true, entryKey: key, codes: CODES, trainingItems: 2, trainingPassShare: 0.5, quota: 4 });
-    const { token } = await enterCrowd(db(), anonymous, {
-      key,
-      body: { PROLIFIC_PID: unique("pid"), STUDY_ID: "study-1", SESSION_ID: unique("s") },
-    });
-    const worker = await resolveActor(db(), { bearerToken: token });
-    await consentToCrowdSession(db(), worker);
+    const worker = await trainingWorker(db(), c.campaignId);
 
     const first = (await getTrainingItem(db(), worker)).item!;
     expect(first.passage.paragraphs[0]!.id).toBe(1);
