@@ -253,6 +253,8 @@ export const batches = pgTable(
     dataset: text("dataset"),
     /** Why the import took that kind, as its report said it. */
     taskKindReason: text("task_kind_reason").notNull().default(""),
+    /** Whether annotators may answer "part of the evidence" on single passages (on by default for multi-hop datasets such as HotpotQA). */
+    partialEvidence: boolean("partial_evidence").notNull().default(false),
   },
   (t) => [
     index("batches_campaign_idx").on(t.campaignId),
@@ -324,6 +326,27 @@ export const queries = pgTable(
   (t) => [uniqueIndex("queries_campaign_kilt_id_key").on(t.campaignId, t.kiltId), index("queries_batch_idx").on(t.batchId)],
 );
 
+/**
+ * One member of a complementary evidence set (a passage row judged as one unit): a paragraph range of
+ * a page and, for gold, the span it expects there. Member 0 is also the passage row's own location.
+ */
+export interface SetMember {
+  wikipediaId: string;
+  startParagraphId: number;
+  endParagraphId: number;
+  /** Gold only, optional: the expected span in this member (code points, end exclusive). */
+  expectedSpan?: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null;
+}
+
+/** A highlight in one member of a set, as a judgment stores it (code points, end exclusive). */
+export interface MemberSpan {
+  startParagraphId: number;
+  startCharacter: number;
+  endParagraphId: number;
+  endCharacter: number;
+  text: string;
+}
+
 export type PassageOrigin =
   | { kind: "gold" }
   | { kind: "retriever"; retriever: string; rank: number }
@@ -359,6 +382,13 @@ export const passages = pgTable(
     explanation: text("explanation"),
     /** Gold only: an automatic decoy (expected insufficient, made at import, never exported). */
     isDecoy: boolean("is_decoy").notNull().default(false),
+    /**
+     * A complementary evidence set (issue 31): every member in page order, member 0 being this row's
+     * own location; null for a single passage. Judged as one unit (one slot per judgment).
+     */
+    setMembers: jsonb("set_members").$type<SetMember[]>(),
+    /** The members after the first as a key (`wid:start-end|…`), so one set is one row; '' for a single passage. */
+    setKey: text("set_key").notNull().default(""),
     /** Counted judgments (by annotators in good standing). */
     judgmentCount: smallint("judgment_count").notNull().default(0),
     /** Counted judgments whose verdict is sufficient. */
@@ -376,7 +406,7 @@ export const passages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("passages_location_key").on(t.queryId, t.wikipediaId, t.startParagraphId, t.endParagraphId),
+    uniqueIndex("passages_location_key").on(t.queryId, t.wikipediaId, t.startParagraphId, t.endParagraphId, t.setKey),
     index("passages_query_idx").on(t.queryId),
     // The open-passage lookup of assignment walks this in order (closest to completion first):
     // only rows with a free slot are indexed, so its cost does not grow with finished work.
@@ -388,6 +418,10 @@ export const passages = pgTable(
     check("passages_counts_nonnegative", sql`${t.judgmentCount} >= 0 and ${t.claimCount} >= 0 and ${t.openSlots} >= 0`),
     check("passages_gold_verdict", sql`(${t.isGold}) = (${t.expectedVerdict} is not null)`),
     check("passages_decoy_gold", sql`not ${t.isDecoy} or (${t.isGold} and ${t.expectedVerdict} = 'insufficient')`),
+    check(
+      "passages_set_members",
+      sql`(${t.setMembers} is null) = (${t.setKey} = '') and (${t.setMembers} is null or jsonb_array_length(${t.setMembers}) between 2 and 8)`,
+    ),
     check("passages_training_gold", sql`(not ${t.isTraining} and ${t.explanation} is null) or ${t.isGold}`),
     index("passages_training_idx")
       .on(t.campaignId, t.id)
@@ -496,6 +530,10 @@ export const judgments = pgTable(
     spanText: text("span_text"),
     /** Entity linking: a sufficient verdict on the page itself, with no highlight (its span columns are null). */
     pageLevel: boolean("page_level").notNull().default(false),
+    /** "Part of the evidence": stored as insufficient (it does not endorse the passage alone) with the highlight of the part. */
+    partial: boolean("partial").notNull().default(false),
+    /** A set's sufficient verdict: one highlight per member, in member order; member 0's is also in the span columns. Null otherwise. */
+    memberSpans: jsonb("member_spans").$type<MemberSpan[]>(),
     /** Time the server measured: from handing out the task (or the annotator's previous judgment, if later) to receiving this one. */
     durationMs: integer("duration_ms").notNull(),
     /** The time the client said it took: a hint only, never used by a rule. */
@@ -532,11 +570,16 @@ export const judgments = pgTable(
     index("judgments_user_idx").on(t.userId, t.campaignId, t.createdAt),
     check(
       "judgments_span_iff_sufficient",
-      sql`(${t.verdict} = 'sufficient' and not ${t.pageLevel}) = (${t.spanText} is not null
+      sql`((${t.verdict} = 'sufficient' and not ${t.pageLevel}) or ${t.partial}) = (${t.spanText} is not null
         and ${t.startParagraphId} is not null and ${t.startCharacter} is not null
         and ${t.endParagraphId} is not null and ${t.endCharacter} is not null)`,
     ),
     check("judgments_page_level_sufficient", sql`not ${t.pageLevel} or ${t.verdict} = 'sufficient'`),
+    check("judgments_partial_insufficient", sql`not ${t.partial} or (${t.verdict} = 'insufficient' and not ${t.unreadable})`),
+    check(
+      "judgments_member_spans_sufficient",
+      sql`${t.memberSpans} is null or (${t.verdict} = 'sufficient' and jsonb_array_length(${t.memberSpans}) >= 2)`,
+    ),
     check("judgments_unreadable_insufficient", sql`not ${t.unreadable} or ${t.verdict} = 'insufficient'`),
     check("judgments_label_sufficient", sql`${t.label} is null or (${t.verdict} = 'sufficient' and ${t.label} in ('SUPPORTS', 'REFUTES'))`),
     check("judgments_duration_nonnegative", sql`${t.durationMs} >= 0`),
@@ -567,6 +610,8 @@ export const judgmentVersions = pgTable(
     endCharacter: integer("end_character"),
     spanText: text("span_text"),
     pageLevel: boolean("page_level").notNull().default(false),
+    partial: boolean("partial").notNull().default(false),
+    memberSpans: jsonb("member_spans").$type<MemberSpan[]>(),
     comment: text("comment"),
     flags: text("flags")
       .array()

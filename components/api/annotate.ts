@@ -4,7 +4,7 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import type { PassageContext, Task as ServerTask } from "@/lib/campaign/annotate/judging.contract";
-import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
+import type { JudgmentFlag, VerdictName } from "@/lib/campaign/annotate/judgments.contract";
 import type { Span } from "@/lib/kilt/words";
 import type { FactLabel } from "@/lib/kilt/task-kind";
 import { apiExchange, ApiError, apiRequest } from "./client";
@@ -12,12 +12,16 @@ import { apiExchange, ApiError, apiRequest } from "./client";
 /** One passage to judge, as the API sends it: the server's `Task`, with dates as JSON text. */
 export type Task = Omit<ServerTask, "claim"> & { claim: { handle: string; expiresAt: string } };
 
-export type Verdict = "sufficient" | "insufficient";
+/** A verdict as the judging page gives it: `partial` only on single passages of batches that ask for it. */
+export type Verdict = VerdictName;
 
 /** The body of POST /api/claims/:handle/judgment. */
 export interface JudgmentBody {
   verdict: Verdict;
+  /** A single passage's highlight; null for an evidence set. */
   span: Span | null;
+  /** An evidence set's sufficient verdict: one highlight per member, in member order. */
+  spans?: Span[] | null;
   unreadable: boolean;
   /** Fact checking: SUPPORTS or REFUTES with a sufficient verdict; absent or null otherwise. */
   label?: FactLabel | null;

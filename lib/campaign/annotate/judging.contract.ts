@@ -22,12 +22,23 @@ export interface Task {
   claim: { handle: string; expiresAt: Date };
   /** `kind`: the KILT task of its batch (lib/kilt/task-kind.ts): how the line shows and what the verdict asks. */
   query: { id: string; input: string; kind: TaskKind; answers?: string[] };
-  passage: {
-    wikipediaId: string;
-    title: string;
-    paragraphs: { id: number; text: string; section: string }[];
-  };
+  /** The passage; for an evidence set, its first member (`members[0]`). */
+  passage: TaskPassage;
+  /**
+   * An evidence set (issue 31): every member in page order, judged together ("together sufficient":
+   * a highlight in each member). Absent for a single passage.
+   */
+  members?: TaskPassage[];
+  /** The batch asks for "part of the evidence" on single passages (never on a set). */
+  partialEvidence?: boolean;
   progress: { judgedToday: number; passageOfQuestion: number; passagesInQuestion: number };
+}
+
+/** One passage as the judging page shows it: its page and paragraphs (ids are KILT's, `section` the header above). */
+export interface TaskPassage {
+  wikipediaId: string;
+  title: string;
+  paragraphs: { id: number; text: string; section: string }[];
 }
 
 /** "Left for you": passages the annotator may still get, counted up to a cap (my-progress.ts LEFT_CAP). */

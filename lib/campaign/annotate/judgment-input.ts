@@ -13,6 +13,18 @@ export const MAX_DURATION_MS = 24 * 3600 * 1000;
 
 export const verdictSchema = z.enum(["sufficient", "insufficient"], "must be 'sufficient' or 'insufficient'");
 
+/**
+ * A judgment's verdict: `partial` ("part of the evidence", with its highlight) where the batch asks for
+ * it, on single passages only (checkSetVerdict). A crowd worker's training answer keeps the two verdicts.
+ */
+export const judgmentVerdictSchema = z.enum(["sufficient", "insufficient", "partial"], "must be 'sufficient', 'insufficient' or 'partial'");
+
+/** An evidence set's highlights: one per member, in member order (2–8 members). */
+export const memberSpansSchema = z
+  .array(spanSchema, "must be a list of spans, one per member")
+  .min(2, "a set has at least 2 members")
+  .max(8, "a set has at most 8 members");
+
 /** The time the client says a verdict took: a hint only, bounded like the time the server measures. */
 export const clientDurationSchema = z.number().int().min(0, "must be 0 or more").max(MAX_DURATION_MS, "must be under a day");
 
@@ -39,8 +51,11 @@ export function checkVerdictRules(
 
 export const judgmentInputSchema = z
   .object({
-    verdict: verdictSchema,
+    verdict: judgmentVerdictSchema,
+    /** The highlight of a single passage (sufficient or partial); null for an evidence set (see `spans`). */
     span: spanSchema.nullable(),
+    /** An evidence set's sufficient verdict: one highlight per member, in member order (checkSetVerdict). */
+    spans: memberSpansSchema.nullable().optional(),
     unreadable: z.boolean().default(false),
     /** Fact checking: SUPPORTS or REFUTES, required with a sufficient verdict (checkTaskVerdict). */
     label: labelSchema,
@@ -50,10 +65,21 @@ export const judgmentInputSchema = z
     ...notesShape,
   })
   .superRefine((j, ctx) => {
-    checkVerdictRules(j, ctx);
-    const s = j.span;
-    if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
-      ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
+    if (j.verdict === "partial") {
+      if (!j.span)
+        ctx.addIssue({ code: "custom", path: ["span"], message: "is required with 'partial': highlight the part of the evidence" });
+      if (j.unreadable) ctx.addIssue({ code: "custom", path: ["unreadable"], message: "an unreadable passage is judged insufficient" });
+      if (j.label != null) ctx.addIssue({ code: "custom", path: ["label"], message: "must be null when the verdict is partial" });
+    } else {
+      checkVerdictRules({ ...j, verdict: j.verdict }, ctx);
+    }
+    if (j.spans && j.verdict !== "sufficient")
+      ctx.addIssue({ code: "custom", path: ["spans"], message: "only goes with a sufficient verdict on an evidence set" });
+    if (j.spans && j.span) ctx.addIssue({ code: "custom", path: ["span"], message: "must be null when `spans` gives a set's highlights" });
+    for (const [path, s] of [[["span"], j.span] as const, ...(j.spans ?? []).map((s, i) => [["spans", i], s] as const)]) {
+      if (s && (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter))) {
+        ctx.addIssue({ code: "custom", path: [...path, "endCharacter"], message: "the span must end after it starts" });
+      }
     }
   });
 
@@ -62,7 +88,7 @@ export type JudgmentInput = z.infer<typeof judgmentInputSchema>;
 /** The rules of the passage's task (task-verdicts.contract.ts), as a 422 naming the field. */
 export function checkTaskVerdict(
   kind: TaskKind,
-  j: { verdict: "sufficient" | "insufficient"; span: unknown; label?: FactLabel | null },
+  j: { verdict: "sufficient" | "insufficient" | "partial"; span: unknown; label?: FactLabel | null },
 ): void {
   const problem = taskVerdictProblem(kind, j);
   if (problem) throw invalidField(problem.field, problem.message);

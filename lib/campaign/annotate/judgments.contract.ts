@@ -52,15 +52,24 @@ export function flagsLiteral(flags: readonly JudgmentFlag[]): string {
 /** A highlight as a judgment stores it (judgment-span.ts's `spanSchema`). */
 export type JudgmentSpan = Location & { text: string };
 
+/**
+ * A verdict as annotators give it: `partial` ("part of the evidence", single passages of batches
+ * that ask for it) is stored as insufficient with its highlight (judgments.partial), so counts,
+ * gold and aggregation read it as not sufficient.
+ */
+export type VerdictName = "sufficient" | "insufficient" | "partial";
+
 /** A stored judgment as its annotator sees it: by its claim's handle, no database id. */
 export interface JudgmentView {
   claim: string;
-  verdict: "sufficient" | "insufficient";
+  verdict: VerdictName;
   /** Fact checking: the label of a sufficient verdict (SUPPORTS or REFUTES); null otherwise. */
   label: FactLabel | null;
   unreadable: boolean;
-  /** Code points, end exclusive, with the text they cover. */
+  /** Code points, end exclusive, with the text they cover (an evidence set: its first member's). */
   span: JudgmentSpan | null;
+  /** An evidence set's sufficient verdict: one highlight per member, in member order; null otherwise. */
+  spans?: JudgmentSpan[] | null;
   /** The time the server measured (from handing out the task, or the previous judgment, to receiving this one); not the client's hint. */
   durationMs: number;
   createdAt: Date;
@@ -80,10 +89,14 @@ export interface MyJudgment {
   claim: string;
   query: { id: string; input: string; kind: TaskKind };
   passage: { title: string; paragraphs: { id: number; text: string; section: string }[] };
-  verdict: "sufficient" | "insufficient";
+  /** An evidence set: every member (the first is `passage`); absent for a single passage. */
+  members?: { title: string; paragraphs: { id: number; text: string; section: string }[] }[];
+  verdict: VerdictName;
   label: FactLabel | null;
   unreadable: boolean;
   span: JudgmentSpan | null;
+  /** An evidence set's sufficient verdict: one highlight per member; null otherwise. */
+  spans?: JudgmentSpan[] | null;
   comment: string | null;
   flags: JudgmentFlag[];
   revision: number;

@@ -128,7 +128,7 @@ async function placePassage(
       values (${question.id}, ${campaign.id}, ${question.batchId}, ${input.wikipediaId}, ${input.startParagraphId}, ${input.endParagraphId},
         ${JSON.stringify([origin])}::jsonb,
         ${selfJudged ? 1 : 0}, ${selfJudged ? 1 : 0}, ${campaign.judgmentsPerPassage - (selfJudged ? 1 : 0)})
-      on conflict (query_id, wikipedia_id, start_paragraph_id, end_paragraph_id) do nothing
+      on conflict (query_id, wikipedia_id, start_paragraph_id, end_paragraph_id, set_key) do nothing
       returning id::float8 as id`),
   );
   if (inserted) {
@@ -138,7 +138,7 @@ async function placePassage(
   const [existing] = rowsOf<{ id: number; mine: boolean }>(
     await tx.execute(sql`select p.id::float8 as id, exists (select 1 from claims c where c.passage_id = p.id and c.user_id = ${user.id}) as mine
       from passages p where p.query_id = ${question.id} and p.wikipedia_id = ${input.wikipediaId}
-        and p.start_paragraph_id = ${input.startParagraphId} and p.end_paragraph_id = ${input.endParagraphId}
+        and p.start_paragraph_id = ${input.startParagraphId} and p.end_paragraph_id = ${input.endParagraphId} and p.set_key = ''
       for no key update`),
   );
   if (!existing) throw new Error("passage location conflict without a passage");

@@ -44,7 +44,7 @@ export const LABEL_NAMES: Record<FactLabel, string> = { SUPPORTS: "Supports", RE
  */
 export function taskVerdictProblem(
   kind: TaskKind,
-  j: { verdict: "sufficient" | "insufficient"; span: unknown; label?: FactLabel | null },
+  j: { verdict: "sufficient" | "insufficient" | "partial"; span: unknown; label?: FactLabel | null },
 ): { field: string; message: string } | null {
   const label = j.label ?? null;
   if (j.verdict === "sufficient" && !j.span && needsSpan(kind))

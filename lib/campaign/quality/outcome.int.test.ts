@@ -369,6 +369,7 @@ for (const kind of testDatabaseKinds()) {
         await applyAhead(handle, "0011_quality_control");
         await applyAhead(handle, "0013_task_kinds");
         await applyAhead(handle, "0014_el_page_level");
+        await applyAhead(handle, "0015_evidence_sets");
         const dropRules = await defineRulesAhead(handle);
         const next = random(20261202);
         const c = await makeCampaign(db, { queries: 4, candidates: 2, settings: { goldMinJudgments: 10_000 } });

@@ -47,10 +47,11 @@ type SpanLocation = { startParagraphId: number; startCharacter: number; endParag
  */
 export function isGoldCorrect(
   passage: GoldPassage,
-  judgment: { verdict: "sufficient" | "insufficient"; span: SpanLocation | null; label?: FactLabel | null },
+  judgment: { verdict: "sufficient" | "insufficient" | "partial"; span: SpanLocation | null; label?: FactLabel | null },
   slack: number,
 ): boolean {
-  if (judgment.verdict !== passage.expectedVerdict) return false;
+  // "Part of the evidence" is not sufficient: right only where insufficient is.
+  if ((judgment.verdict === "partial" ? "insufficient" : judgment.verdict) !== passage.expectedVerdict) return false;
   if (passage.expectedVerdict !== "sufficient") return true;
   if (passage.taskKind === "fact-checking" && passage.expectedLabel && (judgment.label ?? null) !== passage.expectedLabel) return false;
   if (passage.expectedStartParagraphId === null || passage.taskKind === "entity-linking") return true;
