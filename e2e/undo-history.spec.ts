@@ -285,7 +285,7 @@ test("My judgments: newest first with the highlight; revise while open; a finish
   await expect(cards.first().getByTestId("my-verdict")).toHaveText(partnerVerdict);
   await a.page.goto(`/annotate/${campaignId}/history?verdict=maybe`);
   await expect(a.page.getByRole("alert").filter({ hasText: "Ignored" })).toHaveText(
-    /Ignored a bad address: verdict must be one of sufficient, insufficient, unreadable/,
+    /Ignored a bad address: verdict must be one of sufficient, insufficient, partial, unreadable/,
   );
   await expect(cards).toHaveCount(4);
   await a.context.close();

@@ -6,6 +6,7 @@ const VERDICT_TABS: { verdict?: MyJudgmentVerdict; label: string }[] = [
   { label: "All" },
   { verdict: "sufficient", label: "Sufficient" },
   { verdict: "insufficient", label: "Not sufficient" },
+  { verdict: "partial", label: "Part of the evidence" },
   { verdict: "unreadable", label: "Unreadable" },
 ];
 

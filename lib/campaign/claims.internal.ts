@@ -4,11 +4,9 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "@/db/client";
-import { batches, claims, judgments, pages, passages, queries, type Campaign, type TaskKind } from "@/db/schema";
-import type { UserActor } from "@/lib/auth/actor";
-import { AppError } from "@/lib/errors";
-import { sectionOf } from "@/lib/kilt/codepoints";
+import { claims, passages, type Campaign, type TaskKind } from "@/db/schema";
 import type { Task } from "./annotate/judging.contract";
+import { passageOf, type MemberRow } from "./set-members.internal";
 
 /** A new claim's handle: 128 random bits, base64url (22 characters). */
 export function newClaimHandle(): string {
@@ -116,66 +114,22 @@ export interface TaskRow {
   today: number;
   done: number;
   total: number;
+  /** An evidence set: every member with its page, first paragraph id, paragraphs and the section header above them (null: a single passage). */
+  members?: MemberRow[] | null;
+  /** The batch asks for "part of the evidence" on single passages. */
+  partial_evidence?: boolean;
 }
 
-/** The Task of a task-view row: the same shape `taskOfClaim` builds. */
+/** The Task of a task-view row (claim-next.internal.ts taskViewSelect). */
 export function taskFromRow(row: TaskRow, campaign: Campaign): Task {
-  const local = ["", row.header_above ?? "", ...row.paragraphs];
-  const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
+  const members = row.members?.map(passageOf);
   return {
     // Whole seconds (rounded down, so never later than the lease): the exact claim time would tell the
     // annotator when others' judgments were slow — gold judgments do one statement more (gold-leak test).
     claim: { handle: row.handle, expiresAt: new Date(Math.floor(row.expires_ms / 1000) * 1000) },
     query: { id: row.kilt_id, input: row.input, kind: row.task_kind, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
-    passage: { wikipediaId: row.wikipedia_id, title: row.title, paragraphs },
+    passage: members?.[0] ?? passageOf(row),
+    ...(members ? { members } : row.partial_evidence ? { partialEvidence: true } : {}),
     progress: { judgedToday: row.today, passageOfQuestion: row.done + 1, passagesInQuestion: row.total },
-  };
-}
-
-/** The task view of one claim. */
-export async function taskOfClaim(db: Db | Tx, user: UserActor, campaign: Campaign, claimId: number): Promise<Task> {
-  const [row] = await db
-    .select({
-      handle: claims.handle,
-      expiresAt: claims.expiresAt,
-      queryId: queries.id,
-      start: passages.startParagraphId,
-      end: passages.endParagraphId,
-      kiltId: queries.kiltId,
-      input: queries.input,
-      answers: queries.answers,
-      kind: batches.taskKind,
-      wikipediaId: pages.wikipediaId,
-      title: pages.title,
-      // Only the passage's paragraphs and the section header above them, not the whole page.
-      paragraphs: sql<string[]>`array_to_json(${pages.paragraphs}[${passages.startParagraphId} + 1 : ${passages.endParagraphId} + 1])`,
-      headerAbove: sql<
-        string | null
-      >`(select e from unnest(${pages.paragraphs}[2 : ${passages.startParagraphId}]) with ordinality as h(e, i)
-        where e like 'Section::::%' order by i desc limit 1)`,
-    })
-    .from(claims)
-    .innerJoin(passages, eq(passages.id, claims.passageId))
-    .innerJoin(queries, eq(queries.id, passages.queryId))
-    .innerJoin(batches, eq(batches.id, passages.batchId))
-    .innerJoin(pages, eq(pages.wikipediaId, passages.wikipediaId))
-    .where(and(eq(claims.id, claimId), eq(claims.userId, user.id)));
-  if (!row) throw new AppError("not_found", "No such claim for you.");
-
-  const [progress] = rowsOf<{ today: number; done: number; total: number }>(
-    await db.execute(sql`
-      select
-        (select count(*)::int from ${judgments} j where j.user_id = ${user.id} and j.campaign_id = ${campaign.id} and j.created_at >= date_trunc('day', now())) as today,
-        (select count(*)::int from ${judgments} j join ${passages} p on p.id = j.passage_id where j.user_id = ${user.id} and p.query_id = ${row.queryId}) as done,
-        (select count(*)::int from ${passages} p where p.query_id = ${row.queryId}) as total`),
-  );
-  // sectionOf over ["", header above, …passage]: paragraph `id` sits at index id − start + 2.
-  const local = ["", row.headerAbove ?? "", ...row.paragraphs];
-  const paragraphs = row.paragraphs.map((text, i) => ({ id: row.start + i, text, section: sectionOf(local, i + 2) }));
-  return {
-    claim: { handle: row.handle, expiresAt: row.expiresAt },
-    query: { id: row.kiltId, input: row.input, kind: row.kind, ...(campaign.showAnswers ? { answers: row.answers } : {}) },
-    passage: { wikipediaId: row.wikipediaId, title: row.title, paragraphs },
-    progress: { judgedToday: progress?.today ?? 0, passageOfQuestion: (progress?.done ?? 0) + 1, passagesInQuestion: progress?.total ?? 1 },
   };
 }

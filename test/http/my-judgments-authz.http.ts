@@ -114,7 +114,7 @@ test("my judgments filtered over HTTP: ?verdict= and ?q= narrow the list; a bad 
   expect(await claims("?q=no%20such%20question")).toEqual([]);
 
   for (const [search, field, message] of [
-    ["?verdict=maybe", "verdict", /one of sufficient, insufficient, unreadable/],
+    ["?verdict=maybe", "verdict", /one of sufficient, insufficient, partial, unreadable/],
     ["?verdict=", "verdict", /one of/],
     ["?q=a%00b", "q", /NUL/],
     [`?q=${"x".repeat(201)}`, "q", /at most 200/],

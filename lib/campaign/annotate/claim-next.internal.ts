@@ -6,6 +6,7 @@ import type { UserActor } from "@/lib/auth/actor";
 import { preparedRows, preparedRowsSerialized } from "@/db/cache/prepared";
 import { isUniqueViolation } from "@/lib/errors";
 import { newClaimHandle, reapExpiredClaims, reapExpiredClaimsWhenDue, taskFromRow, type TaskRow } from "../claims.internal";
+import { memberRowsSql } from "../set-members.internal";
 import type { Task } from "./judging.contract";
 
 /**
@@ -106,6 +107,8 @@ export function taskViewSelect(claim: string): string {
   array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
   (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
     where e like 'Section::::%' order by i desc limit 1) as header_above,
+  b.partial_evidence,
+  ${memberRowsSql("p")} as members,
   (select count(*)::int from judgments j
     where j.user_id = $1::bigint and j.campaign_id = $2::bigint and j.created_at >= date_trunc('day', now())) as today,
   (select count(*)::int from judgments j join passages jp on jp.id = j.passage_id

@@ -6,6 +6,7 @@ import { judgments, type Judgment, type JudgmentFlag } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { JudgmentView } from "./judgments.contract";
 import type { ClaimRow, Query, StoredJudgmentJson } from "./judgment-statements";
+import { verdictName } from "./judgment-sets";
 
 // A submission that found a judgment already there (a replay, answered as the first one was), or no
 // passage to take it (refused, with the reason the rules give).
@@ -13,11 +14,13 @@ import type { ClaimRow, Query, StoredJudgmentJson } from "./judgment-statements"
 function view(j: Judgment, handle: string): JudgmentView {
   return {
     claim: handle,
-    verdict: j.verdict,
+    verdict: verdictName(j.verdict, j.partial),
     label: j.label,
     unreadable: j.unreadable,
+    // An evidence set's highlights are `spans` (its first member's, in the span columns too, is not repeated as `span`).
+    ...(j.memberSpans ? { spans: j.memberSpans.map((m) => ({ ...m })) } : {}),
     span:
-      j.spanText === null
+      j.spanText === null || j.memberSpans
         ? null
         : {
             startParagraphId: j.startParagraphId!,
@@ -39,7 +42,7 @@ export function replayOf(previous: StoredJudgmentJson, hash: string, handle: str
   }
   const p = previous;
   const span =
-    p.span_text === null
+    p.span_text === null || p.member_spans
       ? null
       : {
           startParagraphId: p.start_paragraph_id!,
@@ -50,10 +53,11 @@ export function replayOf(previous: StoredJudgmentJson, hash: string, handle: str
         };
   const judgment = {
     claim: handle,
-    verdict: p.verdict,
+    verdict: verdictName(p.verdict, p.partial),
     label: p.label ?? null,
     unreadable: p.unreadable,
     span,
+    ...(p.member_spans ? { spans: p.member_spans.map((m) => ({ ...m })) } : {}),
     durationMs: p.duration_ms,
     createdAt: new Date(p.created_at),
     comment: p.comment,

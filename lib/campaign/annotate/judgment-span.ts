@@ -20,10 +20,11 @@ export const spanSchema = z.object({
 export function checkSpan(
   passage: { start_paragraph_id: number; end_paragraph_id: number; slice: string[] | null },
   span: z.infer<typeof spanSchema>,
+  field = "span",
 ): void {
   if (span.startParagraphId < passage.start_paragraph_id || span.endParagraphId > passage.end_paragraph_id) {
     throw invalidField(
-      "span",
+      field,
       `paragraphs ${span.startParagraphId}–${span.endParagraphId} are outside the passage (${passage.start_paragraph_id}–${passage.end_paragraph_id})`,
       "lies outside the passage",
     );
@@ -33,11 +34,11 @@ export function checkSpan(
   passage.slice?.forEach((text, i) => (paragraphs[passage.start_paragraph_id + i] = text));
   const text = passage.slice ? sliceLocation(paragraphs, span) : undefined;
   if (text === undefined) {
-    throw invalidField("span", "the character offsets lie outside their paragraphs", "character offsets out of range (code points)");
+    throw invalidField(field, "the character offsets lie outside their paragraphs", "character offsets out of range (code points)");
   }
   if (text !== span.text) {
     throw invalidField(
-      "span.text",
+      `${field}.text`,
       "does not match the passage at these offsets (counted in code points)",
       `the passage reads ${JSON.stringify(text.slice(0, 200))} there`,
     );

@@ -5,8 +5,9 @@
 import "server-only";
 import { preparedRows } from "@/db/cache/prepared";
 import type { Db } from "@/db/client";
-import type { FactLabel, JudgmentFlag, TaskKind } from "@/db/schema";
+import type { FactLabel, JudgmentFlag, MemberSpan, SetMember, TaskKind } from "@/db/schema";
 import type { JudgmentRow } from "../report/rows";
+import { memberSlicesSql } from "../set-members.internal";
 
 /** One statement, on its own: SQL text with $n parameters → rows. */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
@@ -52,11 +53,19 @@ export interface ClaimRow {
   task_kind: TaskKind;
   /** Fact-checking gold: the line's dataset label (its first answer), which a sufficient verdict's label must match. */
   expected_label: string | null;
+  /** An evidence set's members (null: a single passage). */
+  set_members: SetMember[] | null;
+  /** A set's members' paragraphs, in member order (when $3 asks for them, and always for gold). */
+  member_slices: string[][] | null;
+  /** The batch asks for "part of the evidence" on single passages. */
+  partial_evidence: boolean;
 }
 
 /** A stored judgment as statement 1 reads it (`row_to_json`: times as strings). */
 export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "created_at"> & {
   request_hash: string;
+  partial: boolean;
+  member_spans: MemberSpan[] | null;
   created_at: string;
   comment: string | null;
   flags: JudgmentFlag[];
@@ -64,7 +73,7 @@ export type StoredJudgmentJson = Omit<JudgmentRow, "id" | "passage_id" | "create
 };
 
 const JUDGMENT_JSON = `select verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-  span_text, duration_ms, request_hash, created_at, comment, flags, label from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
+  span_text, duration_ms, request_hash, created_at, comment, flags, label, partial, member_spans from judgments j where j.user_id = $2 and j.idempotency_key = $4`;
 
 /** $1 handle, $2 user id, $3 whether to read the passage's paragraphs (and for gold with an expected span), $4 idempotency key. */
 export const READ_CLAIM_SQL = `
@@ -80,7 +89,9 @@ select c.id::float8 as claim_id, c.user_id::float8 as owner, c.campaign_id::floa
     from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
   (select row_to_json(x) from (${JUDGMENT_JSON}) x) as previous,
   cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
-  case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label
+  case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label,
+  p.set_members, b.partial_evidence,
+  ${memberSlicesSql("p", "$3::boolean or p.is_gold")} as member_slices
 from claims c
 join campaigns cp on cp.id = c.campaign_id
 join passages p on p.id = c.passage_id
@@ -145,11 +156,11 @@ with held as materialized (
   -- for its judgments (it then finds nothing to change here); also when this one does not count.
   insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
     start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash, created_at, agrees,
-    comment, flags, client_duration_ms, label, page_level)
+    comment, flags, client_duration_ms, label, page_level, partial, member_spans)
   select p.id, $user, $claim, p.campaign_id, p.batch_id, $verdict, $unreadable,
     $sp, $sc, $ep, $ec, $text, ${SERVER_DURATION}, $key, $hash, now_.at,
     kps_agrees_with_outcome($verdict, kps_is_finished(p.is_decided, p.judgment_count, $r), kps_is_endorsed(p.sufficient_count, $t)),
-    $comment, $flags, $client_duration, $label, $page
+    $comment, $flags, $client_duration, $label, $page, $partial, $member_spans
   from p cross join held cross join (select clock_timestamp() as at) now_
   returning created_at, duration_ms
 ), e as (
@@ -199,6 +210,8 @@ const PARAMS: Record<string, string> = {
   $client_duration: "$23::int",
   $label: "$24::text",
   $page: "$25::boolean",
+  $partial: "$26::boolean",
+  $member_spans: "$27::jsonb",
 };
 
 export const WRITE_JUDGMENT_SQL = WRITE_TEMPLATE.replace(/\$[a-z_]+\b/g, (name) => {

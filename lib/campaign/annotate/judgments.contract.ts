@@ -105,8 +105,8 @@ export interface MyJudgment {
   locked: string | null;
 }
 
-/** The history's verdict filter: "insufficient" is not sufficient and readable, "unreadable" the unreadable ones. */
-export const MY_JUDGMENT_VERDICTS = ["sufficient", "insufficient", "unreadable"] as const;
+/** The history's verdict filter: "insufficient" is not sufficient, readable and not partial; "partial" part of the evidence; "unreadable" the unreadable ones. */
+export const MY_JUDGMENT_VERDICTS = ["sufficient", "insufficient", "partial", "unreadable"] as const;
 export type MyJudgmentVerdict = (typeof MY_JUDGMENT_VERDICTS)[number];
 
 /** What the history is filtered by (`?verdict=&q=`): nothing given, every judgment. */

@@ -9,6 +9,7 @@ import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
 import { checkTaskVerdict, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
 import { checkSpan } from "./judgment-span";
+import { checkSetVerdict, goldMembersOf, memberSpansJson, storedSpan, storedVerdict } from "./judgment-sets";
 import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
 import { findReplay, refuse, replayOf } from "./judgment-replay";
 import { autocommitQuery, READ_CLAIM_SQL, WRITE_JUDGMENT_SQL, type ClaimRow, type WriteResult } from "./judgment-statements";
@@ -45,14 +46,15 @@ export async function submitJudgment(
     // The claim changes between the two statements only in a race (a pause, close or reaping that
     // ends it; a second submission on it that came first): then the read is taken again, once.
     for (let attempt = 1; ; attempt++) {
-      const [claim] = await q<ClaimRow>(READ_CLAIM_SQL, [handle, user.id, input.span !== null, input.idempotencyKey]);
+      const [claim] = await q<ClaimRow>(READ_CLAIM_SQL, [handle, user.id, input.span !== null || !!input.spans, input.idempotencyKey]);
       if (!claim) throw new AppError("not_found", "No such claim.");
       if (claim.owner !== user.id) throw new AppError("forbidden", "This claim belongs to another annotator.");
       hash = requestHash(claim.claim_id, input);
       campaignId = claim.campaign_id;
       if (claim.previous) return { ...replayOf(claim.previous, hash, handle), campaignId };
       checkAccess(actor, claim);
-      checkTaskVerdict(claim.task_kind, input);
+      checkSetVerdict(claim, input);
+      checkTaskVerdict(claim.task_kind, { ...input, span: storedSpan(input) });
       if (input.span) checkSpan(claim, input.span);
       const correct = claim.is_gold && isGoldCorrect(goldOf(claim), input, claim.gold_span_slack);
       const [row] = await q<WriteResult>(WRITE_JUDGMENT_SQL, writeParams(claim, user.id, input, hash, correct));
@@ -86,8 +88,8 @@ export async function submitJudgment(
  * the page itself and stores no span (judgments.page_level; judgments_span_iff_sufficient). Decided
  * here from the task's kind, never by the client; other kinds' missing span is refused before (checkTaskVerdict).
  */
-export function isPageLevel(taskKind: ClaimRow["task_kind"], input: Pick<JudgmentInput, "verdict" | "span">): boolean {
-  return taskKind === "entity-linking" && input.verdict === "sufficient" && input.span === null;
+export function isPageLevel(taskKind: ClaimRow["task_kind"], input: Pick<JudgmentInput, "verdict" | "span" | "spans">): boolean {
+  return taskKind === "entity-linking" && input.verdict === "sufficient" && storedSpan(input) === null;
 }
 
 export async function pauseByGoldRule(db: Db, campaignId: number, userId: number): Promise<void> {
@@ -145,9 +147,12 @@ export function goldOf(
     | "slice"
     | "task_kind"
     | "expected_label"
+    | "set_members"
+    | "member_slices"
   >,
 ): GoldPassage {
   return {
+    members: goldMembersOf(c.set_members, c.member_slices),
     taskKind: c.task_kind,
     expectedLabel: c.expected_label,
     startParagraphId: c.start_paragraph_id,
@@ -161,7 +166,7 @@ export function goldOf(
 }
 
 function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: string, correct: boolean): unknown[] {
-  const s = input.span;
+  const s = storedSpan(input);
   return [
     c.claim_id,
     userId,
@@ -171,7 +176,7 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
     c.r,
     c.t,
     c.early_stop,
-    input.verdict,
+    storedVerdict(input.verdict),
     input.unreadable,
     s?.startParagraphId ?? null,
     s?.startCharacter ?? null,
@@ -188,6 +193,8 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
     input.durationMs,
     input.label ?? null,
     isPageLevel(c.task_kind, input),
+    input.verdict === "partial",
+    memberSpansJson(input.spans),
   ];
 }
 
@@ -195,5 +202,16 @@ function writeParams(c: ClaimRow, userId: number, input: JudgmentInput, hash: st
 function viewOf(input: JudgmentInput, handle: string, createdAt: Date, durationMs: number): JudgmentView {
   const { verdict, unreadable } = input;
   const label = input.label ?? null;
-  return { claim: handle, verdict, label, unreadable, span: input.span && { ...input.span }, durationMs, createdAt, ...notesOf(input) };
+  const spans = input.spans ? { spans: input.spans.map((s) => ({ ...s })) } : {};
+  return {
+    claim: handle,
+    verdict,
+    label,
+    unreadable,
+    span: input.span && { ...input.span },
+    ...spans,
+    durationMs,
+    createdAt,
+    ...notesOf(input),
+  };
 }

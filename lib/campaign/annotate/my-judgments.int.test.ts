@@ -54,7 +54,7 @@ describeEachDatabase("the annotator's history, filtered", ({ db }) => {
       const r = myJudgmentsQuerySchema.safeParse(query);
       return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     };
-    expect(problems({ verdict: "maybe" })).toEqual(["verdict: must be one of sufficient, insufficient, unreadable"]);
+    expect(problems({ verdict: "maybe" })).toEqual(["verdict: must be one of sufficient, insufficient, partial, unreadable"]);
     expect(problems({ q: "x".repeat(201) })).toEqual(["q: must be at most 200 characters"]);
     expect(problems({ q: "a\u0000b" })).toEqual([expect.stringMatching(/^q: .*NUL/)]);
     expect(problems({ verdict: "sufficient", q: "lighthouse" })).toEqual([]);

@@ -4,12 +4,14 @@ import { z } from "zod";
 import { rowsOf, type Db } from "@/db/client";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { sectionOf } from "@/lib/kilt/codepoints";
 import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
 import { claimHandleSchema } from "./assignment";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import { revisionRefusal } from "./revise-judgment";
 import { likePattern, searchText } from "@/lib/list-options.contract";
+import type { MemberSpan } from "@/db/schema";
+import { memberRowsSql, passageOf, type MemberRow } from "../set-members.internal";
+import { verdictName } from "./judgment-sets";
 import { MY_JUDGMENT_VERDICTS, type MyJudgment, type MyJudgmentVerdict } from "./judgments.contract";
 
 /** The history's filters, as the page's address and the API's query string carry them. */
@@ -37,7 +39,8 @@ export type MyJudgmentsQuery = z.infer<typeof myJudgmentsQuerySchema>;
 /** The verdict filter's condition on a judgment `j`. */
 const VERDICT_FILTER: Record<MyJudgmentVerdict, SQL> = {
   sufficient: sql`and j.verdict = 'sufficient'`,
-  insufficient: sql`and j.verdict = 'insufficient' and not j.unreadable`,
+  insufficient: sql`and j.verdict = 'insufficient' and not j.unreadable and not j.partial`,
+  partial: sql`and j.partial`,
   unreadable: sql`and j.unreadable`,
 };
 
@@ -60,19 +63,26 @@ interface Row extends JudgmentVersionRow {
   proposed: boolean;
   task_kind: TaskKind;
   label: FactLabel | null;
+  partial: boolean;
+  member_spans: MemberSpan[] | null;
+  members: MemberRow[] | null;
+  wikipedia_id: string;
 }
 
 function myJudgmentOf(r: Row): MyJudgment {
-  const local = ["", r.header_above ?? "", ...r.paragraphs];
   const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
+  const shown = ({ title, paragraphs }: { title: string; paragraphs: MyJudgment["passage"]["paragraphs"] }) => ({ title, paragraphs });
+  const members = r.members?.map((m) => shown(passageOf(m)));
   return {
     claim: r.handle,
     query: { id: r.kilt_id, input: r.input, kind: r.task_kind },
-    passage: { title: r.title, paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text, section: sectionOf(local, i + 2) })) },
-    verdict: r.verdict,
+    passage: members?.[0] ?? shown(passageOf(r)),
+    ...(members ? { members } : {}),
+    verdict: verdictName(r.verdict, r.partial),
     label: r.label ?? null,
     unreadable: r.unreadable,
-    span: spanWithTextOf(r),
+    span: r.member_spans ? null : spanWithTextOf(r),
+    ...(r.member_spans ? { spans: r.member_spans.map((m) => ({ ...m })) } : {}),
     comment: r.comment,
     flags: r.flags,
     revision: r.revision,
@@ -109,12 +119,12 @@ export async function listMyJudgments(
   const filter = sql`${query.verdict ? VERDICT_FILTER[query.verdict] : sql``} ${query.q ? sql`and q.input ilike ${likePattern(query.q)}` : sql``}`;
   const rows = rowsOf<Row>(
     await db.execute(sql`
-      select c.handle, q.kilt_id, q.input, pg.title, p.start_paragraph_id as start,
+      select c.handle, q.kilt_id, q.input, pg.wikipedia_id, pg.title, p.start_paragraph_id as start, ${sql.raw(memberRowsSql("p"))} as members,
         array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
         (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
           where e like 'Section::::%' order by i desc limit 1) as header_above,
         j.verdict::text as verdict, j.unreadable, j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-        j.comment, j.flags, j.revision, j.created_at, j.revised_at, j.label, b.task_kind,
+        j.comment, j.flags, j.revision, j.created_at, j.revised_at, j.label, j.partial, j.member_spans, b.task_kind,
         cp.judgments_per_passage::int as r, coalesce(s.status = 'paused', false) as paused, b.status::text as batch_status,
         p.sealed_judgment_count is not null as sealed, p.is_decided, p.judgment_count::int as judgment_count,
         exists (select 1 from proposals pr where pr.passage_id = j.passage_id and pr.user_id = j.user_id) as proposed

@@ -7,8 +7,11 @@ import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standings";
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
+import { memberSlicesSql } from "../set-members.internal";
 import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
 import { checkTaskVerdict } from "./judgment-input";
+import { checkSetVerdict, memberSpansJson, storedSpan, storedVerdict, verdictName } from "./judgment-sets";
+import type { MemberSpan } from "@/db/schema";
 import type { FactLabel } from "@/lib/kilt/task-kind";
 import { checkSpan, goldOf, isPageLevel, judgmentInputSchema, pauseByGoldRule, requestHash, type JudgmentInput } from "./judgments";
 
@@ -34,6 +37,8 @@ interface Locked extends JudgmentVersionRow {
   idempotency_key: string;
   request_hash: string;
   label: FactLabel | null;
+  partial: boolean;
+  member_spans: MemberSpan[] | null;
 }
 
 /** The passage, its campaign's rules and the caller's standing, as the revision reads them under the passage lock. */
@@ -53,6 +58,9 @@ type PassageState = Pick<
   | "gold_span_slack"
   | "task_kind"
   | "expected_label"
+  | "set_members"
+  | "member_slices"
+  | "partial_evidence"
 > &
   Parameters<typeof goldOf>[0] & {
     paused: boolean;
@@ -86,10 +94,11 @@ function viewOf(j: Locked, handle: string): RevisedJudgmentView {
   const at = (s: string | null) => (s === null ? null : new Date(s));
   return {
     claim: handle,
-    verdict: j.verdict,
+    verdict: verdictName(j.verdict, j.partial),
     label: j.label ?? null,
     unreadable: j.unreadable,
-    span: spanWithTextOf(j),
+    span: j.member_spans ? null : spanWithTextOf(j),
+    ...(j.member_spans ? { spans: j.member_spans.map((m) => ({ ...m })) } : {}),
     durationMs: j.duration_ms,
     createdAt: new Date(j.created_at),
     comment: j.comment,
@@ -125,7 +134,9 @@ async function lockPassage(tx: Tx, passageId: number, userId: number, withSlice:
         cp.gold_span_slack::float8 as gold_span_slack, b.task_kind,
         case when p.is_gold and b.task_kind = 'fact-checking' then (select q.answers[1] from queries q where q.id = p.query_id) end as expected_label,
         case when ${withSlice}::boolean or (p.is_gold and p.expected_start_paragraph_id is not null) then (select array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1])
-          from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice
+          from pages pg where pg.wikipedia_id = p.wikipedia_id) end as slice,
+        p.set_members, b.partial_evidence,
+        ${sql.raw(memberSlicesSql("p", `${withSlice}`))} as member_slices
       from passages p join batches b on b.id = p.batch_id join campaigns cp on cp.id = p.campaign_id
       where p.id = ${passageId}
       for no key update of p`),
@@ -139,7 +150,7 @@ async function lockJudgment(tx: Tx, judgmentId: number): Promise<Locked> {
     await tx.execute(sql`
       select id::float8 as judgment_id, passage_id::float8 as passage_id, campaign_id::float8 as campaign_id, user_id::float8 as user_id,
         verdict::text as verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text,
-        duration_ms, comment, flags, revision, revised_at, created_at, idempotency_key, request_hash, label
+        duration_ms, comment, flags, revision, revised_at, created_at, idempotency_key, request_hash, label, partial, member_spans
       from judgments where id = ${judgmentId} for update`),
   );
   if (!j) throw new AppError("not_found", "No judgment of yours on this claim.");
@@ -149,12 +160,12 @@ async function lockJudgment(tx: Tx, judgmentId: number): Promise<Locked> {
 /** The writes of one revision, in the transaction that holds the passage and judgment locks. */
 async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: RevisionInput, hash: string) {
   const notes = notesOf(input);
-  const s = input.span;
+  const s = storedSpan(input);
   const delta = (input.verdict === "sufficient" ? 1 : 0) - (j.verdict === "sufficient" ? 1 : 0);
   const gold = p.is_gold ? goldOf(p) : null;
+  const before = { verdict: j.verdict, span: spanWithTextOf(j), spans: j.member_spans, label: j.label };
   const goldDelta = gold
-    ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) -
-      Number(isGoldCorrect(gold, { verdict: j.verdict, span: spanWithTextOf(j), label: j.label }, p.gold_span_slack))
+    ? Number(isGoldCorrect(gold, input, p.gold_span_slack)) - Number(isGoldCorrect(gold, before, p.gold_span_slack))
     : 0;
   const negativeDelta = gold?.expectedVerdict === "insufficient" ? goldDelta : 0;
   // Time: `duration_ms` keeps the time the server measured for the first submission (from handing
@@ -164,13 +175,15 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
   // up the first submission's and every revision's time it claims (`client_duration_ms`), read by no rule.
   await tx.execute(sql`
     insert into judgment_versions (judgment_id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character,
-      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at, label, page_level)
+      end_paragraph_id, end_character, span_text, comment, flags, duration_ms, client_duration_ms, submitted_at, replaced_at, label, page_level,
+      partial, member_spans)
     select id, campaign_id, revision, verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id, end_character,
-      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now(), label, page_level
+      span_text, comment, flags, duration_ms, client_duration_ms, coalesce(revised_at, created_at), now(), label, page_level, partial, member_spans
     from judgments where id = ${j.judgment_id}`);
   const [updated] = rowsOf<Locked>(
     await tx.execute(sql`
-      update judgments set verdict = ${input.verdict}::verdict, label = ${input.label ?? null}::text, unreadable = ${input.unreadable},
+      update judgments set verdict = ${storedVerdict(input.verdict)}::verdict, partial = ${input.verdict === "partial"},
+        member_spans = ${memberSpansJson(input.spans)}::jsonb, label = ${input.label ?? null}::text, unreadable = ${input.unreadable},
         start_paragraph_id = ${s?.startParagraphId ?? null}::int, start_character = ${s?.startCharacter ?? null}::int,
         end_paragraph_id = ${s?.endParagraphId ?? null}::int, end_character = ${s?.endCharacter ?? null}::int, span_text = ${s?.text ?? null}::text,
         page_level = ${isPageLevel(p.task_kind, input)}, comment = ${notes.comment}::text, flags = ${flagsLiteral(notes.flags)}::text[],
@@ -178,7 +191,7 @@ async function writeRevision(tx: Tx, p: PassageState, j: Locked, input: Revision
         revision = revision + 1, revised_at = now(), idempotency_key = ${input.idempotencyKey}, request_hash = ${hash}
       where id = ${j.judgment_id}
       returning id::float8 as judgment_id, verdict::text as verdict, unreadable, start_paragraph_id, start_character, end_paragraph_id,
-        end_character, span_text, duration_ms, comment, flags, revision, revised_at, created_at, label`),
+        end_character, span_text, duration_ms, comment, flags, revision, revised_at, created_at, label, partial, member_spans`),
   );
   // The annotators' tallies keep judgments by half-second bucket of duration_ms, which a revision leaves as it was: nothing moves.
   if (delta !== 0) {
@@ -228,7 +241,7 @@ export async function reviseJudgment(
   try {
     const { pauseIn, ...result } = await db.transaction(async (tx) => {
       const own = await findOwn(tx, handle, user.id);
-      const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null);
+      const p = await lockPassage(tx, own.passage_id, user.id, input.span !== null || !!input.spans);
       const j = await lockJudgment(tx, own.judgment_id);
       // A crowd worker's judgments all lie in the one campaign it entered.
       if (user.role === "annotator" && !p.all_annotators && !p.member)
@@ -249,7 +262,8 @@ export async function reviseJudgment(
           { reason: "stale" },
         );
       }
-      checkTaskVerdict(p.task_kind, input);
+      checkSetVerdict(p, input);
+      checkTaskVerdict(p.task_kind, { ...input, span: storedSpan(input) });
       if (input.span) checkSpan(p, input.span);
       const { updated, standing } = await writeRevision(tx, p, j, input, hash);
       const failsGold =

@@ -33,6 +33,18 @@ export interface GoldPassage extends GoldExpectation {
   taskKind?: TaskKind;
   /** Fact checking: the line's dataset label (its first answer), SUPPORTS or REFUTES. */
   expectedLabel?: string | null;
+  /**
+   * An evidence set (issue 31): each member's first paragraph id, paragraphs (null when no member
+   * expects a span) and expected span; the columns above are then not read for the span check.
+   */
+  members?: readonly GoldMember[] | null;
+}
+
+/** One member of a gold set as the span check reads it. */
+export interface GoldMember {
+  startParagraphId: number;
+  paragraphs: readonly string[] | null;
+  expectedSpan: SpanLocation | null;
 }
 
 type SpanLocation = { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number };
@@ -47,14 +59,22 @@ type SpanLocation = { startParagraphId: number; startCharacter: number; endParag
  */
 export function isGoldCorrect(
   passage: GoldPassage,
-  judgment: { verdict: "sufficient" | "insufficient" | "partial"; span: SpanLocation | null; label?: FactLabel | null },
+  judgment: {
+    verdict: "sufficient" | "insufficient" | "partial";
+    span: SpanLocation | null;
+    spans?: readonly SpanLocation[] | null;
+    label?: FactLabel | null;
+  },
   slack: number,
 ): boolean {
   // "Part of the evidence" is not sufficient: right only where insufficient is.
   if ((judgment.verdict === "partial" ? "insufficient" : judgment.verdict) !== passage.expectedVerdict) return false;
   if (passage.expectedVerdict !== "sufficient") return true;
   if (passage.taskKind === "fact-checking" && passage.expectedLabel && (judgment.label ?? null) !== passage.expectedLabel) return false;
-  if (passage.expectedStartParagraphId === null || passage.taskKind === "entity-linking") return true;
+  if (passage.taskKind === "entity-linking") return true;
+  // A gold set is right only with a highlight passing the span check in each member that expects one.
+  if (passage.members) return passage.members.every((m, i) => memberSpanRight(m, judgment.spans?.[i] ?? null, slack));
+  if (passage.expectedStartParagraphId === null) return true;
   if (!judgment.span) return false;
   if (!passage.paragraphs) throw new Error("isGoldCorrect: the passage's paragraphs are needed for the span check");
   const expected = {
@@ -64,6 +84,14 @@ export function isGoldCorrect(
     endCharacter: passage.expectedEndCharacter!,
   };
   return checkGoldSpan({ startParagraphId: passage.startParagraphId, paragraphs: passage.paragraphs }, expected, judgment.span, slack)
+    .right;
+}
+
+function memberSpanRight(member: GoldMember, span: SpanLocation | null, slack: number): boolean {
+  if (!member.expectedSpan) return true;
+  if (!span) return false;
+  if (!member.paragraphs) throw new Error("isGoldCorrect: a gold set member's paragraphs are needed for the span check");
+  return checkGoldSpan({ startParagraphId: member.startParagraphId, paragraphs: member.paragraphs }, member.expectedSpan, span, slack)
     .right;
 }
 
