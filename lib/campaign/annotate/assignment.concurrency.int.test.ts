@@ -17,7 +17,8 @@ import { proposePassage } from "./proposals";
  * made to run out), and those asked about a question none of whose passages they found sufficient
  * propose another passage (new, or merged into one at the same location) or explain: every passage,
  * the proposed ones included, must end with exactly R judgments by R distinct annotators, none by
- * its proposer, and no claim left live.
+ * its proposer, and no claim left live. Evidence sets (issue 31) are mixed in with single passages:
+ * a set is one slot unit, judged sufficient with a highlight per member or insufficient.
  */
 for (const kind of testDatabaseKinds()) {
   const size = kind === "postgres" ? { annotators: 50, queries: 100, candidates: 2 } : { annotators: 8, queries: 20, candidates: 2 };
@@ -29,7 +30,7 @@ for (const kind of testDatabaseKinds()) {
     afterAll(() => handle.close());
 
     it(
-      `${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages, R = 3, abandoned claims, proposals`,
+      `${size.annotators} annotators, ${size.queries * (size.candidates + 1)} passages and ${Math.ceil(size.queries / 2)} sets, R = 3, abandoned claims, proposals`,
       { timeout: 240_000 },
       async () => {
         const db = handle.db;
@@ -41,6 +42,17 @@ for (const kind of testDatabaseKinds()) {
           )[0]!.n;
         // Every verdict is "insufficient": the gold rule is set out of reach, so nobody is paused.
         const c = await makeCampaign(db, { queries: size.queries, candidates: size.candidates, settings: { goldMinJudgments: 10_000 } });
+        // A set for every other question: paragraph 1 of its page with paragraph 2 of the next question's page.
+        const pairs = c.queryIds.flatMap((kilt_id, i) =>
+          i % 2 ? [] : [{ kilt_id, first: c.pageIds[i]!, second: c.pageIds[(i + 1) % c.pageIds.length]! }],
+        );
+        await db.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id,
+            origins, set_members, set_key, open_slots)
+          select q.id, q.campaign_id, q.batch_id, m.first, 1, 1, '[{"kind":"retriever","retriever":"pairs","rank":1}]'::jsonb,
+            jsonb_build_array(jsonb_build_object('wikipediaId', m.first, 'startParagraphId', 1, 'endParagraphId', 1),
+              jsonb_build_object('wikipediaId', m.second, 'startParagraphId', 2, 'endParagraphId', 2)), m.second || ':2-2', 3
+          from jsonb_to_recordset(${JSON.stringify(pairs)}::jsonb) as m(kilt_id text, first text, second text)
+          join queries q on q.kilt_id = m.kilt_id and q.batch_id = ${c.batchId}`);
         const annotators: UserActor[] = [];
         for (let i = 0; i < size.annotators; i++) annotators.push(await makeAnnotator(db));
         let abandoned = 0;
@@ -66,8 +78,24 @@ for (const kind of testDatabaseKinds()) {
               abandoned++;
               continue;
             }
+            // A set is judged together: sufficient with the first word of each member highlighted, or not.
+            const spans =
+              task.members && rand() < 0.5
+                ? task.members.map((m) => {
+                    const p = m.paragraphs[0]!;
+                    const word = p.text.split(" ")[0]!;
+                    return {
+                      startParagraphId: p.id,
+                      startCharacter: 0,
+                      endParagraphId: p.id,
+                      endCharacter: Array.from(word).length,
+                      text: word,
+                    };
+                  })
+                : null;
             await submitJudgment(db, a, task.claim.handle, {
-              verdict: "insufficient",
+              verdict: spans ? "sufficient" : "insufficient",
+              spans,
               span: null,
               unreadable: false,
               durationMs: Math.floor(rand() * 5000),
@@ -135,6 +163,18 @@ for (const kind of testDatabaseKinds()) {
         );
         expect(liveClaims[0]!.n).toBe(0);
         expect(abandoned).toBeGreaterThan(0);
+        // The sets took their R judgments like every passage; each sufficient one holds a highlight per member.
+        const sets = rowsOf<{ sets: number; judged: number; sufficient: number; bad: number }>(
+          await db.execute(sql`select count(distinct p.id)::int as sets, count(j.id)::int as judged,
+              count(j.id) filter (where j.verdict = 'sufficient')::int as sufficient,
+              count(j.id) filter (where (j.verdict = 'sufficient') <> (jsonb_array_length(j.member_spans) = 2) or
+                (j.verdict = 'insufficient' and j.member_spans is not null))::int as bad
+            from passages p join judgments j on j.passage_id = p.id where p.campaign_id = ${c.campaignId} and p.set_members is not null`),
+        )[0]!;
+        expect(sets.sets).toBe(Math.ceil(size.queries / 2));
+        expect(sets.judged).toBe(3 * sets.sets);
+        expect(sets.sufficient).toBeGreaterThan(0);
+        expect(sets.bad).toBe(0);
       },
     );
   });
