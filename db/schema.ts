@@ -353,7 +353,9 @@ export type PassageOrigin =
   /** Proposed by an annotator who found none of the question's passages sufficient (their pseudonym). */
   | { kind: "annotator"; annotator: string }
   /** An automatic decoy: a paragraph of a candidate's page with none of the answer tokens (negative gold, never exported). */
-  | { kind: "decoy" };
+  | { kind: "decoy" }
+  /** An evidence set built from two passages of the question that T annotators marked "part of the evidence" (issue 31). */
+  | { kind: "partial" };
 
 export const passages = pgTable(
   "passages",

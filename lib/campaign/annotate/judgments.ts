@@ -9,6 +9,7 @@ import { nextTask, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
 import { checkTaskVerdict, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
 import { checkSpan } from "./judgment-span";
+import { buildPartialSets } from "./partial-sets";
 import { checkSetVerdict, goldMembersOf, memberSpansJson, storedSpan, storedVerdict } from "./judgment-sets";
 import { flagsLiteral, notesOf, type JudgmentView } from "./judgments.contract";
 import { findReplay, refuse, replayOf } from "./judgment-replay";
@@ -70,6 +71,8 @@ export async function submitJudgment(
       ) {
         await pauseByGoldRule(db, claim.campaign_id, user.id);
       }
+      // Part of the evidence: pairs of the question's passages that T annotators marked so become sets (partial-sets.ts).
+      if (input.verdict === "partial") await buildPartialSets(db, claim.passage_id);
       return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
     }
   } catch (error) {

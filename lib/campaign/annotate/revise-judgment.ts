@@ -8,6 +8,7 @@ import { breaksGoldRule, goldCountsOf, isGoldCorrect } from "../quality/standing
 import { spanWithTextOf, type JudgmentVersionRow } from "../report/rows";
 import type { ClaimRow } from "./judgment-statements";
 import { memberSlicesSql } from "../set-members.internal";
+import { buildPartialSets } from "./partial-sets";
 import { flagsLiteral, notesOf, type RevisedJudgmentView } from "./judgments.contract";
 import { checkTaskVerdict } from "./judgment-input";
 import { checkSetVerdict, memberSpansJson, storedSpan, storedVerdict, verdictName } from "./judgment-sets";
@@ -251,7 +252,7 @@ export async function reviseJudgment(
       if (j.idempotency_key === input.idempotencyKey) {
         if (j.request_hash !== hash)
           throw new AppError("conflict", "This idempotency key was used with a different judgment; send a new key for a new revision.");
-        return { judgment: viewOf(j, handle), replayed: true, pauseIn: null };
+        return { judgment: viewOf(j, handle), replayed: true, pauseIn: null, passageId: j.passage_id };
       }
       const refused = revisionRefusal(p);
       if (refused) throw new AppError("conflict", refused.message, { reason: refused.reason });
@@ -269,11 +270,12 @@ export async function reviseJudgment(
       const failsGold =
         standing?.status === "active" &&
         breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });
-      return { judgment: viewOf({ ...j, ...updated }, handle), replayed: false, pauseIn: failsGold ? j.campaign_id : null };
+      return { judgment: viewOf({ ...j, ...updated }, handle), replayed: false, pauseIn: failsGold ? j.campaign_id : null, passageId: j.passage_id };
     });
     // The gold rule pauses after the revision is stored, as after a new judgment.
     if (pauseIn !== null) await pauseByGoldRule(db, pauseIn, user.id);
-    return result;
+    if (input.verdict === "partial" && !result.replayed) await buildPartialSets(db, result.passageId);
+    return { judgment: result.judgment, replayed: result.replayed };
   } catch (error) {
     if (isUniqueViolation(error))
       throw new AppError("conflict", "This idempotency key was used with another judgment of yours; send a new key.");
