@@ -270,7 +270,12 @@ export async function reviseJudgment(
       const failsGold =
         standing?.status === "active" &&
         breaksGoldRule(goldCountsOf(standing), { minJudgments: p.gold_min_judgments, threshold: p.gold_accuracy_threshold });
-      return { judgment: viewOf({ ...j, ...updated }, handle), replayed: false, pauseIn: failsGold ? j.campaign_id : null, passageId: j.passage_id };
+      return {
+        judgment: viewOf({ ...j, ...updated }, handle),
+        replayed: false,
+        pauseIn: failsGold ? j.campaign_id : null,
+        passageId: j.passage_id,
+      };
     });
     // The gold rule pauses after the revision is stored, as after a new judgment.
     if (pauseIn !== null) await pauseByGoldRule(db, pauseIn, user.id);
