@@ -455,6 +455,8 @@ export const proposals = pgTable(
     endParagraphId: integer("end_paragraph_id").notNull(),
     endCharacter: integer("end_character").notNull(),
     spanText: text("span_text").notNull(),
+    /** A proposal of a set (two passages): the proposer's highlight in each member, in member order (the span columns hold member 0's). */
+    memberSpans: jsonb("member_spans").$type<MemberSpan[]>(),
     createdAt: createdAt(),
   },
   (t) => [

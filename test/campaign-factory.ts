@@ -106,14 +106,18 @@ export async function makeAnnotators(db: Db, n: number): Promise<UserActor[]> {
 
 /** A judgment body for a task: sufficient highlights the first word of its first paragraph (code points). */
 export function judgmentOf(t: Task, verdict: "sufficient" | "insufficient", durationMs = 1000) {
-  const p = t.passage.paragraphs[0]!;
-  const word = p.text.split(" ")[0]!;
+  /** The first word of a passage's first paragraph, as a span. */
+  const firstWord = (passage: Task["passage"]) => {
+    const p = passage.paragraphs[0]!;
+    const word = p.text.split(" ")[0]!;
+    return { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word };
+  };
+  // A set (issue 31) is sufficient together with a highlight in each member.
+  const sufficientSet = verdict === "sufficient" && t.members;
   return {
     verdict,
-    span:
-      verdict === "sufficient"
-        ? { startParagraphId: p.id, startCharacter: 0, endParagraphId: p.id, endCharacter: Array.from(word).length, text: word }
-        : null,
+    span: verdict === "sufficient" && !sufficientSet ? firstWord(t.passage) : null,
+    ...(sufficientSet ? { spans: t.members!.map(firstWord) } : {}),
     unreadable: false,
     durationMs,
     idempotencyKey: unique("k"),

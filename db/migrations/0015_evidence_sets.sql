@@ -1,13 +1,14 @@
 -- Evidence sets and partial evidence (issue 31): a passage row may be a complementary set of
 -- passages judged together (passages.set_members, set_key in the location key); a judgment may be
 -- "part of the evidence" (judgments.partial: insufficient with a highlight) or hold one highlight
--- per member of a set (member_spans); a batch says whether partial evidence is asked for.
+-- per member of a set (member_spans, and a proposal of two passages its proposer's); a batch says whether partial evidence is asked for.
 -- Idempotent, like 0013 and 0014.
 ALTER TABLE "batches" ADD COLUMN IF NOT EXISTS "partial_evidence" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "judgment_versions" ADD COLUMN IF NOT EXISTS "partial" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "judgment_versions" ADD COLUMN IF NOT EXISTS "member_spans" jsonb;--> statement-breakpoint
 ALTER TABLE "judgments" ADD COLUMN IF NOT EXISTS "partial" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "judgments" ADD COLUMN IF NOT EXISTS "member_spans" jsonb;--> statement-breakpoint
+ALTER TABLE "proposals" ADD COLUMN IF NOT EXISTS "member_spans" jsonb;--> statement-breakpoint
 ALTER TABLE "passages" ADD COLUMN IF NOT EXISTS "set_members" jsonb;--> statement-breakpoint
 ALTER TABLE "passages" ADD COLUMN IF NOT EXISTS "set_key" text DEFAULT '' NOT NULL;--> statement-breakpoint
 DROP INDEX IF EXISTS "passages_location_key";--> statement-breakpoint

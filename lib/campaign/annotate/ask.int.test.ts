@@ -136,6 +136,73 @@ describeEachDatabase("propose or explain: the ask", ({ db }) => {
     expect(after).toMatchObject({ judgmentCount: 2, sufficientCount: 2, openSlots: 0, claimCount: 0 });
   });
 
+  it("a proposal of passages from two pages is one evidence set: members in page order, a highlight in each, judged together by others", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 2,
+      candidates: 1,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 2, goldMinJudgments: 10_000 },
+    });
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c.campaignId);
+    const [ask] = [await getAsk(db(), a, c.campaignId)];
+    const asked = c.queryIds.indexOf(ask!.queryId);
+    const other = 1 - asked;
+    // Paragraph 3 of the asked question's page, and paragraph 3 of the other question's page.
+    const mine = proposalOf(c, asked);
+    const { queryId: _otherQuestion, ...also } = proposalOf(c, other);
+    const body = proposalInputSchema.parse({ ...mine, also });
+
+    // Hostile or careless seconds: each refused naming its field, nothing stored.
+    const { queryId: _sameQuestion, ...same } = mine;
+    expect(() => proposalInputSchema.parse({ ...mine, also: same })).toThrow(/must not overlap/);
+    expect(() => proposalInputSchema.parse({ ...body, also: { ...body.also, extra: 1 } })).toThrow();
+    const wrongText = { ...body, also: { ...body.also!, span: { ...body.also!.span, text: "Not there" } } };
+    expect(await failure(proposePassage(db(), a, c.campaignId, wrongText))).toBe("422 also.span.text");
+    const noPage = { ...body, also: { ...body.also!, wikipediaId: unique("nowhere") } };
+    expect(await failure(proposePassage(db(), a, c.campaignId, noPage))).toBe("422 also.wikipediaId");
+    const past = {
+      ...body,
+      also: {
+        ...body.also!,
+        startParagraphId: 40,
+        endParagraphId: 40,
+        span: { ...body.also!.span, startParagraphId: 40, endParagraphId: 40 },
+      },
+    };
+    expect(await failure(proposePassage(db(), a, c.campaignId, past))).toBe("422 also.endParagraphId");
+
+    expect(await proposePassage(db(), a, c.campaignId, body)).toEqual({ merged: false });
+    const inOrder = [c.pageIds[asked]!, c.pageIds[other]!].sort();
+    const [set] = rowsOf<{ id: number; set_members: unknown; set_key: string; wikipedia_id: string; judgment_count: number }>(
+      await db().execute(sql`select id::float8 as id, set_members, set_key, wikipedia_id, judgment_count from passages
+        where batch_id = ${c.batchId} and set_members is not null`),
+    );
+    expect(set).toMatchObject({
+      set_members: inOrder.map((w) => ({ wikipediaId: w, startParagraphId: 3, endParagraphId: 3 })),
+      set_key: `${inOrder[1]}:3-3`,
+      wikipedia_id: inOrder[0],
+      judgment_count: 1,
+    });
+    const span = mine.span;
+    const [judgment] = rowsOf<{ verdict: string; member_spans: unknown; span_text: string }>(
+      await db().execute(sql`select verdict::text as verdict, member_spans, span_text from judgments where passage_id = ${set!.id}`),
+    );
+    expect(judgment).toEqual({ verdict: "sufficient", member_spans: [span, span], span_text: span.text });
+    const [proposal] = await db().select().from(proposals).where(eq(proposals.passageId, set!.id));
+    expect(proposal!.memberSpans).toEqual([span, span]);
+
+    // Another annotator gets the set as one task with both members, and endorses it with a highlight in each.
+    const b = await makeAnnotator(db());
+    let members: string[] = [];
+    for (let t = await nextTask(db(), b, { campaignId: c.campaignId }); t; t = await nextTask(db(), b, { campaignId: c.campaignId })) {
+      if (t.members) members = t.members.map((m) => m.wikipediaId);
+      await submitJudgment(db(), b, t.claim.handle, judgmentOf(t, t.members ? "sufficient" : "insufficient"));
+    }
+    expect(members).toEqual(inOrder);
+    const [after] = await db().select().from(passages).where(eq(passages.id, set!.id));
+    expect(after).toMatchObject({ judgmentCount: 2, sufficientCount: 2, openSlots: 0 });
+  });
+
   it("merges a proposal of a location the question already has, and refuses one the proposer judged", async () => {
     const c = await oneQuestion(db(), { judgmentsPerPassage: 1, endorsementThreshold: 1 });
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { rowsOf, type Db, type Tx } from "@/db/client";
-import type { Campaign, PassageOrigin } from "@/db/schema";
+import type { Campaign, PassageOrigin, SetMember } from "@/db/schema";
 import type { Actor, UserActor } from "@/lib/auth/actor";
 import { AppError, invalidField } from "@/lib/errors";
 import { newClaimHandle } from "../claims.internal";
@@ -18,32 +18,61 @@ const contentParagraph = z
   .min(1, "must be 1 or more (paragraph 0 is the page's title)")
   .max(1_000_000);
 
-/** The body of POST /api/campaigns/:id/proposals: a passage of a page and the span in it that answers the question (code points, end exclusive). */
+/** One passage of a proposal: content paragraphs of a page and the span in them that answers (code points, end exclusive). */
+const proposedPassageShape = {
+  wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  startParagraphId: contentParagraph,
+  endParagraphId: contentParagraph,
+  span: spanSchema,
+};
+
+type ProposedPassage = { wikipediaId: string; startParagraphId: number; endParagraphId: number; span: z.infer<typeof spanSchema> };
+
+/** The range and span rules of one proposed passage, reported under `prefix` (`[]` or `["also"]`). */
+function checkRange(p: ProposedPassage, ctx: z.RefinementCtx, prefix: string[]) {
+  if (p.endParagraphId < p.startParagraphId)
+    ctx.addIssue({ code: "custom", path: [...prefix, "endParagraphId"], message: "must not be before startParagraphId" });
+  else if (p.endParagraphId - p.startParagraphId >= MAX_PROPOSAL_PARAGRAPHS) {
+    ctx.addIssue({
+      code: "custom",
+      path: [...prefix, "endParagraphId"],
+      message: `a passage spans at most ${MAX_PROPOSAL_PARAGRAPHS} paragraphs`,
+    });
+  }
+  const s = p.span;
+  if (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter)) {
+    ctx.addIssue({ code: "custom", path: [...prefix, "span", "endCharacter"], message: "the span must end after it starts" });
+  }
+}
+
+/**
+ * The body of POST /api/campaigns/:id/proposals: a passage of a page and the span in it that answers
+ * the question (code points, end exclusive); with `also`, a second passage (another page, or apart on
+ * the same one) with its span: the two are proposed as one evidence set, sufficient together (issue 31).
+ */
 export const proposalInputSchema = z
   .object({
     queryId: askQueryIdSchema,
-    wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters"),
-    startParagraphId: contentParagraph,
-    endParagraphId: contentParagraph,
-    span: spanSchema,
+    ...proposedPassageShape,
+    also: z.object(proposedPassageShape).strict().optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
-    if (p.endParagraphId < p.startParagraphId)
-      ctx.addIssue({ code: "custom", path: ["endParagraphId"], message: "must not be before startParagraphId" });
-    else if (p.endParagraphId - p.startParagraphId >= MAX_PROPOSAL_PARAGRAPHS) {
-      ctx.addIssue({ code: "custom", path: ["endParagraphId"], message: `a passage spans at most ${MAX_PROPOSAL_PARAGRAPHS} paragraphs` });
-    }
-    const s = p.span;
-    if (s.endParagraphId < s.startParagraphId || (s.endParagraphId === s.startParagraphId && s.endCharacter <= s.startCharacter)) {
-      ctx.addIssue({ code: "custom", path: ["span", "endCharacter"], message: "the span must end after it starts" });
+    checkRange(p, ctx, []);
+    if (!p.also) return;
+    checkRange(p.also, ctx, ["also"]);
+    if (
+      p.also.wikipediaId === p.wikipediaId &&
+      p.also.startParagraphId <= p.endParagraphId &&
+      p.startParagraphId <= p.also.endParagraphId
+    ) {
+      ctx.addIssue({ code: "custom", path: ["also", "startParagraphId"], message: "must not overlap the first passage" });
     }
   });
-
 export type ProposalInput = z.infer<typeof proposalInputSchema>;
 
-/** The page's paragraphs of the passage, checked: the range lies within the page and the span within the range, reading its text. */
-async function checkedPassage(db: Db, input: ProposalInput): Promise<void> {
+/** The page's paragraphs of a proposed passage, checked: the range lies within the page and the span within the range, reading its text (fields under `prefix`). */
+async function checkedPassage(db: Db, input: ProposedPassage, prefix = ""): Promise<void> {
   const [page] = rowsOf<{ n: number; slice: string[] }>(
     await db.execute(sql`select array_length(paragraphs, 1)::int as n,
       array_to_json(paragraphs[${input.startParagraphId + 1} : ${input.endParagraphId + 1}]) as slice
@@ -51,18 +80,37 @@ async function checkedPassage(db: Db, input: ProposalInput): Promise<void> {
   );
   if (!page)
     throw invalidField(
-      "wikipediaId",
+      `${prefix}wikipediaId`,
       `no page ${JSON.stringify(input.wikipediaId.slice(0, 200))} in the knowledge source`,
       "no such page in the knowledge source",
     );
   if (input.endParagraphId >= page.n) {
     throw invalidField(
-      "endParagraphId",
+      `${prefix}endParagraphId`,
       `the page has paragraphs 0–${page.n - 1}`,
       `must be at most ${page.n - 1} (the page's last paragraph)`,
     );
   }
-  checkSpan({ start_paragraph_id: input.startParagraphId, end_paragraph_id: input.endParagraphId, slice: page.slice }, input.span);
+  checkSpan(
+    { start_paragraph_id: input.startParagraphId, end_paragraph_id: input.endParagraphId, slice: page.slice },
+    input.span,
+    `${prefix}span`,
+  );
+}
+
+/** The proposal's passages in page order (numeric page ids by number, then paragraphs): one, or the two of a set. */
+function membersOf(input: ProposalInput): ProposedPassage[] {
+  const first: ProposedPassage = {
+    wikipediaId: input.wikipediaId,
+    startParagraphId: input.startParagraphId,
+    endParagraphId: input.endParagraphId,
+    span: input.span,
+  };
+  if (!input.also) return [first];
+  const pageKey = (id: string) => (/^[0-9]{1,18}$/.test(id) ? id.padStart(20, "0") : id);
+  const before = (a: ProposedPassage, b: ProposedPassage) =>
+    pageKey(a.wikipediaId) < pageKey(b.wikipediaId) || (a.wikipediaId === b.wikipediaId && a.startParagraphId < b.startParagraphId);
+  return before(first, input.also) ? [first, input.also] : [input.also, first];
 }
 
 /**
@@ -85,37 +133,57 @@ export async function proposePassage(db: Db, actor: Actor, campaignId: number, i
   const { user, campaign } = await requireActiveAnnotator(db, actor, campaignId, { fresh: true });
   if (user.role === "crowd") throw new AppError("forbidden", "Crowd workers do not propose passages.");
   await checkedPassage(db, input);
+  if (input.also) await checkedPassage(db, input.also, "also.");
+  const members = membersOf(input);
   const merged = await db.transaction(async (tx) => {
     const question = await requireAsked(tx, user, campaign, input.queryId);
     const [me] = rowsOf<{ pseudonym: string }>(await tx.execute(sql`select pseudonym from users where id = ${user.id}`));
     const origin: PassageOrigin = { kind: "annotator", annotator: me!.pseudonym };
     const selfJudged = campaign.endorsementThreshold >= 2;
-    const { passageId, merged } = await placePassage(tx, user, campaign, question, input, origin, selfJudged);
+    const { passageId, merged } = await placePassage(tx, user, campaign, question, members, origin, selfJudged);
+    const s = members[0]!.span;
     await tx.execute(sql`insert into proposals (passage_id, query_id, campaign_id, user_id, start_paragraph_id, start_character,
-        end_paragraph_id, end_character, span_text)
-      values (${passageId}, ${question.id}, ${campaign.id}, ${user.id}, ${input.span.startParagraphId}, ${input.span.startCharacter},
-        ${input.span.endParagraphId}, ${input.span.endCharacter}, ${input.span.text})`);
+        end_paragraph_id, end_character, span_text, member_spans)
+      values (${passageId}, ${question.id}, ${campaign.id}, ${user.id}, ${s.startParagraphId}, ${s.startCharacter},
+        ${s.endParagraphId}, ${s.endCharacter}, ${s.text}, ${memberSpansOf(members)}::jsonb)`);
     // An ended claim, so the claim statement never hands the passage to its proposer (and the judgment below has its claim).
     const [claim] = rowsOf<{ id: number }>(
       await tx.execute(sql`insert into claims (handle, passage_id, user_id, campaign_id, expires_at, ended_at)
         values (${newClaimHandle()}, ${passageId}, ${user.id}, ${campaign.id}, now(), now()) returning id::float8 as id`),
     );
-    if (selfJudged && !merged) await insertProposerJudgment(tx, user, question, passageId, claim!.id, input);
+    if (selfJudged && !merged) await insertProposerJudgment(tx, user, question, passageId, claim!.id, members);
     return merged;
   });
   return { merged };
 }
 
-/** Inserts the proposed passage (its batch counts one passage more), or merges the proposal into the question's passage at that location. */
+/** A set proposal's spans, one per member, as judgments.member_spans holds them (json), or null for one passage. */
+function memberSpansOf(members: ProposedPassage[]): string | null {
+  return members.length > 1 ? JSON.stringify(members.map((m) => m.span)) : null;
+}
+
+/**
+ * Inserts the proposed passage or set (its batch counts one passage more), or merges the proposal
+ * into the question's passage at that location (for a set: the same members).
+ */
 async function placePassage(
   tx: Tx,
   user: UserActor,
   campaign: Campaign,
   question: AskedQuestion,
-  input: ProposalInput,
+  members: ProposedPassage[],
   origin: PassageOrigin,
   selfJudged: boolean,
 ): Promise<{ passageId: number; merged: boolean }> {
+  const input = members[0]!;
+  const setMembers: SetMember[] | null =
+    members.length > 1
+      ? members.map((m) => ({ wikipediaId: m.wikipediaId, startParagraphId: m.startParagraphId, endParagraphId: m.endParagraphId }))
+      : null;
+  const setKey = members
+    .slice(1)
+    .map((m) => `${m.wikipediaId}:${m.startParagraphId}-${m.endParagraphId}`)
+    .join("|");
   // Locked as the passage count's update will (FOR NO KEY UPDATE: two proposals in one batch take turns rather than
   // deadlock upgrading shared locks); a status change waits for it, judgments and claims do not (key share, no lock).
   const [batch] = rowsOf<{ id: number }>(
@@ -124,9 +192,9 @@ async function placePassage(
   if (!batch) throw new AppError("conflict", "This question's batch is not running: passages can be proposed only while it is launched.");
   const [inserted] = rowsOf<{ id: number }>(
     await tx.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id, origins,
-        judgment_count, sufficient_count, open_slots)
+        set_members, set_key, judgment_count, sufficient_count, open_slots)
       values (${question.id}, ${campaign.id}, ${question.batchId}, ${input.wikipediaId}, ${input.startParagraphId}, ${input.endParagraphId},
-        ${JSON.stringify([origin])}::jsonb,
+        ${JSON.stringify([origin])}::jsonb, ${setMembers ? JSON.stringify(setMembers) : null}::jsonb, ${setKey},
         ${selfJudged ? 1 : 0}, ${selfJudged ? 1 : 0}, ${campaign.judgmentsPerPassage - (selfJudged ? 1 : 0)})
       on conflict (query_id, wikipedia_id, start_paragraph_id, end_paragraph_id, set_key) do nothing
       returning id::float8 as id`),
@@ -138,7 +206,7 @@ async function placePassage(
   const [existing] = rowsOf<{ id: number; mine: boolean }>(
     await tx.execute(sql`select p.id::float8 as id, exists (select 1 from claims c where c.passage_id = p.id and c.user_id = ${user.id}) as mine
       from passages p where p.query_id = ${question.id} and p.wikipedia_id = ${input.wikipediaId}
-        and p.start_paragraph_id = ${input.startParagraphId} and p.end_paragraph_id = ${input.endParagraphId} and p.set_key = ''
+        and p.start_paragraph_id = ${input.startParagraphId} and p.end_paragraph_id = ${input.endParagraphId} and p.set_key = ${setKey}
       for no key update`),
   );
   if (!existing) throw new Error("passage location conflict without a passage");
@@ -160,13 +228,13 @@ async function insertProposerJudgment(
   question: AskedQuestion,
   passageId: number,
   claimId: number,
-  input: ProposalInput,
+  members: ProposedPassage[],
 ) {
-  const s = input.span;
+  const s = members[0]!.span;
   await tx.execute(sql`insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, unreadable,
-      start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, duration_ms, idempotency_key, request_hash)
+      start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, member_spans, duration_ms, idempotency_key, request_hash)
     select ${passageId}, ${user.id}, ${claimId}, p.campaign_id, p.batch_id, 'sufficient', false,
-      ${s.startParagraphId}, ${s.startCharacter}, ${s.endParagraphId}, ${s.endCharacter}, ${s.text},
+      ${s.startParagraphId}, ${s.startCharacter}, ${s.endParagraphId}, ${s.endCharacter}, ${s.text}, ${memberSpansOf(members)}::jsonb,
       least(greatest(round(extract(epoch from (clock_timestamp() - coalesce((select pj.created_at from judgments pj
         where pj.user_id = ${user.id} and pj.campaign_id = p.campaign_id order by pj.created_at desc limit 1), clock_timestamp()))) * 1000), 0),
         ${MAX_DURATION_MS})::int,
