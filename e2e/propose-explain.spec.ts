@@ -184,6 +184,58 @@ test(
 );
 
 test(
+  "a proposal may hold passages from two pages: the second is found while the first is kept, and others judge them together",
+  { tag: "@desktop" },
+  async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const { campaignId } = await oneQuestionCampaign(admin, source, `where did the ${source.tag} keeper moor`);
+    const a = await annotatorWithPage(browser, admin, baseURL!, "two-pages");
+    const { page } = a;
+    await page.goto(`/annotate/${campaignId}`);
+    expect(await judgeNoneSufficient(page)).toBe(2);
+    await page.getByRole("button", { name: "Propose a passage" }).click();
+    const box = page.getByRole("searchbox", { name: "Search the knowledge source" });
+    const results = page.getByRole("list", { name: "Search results" });
+    // The first passage: the keeper's sentence, highlighted by S.
+    await box.fill(`elodie ${source.tag}`);
+    await results.getByRole("button").first().click();
+    await page.getByRole("checkbox", { name: new RegExp(`^${source.evidence.sentence}`) }).check();
+    await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
+    await page.keyboard.press("s");
+    await page.getByRole("button", { name: "Add a passage from another page" }).click();
+    // Kept while the second is found: the search again, under a note of the first.
+    const first = page.getByRole("group", { name: "First passage of two" });
+    await expect(first).toContainText(`Passage 1 of 2 ${source.evidence.title}, ¶ 4`);
+    expect(await axeAtBothWidths(page)).toEqual([]);
+    await box.fill(`harbour ${source.tag}`);
+    await results.getByRole("button").first().click();
+    await page.getByRole("checkbox", { name: /^Fishing boats moor here/ }).check();
+    await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
+    await page.keyboard.press("s");
+    await expect(page.locator(".ask .passage-body mark")).toHaveText("Fishing boats moor here");
+    await page.getByRole("button", { name: /^Propose both passages/ }).click();
+    await expect(page.getByRole("heading", { name: "Nothing left for you in this campaign" })).toBeVisible();
+
+    // Another annotator is given the two as one task, both members with their page titles.
+    const b = await signedInApi(baseURL!, await createAccount(admin, "annotator", "two-pages-b"));
+    const titles: string[][] = [];
+    for (let i = 0; i < 5; i++) {
+      const next = await b.post(`/api/campaigns/${campaignId}/next`);
+      if (next.status() === 204) break;
+      const task = await next.json();
+      if (task.members) titles.push(task.members.map((m: { title: string }) => m.title));
+      const judged = await b.post(`/api/claims/${task.claim.handle}/judgment`, {
+        data: { verdict: "insufficient", span: null, durationMs: 1500, idempotencyKey: `k-${task.claim.handle}` },
+      });
+      expect(judged.status(), await judged.text()).toBe(201);
+    }
+    expect(titles).toHaveLength(1);
+    expect([...titles[0]!].sort()).toEqual([source.evidence.title, `Harbour ${source.tag}`].sort());
+    await Promise.all([b.dispose(), a.api.dispose(), a.context.close()]);
+  },
+);
+
+test(
   "no Ask while a passage of the question is held by others: it may yet be sufficient",
   { tag: "@desktop" },
   async ({ browser, baseURL }) => {

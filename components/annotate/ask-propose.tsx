@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { SearchResult } from "@/components/api/knowledge";
-import { HighlightStep, PageReader } from "./ask-reader";
+import { FirstPassageNote, HighlightStep, PageReader } from "./ask-reader";
 import { AskSearch } from "./ask-search";
 import type { AskFlow } from "./use-ask";
 import type { AskProposal } from "./use-ask-proposal";
@@ -16,7 +16,14 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
     setFocusParagraph(r.paragraphId);
     if (r.wikipediaId !== draft.page) update({ page: r.wikipediaId, range: null, span: null, highlighting: false });
   };
-  if (!draft.page) return <AskSearch draft={draft} update={update} onOpen={open} given={ask.given} />;
+  const first = <FirstPassageNote draft={draft} update={update} />;
+  if (!draft.page)
+    return (
+      <>
+        {first}
+        <AskSearch draft={draft} update={update} onOpen={open} given={ask.given} />
+      </>
+    );
   if (proposal.page.isError) {
     return (
       <div className="ask-reader">
@@ -38,23 +45,30 @@ export function AskPropose({ flow, proposal }: { flow: AskFlow; proposal: AskPro
   }
   if (draft.highlighting && draft.range) {
     return (
-      <HighlightStep
-        ask={ask}
-        proposal={proposal}
-        error={proposing.error}
-        busy={proposing.isPending}
-        onBack={() => update({ highlighting: false })}
-      />
+      <>
+        {first}
+        <HighlightStep
+          ask={ask}
+          draft={draft}
+          proposal={proposal}
+          error={proposing.error}
+          busy={proposing.isPending}
+          onBack={() => update({ highlighting: false })}
+        />
+      </>
     );
   }
   return (
-    <PageReader
-      ask={ask}
-      page={proposal.data}
-      draft={draft}
-      update={update}
-      focusParagraph={focusParagraph}
-      onBack={() => update({ page: null, range: null, span: null, highlighting: false })}
-    />
+    <>
+      {first}
+      <PageReader
+        ask={ask}
+        page={proposal.data}
+        draft={draft}
+        update={update}
+        focusParagraph={focusParagraph}
+        onBack={() => update({ page: null, range: null, span: null, highlighting: false })}
+      />
+    </>
   );
 }

@@ -126,8 +126,31 @@ export function PageReader({ ask, page, draft, update, focusParagraph, onBack }:
   );
 }
 
+/**
+ * The first passage of a two-passage proposal, shown while the second is found and highlighted
+ * (issue 31): its page, paragraphs and highlight, and a way to drop it.
+ */
+export function FirstPassageNote({ draft, update }: { draft: AskDraft; update: (change: Partial<AskDraft>) => void }) {
+  const first = draft.first;
+  if (!first) return null;
+  const paragraphs = first.range.start === first.range.end ? `¶ ${first.range.start}` : `¶ ${first.range.start}–${first.range.end}`;
+  return (
+    <div className="ask-first" role="group" aria-label="First passage of two">
+      <p>
+        <span className="quote-label">Passage 1 of 2</span> {first.title}, {paragraphs}: <q>{first.span.text}</q>
+      </p>
+      <p className="muted">Now find the second passage: the two are proposed together, as evidence that answers only when read together.</p>
+      <button type="button" className="secondary" onClick={() => update({ first: null })}>
+        Remove passage 1
+      </button>
+    </div>
+  );
+}
+
 interface HighlightProps {
   ask: Ask;
+  /** The Ask draft: its first passage, when this is the second of two. */
+  draft: AskDraft;
   proposal: AskProposal;
   error: Error | null;
   busy: boolean;
@@ -135,8 +158,9 @@ interface HighlightProps {
 }
 
 /** The picked paragraphs as a passage, highlighted exactly as when judging; Enter proposes. */
-export function HighlightStep({ ask, proposal, error, busy, onBack }: HighlightProps) {
-  const { view, words, wordRange, span, status, edit, propose } = proposal;
+export function HighlightStep({ ask, draft, proposal, error, busy, onBack }: HighlightProps) {
+  const { view, words, wordRange, span, status, edit, propose, addSecond } = proposal;
+  const second = Boolean(draft.first);
   const top = useRef<HTMLParagraphElement>(null);
   const isTouch = useMediaQuery(COARSE_POINTER_QUERY);
   useEffect(() => top.current?.focus(), []);
@@ -179,8 +203,13 @@ export function HighlightStep({ ask, proposal, error, busy, onBack }: HighlightP
           aria-describedby={problem ? "ask-propose-error" : undefined}
           data-enter-submits=""
         >
-          {busy ? "Proposing…" : "Propose passage"} <kbd>Enter</kbd>
+          {busy ? "Proposing…" : second ? "Propose both passages" : "Propose passage"} <kbd>Enter</kbd>
         </button>
+        {!second && (
+          <button type="button" className="secondary" onClick={addSecond} disabled={busy}>
+            Add a passage from another page
+          </button>
+        )}
       </div>
       {status && (
         <p className={`bar-status tone-${status.tone}`} role="status">

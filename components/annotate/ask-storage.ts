@@ -29,9 +29,22 @@ export interface AskDraft {
   highlighting: boolean;
   /** The highlight as a KILT location (code points); its text is recomputed from the page. */
   span: Omit<Span, "text"> | null;
+  /**
+   * A first passage kept while a second is found (issue 31: a proposal of passages from two pages,
+   * sufficient together): its page, title, paragraphs and highlight. Absent in older drafts.
+   */
+  first?: ProposedFirst | null;
   reason: ExplanationReason | null;
   text: string;
   savedAt: number;
+}
+
+/** The first passage of a two-passage proposal, as kept in the draft. */
+export interface ProposedFirst {
+  page: string;
+  title: string;
+  range: { start: number; end: number };
+  span: Span;
 }
 
 const PREFIX = "kps:ask:";

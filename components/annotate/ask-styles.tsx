@@ -48,6 +48,9 @@ const css = `
 .ask-count { margin: 0.2rem 0 0; font-size: 0.85rem; }
 .ask .field-error { color: var(--danger); margin: 0.35rem 0 0; font-size: 0.92rem; }
 .ask-quote { margin: 0.8rem 0 0; }
+.ask-first { border-left: 3px solid var(--accent); padding: 0.3rem 0 0.3rem 0.8rem; margin: 0 0 1rem; }
+.ask-first p { margin: 0 0 0.4rem; }
+.ask-first .quote-label { font-weight: 600; margin-right: 0.3rem; }
 .ask-quote .quote-label { font-weight: 600; margin-right: 0.3rem; }
 .ask-highlight > p[tabindex]:focus { outline: none; }
 @media (max-width: 600px) {

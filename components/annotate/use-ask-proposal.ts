@@ -70,14 +70,29 @@ export function useAskProposal(flow: AskFlow) {
       return;
     }
     setStatus(null);
+    const first = draft?.first;
     flow.proposing.mutate({
       queryId: ask.queryId,
       wikipediaId: data.wikipediaId,
       startParagraphId: range.start,
       endParagraphId: range.end,
       span,
+      ...(first
+        ? { also: { wikipediaId: first.page, startParagraphId: first.range.start, endParagraphId: first.range.end, span: first.span } }
+        : {}),
     });
-  }, [ask, data, range, frozen, span, flow.proposing]);
+  }, [ask, data, range, frozen, span, flow.proposing, draft?.first]);
+
+  /** Keeps this highlighted passage as the first of two and goes back to the search for the second (issue 31). */
+  const addSecond = useCallback(() => {
+    if (!data || !range || frozen) return;
+    if (!span) {
+      setStatus({ tone: "warn", text: `Highlight the words of this passage first: ${highlightHow()}.` });
+      return;
+    }
+    setStatus(null);
+    update({ first: { page: data.wikipediaId, title: data.title, range, span }, page: null, range: null, span: null, highlighting: false });
+  }, [data, range, frozen, span, update]);
 
   /** The judging keys while highlighting: the moves, Esc, Enter proposes; the verdict keys do nothing. */
   const keys: Pick<JudgingKeys, ProposalKey> = {
@@ -91,7 +106,7 @@ export function useAskProposal(flow: AskFlow) {
     chooseInsufficient: () => {},
     chooseLabel: () => {},
   };
-  return { page, data, view, words, wordRange, span, status, edit, propose, keys };
+  return { page, data, view, words, wordRange, span, status, edit, propose, addSecond, keys };
 }
 
 export type AskProposal = ReturnType<typeof useAskProposal>;

@@ -17,6 +17,8 @@ export interface ProposalBody {
   startParagraphId: number;
   endParagraphId: number;
   span: Span;
+  /** A second passage (another page, or apart on the same one): the two are proposed as one evidence set, sufficient together. */
+  also?: { wikipediaId: string; startParagraphId: number; endParagraphId: number; span: Span };
 }
 
 /** The body of POST /api/campaigns/:id/explanations (text at most 2000 code points, required for `other`). */
