@@ -49,7 +49,7 @@ interface TrainingRow extends Omit<TaskRow, "handle" | "expires_ms" | "today" | 
 
 /**
  * A training passage of the campaign's launched batches, with its question and the paragraphs the
- * judging page shows: for `userId`, the next one they have not answered, in an order fixed per worker
+ * judging page shows (a single passage: training items are never evidence sets, which the import refuses): for `userId`, the next one they have not answered, in an order fixed per worker
  * (md5(id:user), as assignment orders passages).
  */
 async function trainingPassage(db: Db, campaignId: number, userId: number): Promise<TrainingRow | null> {
@@ -64,7 +64,7 @@ async function trainingPassage(db: Db, campaignId: number, userId: number): Prom
           else array_to_json(pg.paragraphs[p.expected_start_paragraph_id + 1 : p.expected_end_paragraph_id + 1]) end as expected_text,
         p.explanation
       from passages p join batches b on b.id = p.batch_id join queries q on q.id = p.query_id join pages pg on pg.wikipedia_id = p.wikipedia_id
-      where p.campaign_id = ${campaignId} and p.is_training and b.status = 'launched'
+      where p.campaign_id = ${campaignId} and p.is_training and p.set_members is null and b.status = 'launched'
         and not exists (select 1 from training_answers t where t.user_id = ${userId}::bigint and t.passage_id = p.id)
       order by md5(p.id::text || ':' || ${userId}::bigint::text)
       limit 1`),
