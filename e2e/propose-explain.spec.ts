@@ -208,7 +208,10 @@ test(
     await expect(first).toContainText(`Passage 1 of 2 ${source.evidence.title}, ¶ 4`);
     expect(await axeAtBothWidths(page)).toEqual([]);
     await box.fill(`harbour ${source.tag}`);
-    await results.getByRole("button").first().click();
+    await results
+      .getByRole("button")
+      .filter({ hasText: `Harbour ${source.tag}` })
+      .click();
     await page.getByRole("checkbox", { name: /^Fishing boats moor here/ }).check();
     await page.getByRole("button", { name: "Highlight in this paragraph" }).click();
     await page.keyboard.press("s");
