@@ -12,6 +12,7 @@ import { nextTask } from "./assignment";
 import type { Task, TaskPassage } from "./judging.contract";
 import { judgmentInputSchema, pauseByGoldRule, submitJudgment } from "./judgments";
 import { buildPartialSets, PARTIAL_SETS_PER_QUESTION } from "./partial-sets";
+import { reviseJudgment } from "./revise-judgment";
 
 function spanIn(p: TaskPassage) {
   const para = p.paragraphs[0]!;
@@ -92,6 +93,27 @@ describeEachDatabase("sets built from partial evidence", ({ db }) => {
     }
     const [set] = await setsOf(c.batchId);
     expect(set).toMatchObject({ open_slots: 0, sufficient_count: 2 });
+  });
+
+  it("builds the set when a revision to partial makes T", async () => {
+    const c = await partialCampaign(true);
+    const [a, b] = await makeAnnotators(db(), 2);
+    await judgeAll(c.campaignId, a!, (t) => ({ verdict: "partial", span: spanIn(t.passage) }));
+    // b marks only the first passage given partial; the others not sufficient.
+    let first = true;
+    const bSaw = await judgeAll(c.campaignId, b!, (t) => {
+      const answer = first ? { verdict: "partial", span: spanIn(t.passage) } : { verdict: "insufficient" };
+      first = false;
+      return answer;
+    });
+    expect(await setsOf(c.batchId)).toEqual([]);
+    // b changes their mind on each later one: the revision that makes T on a candidate pair builds the set.
+    for (const t of bSaw.slice(1)) {
+      await reviseJudgment(db(), b!, t.claim.handle, { ...body({ verdict: "partial", span: spanIn(t.passage) }), revision: 0 });
+    }
+    const sets = await setsOf(c.batchId);
+    expect(sets).toHaveLength(1);
+    expect(sets[0]!.origins).toEqual([{ kind: "partial" }]);
   });
 
   it("counts no paused annotator's partial verdict, and builds nothing where the batch does not collect partial evidence", async () => {
