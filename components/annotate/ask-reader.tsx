@@ -128,7 +128,7 @@ export function PageReader({ ask, page, draft, update, focusParagraph, onBack }:
 
 /**
  * The first passage of a two-passage proposal, shown while the second is found and highlighted
- * (issue 31): its page, paragraphs and highlight, and a way to drop it.
+ *: its page, paragraphs and highlight, and a way to drop it.
  */
 export function FirstPassageNote({ draft, update }: { draft: AskDraft; update: (change: Partial<AskDraft>) => void }) {
   const first = draft.first;

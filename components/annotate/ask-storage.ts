@@ -30,7 +30,7 @@ export interface AskDraft {
   /** The highlight as a KILT location (code points); its text is recomputed from the page. */
   span: Omit<Span, "text"> | null;
   /**
-   * A first passage kept while a second is found (issue 31: a proposal of passages from two pages,
+   * A first passage kept while a second is found (a proposal of passages from two pages,
    * sufficient together): its page, title, paragraphs and highlight. Absent in older drafts.
    */
   first?: ProposedFirst | null;

@@ -15,13 +15,9 @@ import type { BarStatus } from "./verdict-bar";
 type ProposalKey = "hasTask" | "hasHighlight" | "clearHighlight" | "submit" | "moveBy" | "moveBySentence" | VerdictKey;
 type VerdictKey = "chooseSufficient" | "chooseInsufficient" | "chooseLabel";
 
-/**
- * The highlight step of a proposal, done as when judging: the picked paragraphs become a passage
- * for PassageView, and use-verdict-editing moves the highlight (its keys, drags and taps) over a
- * judging draft that stands for the proposal's span (a proposal is a "sufficient" verdict).
- */
-export function useAskProposal(flow: AskFlow) {
-  const { ask, draft, update } = flow;
+/** The picked paragraphs of the page the draft names, as a task PassageView can show (null until loaded). */
+function useProposalPassage(flow: AskFlow) {
+  const { ask, draft } = flow;
   const page = useQuery({ ...knowledgePageOptions(draft?.page ?? ""), enabled: Boolean(draft?.page), retry: false });
   const data = page.data && page.data.wikipediaId === draft?.page ? page.data : null;
   const range = draft?.range ?? null;
@@ -35,6 +31,17 @@ export function useAskProposal(flow: AskFlow) {
       progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
     };
   }, [ask, data, range, draft?.highlighting]);
+  return { page, data, range, view };
+}
+
+/**
+ * The highlight step of a proposal, done as when judging: the picked paragraphs become a passage
+ * for PassageView, and use-verdict-editing moves the highlight (its keys, drags and taps) over a
+ * judging draft that stands for the proposal's span (a proposal is a "sufficient" verdict).
+ */
+export function useAskProposal(flow: AskFlow) {
+  const { ask, draft, update } = flow;
+  const { page, data, range, view } = useProposalPassage(flow);
   const words = useMemo(() => (view ? passageWords(view.passage.paragraphs) : []), [view]);
   const storedSpan = draft?.span ?? null;
   const wordRange = useMemo(() => (storedSpan ? wordRangeOfSpan(words, storedSpan) : null), [storedSpan, words]);
@@ -83,7 +90,7 @@ export function useAskProposal(flow: AskFlow) {
     });
   }, [ask, data, range, frozen, span, flow.proposing, draft?.first]);
 
-  /** Keeps this highlighted passage as the first of two and goes back to the search for the second (issue 31). */
+  /** Keeps this highlighted passage as the first of two and goes back to the search for the second. */
   const addSecond = useCallback(() => {
     if (!data || !range || frozen) return;
     if (!span) {

@@ -1,4 +1,4 @@
-// Evidence sets (issue 31) in SQL: a set passage's members (passages.set_members, in page order) read
+// Evidence sets in SQL: a set passage's members (passages.set_members, in page order) read
 // with their pages, as the task view, the history and the span checks need them. One text per use,
 // so the statements that are prepared once (claim-next, the judgment's read) stay plain strings.
 import "server-only";

@@ -17,7 +17,7 @@ import { proposePassage } from "./proposals";
  * made to run out), and those asked about a question none of whose passages they found sufficient
  * propose another passage (new, or merged into one at the same location) or explain: every passage,
  * the proposed ones included, must end with exactly R judgments by R distinct annotators, none by
- * its proposer, and no claim left live. Evidence sets (issue 31) are mixed in with single passages:
+ * its proposer, and no claim left live. Evidence sets are mixed in with single passages:
  * a set is one slot unit, judged sufficient with a highlight per member or insufficient.
  */
 for (const kind of testDatabaseKinds()) {

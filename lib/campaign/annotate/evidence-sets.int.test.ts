@@ -1,4 +1,4 @@
-// Judging evidence sets and partial evidence (issue 31): a set is one task with every member, its
+// Judging evidence sets and partial evidence: a set is one task with every member, its
 // sufficient verdict needs a highlight in each member (checked against the stored pages), it takes
 // R judgments like any passage, gold sets are right only with each expected member highlighted, and
 // "part of the evidence" is stored as insufficient with its highlight where the batch asks for it.

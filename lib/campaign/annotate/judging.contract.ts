@@ -25,7 +25,7 @@ export interface Task {
   /** The passage; for an evidence set, its first member (`members[0]`). */
   passage: TaskPassage;
   /**
-   * An evidence set (issue 31): every member in page order, judged together ("together sufficient":
+   * An evidence set: every member in page order, judged together ("together sufficient":
    * a highlight in each member). Absent for a single passage.
    */
   members?: TaskPassage[];

@@ -1,4 +1,4 @@
-// Evidence sets and partial evidence on the judging path (issue 31): which verdicts a passage takes
+// Evidence sets and partial evidence on the judging path: which verdicts a passage takes
 // (a set is judged together, with one highlight per member; "part of the evidence" only on single
 // passages of batches that ask for it), each member's highlight checked against the stored page, and
 // how a stored row reads back as the verdict the annotator gave.

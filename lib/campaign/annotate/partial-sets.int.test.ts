@@ -1,4 +1,4 @@
-// Sets built from partial evidence (issue 31): in a batch that collects "part of the evidence", two
+// Sets built from partial evidence: in a batch that collects "part of the evidence", two
 // single passages of one question that T annotators marked partial become a set of the two, which is
 // then judged and endorsed like any set. A paused annotator's partial verdicts do not count, and a
 // batch that does not collect partial evidence never builds one.

@@ -1,4 +1,4 @@
-// Sets built from partial evidence (issue 31): in a batch that collects "part of the evidence", two
+// Sets built from partial evidence: in a batch that collects "part of the evidence", two
 // single passages of a question that T annotators each marked partial become a candidate set of the
 // two, judged together like any set. Made after the partial judgment is stored, by one statement
 // that a concurrent one cannot double (the location key takes one set per pair of members).

@@ -48,7 +48,7 @@ function checkRange(p: ProposedPassage, ctx: z.RefinementCtx, prefix: string[]) 
 /**
  * The body of POST /api/campaigns/:id/proposals: a passage of a page and the span in it that answers
  * the question (code points, end exclusive); with `also`, a second passage (another page, or apart on
- * the same one) with its span: the two are proposed as one evidence set, sufficient together (issue 31).
+ * the same one) with its span: the two are proposed as one evidence set, sufficient together.
  */
 export const proposalInputSchema = z
   .object({

@@ -34,7 +34,7 @@ export interface GoldPassage extends GoldExpectation {
   /** Fact checking: the line's dataset label (its first answer), SUPPORTS or REFUTES. */
   expectedLabel?: string | null;
   /**
-   * An evidence set (issue 31): each member's first paragraph id, paragraphs (null when no member
+   * An evidence set: each member's first paragraph id, paragraphs (null when no member
    * expects a span) and expected span; the columns above are then not read for the span check.
    */
   members?: readonly GoldMember[] | null;
