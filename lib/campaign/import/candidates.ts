@@ -177,8 +177,8 @@ export async function textCandidates(
  * `threshold`; for slot filling the answers are the object and its aliases), or, for entity linking,
  * unless its page's title is one of the answers (Wikipedia titles), both normalised as KILT does.
  * Fact checking's answers are labels: no request, nothing dropped. A candidate at one of its
- * question's gold locations is never dropped: gold passages are not filtered, and the origin says the
- * retriever found it. Questions without answers keep every candidate, and sets are never dropped.
+ * question's gold locations (a gold set's members included) is never dropped: gold passages are not
+ * filtered, and the origin says the retriever found it. Questions without answers keep every candidate, and sets are never dropped.
  */
 export function answerOverlapFilter(
   candidates: Candidate[],
@@ -195,7 +195,9 @@ export function answerOverlapFilter(
     const q = questions.get(c.kiltId)!;
     if (!keeps.has(c.kiltId)) {
       keeps.set(c.kiltId, keepOf(rule, q.answers, threshold));
-      gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
+      // A gold set's members count as gold places too: the second page of a two-page answer rarely holds the answer's words.
+      const places = q.gold.flatMap((g) => (g.value.setMembers ?? [g.value]).map((m) => locationKey({ ...m, setMembers: null })));
+      gold.set(c.kiltId, new Set(places));
     }
     // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either; nor is a set.
     if (

@@ -170,6 +170,19 @@ describeEachDatabase("evidence sets at import", ({ db }) => {
     expect(two.sets).toBe(7 + 7 - 3);
   });
 
+  it("keeps a candidate at a gold set's member whatever its answer overlap, so the pairs still hold the bridge page", async () => {
+    await importHotpotKnowledge(db());
+    const result = await importHotpotBatch(db(), await campaign(), { sets: "pairs", minAnswerOverlap: 0.5 });
+    const q7 = (await stored(result.batch.id)).filter((r) => r.kiltId === HOTPOT_Q7.kiltId);
+    // 9300001 (Aldric Venn) names no river but is a member of the gold set: kept; 9300012 (Venn family) is dropped.
+    expect(q7.filter((r) => !r.setMembers).map((r) => r.wikipediaId)).toEqual(["9300001", "9300005", "9300011"]);
+    expect(q7.filter((r) => r.setMembers).map((r) => [r.wikipediaId, r.setKey, r.isGold])).toEqual([
+      ["9300001", "9300005:1-1", true],
+      ["9300001", "9300011:1-1", false],
+      ["9300005", "9300011:1-1", false],
+    ]);
+  });
+
   it("refuses bad set options, naming the field", async () => {
     const fieldsOf = async (options: BatchImportOptionsInput) =>
       ((await refusal(importLines([{ id: unique("q"), input: "q" }], options))).details as { problems: Problem[] }).problems;
