@@ -355,7 +355,9 @@ export type PassageOrigin =
   /** An automatic decoy: a paragraph of a candidate's page with none of the answer tokens (negative gold, never exported). */
   | { kind: "decoy" }
   /** An evidence set built from two passages of the question that T annotators marked "part of the evidence" (issue 31). */
-  | { kind: "partial" };
+  | { kind: "partial" }
+  /** An evidence set made at import from two of the question's top candidate pages (the import's `sets: "pairs"`). */
+  | { kind: "pair" };
 
 export const passages = pgTable(
   "passages",

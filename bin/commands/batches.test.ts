@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { buildProgram } from "../cli";
-import { importFields, retrieverDefaultLines, retrieverLines, taskLines } from "./batches";
+import { importFields, retrieverDefaultLines, retrieverLines, setLines, taskLines } from "./batches";
 
 const base = { campaign: "1", queries: "q.jsonl", candidates: [] };
 
@@ -21,6 +21,19 @@ describe("kps batch import", () => {
     ]);
     expect(importFields(base)).toEqual([]);
     expect(importFields({ ...base, retriever: "dpr" })).toEqual([{ name: "retriever", value: "dpr" }]);
+  });
+
+  it("sends --sets, --set-pages and --partial-evidence as their fields, and reports the sets and partial evidence", () => {
+    expect(importFields({ ...base, sets: "pairs", setPages: 4, partialEvidence: "off" })).toEqual([
+      { name: "sets", value: "pairs" },
+      { name: "setPages", value: "4" },
+      { name: "partialEvidence", value: "off" },
+    ]);
+    expect(setLines({ sets: 21, partialEvidence: true })).toEqual([
+      "Evidence sets: 21 (judged together, counted in the passages). Partial evidence: on.",
+    ]);
+    expect(setLines({ sets: 0, partialEvidence: false })).toEqual(["Partial evidence: off."]);
+    expect(setLines({})).toEqual([]);
   });
 
   it("prints a line per retriever", () => {

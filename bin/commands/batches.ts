@@ -66,6 +66,9 @@ interface ImportOptions {
   retrieve?: string;
   retriever?: string;
   task?: TaskKind;
+  sets?: "pairs";
+  setPages?: number;
+  partialEvidence?: "on" | "off";
   name?: string;
 }
 
@@ -81,9 +84,19 @@ export function importFields(opts: ImportOptions): { name: string; value: string
     ["retrieveTopK", opts.retrieve ? opts.topK : undefined],
     ["retriever", opts.retriever || undefined],
     ["task", opts.task],
+    ["sets", opts.sets],
+    ["setPages", opts.setPages],
+    ["partialEvidence", opts.partialEvidence],
     ["name", opts.name || undefined],
   ];
   return fields.flatMap(([name, value]) => (value === undefined ? [] : [{ name, value: String(value) }]));
+}
+
+/** The report's line on evidence sets and partial evidence (an older server says neither). */
+export function setLines(result: Partial<Pick<BatchImportResult, "sets" | "partialEvidence">>): string[] {
+  if (result.partialEvidence === undefined) return [];
+  const sets = result.sets ? `Evidence sets: ${result.sets} (judged together, counted in the passages). ` : "";
+  return [`${sets}Partial evidence: ${result.partialEvidence ? "on" : "off"}.`];
 }
 
 /** One line per retriever: what the per-retriever cut and the answer-overlap rule left. */
@@ -146,6 +159,16 @@ function addImport(batch: Command, ctx: CliContext): void {
         TASK_KINDS,
       ),
     )
+    .addOption(
+      new Option("--sets <how>", "'pairs': also pair the candidates of each question's top pages into evidence sets").choices(["pairs"]),
+    )
+    .option("--set-pages <k>", "with --sets pairs: the top candidate pages paired per question (2–6, default 3)", number("--set-pages"))
+    .addOption(
+      new Option(
+        "--partial-evidence <on|off>",
+        "whether annotators may answer 'part of the evidence' (default: on for a HotpotQA-like batch or with --sets pairs)",
+      ).choices(["on", "off"]),
+    )
     .option("--name <name>", "the batch's name (default: the queries file's name)")
     .action(async (opts: ImportOptions) => {
       ctx.needToken();
@@ -165,6 +188,7 @@ function addImport(batch: Command, ctx: CliContext): void {
           `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
             `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
           ...taskLines(result),
+          ...setLines(result),
           ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
           ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
           ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),

@@ -95,6 +95,19 @@ describe("batchFields", () => {
     expect(describeProblem({ field: "task", message: "must be one of qa, …" })).toBe("Task: must be one of qa, …");
   });
 
+  it("sends the evidence-set options: pages only with pairs, partial evidence only when chosen", () => {
+    const draft = initialImportState.draft;
+    expect([draft.sets, draft.setPages, draft.partialEvidence]).toEqual(["", "3", ""]);
+    expect(batchFields({ ...draft, setPages: "5" })).toEqual([["perRetriever", "4"]]);
+    expect(batchFields({ ...draft, sets: "pairs", setPages: " 4 ", partialEvidence: "off" })).toEqual([
+      ["perRetriever", "4"],
+      ["sets", "pairs"],
+      ["setPages", "4"],
+      ["partialEvidence", "off"],
+    ]);
+    expect(describeProblem({ field: "setPages", message: "must be at most 6" })).toBe("Pages paired per question: must be at most 6");
+  });
+
   it("sends the retriever of unnamed lines only with one candidates file", () => {
     const file = new File(["{}"], "pilot-dpr.jsonl");
     const draft = { ...initialImportState.draft, retriever: " dpr " };

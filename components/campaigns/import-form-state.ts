@@ -38,6 +38,12 @@ export interface ImportDraft {
   keepCited: boolean;
   /** The KILT task of the lines; "" to detect it from the file. */
   task: TaskKind | "";
+  /** "pairs": also pair the candidates of each question's top pages into evidence sets; "" for none. */
+  sets: "" | "pairs";
+  /** With sets: the top candidate pages paired per question (2–6). */
+  setPages: string;
+  /** "Part of the evidence": "" for the default (on for a HotpotQA-like batch or with pairs). */
+  partialEvidence: "" | "on" | "off";
 }
 
 export interface Failure {
@@ -80,6 +86,9 @@ export const initialImportState: ImportState = {
     name: "",
     keepCited: true,
     task: "",
+    sets: "",
+    setPages: "3",
+    partialEvidence: "",
   },
   busy: false,
   steps: [],
@@ -169,6 +178,9 @@ const formFieldLabels: Record<string, string> = {
   retriever: "Retriever of unnamed lines",
   name: "Batch name",
   task: "Task",
+  sets: "Evidence sets",
+  setPages: "Pages paired per question",
+  partialEvidence: "Partial evidence",
 };
 
 /** The batch upload's fields, as the API takes them (lib/campaign/import/import-options.ts); empty ones left out. */
@@ -180,6 +192,9 @@ export function batchFields(draft: ImportDraft): [string, string][] {
     ["retrieveTopK", draft.retrieveText ? draft.retrieveTopK.trim() : ""],
     ["retriever", draft.candidates.length === 1 ? draft.retriever.trim() : ""],
     ["task", draft.task],
+    ["sets", draft.sets],
+    ["setPages", draft.sets ? draft.setPages.trim() : ""],
+    ["partialEvidence", draft.partialEvidence],
     ["name", draft.name.trim()],
   ];
   return fields.filter(([, value]) => value !== "");

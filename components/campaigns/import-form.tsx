@@ -6,6 +6,7 @@ import { CheckField, FormField } from "@/components/ui/form-field";
 import { FileInput, NumberInput, TextInput, type TextInputProps } from "@/components/ui/text-input";
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
+import { SetFields } from "./import-set-fields";
 import { useImport } from "./use-import";
 import { TASK_KIND_NAMES, TASK_KINDS, type TaskKind } from "@/lib/kilt/task-kind";
 
@@ -182,6 +183,7 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
       </div>
       <DraftCheck field="keepCited" {...props} />
       <TextRetrievalFields {...props} />
+      <SetFields {...props} />
     </fieldset>
   );
 }

@@ -42,6 +42,7 @@ const COUNTS = [
   ["Decoys made", "decoys"],
   ["Candidates", "candidatePassages"],
   ["Training items", "trainingPassages"],
+  ["Evidence sets", "sets"],
   ["Pages", "pages"],
 ] as const;
 
@@ -86,6 +87,11 @@ export function ImportDone({
           </div>
         ))}
       </dl>
+      {batch.partialEvidence !== undefined && (
+        <p data-testid="partial-evidence">
+          Partial evidence: {batch.partialEvidence ? "on (annotators may answer “part of the evidence”)" : "off"}.
+        </p>
+      )}
       {batch.retrievers.length > 0 && <RetrieverCounts retrievers={batch.retrievers} />}
       {batch.answerOverlap && <p data-testid="answer-overlap">{answerOverlapText(batch.answerOverlap, batch.task.kind)}</p>}
       {batch.retrieverDefaults.map((d) => (

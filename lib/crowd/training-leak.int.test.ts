@@ -83,7 +83,9 @@ async function importQuestions(
       end_character: 9,
       ...(g < q.training ? { training: true, explanation: EXPLANATION } : {}),
     }));
-    return JSON.stringify({ id: kiltIds[i], input: `question ${kiltIds[i]}`, output: [{ answer: "1871", provenance: gold }] });
+    // One item per output: several items of one output would be one evidence set, which takes no training flag.
+    const output = gold.map((item, g) => (g === 0 ? { answer: "1871", provenance: [item] } : { provenance: [item] }));
+    return JSON.stringify({ id: kiltIds[i], input: `question ${kiltIds[i]}`, output });
   });
   const rankings = kiltIds.map((id, i) =>
     JSON.stringify({

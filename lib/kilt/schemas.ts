@@ -87,6 +87,8 @@ export const candidateProvenanceItemSchema = provenanceItemSchema.extend({
   gold: negativeGoldSchema.optional(),
   training: z.never(goldOnly).optional(),
   explanation: z.never(goldOnly).optional(),
+  /** Items sharing a `set` value are one evidence set, judged together (this app's extension of KILT). */
+  set: z.union([z.string(), z.number()], "must be a string or a number naming the item's evidence set").optional(),
 });
 
 export const outputEntrySchema = z.object({

@@ -11,6 +11,7 @@ import { answerOverlapRule, type RetrieverDefault, type RetrieverReport } from "
 import type { Problems } from "./import-problems";
 import { candidateDraft, candidateOf, locationKey, namedRetriever, retrieverOf, type PassageDraft } from "./passage-drafts";
 import type { ImportFile, Located, ParsedQuery, Ranking } from "./read-batch-files";
+import { rankingSets } from "./candidate-sets";
 
 /** A retrieval-output file, read: its retriever (the file's name without extension) and its rankings. */
 export interface CandidateFile {
@@ -98,7 +99,9 @@ export function fileCandidates(
         problems.add(file.fileName, r.lineNumber, "id", `'${kiltId}' is not a question of ${taskFile}`);
         continue;
       }
+      out.push(...rankingSets(kiltId, r, { file: file.fileName, fileRetriever, perRetriever }, problems, report));
       r.ranking.forEach((item, rank) => {
+        if (item.set !== undefined) return; // a member of a set (rankingSets)
         const retriever = retrieverOf(item, fileRetriever);
         // A candidate marked as negative gold is kept whatever its rank: the coordinator chose it as a control.
         if (rank >= perRetriever && item.gold === undefined) {
@@ -174,8 +177,8 @@ export async function textCandidates(
  * `threshold`; for slot filling the answers are the object and its aliases), or, for entity linking,
  * unless its page's title is one of the answers (Wikipedia titles), both normalised as KILT does.
  * Fact checking's answers are labels: no request, nothing dropped. A candidate at one of its
- * question's gold locations is never dropped: gold passages are not filtered, and the origin says the
- * retriever found it. Questions without answers keep every candidate.
+ * question's gold locations (a gold set's members included) is never dropped: gold passages are not
+ * filtered, and the origin says the retriever found it. Questions without answers keep every candidate, and sets are never dropped.
  */
 export function answerOverlapFilter(
   candidates: Candidate[],
@@ -192,10 +195,18 @@ export function answerOverlapFilter(
     const q = questions.get(c.kiltId)!;
     if (!keeps.has(c.kiltId)) {
       keeps.set(c.kiltId, keepOf(rule, q.answers, threshold));
-      gold.set(c.kiltId, new Set(q.gold.map((g) => locationKey(g.value))));
+      // A gold set's members count as gold places too: the second page of a two-page answer rarely holds the answer's words.
+      const places = q.gold.flatMap((g) => (g.value.setMembers ?? [g.value]).map((m) => locationKey({ ...m, setMembers: null })));
+      gold.set(c.kiltId, new Set(places));
     }
-    // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either.
-    if (!keeps.get(c.kiltId) || c.located.value.isGold || gold.get(c.kiltId)!.has(locationKey(c.located.value))) continue;
+    // Negative gold (a candidate marked "gold": "insufficient") is a control: never filtered either; nor is a set.
+    if (
+      !keeps.get(c.kiltId) ||
+      c.located.value.isGold ||
+      c.located.value.setMembers ||
+      gold.get(c.kiltId)!.has(locationKey(c.located.value))
+    )
+      continue;
     c.dropped = true; // until its text shows enough overlap
     byPassage.set(c.located, c);
   }

@@ -4,6 +4,7 @@ import { rowsOf, type Db } from "@/db/client";
 import type { Problems } from "./import-problems";
 import type { PassageDraft } from "./passage-drafts";
 import type { Located } from "./read-batch-files";
+import { membersOf } from "./set-drafts";
 
 /**
  * Each page's paragraph count, read in chunks; a page holding passages of `text` is read whole, its
@@ -48,9 +49,11 @@ export interface TextRequest {
 /**
  * Every passage's page must exist, its paragraph range must lie inside the page, and a gold span's
  * character offsets (code points) must lie inside their paragraphs. Returns the count of distinct pages.
- * With `text`, the same read of the pages hands over the text of the passages asked for.
+ * An evidence set's members are checked each at its own item. With `text`, the same read of the
+ * pages hands over the text of the passages asked for.
  */
-export async function checkPages(db: Db, located: Located<PassageDraft>[], problems: Problems, text?: TextRequest): Promise<number> {
+export async function checkPages(db: Db, passages: Located<PassageDraft>[], problems: Problems, text?: TextRequest): Promise<number> {
+  const located = passages.flatMap(membersOf); // a set's members, each checked at its own item
   const paragraphCounts = await readPages(db, located, text);
   const spanChecks: { l: Located<PassageDraft>; paragraph: number; character: number; which: "start" | "end" }[] = [];
   for (const l of located) {

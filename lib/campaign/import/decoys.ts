@@ -112,10 +112,10 @@ function eligibleQuestions(input: { questions: readonly ParsedQuery[]; drafts: M
     const own = input.drafts.get(query.kiltId) ?? [];
     if (forbidden.size === 0 || own.length === 0) continue;
     const taken = new Map<string, { start: number; end: number }[]>();
-    for (const l of own) {
-      const list = taken.get(l.value.wikipediaId) ?? [];
-      list.push({ start: l.value.startParagraphId, end: l.value.endParagraphId });
-      taken.set(l.value.wikipediaId, list);
+    for (const m of own.flatMap((l) => l.value.setMembers ?? [l.value])) {
+      const list = taken.get(m.wikipediaId) ?? [];
+      list.push({ start: m.startParagraphId, end: m.endParagraphId });
+      taken.set(m.wikipediaId, list);
     }
     eligible.push({ query, forbidden, pages: [...taken.keys()].sort(), taken });
   }

@@ -84,6 +84,10 @@ export interface BatchImportResult {
   candidatePassages: number;
   /** Of the gold, the training items for crowd workers (`"training": true`). */
   trainingPassages: number;
+  /** Evidence sets stored (gold sets, sets of a candidates file's `set` key, and `sets: "pairs"`), counted in `passages`. */
+  sets: number;
+  /** Whether the batch asks annotators for "part of the evidence" on single passages (the `partialEvidence` option, or its default). */
+  partialEvidence: boolean;
   pages: number;
   /** Per retriever (file or text retrieval), what the import did with its candidates. */
   retrievers: RetrieverReport[];

@@ -15,6 +15,7 @@ import {
   type CandidateFile,
   type RankParagraphs,
 } from "./candidates";
+import { pairSets, partialEvidenceByDefault } from "./candidate-sets";
 import { checkPages } from "./check-pages";
 import { importFailed, Problems } from "./import-problems";
 import { batchImportOptionsSchema, MAX_CANDIDATE_FILES, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
@@ -54,7 +55,8 @@ interface ReadBatch {
  * passages) and, optionally, candidates: the top K of each retrieval-output file (one per retriever),
  * the best paragraphs of the text index, or both, kept when they overlap an answer enough. Every line
  * is checked — JSON, fields, duplicate and unknown ids, pages, paragraph ids and code-point offsets —
- * and if any line fails nothing is stored. The batch starts as a draft.
+ * and if any line fails nothing is stored. Evidence sets come from multi-place gold, a candidates
+ * file's `set` keys and `sets: "pairs"` (set-drafts.ts, candidate-sets.ts). The batch starts as a draft.
  */
 export async function importBatch(
   db: Db,
@@ -93,21 +95,14 @@ export async function importBatch(
   await checkPages(db, [...[...drafts.values()].flat(), ...candidates.map((c) => c.located)], problems, overlap);
   if (problems.list.length) throw importFailed(problems.list);
   addKeptCandidates(candidates, drafts, report);
-  for (const own of drafts.values()) {
-    for (const { draft, other } of conflictingGold(own)) {
-      const says = draft.value.expectedVerdict === "insufficient" ? 'marks it "gold": "insufficient"' : "gives it as gold evidence";
-      problems.add(
-        draft.file,
-        draft.line,
-        `${draft.field}.gold`,
-        `${says}, but ${other.file} line ${other.line} ${other.field} says the opposite about the same passage`,
-      );
-    }
-  }
+  if (options.sets === "pairs") for (const p of pairSets(candidates, options.setPages!)) drafts.get(p.kiltId)!.push(p.located);
+  checkConflictingGold(drafts, problems);
   if (problems.list.length) throw importFailed(problems.list);
   // Decoys (negative gold) by the kind's rule, from the pages the batch's passages come from, about decoysPer100 per 100 passages.
   await addDecoys(db, { questions: read.parsed, drafts, per100: campaign.decoysPer100, kind: task.kind });
-  const pageCount = new Set([...drafts.values()].flatMap((own) => own.map((l) => l.value.wikipediaId))).size; // the stored passages' pages
+  // The stored passages' pages (a set's: every member's).
+  const pageCount = new Set([...drafts.values()].flat().flatMap((l) => (l.value.setMembers ?? [l.value]).map((m) => m.wikipediaId))).size;
+  const partialEvidence = options.partialEvidence ?? partialEvidenceByDefault(read.file.fileName, read.parsed, options.sets === "pairs");
 
   const name = options.name ?? read.file.fileName;
   const written = await writeBatch(db, {
@@ -120,6 +115,7 @@ export async function importBatch(
     pageCount,
     retrievers: report.list(),
     retrieverDefaults: report.defaults,
+    partialEvidence,
   });
   const answerOverlap = threshold === undefined ? null : { threshold, rule: answerOverlapRule(task.kind) };
   const result: BatchImportResult = { ...written, answerOverlap };
@@ -178,6 +174,21 @@ async function readCandidates(file: ImportFile, before: CandidateFile[], problem
       `names the same retriever '${retriever}' as ${twin.file.fileName}: give each retriever's file its own name`,
     );
   return { file, retriever, ranking: await readCandidatesFile(file, problems) };
+}
+
+/** Gold of one question expecting both verdicts at one place (conflictingGold): a problem on each later one. */
+function checkConflictingGold(drafts: Map<string, Located<PassageDraft>[]>, problems: Problems): void {
+  for (const own of drafts.values()) {
+    for (const { draft, other } of conflictingGold(own)) {
+      const says = draft.value.expectedVerdict === "insufficient" ? 'marks it "gold": "insufficient"' : "gives it as gold evidence";
+      problems.add(
+        draft.file,
+        draft.line,
+        `${draft.field}.gold`,
+        `${says}, but ${other.file} line ${other.line} ${other.field} says the opposite about the same passage`,
+      );
+    }
+  }
 }
 
 /** Refuses questions already in the campaign. */

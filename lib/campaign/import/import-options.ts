@@ -10,6 +10,13 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const decimal = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === "string" && DECIMAL.test(v.trim()) ? Number(v.trim()) : v), schema);
 
+const ON_OFF = new Map([
+  ["on", true],
+  ["off", false],
+  ["true", true],
+  ["false", false],
+]);
+
 const count = (what: string) =>
   decimal(
     z
@@ -30,7 +37,11 @@ const count = (what: string) =>
  * - `task`: the KILT task of the lines (qa, fact-checking, slot-filling, entity-linking, dialogue),
  *   over what the import detects (lib/kilt/task-kind.ts);
  * - `retriever`: with one candidates file, the retriever of its items without `meta.retriever`
- *   (by default the one the file's other items name, or the file's name when none does).
+ *   (by default the one the file's other items name, or the file's name when none does);
+ * - `sets: "pairs"` with `setPages` (2–6, default 3): also pair the candidates of each question's top
+ *   `setPages` candidate pages (by best rank) into evidence sets of two (candidate-sets.ts);
+ * - `partialEvidence` ("on"/"off", or a boolean): whether annotators may answer "part of the
+ *   evidence" on single passages; by default on for a HotpotQA-like batch or with `sets`, else off.
  */
 export const batchImportOptionsSchema = z
   .object({
@@ -49,8 +60,31 @@ export const batchImportOptionsSchema = z
       .min(1, "must be a retriever's name, or left out")
       .max(100, "must be at most 100 characters")
       .optional(),
+    sets: z
+      .literal("pairs", 'must be "pairs" (pair the candidates of each question\'s top pages into evidence sets), or left out')
+      .optional(),
+    setPages: decimal(
+      z
+        .number("must be a whole number of pages")
+        .int("must be a whole number of pages")
+        .min(2, "must be at least 2 (a pair needs two pages)")
+        .max(6, "must be at most 6 (at most 15 pairs per question)"),
+    ).optional(),
+    partialEvidence: z
+      .preprocess(
+        (v) => (typeof v === "string" && ON_OFF.has(v.trim().toLowerCase()) ? ON_OFF.get(v.trim().toLowerCase()) : v),
+        z.boolean('must be "on" or "off" (or left out: on for a HotpotQA-like batch or with sets "pairs")'),
+      )
+      .optional(),
   })
   .superRefine((o, ctx) => {
+    if (o.setPages !== undefined && o.sets === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["setPages"],
+        message: 'is the number of top pages paired per question: give it with sets "pairs"',
+      });
+    }
     if (o.topK !== undefined && o.perRetriever !== undefined && o.topK !== o.perRetriever) {
       ctx.addIssue({ code: "custom", path: ["topK"], message: "is the old name of perRetriever: give one of them" });
     }
@@ -70,6 +104,9 @@ export const batchImportOptionsSchema = z
     retrieveTopK: o.retrieve ? (o.retrieveTopK ?? 4) : undefined,
     retriever: o.retriever,
     task: o.task,
+    sets: o.sets,
+    setPages: o.sets ? (o.setPages ?? 3) : undefined,
+    partialEvidence: o.partialEvidence,
   }));
 
 /** The options as given (the aliases, numbers or their text). */
@@ -87,4 +124,7 @@ export const BATCH_FORM_FIELDS = [
   "retrieveTopK",
   "retriever",
   "task",
+  "sets",
+  "setPages",
+  "partialEvidence",
 ] as const;

@@ -48,10 +48,13 @@ describeEachDatabase("import of training items", ({ db }) => {
                 training: true,
                 explanation: "The year is in paragraph 1: <b>1871</b>.",
               },
-              { wikipedia_id: page, start_paragraph_id: 2, end_paragraph_id: 2, training: true, explanation: longExplanation },
-              { wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3, training: false },
             ],
           },
+          // One item per output: several items of one output would be one evidence set, which takes no training flag.
+          {
+            provenance: [{ wikipedia_id: page, start_paragraph_id: 2, end_paragraph_id: 2, training: true, explanation: longExplanation }],
+          },
+          { provenance: [{ wikipedia_id: page, start_paragraph_id: 3, end_paragraph_id: 3, training: false }] },
         ],
       },
       {

@@ -152,7 +152,8 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
     const p = unique("p");
     await importKnowledge(db(), system, { fileName: "k.jsonl", source: source(jsonl([trickyPage(p)])) });
     const c = await campaign({ judgmentsPerPassage: 5, endorsementThreshold: 3 });
-    const line = provenanceLine(
+    // Two outputs of one item each: two single gold passages (one output's several items are one evidence set, import-sets.int.test.ts).
+    const { output, ...rest } = provenanceLine(
       unique("q"),
       p,
       [
@@ -161,6 +162,7 @@ describeEachDatabase("knowledge and batch import", ({ db }) => {
       ],
       { input: "q" },
     );
+    const line = { ...rest, output: output[0]!.provenance.map((item) => ({ provenance: [item] })) };
     const result = await importBatch(db(), system, {
       campaignId: c.id,
       topK: 4,

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PassageOrigin } from "@/db/schema";
+import type { PassageOrigin, SetMember } from "@/db/schema";
 import type { ProvenanceItem, TaskLine } from "@/lib/kilt/schemas";
 
 /** A passage to store: one location of one page for one query, with every origin that proposed it. */
@@ -18,6 +18,8 @@ export interface PassageDraft {
   /** Shown to a worker after their training answer; only on a training passage. */
   explanation: string | null;
   expectedSpan: { startParagraphId: number; startCharacter: number; endParagraphId: number; endCharacter: number } | null;
+  /** An evidence set (set-drafts.ts): every member in page order, member 0 this draft's own place; gold expected spans per member. */
+  setMembers?: SetMember[] | null;
 }
 
 export interface QueryDraft {
@@ -126,9 +128,10 @@ export function candidateDraft(wikipediaId: string, startParagraphId: number, en
   };
 }
 
-/** The key of a passage's location: same page and paragraph range, same passage. */
-export function locationKey(d: Pick<PassageDraft, "wikipediaId" | "startParagraphId" | "endParagraphId">): string {
-  return `${d.wikipediaId}\u0000${d.startParagraphId}\u0000${d.endParagraphId}`;
+/** The key of a passage's location: same page and paragraph range (and, for a set, the same other members), same passage. */
+export function locationKey(d: Pick<PassageDraft, "wikipediaId" | "startParagraphId" | "endParagraphId" | "setMembers">): string {
+  const others = (d.setMembers ?? []).slice(1).map((m) => `${m.wikipediaId}:${m.startParagraphId}-${m.endParagraphId}`);
+  return `${d.wikipediaId}\u0000${d.startParagraphId}\u0000${d.endParagraphId}\u0000${others.join("|")}`;
 }
 
 /** Merges passages proposed more than once (same page and range): one passage, all its origins. */
@@ -150,6 +153,7 @@ export function mergePassages(drafts: readonly PassageDraft[]): PassageDraft[] {
       seen.expectedSpan ??= d.expectedSpan;
       seen.isTraining ||= d.isTraining;
       seen.explanation ??= d.explanation;
+      if (d.setMembers) seen.setMembers = d.setMembers; // the gold set's members carry its expected spans
     }
   }
   return [...byLocation.values()];

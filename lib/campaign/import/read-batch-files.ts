@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
 import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
-import { answersOf, goldPassagesOf, type PassageDraft } from "./passage-drafts";
+import { answersOf, type PassageDraft } from "./passage-drafts";
+import { locatedGoldOf } from "./set-drafts";
 import type { Problems } from "./import-problems";
 
 /** Task and retrieval lines are short; a longer one is a broken file. */
@@ -22,6 +23,8 @@ export interface Located<T> {
   file: string;
   line: number;
   field: string;
+  /** An evidence set: each member's field (its provenance item), in member order. */
+  memberFields?: string[];
 }
 
 export interface ParsedQuery {
@@ -39,7 +42,7 @@ export interface ParsedQuery {
 export interface Ranking {
   lineNumber: number;
   /** Its items (one may be marked `"gold": "insufficient"`: a negative control). */
-  ranking: (ProvenanceItem & { gold?: "insufficient" })[];
+  ranking: (ProvenanceItem & { gold?: "insufficient"; set?: string | number })[];
   entry: number;
 }
 
@@ -88,14 +91,7 @@ export async function readTaskFile(file: ImportFile, problems: Problems): Promis
       problems.add(file.fileName, lineNumber, "(line)", `a batch holds at most ${MAX_BATCH_QUERIES} questions; split the file`);
       break;
     }
-    const gold: Located<PassageDraft>[] = [];
-    const drafts = goldPassagesOf(line);
-    let i = 0;
-    line.output.forEach((entry, e) =>
-      (entry.provenance ?? []).forEach((_, p) => {
-        gold.push({ value: drafts[i++]!, file: file.fileName, line: lineNumber, field: `output[${e}].provenance[${p}]` });
-      }),
-    );
+    const gold = locatedGoldOf(line, file.fileName, lineNumber, problems);
     out.push({
       kiltId: line.id,
       input: line.input,

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { batches, passages, queries, type Campaign } from "@/db/schema";
 import type { BatchImportResult, BatchTask, RetrieverDefault, RetrieverReport } from "./import-batch.contract";
 import { mergePassages, type PassageDraft } from "./passage-drafts";
+import { setKeyOf } from "./set-drafts";
 import type { Located, ParsedQuery } from "./read-batch-files";
 
 export interface CheckedBatch {
@@ -17,6 +18,8 @@ export interface CheckedBatch {
   pageCount: number;
   retrievers: RetrieverReport[];
   retrieverDefaults: RetrieverDefault[];
+  /** Whether annotators may answer "part of the evidence" on its single passages (batches.partial_evidence). */
+  partialEvidence: boolean;
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
@@ -32,6 +35,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<Batc
         taskKind: input.task.kind,
         dataset: input.task.dataset,
         taskKindReason: input.task.reason,
+        partialEvidence: input.partialEvidence,
       })
       .returning({ id: batches.id, name: batches.name, status: batches.status, campaignId: batches.campaignId });
     if (!batch) throw new Error("insert returned no row");
@@ -39,6 +43,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<Batc
     let goldCount = 0;
     let decoyCount = 0;
     let trainingCount = 0;
+    let setCount = 0;
     for (let i = 0; i < input.queries.length; i += 500) {
       const chunk = input.queries.slice(i, i + 500);
       const inserted = await tx
@@ -61,6 +66,7 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<Batc
       goldCount += rows.filter((r) => r.isGold).length;
       decoyCount += rows.filter((r) => r.isDecoy).length;
       trainingCount += rows.filter((r) => r.isTraining).length;
+      setCount += rows.filter((r) => r.setMembers).length;
     }
     const { pageCount } = input;
     await tx
@@ -76,6 +82,8 @@ export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<Batc
       decoys: decoyCount,
       candidatePassages: passageCount - goldCount,
       trainingPassages: trainingCount,
+      sets: setCount,
+      partialEvidence: input.partialEvidence,
       pages: pageCount,
       retrievers: input.retrievers,
       retrieverDefaults: input.retrieverDefaults,
@@ -102,6 +110,8 @@ function passageRows({ campaign }: CheckedBatch, batchId: number, queryId: numbe
     expectedStartCharacter: d.expectedSpan?.startCharacter ?? null,
     expectedEndParagraphId: d.expectedSpan?.endParagraphId ?? null,
     expectedEndCharacter: d.expectedSpan?.endCharacter ?? null,
+    setMembers: d.setMembers ?? null,
+    setKey: d.setMembers ? setKeyOf(d.setMembers) : "",
     openSlots: campaign.judgmentsPerPassage,
   }));
 }
