@@ -3,9 +3,11 @@
 // written in JavaScript. Kept as the reference the new export must equal byte for byte; issue 14's
 // fields (revision, revised_at, comment, flags, versions) and issue 26's `client_duration_ms` (after
 // `duration_ms`, in the line and in each version) and fact checking's `label` (after `verdict`) are
-// written here the same way.
+// written here the same way, and so are the evidence sets' `members` (after `end_paragraph_id`),
+// `partial` and `member_spans` (after `span`, in the line and in each version).
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import type { MemberSpan, SetMember } from "@/db/schema";
 import type { JudgmentRow } from "@/lib/campaign/report/rows";
 
 const json = JSON.stringify;
@@ -15,7 +17,7 @@ export const JUDGMENT_COLUMNS = `q.kilt_id as query_id, j.passage_id, p.wikipedi
   p.start_paragraph_id as passage_start, p.end_paragraph_id as passage_end,
   u.pseudonym as annotator, j.verdict, j.label, j.unreadable,
   j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
-  p.is_gold`;
+  j.partial, j.member_spans, p.set_members, p.is_gold`;
 
 /** What a judgment row joins to for those columns and `counted`. */
 export const JUDGMENT_JOINS = `from judgments j
@@ -25,7 +27,13 @@ export const JUDGMENT_JOINS = `from judgments j
   join campaigns c on c.id = j.campaign_id
   left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id`;
 
-interface ExportedJudgmentRow extends JudgmentRow {
+interface SetColumns {
+  partial: boolean;
+  member_spans: MemberSpan[] | null;
+}
+
+interface ExportedJudgmentRow extends JudgmentRow, SetColumns {
+  set_members: SetMember[] | null;
   label: string | null;
   client_duration_ms: number | null;
   query_id: string;
@@ -43,7 +51,7 @@ interface ExportedJudgmentRow extends JudgmentRow {
   versions: VersionRow[] | null;
 }
 
-interface VersionRow extends Omit<JudgmentRow, "id" | "passage_id" | "created_at"> {
+interface VersionRow extends Omit<JudgmentRow, "id" | "passage_id" | "created_at">, SetColumns {
   label: string | null;
   client_duration_ms: number | null;
   revision: number;
@@ -61,11 +69,28 @@ function spanOf(r: Omit<JudgmentRow, "id" | "passage_id" | "created_at">): strin
     : `{"start_paragraph_id":${r.start_paragraph_id},"start_character":${r.start_character},"end_paragraph_id":${r.end_paragraph_id},"end_character":${r.end_character},"text":${json(r.span_text)}}`;
 }
 
+/** A set judgment's highlight per member, as the span is written; `null` for others. */
+function memberSpansOf(r: SetColumns): string {
+  if (!r.member_spans) return "null";
+  const spans = r.member_spans.map(
+    (m) =>
+      `{"start_paragraph_id":${m.startParagraphId},"start_character":${m.startCharacter},"end_paragraph_id":${m.endParagraphId},"end_character":${m.endCharacter},"text":${json(m.text)}}`,
+  );
+  return `[${spans.join(",")}]`;
+}
+
+function membersOf(members: SetMember[] | null): string {
+  if (!members) return "null";
+  return json(
+    members.map((m) => ({ wikipedia_id: m.wikipediaId, start_paragraph_id: m.startParagraphId, end_paragraph_id: m.endParagraphId })),
+  );
+}
+
 /** Issue 14's fields: the revision, notes and earlier versions. */
 function revisionsOf(r: ExportedJudgmentRow): string {
   const versions = (r.versions ?? []).map(
     (v) =>
-      `{"revision":${v.revision},"verdict":${json(v.verdict)},"label":${json(v.label ?? null)},"unreadable":${v.unreadable},"span":${spanOf(v)},"comment":${json(v.comment)},` +
+      `{"revision":${v.revision},"verdict":${json(v.verdict)},"label":${json(v.label ?? null)},"unreadable":${v.unreadable},"span":${spanOf(v)},"partial":${v.partial},"member_spans":${memberSpansOf(v)},"comment":${json(v.comment)},` +
       `"flags":${json(v.flags)},"duration_ms":${v.duration_ms},"client_duration_ms":${json(v.client_duration_ms ?? null)},"submitted_at":${iso(v.submitted_at)},"replaced_at":${iso(v.replaced_at)}}`,
   );
   return `,"revision":${r.revision},"revised_at":${iso(r.revised_at)},"comment":${json(r.comment)},"flags":${json(r.flags)},"versions":[${versions.join(",")}]`;
@@ -93,8 +118,8 @@ export async function referenceJudgmentLines(db: Db, campaignId: number, batchId
       const span = spanOf(r);
       return (
         `{"query_id":${json(r.query_id)},"passage_id":${Number(r.passage_id)},"wikipedia_id":${json(r.wikipedia_id)},` +
-        `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"annotator":${json(r.annotator)},` +
-        `"verdict":${json(r.verdict)},"label":${json(r.label ?? null)},"unreadable":${r.unreadable},"span":${span},"is_gold":${r.is_gold},"counted":${r.counted},` +
+        `"start_paragraph_id":${r.passage_start},"end_paragraph_id":${r.passage_end},"members":${membersOf(r.set_members)},"annotator":${json(r.annotator)},` +
+        `"verdict":${json(r.verdict)},"label":${json(r.label ?? null)},"unreadable":${r.unreadable},"span":${span},"partial":${r.partial},"member_spans":${memberSpansOf(r)},"is_gold":${r.is_gold},"counted":${r.counted},` +
         `"batch_id":${Number(r.batch_id)},"duration_ms":${r.duration_ms},"client_duration_ms":${json(r.client_duration_ms ?? null)},"created_at":"${new Date(r.created_at).toISOString()}"${revisionsOf(r)}}\n`
       );
     })

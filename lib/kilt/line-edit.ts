@@ -95,3 +95,35 @@ export function appendOutputEntries(line: string, entries: readonly string[]): s
   for (const e of edits) out = out.slice(0, e.at) + e.text + out.slice(e.to);
   return out;
 }
+
+/**
+ * The line with `items` (JSON texts) appended to its `meta.partial_evidence` list: the list is made
+ * inside `meta` when missing, `meta` when missing or not an object (null); nothing else changes.
+ */
+export function appendPartialEvidence(line: string, items: readonly string[]): string {
+  if (!items.length) return line;
+  const list = items.join(", ");
+  const meta = topLevelValues(line).get("meta");
+  if (!meta || line[meta[0]] !== "{") {
+    const fresh = `{"partial_evidence": [${list}]}`;
+    if (meta) return line.slice(0, meta[0]) + fresh + line.slice(meta[1]);
+    const end = line.lastIndexOf("}");
+    const before = line.slice(0, end).trimEnd();
+    return `${line.slice(0, end)}${before.endsWith("{") ? "" : ", "}"meta": ${fresh}${line.slice(end)}`;
+  }
+  const metaText = line.slice(meta[0], meta[1]);
+  const partial = topLevelValues(metaText).get("partial_evidence");
+  let edited: string;
+  if (partial && metaText[partial[0]] === "[") {
+    const close = partial[1] - 1;
+    const inner = metaText.slice(partial[0] + 1, close);
+    edited = metaText.slice(0, close) + (inner.trim() ? ", " : "") + list + metaText.slice(close);
+  } else if (partial) {
+    edited = metaText.slice(0, partial[0]) + `[${list}]` + metaText.slice(partial[1]);
+  } else {
+    const close = metaText.lastIndexOf("}");
+    const comma = metaText.slice(0, close).trimEnd().endsWith("{") ? "" : ", ";
+    edited = `${metaText.slice(0, close)}${comma}"partial_evidence": [${list}]${metaText.slice(close)}`;
+  }
+  return line.slice(0, meta[0]) + edited + line.slice(meta[1]);
+}

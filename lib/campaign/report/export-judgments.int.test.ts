@@ -123,6 +123,9 @@ describeEachDatabase("judgments export", ({ db }) => {
         "flags",
         "is_gold",
         "label",
+        "member_spans",
+        "members",
+        "partial",
         "passage_id",
         "query_id",
         "revised_at",
@@ -152,11 +155,14 @@ describeEachDatabase("judgments export", ({ db }) => {
       "wikipedia_id",
       "start_paragraph_id",
       "end_paragraph_id",
+      "members",
       "annotator",
       "verdict",
       "label",
       "unreadable",
       "span",
+      "partial",
+      "member_spans",
       "is_gold",
       "counted",
       "batch_id",
@@ -169,7 +175,17 @@ describeEachDatabase("judgments export", ({ db }) => {
       "flags",
       "versions",
     ]);
-    expect(rows[0]).toMatchObject({ label: null, revision: 0, revised_at: null, comment: null, flags: [], versions: [] });
+    expect(rows[0]).toMatchObject({
+      members: null,
+      partial: false,
+      member_spans: null,
+      label: null,
+      revision: 0,
+      revised_at: null,
+      comment: null,
+      flags: [],
+      versions: [],
+    });
     // duration_ms is the time the server measured (judgment-time.int.test.ts checks its value); client_duration_ms what the client claimed.
     expect(rows.every((r) => r.client_duration_ms === 1234 && Number.isInteger(r.duration_ms) && (r.duration_ms as number) >= 0)).toBe(
       true,

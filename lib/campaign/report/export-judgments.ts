@@ -40,6 +40,29 @@ function spanJson(t: string): string {
     || ',"text":' || to_json(${t}.span_text)::text || '}' end`;
 }
 
+/** A json list of `{…}` objects, one per element of jsonb array `column` (in order), each built by `fields` from element `m`; `null` for a null column. */
+function jsonList(column: string, fields: string): string {
+  return `case when ${column} is null then 'null' else (select '[' || string_agg(${fields}, ',' order by o) || ']'
+    from jsonb_array_elements(${column}) with ordinality as e(m, o)) end`;
+}
+
+/** A set judgment's (or version's) highlight per member (MemberSpan, camelCase stored) in the span's snake_case form, `null` for others. */
+function memberSpansJson(t: string): string {
+  return jsonList(
+    `${t}.member_spans`,
+    `'{"start_paragraph_id":' || (m->>'startParagraphId') || ',"start_character":' || (m->>'startCharacter')
+      || ',"end_paragraph_id":' || (m->>'endParagraphId') || ',"end_character":' || (m->>'endCharacter')
+      || ',"text":' || to_json(m->>'text')::text || '}'`,
+  );
+}
+
+/** An evidence set's members (SetMember, page order) as `{wikipedia_id, start_paragraph_id, end_paragraph_id}`, `null` for a single passage. */
+const MEMBERS_JSON = jsonList(
+  "p.set_members",
+  `'{"wikipedia_id":' || to_json(m->>'wikipediaId')::text || ',"start_paragraph_id":' || (m->>'startParagraphId')
+    || ',"end_paragraph_id":' || (m->>'endParagraphId') || '}'`,
+);
+
 /** A time as a JSON string in UTC to the millisecond (truncated, as a JavaScript Date), or `null`. */
 function isoTime(column: string): string {
   return `coalesce('"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`;
@@ -48,8 +71,9 @@ function isoTime(column: string): string {
 /**
  * The export's statement: one JSONL line (text) per judgment of the campaign, in id order — ids in
  * (`after`, `upTo`] when given — with whether each counts (the rule of `countedJudgmentsOf`,
- * applied row by row; in a closed batch whether it counted at close, internal/seal.ts), fact
- * checking's label (SUPPORTS or REFUTES on a sufficient judgment, else null), its
+ * applied row by row; in a closed batch whether it counted at close, internal/seal.ts), an evidence
+ * set's `members` and a set judgment's `member_spans` (null otherwise), `partial` (part of the
+ * evidence, stored as insufficient with its `span`), fact checking's label (SUPPORTS or REFUTES on a sufficient judgment, else null), its
  * revision, comment and flags, and its earlier versions (judgment_versions, oldest first). The line
  * is built here, compact, keys in the documented order, strings through `to_json` (the escapes of
  * JSON.stringify: `"`, `\`, and every character below U+0020, as \b \f \n \r \t or \u00xx),
@@ -61,11 +85,13 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     select '{"query_id":' || to_json(p.kilt_id)::text || ',"passage_id":' || j.passage_id::text
         || ',"wikipedia_id":' || to_json(p.wikipedia_id)::text
         || ',"start_paragraph_id":' || p.start_paragraph_id::text || ',"end_paragraph_id":' || p.end_paragraph_id::text
+        || ',"members":' || ${MEMBERS_JSON}
         || ',"annotator":' || to_json(u.pseudonym)::text
         -- The verdict's labels (sufficient, insufficient) need no escapes.
         || ',"verdict":"' || j.verdict::text || '","label":' || coalesce(to_json(j.label)::text, 'null')
         || ',"unreadable":' || j.unreadable::text
         || ',"span":' || ${spanJson("j")}
+        || ',"partial":' || j.partial::text || ',"member_spans":' || ${memberSpansJson("j")}
         || ',"is_gold":' || p.is_gold::text
         || ',"counted":' || coalesce(j.counted_at_close, coalesce(s.status, 'active') = 'active' and (
              select count(*) from judgments j2
@@ -85,7 +111,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
     -- sorted the built lines (bench/export).
     from (
       select j.id, j.passage_id, j.user_id, j.campaign_id, j.batch_id, j.verdict, j.label, j.unreadable,
-             j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text,
+             j.start_paragraph_id, j.start_character, j.end_paragraph_id, j.end_character, j.span_text, j.partial, j.member_spans,
              j.counted_at_close, j.duration_ms, j.client_duration_ms, j.created_at, j.revision, j.revised_at, j.comment, j.flags
       from judgments j
       where j.campaign_id = ${int(campaignId)}
@@ -95,7 +121,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
       order by j.id offset 0
     ) j
     cross join lateral (
-      select p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold, q.kilt_id
+      select p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.set_members, p.is_gold, q.kilt_id
       from passages p join queries q on q.id = p.query_id where p.id = j.passage_id offset 0
     ) p
     cross join lateral (select u.pseudonym from users u where u.id = j.user_id offset 0) u
@@ -108,6 +134,7 @@ export function judgmentLinesSelect(campaignId: number, page: { after?: number; 
       select case when j.revision = 0 then '[]' else coalesce('[' || string_agg('{"revision":' || v.revision::text
           || ',"verdict":"' || v.verdict::text || '","label":' || coalesce(to_json(v.label)::text, 'null')
           || ',"unreadable":' || v.unreadable::text || ',"span":' || ${spanJson("v")}
+          || ',"partial":' || v.partial::text || ',"member_spans":' || ${memberSpansJson("v")}
           || ',"comment":' || coalesce(to_json(v.comment)::text, 'null') || ',"flags":' || to_json(v.flags)::text
           || ',"duration_ms":' || v.duration_ms::text || ',"client_duration_ms":' || coalesce(v.client_duration_ms::text, 'null')
           || ',"submitted_at":' || ${isoTime("v.submitted_at")}

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { appendOutputEntries } from "@/lib/kilt/line-edit";
+import { appendOutputEntries, appendPartialEvidence } from "@/lib/kilt/line-edit";
 import type { Aggregation } from "@/db/schema";
 import { getCampaign } from "../campaigns";
 import { endorsementRuleOf } from "../quality/aggregation";
@@ -41,8 +41,9 @@ export interface ExportReport {
 /**
  * KILT provenance JSONL: one line per question with at least one endorsed passage, its original line
  * untouched but for one new output entry `{"provenance": [item]}` per endorsed passage (never
- * merged, never empty); the original line's answers stay as imported (fact checking's label among
- * them). Entity linking's entries are page-level, `{"provenance": [{wikipedia_id, title}]}`, one per
+ * merged, never empty; an evidence set's entry holds one item per member, in page order) and its
+ * partial evidence appended to `meta.partial_evidence` (partial-evidence.ts); the original line's
+ * answers stay as imported (fact checking's label among them). Entity linking's entries are page-level, `{"provenance": [{wikipedia_id, title}]}`, one per
  * endorsed page (kilt-provenance.ts); the batch's kind decides, per question. Questions whose
  * sufficient gold passage ended up not endorsed are unanswerable from the snapshot and left out.
  * Streams in pages of questions; `report` receives the counts at the end.
@@ -90,7 +91,7 @@ export async function* exportKilt(
         counts.queriesExported++;
         counts.passagesEndorsed += q.endorsed.length;
         counts.spansWithoutAnswer.push(...q.withoutAnswer);
-        yield appendOutputEntries(q.originalLine, q.entries) + "\n";
+        yield appendPartialEvidence(appendOutputEntries(q.originalLine, q.entries), q.partialEvidence) + "\n";
       }
     }
     if (page.length < PAGE_QUERIES) break;

@@ -1,18 +1,19 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { PassageOrigin, TaskKind } from "@/db/schema";
-import { codePointLength, sectionOf } from "@/lib/kilt/codepoints";
+import type { TaskKind } from "@/db/schema";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
-import { adjudicatedByMeta, applyAdjudications, liveAdjudicationsOf } from "../quality/adjudication";
-import type { AdjudicationView } from "../quality/adjudication.contract";
-import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
+import { applyAdjudications, liveAdjudicationsOf } from "../quality/adjudication";
 import { countedJudgmentsOf } from "../quality/counted-judgments";
-import { isUnanswerable, type PassageOutcome } from "../quality/outcome";
+import { isUnanswerable } from "../quality/outcome";
+import { memberRowsSql } from "../set-members.internal";
+import { partialEvidenceItems, partialMarksOf } from "./partial-evidence";
+import { provenanceEntry, type HighlightRow, type OutcomePassage, type PassageRow, type SpanWithoutAnswer } from "./provenance-entry";
 import { answersInText, pageEntries } from "./provenance-kinds";
-import { proposersOf } from "./question-responses";
-import { groupBy, outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
+import { groupBy, outcomeOfRow } from "./rows";
+
+export type { SpanWithoutAnswer } from "./provenance-entry";
 
 // What the campaign makes of each question's provenance, read a page of questions at a time: the
 // one way the KILT export (export-kilt.ts) and the runs' golds (lib/campaign/runs/) turn a question
@@ -24,7 +25,10 @@ export const PAGE_QUERIES = 500;
 /** Where a question stands for the export: its endorsed passages' entries, or why it has none. */
 export type ProvenanceStatus = "endorsed" | "unanswerable" | "none-endorsed";
 
-/** One question of a page, with the export's provenance entries (JSON texts `{"provenance": [item]}`, one per endorsed passage). */
+/**
+ * One question of a page, with the export's provenance entries (JSON texts `{"provenance": [items]}`,
+ * one per endorsed passage: one item, or one per member of an evidence set) and its partial evidence.
+ */
 export interface QuestionProvenance {
   id: number;
   kiltId: string;
@@ -34,6 +38,8 @@ export interface QuestionProvenance {
   status: ProvenanceStatus;
   /** Empty unless `status` is "endorsed". */
   entries: string[];
+  /** Its `meta.partial_evidence` items (JSON texts, partial-evidence.ts); empty unless `status` is "endorsed". */
+  partialEvidence: string[];
   /** The exported locations (of `entries`) whose text holds none of the question's answers; empty for a question without answers. */
   withoutAnswer: SpanWithoutAnswer[];
   /** Its passages: how many, how many finished, and the votes of those that decide its status (the export report's page shows them). */
@@ -56,17 +62,6 @@ export interface PassageVotes {
   judgments: number;
   /** The coordinator decided it (adjudication), over the vote. */
   adjudicated: boolean;
-}
-
-/** An exported provenance item whose text holds none of its question's normalised answers (the export report lists them). */
-export interface SpanWithoutAnswer {
-  queryId: string;
-  passageId: number;
-  wikipediaId: string;
-  startParagraphId: number;
-  startCharacter: number;
-  endParagraphId: number;
-  endCharacter: number;
 }
 
 export interface ProvenancePageOptions {
@@ -92,30 +87,6 @@ interface QueryRow {
   task_kind: TaskKind;
 }
 
-interface PassageRow extends PassageOutcomeRow {
-  id: number;
-  query_id: number;
-  batch_id: number;
-  wikipedia_id: string;
-  start_paragraph_id: number;
-  end_paragraph_id: number;
-  title: string;
-  /** The passage's paragraphs (read as JSON: the driver's text[] parser is slow), and the section header above it (null for the lead). */
-  paragraphs: string[];
-  header_above: string | null;
-  /** R and T of a closed batch as sealed at close; null while the batch is open (the campaign's then). */
-  sealed_r: number | null;
-  sealed_t: number | null;
-  origins: PassageOrigin[];
-  /** The coordinator's live decision, which overrides the vote (quality/adjudication.ts). */
-  adjudication?: AdjudicationView;
-}
-
-type HighlightRow = Pick<
-  JudgmentRow,
-  "passage_id" | "start_paragraph_id" | "start_character" | "end_paragraph_id" | "end_character" | "span_text"
->;
-
 /**
  * The questions after `options.after` (a page of them, in id order) with the export's verdict on
  * each: unanswerable (a sufficient gold passage ended up not endorsed), no endorsed passage yet, or
@@ -136,6 +107,7 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   const rule = options.endorsement ?? (await endorsementRuleOf(db, campaign));
   for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
   const highlights = groupBy(await highlightsOf(db, campaign, ps), (h) => Number(h.passage_id));
+  const partialMarks = await partialMarksOf(db, campaign, ps);
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
@@ -153,9 +125,10 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
       missedGold: own.filter((p) => p.outcome.missesGold).map(votesOf),
       endorsed: mine.map(votesOf),
     };
-    if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [] };
-    if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [] };
-    if (q.task_kind === "entity-linking") return { ...base, status: "endorsed" as const, entries: pageEntries(mine) };
+    if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [], partialEvidence: [] };
+    if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [], partialEvidence: [] };
+    const partialEvidence = partialEvidenceItems(own, partialMarks, campaign);
+    if (q.task_kind === "entity-linking") return { ...base, status: "endorsed" as const, entries: pageEntries(mine), partialEvidence };
     const ctx = {
       campaignId: campaign.id,
       location: options.location,
@@ -167,7 +140,7 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     const entries = mine.map((p) =>
       provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }),
     );
-    return { ...base, status: "endorsed" as const, entries };
+    return { ...base, status: "endorsed" as const, entries, partialEvidence };
   });
 }
 
@@ -185,8 +158,8 @@ function votesOf(p: PassageRow): PassageVotes {
 }
 
 /** The questions' passages with their outcomes. */
-async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): Promise<(PassageRow & { outcome: PassageOutcome })[]> {
-  const ps = rowsOf<PassageRow & { outcome: PassageOutcome }>(
+async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): Promise<OutcomePassage[]> {
+  const ps = rowsOf<OutcomePassage>(
     await db.execute(sql`
       select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
              p.expected_verdict, coalesce(p.sealed_judgment_count, p.judgment_count) as judgment_count,
@@ -195,7 +168,8 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
              b.sealed_judgments_per_passage as sealed_r, b.sealed_endorsement_threshold as sealed_t,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
-              where e like 'Section::::%' order by i desc limit 1) as header_above
+              where e like 'Section::::%' order by i desc limit 1) as header_above,
+             p.set_members, ${sql.raw(memberRowsSql("p"))} as members
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id join batches b on b.id = p.batch_id
       where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
       order by p.query_id, p.id`),
@@ -212,14 +186,14 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
 }
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */
-async function highlightsOf(db: Db, campaign: CampaignView, ps: (PassageRow & { outcome: PassageOutcome })[]): Promise<HighlightRow[]> {
+async function highlightsOf(db: Db, campaign: CampaignView, ps: OutcomePassage[]): Promise<HighlightRow[]> {
   const endorsed = ps.filter((p) => p.outcome.endorsed);
   const ids = (sealed: boolean) => endorsed.filter((p) => (p.sealed_r !== null) === sealed).map((p) => Number(p.id));
   return [
     ...(ids(false).length
       ? rowsOf<HighlightRow>(
           await db.execute(sql`
-            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, member_spans
             from ${countedJudgmentsOf(ids(false), campaign.judgmentsPerPassage)}
             where verdict = 'sufficient'
             order by passage_id, created_at, id`),
@@ -228,7 +202,7 @@ async function highlightsOf(db: Db, campaign: CampaignView, ps: (PassageRow & { 
     ...(ids(true).length
       ? rowsOf<HighlightRow>(
           await db.execute(sql`
-            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text
+            select passage_id, start_paragraph_id, start_character, end_paragraph_id, end_character, span_text, member_spans
             from judgments where passage_id = any(${sql.param(ids(true))}::bigint[]) and counted_at_close and verdict = 'sufficient'
             order by passage_id, created_at, id`),
         )
@@ -241,59 +215,4 @@ function settingsOf(p: PassageRow, campaign: CampaignView): { judgmentsPerPassag
   return p.sealed_r !== null && p.sealed_t !== null
     ? { judgmentsPerPassage: p.sealed_r, endorsementThreshold: p.sealed_t }
     : { judgmentsPerPassage: campaign.judgmentsPerPassage, endorsementThreshold: campaign.endorsementThreshold };
-}
-
-/** One endorsed passage as a KILT output entry `{"provenance": [item]}`, located by its consensus span (or the whole passage). */
-function provenanceEntry(
-  p: PassageRow,
-  highlights: HighlightRow[],
-  ctx: {
-    campaignId: number;
-    t: number;
-    location: "span" | "passage";
-    rule: EndorsementRule;
-    kiltId: string;
-    answers: string[];
-    withoutAnswer: SpanWithoutAnswer[];
-  },
-): string {
-  const start = p.start_paragraph_id;
-  const shape = { startParagraphId: start, paragraphLengths: p.paragraphs.map(codePointLength) };
-  const locations = highlights.map((h) => spanOf(h)!);
-  // The consensus span, widened to an answer an endorser highlighted when it lost them all (consensus-answer.ts).
-  const consensus = ctx.location === "span" ? answerKeepingConsensus(shape, p.paragraphs, locations, ctx.t, ctx.answers) : undefined;
-  // An adjudicated span replaces the consensus; without one, the consensus (the whole passage when there is none).
-  const adjudicated = ctx.location === "span" ? (p.adjudication?.span ?? undefined) : undefined;
-  const where = adjudicated ??
-    consensus ?? { startParagraphId: start, startCharacter: -1, endParagraphId: p.end_paragraph_id, endCharacter: -1 };
-  if (locationHoldsAnswer(shape, p.paragraphs, where, ctx.answers) === false) {
-    ctx.withoutAnswer.push({ queryId: ctx.kiltId, passageId: Number(p.id), wikipediaId: p.wikipedia_id, ...where });
-  }
-  // The section of the span's first paragraph: a header inside the passage before it, else the
-  // header above the passage, else the lead. (A stand-in title at index 0, as in a page.)
-  const section = sectionOf(["", p.header_above ?? "", ...p.paragraphs], where.startParagraphId - start + 2);
-  const item = {
-    wikipedia_id: p.wikipedia_id,
-    title: p.title,
-    section,
-    start_paragraph_id: where.startParagraphId,
-    start_character: where.startCharacter,
-    end_paragraph_id: where.endParagraphId,
-    end_character: where.endCharacter,
-    bleu_score: -1,
-    meta: {
-      evidence_span: highlights.map((h) => h.span_text),
-      passage: { start_paragraph_id: start, end_paragraph_id: p.end_paragraph_id },
-      votes: { sufficient: p.sufficient_count, insufficient: p.judgment_count - p.sufficient_count },
-      campaign: ctx.campaignId,
-      batch: Number(p.batch_id),
-      // What endorsed it, and how surely: its posterior (dawid-skene) or its share of sufficient votes (majority).
-      aggregation: ctx.rule.aggregation,
-      confidence: ctx.rule.confidence(Number(p.id), { sufficient: p.sufficient_count, judgments: p.judgment_count }),
-      // A passage an annotator proposed names its origins, the proposers by pseudonym (imported passages: as before, none).
-      ...(proposersOf(p.origins).length ? { origins: p.origins } : {}),
-      ...(p.adjudication ? { adjudicated_by: adjudicatedByMeta(p.adjudication) } : {}),
-    },
-  };
-  return JSON.stringify({ provenance: [item] });
 }

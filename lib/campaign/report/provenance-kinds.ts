@@ -15,15 +15,20 @@ export function answersInText(kind: TaskKind, answers: string[]): string[] {
 /**
  * Entity linking's provenance, as KILT's own entity-linking lines have it (`kilt/datasets/
  * entity_linking.py`): the page, `{wikipedia_id, title}`, no paragraph or span; one entry
- * `{"provenance": [item]}` per endorsed page, in the order of its first endorsed passage.
+ * `{"provenance": [item]}` per endorsed page, in the order of its first endorsed passage. An endorsed
+ * evidence set is one entry with an item per member page (each page once).
  */
-export function pageEntries(endorsed: readonly { wikipedia_id: string; title: string }[]): string[] {
+export function pageEntries(
+  endorsed: readonly { wikipedia_id: string; title: string; members?: readonly { wikipedia_id: string; title: string }[] | null }[],
+): string[] {
   const seen = new Set<string>();
   const entries: string[] = [];
   for (const p of endorsed) {
-    if (seen.has(p.wikipedia_id)) continue;
-    seen.add(p.wikipedia_id);
-    entries.push(JSON.stringify({ provenance: [{ wikipedia_id: p.wikipedia_id, title: p.title }] }));
+    const pages = new Map((p.members ?? [p]).map((m) => [m.wikipedia_id, { wikipedia_id: m.wikipedia_id, title: m.title }]));
+    const key = JSON.stringify([...pages.keys()]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    entries.push(JSON.stringify({ provenance: [...pages.values()] }));
   }
   return entries;
 }

@@ -67,7 +67,7 @@ describeEachDatabase("task kinds: question view, exports, leaderboard", ({ db })
     expect(lines).toHaveLength(12);
     expect(lines.filter((l) => l.label === "SUPPORTS")).toHaveLength(4);
     expect(lines.filter((l) => l.label === "REFUTES")).toHaveLength(8);
-    expect(Object.keys(lines[0]!).slice(6, 9)).toEqual(["verdict", "label", "unreadable"]);
+    expect(Object.keys(lines[0]!).slice(7, 10)).toEqual(["verdict", "label", "unreadable"]);
   });
 
   it("a QA question's view has kind qa and no labels", async () => {
