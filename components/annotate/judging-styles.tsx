@@ -1,10 +1,11 @@
 /**
  * A chosen verdict's colours, the same wherever a verdict is chosen (the verdict bar here, the revision
- * editor's buttons in revision-styles.tsx): white on green, brown and slate, each above 4.5:1.
+ * editor's buttons in revision-styles.tsx): white on green, teal, brown and slate, each above 4.5:1.
  */
 export const verdictColours = (scope: string) => `
 ${scope} .choice[aria-pressed="true"] { color: #fff; }
 ${scope} .choice-yes[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); }
+${scope} .choice-partial[aria-pressed="true"] { background: #1d5e6b; border-color: #1d5e6b; }
 ${scope} .choice-no[aria-pressed="true"] { background: #8a3a14; border-color: #8a3a14; }
 ${scope} .choice-unreadable[aria-pressed="true"] { background: #4a5260; border-color: #4a5260; }`;
 
