@@ -42,6 +42,15 @@ const css = `
 }
 `;
 
+/** The set's styles (the revision editor shows a set's members too). */
+export function SetStyles() {
+  return (
+    <style href="kps-evidence-set" precedence="default">
+      {css}
+    </style>
+  );
+}
+
 /** Previous and next, and "1 of 2": a phone shows one member at a time (a wide screen shows them all, stacked). */
 function SetNav({ active, count, onMember }: { active: number; count: number; onMember: Props["onMember"] }) {
   return (
@@ -69,9 +78,7 @@ export function SetView({ task, set, onSelect, onMember, shortcuts }: Props) {
   const keys = shortcuts?.enabled ? shortcuts.keys : null;
   return (
     <section className="evidence-set" aria-label={`Evidence set: ${count} passages judged together`}>
-      <style href="kps-evidence-set" precedence="default">
-        {css}
-      </style>
+      <SetStyles />
       <p className="set-intro">
         These {count} passages are judged together: is the evidence sufficient when they are read together? For{" "}
         <strong>Together sufficient</strong>, highlight the evidence in each passage.
