@@ -63,7 +63,7 @@ async function insertSet(c: SetCampaign): Promise<void> {
   try {
     await db`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id,
         origins, is_gold, set_members, set_key, open_slots)
-      select q.id, q.campaign_id, q.batch_id, ${c.pageA}, 2, 2, '[{"kind":"gold"}]'::jsonb, false, ${JSON.stringify(members)}::jsonb,
+      select q.id, q.campaign_id, q.batch_id, ${c.pageA}, 2, 2, '[{"kind":"gold"}]'::jsonb, false, ${JSON.stringify(members)}::text::jsonb,
         ${`${c.pageB}:2-2`}, 3
       from queries q where q.batch_id = ${c.batchId} and q.kilt_id = ${c.kiltId}`;
   } finally {
@@ -175,7 +175,7 @@ test("an evidence set judged together: members stacked (one at a time on a phone
     await page.keyboard.press("n");
     await expect(member(page, 1)).toHaveClass(/set-member-active/);
     await page.keyboard.press("s");
-    await expect(marksOf(page, 1)).toHaveText("She was born in Wexford in 1870.");
+    await expect(marksOf(page, 1)).toHaveText("She was born in Wexford in 1870");
   }
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -186,7 +186,7 @@ test("an evidence set judged together: members stacked (one at a time on a phone
   await expect(page.getByTestId("set-highlights")).toContainText("Passage 2 of 2 · 2 of 2 highlighted");
 
   const saved = await submit(page, isMobile);
-  const second = isMobile ? "She" : "She was born in Wexford in 1870.";
+  const second = isMobile ? "She" : "She was born in Wexford in 1870";
   expect(saved.judgment).toMatchObject({ verdict: "sufficient", span: null, spans: [{ text: "Its" }, { text: second }] });
   const db = database();
   try {
@@ -250,6 +250,7 @@ test("part of the evidence: T annotators mark two passages partial, the set buil
       await expect(partial).toHaveAttribute("aria-pressed", "true");
       await expect(page.getByRole("status").filter({ hasText: "Part of the evidence" })).toBeVisible();
       await pressFirstWord(page, "article.passage", isMobile);
+      await expect(page.locator("article.passage .passage-body mark")).toHaveCount(1);
       const saved = await submit(page, isMobile);
       expect(saved.judgment).toMatchObject({ verdict: "partial", span: { startCharacter: 0 } });
     }

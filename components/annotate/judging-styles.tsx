@@ -103,8 +103,9 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   background: var(--surface); border-top: 1px solid var(--border); box-shadow: 0 -4px 16px rgba(31, 35, 40, 0.06);
   padding: 0.7rem 1.25rem 0.5rem;
 }
-.verdict-inner { display: flex; align-items: center; gap: 1.25rem; max-width: 78rem; margin: 0 auto; }
-.verdict-quote { flex: 1; min-width: 0; display: flex; align-items: baseline; gap: 0.6rem; }
+/* The quote keeps at least 14rem beside the choices (a fifth choice, such as Part of the evidence, moves it to a line of its own). */
+.verdict-inner { display: flex; flex-wrap: wrap; align-items: center; gap: 0.6rem 1.25rem; max-width: 78rem; margin: 0 auto; }
+.verdict-quote { flex: 1 1 14rem; min-width: 0; display: flex; align-items: baseline; gap: 0.6rem; }
 .quote-label { font-size: 0.75rem; font-weight: 600; letter-spacing: 0.05em; text-transform: uppercase; color: var(--muted); flex: none; }
 .quote-text {
   font-family: Charter, "Bitstream Charter", Cambria, Georgia, serif; font-size: 1.02rem; min-width: 0;
