@@ -106,20 +106,27 @@ async function judgeSinglesUntilSet(api: APIRequestContext, campaignId: number):
 const member = (page: Page, i: number) => page.locator(`article.set-member[data-member="${i}"]`);
 const marksOf = (page: Page, i: number) => member(page, i).locator(".passage-body mark");
 
-/** Clicks (or taps, on a touch screen) the first word of the passage body `within` selects. */
-async function pressFirstWord(page: Page, within: string, touch: boolean): Promise<void> {
-  const point = await page.evaluate((within) => {
-    const body = document.querySelector(`${within} .passage-body`)!;
-    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-    const text = walker.nextNode() as Text;
-    const m = /\p{L}+/u.exec(text.data)!;
-    const range = document.createRange();
-    range.setStart(text, m.index);
-    range.setEnd(text, m.index + m[0].length);
-    (text.parentElement as HTMLElement).scrollIntoView({ block: "center" });
-    const r = range.getClientRects()[0]!;
-    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-  }, within);
+/** Clicks (or taps, on a touch screen) the first word (or `word`) of the passage body `within` selects. */
+async function pressFirstWord(page: Page, within: string, touch: boolean, word = "\\p{L}+"): Promise<void> {
+  const point = await page.evaluate(
+    ({ within, word }) => {
+      const body = document.querySelector(`${within} .passage-body`)!;
+      const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+      let text = walker.nextNode() as Text;
+      let m = new RegExp(word, "u").exec(text.data);
+      while (!m) {
+        text = walker.nextNode() as Text;
+        m = new RegExp(word, "u").exec(text.data);
+      }
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      (text.parentElement as HTMLElement).scrollIntoView({ block: "center" });
+      const r = range.getClientRects()[0]!;
+      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    },
+    { within, word },
+  );
   if (touch) await page.touchscreen.tap(point.x, point.y);
   else await page.mouse.click(point.x, point.y);
 }
@@ -134,7 +141,7 @@ async function submit(page: Page, touch: boolean): Promise<Json> {
   return res.json();
 }
 
-test("an evidence set judged together: members stacked (one at a time on a phone), a highlight in each, kept over a reload, stored as two spans", async ({
+test("an evidence set judged together: members stacked (one at a time on a phone), a highlight in each, kept over a reload, stored as two spans, revised per member", async ({
   page,
   baseURL,
   isMobile,
@@ -203,6 +210,19 @@ test("an evidence set judged together: members stacked (one at a time on a phone
   await expect(card.getByText("Passage 1 of 2 · Harbour light")).toBeVisible();
   await expect(card.getByText("Passage 2 of 2 · Ann Morrow")).toBeVisible();
   await expect(card.locator("mark")).toHaveText(["Its", second]);
+
+  // Revising it edits each member's highlight: a new one in the second member, saved with both.
+  await card.getByRole("button", { name: /^Revise/ }).click();
+  const editor = page.locator(".revision-editor");
+  await expect(editor.locator("article.set-member")).toHaveCount(2);
+  await pressFirstWord(page, '.revision-editor article[data-member="1"]', isMobile, "Wexford");
+  await expect(editor.locator('article[data-member="1"] mark')).toHaveText("Wexford");
+  const revised = page.waitForResponse((r) => /\/api\/claims\/[^/]+\/judgment/.test(r.url()) && r.request().method() === "PUT");
+  await editor.getByRole("button", { name: /Save revision/ }).click();
+  const res = await revised;
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).judgment).toMatchObject({ verdict: "sufficient", spans: [{ text: "Its" }, { text: "Wexford" }] });
+  await expect(card.locator("mark")).toHaveText(["Its", "Wexford"]);
   await admin.dispose();
 });
 
@@ -253,6 +273,14 @@ test("part of the evidence: T annotators mark two passages partial, the set buil
       await expect(page.locator("article.passage .passage-body mark")).toHaveCount(1);
       const saved = await submit(page, isMobile);
       expect(saved.judgment).toMatchObject({ verdict: "partial", span: { startCharacter: 0 } });
+      if (i === 0) {
+        // Undo opens it again as Part of the evidence, with its highlight.
+        await page.getByTestId("undo-bar").getByRole("button", { name: /Undo/ }).click();
+        const editor = page.locator(".revision-editor");
+        await expect(editor.getByRole("button", { name: /Part of the evidence$/ })).toHaveAttribute("aria-pressed", "true");
+        await expect(editor.locator("article.passage mark")).toHaveCount(1);
+        await editor.getByRole("button", { name: "Cancel" }).click();
+      }
     }
     await expect(page.locator(`article.passage[data-claim="${handle}"]`)).toHaveCount(0);
   }
