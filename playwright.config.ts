@@ -66,13 +66,13 @@ export default defineConfig({
       dependencies: ["setup"],
     },
     // Phone and tablet (Chromium's mobile emulation: touch, isMobile, their viewports) run the judging spec only;
-    // the phone also runs propose-explain's one @touch test (the Ask screen by touch).
+    // the phone also runs propose-explain's one @touch test (the Ask screen by touch) and the evidence sets spec (one member at a time).
     ...(SMOKE
       ? []
       : [
           {
             name: "phone",
-            testMatch: /(judging-devices|propose-explain)\.spec\.ts/,
+            testMatch: /(judging-devices|propose-explain|evidence-sets)\.spec\.ts/,
             grepInvert: /@desktop/,
             use: { ...devices["Pixel 7"], channel: undefined },
             dependencies: ["setup"],

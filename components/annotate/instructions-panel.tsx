@@ -31,30 +31,38 @@ function KeyRow({ keys, children }: { keys: ReactNode; children: ReactNode }) {
   );
 }
 
+/** The verdicts' single keys (only while single keys are on). */
+function VerdictKeyRows({ k }: { k: (action: keyof JudgingShortcuts["keys"]) => ReactNode }) {
+  return (
+    <>
+      <KeyRow keys={k("sufficient")}>
+        Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it
+      </KeyRow>
+      <KeyRow
+        keys={
+          <>
+            {k("supports")} {k("refutes")}
+          </>
+        }
+      >
+        Fact checking: enough evidence, and the passage supports (or refutes) the claim
+      </KeyRow>
+      <KeyRow keys={k("partial")}>
+        Part of the evidence (where the batch asks for it): the passage holds part of what is needed; highlight that part
+      </KeyRow>
+      <KeyRow keys={k("insufficient")}>Not sufficient</KeyRow>
+      <KeyRow keys={k("unreadable")}>Unreadable: garbled or not prose (counts as not sufficient)</KeyRow>
+    </>
+  );
+}
+
 /** The key list, with the user's own keys; single keys left out while they are turned off. */
 function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
   const k = (action: keyof JudgingShortcuts["keys"]) => (shortcuts.enabled ? <kbd>{keyLabel(shortcuts.keys[action])}</kbd> : null);
   const single = shortcuts.enabled;
   return (
     <dl className="key-list">
-      {single && (
-        <KeyRow keys={k("sufficient")}>
-          Sufficient: the passage holds enough evidence to answer the question; highlight the words that show it
-        </KeyRow>
-      )}
-      {single && (
-        <KeyRow
-          keys={
-            <>
-              {k("supports")} {k("refutes")}
-            </>
-          }
-        >
-          Fact checking: enough evidence, and the passage supports (or refutes) the claim
-        </KeyRow>
-      )}
-      {single && <KeyRow keys={k("insufficient")}>Not sufficient</KeyRow>}
-      {single && <KeyRow keys={k("unreadable")}>Unreadable: garbled or not prose (counts as not sufficient)</KeyRow>}
+      {single && <VerdictKeyRows k={k} />}
       <KeyRow keys={<kbd>Enter</kbd>}>Submit and go to the next passage</KeyRow>
       <KeyRow
         keys={
@@ -103,6 +111,17 @@ function KeyList({ shortcuts }: { shortcuts: JudgingShortcuts }) {
         Move the start of the highlight a word left or right
       </KeyRow>
       <KeyRow keys={<kbd>Esc</kbd>}>Clear the highlight</KeyRow>
+      {single && (
+        <KeyRow
+          keys={
+            <>
+              {k("nextMember")} {k("previousMember")}
+            </>
+          }
+        >
+          Evidence set (passages judged together): go to the next or the previous passage; the highlight keys act on the outlined one
+        </KeyRow>
+      )}
       {single && (
         <KeyRow keys={k("context")}>
           Show or hide the paragraphs before and after the passage: context to read, never part of the passage (it cannot be highlighted)

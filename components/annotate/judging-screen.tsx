@@ -76,6 +76,7 @@ function useAskBeforeNext(campaignId: number, userId: number | null, answer: Tas
 
 interface TaskBarProps {
   kind: TaskKind;
+  task: Task;
   draft: Draft;
   outbox: ReturnType<typeof useJudgmentOutbox>;
   status: BarStatus | null;
@@ -84,15 +85,19 @@ interface TaskBarProps {
 }
 
 /** The verdict bar of the passage on screen (a frozen draft shows its pending body's); retries of its submission show in it. */
-function TaskVerdictBar({ kind, draft, outbox, status, shortcuts, edit }: TaskBarProps) {
+function TaskVerdictBar({ kind, task, draft, outbox, status, shortcuts, edit }: TaskBarProps) {
   const { failures } = outbox;
   return (
     <VerdictBar
       kind={kind}
+      task={task}
       verdict={draft.pending?.verdict ?? draft.verdict}
       label={draft.pending ? (draft.pending.label ?? null) : (draft.label ?? null)}
       unreadable={draft.pending?.unreadable ?? draft.unreadable}
-      quote={draft.pending ? (draft.pending.span?.text ?? null) : (outbox.span?.text ?? null)}
+      quote={
+        draft.pending ? ((draft.pending.spans?.[outbox.highlight.active] ?? draft.pending.span)?.text ?? null) : (outbox.span?.text ?? null)
+      }
+      set={task.members ? { active: outbox.highlight.active, highlighted: outbox.highlight.spans.filter(Boolean).length } : undefined}
       status={failures > 0 ? { tone: "error", text: `Not saved — retrying (attempt ${failures + 1})…` } : status}
       busy={outbox.frozen}
       shortcuts={shortcuts}
@@ -136,7 +141,9 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
   const outbox = useJudgmentOutbox(campaignId, task, moves, setStatus);
   const { draft, words, range, frozen, update, submit } = outbox;
   const undo = useUndo(campaignId, setStatus, outbox.lastSaved); // the judgment just saved, open again
-  const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus });
+  const { highlight } = outbox;
+  const members = highlight.set ? { passages: highlight.passages, allWords: highlight.allWords, active: highlight.active } : undefined;
+  const edit = useVerdictEditing({ task, words, range, draft, frozen, update, status, setStatus, members });
   const { question, questionRef } = useQuestionOnScreen(campaignId, task);
   const panel = useInstructionsPanel(INSTRUCTIONS_ID, campaignId, campaign.instructions, !crowd);
   const ask = useAskBeforeNext(campaignId, crowd || userId === undefined ? null : userId, answer, task, undo.screen !== null);
@@ -145,7 +152,7 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
   const toggleContext = useCallback(() => setContextOpen((o) => !o), []);
   const context = { open: contextOpen, toggle: toggleContext, shortcut: shortcuts.enabled ? shortcuts.keys.context : null };
   const clearHighlight = () => edit.setHighlight(null);
-  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient, chooseLabel } = edit;
+  const { moveBy, moveBySentence, chooseSufficient, chooseInsufficient, chooseLabel, choosePartial, chooseMember } = edit;
   const hasTask = ask.shown !== null && !undo.screen;
   const judgingKeys = {
     hasTask,
@@ -157,6 +164,8 @@ function useJudgingScreen({ campaign, shortcuts, crowd, userId }: ScreenProps) {
     chooseSufficient,
     chooseInsufficient,
     chooseLabel,
+    choosePartial,
+    chooseMember,
     toggleContext,
   };
   useJudgingKeys({ ...panel, shortcuts, ...(ask.asking && !undo.screen ? ask.proposal.keys : judgingKeys) });
@@ -196,7 +205,17 @@ export function JudgingScreen(props: ScreenProps) {
       progress={{ answer: shown ? answer : undefined, saves, question, meter }}
       bar={
         shown &&
-        draft && <TaskVerdictBar kind={shown.query.kind} draft={draft} outbox={outbox} status={status} shortcuts={shortcuts} edit={edit} />
+        draft && (
+          <TaskVerdictBar
+            kind={shown.query.kind}
+            task={shown}
+            draft={draft}
+            outbox={outbox}
+            status={status}
+            shortcuts={shortcuts}
+            edit={edit}
+          />
+        )
       }
     >
       {asking ? (
@@ -212,6 +231,7 @@ export function JudgingScreen(props: ScreenProps) {
           onSelect={edit.setHighlight}
           onRetry={() => void current.refetch()}
           context={context}
+          set={{ highlights: outbox.highlight, onMember: edit.chooseMember, shortcuts }}
         />
       )}
       {shown && draft && (

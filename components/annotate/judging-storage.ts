@@ -14,8 +14,12 @@ export interface Draft {
   claim: string;
   verdict: Verdict | null;
   unreadable: boolean;
-  /** The highlight as a KILT location (code points); its text is recomputed from the passage. */
+  /** The highlight as a KILT location (code points); its text is recomputed from the passage. Null on an evidence set (`spans`). */
   span: Omit<Span, "text"> | null;
+  /** An evidence set: the highlight of each member, in member order (null: none yet); absent on a single passage. */
+  spans?: (Omit<Span, "text"> | null)[];
+  /** An evidence set: the member the keys act on and a phone shows (absent: the first). */
+  member?: number;
   idempotencyKey: string;
   /** When the task appeared (ms since the epoch): durationMs counts from here, across reloads. */
   startedAt: number;

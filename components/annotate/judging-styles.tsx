@@ -1,10 +1,11 @@
 /**
  * A chosen verdict's colours, the same wherever a verdict is chosen (the verdict bar here, the revision
- * editor's buttons in revision-styles.tsx): white on green, brown and slate, each above 4.5:1.
+ * editor's buttons in revision-styles.tsx): white on green, teal, brown and slate, each above 4.5:1.
  */
 export const verdictColours = (scope: string) => `
 ${scope} .choice[aria-pressed="true"] { color: #fff; }
 ${scope} .choice-yes[aria-pressed="true"] { background: var(--ok); border-color: var(--ok); }
+${scope} .choice-partial[aria-pressed="true"] { background: #1d5e6b; border-color: #1d5e6b; }
 ${scope} .choice-no[aria-pressed="true"] { background: #8a3a14; border-color: #8a3a14; }
 ${scope} .choice-unreadable[aria-pressed="true"] { background: #4a5260; border-color: #4a5260; }`;
 
@@ -102,8 +103,9 @@ body:has(.judging) .topbar { user-select: none; -webkit-user-select: none; }
   background: var(--surface); border-top: 1px solid var(--border); box-shadow: 0 -4px 16px rgba(31, 35, 40, 0.06);
   padding: 0.7rem 1.25rem 0.5rem;
 }
-.verdict-inner { display: flex; align-items: center; gap: 1.25rem; max-width: 78rem; margin: 0 auto; }
-.verdict-quote { flex: 1; min-width: 0; display: flex; align-items: baseline; gap: 0.6rem; }
+/* The quote keeps at least 14rem beside the choices (a fifth choice, such as Part of the evidence, moves it to a line of its own). */
+.verdict-inner { display: flex; flex-wrap: wrap; align-items: center; gap: 0.6rem 1.25rem; max-width: 78rem; margin: 0 auto; }
+.verdict-quote { flex: 1 1 14rem; min-width: 0; display: flex; align-items: baseline; gap: 0.6rem; }
 .quote-label { font-size: 0.75rem; font-weight: 600; letter-spacing: 0.05em; text-transform: uppercase; color: var(--muted); flex: none; }
 .quote-text {
   font-family: Charter, "Bitstream Charter", Cambria, Georgia, serif; font-size: 1.02rem; min-width: 0;

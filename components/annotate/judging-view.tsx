@@ -10,6 +10,8 @@ import type { Draft } from "./judging-storage";
 import type { ContextControl } from "./passage-context";
 import { TaskBlock } from "@/components/task/task-block";
 import { PassageView } from "./passage-view";
+import { SetView, type SetHighlights } from "./set-view";
+import type { JudgingShortcuts } from "./use-judging-keys";
 import type { Saved } from "./use-judgment-outbox";
 
 /** The task's progress counts, with the judgments saved since it was fetched (the server counted without them). */
@@ -115,19 +117,25 @@ interface MainProps {
   range: WordRange | null;
   error: Error | null;
   questionRef: RefObject<HTMLHeadingElement | null>;
-  onSelect: (range: WordRange | null) => void;
+  onSelect: (range: WordRange | null, member?: number) => void;
   onRetry: () => void;
   /** The paragraphs before and after (the judging page only). */
   context?: ContextControl;
+  /** An evidence set (a task with `members`): its members and highlights, and moving the focus between them. */
+  set?: { highlights: SetHighlights; onMember: (delta: 1 | -1) => void; shortcuts?: JudgingShortcuts };
 }
 
 /** The question and its passage; or why there is none, or that it is on its way. */
-export function JudgingMain({ task, draft, words, range, error, questionRef, onSelect, onRetry, context }: MainProps) {
+export function JudgingMain({ task, draft, words, range, error, questionRef, onSelect, onRetry, context, set }: MainProps) {
   if (task && draft) {
     return (
       <>
         <TaskBlock kind={task.query.kind} input={task.query.input} answers={task.query.answers} headingRef={questionRef} />
-        <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} context={context} />
+        {task.members && set ? (
+          <SetView task={task} set={set.highlights} onSelect={onSelect} onMember={set.onMember} shortcuts={set.shortcuts} />
+        ) : (
+          <PassageView task={task} words={words} span={draft.span} range={range} onSelect={onSelect} context={context} />
+        )}
       </>
     );
   }

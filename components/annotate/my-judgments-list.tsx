@@ -10,8 +10,26 @@ import { RevisionEditor } from "./revision-editor";
 import { RevisionStyles } from "./revision-styles";
 import { formatTime } from "@/lib/format";
 
-const verdictText = (j: MyJudgment) =>
-  j.unreadable ? "Unreadable" : j.verdict === "sufficient" ? `Sufficient${j.label ? ` · ${j.label}` : ""}` : "Not sufficient";
+function verdictText(j: MyJudgment): string {
+  if (j.unreadable) return "Unreadable";
+  if (j.verdict === "partial") return "Part of the evidence";
+  if (j.verdict === "sufficient") return `${j.members ? "Together sufficient" : "Sufficient"}${j.label ? ` · ${j.label}` : ""}`;
+  return "Not sufficient";
+}
+
+/** The judged passage (an evidence set: each member, "Passage 1 of 2 · title") with the annotator's highlight over it. */
+function JudgedPassages({ j }: { j: MyJudgment }) {
+  const passages = j.members ?? [j.passage];
+  return passages.map((p, i) => {
+    const span = j.members ? (j.spans?.[i] ?? null) : j.span;
+    return (
+      <div key={i} className="my-judgment-passage">
+        <p className="hint">{j.members ? `Passage ${i + 1} of ${passages.length} · ${p.title}` : p.title}</p>
+        <HighlightedPassage paragraphs={p.paragraphs} marks={span ? [{ location: span, kind: "highlight" }] : []} />
+      </div>
+    );
+  });
+}
 
 const when = formatTime;
 
@@ -43,6 +61,7 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
             kind: j.query.kind,
             label: j.label,
             passage: j.passage,
+            ...(j.members ? { members: j.members, spans: j.spans ?? null } : {}),
             verdict: j.verdict,
             unreadable: j.unreadable,
             span: j.span,
@@ -56,9 +75,8 @@ function MyJudgmentCard({ campaignId, j, index }: { campaignId: number; j: MyJud
         />
       ) : (
         <>
-          <p className="hint">{j.passage.title}</p>
-          <HighlightedPassage paragraphs={j.passage.paragraphs} marks={j.span ? [{ location: j.span, kind: "highlight" }] : []} />
-          {j.verdict === "sufficient" && !j.span && <p className="hint">Your evidence: the page (no highlight).</p>}
+          <JudgedPassages j={j} />
+          {j.verdict === "sufficient" && !j.span && !j.spans && <p className="hint">Your evidence: the page (no highlight).</p>}
           {j.flags.length > 0 && <p>Flagged: {j.flags.map((f) => FLAG_LABELS[f]).join(", ")}</p>}
           {j.comment && <blockquote>{j.comment}</blockquote>}
           {saved && <p role="status">Revised.</p>}

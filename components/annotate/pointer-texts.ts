@@ -17,8 +17,12 @@ export function highlightHow(): string {
   return isCoarsePointer() ? "tap the first word of the answer, then its last" : "drag across them, or press Shift+→";
 }
 
-/** How to choose a verdict before submitting (fact checking: its two sufficient verdicts). */
-export function chooseVerdictPrompt(kind: TaskKind = "qa"): string {
+/** How to choose a verdict before submitting (fact checking: its two sufficient verdicts; `partial`: part of the evidence too). */
+export function chooseVerdictPrompt(kind: TaskKind = "qa", o: { partial?: boolean } = {}): string {
+  if (o.partial && kind !== "fact-checking")
+    return isCoarsePointer()
+      ? "Choose first: tap Sufficient, Part of the evidence, Not sufficient or Unreadable."
+      : "Choose first: 1 Sufficient, P Part of the evidence, 2 Not sufficient or U Unreadable.";
   if (kind === "fact-checking")
     return isCoarsePointer()
       ? "Choose first: tap Supports, Refutes, Not enough or Unreadable."
@@ -38,4 +42,9 @@ export function chooseLabelPrompt(): string {
   return isCoarsePointer()
     ? "Say what the evidence does: tap Supports or Refutes."
     : "Say what the evidence does: 3 Supports or 4 Refutes.";
+}
+
+/** Part of the evidence needs its highlight: the part the passage holds. */
+export function partialPrompt(kind: TaskKind): string {
+  return `${highlightPrompt(kind)}: "Part of the evidence" needs the highlight of the part this passage holds.`;
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
 import { passageWords, spanOfWords, wordRangeOfSpan, type Span, type WordRange } from "@/lib/kilt/words";
 import type { Task, Verdict } from "@/components/api/annotate";
@@ -10,10 +10,15 @@ import { myJudgmentKeys, putRevision, type RevisedJudgment } from "@/components/
 import { durationSince, newIdempotencyKey } from "./judging-storage";
 import { notesBody, NotesFields, type Notes } from "./notes-fields";
 import { PassageView } from "./passage-view";
-import { chooseLabelPrompt, highlightPrompt } from "./pointer-texts";
+import { chooseLabelPrompt, highlightPrompt, partialPrompt } from "./pointer-texts";
+import { useEditorKeys, VerdictChoices, type Choice, type ChoiceOptions } from "./revision-choices";
+import { memberWithoutHighlight, setHighlightPrompt } from "./set-draft";
+import { SetStyles } from "./set-view";
 import { TaskBlock } from "@/components/task/task-block";
-import { taskVerdictProblem, VERDICT_QUESTION } from "@/lib/campaign/annotate/task-verdicts.contract";
+import { needsSpan, taskVerdictProblem } from "@/lib/campaign/annotate/task-verdicts.contract";
 import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
+
+type ShownPassage = Omit<Task["passage"], "wikipediaId">;
 
 /** A judgment of the annotator's own, opened again: what undo and the history page hand the editor. */
 export interface RevisionTarget {
@@ -22,107 +27,29 @@ export interface RevisionTarget {
   /** The task of its batch: how the line shows, what the verdict asks (fact checking: a label). */
   kind: TaskKind;
   label: FactLabel | null;
-  passage: Omit<Task["passage"], "wikipediaId">;
+  passage: ShownPassage;
+  /** An evidence set: every member in page order (the first is `passage`); absent for a single passage. */
+  members?: ShownPassage[];
   verdict: Verdict;
   unreadable: boolean;
   span: Span | null;
+  /** An evidence set's sufficient verdict: one highlight per member. */
+  spans?: Span[] | null;
+  /** "Part of the evidence" is offered (the batch asks for it, or the judgment is partial already). */
+  partialEvidence?: boolean;
   comment: string | null;
   flags: JudgmentFlag[];
   /** The revision it is at (0: never revised). */
   revision: number;
 }
 
-interface Choice {
-  verdict: Verdict | null;
-  unreadable: boolean;
-  span: Span | null;
-  label: FactLabel | null;
-}
-
-type ChoiceButton = { key: string; label: string; className: string; change: Partial<Choice> & { verdict: Verdict; unreadable: boolean } };
-
-const NOT_SUFFICIENT: ChoiceButton[] = [
-  {
-    key: "2",
-    label: "Not sufficient",
-    className: "choice-no",
-    change: { verdict: "insufficient", unreadable: false, span: null, label: null },
-  },
-  {
-    key: "U",
-    label: "Unreadable",
-    className: "choice-unreadable",
-    change: { verdict: "insufficient", unreadable: true, span: null, label: null },
-  },
-];
-
-/** The verdicts of a task: their key (also in lower case, the judging screen's defaults), their button's label and what they set. */
-function choicesOf(kind: TaskKind): ChoiceButton[] {
-  if (kind === "fact-checking")
-    return [
-      { key: "3", label: "Supports", className: "choice-yes", change: { verdict: "sufficient", unreadable: false, label: "SUPPORTS" } },
-      { key: "4", label: "Refutes", className: "choice-yes", change: { verdict: "sufficient", unreadable: false, label: "REFUTES" } },
-      ...NOT_SUFFICIENT,
-    ];
-  return [
-    { key: "1", label: "Sufficient", className: "choice-yes", change: { verdict: "sufficient", unreadable: false } },
-    ...NOT_SUFFICIENT,
-  ];
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || target.closest("input, textarea, select") !== null);
-}
-
-/** 1, 2, U (fact checking: 3, 4, 2, U) choose; Enter saves (not on a button or link, which keep their own meaning). */
-function useEditorKeys(kind: TaskKind, choose: (c: Partial<Choice>) => void, save: () => void) {
-  const latest = useRef({ choose, save });
-  useLayoutEffect(() => {
-    latest.current = { choose, save };
-  });
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || isTyping(e.target)) return;
-      const { choose, save } = latest.current;
-      const choice = choicesOf(kind).find((c) => c.key === e.key || c.key.toLowerCase() === e.key);
-      if (choice) {
-        e.preventDefault();
-        choose(choice.change);
-      } else if (e.key === "Enter" && !(e.target instanceof HTMLElement && e.target.closest("a, button, summary"))) {
-        e.preventDefault();
-        save();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [kind]);
-}
-
-/** The three verdicts as toggle buttons, and clearing the highlight. */
-function VerdictChoices({ kind, choice, choose }: { kind: TaskKind; choice: Choice; choose: (c: Partial<Choice>) => void }) {
-  const labelOf = (c: ChoiceButton) => c.change.label ?? choice.label;
-  return (
-    <div className="revision-controls" role="group" aria-label={VERDICT_QUESTION[kind]}>
-      {choicesOf(kind).map((c) => (
-        <button
-          key={c.key}
-          type="button"
-          className={`choice ${c.className}`}
-          aria-pressed={choice.verdict === c.change.verdict && choice.unreadable === c.change.unreadable && labelOf(c) === choice.label}
-          aria-keyshortcuts={c.key}
-          onClick={() => choose(c.change)}
-        >
-          <kbd>{c.key}</kbd>
-          {` ${c.label}`}
-        </button>
-      ))}
-      {choice.span && (
-        <button type="button" className="link-button" onClick={() => choose({ span: null })}>
-          Clear highlight
-        </button>
-      )}
-    </div>
-  );
+/** The body's verdict and highlights: a set's `spans` when every member has one, a single passage's `span` with sufficient or partial. */
+function highlightsBody({ verdict, span, spans }: Choice, set: boolean): { span: Span | null; spans?: Span[] } {
+  if (set)
+    return verdict === "sufficient" && spans && spans.length > 0 && spans.every(Boolean)
+      ? { span: null, spans: spans as Span[] }
+      : { span: null };
+  return { span: verdict === "sufficient" || verdict === "partial" ? span : null };
 }
 
 /** Saving the revision (PUT …/judgment): once, with one idempotency key; the annotator's judgments are fetched again after. */
@@ -132,11 +59,11 @@ function useRevisionSave(campaignId: number, target: RevisionTarget, choice: Cho
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => {
-      const { verdict, unreadable, span, label } = choice;
+      const { verdict, unreadable, label } = choice;
       return putRevision(target.claim, {
         verdict: verdict!,
         ...(verdict === "sufficient" && label ? { label } : {}),
-        span: verdict === "sufficient" ? span : null,
+        ...highlightsBody(choice, Boolean(target.members)),
         unreadable,
         durationMs: durationSince(started),
         idempotencyKey: key,
@@ -151,6 +78,50 @@ function useRevisionSave(campaignId: number, target: RevisionTarget, choice: Cho
   });
 }
 
+/** What the choice still lacks before saving (a set: the member without a highlight), or null. */
+function missingOf(target: RevisionTarget, choice: Choice): string | null {
+  if (choice.verdict === null) return "Choose a verdict first.";
+  if (choice.verdict === "partial" && !choice.span) return partialPrompt(target.kind);
+  if (target.members && choice.verdict === "sufficient" && needsSpan(target.kind)) {
+    const missing = memberWithoutHighlight(target.members.map((_, i) => choice.spans?.[i] ?? null));
+    if (missing >= 0) return setHighlightPrompt(target.members, missing);
+  }
+  const span = target.members ? (choice.spans?.[0] ?? null) : choice.span;
+  const problem = taskVerdictProblem(target.kind, { ...choice, span, verdict: choice.verdict });
+  if (problem) return problem.field === "label" ? chooseLabelPrompt() : `${highlightPrompt(target.kind)}.`;
+  return null;
+}
+
+/** The passage (a set: each member, under "Passage 1 of 2") with its highlight; a drag or a tap highlights, snapped to words. */
+function RevisionPassages({ target, choice, choose }: { target: RevisionTarget; choice: Choice; choose: (c: Partial<Choice>) => void }) {
+  const passages = useMemo(() => target.members ?? [target.passage], [target.members, target.passage]);
+  const words = useMemo(() => passages.map((p) => passageWords(p.paragraphs)), [passages]);
+  const set = Boolean(target.members);
+  const view: Task = {
+    claim: { handle: target.claim, expiresAt: "" },
+    query: { id: "", input: target.question, kind: target.kind },
+    passage: { wikipediaId: "", ...target.passage },
+    progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
+  };
+  const select = (range: WordRange, i: number) => {
+    const span = spanOfWords(passages[i]!.paragraphs, words[i]!, range);
+    if (!span) return;
+    const verdict = choice.verdict === "partial" ? "partial" : "sufficient";
+    const label = choice.verdict === "sufficient" ? choice.label : null;
+    if (!set) return choose({ span, verdict, unreadable: false, label });
+    const spans = passages.map((_, j) => (j === i ? span : (choice.spans?.[j] ?? null)));
+    choose({ spans, verdict: "sufficient", unreadable: false, label });
+  };
+  return passages.map((p, i) => {
+    const span = set ? (choice.spans?.[i] ?? null) : choice.span;
+    const range = span ? wordRangeOfSpan(words[i]!, span) : null;
+    const member = set
+      ? { passage: { wikipediaId: "", ...p }, index: i, heading: `Passage ${i + 1} of ${passages.length}`, active: false }
+      : undefined;
+    return <PassageView key={i} task={view} words={words[i]!} span={span} range={range} onSelect={(r) => select(r, i)} member={member} />;
+  });
+}
+
 export interface RevisionEditorProps {
   campaignId: number;
   target: RevisionTarget;
@@ -162,51 +133,50 @@ export interface RevisionEditorProps {
 
 /**
  * Edits a judgment already stored and saves it as a revision (PUT …/judgment): verdict, highlight
- * (a drag snaps to words, as on the judging screen), comment and flags. A refusal (the passage
- * finished, the annotator paused, the batch closed) is shown as the server words it.
+ * (a drag snaps to words, as on the judging screen; an evidence set: one per member), comment and
+ * flags. A refusal (the passage finished, the annotator paused, the batch closed) is shown as the
+ * server words it.
  */
 export function RevisionEditor({ campaignId, target, taskLevel = 2, onSaved, onCancel }: RevisionEditorProps) {
   const [choice, setChoice] = useState<Choice>({
     verdict: target.verdict,
     unreadable: target.unreadable,
     span: target.span,
+    spans: target.members ? target.members.map((_, i) => target.spans?.[i] ?? null) : null,
     label: target.label,
   });
   const [notes, setNotes] = useState<Notes>({ comment: target.comment ?? "", flags: target.flags });
   const [prompt, setPrompt] = useState<string | null>(null);
-  const words = useMemo(() => passageWords(target.passage.paragraphs), [target.passage.paragraphs]);
   const saving = useRevisionSave(campaignId, target, choice, notes, onSaved);
+  const options: ChoiceOptions = { set: Boolean(target.members), partial: Boolean(target.partialEvidence) || target.verdict === "partial" };
   const choose = (c: Partial<Choice>) => {
     if (saving.isPending) return;
     setPrompt(null);
-    setChoice((old) => ({ ...old, ...c }));
-  };
-  const range = useMemo(() => (choice.span ? wordRangeOfSpan(words, choice.span) : null), [choice.span, words]);
-  const select = (range: WordRange) => {
-    const span = spanOfWords(target.passage.paragraphs, words, range);
-    if (span) choose({ span, verdict: "sufficient", unreadable: false, label: choice.verdict === "sufficient" ? choice.label : null });
+    // "Clear" and the verdicts without a highlight empty a set's highlights (`spans: []`).
+    setChoice((old) => ({
+      ...old,
+      ...c,
+      spans: c.spans && c.spans.length === 0 ? (old.spans ?? []).map(() => null) : (c.spans ?? old.spans),
+    }));
   };
   const save = () => {
     if (saving.isPending) return;
-    if (choice.verdict === null) return setPrompt("Choose a verdict first.");
-    const problem = taskVerdictProblem(target.kind, { ...choice, verdict: choice.verdict });
-    if (problem) return setPrompt(problem.field === "label" ? chooseLabelPrompt() : `${highlightPrompt(target.kind)}.`);
+    const missing = missingOf(target, choice);
+    if (missing) return setPrompt(missing);
     saving.mutate();
   };
-  useEditorKeys(target.kind, choose, save);
-  const view: Task = {
-    claim: { handle: target.claim, expiresAt: "" },
-    query: { id: "", input: target.question, kind: target.kind },
-    passage: { wikipediaId: "", ...target.passage },
-    progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
-  };
+  useEditorKeys(target.kind, options, choose, save);
   const error = saving.error;
+  const quotes = (target.members ? (choice.spans ?? []) : [choice.span]).filter((s): s is Span => s !== null);
   return (
     <section className="revision-editor" aria-label="Revise your judgment">
       <TaskBlock kind={target.kind} input={target.question} level={taskLevel} />
-      <PassageView task={view} words={words} span={choice.span} range={range} onSelect={select} />
-      <VerdictChoices kind={target.kind} choice={choice} choose={choose} />
-      <p className="revision-quote">{choice.span ? <q>{choice.span.text}</q> : <span className="muted">No highlight</span>}</p>
+      {target.members && <SetStyles />}
+      <RevisionPassages target={target} choice={choice} choose={choose} />
+      <VerdictChoices kind={target.kind} options={options} choice={choice} choose={choose} />
+      <p className="revision-quote">
+        {quotes.length > 0 ? quotes.map((s, i) => <q key={i}>{s.text}</q>) : <span className="muted">No highlight</span>}
+      </p>
       <NotesFields idPrefix={`revise-${target.claim}`} notes={notes} disabled={saving.isPending} onChange={setNotes} />
       <div className="revision-actions">
         <button type="button" onClick={save} disabled={saving.isPending} data-enter-submits>

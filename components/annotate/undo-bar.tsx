@@ -23,6 +23,8 @@ export function revisionTargetOf(s: SavedJudgment): RevisionTarget {
     kind: task.query.kind,
     label: body.label ?? null,
     passage: task.passage,
+    ...(task.members ? { members: task.members, spans: body.spans ?? null } : {}),
+    partialEvidence: Boolean(task.partialEvidence),
     verdict: body.verdict,
     unreadable: body.unreadable,
     span: body.span,

@@ -19,9 +19,11 @@ export interface VerdictChoosers {
   chooseInsufficient: (unreadable: boolean) => void;
   /** Fact checking: sufficient, the passage supporting or refuting the claim (a no-op on other tasks). */
   chooseLabel: (label: FactLabel) => void;
+  /** Part of the evidence (a no-op where the batch does not ask for it, and on an evidence set). */
+  choosePartial?: () => void;
 }
 
-export type VerdictAction = "sufficient" | "insufficient" | "unreadable" | "supports" | "refutes";
+export type VerdictAction = "sufficient" | "insufficient" | "unreadable" | "supports" | "refutes" | "partial";
 
 /** The verdicts' actions, the same for the verdict bar's buttons and the single keys. */
 export function verdictActions(c: VerdictChoosers): Record<VerdictAction, () => void> {
@@ -31,6 +33,7 @@ export function verdictActions(c: VerdictChoosers): Record<VerdictAction, () => 
     unreadable: () => c.chooseInsufficient(true),
     supports: () => c.chooseLabel("SUPPORTS"),
     refutes: () => c.chooseLabel("REFUTES"),
+    partial: () => c.choosePartial?.(),
   };
 }
 
@@ -44,6 +47,8 @@ export interface JudgingKeys extends InstructionsControl, VerdictChoosers {
   moveBySentence: (move: SentenceMove) => void;
   /** Shows or hides the paragraphs before and after the passage (the judging page only). */
   toggleContext?: () => void;
+  /** An evidence set: the next (1) or previous (-1) member comes into focus (a no-op on a single passage). */
+  chooseMember?: (delta: 1 | -1) => void;
   shortcuts: JudgingShortcuts;
 }
 
@@ -86,6 +91,8 @@ function taskActions(k: JudgingKeys): Record<Exclude<ShortcutAction, "instructio
     startRight: () => k.moveBy("start-right"),
     sentence: () => k.moveBySentence("sentence"),
     context: () => k.toggleContext?.(),
+    nextMember: () => k.chooseMember?.(1),
+    previousMember: () => k.chooseMember?.(-1),
   };
 }
 

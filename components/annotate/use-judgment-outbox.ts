@@ -4,11 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Span } from "@/lib/kilt/words";
 import { isRetryable, postJudgment, type JudgmentBody, type NextAsk, type Task, type TaskAnswer } from "@/components/api/annotate";
+import { judgmentBodyOf } from "./judgment-body";
 import { ApiError } from "@/components/api/client";
-import { dropDraft, durationSince, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
-import { notesBody } from "./notes-fields";
-import { taskVerdictProblem, type TaskKind } from "@/lib/campaign/annotate/task-verdicts.contract";
-import { chooseLabelPrompt, chooseVerdictPrompt, highlightPrompt } from "./pointer-texts";
+import { dropDraft, loadDraft, newDraft, otherDrafts, saveDraft, sweepOldDrafts, type Draft } from "./judging-storage";
 import type { SavedJudgment } from "./undo-bar";
 import { usePassageHighlight } from "./use-passage-highlight";
 import type { BarStatus } from "./verdict-bar";
@@ -48,24 +46,6 @@ interface Settle {
   unfreeze: () => void;
   pause: () => void;
   setStatus: (status: BarStatus | null) => void;
-}
-
-/** The body to send for a draft, or the prompt to show while the draft is not ready. */
-function judgmentBodyOf(draft: Draft, span: Span | null, kind: TaskKind): JudgmentBody | { prompt: string } {
-  if (draft.verdict === null) return { prompt: chooseVerdictPrompt(kind) };
-  const sufficient = draft.verdict === "sufficient";
-  const label = sufficient && kind === "fact-checking" ? (draft.label ?? null) : null;
-  const problem = taskVerdictProblem(kind, { verdict: draft.verdict, span: sufficient ? span : null, label });
-  if (problem) return { prompt: problem.field === "label" ? chooseLabelPrompt() : `${highlightPrompt(kind)} before submitting.` };
-  return {
-    verdict: draft.verdict,
-    ...(label ? { label } : {}),
-    span: sufficient ? span : null,
-    unreadable: draft.verdict === "insufficient" && draft.unreadable,
-    durationMs: durationSince(draft.startedAt),
-    idempotencyKey: draft.idempotencyKey,
-    ...notesBody(draft),
-  };
 }
 
 function onRefused(error: Error, to: Settle): void {
@@ -119,12 +99,12 @@ function onRefused(error: Error, to: Settle): void {
  */
 function freeze(
   draft: Draft,
-  span: Span | null,
-  kind: TaskKind,
+  task: Task,
+  spans: readonly (Span | null)[],
   setDraftState: (d: Draft) => void,
   setStatus: (status: BarStatus | null) => void,
 ): JudgmentBody | null {
-  const made = judgmentBodyOf(draft, span, kind);
+  const made = judgmentBodyOf(draft, task, spans);
   if ("prompt" in made) {
     setStatus({ tone: "warn", text: made.prompt });
     return null;
@@ -188,7 +168,8 @@ export function useJudgmentOutbox(
   const saves = useRef<Saved[]>([]);
   const [lastSaved, setLastSaved] = useState<SavedJudgment | null>(null);
 
-  const { words, range, span } = usePassageHighlight(task, draft?.span);
+  const highlight = usePassageHighlight(task, draft);
+  const { spans } = highlight;
 
   const saving = useMutation<{ status: number; next?: TaskAnswer }, Error, Sending>({
     mutationFn: (v) => postJudgment(v.claim, v.body, v.ask ?? undefined),
@@ -202,7 +183,7 @@ export function useJudgmentOutbox(
 
   const submit = useCallback(() => {
     if (!task || !draft || saving.isPending) return;
-    const body = draft.pending ?? freeze(draft, span, task.query.kind, setDraftState, setStatus);
+    const body = draft.pending ?? freeze(draft, task, spans, setDraftState, setStatus);
     if (!body) return;
     const claim = task.claim.handle;
     const vars: Sending = { claim, body, ask: nextAsk(claim), queryId: task.query.id, sentAt: Date.now() };
@@ -227,13 +208,15 @@ export function useJudgmentOutbox(
       },
       onError: (error) => onRefused(error, settle),
     });
-  }, [task, draft, span, saving, campaignId, advance, nextAsk, placeNext, setDraftState, setStatus]);
+  }, [task, draft, spans, saving, campaignId, advance, nextAsk, placeNext, setDraftState, setStatus]);
 
   return {
     draft,
-    words,
-    range,
-    span,
+    /** The passages on screen (a set's members), their words and highlights; `words`, `range`, `span`: the member in focus's. */
+    highlight,
+    words: highlight.words,
+    range: highlight.range,
+    span: highlight.span,
     /** Choices are frozen until the server answers. */
     frozen: saving.isPending || Boolean(draft?.pending),
     /** Failed attempts of the submission on its way (0 when none is, or it has not failed yet). */

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { keyLabel } from "@/lib/campaign/annotate/shortcuts.contract";
-import type { Verdict } from "@/components/api/annotate";
+import type { Task, Verdict } from "@/components/api/annotate";
 import { HIGHLIGHT_WHAT, needsSpan, VERDICT_QUESTION } from "@/lib/campaign/annotate/task-verdicts.contract";
 import type { FactLabel, TaskKind } from "@/lib/kilt/task-kind";
 import { verdictActions, type JudgingShortcuts, type VerdictAction, type VerdictChoosers } from "./use-judging-keys";
@@ -17,6 +17,10 @@ export interface BarStatus {
 interface Props {
   /** The task's kind: the question the bar asks, and its choices (fact checking: Supports and Refutes). */
   kind: TaskKind;
+  /** The task on screen: an evidence set is "together sufficient"; `partialEvidence` offers "Part of the evidence". */
+  task?: Task;
+  /** An evidence set: the member in focus (its highlight is quoted) and how many members have a highlight. */
+  set?: { active: number; highlighted: number };
   verdict: Verdict | null;
   /** Fact checking: the label chosen with a sufficient verdict. */
   label: FactLabel | null;
@@ -64,6 +68,7 @@ export function VerdictBar(p: Props) {
   const barRef = useBarSpace();
   const act = verdictActions(p.edit);
   const choices = choicesOf(p);
+  const members = p.task?.members;
   return (
     <section className="verdict-bar" aria-label="Verdict" ref={barRef}>
       <div className="verdict-inner">
@@ -71,9 +76,15 @@ export function VerdictBar(p: Props) {
           {VERDICT_QUESTION[p.kind]}
         </p>
         <div className="verdict-quote">
+          {members && p.set && (
+            <span className="quote-label" data-testid="set-highlights">
+              Passage {p.set.active + 1} of {members.length} · {p.set.highlighted} of {members.length} highlighted
+              {p.quote ? ":" : "."}
+            </span>
+          )}
           {p.quote ? (
             <>
-              <span className="quote-label">Highlight</span>
+              {!members && <span className="quote-label">Highlight</span>}
               <q className="quote-text">{shortQuote(p.quote)}</q>
               <button type="button" className="link-button" onClick={() => p.edit.setHighlight(null)} aria-keyshortcuts="Escape">
                 Clear <kbd>Esc</kbd>
@@ -111,17 +122,23 @@ export function VerdictBar(p: Props) {
 type Choice = { action: VerdictAction; label: string; className: string; pressed: boolean };
 
 /** The bar's choices: fact checking's sufficient verdict is two, Supports and Refutes. */
-function choicesOf(p: Pick<Props, "kind" | "verdict" | "label" | "unreadable">): Choice[] {
+function choicesOf(p: Pick<Props, "kind" | "verdict" | "label" | "unreadable" | "task">): Choice[] {
   const sufficient = p.verdict === "sufficient";
+  const set = Boolean(p.task?.members);
+  const partial: Choice[] =
+    p.task?.partialEvidence && !set
+      ? [{ action: "partial", label: "Part of the evidence", className: "choice-partial", pressed: p.verdict === "partial" }]
+      : [];
   const yes: Choice[] =
     p.kind === "fact-checking"
       ? [
           { action: "supports", label: "Supports", className: "choice-yes", pressed: sufficient && p.label === "SUPPORTS" },
           { action: "refutes", label: "Refutes", className: "choice-yes choice-refutes", pressed: sufficient && p.label === "REFUTES" },
         ]
-      : [{ action: "sufficient", label: "Sufficient", className: "choice-yes", pressed: sufficient }];
+      : [{ action: "sufficient", label: set ? "Together sufficient" : "Sufficient", className: "choice-yes", pressed: sufficient }];
   return [
     ...yes,
+    ...partial,
     {
       action: "insufficient",
       label: p.kind === "fact-checking" ? "Not enough" : "Not sufficient",

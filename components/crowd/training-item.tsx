@@ -37,7 +37,7 @@ function answerOf(item: TrainingItemView, draft: Draft, span: Span | null): Trai
 function useTrainingAnswer(campaignId: number, item: TrainingItemView, setStatus: (s: BarStatus | null) => void) {
   const task = useMemo(() => taskOfItem(item), [item]);
   const [draft, setDraft] = useState<Draft>(() => trainingDraft(campaignId, task));
-  const { words, range, span } = usePassageHighlight(task, draft.span);
+  const { words, range, span } = usePassageHighlight(task, draft);
   const answering = useMutation<TrainingFeedback, Error, TrainingAnswerBody>({ mutationFn: answerTraining });
   const feedback = answering.data ?? null;
   const frozen = answering.isPending || feedback !== null;

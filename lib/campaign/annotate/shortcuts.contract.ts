@@ -22,6 +22,10 @@ export const SHORTCUT_ACTIONS = {
   // Fact checking's sufficient verdicts, after the others for the same reason.
   supports: { key: "3", label: "Fact checking: enough evidence, the passage SUPPORTS the claim" },
   refutes: { key: "4", label: "Fact checking: enough evidence, the passage REFUTES the claim" },
+  // Evidence sets and partial evidence, after the others for the same reason.
+  partial: { key: "p", label: "Part of the evidence (where the batch asks for it): the highlight holds part of what is needed" },
+  nextMember: { key: "n", label: "Evidence set: go to the next passage of the set" },
+  previousMember: { key: "b", label: "Evidence set: go back to the previous passage of the set" },
 } as const;
 
 export type ShortcutAction = keyof typeof SHORTCUT_ACTIONS;
