@@ -3,8 +3,9 @@
 // imported through the real import path.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import type { SetMember } from "@/db/schema";
+import { passages, queries, type SetMember } from "@/db/schema";
 import { system, type Actor } from "@/lib/auth/actor";
 import { changeBatchStatus } from "@/lib/campaign/batches";
 import { createCampaign } from "@/lib/campaign/campaigns";
@@ -100,4 +101,24 @@ export async function makeHotpotCampaign(
   const result = await importHotpotBatch(db, campaign.id, importOptions);
   if (launch !== false) await changeBatchStatus(db, system, result.batch.id, "launch");
   return { campaignId: campaign.id, batchId: result.batch.id, result };
+}
+
+/** A batch's passages, in question order then page order (sets after the single passage at their first member). */
+export async function hotpotPassages(db: Db, batchId: number) {
+  return db
+    .select({
+      id: passages.id,
+      kiltId: queries.kiltId,
+      wikipediaId: passages.wikipediaId,
+      startParagraphId: passages.startParagraphId,
+      endParagraphId: passages.endParagraphId,
+      setKey: passages.setKey,
+      setMembers: passages.setMembers,
+      isGold: passages.isGold,
+      origins: passages.origins,
+    })
+    .from(passages)
+    .innerJoin(queries, eq(queries.id, passages.queryId))
+    .where(eq(passages.batchId, batchId))
+    .orderBy(asc(queries.lineNumber), asc(passages.wikipediaId), asc(passages.startParagraphId), asc(passages.setKey));
 }

@@ -8,7 +8,7 @@ import { annotatorStandings } from "@/db/schema";
 import type { UserActor } from "@/lib/auth/actor";
 import { makeAnnotators } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
-import { HOTPOT_Q7, makeHotpotCampaign } from "@/test/hotpot-fixture";
+import { HOTPOT_Q7, hotpotPassages, makeHotpotCampaign } from "@/test/hotpot-fixture";
 import { nextTask } from "../annotate/assignment";
 import type { Task, TaskPassage } from "../annotate/judging.contract";
 import { judgmentInputSchema, submitJudgment } from "../annotate/judgments";
@@ -66,7 +66,7 @@ describeEachDatabase("imported evidence sets on the judging path", ({ db }) => {
   });
 
   it("gives hotpot-q7's pair as a set task, and its single candidates with partial evidence", async () => {
-    const { campaignId } = await makeHotpotCampaign(db(), {
+    const { campaignId, batchId } = await makeHotpotCampaign(db(), {
       sets: "pairs",
       withoutGold: [HOTPOT_Q7.kiltId],
       settings: { goldMinJudgments: 10_000 }, // every gold set is judged insufficient here: no gold rule
@@ -84,5 +84,15 @@ describeEachDatabase("imported evidence sets on the judging path", ({ db }) => {
     expect(singles.map((t) => t.partialEvidence)).toEqual([true, true, true, true]);
     const pairs = q7.filter((t) => t.members).map((t) => t.members!.map((m) => m.wikipediaId).join("+"));
     expect(pairs.sort()).toEqual(["9300001+9300005", "9300001+9300011", "9300005+9300011"]);
+    const stored = (await hotpotPassages(db(), batchId)).filter((p) => p.kiltId === HOTPOT_Q7.kiltId);
+    expect(stored.map((p) => [p.wikipediaId, p.startParagraphId, p.setKey, p.isGold])).toEqual([
+      ["9300001", 1, "", false],
+      ["9300001", 1, HOTPOT_Q7.setKey, false],
+      ["9300001", 1, "9300011:1-1", false],
+      ["9300005", 1, "", false],
+      ["9300005", 1, "9300011:1-1", false],
+      ["9300011", 1, "", false],
+      ["9300012", 1, "", false],
+    ]);
   });
 });
