@@ -15,6 +15,7 @@ import { judgeByPlan, makeSetCampaign, wordsOf, type Plan } from "@/test/set-cam
 import type { Task } from "../annotate/judging.contract";
 import { exportJudgments } from "./export-judgments";
 import { exportKilt, type ExportReport } from "./export-kilt";
+import { exportReportQuerySchema, listExportReport } from "./export-report-page";
 
 type Item = Record<string, unknown> & { meta: Record<string, unknown> };
 type Line = { id: string; output: { answer?: string; provenance?: Item[] }[]; meta?: { partial_evidence?: Item[] } };
@@ -97,6 +98,13 @@ describeEachDatabase("KILT export of evidence sets and partial evidence", ({ db 
     expect(q1!.output.slice(1).map((e) => e.provenance!.length)).toEqual([1]);
     expect(q1!.meta).toBeUndefined();
     expect(report).toMatchObject({ queriesExported: 2, passagesEndorsed: 3 });
+    // The export report's endorsed section names the set's members.
+    const endorsed = await listExportReport(db(), system, c.campaignId, exportReportQuerySchema.parse({ show: "endorsed" }));
+    const setVotes = endorsed.rows[0]!.endorsed.find((v) => v.passageId === c.setId)!;
+    expect(setVotes.members!.map((m) => [m.title, m.startParagraphId, m.endParagraphId])).toEqual(
+      c.pageIds.map((id) => [`Page ${id}`, 2, 2]),
+    );
+    expect(endorsed.rows[0]!.endorsed.filter((v) => v.passageId !== c.setId).every((v) => v.members === null)).toBe(true);
 
     // The passage location: each member's whole paragraphs, -1 characters.
     const passage = (await exported(db(), c.campaignId, "passage")).lines[0]!.output[2]!.provenance!;
