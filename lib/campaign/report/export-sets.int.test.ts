@@ -117,9 +117,20 @@ describeEachDatabase("KILT export of evidence sets and partial evidence", ({ db 
     const c = await makeSetCampaign(db(), { partialEvidence: true });
     const team = await makeAnnotators(db(), 3);
     for (const [who, a] of team.entries()) await judgeByPlan(db(), a, c.campaignId, planOf(c, who));
-    const rows = (await exportedLines(exportJudgments(db(), system, c.campaignId)))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((r) => "verdict" in r);
+    // A proposal of the set (as the Ask screen's two passages make one): its highlight per member.
+    const spans = [0, 1].map(() => ({ startParagraphId: 2, startCharacter: 0, endParagraphId: 2, endCharacter: 3, text: "The" }));
+    await db().execute(sql`insert into proposals (passage_id, query_id, campaign_id, user_id, start_paragraph_id, start_character,
+        end_paragraph_id, end_character, span_text, member_spans)
+      select id, query_id, campaign_id, ${team[0]!.id}, 2, 0, 2, 3, 'The', ${JSON.stringify(spans)}::jsonb from passages where id = ${c.setId}`);
+    const lines = (await exportedLines(exportJudgments(db(), system, c.campaignId))).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const proposal = lines.find((l) => "proposal" in l)!;
+    const snake = { start_paragraph_id: 2, start_character: 0, end_paragraph_id: 2, end_character: 3, text: "The" };
+    expect(proposal).toMatchObject({
+      passage_id: c.setId,
+      members: c.pageIds.map((id) => ({ wikipedia_id: id, start_paragraph_id: 2, end_paragraph_id: 2 })),
+      proposal: { span: snake, member_spans: [snake, snake] },
+    });
+    const rows = lines.filter((r) => "verdict" in r);
     const ofSet = rows.filter((r) => r.passage_id === c.setId);
     expect(ofSet).toHaveLength(3);
     for (const r of ofSet) {
