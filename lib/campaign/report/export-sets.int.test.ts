@@ -13,6 +13,7 @@ import { exportedLines } from "@/test/exported";
 import { expectValidKiltFile } from "@/test/kilt-checks";
 import { judgeByPlan, makeSetCampaign, wordsOf, type Plan } from "@/test/set-campaign";
 import type { Task } from "../annotate/judging.contract";
+import { changeBatchStatus } from "../batches";
 import { exportJudgments } from "./export-judgments";
 import { exportKilt, type ExportReport } from "./export-kilt";
 import { exportReportQuerySchema, listExportReport } from "./export-report-page";
@@ -105,6 +106,10 @@ describeEachDatabase("KILT export of evidence sets and partial evidence", ({ db 
       c.pageIds.map((id) => [`Page ${id}`, 2, 2]),
     );
     expect(endorsed.rows[0]!.endorsed.filter((v) => v.passageId !== c.setId).every((v) => v.members === null)).toBe(true);
+
+    // Closed, the batch is read as sealed (which judgments counted at close): the same lines.
+    await changeBatchStatus(db(), system, c.batchId, "close");
+    expect((await exported(db(), c.campaignId)).lines).toEqual(lines);
 
     // The passage location: each member's whole paragraphs, -1 characters.
     const passage = (await exported(db(), c.campaignId, "passage")).lines[0]!.output[2]!.provenance!;
