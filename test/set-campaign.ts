@@ -15,23 +15,31 @@ export type SetCampaign = TestCampaign & { setId: number };
 /**
  * A launched campaign of two questions on two pages (makeCampaign: gold paragraph 1 and a candidate
  * paragraph 2 each, R = 3, T = 2 unless `settings` say otherwise), with an evidence set added to
- * question 0: paragraph 2 of page 0 and paragraph 2 of page 1, in that order.
+ * question 0: paragraph 2 of page 0 and paragraph 2 of page 1, in that order (`gold`: a gold set
+ * expected sufficient, each member expecting its first two words).
  */
 export async function makeSetCampaign(
   db: Db,
-  opts: { settings?: Record<string, unknown>; partialEvidence?: boolean } = {},
+  opts: { settings?: Record<string, unknown>; partialEvidence?: boolean; gold?: boolean } = {},
 ): Promise<SetCampaign> {
   const c = await makeCampaign(db, {
     queries: 2,
     candidates: 1,
     settings: { goldAccuracyThreshold: 0, goldMinJudgments: 10_000, askWhenNoneSufficient: false, ...opts.settings },
   });
-  const members: SetMember[] = c.pageIds.map((id) => ({ wikipediaId: id, startParagraphId: 2, endParagraphId: 2 }));
+  // Gold: each member expects its first two words, "The 𐌅𐌄𐌋" (code points 0–7 of paragraph 2).
+  const expectedSpan = { startParagraphId: 2, startCharacter: 0, endParagraphId: 2, endCharacter: 7 };
+  const members: SetMember[] = c.pageIds.map((id) => ({
+    wikipediaId: id,
+    startParagraphId: 2,
+    endParagraphId: 2,
+    ...(opts.gold ? { expectedSpan } : {}),
+  }));
   const [set] = rowsOf<{ id: number }>(
     await db.execute(sql`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id,
-        origins, set_members, set_key, open_slots)
+        origins, is_gold, expected_verdict, set_members, set_key, open_slots)
       select q.id, q.campaign_id, q.batch_id, ${members[0]!.wikipediaId}, 2, 2, '[{"kind":"retriever","retriever":"bm25","rank":1}]'::jsonb,
-        ${JSON.stringify(members)}::jsonb, ${`${members[1]!.wikipediaId}:2-2`}, cp.judgments_per_passage
+        ${!!opts.gold}, ${opts.gold ? "sufficient" : null}::verdict, ${JSON.stringify(members)}::jsonb, ${`${members[1]!.wikipediaId}:2-2`}, cp.judgments_per_passage
       from queries q join campaigns cp on cp.id = q.campaign_id where q.batch_id = ${c.batchId} and q.kilt_id = ${c.queryIds[0]!}
       returning id::float8 as id`),
   );

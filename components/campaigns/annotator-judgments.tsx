@@ -4,6 +4,7 @@ import "./annotator-quality.css";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { AnnotatorJudgment } from "@/lib/campaign/report/annotators.contract";
 import { HighlightedPassage, type Mark } from "./highlighted-passage";
+import { memberMarks, SetMembersView, setTitle, verdictChip } from "./set-members-view";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -27,11 +28,14 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
             <h3 className="card-title">
               <Link href={`/campaigns/${campaignId}/questions/${j.query.id}`}>{j.query.input}</Link>{" "}
               <span className="muted">
-                · {j.passage.title}, paragraphs {j.passage.paragraphs[0]?.id}–{j.passage.paragraphs[j.passage.paragraphs.length - 1]?.id}
+                ·{" "}
+                {j.passage.members
+                  ? setTitle(j.passage.members)
+                  : `${j.passage.title}, paragraphs ${j.passage.paragraphs[0]?.id}–${j.passage.paragraphs[j.passage.paragraphs.length - 1]?.id}`}
               </span>
             </h3>
             <p className="judgment-facts">
-              <span className={`verdict-chip verdict-${j.verdict}`}>{j.unreadable ? "unreadable" : j.verdict}</span>{" "}
+              <span className={verdictChip(j).className}>{verdictChip(j).text}</span>{" "}
               {j.gold && (
                 <StatusBadge tone="gold">
                   gold: expects {j.gold.expectedVerdict} · {j.gold.correct ? "right" : "wrong"}
@@ -42,7 +46,11 @@ export function AnnotatorJudgments({ campaignId, judgments }: { campaignId: numb
               </span>
             </p>
             {j.verdict === "sufficient" && !j.span && <p className="muted">Evidence: the page (no highlight).</p>}
-            <HighlightedPassage paragraphs={j.passage.paragraphs} marks={marks} />
+            {j.passage.members ? (
+              <SetMembersView members={j.passage.members} marksOf={(i) => memberMarks(j.memberSpans, j.passage.members!, i)} />
+            ) : (
+              <HighlightedPassage paragraphs={j.passage.paragraphs} marks={marks} />
+            )}
           </li>
         );
       })}

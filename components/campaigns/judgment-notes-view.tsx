@@ -1,5 +1,5 @@
 import { FLAG_LABELS } from "@/lib/campaign/annotate/judgments.contract";
-import type { QuestionJudgment } from "@/lib/campaign/report/question-view";
+import type { QuestionJudgment } from "@/lib/campaign/report/question-judgments";
 
 /** An annotator's flags, comment and revisions beside their verdict on the question view (nothing when none). */
 export function JudgmentNotesView({ judgment: j }: { judgment: Pick<QuestionJudgment, "comment" | "flags" | "revision"> }) {

@@ -18,8 +18,12 @@ import type {
   AnnotatorJudgment,
   FlaggedAnnotator,
 } from "./annotators.contract";
+import type { MemberSpan, SetMember } from "@/db/schema";
 import type { ClaimRow } from "../annotate/judgment-statements";
+import { goldMembersOf } from "../annotate/judgment-sets";
+import { memberRowsSql, type MemberRow } from "../set-members.internal";
 import { spanOf, type JudgmentRow } from "./rows";
+import { memberViewsOf } from "./set-views";
 
 // A coordinator's view of one annotator in one campaign: their figures and warnings, speed histogram,
 // agreement over time, and their judgments page by page with gold results beside them.
@@ -120,6 +124,10 @@ interface JudgmentPageRow extends JudgmentRow, GoldColumns {
   task_kind: TaskKind;
   answers: string[];
   label: FactLabel | null;
+  partial: boolean;
+  member_spans: MemberSpan[] | null;
+  set_members: SetMember[] | null;
+  members: MemberRow[] | null;
 }
 
 /** One page of the annotator's judgments in a campaign, newest first (keyset on the judgment id), or their gold judgments only. */
@@ -139,7 +147,8 @@ export async function listAnnotatorJudgments(
              j.span_text, j.duration_ms, j.created_at, j.agrees, j.label, b.task_kind, to_json(q.answers) as answers,
              q.id as query_id, q.kilt_id, q.input, p.wikipedia_id, pg.title, p.start_paragraph_id as start,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
-             p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character
+             p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character, p.expected_end_paragraph_id, p.expected_end_character,
+             j.partial, j.member_spans, p.set_members, ${sql.raw(memberRowsSql("p"))} as members
       from judgments j
       join passages p on p.id = j.passage_id
       join queries q on q.id = p.query_id
@@ -170,6 +179,8 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
     unreadable: r.unreadable,
     span,
     spanText: r.span_text,
+    partial: r.partial,
+    memberSpans: r.member_spans,
     durationMs: r.duration_ms,
     agrees: r.agrees,
     query: { id: Number(r.query_id), kiltId: r.kilt_id, input: r.input },
@@ -178,6 +189,7 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
       wikipediaId: r.wikipedia_id,
       title: r.title,
       paragraphs: r.paragraphs.map((text, i) => ({ id: r.start + i, text })),
+      members: memberViewsOf(r.members, r.set_members),
     },
     gold:
       r.is_gold && r.expected_verdict
@@ -195,8 +207,9 @@ function judgmentOfRow(r: JudgmentPageRow, slack: number): AnnotatorJudgment {
                 expectedEndCharacter: r.expected_end_character,
                 taskKind: r.task_kind,
                 expectedLabel: r.answers[0] ?? null,
+                members: goldMembersOf(r.set_members, r.members?.map((m) => m.paragraphs) ?? null),
               },
-              { verdict: r.verdict, span, label: r.label },
+              { verdict: r.partial ? "partial" : r.verdict, span, spans: r.member_spans, label: r.label },
               slack,
             ),
           }

@@ -46,6 +46,19 @@ export interface AnnotatorDetail {
   agreementByDay: { day: string; judgments: number; compared: number; agreed: number }[];
 }
 
+/** One member of an evidence set as the coordinator's pages show it: its page, paragraphs and (gold) expected span. */
+export interface SetMemberView {
+  wikipediaId: string;
+  title: string;
+  startParagraphId: number;
+  endParagraphId: number;
+  paragraphs: { id: number; text: string }[];
+  expectedSpan: Location | null;
+}
+
+/** A set judgment's highlight in one member (code points, end exclusive), with its text. */
+export type MemberSpanView = Location & { text: string };
+
 export interface AnnotatorJudgment {
   id: number;
   createdAt: string;
@@ -53,11 +66,16 @@ export interface AnnotatorJudgment {
   unreadable: boolean;
   span: Location | null;
   spanText: string | null;
+  /** "Part of the evidence": stored as insufficient with its `span`. */
+  partial: boolean;
+  /** An evidence set's highlight per member (the span is member 0's); null otherwise. */
+  memberSpans: MemberSpanView[] | null;
   durationMs: number;
   /** Whether it matches the passage's outcome; null while the passage is not finished. */
   agrees: boolean | null;
   query: { id: number; kiltId: string; input: string };
-  passage: { id: number; wikipediaId: string; title: string; paragraphs: { id: number; text: string }[] };
+  /** The passage (an evidence set's: member 0), and a set's members in page order (null for a single passage). */
+  passage: { id: number; wikipediaId: string; title: string; paragraphs: { id: number; text: string }[]; members: SetMemberView[] | null };
   /** Gold passages only: the expected verdict and span, and whether this judgment got it right (the gold rule's check). */
   gold: { expectedVerdict: "sufficient" | "insufficient"; expectedSpan: Location | null; correct: boolean } | null;
 }

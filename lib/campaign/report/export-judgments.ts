@@ -5,6 +5,7 @@ import { rawClientOf, rowsOf, type Db } from "@/db/client";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { getCampaign } from "../campaigns";
 import { responseLines } from "./export-responses";
+import { MEMBERS_JSON, memberSpansJson } from "./set-lines";
 
 /**
  * Judgments per page (one statement each, ~4 MB of lines): memory stays flat whatever the campaign's
@@ -39,29 +40,6 @@ function spanJson(t: string): string {
     || ',"end_paragraph_id":' || ${t}.end_paragraph_id::text || ',"end_character":' || ${t}.end_character::text
     || ',"text":' || to_json(${t}.span_text)::text || '}' end`;
 }
-
-/** A json list of `{…}` objects, one per element of jsonb array `column` (in order), each built by `fields` from element `m`; `null` for a null column. */
-function jsonList(column: string, fields: string): string {
-  return `case when ${column} is null then 'null' else (select '[' || string_agg(${fields}, ',' order by o) || ']'
-    from jsonb_array_elements(${column}) with ordinality as e(m, o)) end`;
-}
-
-/** A set judgment's (or version's) highlight per member (MemberSpan, camelCase stored) in the span's snake_case form, `null` for others. */
-function memberSpansJson(t: string): string {
-  return jsonList(
-    `${t}.member_spans`,
-    `'{"start_paragraph_id":' || (m->>'startParagraphId') || ',"start_character":' || (m->>'startCharacter')
-      || ',"end_paragraph_id":' || (m->>'endParagraphId') || ',"end_character":' || (m->>'endCharacter')
-      || ',"text":' || to_json(m->>'text')::text || '}'`,
-  );
-}
-
-/** An evidence set's members (SetMember, page order) as `{wikipedia_id, start_paragraph_id, end_paragraph_id}`, `null` for a single passage. */
-const MEMBERS_JSON = jsonList(
-  "p.set_members",
-  `'{"wikipedia_id":' || to_json(m->>'wikipediaId')::text || ',"start_paragraph_id":' || (m->>'startParagraphId')
-    || ',"end_paragraph_id":' || (m->>'endParagraphId') || '}'`,
-);
 
 /** A time as a JSON string in UTC to the millisecond (truncated, as a JavaScript Date), or `null`. */
 function isoTime(column: string): string {

@@ -5,6 +5,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { copyLines } from "@/db/copy-lines";
 import { rowsOf, type Db } from "@/db/client";
+import { MEMBERS_JSON, memberSpansJson } from "./set-lines";
 
 /** Explanations or proposals per page (a page is a range of questions; one question has at most one of each per annotator). */
 const PAGE_ROWS = 10_000;
@@ -20,8 +21,9 @@ type Kind = "explanations" | "proposals";
 
 /**
  * One JSONL line per explanation (`{"query_id","annotator","explanation":{"reason","text"},"batch_id","created_at"}`)
- * or proposal (`{"query_id","passage_id","wikipedia_id","start_paragraph_id","end_paragraph_id","annotator",
- * "proposal":{"span":…},"batch_id","created_at"}`) of the campaign's questions with ids in
+ * or proposal (`{"query_id","passage_id","wikipedia_id","start_paragraph_id","end_paragraph_id","members","annotator",
+ * "proposal":{"span":…,"member_spans":…},"batch_id","created_at"}`; a proposal of a set: its `members` and a
+ * highlight per member, else null) of the campaign's questions with ids in
  * (`after`, `upTo`], by question then id. SQL text with the values inline, for COPY.
  */
 export function responseLinesSelect(kind: Kind, campaignId: number, page: { after: number; upTo: number; batchId?: number }): string {
@@ -33,10 +35,11 @@ export function responseLinesSelect(kind: Kind, campaignId: number, page: { afte
       : `'{"query_id":' || to_json(q.kilt_id)::text || ',"passage_id":' || r.passage_id::text
         || ',"wikipedia_id":' || to_json(p.wikipedia_id)::text
         || ',"start_paragraph_id":' || p.start_paragraph_id::text || ',"end_paragraph_id":' || p.end_paragraph_id::text
+        || ',"members":' || ${MEMBERS_JSON}
         || ',"annotator":' || to_json(u.pseudonym)::text
         || ',"proposal":{"span":{"start_paragraph_id":' || r.start_paragraph_id::text || ',"start_character":' || r.start_character::text
         || ',"end_paragraph_id":' || r.end_paragraph_id::text || ',"end_character":' || r.end_character::text
-        || ',"text":' || to_json(r.span_text)::text || '}}'`;
+        || ',"text":' || to_json(r.span_text)::text || '},"member_spans":' || ${memberSpansJson("r")} || '}'`;
   return `
     select ${line} || ',"batch_id":' || q.batch_id::text || ',"created_at":' || ${createdAt("r")} || '}' as line
     from ${kind} r

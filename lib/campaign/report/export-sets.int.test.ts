@@ -13,8 +13,10 @@ import { exportedLines } from "@/test/exported";
 import { expectValidKiltFile } from "@/test/kilt-checks";
 import { judgeByPlan, makeSetCampaign, wordsOf, type Plan } from "@/test/set-campaign";
 import type { Task } from "../annotate/judging.contract";
+import { changeBatchStatus } from "../batches";
 import { exportJudgments } from "./export-judgments";
 import { exportKilt, type ExportReport } from "./export-kilt";
+import { exportReportQuerySchema, listExportReport } from "./export-report-page";
 
 type Item = Record<string, unknown> & { meta: Record<string, unknown> };
 type Line = { id: string; output: { answer?: string; provenance?: Item[] }[]; meta?: { partial_evidence?: Item[] } };
@@ -97,6 +99,17 @@ describeEachDatabase("KILT export of evidence sets and partial evidence", ({ db 
     expect(q1!.output.slice(1).map((e) => e.provenance!.length)).toEqual([1]);
     expect(q1!.meta).toBeUndefined();
     expect(report).toMatchObject({ queriesExported: 2, passagesEndorsed: 3 });
+    // The export report's endorsed section names the set's members.
+    const endorsed = await listExportReport(db(), system, c.campaignId, exportReportQuerySchema.parse({ show: "endorsed" }));
+    const setVotes = endorsed.rows[0]!.endorsed.find((v) => v.passageId === c.setId)!;
+    expect(setVotes.members!.map((m) => [m.title, m.startParagraphId, m.endParagraphId])).toEqual(
+      c.pageIds.map((id) => [`Page ${id}`, 2, 2]),
+    );
+    expect(endorsed.rows[0]!.endorsed.filter((v) => v.passageId !== c.setId).every((v) => v.members === null)).toBe(true);
+
+    // Closed, the batch is read as sealed (which judgments counted at close): the same lines.
+    await changeBatchStatus(db(), system, c.batchId, "close");
+    expect((await exported(db(), c.campaignId)).lines).toEqual(lines);
 
     // The passage location: each member's whole paragraphs, -1 characters.
     const passage = (await exported(db(), c.campaignId, "passage")).lines[0]!.output[2]!.provenance!;
@@ -109,9 +122,20 @@ describeEachDatabase("KILT export of evidence sets and partial evidence", ({ db 
     const c = await makeSetCampaign(db(), { partialEvidence: true });
     const team = await makeAnnotators(db(), 3);
     for (const [who, a] of team.entries()) await judgeByPlan(db(), a, c.campaignId, planOf(c, who));
-    const rows = (await exportedLines(exportJudgments(db(), system, c.campaignId)))
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .filter((r) => "verdict" in r);
+    // A proposal of the set (as the Ask screen's two passages make one): its highlight per member.
+    const spans = [0, 1].map(() => ({ startParagraphId: 2, startCharacter: 0, endParagraphId: 2, endCharacter: 3, text: "The" }));
+    await db().execute(sql`insert into proposals (passage_id, query_id, campaign_id, user_id, start_paragraph_id, start_character,
+        end_paragraph_id, end_character, span_text, member_spans)
+      select id, query_id, campaign_id, ${team[0]!.id}, 2, 0, 2, 3, 'The', ${JSON.stringify(spans)}::jsonb from passages where id = ${c.setId}`);
+    const lines = (await exportedLines(exportJudgments(db(), system, c.campaignId))).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const proposal = lines.find((l) => "proposal" in l)!;
+    const snake = { start_paragraph_id: 2, start_character: 0, end_paragraph_id: 2, end_character: 3, text: "The" };
+    expect(proposal).toMatchObject({
+      passage_id: c.setId,
+      members: c.pageIds.map((id) => ({ wikipedia_id: id, start_paragraph_id: 2, end_paragraph_id: 2 })),
+      proposal: { span: snake, member_spans: [snake, snake] },
+    });
+    const rows = lines.filter((r) => "verdict" in r);
     const ofSet = rows.filter((r) => r.passage_id === c.setId);
     expect(ofSet).toHaveLength(3);
     for (const r of ofSet) {

@@ -62,6 +62,8 @@ export interface PassageVotes {
   judgments: number;
   /** The coordinator decided it (adjudication), over the vote. */
   adjudicated: boolean;
+  /** An evidence set's members in page order (the fields above are member 0's); null for a single passage. */
+  members: { wikipediaId: string; title: string; startParagraphId: number; endParagraphId: number }[] | null;
 }
 
 export interface ProvenancePageOptions {
@@ -154,6 +156,13 @@ function votesOf(p: PassageRow): PassageVotes {
     sufficient: p.sufficient_count,
     judgments: p.judgment_count,
     adjudicated: p.adjudication !== undefined,
+    members:
+      p.members?.map((m, i) => ({
+        wikipediaId: m.wikipedia_id,
+        title: m.title,
+        startParagraphId: m.start,
+        endParagraphId: p.set_members?.[i]?.endParagraphId ?? m.start + m.paragraphs.length - 1,
+      })) ?? null,
   };
 }
 

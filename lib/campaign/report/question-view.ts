@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { Aggregation, FactLabel, PassageOrigin, TaskKind } from "@/db/schema";
+import type { Aggregation, PassageOrigin, SetMember, TaskKind } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
 import { codePointLength, type Location } from "@/lib/kilt/codepoints";
@@ -14,29 +14,16 @@ import { answerKeepingConsensus } from "../quality/consensus-answer";
 import { isUnanswerable, type OutcomeSettings, type PassageOutcome } from "../quality/outcome";
 import { answersInText } from "./provenance-kinds";
 import { explanationsOf, proposerNamesOf, proposersOf, type ExplanationView } from "./question-responses";
-import { outcomeOfRow, spanOf, type JudgmentRow, type PassageOutcomeRow } from "./rows";
+import { memberRowsSql, type MemberRow } from "../set-members.internal";
+import type { SetMemberView } from "./annotators.contract";
+import { countedInOrder, type QuestionJudgment, type ViewedJudgmentRow } from "./question-judgments";
+import { outcomeOfRow, spanOf, type PassageOutcomeRow } from "./rows";
+import { memberConsensus, memberViewsOf } from "./set-views";
 
-export interface QuestionJudgment {
-  id: number;
-  username: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: Location | null;
-  spanText: string | null;
-  durationMs: number;
-  createdAt: string;
-  /** Counted: the annotator is in good standing and this is among the passage's first R such judgments. */
-  counted: boolean;
-  paused: boolean;
-  /** The annotator's note and flags (issue 14), and how often they revised it. */
-  comment: string | null;
-  flags: string[];
-  revision: number;
-  /** Fact checking: the label a sufficient judgment gave the claim (SUPPORTS, REFUTES); null otherwise. */
-  label: FactLabel | null;
-  /** Fact checking: the label differs from the dataset's (the question's answers, SUPPORTS or REFUTES). */
-  labelDisagrees: boolean;
-}
+export type { QuestionJudgment } from "./question-judgments";
+
+/** A member of an evidence set in the question view: its page and paragraphs, and the consensus of the endorsing highlights in it (when endorsed). */
+export type QuestionSetMember = SetMemberView & { consensus: Location | null };
 
 export interface QuestionPassage {
   id: number;
@@ -64,6 +51,8 @@ export interface QuestionPassage {
   consensusOfHighlights: Location | null;
   /** The coordinator's live decision, which overrides the vote in the export (null: the vote decides). */
   adjudication: AdjudicationView | null;
+  /** An evidence set's members in page order, member 0 being the passage's own location (null: a single passage). */
+  members: QuestionSetMember[] | null;
   /** Proposed by annotators who found no passage of the question sufficient (usernames; a crowd worker's pseudonym); empty for imported passages. */
   proposedBy: string[];
   judgments: QuestionJudgment[];
@@ -103,15 +92,8 @@ interface PassageRow extends PassageOutcomeRow {
   claim_count: number;
   open_slots: number;
   origins: PassageOrigin[];
-}
-
-interface ViewedJudgmentRow extends JudgmentRow {
-  username: string;
-  paused: boolean;
-  comment: string | null;
-  flags: string[];
-  revision: number;
-  label: FactLabel | null;
+  set_members: SetMember[] | null;
+  members: MemberRow[] | null;
 }
 
 /** Every passage of one question with its judgments, highlights, consensus span and gold (coordinators). */
@@ -187,7 +169,8 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
              p.is_gold, p.expected_verdict, p.expected_start_paragraph_id, p.expected_start_character,
              p.expected_end_paragraph_id, p.expected_end_character,
-             p.judgment_count, p.sufficient_count, p.claim_count, p.open_slots, p.is_decided, p.origins
+             p.judgment_count, p.sufficient_count, p.claim_count, p.open_slots, p.is_decided, p.origins,
+             p.set_members, ${sql.raw(memberRowsSql("p"))} as members
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
       where p.query_id = ${queryId}
       order by p.is_gold desc, p.id`),
@@ -196,7 +179,7 @@ async function readQuestion(db: Db, queryId: number): Promise<{ passageRows: Pas
     await db.execute(sql`
       select j.id, j.passage_id, u.username, j.verdict, j.unreadable, j.start_paragraph_id, j.start_character,
              j.end_paragraph_id, j.end_character, j.span_text, j.duration_ms, j.created_at, j.comment, j.flags, j.revision,
-             j.label, coalesce(s.status, 'active') = 'paused' as paused
+             j.label, j.partial, j.member_spans, coalesce(s.status, 'active') = 'paused' as paused
       from judgments j join passages p on p.id = j.passage_id join users u on u.id = j.user_id
       left join annotator_standings s on s.campaign_id = j.campaign_id and s.user_id = j.user_id
       where p.query_id = ${queryId}
@@ -246,38 +229,23 @@ function questionPassage(
     posterior: null,
     consensusOfHighlights: consensusSpan(shape, highlights, campaign.endorsementThreshold) ?? null,
     adjudication,
+    members: setMembersOf(p, judgments, outcome.endorsed ? campaign.endorsementThreshold : null, answers),
     proposedBy: proposersOf(p.origins),
     judgments,
   };
   return { passage, outcome };
 }
 
-/**
- * The rule of `countedJudgmentsOf` in TypeScript: in time order, the first R judgments of annotators
- * in good standing count. `labels`: fact checking's dataset labels, which a judgment's label
- * disagrees with when it is none of them (empty: nothing to disagree with).
- */
-function countedInOrder(rows: ViewedJudgmentRow[], judgmentsPerPassage: number, labels: string[]): QuestionJudgment[] {
-  let countedSoFar = 0;
-  return rows.map((j): QuestionJudgment => {
-    const counted = !j.paused && countedSoFar < judgmentsPerPassage;
-    if (counted) countedSoFar++;
-    return {
-      id: Number(j.id),
-      username: j.username,
-      verdict: j.verdict,
-      unreadable: j.unreadable,
-      span: spanOf(j),
-      spanText: j.span_text,
-      durationMs: j.duration_ms,
-      createdAt: new Date(j.created_at).toISOString(),
-      counted,
-      paused: j.paused,
-      comment: j.comment,
-      flags: j.flags,
-      revision: j.revision,
-      label: j.label ?? null,
-      labelDisagrees: j.label != null && labels.length > 0 && !labels.includes(j.label),
-    };
-  });
+/** A set's members with the consensus of the counted sufficient highlights in each (`threshold` null: not endorsed, no consensus). */
+function setMembersOf(
+  p: PassageRow,
+  judgments: QuestionJudgment[],
+  threshold: number | null,
+  answers: string[],
+): QuestionSetMember[] | null {
+  const members = memberViewsOf(p.members, p.set_members);
+  if (!members) return null;
+  const highlights = judgments.filter((j) => j.counted && j.verdict === "sufficient" && j.memberSpans).map((j) => j.memberSpans!);
+  const consensus = threshold === null ? members.map(() => null) : memberConsensus(members, highlights, threshold, answers);
+  return members.map((m, i) => ({ ...m, consensus: consensus[i] ?? null }));
 }

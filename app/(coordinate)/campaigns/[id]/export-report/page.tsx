@@ -132,10 +132,11 @@ const OUTCOME: Record<ExportReportRow["status"], { text: string; tone?: string }
 /** "¶2–3" */
 const paragraphs = (a: number, b: number) => (a === b ? `¶${a}` : `¶${a}–${b}`);
 
-/** A passage's title, paragraphs and counted votes: "Lighthouse (¶1) · 0 of 3 sufficient". */
+/** A passage's title, paragraphs and counted votes: "Lighthouse (¶1) · 0 of 3 sufficient"; an evidence set's members joined by " + ". */
 function passageText(p: PassageVotes): string {
   const votes = `${p.sufficient} of ${p.judgments} sufficient`;
-  return `${p.title} (${paragraphs(p.startParagraphId, p.endParagraphId)}) · ${votes}${p.adjudicated ? " · decided by a coordinator" : ""}`;
+  const where = (p.members ?? [p]).map((m) => `${m.title} (${paragraphs(m.startParagraphId, m.endParagraphId)})`).join(" + ");
+  return `${p.members ? "Evidence set: " : ""}${where} · ${votes}${p.adjudicated ? " · decided by a coordinator" : ""}`;
 }
 
 /** "¶3 characters 10–42", or the whole paragraphs when the location has -1 characters. */

@@ -4,6 +4,7 @@ import { campaignChildSubpage } from "@/components/campaigns/campaign-child-subp
 import { CampaignSubpage } from "@/components/campaigns/campaign-subpage";
 import { HighlightedPassage, MarkLegend, type Mark } from "@/components/campaigns/highlighted-passage";
 import { JudgmentNotesView } from "@/components/campaigns/judgment-notes-view";
+import { memberMarks, SetMembersView, setTitle, verdictChip } from "@/components/campaigns/set-members-view";
 import { TaskBlock } from "@/components/task/task-block";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { TermList, type Term } from "@/components/ui/term-list";
@@ -71,11 +72,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
       {view.passages.map((p) => (
         <section key={p.id} className="card passage-card" aria-labelledby={`passage-${p.id}`} data-testid="passage">
           <h2 id={`passage-${p.id}`} className="card-title">
-            {p.title}{" "}
-            <span className="muted">
-              · paragraphs {p.startParagraphId}–{p.endParagraphId}
-            </span>{" "}
-            {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
+            <PassageTitle passage={p} /> {p.isGold && <StatusBadge tone="gold">gold: expects {p.expectedVerdict}</StatusBadge>}{" "}
             {p.proposedBy.length > 0 && <span className="muted">· proposed by {p.proposedBy.join(", ")} </span>}
             <StatusBadge tone={p.endorsed ? "launched" : undefined}>{outcome(p)}</StatusBadge> <Posterior passage={p} />
             {p.adjudication && (
@@ -88,8 +85,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
             {p.judgments.map((j) => (
               <article key={j.id} className="judgment-column" aria-label={`${j.username}: ${j.verdict}`}>
                 <header>
-                  <strong>{j.username}</strong>{" "}
-                  <span className={`verdict-chip verdict-${j.verdict}`}>{j.unreadable ? "unreadable" : j.verdict}</span>
+                  <strong>{j.username}</strong> <span className={verdictChip(j).className}>{verdictChip(j).text}</span>
                   <JudgmentLabel judgment={j} answers={query.answers} />
                   <span className="muted">
                     {" "}
@@ -99,10 +95,15 @@ function QuestionPage({ view }: { view: QuestionView }) {
                 </header>
                 <JudgmentNotesView judgment={j} />
                 {j.verdict === "sufficient" && !j.span && <p className="muted">Evidence: the page (no highlight).</p>}
-                <HighlightedPassage paragraphs={p.paragraphs} marks={judgmentMarks(j.span, p.expectedSpan)} />
+                {p.members ? (
+                  <SetMembersView members={p.members} marksOf={(i) => memberMarks(j.memberSpans, p.members!, i)} />
+                ) : (
+                  <HighlightedPassage paragraphs={p.paragraphs} marks={judgmentMarks(j.span, p.expectedSpan)} />
+                )}
               </article>
             ))}
-            {(p.consensus || p.expectedSpan) && (
+            {p.members && <SetConsensus members={p.members} />}
+            {!p.members && (p.consensus || p.expectedSpan) && (
               <article className="judgment-column consensus-column" aria-label="Consensus and gold">
                 <header>
                   <strong>{p.consensus ? "Consensus" : "Gold"}</strong>
@@ -130,6 +131,44 @@ function QuestionPage({ view }: { view: QuestionView }) {
       ))}
       {view.explanations.length > 0 && <Explanations explanations={view.explanations} />}
     </CampaignSubpage>
+  );
+}
+
+/** A passage's title: its page and paragraphs, or an evidence set's pages (its members stack in each column). */
+function PassageTitle({ passage: p }: { passage: QuestionPassage }) {
+  if (p.members)
+    return (
+      <>
+        {setTitle(p.members)} <span className="muted">· {p.members.length} passages judged together</span>
+      </>
+    );
+  return (
+    <>
+      {p.title}{" "}
+      <span className="muted">
+        · paragraphs {p.startParagraphId}–{p.endParagraphId}
+      </span>
+    </>
+  );
+}
+
+/** An evidence set's consensus column: per member, the consensus of the highlights in it (endorsed) and its gold span. */
+function SetConsensus({ members }: { members: NonNullable<QuestionPassage["members"]> }) {
+  if (!members.some((m) => m.consensus || m.expectedSpan)) return null;
+  const marksOf = (i: number): Mark[] => {
+    const m = members[i]!;
+    return [
+      ...(m.consensus ? [{ location: m.consensus, kind: "consensus" as const }] : []),
+      ...(m.expectedSpan ? [{ location: m.expectedSpan, kind: "gold" as const }] : []),
+    ];
+  };
+  return (
+    <article className="judgment-column consensus-column" aria-label="Consensus and gold" data-testid="set-consensus">
+      <header>
+        <strong>{members.some((m) => m.consensus) ? "Consensus per member" : "Gold"}</strong>
+      </header>
+      <SetMembersView members={members} marksOf={marksOf} />
+    </article>
   );
 }
 
