@@ -17,6 +17,8 @@ interface Props {
   /** What an endorsement without a span exports (null: nobody highlighted, so a span must be given). */
   consensus: Location | null;
   live: AdjudicationView | null;
+  /** An evidence set: an endorsement exports the consensus in each member; no span of one's own. */
+  isSet?: boolean;
 }
 
 const REASON_MAX = 2000;
@@ -102,16 +104,26 @@ type Mutations = ReturnType<typeof useAdjudicationMutations>;
  * consensus span or a span of one's own: select words in the passage below (snapped to words), or
  * type them into the field (the keyboard path; the first occurrence is taken).
  */
-export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus, live }: Props) {
+export function AdjudicationPanel({ campaignId, passageId, paragraphs, consensus, live, isSet = false }: Props) {
   const id = useId();
-  const state = useDecisionState(paragraphs, consensus, live);
+  const own = useDecisionState(paragraphs, consensus, live);
+  // A set's endorsement always exports the consensus in each member: no span of one's own to miss.
+  const state = isSet ? { ...own, span: null, missing: false } : own;
   const mutations = useAdjudicationMutations(`/api/campaigns/${campaignId}/passages/${passageId}/adjudication`, state);
   return (
     <section className="adjudication" aria-labelledby={`${id}-title`} data-testid="adjudication">
       <h3 id={`${id}-title`}>Your decision</h3>
       {live ? <LiveDecision live={live} revert={mutations.revert} /> : <p className="muted">No decision: the vote decides.</p>}
 
-      <DecisionForm id={id} paragraphs={paragraphs} consensus={consensus} replacing={live !== null} state={state} mutations={mutations} />
+      <DecisionForm
+        id={id}
+        paragraphs={paragraphs}
+        consensus={consensus}
+        replacing={live !== null}
+        isSet={isSet}
+        state={state}
+        mutations={mutations}
+      />
     </section>
   );
 }
@@ -141,12 +153,13 @@ interface FormProps {
   consensus: Location | null;
   /** Whether a live decision is there (the form replaces it). */
   replacing: boolean;
+  isSet: boolean;
   state: DecisionState;
   mutations: Mutations;
 }
 
 /** Endorse or reject, the span to export (endorse), the reason. */
-function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }: FormProps) {
+function DecisionForm({ id, paragraphs, consensus, replacing, isSet, state, mutations }: FormProps) {
   const { decision, reason, setReason, missing } = state;
   const { save, problemOf } = mutations;
   return (
@@ -162,7 +175,11 @@ function DecisionForm({ id, paragraphs, consensus, replacing, state, mutations }
         <DecisionRadio id={id} value="endorse" label="Endorse" state={state} />{" "}
         <DecisionRadio id={id} value="reject" label="Reject" state={state} />
       </fieldset>
-      {decision === "endorse" && (
+      {decision === "endorse" && isSet && (
+        <p className="muted">An evidence set exports the consensus of the highlights in each of its members.</p>
+      )}
+      {decision === "endorse" && isSet && problemOf("span") && <span className="field-error">{problemOf("span")}</span>}
+      {decision === "endorse" && !isSet && (
         <SpanFieldset id={id} paragraphs={paragraphs} consensus={consensus} state={state} spanProblem={problemOf("span")} />
       )}
       <label htmlFor={`${id}-reason`}>Reason</label>

@@ -108,6 +108,8 @@ interface PassageForDecision {
   end_paragraph_id: number;
   slice: string[] | null;
   sealed: boolean;
+  /** An evidence set: it exports the consensus of the highlights in each member, never a coordinator's span. */
+  is_set: boolean;
 }
 
 /** The campaign's passage (not found: another campaign's, or none), with its paragraphs for the span check. */
@@ -115,6 +117,7 @@ async function passageOf(db: Db, campaignId: number, passageId: number): Promise
   const [p] = rowsOf<PassageForDecision>(
     await db.execute(sql`
       select p.id, p.start_paragraph_id, p.end_paragraph_id, b.sealed_judgments_per_passage is not null as sealed,
+             p.set_members is not null as is_set,
              array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as slice
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id join batches b on b.id = p.batch_id
       where p.id = ${passageId} and p.campaign_id = ${campaignId}`),
@@ -150,6 +153,11 @@ export async function adjudicatePassage(
   const decision = parseInput(adjudicationInputSchema, input);
   const campaign = await getCampaign(db, actor, campaignId);
   const p = await passageOf(db, campaignId, passageId);
+  if (decision.span && p.is_set)
+    throw invalidField(
+      "span",
+      `must be null: passage ${passageId} is an evidence set, which exports the consensus of the highlights in each of its members`,
+    );
   if (decision.span) checkSpan(p, decision.span);
   else if (decision.decision === "endorse" && !(await hasConsensus(db, p, campaign.judgmentsPerPassage))) {
     throw invalidField(

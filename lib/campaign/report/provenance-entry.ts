@@ -120,14 +120,15 @@ function locate(r: Range, locations: Location[], adjudicated: Location | undefin
 /**
  * One endorsed passage as a KILT output entry (JSON text): `{"provenance": [item]}` for a single
  * passage, one item per member (page order) for an evidence set, each located by the consensus of
- * the endorsing highlights in it. An adjudicated span replaces the consensus (a set's: member 0's).
+ * the endorsing highlights in it. An adjudicated span replaces the consensus of a single passage
+ * (adjudication refuses a span on a set).
  * When no item's text holds an answer, the first item is listed in `ctx.withoutAnswer`.
  */
 export function provenanceEntry(p: PassageRow, highlights: HighlightRow[], ctx: EntryContext): string {
   const ranges = rangesOf(p);
   const located = ranges.map((r, i) => {
     const { locations, texts } = highlightsIn(p, highlights, i);
-    const adjudicated = ctx.location === "span" && i === 0 ? locationOf(p.adjudication?.span) : undefined;
+    const adjudicated = ctx.location === "span" && !p.set_members ? locationOf(p.adjudication?.span) : undefined;
     const place = locate(r, locations, adjudicated, ctx);
     return { r, texts, ...place };
   });

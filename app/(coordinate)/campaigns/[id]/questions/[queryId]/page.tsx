@@ -126,6 +126,7 @@ function QuestionPage({ view }: { view: QuestionView }) {
             paragraphs={p.paragraphs}
             consensus={p.consensusOfHighlights}
             live={p.adjudication}
+            isSet={Boolean(p.members)}
           />
         </section>
       ))}
