@@ -8,7 +8,8 @@ import { adminApi, unique } from "./fixtures";
 /**
  * Each work question has its own page:
  *   paragraph 1 "Alpha …"  gold (with a span: "Alpha")
- *   paragraph 2 "Beta …"   gold (with a span: "Beta"), when goldPerQuestion is 2
+ *   paragraph 2 "Beta …"   gold (with a span: "Beta"), when goldPerQuestion is 2 (an output of its own:
+ *                          two items in one output would be one evidence set)
  *   paragraph 3 "Ferries …" a retrieved candidate, when candidates is on
  * each training question a page whose paragraph 1 "Training …" is gold marked as training, with an
  * explanation and the span "Training".
@@ -126,7 +127,13 @@ export async function crowdCampaign(admin: APIRequestContext, o: CrowdCampaignOp
     if (o.goldPerQuestion === 2)
       gold.push({ wikipedia_id: id, start_paragraph_id: 2, end_paragraph_id: 2, start_character: 0, end_character: 4 });
     const qid = unique("q");
-    queries.push(JSON.stringify({ id: qid, input: `When was lighthouse ${i} first lit?`, output: [{ answer: "1871", provenance: gold }] }));
+    queries.push(
+      JSON.stringify({
+        id: qid,
+        input: `When was lighthouse ${i} first lit?`,
+        output: gold.map((g) => ({ answer: "1871", provenance: [g] })),
+      }),
+    );
     if (o.candidates)
       candidates.push(
         JSON.stringify({ id: qid, output: [{ provenance: [{ wikipedia_id: id, start_paragraph_id: 3, end_paragraph_id: 3 }] }] }),
