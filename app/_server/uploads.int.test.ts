@@ -102,7 +102,7 @@ describe("upload parts", () => {
       } else if (part.kind === "candidates") {
         expect(pulled()).toBeGreaterThan(16 * MiB);
         seen.push(`${part.file.fileName}: ${(await text(part.file.source)).trim()}`);
-      } else seen.push(JSON.stringify(part.options));
+      } else if (part.kind === "options") seen.push(JSON.stringify(part.options));
     }
     expect(seen).toEqual([
       "queries.jsonl",

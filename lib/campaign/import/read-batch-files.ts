@@ -1,7 +1,16 @@
 import "server-only";
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
-import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
+import {
+  candidateProvenanceItemSchema,
+  isTextEvidence,
+  kiltIdSchema,
+  mappableTaskLineSchema,
+  provenanceItemSchema,
+  type MappableTaskLine,
+  type ProvenanceItem,
+  type TaskLine,
+} from "@/lib/kilt/schemas";
 import { answersOf, type PassageDraft } from "./passage-drafts";
 import { locatedGoldOf } from "./set-drafts";
 import type { Problems } from "./import-problems";
@@ -36,6 +45,8 @@ export interface ParsedQuery {
   gold: Located<PassageDraft>[];
   /** The line's `meta`, for detecting its task (a dataset it names). */
   meta?: unknown;
+  /** A line with evidence given as text, until the import locates it (map-evidence.ts): its gold is made then. */
+  textLine?: MappableTaskLine;
 }
 
 /** One line of a retrieval-output file: the ranking of its first output entry that has provenance. */
@@ -70,17 +81,21 @@ async function* jsonLines(file: ImportFile, problems: Problems) {
   }
 }
 
-/** Reads a KILT task file: questions, answers, the original lines, and gold passages from provenance. */
+/**
+ * Reads a KILT task file: questions, answers, the original lines, and gold passages from provenance.
+ * A provenance item may give its evidence as text: its line's gold is made once the import has
+ * located it (ParsedQuery.textLine; map-evidence.ts), which it does only when asked to (`mapEvidence`).
+ */
 export async function readTaskFile(file: ImportFile, problems: Problems): Promise<ParsedQuery[]> {
   const out: ParsedQuery[] = [];
   const seen = new Map<string, number>();
   for await (const { json, text, lineNumber } of jsonLines(file, problems)) {
-    const parsed = taskLineSchema.safeParse(json);
+    const parsed = mappableTaskLineSchema.safeParse(json);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
       continue;
     }
-    const line = parsed.data;
+    const line = parsed.data as MappableTaskLine;
     const first = seen.get(line.id);
     if (first !== undefined) {
       problems.add(file.fileName, lineNumber, "id", `'${line.id}' appears again (first on line ${first})`);
@@ -91,15 +106,16 @@ export async function readTaskFile(file: ImportFile, problems: Problems): Promis
       problems.add(file.fileName, lineNumber, "(line)", `a batch holds at most ${MAX_BATCH_QUERIES} questions; split the file`);
       break;
     }
-    const gold = locatedGoldOf(line, file.fileName, lineNumber, problems);
+    const hasText = line.output.some((o) => (o.provenance ?? []).some(isTextEvidence));
     out.push({
       kiltId: line.id,
       input: line.input,
-      answers: answersOf(line),
+      answers: answersOf(line as TaskLine),
       originalLine: text,
       lineNumber,
-      gold,
+      gold: hasText ? [] : locatedGoldOf(line as unknown as TaskLine, file.fileName, lineNumber, problems),
       meta: datasetMeta(line.meta),
+      ...(hasText ? { textLine: line } : {}),
     });
   }
   return out;
