@@ -76,6 +76,19 @@ export function evidenceMapLines(r: EvidenceMapReport): string[] {
     `Evidence given as text in ${r.file}: ${r.items} item${r.items === 1 ? "" : "s"}, ${r.exact} mapped exactly, ${r.fuzzy} mapped fuzzily (BLEU ≥ ${r.minBleu}), ${r.dropped} dropped${unknown}.`,
     `Pages found by wikipedia_id ${by.id}, by exact title ${by.title}, by redirect ${by.redirect}, by title folded for case and accents ${by.folded}.`,
     `BLEU of the best match: ${r.bleuBins.map((n, i) => `${bleuBinLabel(i)}: ${n}`).join(", ")}.`,
+    ...unknownPageLines(r),
+  ];
+}
+
+const UNKNOWN_LISTED = 20;
+
+/** The lines of the items whose page is not in the knowledge source (the first 20). */
+function unknownPageLines(r: EvidenceMapReport): string[] {
+  if (!r.unknownPages) return [];
+  const listed = r.droppedItems.filter((d) => d.reason === "unknown-page").slice(0, UNKNOWN_LISTED);
+  const more = r.unknownPages - listed.length;
+  return [
+    `Pages not in the knowledge source: ${listed.map((d) => `line ${d.line} (${d.page})`).join(", ")}${more > 0 ? `, and ${more} more` : ""}.`,
   ];
 }
 

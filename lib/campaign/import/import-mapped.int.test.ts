@@ -228,4 +228,28 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
     ).rejects.toThrow(/minBleu.*mapEvidence on/);
     expect(await db().select().from(batches).where(eq(batches.campaignId, campaign.id))).toEqual([]);
   });
+
+  it("keeps, in a knowledge import filtered by a task file of text evidence, the pages its items name by wikipedia_id", async () => {
+    const u = unique("r");
+    const page = (id: string) => ({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: [`Page ${id}\n`, `${LIGHT}\n`] });
+    const refs = jsonl([
+      {
+        id: `${u}-q`,
+        input: "q?",
+        output: [
+          {
+            provenance: [
+              { evidence: LIGHT, wikipedia_id: `${u}-a` },
+              { evidence: LIGHT, title: `Page ${u}-b` },
+            ],
+          },
+        ],
+      },
+    ]);
+    const parts = (async function* () {
+      yield { kind: "references" as const, file: { fileName: "refs.jsonl", source: source(refs) } };
+      yield { kind: "file" as const, file: { fileName: "k.jsonl", source: source(jsonl([page(`${u}-a`), page(`${u}-b`)])) } };
+    })();
+    expect(await importKnowledge(db(), system, { parts })).toMatchObject({ pages: 1, skipped: 1 });
+  });
 });

@@ -7,6 +7,7 @@ import {
   kiltIdSchema,
   mappableTaskLineSchema,
   provenanceItemSchema,
+  textEvidenceItemSchema,
   type MappableTaskLine,
   type ProvenanceItem,
   type TaskLine,
@@ -64,8 +65,16 @@ const retrievalLineSchema = z.object({
     .min(1, "must hold the ranking's output entry"),
 });
 
+/** An item given as text names its page by wikipedia_id or title: only its wikipedia_id, when given, is a reference. */
+const referenceItemSchema = z.unknown().transform((v, ctx) => {
+  const parsed = isTextEvidence(v) ? textEvidenceItemSchema.safeParse(v) : provenanceItemSchema.safeParse(v);
+  if (parsed.success) return parsed.data.wikipedia_id;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 const provenanceLineSchema = z
-  .object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) })
+  .object({ output: z.array(z.object({ provenance: z.array(referenceItemSchema).optional() }).loose()) })
   .loose();
 
 async function* jsonLines(file: ImportFile, problems: Problems) {
@@ -152,7 +161,10 @@ export async function readCandidatesFile(file: ImportFile, problems: Problems): 
   return out;
 }
 
-/** Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge import). */
+/**
+ * Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge
+ * import); an item of evidence given as text that names its page by title only references none.
+ */
 export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, problems: Problems): Promise<void> {
   for await (const { json, lineNumber } of jsonLines(file, problems)) {
     const parsed = provenanceLineSchema.safeParse(json);
@@ -160,6 +172,6 @@ export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, p
       for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
       continue;
     }
-    for (const entry of parsed.data.output) for (const item of entry.provenance ?? []) ids.add(item.wikipedia_id);
+    for (const entry of parsed.data.output) for (const id of entry.provenance ?? []) if (id !== undefined) ids.add(id);
   }
 }
