@@ -128,12 +128,24 @@ export async function importBatch(
     action: "batch.import",
     targetType: "batch",
     targetId: result.batch.id,
-    details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages, task: task.kind },
+    details: {
+      campaignId: campaign.id,
+      name,
+      queries: result.queries,
+      passages: result.passages,
+      task: task.kind,
+      ...evidenceAudit(evidence),
+    },
   });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).
   await db.execute(sql`analyze passages, queries`);
   return result;
+}
+
+/** The audit's record of the evidence given as text: its counts. */
+function evidenceAudit(r: EvidenceMapReport | null) {
+  return r ? { evidence: { items: r.items, exact: r.exact, fuzzy: r.fuzzy, dropped: r.dropped, minBleu: r.minBleu } } : {};
 }
 
 function checkRetrieverOption(options: BatchImportOptions, files: number): void {

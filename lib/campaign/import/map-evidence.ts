@@ -55,7 +55,10 @@ function textItemsOf(parsed: readonly ParsedQuery[]): TextItem[] {
 async function matchItems(db: Db, items: readonly TextItem[], pages: readonly (FoundPage | null)[]): Promise<(EvidenceMatch | null)[]> {
   const byPage = new Map<string, number[]>();
   pages.forEach((p, i) => {
-    if (p) byPage.set(p.wikipediaId, [...(byPage.get(p.wikipediaId) ?? []), i]);
+    if (!p) return;
+    const list = byPage.get(p.wikipediaId);
+    if (list) list.push(i);
+    else byPage.set(p.wikipediaId, [i]);
   });
   const matches: (EvidenceMatch | null)[] = items.map(() => null);
   const ids = [...byPage.keys()];
