@@ -6,6 +6,7 @@
 import { codePointLength } from "../codepoints";
 import { isNotBlank } from "./bleu";
 import { answerTokensOf, normalizeAnswer, paragraphTokenOf, splitTokens, type RawToken } from "./normalize";
+import { goldModelOf } from "./gold-model";
 import { searchSpans, type SearchState } from "./span-search";
 
 export interface EvidenceMatch {
@@ -121,6 +122,7 @@ function searchCandidates(
   answerTokens: readonly string[],
 ): EvidenceMatch | null {
   const gold = answerTokens.filter(isNotBlank);
+  const model = gold.length > 0 ? goldModelOf(gold) : null;
   const state: SearchState = { bleu: null, paragraphId: -1, start: -1, end: -1 };
   let found = false;
   for (const idx of candidates) {
@@ -131,8 +133,8 @@ function searchCandidates(
       Object.assign(state, { bleu: 1, paragraphId: idx, start: at, end: at + answerTokens.length - 1 });
     }
     if (found) continue;
-    if (gold.length === 0) return null;
-    if (searchSpans(tokens, gold, state, idx)) break;
+    if (!model) return null;
+    if (searchSpans(tokens, model, state, idx)) break;
   }
   if (state.bleu === null) return null;
   return tokenMatch(tokenized[state.paragraphId]!, state.paragraphId, state.bleu, state.start, state.end);

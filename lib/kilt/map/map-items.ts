@@ -1,0 +1,155 @@
+/**
+ * `kps map`: evidence given as text, located in its page as KILT's `match_answer` does. Reads the
+ * items first (each checked with zod; a problem names file, line and field), keeps from the
+ * knowledge source only the pages they name, then maps every item. With any problem nothing is mapped.
+ */
+import { z } from "zod";
+import { fieldPath, parseJsonLine, type ImportProblem, type JsonlLine } from "../jsonl";
+import { kiltIdSchema, knowledgeRecordSchema } from "../schemas";
+import { matchAnswer } from "./match-answer";
+
+/** The longest evidence string taken (a paragraph of Wikipedia is a few thousand characters). */
+export const MAX_EVIDENCE_CHARACTERS = 100_000;
+/** KILT kept a mapping when its BLEU was at least 0.5. */
+export const DEFAULT_MIN_BLEU = 0.5;
+/** Problems collected before the check stops counting. */
+export const MAX_MAP_PROBLEMS = 200;
+
+/** One line of the items file: evidence as text, with the page it comes from (id or title). */
+export const evidenceItemSchema = z
+  .object({
+    id: kiltIdSchema,
+    wikipedia_id: kiltIdSchema.optional(),
+    title: z.string().min(1, "must not be empty").optional(),
+    evidence: z
+      .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+      .max(MAX_EVIDENCE_CHARACTERS, `is longer than ${MAX_EVIDENCE_CHARACTERS.toLocaleString("en")} characters`)
+      .refine((s) => s.trim().length > 0, "must not be empty"),
+  })
+  .refine((item) => item.wikipedia_id !== undefined || item.title !== undefined, {
+    message: "is missing: an item needs its page, as wikipedia_id or title",
+    path: ["wikipedia_id"],
+  });
+
+export type EvidenceItem = z.infer<typeof evidenceItemSchema>;
+
+export interface LineSource {
+  file: string;
+  lines: AsyncIterable<JsonlLine>;
+}
+
+/** One mapped item, in the shape of the mapping fixtures' expected.jsonl plus its page. */
+export interface MappedItem {
+  id: string;
+  wikipedia_id: string;
+  paragraph_id: number;
+  bleu: number;
+  start_character: number;
+  end_character: number;
+}
+
+export type MapItemsResult =
+  { ok: true; mapped: MappedItem[]; items: number; dropped: number; exact: number } | { ok: false; problems: ImportProblem[] };
+
+class Problems {
+  readonly list: ImportProblem[] = [];
+  add(p: ImportProblem): void {
+    if (this.list.length < MAX_MAP_PROBLEMS) this.list.push(p);
+  }
+}
+
+async function readItems(source: LineSource, problems: Problems): Promise<{ item: EvidenceItem; line: number }[]> {
+  const items: { item: EvidenceItem; line: number }[] = [];
+  for await (const { lineNumber: line, text } of source.lines) {
+    if (!text.trim()) continue;
+    const parsed = parseJsonLine(text);
+    if (!parsed.ok) {
+      problems.add({ file: source.file, line, field: parsed.field, message: parsed.message });
+      continue;
+    }
+    const result = evidenceItemSchema.safeParse(parsed.value);
+    if (result.success) items.push({ item: result.data, line });
+    else
+      for (const issue of result.error.issues)
+        problems.add({ file: source.file, line, field: fieldPath(issue.path), message: issue.message });
+  }
+  return items;
+}
+
+interface Pages {
+  byId: Map<string, string[]>;
+  byTitle: Map<string, { id: string; text: string[] }>;
+}
+
+/** The pages the items name, from the knowledge source (other lines are only checked to be JSON). */
+async function readPages(source: LineSource, ids: Set<string>, titles: Set<string>, problems: Problems): Promise<Pages> {
+  const pages: Pages = { byId: new Map(), byTitle: new Map() };
+  for await (const { lineNumber: line, text } of source.lines) {
+    if (!text.trim()) continue;
+    const parsed = parseJsonLine(text);
+    if (!parsed.ok) {
+      problems.add({ file: source.file, line, field: parsed.field, message: parsed.message });
+      continue;
+    }
+    const value = parsed.value as { wikipedia_id?: unknown; wikipedia_title?: unknown } | null;
+    const wanted = ids.has(String(value?.wikipedia_id)) || titles.has(String(value?.wikipedia_title));
+    if (!wanted) continue;
+    const result = knowledgeRecordSchema.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues)
+        problems.add({ file: source.file, line, field: fieldPath(issue.path), message: issue.message });
+      continue;
+    }
+    const { wikipedia_id: id, wikipedia_title: title, text: paragraphs } = result.data;
+    if (ids.has(id)) pages.byId.set(id, paragraphs);
+    if (titles.has(title) && !pages.byTitle.has(title)) pages.byTitle.set(title, { id, text: paragraphs });
+  }
+  return pages;
+}
+
+/** Maps every item of `items` onto its page of `knowledge`; items under `minBleu` are dropped. */
+export async function mapItems(input: { items: LineSource; knowledge: LineSource; minBleu: number }): Promise<MapItemsResult> {
+  const problems = new Problems();
+  const items = await readItems(input.items, problems);
+  const ids = new Set(items.flatMap(({ item }) => (item.wikipedia_id === undefined ? [] : [item.wikipedia_id])));
+  const titles = new Set(items.flatMap(({ item }) => (item.wikipedia_id === undefined && item.title !== undefined ? [item.title] : [])));
+  const pages = await readPages(input.knowledge, ids, titles, problems);
+  const mapped: MappedItem[] = [];
+  let dropped = 0;
+  let exact = 0;
+  for (const { item, line } of items) {
+    const where = { file: input.items.file, line };
+    const page =
+      item.wikipedia_id !== undefined ? { id: item.wikipedia_id, text: pages.byId.get(item.wikipedia_id) } : pages.byTitle.get(item.title!);
+    if (!page?.text) {
+      const field = item.wikipedia_id !== undefined ? "wikipedia_id" : "title";
+      problems.add({
+        ...where,
+        field,
+        message: `names no page of ${input.knowledge.file} (${JSON.stringify(item.wikipedia_id ?? item.title)})`,
+      });
+      continue;
+    }
+    const match = matchAnswer(page.text, item.evidence);
+    if (!match) {
+      problems.add({ ...where, field: "evidence", message: "has no word to look for (only characters KILT's normalisation removes)" });
+      continue;
+    }
+    if (match.exact) exact++;
+    if (match.bleu < input.minBleu) {
+      dropped++;
+      continue;
+    }
+    const { paragraphId, bleu, startCharacter, endCharacter } = match;
+    mapped.push({
+      id: item.id,
+      wikipedia_id: page.id,
+      paragraph_id: paragraphId,
+      bleu,
+      start_character: startCharacter,
+      end_character: endCharacter,
+    });
+  }
+  if (problems.list.length) return { ok: false, problems: problems.list };
+  return { ok: true, mapped, items: items.length, dropped, exact };
+}
