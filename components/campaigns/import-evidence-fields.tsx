@@ -17,7 +17,7 @@ export function EvidenceFields({ draft, edit }: DraftProps) {
         id="import-map-evidence"
         name="mapEvidence"
         label="Locate evidence given as text"
-        hint="For provenance items with an evidence string and a title or wikipedia_id: finds the paragraph and span in the page (KILT’s match_answer) and keeps the BLEU."
+        hint="For provenance items with an evidence string and a title or wikipedia_id: finds the paragraph and span in the page (KILT’s match_answer) and keeps the BLEU. Items naming their page by title cite no page id: untick “Keep only pages…” when importing the knowledge source with them."
         checked={draft.mapEvidence}
         onChange={(on) => edit({ mapEvidence: on })}
       />
