@@ -109,6 +109,7 @@ export const MAX_EVIDENCE_CHARACTERS = 20_000;
 
 const NUL = "\u0000";
 const withoutNul = (s: string) => !s.includes(NUL);
+const locatedOnly = "is taken only on a located item (paragraph and character ids), not on evidence given as text";
 const notLocatedWithText = "is not given with evidence text: the import locates the text (give either evidence or paragraph ids)";
 
 /**
@@ -140,6 +141,9 @@ export const textEvidenceItemSchema = z
     end_paragraph_id: z.never(notLocatedWithText).optional(),
     start_character: z.never(notLocatedWithText).optional(),
     end_character: z.never(notLocatedWithText).optional(),
+    gold: z.never(locatedOnly).optional(),
+    training: z.never(locatedOnly).optional(),
+    explanation: z.never(locatedOnly).optional(),
   })
   .superRefine((item, ctx) => {
     if (item.wikipedia_id === undefined && item.title === undefined)

@@ -187,7 +187,8 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
       q(3, { evidence: "before\u0000after", title: titles.light }),
       q(4, { evidence: LIGHT, title: titles.light, start_paragraph_id: 1 }),
       q(5, { evidence: "word ".repeat(5000), title: titles.light }),
-      q(6, { evidence: "x".repeat(5 * 1024 * 1024), title: titles.light }),
+      q(6, { evidence: LIGHT, title: titles.light, training: true }),
+      q(7, { evidence: "x".repeat(5 * 1024 * 1024), title: titles.light }),
     ].join("\n");
     const problems = await problemsOf(
       importBatch(db(), system, { campaignId: campaign.id, queries: { fileName: "bad.jsonl", source: source(text) }, mapEvidence: "on" }),
@@ -198,13 +199,15 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
       [3, "output[0].provenance[0].evidence"],
       [4, "output[0].provenance[0].start_paragraph_id"],
       [5, "output[0].provenance[0].evidence"],
-      [6, ""],
+      [6, "output[0].provenance[0].training"],
+      [7, ""],
     ]);
     expect(problems[0]!.message).toMatch(/needs its page \(title or wikipedia_id\)/);
     expect(problems[1]!.message).toBe("must not be empty");
     expect(problems[2]!.message).toMatch(/NUL/);
     expect(problems[4]!.message).toBe("must be at most 20,000 characters");
-    expect(problems[5]!.message).toMatch(/longer than the limit/);
+    expect(problems[5]!.message).toMatch(/only on a located item/);
+    expect(problems[6]!.message).toMatch(/longer than the limit/);
     expect(await db().select().from(batches).where(eq(batches.campaignId, campaign.id))).toEqual([]);
   });
 
