@@ -30,8 +30,10 @@ export interface DroppedItem {
   best: BestCandidate | null;
 }
 
-/** At most this many dropped items are sent back (the counts count them all). */
+/** At most this many dropped items are sent back (the counts count them all)… */
 export const MAX_DROPPED_LISTED = 10_000;
+/** …holding at most this many characters of evidence together. */
+export const MAX_DROPPED_EVIDENCE = 16 * 1024 * 1024;
 
 /** Ten bins of BLEU: [0, 0.1), [0.1, 0.2), …, [0.9, 1]. */
 export const BLEU_BINS = 10;
@@ -54,7 +56,7 @@ export interface EvidenceMapReport {
   pagesBy: Record<PageMatch, number>;
   /** The best match's BLEU of every item matched in its page (kept or not), counted in BLEU_BINS bins. */
   bleuBins: number[];
-  /** The dropped items (the first MAX_DROPPED_LISTED), in line order. */
+  /** The dropped items (the first MAX_DROPPED_LISTED, within MAX_DROPPED_EVIDENCE characters of evidence), in line order. */
   droppedItems: DroppedItem[];
 }
 

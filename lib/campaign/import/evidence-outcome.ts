@@ -1,7 +1,15 @@
 import "server-only";
 import type { EvidenceMatch } from "@/lib/kilt/map/match-answer";
 import type { TextEvidenceItem } from "@/lib/kilt/schemas";
-import { BLEU_BINS, bleuBin, MAX_DROPPED_LISTED, type DroppedItem, type EvidenceMapReport, type PageMatch } from "./evidence-map.contract";
+import {
+  BLEU_BINS,
+  bleuBin,
+  MAX_DROPPED_EVIDENCE,
+  MAX_DROPPED_LISTED,
+  type DroppedItem,
+  type EvidenceMapReport,
+  type PageMatch,
+} from "./evidence-map.contract";
 import type { FoundPage } from "./evidence-pages";
 import type { ParsedQuery } from "./read-batch-files";
 
@@ -41,6 +49,18 @@ function droppedItem(o: ItemOutcome): DroppedItem {
   };
 }
 
+/** The dropped items the answer lists: the first MAX_DROPPED_LISTED, within MAX_DROPPED_EVIDENCE characters of evidence. */
+function listed(dropped: readonly ItemOutcome[]): ItemOutcome[] {
+  let characters = 0;
+  const out: ItemOutcome[] = [];
+  for (const o of dropped.slice(0, MAX_DROPPED_LISTED)) {
+    characters += o.item.evidence.length;
+    if (characters > MAX_DROPPED_EVIDENCE) break;
+    out.push(o);
+  }
+  return out;
+}
+
 /** The report of a batch's evidence given as text: counts, pages by how they were found, the BLEU bins, the dropped items. */
 export function evidenceReport(
   file: string,
@@ -67,6 +87,6 @@ export function evidenceReport(
     unknownPages: dropped.filter((o) => !o.page).length,
     pagesBy,
     bleuBins,
-    droppedItems: dropped.slice(0, MAX_DROPPED_LISTED).map(droppedItem),
+    droppedItems: listed(dropped).map(droppedItem),
   };
 }
