@@ -12,10 +12,15 @@ import { searchSpans, type SearchState } from "./span-search";
 export interface EvidenceMatch {
   paragraphId: number;
   bleu: number;
-  /** Code points in that paragraph, end exclusive. */
+  /**
+   * Code points in that paragraph, end exclusive. Found as text: KILT's start, and the end of the
+   * text found (KILT adds the evidence's own length, which differs when the normalised text was
+   * found). Found by tokens: the first and last chosen tokens' offsets in the raw paragraph (KILT
+   * gives -1, or 0 and a token's length on its exact token match).
+   */
   startCharacter: number;
   endCharacter: number;
-  /** Found by KILT's substring find (its own offsets); false: located by tokens (offsets of the tokens). */
+  /** Found as text by KILT's substring find (BLEU 1); false: located by its tokens. */
   exact: boolean;
 }
 
