@@ -81,11 +81,35 @@ interface Pages {
   byTitle: Map<string, { id: string; text: string[] }>;
 }
 
-/** The pages the items name, from the knowledge source (other lines are only checked to be JSON). */
+/** Every `"wikipedia_id": …` and `"wikipedia_title": "…"` of a line (nested ones too), without parsing it. */
+const PAGE_KEYS = /"wikipedia_(id|title)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(\d+))/g;
+
+/**
+ * Whether a knowledge-source line may hold a page the items name: false only when the line shows
+ * its page keys and none of their values is wanted, so most lines of a large source are never parsed.
+ */
+function mayBeWanted(text: string, ids: ReadonlySet<string>, titles: ReadonlySet<string>): boolean {
+  let seen = false;
+  for (const m of text.matchAll(PAGE_KEYS)) {
+    seen = true;
+    let value = m[3] ?? m[2]!;
+    if (value.includes("\\")) {
+      try {
+        value = JSON.parse(`"${value}"`) as string;
+      } catch {
+        return true;
+      }
+    }
+    if ((m[1] === "id" ? ids : titles).has(value)) return true;
+  }
+  return !seen;
+}
+
+/** The pages the items name, from the knowledge source (the other lines are passed over unparsed). */
 async function readPages(source: LineSource, ids: Set<string>, titles: Set<string>, problems: Problems): Promise<Pages> {
   const pages: Pages = { byId: new Map(), byTitle: new Map() };
   for await (const { lineNumber: line, text } of source.lines) {
-    if (!text.trim()) continue;
+    if (!text.trim() || !mayBeWanted(text, ids, titles)) continue;
     const parsed = parseJsonLine(text);
     if (!parsed.ok) {
       problems.add({ file: source.file, line, field: parsed.field, message: parsed.message });
