@@ -89,4 +89,35 @@ describe("kps map", () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain("--min-bleu: must be between 0 and 1");
   });
+
+  it("reads only the pages named, by id or title, wherever the keys are in the line (escapes, numbers, anchors first)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-map-"));
+    const knowledge = path.join(dir, "knowledge.jsonl");
+    const pages = [
+      { wikipedia_id: "1", wikipedia_title: 'A "quoted" title', text: ['A "quoted" title\n', "The lamp was first lit in 1871."] },
+      {
+        anchors: [{ wikipedia_id: "1", text: "x" }],
+        text: ["Two\n", "A granite tower on the breakwater."],
+        wikipedia_title: "Two",
+        wikipedia_id: 2,
+      },
+      { wikipedia_id: "3", wikipedia_title: "Three", text: ["Three\n", "Nothing here."] },
+    ];
+    fs.writeFileSync(knowledge, pages.map((p) => JSON.stringify(p)).join("\n") + "\n");
+    const items = itemsFile([
+      JSON.stringify({ id: "q", title: 'A "quoted" title', evidence: "first lit in 1871" }),
+      JSON.stringify({ id: "n", wikipedia_id: 2, evidence: "granite tower on the breakwater" }),
+    ]);
+    const res = await runKps(["map", "--knowledge", knowledge, "--items", items]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(
+      res.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      { id: "q", wikipedia_id: "1", paragraph_id: 1, bleu: 1, start_character: 13, end_character: 30 },
+      { id: "n", wikipedia_id: "2", paragraph_id: 1, bleu: 1, start_character: 2, end_character: 33 },
+    ]);
+  });
 });

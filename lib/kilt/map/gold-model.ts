@@ -21,6 +21,8 @@ export interface GoldModel {
   denominators: number[];
   /** exp(fsum(w·log p)) by the clipped counts' code, memoised. */
   factors: Map<number, number>;
+  /** The brevity penalty by the span's length, memoised. */
+  penalties: number[];
 }
 
 export function goldModelOf(gold: readonly string[]): GoldModel {
@@ -49,7 +51,7 @@ export function goldModelOf(gold: readonly string[]): GoldModel {
     previous = current;
   }
   const denominators = weights.map((_, i) => Math.max(1, length - i));
-  return { length, orders, vocabulary, grams, counts, weights, denominators, factors: new Map() };
+  return { length, orders, vocabulary, grams, counts, weights, denominators, factors: new Map(), penalties: [] };
 }
 
 /** The precision part of BLEU, exp(fsum(wₖ·log pₖ)), from the clipped counts (the first non-zero). */
@@ -66,8 +68,13 @@ export function precisionFactor(model: GoldModel, clipped: readonly number[]): n
   return factor;
 }
 
+/** nltk's brevity penalty of a span of `referenceLength` non-blank tokens against the answer. */
+export function penaltyOf(model: GoldModel, referenceLength: number): number {
+  return (model.penalties[referenceLength] ??= brevityPenalty(referenceLength, model.length));
+}
+
 /** nltk's BLEU of a span with `referenceLength` non-blank tokens and these clipped counts. */
 export function spanBleu(model: GoldModel, referenceLength: number, clipped: readonly number[]): number {
   if (clipped[0] === 0) return 0;
-  return brevityPenalty(referenceLength, model.length) * precisionFactor(model, clipped);
+  return penaltyOf(model, referenceLength) * precisionFactor(model, clipped);
 }

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { fieldPath, parseJsonLine, type ImportProblem, type JsonlLine } from "../jsonl";
 import { kiltIdSchema, knowledgeRecordSchema } from "../schemas";
-import { matchAnswer } from "./match-answer";
+import { matchAnswerIn, PreparedPage, type EvidenceMatch } from "./match-answer";
 
 /** The longest evidence string taken (a paragraph of Wikipedia is a few thousand characters). */
 export const MAX_EVIDENCE_CHARACTERS = 100_000;
@@ -81,11 +81,35 @@ interface Pages {
   byTitle: Map<string, { id: string; text: string[] }>;
 }
 
-/** The pages the items name, from the knowledge source (other lines are only checked to be JSON). */
+/** Every `"wikipedia_id": …` and `"wikipedia_title": "…"` of a line (nested ones too), without parsing it. */
+const PAGE_KEYS = /"wikipedia_(id|title)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|(\d+))/g;
+
+/**
+ * Whether a knowledge-source line may hold a page the items name: false only when the line shows
+ * its page keys and none of their values is wanted, so most lines of a large source are never parsed.
+ */
+function mayBeWanted(text: string, ids: ReadonlySet<string>, titles: ReadonlySet<string>): boolean {
+  let seen = false;
+  for (const m of text.matchAll(PAGE_KEYS)) {
+    seen = true;
+    let value = m[3] ?? m[2]!;
+    if (value.includes("\\")) {
+      try {
+        value = JSON.parse(`"${value}"`) as string;
+      } catch {
+        return true;
+      }
+    }
+    if ((m[1] === "id" ? ids : titles).has(value)) return true;
+  }
+  return !seen;
+}
+
+/** The pages the items name, from the knowledge source (the other lines are passed over unparsed). */
 async function readPages(source: LineSource, ids: Set<string>, titles: Set<string>, problems: Problems): Promise<Pages> {
   const pages: Pages = { byId: new Map(), byTitle: new Map() };
   for await (const { lineNumber: line, text } of source.lines) {
-    if (!text.trim()) continue;
+    if (!text.trim() || !mayBeWanted(text, ids, titles)) continue;
     const parsed = parseJsonLine(text);
     if (!parsed.ok) {
       problems.add({ file: source.file, line, field: parsed.field, message: parsed.message });
@@ -107,6 +131,25 @@ async function readPages(source: LineSource, ids: Set<string>, titles: Set<strin
   return pages;
 }
 
+/**
+ * Each item's match (null where KILT's function would raise), found page by page so that a page is
+ * tokenised once for all its items and let go after them; undefined for an item whose page is missing.
+ */
+function matchAll(pageOf: (string[] | undefined)[], items: readonly { item: EvidenceItem }[]): (EvidenceMatch | null | undefined)[] {
+  const order = items.map((_, i) => i).filter((i) => pageOf[i]);
+  const pageIndex = new Map<string[], number>();
+  for (const i of order) if (!pageIndex.has(pageOf[i]!)) pageIndex.set(pageOf[i]!, pageIndex.size);
+  order.sort((a, b) => pageIndex.get(pageOf[a]!)! - pageIndex.get(pageOf[b]!)! || a - b);
+  const matches: (EvidenceMatch | null | undefined)[] = new Array(items.length);
+  let page: PreparedPage | undefined;
+  for (const i of order) {
+    const current = page?.paragraphs === pageOf[i] ? page! : new PreparedPage(pageOf[i]!);
+    matches[i] = matchAnswerIn(current, items[i]!.item.evidence);
+    page = current;
+  }
+  return matches;
+}
+
 /** Maps every item of `items` onto its page of `knowledge`; items under `minBleu` are dropped. */
 export async function mapItems(input: { items: LineSource; knowledge: LineSource; minBleu: number }): Promise<MapItemsResult> {
   const problems = new Problems();
@@ -114,41 +157,31 @@ export async function mapItems(input: { items: LineSource; knowledge: LineSource
   const ids = new Set(items.flatMap(({ item }) => (item.wikipedia_id === undefined ? [] : [item.wikipedia_id])));
   const titles = new Set(items.flatMap(({ item }) => (item.wikipedia_id === undefined && item.title !== undefined ? [item.title] : [])));
   const pages = await readPages(input.knowledge, ids, titles, problems);
+  const pageIdOf = items.map(({ item }) => (item.wikipedia_id !== undefined ? item.wikipedia_id : pages.byTitle.get(item.title!)?.id));
+  const pageOf = items.map(({ item }, i) =>
+    item.wikipedia_id !== undefined ? pages.byId.get(pageIdOf[i]!) : pages.byTitle.get(item.title!)?.text,
+  );
+  const matches = matchAll(pageOf, items);
   const mapped: MappedItem[] = [];
   let dropped = 0;
   let exact = 0;
-  for (const { item, line } of items) {
+  for (const [i, { item, line }] of items.entries()) {
     const where = { file: input.items.file, line };
-    const page =
-      item.wikipedia_id !== undefined ? { id: item.wikipedia_id, text: pages.byId.get(item.wikipedia_id) } : pages.byTitle.get(item.title!);
-    if (!page?.text) {
+    const match = matches[i];
+    if (match === undefined) {
       const field = item.wikipedia_id !== undefined ? "wikipedia_id" : "title";
-      problems.add({
-        ...where,
-        field,
-        message: `names no page of ${input.knowledge.file} (${JSON.stringify(item.wikipedia_id ?? item.title)})`,
-      });
-      continue;
-    }
-    const match = matchAnswer(page.text, item.evidence);
-    if (!match) {
+      const name = JSON.stringify(item.wikipedia_id ?? item.title);
+      problems.add({ ...where, field, message: `names no page of ${input.knowledge.file} (${name})` });
+    } else if (match === null) {
       problems.add({ ...where, field: "evidence", message: "has no word to look for (only characters KILT's normalisation removes)" });
-      continue;
-    }
-    if (match.exact) exact++;
-    if (match.bleu < input.minBleu) {
+    } else if (match.bleu < input.minBleu) {
       dropped++;
-      continue;
+      if (match.exact) exact++;
+    } else {
+      if (match.exact) exact++;
+      const { paragraphId, bleu, startCharacter: start_character, endCharacter: end_character } = match;
+      mapped.push({ id: item.id, wikipedia_id: pageIdOf[i]!, paragraph_id: paragraphId, bleu, start_character, end_character });
     }
-    const { paragraphId, bleu, startCharacter, endCharacter } = match;
-    mapped.push({
-      id: item.id,
-      wikipedia_id: page.id,
-      paragraph_id: paragraphId,
-      bleu,
-      start_character: startCharacter,
-      end_character: endCharacter,
-    });
   }
   if (problems.list.length) return { ok: false, problems: problems.list };
   return { ok: true, mapped, items: items.length, dropped, exact };

@@ -65,3 +65,19 @@ describe("matchAnswer against KILT's match_answer (test/fixtures/kilt-mapping)",
     });
   }
 });
+
+describe("matchAnswer by hand", () => {
+  it("the exact token match gives the raw offsets of the tokens chosen (KILT: 0 and a token's length)", () => {
+    const paragraph = "The “Moon” Bridge, opened in 1871.";
+    const got = matchAnswer(["Title\n", paragraph], "moon bridge opened");
+    expect(got).toEqual({ paragraphId: 1, bleu: 1, startCharacter: 4, endCharacter: 25, exact: false });
+    expect(sliceCodePoints(paragraph, 4, 25)).toBe("“Moon” Bridge, opened");
+  });
+  it("text found as written: KILT's code-point offsets, astral characters counted once", () => {
+    expect(matchAnswer(["𐌅𐌄𐌋 tower", "x"], "tower")).toEqual({ paragraphId: 0, bleu: 1, startCharacter: 4, endCharacter: 9, exact: true });
+  });
+  it("null for a page with no paragraph, and where KILT raises (no token but blank ones)", () => {
+    expect(matchAnswer([], "tower")).toBeNull();
+    expect(matchAnswer(["a b"], "“ ”")).toBeNull();
+  });
+});

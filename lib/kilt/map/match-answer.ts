@@ -12,10 +12,15 @@ import { searchSpans, type SearchState } from "./span-search";
 export interface EvidenceMatch {
   paragraphId: number;
   bleu: number;
-  /** Code points in that paragraph, end exclusive. */
+  /**
+   * Code points in that paragraph, end exclusive. Found as text: KILT's start, and the end of the
+   * text found (KILT adds the evidence's own length, which differs when the normalised text was
+   * found). Found by tokens: the first and last chosen tokens' offsets in the raw paragraph (KILT
+   * gives -1, or 0 and a token's length on its exact token match).
+   */
   startCharacter: number;
   endCharacter: number;
-  /** Found by KILT's substring find (its own offsets); false: located by tokens (offsets of the tokens). */
+  /** Found as text by KILT's substring find (BLEU 1); false: located by its tokens. */
   exact: boolean;
 }
 
@@ -25,6 +30,26 @@ const CANDIDATES = 3;
 interface Paragraph {
   raw: RawToken[];
   tokens: string[];
+  vocabulary: Set<string>;
+}
+
+/**
+ * A page's paragraphs, each tokenised the first time a search reaches it and kept: mapping many
+ * pieces of evidence to one page tokenises it once (KILT does it again for each).
+ */
+export class PreparedPage {
+  private readonly prepared: (Paragraph | undefined)[] = [];
+  constructor(readonly paragraphs: readonly string[]) {}
+
+  paragraph(idx: number): Paragraph {
+    let p = this.prepared[idx];
+    if (!p) {
+      const raw = splitTokens(this.paragraphs[idx]!);
+      const tokens = raw.map((t) => paragraphTokenOf(t.text));
+      this.prepared[idx] = p = { raw, tokens, vocabulary: new Set(tokens) };
+    }
+    return p;
+  }
 }
 
 function findText(paragraph: string, answer: string, evidence: string): { start: number; end: number } | null {
@@ -38,9 +63,11 @@ function findText(paragraph: string, answer: string, evidence: string): { start:
   return null;
 }
 
-function intersectionSize(tokens: readonly string[], answerTokens: readonly string[]): number {
-  const mine = new Set(tokens);
-  return new Set(answerTokens.filter((t) => mine.has(t))).size;
+/** KILT's `len(set(paragraph_tokens).intersection(set(answer_tokens)))`. */
+function intersectionSize(vocabulary: ReadonlySet<string>, answerSet: ReadonlySet<string>): number {
+  let n = 0;
+  for (const t of answerSet) if (vocabulary.has(t)) n++;
+  return n;
 }
 
 /**
@@ -94,39 +121,40 @@ function tokenMatch(p: Paragraph, paragraphId: number, bleu: number, start: numb
  * page with no token in its candidate paragraphs).
  */
 export function matchAnswer(paragraphs: readonly string[], evidence: string): EvidenceMatch | null {
+  return matchAnswerIn(new PreparedPage(paragraphs), evidence);
+}
+
+/** `matchAnswer` on a prepared page (its paragraphs tokenised once for all the evidence mapped to it). */
+export function matchAnswerIn(page: PreparedPage, evidence: string): EvidenceMatch | null {
   const answer = normalizeAnswer(evidence);
   const answerTokens = answerTokensOf(evidence);
-  const tokenized: Paragraph[] = [];
+  const answerSet = new Set(answerTokens);
   const groups = new Map<number, number[]>();
-  for (const [idx, text] of paragraphs.entries()) {
+  for (const [idx, text] of page.paragraphs.entries()) {
     const found = findText(text, answer, evidence);
     if (found) return { paragraphId: idx, bleu: 1, startCharacter: found.start, endCharacter: found.end, exact: true };
     if (answerTokens.length === 0) continue;
-    const raw = splitTokens(text);
-    const p = { raw, tokens: raw.map((t) => paragraphTokenOf(t.text)) };
-    tokenized.push(p);
-    const intersection = intersectionSize(p.tokens, answerTokens);
+    const p = page.paragraph(idx);
+    const intersection = intersectionSize(p.vocabulary, answerSet);
     if (intersection === answerTokens.length) {
       const run = tokenRunOf(p.tokens, answerTokens);
       if (run) return tokenMatch(p, idx, 1, run[0], run[1]);
     }
-    groups.set(intersection, [...(groups.get(intersection) ?? []), idx]);
+    const group = groups.get(intersection);
+    if (group) group.push(idx);
+    else groups.set(intersection, [idx]);
   }
   if (answerTokens.length === 0) return null;
-  return searchCandidates(tokenized, candidatesOf(groups), answerTokens);
+  return searchCandidates(page, candidatesOf(groups), answerTokens);
 }
 
-function searchCandidates(
-  tokenized: readonly Paragraph[],
-  candidates: readonly number[],
-  answerTokens: readonly string[],
-): EvidenceMatch | null {
+function searchCandidates(page: PreparedPage, candidates: readonly number[], answerTokens: readonly string[]): EvidenceMatch | null {
   const gold = answerTokens.filter(isNotBlank);
   const model = gold.length > 0 ? goldModelOf(gold) : null;
   const state: SearchState = { bleu: null, paragraphId: -1, start: -1, end: -1 };
   let found = false;
   for (const idx of candidates) {
-    const tokens = tokenized[idx]!.tokens;
+    const tokens = page.paragraph(idx).tokens;
     const at = indexOfSequence(tokens, answerTokens);
     if (at >= 0) {
       found = true;
@@ -137,5 +165,5 @@ function searchCandidates(
     if (searchSpans(tokens, model, state, idx)) break;
   }
   if (state.bleu === null) return null;
-  return tokenMatch(tokenized[state.paragraphId]!, state.paragraphId, state.bleu, state.start, state.end);
+  return tokenMatch(page.paragraph(state.paragraphId), state.paragraphId, state.bleu, state.start, state.end);
 }

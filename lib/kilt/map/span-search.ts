@@ -8,8 +8,8 @@
  *   whole rest of the paragraph could not reach the best (clipped counts only grow with the span).
  * Skipped spans score strictly below the best so far, so they could neither win nor tie.
  */
-import { isNotBlank, brevityPenalty } from "./bleu";
-import { precisionFactor, spanBleu, type GoldModel } from "./gold-model";
+import { isNotBlank } from "./bleu";
+import { penaltyOf, precisionFactor, spanBleu, type GoldModel } from "./gold-model";
 
 /** The best span so far of KILT's search, carried from one candidate paragraph to the next. */
 export interface SearchState {
@@ -131,7 +131,7 @@ function searchRow(
         if (g >= 0 && row.counts[k - 1]![g]!++ < model.counts[k - 1]![g]!) row.clipped[k - 1]!++;
       }
       // A span's BLEU is at most its brevity penalty, which only falls from here on.
-      if (state.bleu && brevityPenalty(length, model.length) < state.bleu) return false;
+      if (state.bleu && penaltyOf(model, length) < state.bleu) return false;
     }
     const bleu = spanBleu(model, length, row.clipped);
     if (replacesBest(state, bleu, init, end)) Object.assign(state, { bleu, paragraphId, start: init, end });
