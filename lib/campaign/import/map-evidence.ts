@@ -6,7 +6,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import { matchAnswer, type EvidenceMatch } from "@/lib/kilt/map/match-answer";
+import { matchAnswerIn, PreparedPage, type EvidenceMatch } from "@/lib/kilt/map/match-answer";
 import { isTextEvidence, type TaskLine, type TextEvidenceItem } from "@/lib/kilt/schemas";
 import type { Problems } from "./import-problems";
 import type { ParsedQuery } from "./read-batch-files";
@@ -68,7 +68,10 @@ async function matchItems(db: Db, items: readonly TextItem[], pages: readonly (F
         sql`select wikipedia_id, paragraphs from pages where wikipedia_id = any(${sql.param(ids.slice(i, i + PAGE_CHUNK))}::text[])`,
       ),
     );
-    for (const r of rows) for (const k of byPage.get(r.wikipedia_id)!) matches[k] = matchAnswer(r.paragraphs, items[k]!.item.evidence);
+    for (const r of rows) {
+      const page = new PreparedPage(r.paragraphs); // tokenised once for all the evidence of the page
+      for (const k of byPage.get(r.wikipedia_id)!) matches[k] = matchAnswerIn(page, items[k]!.item.evidence);
+    }
   }
   return matches;
 }
