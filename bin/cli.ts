@@ -11,6 +11,7 @@ import { addExportCommands } from "./commands/export";
 import { addHealthCommand } from "./commands/health";
 import { addKnowledgeCommands } from "./commands/knowledge";
 import { addRunCommands } from "./commands/runs";
+import { addMapCommand } from "./commands/map";
 import { addScoreCommand } from "./commands/score";
 import { type CliContext, note } from "./commands/shared";
 import { addTokenCommands } from "./commands/tokens";
@@ -40,7 +41,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     );
 
   const program = new Command("kps")
-    .description("KILT Provenance Studio command-line client. It talks to a running app over HTTP (kps score works offline, on files).")
+    .description(
+      "KILT Provenance Studio command-line client. It talks to a running app over HTTP (kps score, aggregate and map work offline, on files).",
+    )
     .addOption(new Option("--url <url>", "the app's address (env KPS_URL)").default(parsedEnv.data.KPS_URL ?? "http://localhost:3000"))
     .addOption(new Option("--token <token>", "an API token (env KPS_TOKEN); make one with 'kps login'").default(parsedEnv.data.KPS_TOKEN))
     .showHelpAfterError()
@@ -70,6 +73,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addWorkersCommand(program, ctx);
   addHealthCommand(program, ctx);
   addScoreCommand(program);
+  addMapCommand(program);
   addAggregateCommand(program);
   addRunCommands(program, ctx);
 

@@ -41,6 +41,7 @@ describe("kps --help", () => {
       "export",
       "score",
       "aggregate",
+      "map",
       "workers",
       "audit",
     ]) {

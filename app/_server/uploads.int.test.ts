@@ -102,7 +102,7 @@ describe("upload parts", () => {
       } else if (part.kind === "candidates") {
         expect(pulled()).toBeGreaterThan(16 * MiB);
         seen.push(`${part.file.fileName}: ${(await text(part.file.source)).trim()}`);
-      } else seen.push(JSON.stringify(part.options));
+      } else if (part.kind === "options") seen.push(JSON.stringify(part.options));
     }
     expect(seen).toEqual([
       "queries.jsonl",
@@ -207,6 +207,61 @@ describe("batch upload fields", () => {
       expect(await refusal([{ name, value }]), `${name}=${value}`).toEqual([{ field: name, message }]);
     }
     expect((await refusal([{ name: "name", value: "x".repeat(201) }]))[0]!.field).toBe("name");
+  });
+
+  it("take mapEvidence and minBleu (0.5 by default), and refuse bad ones, naming the field", async () => {
+    expect(await optionsOf([{ name: "mapEvidence", value: "on" }])).toMatchObject({ mapEvidence: true, minBleu: 0.5 });
+    expect(
+      await optionsOf([
+        { name: "mapEvidence", value: " ON " },
+        { name: "minBleu", value: ".75" },
+      ]),
+    ).toMatchObject({ minBleu: 0.75 });
+    for (const [fields, field, message] of [
+      [
+        [{ name: "mapEvidence", value: "yes" }],
+        "mapEvidence",
+        'must be "on" or "off" (or left out: off; on locates the provenance items given as text)',
+      ],
+      [
+        [
+          { name: "mapEvidence", value: "on" },
+          { name: "minBleu", value: "1.5" },
+        ],
+        "minBleu",
+        "must be between 0 and 1",
+      ],
+      [
+        [
+          { name: "mapEvidence", value: "on" },
+          { name: "minBleu", value: XSS },
+        ],
+        "minBleu",
+        "must be a number between 0 and 1",
+      ],
+      [[{ name: "minBleu", value: "0.5" }], "minBleu", "is the least BLEU of a kept item given as text: give it with mapEvidence on"],
+    ] as const) {
+      expect(await refusal([...fields]), JSON.stringify(fields)).toEqual([{ field, message }]);
+    }
+  });
+
+  it("take one redirects file, and refuse a second", async () => {
+    const parts = (n: number) =>
+      streamedRequest("http://x/", [
+        { name: "queries", fileName: "q.jsonl", chunks: lines([]) },
+        ...Array.from({ length: n }, (_, i) => ({ name: "redirects", fileName: `r${i}.tsv`, chunks: lines([]) })),
+        { name: "mapEvidence", value: "on" },
+      ]).req;
+    const kinds: string[] = [];
+    for await (const part of batchUploadParts(parts(1), MiB)) {
+      kinds.push(part.kind);
+      if (part.kind !== "options") await text(part.file.source);
+    }
+    expect(kinds).toEqual(["queries", "redirects", "options"]);
+    const drain = async () => {
+      for await (const part of batchUploadParts(parts(2), MiB)) if (part.kind !== "options") await text(part.file.source);
+    };
+    await expect(drain()).rejects.toThrow("Send one 'redirects' file.");
   });
 
   it("refuse more than 20 candidates files", async () => {

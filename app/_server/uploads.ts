@@ -12,18 +12,20 @@ import { isMultipart, limitedBody, multipartParts } from "@/app/_server/multipar
 /**
  * A batch upload: multipart with a `queries` file, optionally `candidates` files (one per retriever, at
  * most MAX_CANDIDATE_FILES), and the fields `name`, `perRetriever` (old name `topK`), `minAnswerOverlap`,
- * `retrieve`, `retrieveTopK`, `retriever`, `task` before or after the files (the form sends them first, the CLI last).
+ * `retrieve`, `retrieveTopK`, `retriever`, `task`, `mapEvidence`, `minBleu` before or after the files (the form sends them
+ * first, the CLI last), and with `mapEvidence` optionally one `redirects` file (from-title, tab, to-title).
  */
 export async function* batchUploadParts(req: Request, maxBytes: number): AsyncGenerator<BatchPart> {
   if (!isMultipart(req)) {
     throw new AppError(
       "bad_request",
-      "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'retriever', 'task', 'name').",
+      "Send the batch as multipart/form-data with a 'queries' file (and optionally 'candidates' files and the fields 'perRetriever', 'minAnswerOverlap', 'retrieve', 'retrieveTopK', 'retriever', 'task', 'mapEvidence', 'minBleu', 'name', and a 'redirects' file).",
     );
   }
   const fields = new Map<string, string>();
   let queries = 0;
   let candidates = 0;
+  let redirects = 0;
   for await (const part of multipartParts(req, { maxBytes })) {
     if (part.kind === "field") fields.set(part.name, part.value);
     else if (part.name === "queries") {
@@ -32,7 +34,14 @@ export async function* batchUploadParts(req: Request, maxBytes: number): AsyncGe
     } else if (part.name === "candidates") {
       if (++candidates > MAX_CANDIDATE_FILES) throw new AppError("invalid", `Send at most ${MAX_CANDIDATE_FILES} 'candidates' files.`);
       yield { kind: "candidates", file: { fileName: part.fileName, source: part.stream } };
-    } else throw new AppError("invalid", `Unexpected file part '${part.name}': send 'queries' and optionally 'candidates' files.`);
+    } else if (part.name === "redirects") {
+      if (redirects++) throw new AppError("invalid", "Send one 'redirects' file.");
+      yield { kind: "redirects", file: { fileName: part.fileName, source: part.stream } };
+    } else
+      throw new AppError(
+        "invalid",
+        `Unexpected file part '${part.name}': send 'queries' and optionally 'candidates' files and a 'redirects' file.`,
+      );
   }
   // Without a queries file the import refuses the upload for that, before looking at the fields.
   if (!queries) return;

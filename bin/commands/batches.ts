@@ -8,6 +8,7 @@ import {
 } from "@/lib/campaign/import/import-batch.contract";
 import { TASK_KINDS, TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
 import { batchListQuerySchema } from "@/lib/list-options.contract";
+import { addEvidenceOptions, checkEvidenceOptions, evidenceLines, evidenceParts, type EvidenceOptions } from "./batch-evidence";
 import { type CliContext, existingFile, listEvery, note, number, out, progressPrinter } from "./shared";
 
 /** `kps batch import|list|launch|pause|close`. */
@@ -56,7 +57,7 @@ export function addBatchCommands(program: Command, ctx: CliContext): void {
   }
 }
 
-interface ImportOptions {
+interface ImportOptions extends EvidenceOptions {
   campaign: string;
   queries: string;
   candidates: string[];
@@ -127,7 +128,7 @@ export function taskLines(result: Pick<BatchImportResult, "task" | "answerOverla
 const collectFiles = (value: string, previous: string[]) => [...previous, existingFile(value)];
 
 function addImport(batch: Command, ctx: CliContext): void {
-  batch
+  const command = batch
     .command("import")
     .description("import questions (and candidates) into a campaign as a draft batch; prints the batch id")
     .requiredOption("--campaign <id>", "the campaign's id")
@@ -169,32 +170,35 @@ function addImport(batch: Command, ctx: CliContext): void {
         "whether annotators may answer 'part of the evidence' (default: on for a HotpotQA-like batch or with --sets pairs)",
       ).choices(["on", "off"]),
     )
-    .option("--name <name>", "the batch's name (default: the queries file's name)")
-    .action(async (opts: ImportOptions) => {
-      ctx.needToken();
-      const parts = [
-        { name: "queries", file: opts.queries },
-        ...opts.candidates.map((file) => ({ name: "candidates", file })),
-        ...importFields(opts),
-      ];
-      const progress = progressPrinter("Uploading the batch");
-      const result = await ctx
-        .client()
-        .upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
-      progress.done();
-      out(String(result.batch.id));
-      note(
-        [
-          `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
-            `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
-          ...taskLines(result),
-          ...setLines(result),
-          ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
-          ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
-          ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),
-          ...retrieverDefaultLines(result.retrieverDefaults ?? []),
-          `Launch it with 'kps batch launch ${result.batch.id}'.`,
-        ].join("\n"),
-      );
-    });
+    .option("--name <name>", "the batch's name (default: the queries file's name)");
+  addEvidenceOptions(command).action(async (opts: ImportOptions) => {
+    ctx.needToken();
+    checkEvidenceOptions(opts);
+    const parts = [
+      { name: "queries", file: opts.queries },
+      ...opts.candidates.map((file) => ({ name: "candidates", file })),
+      ...importFields(opts),
+      ...evidenceParts(opts),
+    ];
+    const progress = progressPrinter("Uploading the batch");
+    const result = await ctx
+      .client()
+      .upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
+    progress.done();
+    out(String(result.batch.id));
+    note(
+      [
+        `Imported batch '${result.batch.name}' (id ${result.batch.id}, draft): ${result.queries} questions, ${result.passages} passages ` +
+          `(${result.goldPassages} gold, ${result.candidatePassages} candidates) over ${result.pages} pages.`,
+        ...taskLines(result),
+        ...setLines(result),
+        ...(result.trainingPassages ? [`Training items for crowd workers: ${result.trainingPassages} (of the gold).`] : []),
+        ...(result.decoys ? [`Decoys made: ${result.decoys} (negative gold, counted in the gold; never exported).`] : []),
+        ...(result.retrievers?.length ? ["Candidates per retriever:", ...retrieverLines(result.retrievers)] : []),
+        ...retrieverDefaultLines(result.retrieverDefaults ?? []),
+        ...evidenceLines(result.evidence, opts),
+        `Launch it with 'kps batch launch ${result.batch.id}'.`,
+      ].join("\n"),
+    );
+  });
 }

@@ -69,6 +69,20 @@ describe("importReducer", () => {
 });
 
 describe("batchFields", () => {
+  it("sends mapEvidence and minBleu only when evidence given as text is to be located, and counts the redirects file in the batch's bytes", () => {
+    const draft = initialImportState.draft;
+    expect(batchFields({ ...draft, minBleu: "0.7" })).toEqual([["perRetriever", "4"]]);
+    expect(batchFields({ ...draft, mapEvidence: true, minBleu: " 0.7 " })).toEqual([
+      ["perRetriever", "4"],
+      ["mapEvidence", "on"],
+      ["minBleu", "0.7"],
+    ]);
+    const withRedirects = { ...draft, queries: file("q.jsonl", 10), redirects: file("r.tsv", 5) };
+    expect(run({ ...initialImportState, draft: withRedirects }, { type: "start" }).steps[0]!.total).toBe(10);
+    expect(run({ ...initialImportState, draft: { ...withRedirects, mapEvidence: true } }, { type: "start" }).steps[0]!.total).toBe(15);
+    expect(describeProblem({ field: "minBleu", message: "must be between 0 and 1" })).toBe("Minimum BLEU: must be between 0 and 1");
+  });
+
   it("sends the options the coordinator set, and the text-retrieval count only with text retrieval", () => {
     const draft = initialImportState.draft;
     expect(batchFields(draft)).toEqual([["perRetriever", "4"]]);

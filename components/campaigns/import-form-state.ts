@@ -44,6 +44,12 @@ export interface ImportDraft {
   setPages: string;
   /** "Part of the evidence": "" for the default (on for a HotpotQA-like batch or with pairs). */
   partialEvidence: "" | "on" | "off";
+  /** Locate the provenance items given as text (docs/formats.md#evidence-given-as-text). */
+  mapEvidence: boolean;
+  /** With mapEvidence: the least BLEU of a kept item (0–1). */
+  minBleu: string;
+  /** With mapEvidence: a redirects file (from-title, tab, to-title), or null. */
+  redirects: File | null;
 }
 
 export interface Failure {
@@ -89,6 +95,9 @@ export const initialImportState: ImportState = {
     sets: "",
     setPages: "3",
     partialEvidence: "",
+    mapEvidence: false,
+    minBleu: "0.5",
+    redirects: null,
   },
   busy: false,
   steps: [],
@@ -102,7 +111,8 @@ const patchStep = (steps: Step[], key: StepKey, patch: (s: Step) => Partial<Step
 
 /** The steps of an import: the knowledge source first when one is chosen, then the batch. */
 function stepsOf(draft: ImportDraft): Step[] {
-  const batchBytes = (draft.queries?.size ?? 0) + draft.candidates.reduce((sum, f) => sum + f.size, 0);
+  const redirectBytes = (draft.mapEvidence && draft.redirects?.size) || 0;
+  const batchBytes = (draft.queries?.size ?? 0) + draft.candidates.reduce((sum, f) => sum + f.size, 0) + redirectBytes;
   return [
     ...(draft.knowledge
       ? [{ key: "knowledge" as const, label: "Knowledge source", loaded: 0, total: draft.knowledge.size, state: "waiting" as const }]
@@ -181,6 +191,9 @@ const formFieldLabels: Record<string, string> = {
   sets: "Evidence sets",
   setPages: "Pages paired per question",
   partialEvidence: "Partial evidence",
+  mapEvidence: "Evidence given as text",
+  minBleu: "Minimum BLEU",
+  redirects: "Redirects",
 };
 
 /** The batch upload's fields, as the API takes them (lib/campaign/import/import-options.ts); empty ones left out. */
@@ -195,6 +208,8 @@ export function batchFields(draft: ImportDraft): [string, string][] {
     ["sets", draft.sets],
     ["setPages", draft.sets ? draft.setPages.trim() : ""],
     ["partialEvidence", draft.partialEvidence],
+    ["mapEvidence", draft.mapEvidence ? "on" : ""],
+    ["minBleu", draft.mapEvidence ? draft.minBleu.trim() : ""],
     ["name", draft.name.trim()],
   ];
   return fields.filter(([, value]) => value !== "");

@@ -7,6 +7,7 @@ import { FileInput, NumberInput, TextInput, type TextInputProps } from "@/compon
 import { keptKnowledge, type ImportAction, type ImportDraft } from "@/components/campaigns/import-form-state";
 import { ImportDone, ImportFailed, UploadProgress } from "./import-outcome";
 import { SetFields } from "./import-set-fields";
+import { EvidenceFields } from "./import-evidence-fields";
 import { useImport } from "./use-import";
 import { TASK_KIND_NAMES, TASK_KINDS, type TaskKind } from "@/lib/kilt/task-kind";
 
@@ -184,6 +185,7 @@ function OptionFields({ busy, draft, dispatch }: { busy: boolean; draft: ImportD
       <DraftCheck field="keepCited" {...props} />
       <TextRetrievalFields {...props} />
       <SetFields {...props} />
+      <EvidenceFields {...props} />
     </fieldset>
   );
 }

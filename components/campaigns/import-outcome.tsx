@@ -12,6 +12,7 @@ import { KILT_DATASETS, TASK_KIND_NAMES } from "@/lib/kilt/task-kind";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
 import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { plural } from "@/lib/format";
+import { EvidenceOutcome } from "./import-evidence-outcome";
 
 /** One progress bar per upload. */
 export function UploadProgress({ steps }: { steps: Step[] }) {
@@ -94,6 +95,7 @@ export function ImportDone({
       )}
       {batch.retrievers.length > 0 && <RetrieverCounts retrievers={batch.retrievers} />}
       {batch.answerOverlap && <p data-testid="answer-overlap">{answerOverlapText(batch.answerOverlap, batch.task.kind)}</p>}
+      {batch.evidence && <EvidenceOutcome report={batch.evidence} />}
       {batch.retrieverDefaults.map((d) => (
         <p key={d.file} data-testid="retriever-default">
           {retrieverDefaultText(d)}

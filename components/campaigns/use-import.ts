@@ -53,6 +53,7 @@ async function runImport(campaignId: number, draft: ImportDraft & { queries: Fil
   for (const [name, value] of batchFields(draft)) body.append(name, value);
   body.append("queries", queries);
   for (const c of candidates) body.append("candidates", c);
+  if (draft.mapEvidence && draft.redirects) body.append("redirects", draft.redirects);
   await attempt(
     dispatch,
     "batch",

@@ -104,6 +104,75 @@ export const taskLineSchema = z.object({
   meta: z.unknown().optional(),
 });
 
+/** Longest evidence text of a provenance item given as text, in code points. */
+export const MAX_EVIDENCE_CHARACTERS = 20_000;
+
+const NUL = "\u0000";
+const withoutNul = (s: string) => !s.includes(NUL);
+const locatedOnly = "is taken only on a located item (paragraph and character ids), not on evidence given as text";
+const notLocatedWithText = "is not given with evidence text: the import locates the text (give either evidence or paragraph ids)";
+
+/**
+ * A provenance item of a task file given as text (this app's extension of KILT): the `evidence`
+ * string and its page, by `wikipedia_id` or `title`; the import locates it (lib/kilt/map/match-answer.ts)
+ * when asked to map evidence, and it then keeps the match's `bleu_score`.
+ */
+export const textEvidenceItemSchema = z
+  .object({
+    evidence: z
+      .string("must be the evidence, as text")
+      .refine((s) => s.trim() !== "", "must not be empty")
+      .refine(withoutNul, "holds a NUL character (\\u0000), which text cannot hold")
+      .refine(
+        (s) => s.length <= MAX_EVIDENCE_CHARACTERS || Array.from(s).length <= MAX_EVIDENCE_CHARACTERS,
+        `must be at most ${MAX_EVIDENCE_CHARACTERS.toLocaleString("en")} characters`,
+      ),
+    wikipedia_id: wikipediaIdSchema.optional(),
+    title: z
+      .string("must be the page's title, as text")
+      .trim()
+      .min(1, "must not be empty")
+      .max(1000, "must be at most 1,000 characters")
+      .refine(withoutNul, "holds a NUL character (\\u0000), which a title cannot hold")
+      .optional(),
+    section: z.string().optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    start_paragraph_id: z.never(notLocatedWithText).optional(),
+    end_paragraph_id: z.never(notLocatedWithText).optional(),
+    start_character: z.never(notLocatedWithText).optional(),
+    end_character: z.never(notLocatedWithText).optional(),
+    gold: z.never(locatedOnly).optional(),
+    training: z.never(locatedOnly).optional(),
+    explanation: z.never(locatedOnly).optional(),
+  })
+  .superRefine((item, ctx) => {
+    if (item.wikipedia_id === undefined && item.title === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["title"],
+        message: "is missing: evidence given as text needs its page (title or wikipedia_id)",
+      });
+  });
+
+/** Whether a provenance item (JSON) gives its evidence as text. */
+export const isTextEvidence = (item: unknown): boolean => typeof item === "object" && item !== null && "evidence" in item;
+
+/** A task file's provenance item: located (goldProvenanceItemSchema) or given as text (textEvidenceItemSchema). */
+const mappableItemSchema = z.unknown().transform((v, ctx) => {
+  const parsed = isTextEvidence(v) ? textEvidenceItemSchema.safeParse(v) : goldProvenanceItemSchema.safeParse(v);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
+/** A task line whose provenance items may give their evidence as text (a batch import that maps evidence). */
+export const mappableTaskLineSchema = z.object({
+  id: kiltIdSchema,
+  input: z.string().min(1, "must not be empty"),
+  output: z.array(z.object({ answer: z.string().optional(), provenance: z.array(mappableItemSchema).optional() })).default([]),
+  meta: z.unknown().optional(),
+});
+
 /** A line of the KILT knowledge source (`kilt_knowledgesource.json`). */
 export const knowledgeRecordSchema = z.object({
   wikipedia_id: wikipediaIdSchema,
@@ -113,6 +182,8 @@ export const knowledgeRecordSchema = z.object({
 
 export type ProvenanceItem = z.infer<typeof provenanceItemSchema>;
 export type TaskLine = z.infer<typeof taskLineSchema>;
+export type TextEvidenceItem = z.infer<typeof textEvidenceItemSchema>;
+export type MappableTaskLine = z.infer<typeof mappableTaskLineSchema>;
 export type KnowledgeRecord = z.infer<typeof knowledgeRecordSchema>;
 
 /** An anchor of a knowledge-source page (KILT's `anchors`): a link, its paragraph and code-point offsets. */

@@ -2,6 +2,7 @@
 // does `kps batches import`.
 import type { Batch } from "@/db/schema";
 import { TASK_KIND_NAMES, type TaskKind } from "@/lib/kilt/task-kind";
+import type { EvidenceMapReport } from "./evidence-map.contract";
 
 /** What the import did with one retriever's candidates. */
 export interface RetrieverReport {
@@ -95,4 +96,6 @@ export interface BatchImportResult {
   retrieverDefaults: RetrieverDefault[];
   /** With `minAnswerOverlap`: how the filter read the batch's answers (by its kind); else null. */
   answerOverlap: AnswerOverlapReport | null;
+  /** With `mapEvidence`: what became of the provenance items given as text (evidence-map.contract.ts); else null. */
+  evidence: EvidenceMapReport | null;
 }

@@ -25,6 +25,9 @@ import { rankParagraphs } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
 import { taskOfBatch } from "./task-of-batch";
 import { writeBatch } from "./write-batch";
+import type { EvidenceMapReport } from "./evidence-map.contract";
+import { mapTextEvidence, TEXT_EVIDENCE_HINT, textItemFields } from "./map-evidence";
+import { readRedirects } from "./redirects";
 import { answerOverlapRule, type BatchImportResult } from "./import-batch.contract";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
@@ -37,17 +40,23 @@ export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOpti
  * authorized the caller, so an unauthorized upload is refused before its body is read.
  */
 export type BatchPart =
-  { kind: "queries"; file: ImportFile } | { kind: "candidates"; file: ImportFile } | { kind: "options"; options: BatchImportOptions };
+  | { kind: "queries"; file: ImportFile }
+  | { kind: "candidates"; file: ImportFile }
+  | { kind: "redirects"; file: ImportFile }
+  | { kind: "options"; options: BatchImportOptions };
 
 /** The files at hand (tests, the demo), or the parts of an upload. */
-export type BatchImportInput = { campaignId: number } & (
-  (BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] }) | { parts: AsyncIterable<BatchPart> }
-);
+export type BatchImportInput = { campaignId: number } & ((BatchImportOptionsInput & FilesAtHand) | { parts: AsyncIterable<BatchPart> });
+
+/** The files of a batch at hand: the questions, candidates, and a redirects file for evidence given as text. */
+type FilesAtHand = { queries: ImportFile; candidates?: ImportFile | ImportFile[]; redirects?: ImportFile };
 
 interface ReadBatch {
   queries: { file: ImportFile; parsed: ParsedQuery[] };
   candidates: CandidateFile[];
   options: BatchImportOptions;
+  /** From a redirects file (readRedirects), or null without one. */
+  redirects: Map<string, string> | null;
 }
 
 /**
@@ -56,7 +65,8 @@ interface ReadBatch {
  * the best paragraphs of the text index, or both, kept when they overlap an answer enough. Every line
  * is checked — JSON, fields, duplicate and unknown ids, pages, paragraph ids and code-point offsets —
  * and if any line fails nothing is stored. Evidence sets come from multi-place gold, a candidates
- * file's `set` keys and `sets: "pairs"` (set-drafts.ts, candidate-sets.ts). The batch starts as a draft.
+ * file's `set` keys and `sets: "pairs"` (set-drafts.ts, candidate-sets.ts). With `mapEvidence`, the
+ * provenance items given as text are located first (map-evidence.ts). The batch starts as a draft.
  */
 export async function importBatch(
   db: Db,
@@ -73,16 +83,11 @@ export async function importBatch(
   const batch = await readBatch("parts" in input ? input.parts : partsOf(input), problems);
   const { queries: read, options } = batch;
   if (!problems.list.length && read.parsed.length === 0) problems.add(read.file.fileName, 1, "(file)", "holds no questions");
+  const evidence = await mapEvidenceOf(db, batch, problems);
   const questions = new Map(read.parsed.map((q) => [q.kiltId, q]));
   const drafts = new Map<string, Located<PassageDraft>[]>(read.parsed.map((q) => [q.kiltId, [...q.gold]]));
   const report = new CandidateReport();
-  if (options.retriever !== undefined && batch.candidates.length !== 1)
-    throw invalidField(
-      "retriever",
-      batch.candidates.length === 0
-        ? "is the retriever of a candidates file's items without meta.retriever: give it with a candidates file"
-        : "is the retriever of one candidates file's items without meta.retriever: give it with one file, or give the items meta.retriever",
-    );
+  checkRetrieverOption(options, batch.candidates.length);
   const task = taskOfBatch(read.file, read.parsed, options.task, problems);
   const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
@@ -118,12 +123,19 @@ export async function importBatch(
     partialEvidence,
   });
   const answerOverlap = threshold === undefined ? null : { threshold, rule: answerOverlapRule(task.kind) };
-  const result: BatchImportResult = { ...written, answerOverlap };
+  const result: BatchImportResult = { ...written, answerOverlap, evidence };
   await recordAudit(db, actor, {
     action: "batch.import",
     targetType: "batch",
     targetId: result.batch.id,
-    details: { campaignId: campaign.id, name, queries: result.queries, passages: result.passages, task: task.kind },
+    details: {
+      campaignId: campaign.id,
+      name,
+      queries: result.queries,
+      passages: result.passages,
+      task: task.kind,
+      ...evidenceAudit(evidence),
+    },
   });
   // Fresh planner statistics: without them the open-passage lookup of assignment scans and sorts
   // every open passage (bench/annotate: 3× slower on PostgreSQL, 7.5× on PGlite, which has no autovacuum).
@@ -131,11 +143,39 @@ export async function importBatch(
   return result;
 }
 
-async function* partsOf(
-  input: BatchImportOptionsInput & { queries: ImportFile; candidates?: ImportFile | ImportFile[] },
-): AsyncGenerator<BatchPart> {
-  const { queries: file, candidates, ...options } = input; // the schema leaves out the other keys (campaignId)
+/** The audit's record of the evidence given as text: its counts. */
+function evidenceAudit(r: EvidenceMapReport | null) {
+  return r ? { evidence: { items: r.items, exact: r.exact, fuzzy: r.fuzzy, dropped: r.dropped, minBleu: r.minBleu } } : {};
+}
+
+function checkRetrieverOption(options: BatchImportOptions, files: number): void {
+  if (options.retriever !== undefined && files !== 1)
+    throw invalidField(
+      "retriever",
+      files === 0
+        ? "is the retriever of a candidates file's items without meta.retriever: give it with a candidates file"
+        : "is the retriever of one candidates file's items without meta.retriever: give it with one file, or give the items meta.retriever",
+    );
+}
+
+/** With mapEvidence, locates the evidence given as text (once the files read well) and reports on it; else null. */
+async function mapEvidenceOf(db: Db, batch: ReadBatch, problems: Problems): Promise<EvidenceMapReport | null> {
+  const { options, queries: read } = batch;
+  if (!options.mapEvidence) {
+    if (batch.redirects) throw invalidField("redirects", "is a redirects file for evidence given as text: give it with mapEvidence on");
+    for (const q of read.parsed)
+      for (const field of textItemFields(q)) problems.add(read.file.fileName, q.lineNumber, field, TEXT_EVIDENCE_HINT);
+    return null;
+  }
+  if (problems.list.length) return null; // nothing is stored: the import fails on those problems
+  const redirects = batch.redirects ?? new Map<string, string>();
+  return mapTextEvidence(db, read.file.fileName, read.parsed, { minBleu: options.minBleu!, redirects }, problems);
+}
+
+async function* partsOf(input: BatchImportOptionsInput & FilesAtHand): AsyncGenerator<BatchPart> {
+  const { queries: file, candidates, redirects, ...options } = input; // the schema leaves out the other keys (campaignId)
   yield { kind: "queries", file };
+  if (redirects) yield { kind: "redirects", file: redirects };
   for (const c of candidates === undefined ? [] : Array.isArray(candidates) ? candidates : [candidates])
     yield { kind: "candidates", file: c };
   yield { kind: "options", options: parseInput(batchImportOptionsSchema, options, "options") };
@@ -146,10 +186,12 @@ async function readBatch(parts: AsyncIterable<BatchPart>, problems: Problems): P
   let queries: ReadBatch["queries"] | undefined;
   const candidates: CandidateFile[] = [];
   let options: BatchImportOptions | undefined;
+  let redirects: Map<string, string> | null = null;
   try {
     for await (const part of parts) {
       if (part.kind === "options") options = part.options;
       else if (part.kind === "queries") queries = { file: part.file, parsed: await readTaskFile(part.file, problems) };
+      else if (part.kind === "redirects") redirects = await readRedirects(part.file, problems);
       else candidates.push(await readCandidates(part.file, candidates, problems));
     }
   } catch (error) {
@@ -157,7 +199,7 @@ async function readBatch(parts: AsyncIterable<BatchPart>, problems: Problems): P
     throw error;
   }
   if (!queries) throw invalidField("queries", "a KILT task file is required");
-  return { queries, candidates, options: options ?? batchImportOptionsSchema.parse({}) };
+  return { queries, candidates, options: options ?? batchImportOptionsSchema.parse({}), redirects };
 }
 
 /** One retrieval-output file; two files of one retriever name would mix their counts and origins. */

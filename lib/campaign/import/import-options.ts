@@ -17,6 +17,12 @@ const ON_OFF = new Map([
   ["false", false],
 ]);
 
+const onOff = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && ON_OFF.has(v.trim().toLowerCase()) ? ON_OFF.get(v.trim().toLowerCase()) : v),
+    z.boolean(message),
+  );
+
 const count = (what: string) =>
   decimal(
     z
@@ -41,7 +47,10 @@ const count = (what: string) =>
  * - `sets: "pairs"` with `setPages` (2–6, default 3): also pair the candidates of each question's top
  *   `setPages` candidate pages (by best rank) into evidence sets of two (candidate-sets.ts);
  * - `partialEvidence` ("on"/"off", or a boolean): whether annotators may answer "part of the
- *   evidence" on single passages; by default on for a HotpotQA-like batch or with `sets`, else off.
+ *   evidence" on single passages; by default on for a HotpotQA-like batch or with `sets`, else off;
+ * - `mapEvidence` ("on"/"off", or a boolean; off by default): locate the task file's provenance items
+ *   given as text (`evidence` with `title` or `wikipedia_id`; map-evidence.ts), keeping those whose
+ *   best match scores at least `minBleu` (0..1, default 0.5).
  */
 export const batchImportOptionsSchema = z
   .object({
@@ -70,12 +79,11 @@ export const batchImportOptionsSchema = z
         .min(2, "must be at least 2 (a pair needs two pages)")
         .max(6, "must be at most 6 (at most 15 pairs per question)"),
     ).optional(),
-    partialEvidence: z
-      .preprocess(
-        (v) => (typeof v === "string" && ON_OFF.has(v.trim().toLowerCase()) ? ON_OFF.get(v.trim().toLowerCase()) : v),
-        z.boolean('must be "on" or "off" (or left out: on for a HotpotQA-like batch or with sets "pairs")'),
-      )
-      .optional(),
+    partialEvidence: onOff('must be "on" or "off" (or left out: on for a HotpotQA-like batch or with sets "pairs")').optional(),
+    mapEvidence: onOff('must be "on" or "off" (or left out: off; on locates the provenance items given as text)').optional(),
+    minBleu: decimal(
+      z.number("must be a number between 0 and 1").min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
+    ).optional(),
   })
   .superRefine((o, ctx) => {
     if (o.setPages !== undefined && o.sets === undefined) {
@@ -87,6 +95,13 @@ export const batchImportOptionsSchema = z
     }
     if (o.topK !== undefined && o.perRetriever !== undefined && o.topK !== o.perRetriever) {
       ctx.addIssue({ code: "custom", path: ["topK"], message: "is the old name of perRetriever: give one of them" });
+    }
+    if (o.minBleu !== undefined && o.mapEvidence !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["minBleu"],
+        message: "is the least BLEU of a kept item given as text: give it with mapEvidence on",
+      });
     }
     if (o.retrieveTopK !== undefined && o.retrieve === undefined) {
       ctx.addIssue({
@@ -107,6 +122,8 @@ export const batchImportOptionsSchema = z
     sets: o.sets,
     setPages: o.sets ? (o.setPages ?? 3) : undefined,
     partialEvidence: o.partialEvidence,
+    mapEvidence: o.mapEvidence,
+    minBleu: o.mapEvidence ? (o.minBleu ?? 0.5) : undefined,
   }));
 
 /** The options as given (the aliases, numbers or their text). */
@@ -127,4 +144,6 @@ export const BATCH_FORM_FIELDS = [
   "sets",
   "setPages",
   "partialEvidence",
+  "mapEvidence",
+  "minBleu",
 ] as const;

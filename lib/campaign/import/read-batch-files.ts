@@ -1,7 +1,17 @@
 import "server-only";
 import { z } from "zod";
 import { fieldPath, parseJsonLine, readLines } from "@/lib/kilt/jsonl";
-import { candidateProvenanceItemSchema, kiltIdSchema, provenanceItemSchema, taskLineSchema, type ProvenanceItem } from "@/lib/kilt/schemas";
+import {
+  candidateProvenanceItemSchema,
+  isTextEvidence,
+  kiltIdSchema,
+  mappableTaskLineSchema,
+  provenanceItemSchema,
+  textEvidenceItemSchema,
+  type MappableTaskLine,
+  type ProvenanceItem,
+  type TaskLine,
+} from "@/lib/kilt/schemas";
 import { answersOf, type PassageDraft } from "./passage-drafts";
 import { locatedGoldOf } from "./set-drafts";
 import type { Problems } from "./import-problems";
@@ -36,6 +46,8 @@ export interface ParsedQuery {
   gold: Located<PassageDraft>[];
   /** The line's `meta`, for detecting its task (a dataset it names). */
   meta?: unknown;
+  /** A line with evidence given as text, until the import locates it (map-evidence.ts): its gold is made then. */
+  textLine?: MappableTaskLine;
 }
 
 /** One line of a retrieval-output file: the ranking of its first output entry that has provenance. */
@@ -53,8 +65,16 @@ const retrievalLineSchema = z.object({
     .min(1, "must hold the ranking's output entry"),
 });
 
+/** An item given as text names its page by wikipedia_id or title: only its wikipedia_id, when given, is a reference. */
+const referenceItemSchema = z.unknown().transform((v, ctx) => {
+  const parsed = isTextEvidence(v) ? textEvidenceItemSchema.safeParse(v) : provenanceItemSchema.safeParse(v);
+  if (parsed.success) return parsed.data.wikipedia_id;
+  for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  return z.NEVER;
+});
+
 const provenanceLineSchema = z
-  .object({ output: z.array(z.object({ provenance: z.array(provenanceItemSchema).optional() }).loose()) })
+  .object({ output: z.array(z.object({ provenance: z.array(referenceItemSchema).optional() }).loose()) })
   .loose();
 
 async function* jsonLines(file: ImportFile, problems: Problems) {
@@ -70,17 +90,21 @@ async function* jsonLines(file: ImportFile, problems: Problems) {
   }
 }
 
-/** Reads a KILT task file: questions, answers, the original lines, and gold passages from provenance. */
+/**
+ * Reads a KILT task file: questions, answers, the original lines, and gold passages from provenance.
+ * A provenance item may give its evidence as text: its line's gold is made once the import has
+ * located it (ParsedQuery.textLine; map-evidence.ts), which it does only when asked to (`mapEvidence`).
+ */
 export async function readTaskFile(file: ImportFile, problems: Problems): Promise<ParsedQuery[]> {
   const out: ParsedQuery[] = [];
   const seen = new Map<string, number>();
   for await (const { json, text, lineNumber } of jsonLines(file, problems)) {
-    const parsed = taskLineSchema.safeParse(json);
+    const parsed = mappableTaskLineSchema.safeParse(json);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
       continue;
     }
-    const line = parsed.data;
+    const line = parsed.data as MappableTaskLine;
     const first = seen.get(line.id);
     if (first !== undefined) {
       problems.add(file.fileName, lineNumber, "id", `'${line.id}' appears again (first on line ${first})`);
@@ -91,15 +115,16 @@ export async function readTaskFile(file: ImportFile, problems: Problems): Promis
       problems.add(file.fileName, lineNumber, "(line)", `a batch holds at most ${MAX_BATCH_QUERIES} questions; split the file`);
       break;
     }
-    const gold = locatedGoldOf(line, file.fileName, lineNumber, problems);
+    const hasText = line.output.some((o) => (o.provenance ?? []).some(isTextEvidence));
     out.push({
       kiltId: line.id,
       input: line.input,
-      answers: answersOf(line),
+      answers: answersOf(line as TaskLine),
       originalLine: text,
       lineNumber,
-      gold,
+      gold: hasText ? [] : locatedGoldOf(line as unknown as TaskLine, file.fileName, lineNumber, problems),
       meta: datasetMeta(line.meta),
+      ...(hasText ? { textLine: line } : {}),
     });
   }
   return out;
@@ -136,7 +161,10 @@ export async function readCandidatesFile(file: ImportFile, problems: Problems): 
   return out;
 }
 
-/** Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge import). */
+/**
+ * Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge
+ * import); an item of evidence given as text that names its page by title only references none.
+ */
 export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, problems: Problems): Promise<void> {
   for await (const { json, lineNumber } of jsonLines(file, problems)) {
     const parsed = provenanceLineSchema.safeParse(json);
@@ -144,6 +172,6 @@ export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, p
       for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
       continue;
     }
-    for (const entry of parsed.data.output) for (const item of entry.provenance ?? []) ids.add(item.wikipedia_id);
+    for (const entry of parsed.data.output) for (const id of entry.provenance ?? []) if (id !== undefined) ids.add(id);
   }
 }

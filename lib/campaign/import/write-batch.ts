@@ -23,7 +23,7 @@ export interface CheckedBatch {
 }
 
 /** Stores a checked batch as a draft, with its questions and passages, in one transaction. */
-export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<BatchImportResult, "answerOverlap">> {
+export async function writeBatch(db: Db, input: CheckedBatch): Promise<Omit<BatchImportResult, "answerOverlap" | "evidence">> {
   const { campaign } = input;
   return db.transaction(async (tx) => {
     const [batch] = await tx
