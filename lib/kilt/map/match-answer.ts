@@ -5,7 +5,7 @@
  */
 import { codePointLength } from "../codepoints";
 import { isNotBlank } from "./bleu";
-import { answerTokensOf, normalizeAnswer, paragraphTokenOf, splitTokens, type RawToken } from "./normalize";
+import { answerTokensOf, normalizeAnswer, paragraphTokenOf, splitTokens } from "./normalize";
 import { goldModelOf } from "./gold-model";
 import { searchSpans, type SearchState } from "./span-search";
 
@@ -28,9 +28,10 @@ export interface EvidenceMatch {
 const CANDIDATES = 3;
 
 interface Paragraph {
-  raw: RawToken[];
   tokens: string[];
-  vocabulary: Set<string>;
+  /** Code-point offsets of each token's first character in the raw paragraph, and one past its last. */
+  starts: number[];
+  ends: number[];
 }
 
 /**
@@ -46,7 +47,7 @@ export class PreparedPage {
     if (!p) {
       const raw = splitTokens(this.paragraphs[idx]!);
       const tokens = raw.map((t) => paragraphTokenOf(t.text));
-      this.prepared[idx] = p = { raw, tokens, vocabulary: new Set(tokens) };
+      this.prepared[idx] = p = { tokens, starts: raw.map((t) => t.start), ends: raw.map((t) => t.end) };
     }
     return p;
   }
@@ -63,10 +64,19 @@ function findText(paragraph: string, answer: string, evidence: string): { start:
   return null;
 }
 
-/** KILT's `len(set(paragraph_tokens).intersection(set(answer_tokens)))`. */
-function intersectionSize(vocabulary: ReadonlySet<string>, answerSet: ReadonlySet<string>): number {
+/**
+ * KILT's `len(set(paragraph_tokens).intersection(set(answer_tokens)))`, without a set per paragraph:
+ * `stamps` holds each answer token with the last paragraph it was counted in.
+ */
+function intersectionSize(tokens: readonly string[], stamps: Map<string, number>, idx: number): number {
   let n = 0;
-  for (const t of answerSet) if (vocabulary.has(t)) n++;
+  for (const t of tokens) {
+    const stamp = stamps.get(t);
+    if (stamp !== undefined && stamp !== idx) {
+      stamps.set(t, idx);
+      n++;
+    }
+  }
   return n;
 }
 
@@ -111,7 +121,7 @@ function candidatesOf(groups: Map<number, number[]>): number[] {
 }
 
 function tokenMatch(p: Paragraph, paragraphId: number, bleu: number, start: number, end: number): EvidenceMatch {
-  return { paragraphId, bleu, startCharacter: p.raw[start]!.start, endCharacter: p.raw[end]!.end, exact: false };
+  return { paragraphId, bleu, startCharacter: p.starts[start]!, endCharacter: p.ends[end]!, exact: false };
 }
 
 /**
@@ -128,14 +138,14 @@ export function matchAnswer(paragraphs: readonly string[], evidence: string): Ev
 export function matchAnswerIn(page: PreparedPage, evidence: string): EvidenceMatch | null {
   const answer = normalizeAnswer(evidence);
   const answerTokens = answerTokensOf(evidence);
-  const answerSet = new Set(answerTokens);
+  const stamps = new Map(answerTokens.map((t) => [t, -1]));
   const groups = new Map<number, number[]>();
   for (const [idx, text] of page.paragraphs.entries()) {
     const found = findText(text, answer, evidence);
     if (found) return { paragraphId: idx, bleu: 1, startCharacter: found.start, endCharacter: found.end, exact: true };
     if (answerTokens.length === 0) continue;
     const p = page.paragraph(idx);
-    const intersection = intersectionSize(p.vocabulary, answerSet);
+    const intersection = intersectionSize(p.tokens, stamps, idx);
     if (intersection === answerTokens.length) {
       const run = tokenRunOf(p.tokens, answerTokens);
       if (run) return tokenMatch(p, idx, 1, run[0], run[1]);

@@ -25,15 +25,22 @@ export function isPythonSpace(cp: number): boolean {
 
 /** KILT's `normalize_answer`: lower case, then every ASCII punctuation character removed. */
 export function normalizeAnswer(text: string): string {
-  let out = "";
-  for (const ch of text.toLowerCase()) if (!PUNCTUATION.has(ch)) out += ch;
+  const lower = text.toLowerCase();
+  let i = 0;
+  while (i < lower.length && !PUNCTUATION.has(lower[i]!)) i++;
+  if (i === lower.length) return lower;
+  let out = lower.slice(0, i);
+  for (; i < lower.length; i++) if (!PUNCTUATION.has(lower[i]!)) out += lower[i];
   return out;
 }
 
 /** The characters of 1 or 2 UTF-8 bytes only (KILT drops the rest: curly quotes, dashes, CJK, emoji). */
 export function dropWideCharacters(text: string): string {
-  let out = "";
-  for (const ch of text) if (ch.codePointAt(0)! < 0x800) out += ch;
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) < 0x800) i++;
+  if (i === text.length) return text;
+  let out = text.slice(0, i);
+  for (const ch of text.slice(i)) if (ch.codePointAt(0)! < 0x800) out += ch;
   return out;
 }
 
@@ -48,19 +55,21 @@ export interface RawToken {
 export function splitTokens(text: string): RawToken[] {
   const tokens: RawToken[] = [];
   let cp = 0;
-  let current = "";
+  let from = -1;
   let start = 0;
-  for (const ch of text) {
-    if (isPythonSpace(ch.codePointAt(0)!)) {
-      if (current) tokens.push({ text: current, start, end: cp });
-      current = "";
-    } else {
-      if (!current) start = cp;
-      current += ch;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (isPythonSpace(code)) {
+      if (from >= 0) tokens.push({ text: text.slice(from, i), start, end: cp });
+      from = -1;
+    } else if (from < 0) {
+      from = i;
+      start = cp;
     }
+    if (code > 0xffff) i++;
     cp++;
   }
-  if (current) tokens.push({ text: current, start, end: cp });
+  if (from >= 0) tokens.push({ text: text.slice(from), start, end: cp });
   return tokens;
 }
 

@@ -31,17 +31,24 @@ export function replacesBest(state: SearchState, bleu: number, init: number, end
   return bleu === state.bleu && state.end !== 0 && state.start !== 0 && end + 1 - init < state.end - state.start;
 }
 
+/**
+ * Plain arrays of small integers, not typed arrays: a typed array's buffer lives outside the JS heap
+ * and, allocated per search, let the process's RSS double before the collector freed them.
+ */
+type Ints = number[];
+const filled = (length: number, value: number): Ints => new Array<number>(length).fill(value);
+
 interface ParagraphGrams {
   /** Per token: its index among the non-blank tokens, or -1 for a blank one. */
-  position: Int32Array;
+  position: Ints;
   /** Per order k (index k-1), per non-blank position: the answer's k-gram ending there, or -1. */
-  grams: Int32Array[];
+  grams: Ints[];
   /** The number of non-blank tokens. */
   size: number;
 }
 
 function paragraphGramsOf(tokens: readonly string[], model: GoldModel): ParagraphGrams {
-  const position = new Int32Array(tokens.length).fill(-1);
+  const position = filled(tokens.length, -1);
   const ids: number[] = [];
   tokens.forEach((t, i) => {
     if (!isNotBlank(t)) return;
@@ -50,11 +57,11 @@ function paragraphGramsOf(tokens: readonly string[], model: GoldModel): Paragrap
   });
   const size = ids.length;
   const vocabularySize = model.vocabulary.size;
-  const grams: Int32Array[] = [];
-  let previous = Int32Array.from(ids, (id) => (id >= 0 ? model.grams[0]!.get(id)! : -1));
+  const grams: Ints[] = [];
+  let previous = ids.map((id) => (id >= 0 ? model.grams[0]!.get(id)! : -1));
   grams.push(previous);
   for (let k = 2; k <= model.orders; k++) {
-    const current = new Int32Array(size).fill(-1);
+    const current = filled(size, -1);
     for (let q = k - 1; q < size; q++) {
       const prefix = previous[q - 1]!;
       const id = ids[q]!;
@@ -67,8 +74,8 @@ function paragraphGramsOf(tokens: readonly string[], model: GoldModel): Paragrap
 }
 
 /** The clipped counts of the answer's n-grams in the non-blank tokens from position `from` to the end. */
-function suffixCounts(model: GoldModel, pg: ParagraphGrams): { counts: Int32Array[]; clipped: number[] } {
-  const counts = model.counts.map((c) => new Int32Array(c.length));
+function suffixCounts(model: GoldModel, pg: ParagraphGrams): { counts: Ints[]; clipped: number[] } {
+  const counts = model.counts.map((c) => filled(c.length, 0));
   const clipped = new Array<number>(model.orders).fill(0);
   for (let k = 1; k <= model.orders; k++) {
     const grams = pg.grams[k - 1]!;
@@ -81,7 +88,7 @@ function suffixCounts(model: GoldModel, pg: ParagraphGrams): { counts: Int32Arra
 }
 
 /** Takes the grams starting at non-blank position `q` out of the suffix counts. */
-function dropFirst(model: GoldModel, pg: ParagraphGrams, suffix: { counts: Int32Array[]; clipped: number[] }, q: number): void {
+function dropFirst(model: GoldModel, pg: ParagraphGrams, suffix: { counts: Ints[]; clipped: number[] }, q: number): void {
   for (let k = 1; k <= model.orders && q + k - 1 < pg.size; k++) {
     const g = pg.grams[k - 1]![q + k - 1]!;
     if (g >= 0 && suffix.counts[k - 1]![g]!-- <= model.counts[k - 1]![g]!) suffix.clipped[k - 1]!--;
@@ -95,7 +102,7 @@ function dropFirst(model: GoldModel, pg: ParagraphGrams, suffix: { counts: Int32
 export function searchSpans(tokens: readonly string[], model: GoldModel, state: SearchState, paragraphId: number): boolean {
   const pg = paragraphGramsOf(tokens, model);
   const suffix = suffixCounts(model, pg);
-  const row = { counts: model.counts.map((c) => new Int32Array(c.length)), clipped: new Array<number>(model.orders).fill(0) };
+  const row = { counts: model.counts.map((c) => filled(c.length, 0)), clipped: new Array<number>(model.orders).fill(0) };
   const last = tokens.length - 1;
   for (let init = 0; init <= last; init++) {
     if (suffix.clipped[0] === 0) {
@@ -113,7 +120,7 @@ export function searchSpans(tokens: readonly string[], model: GoldModel, state: 
 function searchRow(
   pg: ParagraphGrams,
   model: GoldModel,
-  row: { counts: Int32Array[]; clipped: number[] },
+  row: { counts: Ints[]; clipped: number[] },
   state: SearchState,
   paragraphId: number,
   init: number,
