@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "@/lib/seeded-random";
 import { getBleu, isNotBlank } from "./bleu";
 import { goldModelOf } from "./gold-model";
 import { replacesBest, searchSpans, type SearchState } from "./span-search";
@@ -15,17 +16,8 @@ function referenceSearch(tokens: readonly string[], gold: readonly string[], sta
   return false;
 }
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator, so a failure can be replayed. */
+const rng = seededRandom;
 
 const WORDS = ["a", "b", "c", "d", "e", "f", "", "g"];
 
