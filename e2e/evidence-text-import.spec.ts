@@ -25,7 +25,8 @@ test("evidence given as text: the form locates it, reports exact, dropped and un
       line("exact", BRIDGE, "Shiranagi_Moon_Bridge"),
       line("unknown", BRIDGE, "No Such Bridge Anywhere"),
       line("redirected", BRIDGE, "Moon Bridge of Shiranagi"),
-      line("low", "Purple elephants sang loudly about granite yesterday.", "velmora lighthouse"),
+      // Folded to a demo title no other test's page shares (CI's PostgreSQL database is shared by the specs).
+      line("low", "Purple elephants sang loudly about granite yesterday.", "velmora harbour railway"),
     ].join("\n") + "\n",
   );
   const redirects = path.join(dir, "redirects.tsv");
@@ -66,7 +67,7 @@ test("evidence given as text: the form locates it, reports exact, dropped and un
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   expect(dropped.map((d) => [d.line, d.reason, d.best_wikipedia_id])).toEqual([
     [2, "unknown-page", null],
-    [4, "below-threshold", "61237001"],
+    [4, "below-threshold", "61245902"],
   ]);
   await expectAccessible(page, "the import outcome with evidence given as text");
   fs.rmSync(dir, { recursive: true, force: true });
