@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { MapChildReport } from "./map-child";
+import type { KpsChildReport } from "../kps-child";
 import { writeMapFiles } from "./synthetic";
 import {
   benchChild,
@@ -32,7 +32,7 @@ import {
   type Timed,
 } from "../common";
 
-const CHILD = benchChild("map", "map-child.ts");
+const CHILD = path.join(REPO, "bench", "kps-child.ts");
 const KILT_SCRIPT = benchChild("map", "kilt-match.py");
 const MB = 1e6;
 
@@ -157,10 +157,10 @@ async function main() {
         .map(([k, n]) => `${k} ${int(n)}`)
         .join(", ")}`,
     );
-    const bundle = await bundleChild(CHILD, "map-child.mjs", "the map child");
-    const args = ["--knowledge", files.knowledge, "--items", files.items, "--min-bleu", "0"];
+    const bundle = await bundleChild(CHILD, "kps-child.mjs", "the kps child");
+    const args = ["map", "--knowledge", files.knowledge, "--items", files.items, "--min-bleu", "0"];
     const run = await timedRun(process.execPath, bundle ? [bundle, ...args] : ["--import", "tsx", CHILD, ...args]);
-    const report = childResult<MapChildReport>(run, "map");
+    const report = childResult<KpsChildReport>(run, "map");
     const ours = { seconds: run.seconds, cpu: cpuOf(run), rssMB: rssOf(run, report.maxRssKiB), rows: rowsOf(run.stdout) };
     console.log(
       `kps map (${bundle ? "bundle on plain node" : "tsx"}): ${int(ours.rows.length)} items in ${fmt(ours.seconds, 2)} s wall (${fmt(report.seconds, 2)} s in main), CPU ${fmt(ours.cpu, 2)} s, peak RSS ${fmt(ours.rssMB, 0)} MB`,

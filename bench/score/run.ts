@@ -16,7 +16,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { ScoreChildReport } from "./score-child";
+import type { KpsChildReport } from "../kps-child";
 import { writeScoreFiles } from "./synthetic";
 import {
   benchChild,
@@ -36,7 +36,7 @@ import {
   flagOptions,
 } from "../common";
 
-const CHILD = benchChild("score", "score-child.ts");
+const CHILD = path.join(REPO, "bench", "kps-child.ts");
 const BASELINE = benchChild("score", "kilt-baseline.py");
 const MB = 1e6;
 /** The issue's figures for KILT's scripts at 20,000 questions: eval_retrieval.py and eval_downstream.py. */
@@ -169,10 +169,10 @@ async function runSize(
   console.log(
     `\n${int(n)} questions: gold ${fmt(files.goldBytes / MB)} MB, guess ${fmt(files.guessBytes / MB)} MB (${opts.shuffle ? "shuffled" : "in the gold's order"}), written in ${fmt((performance.now() - t) / 1000)} s (not timed)`,
   );
-  const args = ["--gold", files.gold, "--guess", files.guess, "--ks", opts.ks, "--json"];
+  const args = ["score", "--gold", files.gold, "--guess", files.guess, "--ks", opts.ks, "--json"];
 
   const run = await timedRun(process.execPath, bundle ? [bundle, ...args] : ["--import", "tsx", CHILD, ...args]);
-  const report = childResult<ScoreChildReport>(run, "score");
+  const report = childResult<KpsChildReport>(run, "score");
   const ourDict = JSON.parse(
     run.stdout
       .split("\n")
@@ -195,7 +195,7 @@ async function runSize(
     `  kps score (${bundle ? "bundle on plain node" : "tsx"}): ${fmt(run.seconds, 2)} s wall (${fmt(report.seconds, 2)} s in main), CPU ${fmt(result.ours.processCpu, 2)} s (${fmt(report.cpuSeconds, 2)} s in main), peak RSS ${fmt(result.ours.rssMB, 0)} MB`,
   );
   if (opts.tsx) {
-    const viaKps = await timedRun(process.execPath, [path.join(REPO, "bin", "kps.mjs"), "score", ...args], {
+    const viaKps = await timedRun(process.execPath, [path.join(REPO, "bin", "kps.mjs"), ...args], {
       stdoutFile: path.join(dir, "kps.json"),
     });
     result.tsx = { seconds: viaKps.seconds, rssMB: rssOf(viaKps, 0) };
@@ -273,7 +273,7 @@ async function main() {
   try {
     console.log(`Scoring benchmark — kps score against KILT's eval_retrieval.py and eval_downstream.py, seed ${opts.seed}, ks ${opts.ks}`);
     console.log(machineLine());
-    const bundle = await bundleChild(CHILD, "score-child.mjs", "the score child");
+    const bundle = await bundleChild(CHILD, "kps-child.mjs", "the kps child");
     const kilt = opts.kilt ? findKilt(tmp) : undefined;
     if (kilt && "pythonPath" in kilt)
       console.log(`KILT: ${kilt.from}; ${execFileSync("python3", ["--version"], { encoding: "utf8" }).trim()}`);

@@ -59,17 +59,21 @@ export interface SetMemberView {
 /** A set judgment's highlight in one member (code points, end exclusive), with its text. */
 export type MemberSpanView = Location & { text: string };
 
-export interface AnnotatorJudgment {
-  id: number;
-  createdAt: string;
+/** A judgment's verdict and highlights, as the coordinator's pages show them (the question view, the annotator page). */
+export interface JudgedVerdict {
   verdict: "sufficient" | "insufficient";
   unreadable: boolean;
   span: Location | null;
   spanText: string | null;
   /** "Part of the evidence": stored as insufficient with its `span`. */
   partial: boolean;
-  /** An evidence set's highlight per member (the span is member 0's); null otherwise. */
+  /** An evidence set's sufficient judgment: its highlight per member (the span is member 0's); null otherwise. */
   memberSpans: MemberSpanView[] | null;
+}
+
+export interface AnnotatorJudgment extends JudgedVerdict {
+  id: number;
+  createdAt: string;
   durationMs: number;
   /** Whether it matches the passage's outcome; null while the passage is not finished. */
   agrees: boolean | null;

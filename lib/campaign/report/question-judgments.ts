@@ -1,23 +1,14 @@
 import "server-only";
 import type { FactLabel, MemberSpan } from "@/db/schema";
-import type { Location } from "@/lib/kilt/codepoints";
-import type { MemberSpanView } from "./annotators.contract";
+import type { JudgedVerdict } from "./annotators.contract";
 import { spanOf, type JudgmentRow } from "./rows";
 
 // The judgments of the question view (question-view.ts): each with whether it counts, its notes
 // and, on an evidence set, its highlight per member.
 
-export interface QuestionJudgment {
+export interface QuestionJudgment extends JudgedVerdict {
   id: number;
   username: string;
-  verdict: "sufficient" | "insufficient";
-  unreadable: boolean;
-  span: Location | null;
-  spanText: string | null;
-  /** "Part of the evidence": stored as insufficient with its `span`. */
-  partial: boolean;
-  /** An evidence set's sufficient judgment: its highlight per member (the span is member 0's); null otherwise. */
-  memberSpans: MemberSpanView[] | null;
   durationMs: number;
   createdAt: string;
   /** Counted: the annotator is in good standing and this is among the passage's first R such judgments. */
