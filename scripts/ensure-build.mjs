@@ -22,6 +22,8 @@ function newestSource() {
     "db",
     "public",
     "instrumentation.ts",
+    "server/fast-path.ts",
+    "scripts/build-fast-path.mjs",
     "next.config.ts",
     "package.json",
     "package-lock.json",

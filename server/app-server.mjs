@@ -1,5 +1,8 @@
+import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { clientAddressOf, isTrusted, normalizeAddress } from "./client-address.mjs";
 import { LINGER_MS } from "./settings.mjs";
 import { answerMalformedSegment, malformedSegment } from "./path-segments.mjs";
@@ -9,6 +12,22 @@ import { answerMalformedSegment, malformedSegment } from "./path-segments.mjs";
  * which). `settings` come from readSettings() (server/settings.mjs); `connectionCap` is this
  * process's share of KPS_MAX_CONNECTIONS_PER_ADDRESS; `announce` prints "Ready: …" once listening.
  */
+/**
+ * The fast path (server/fast-path.ts, bundled into .next/kps-fast-path.mjs by `next build`): the
+ * judgment, next-task and renewal requests answered by the same route handlers without Next.js's
+ * request pipeline. Off with KPS_FAST_PATH=0, and when the build has no bundle (said once).
+ */
+async function loadFastPath(root) {
+  if (process.env.KPS_FAST_PATH === "0") return undefined;
+  const bundle = path.join(root, ".next", "kps-fast-path.mjs");
+  if (!fs.existsSync(bundle)) {
+    if (cluster.isPrimary || cluster.worker?.id === 1)
+      console.log(`No ${path.relative(root, bundle)}: every request goes through Next.js.`);
+    return undefined;
+  }
+  return (await import(pathToFileURL(bundle).href)).fastPath;
+}
+
 export async function serve(settings, { connectionCap, announce }) {
   const { port, hostname, trust, secureCookies } = settings;
   const {
@@ -25,6 +44,7 @@ export async function serve(settings, { connectionCap, announce }) {
   const ready = announce ? (globalThis.__kpsReady = {}) : undefined;
   await app.prepare();
   const handle = app.getRequestHandler();
+  const fastPath = await loadFastPath(root);
 
   const UPLOAD_ROUTE = /^\/api\/(knowledge|campaigns\/[^/]+\/(batches|runs))\/?$/;
   const isUpload = (req) => req.method === "POST" && UPLOAD_ROUTE.test((req.url ?? "").split("?")[0]);
@@ -84,6 +104,7 @@ export async function serve(settings, { connectionCap, announce }) {
       });
       const bad = malformedSegment(req.url ?? "/");
       if (bad) return answerMalformedSegment(res, req.url ?? "/", bad);
+      if (fastPath?.(req, res)) return;
       handle(req, res).catch((error) => {
         console.error("request failed:", error);
         if (!res.headersSent) res.writeHead(500).end();

@@ -38,6 +38,8 @@ export async function startUp(): Promise<void> {
     }, CROWD_REAP_INTERVAL_MS).unref();
     // PGlite has no autovacuum: ANALYZE of the hot tables now and whenever they changed enough.
     keepStatisticsFresh(handle);
+    // The production server's fast path (server/fast-path.ts) answers only once this is set.
+    (globalThis as { __kpsStartedUp?: boolean }).__kpsStartedUp = true;
   } catch (error) {
     console.error(`\nCannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -18,6 +18,8 @@ const SOURCES = [
   "package.json",
   "package-lock.json",
   "tsconfig.json",
+  "server/fast-path.ts",
+  "scripts/build-fast-path.mjs",
 ];
 
 function newestSource(repo: string): { file: string; mtimeMs: number } {

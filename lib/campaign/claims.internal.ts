@@ -13,8 +13,12 @@ export function newClaimHandle(): string {
   return randomBytes(16).toString("base64url");
 }
 
-/** When this process last reaped each campaign: reaping on every request would cost a statement each. */
-const lastReap = new Map<number, number>();
+/**
+ * When this process last reaped each campaign: reaping on every request would cost a statement each.
+ * On globalThis: Next.js's bundles and the production server's fast path (server/fast-path.ts) load this module apart.
+ */
+const lastReap: Map<number, number> = ((globalThis as unknown as Record<symbol, Map<number, number>>)[Symbol.for("kps.lastReap")] ??=
+  new Map());
 const REAP_EVERY_MS = 2000;
 
 /**
