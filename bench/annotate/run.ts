@@ -527,7 +527,7 @@ async function main() {
     printResults(results);
     console.log("");
     console.log(
-      `judgments/s ÷ tps: one judgment is ${opts.requestsPerJudgment === 1 ? "one HTTP request through Next.js (the judgment, whose answer brings the next task: ?next=1)" : "two HTTP requests through Next.js (…/next, then the judgment)"} ` +
+      `judgments/s ÷ tps: one judgment is ${opts.requestsPerJudgment === 1 ? "one HTTP request (the judgment, whose answer brings the next task: ?next=1), answered by the fast path or by Next.js (--path)" : "two HTTP requests (…/next, then the judgment), answered by the fast path or by Next.js (--path)"} ` +
         "and, in the steady state, 3 SQL statements, each committed by itself: the claim read, the judgment's write (claim and passage locked for that " +
         "statement only), the next claim (one CTE); the session and the campaign access come from a 1-s per-process cache, expired claims are reaped " +
         "every 2 s per campaign. A pgbench -N transaction is 5 statements (begin … commit). The statements per judgment measured in the server's log " +
