@@ -23,7 +23,16 @@ export interface Client {
 export function createClient(baseUrl: string, maxSockets: number): Client {
   const url = new URL(baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: "lifo" });
+  // A keep-alive socket idle past the server's keepAliveTimeout (5 s) may be closed by the server
+  // just as a request goes out on it: Node's documented remedy is to send again once, on a new
+  // socket, when the error came from a reused socket (every request of the load is idempotent:
+  // judgments carry their idempotency key, next and renew answer the same twice).
   const request: Client["request"] = (method, path, options = {}) =>
+    send(method, path, options).catch((error: NodeJS.ErrnoException & { reused?: boolean }) => {
+      if (error.reused && error.code === "ECONNRESET") return send(method, path, options);
+      throw error;
+    });
+  const send: Client["request"] = (method, path, options = {}) =>
     new Promise((resolve, reject) => {
       const body = options.body === undefined ? undefined : typeof options.body === "string" ? Buffer.from(options.body) : options.body;
       const req = http.request(
@@ -44,7 +53,7 @@ export function createClient(baseUrl: string, maxSockets: number): Client {
           res.on("error", reject);
         },
       );
-      req.on("error", reject);
+      req.on("error", (error) => reject(Object.assign(error, { reused: req.reusedSocket })));
       req.end(body);
     });
   return {
