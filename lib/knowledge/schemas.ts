@@ -20,5 +20,4 @@ export const pageParamsSchema = z.object({
 /** `POST /api/knowledge/index` options: `rebuild=1` forgets the index and builds it again from the pages. */
 export const indexBuildQuerySchema = z
   .object({ rebuild: z.enum(["0", "1"], "must be 0 or 1").optional() })
-  .strict()
   .transform((q) => ({ rebuild: q.rebuild === "1" }));
