@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { TaskKind } from "@/db/schema";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
-import { getCampaign, type CampaignView } from "../campaigns";
+import { getCampaign } from "../campaigns";
 import { requireRun, runRows } from "./list-runs";
 import { cachedScores } from "./score-cache";
 import {
