@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   pgEnum,
   pgTable,
@@ -1033,6 +1034,56 @@ export const runPredictions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.queryId] }), index("run_predictions_query_idx").on(t.queryId)],
 );
+
+// ── Leaderboard cache ────────────────────────────────────────────────────────
+
+/**
+ * The outcome version of a campaign: bumped (a row of `outcome_version_deltas` appended, in the
+ * writing transaction) by triggers on every table the campaign's outcomes are read from
+ * (db/sql/outcome-versions.sql); folded here now and then. Version = changes + the pending deltas'
+ * sum: it only grows, and every commit that may change an outcome grows it. Insert-only deltas, so
+ * the judging path never waits on a shared row.
+ */
+export const outcomeVersions = pgTable("outcome_versions", {
+  campaignId: ref("campaign_id").primaryKey(),
+  changes: bigint("changes", { mode: "number" }).notNull(),
+});
+export const outcomeVersionDeltas = pgTable(
+  "outcome_version_deltas",
+  { campaignId: ref("campaign_id").notNull(), changes: integer("changes").notNull() },
+  (t) => [index("outcome_version_deltas_campaign_idx").on(t.campaignId)],
+);
+
+/**
+ * A run's figures against one gold for one leaderboard query (`levels`, `ks` as text, e.g.
+ * "paragraph" and "1,5,10"), computed at outcome version `version` (lib/campaign/runs/score-cache.ts).
+ * A reader uses an entry only when `version` is the campaign's current one.
+ */
+export const leaderboardScores = pgTable(
+  "leaderboard_scores",
+  {
+    runId: cascadeRef("run_id", () => runs.id),
+    gold: text("gold").notNull(),
+    levels: text("levels").notNull(),
+    ks: text("ks").notNull(),
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    version: bigint("version", { mode: "number" }).notNull(),
+    /** JSON, not jsonb: the figures keep the key order KILT's evaluators write them in. */
+    value: json("value").notNull(),
+    computedAt: timestamp("computed_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.gold, t.levels, t.ks] }), index("leaderboard_scores_campaign_idx").on(t.campaignId)],
+);
+
+/** The questions in each gold of a campaign at outcome version `version`. */
+export const leaderboardGolds = pgTable("leaderboard_golds", {
+  campaignId: ref("campaign_id")
+    .primaryKey()
+    .references(() => campaigns.id, { onDelete: "cascade" }),
+  version: bigint("version", { mode: "number" }).notNull(),
+  counts: json("counts").notNull(),
+  computedAt: timestamp("computed_at", { withTimezone: true }).notNull(),
+});
 
 // ── Types ────────────────────────────────────────────────────────────────────
 

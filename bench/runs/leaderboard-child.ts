@@ -1,11 +1,17 @@
-// Child process of bench/runs/run.ts: one leaderboard read (or one run's results) through the app's
-// own path, in a process of its own so that its peak RSS is the read's. Prints one JSON line.
+// Child process of bench/runs/run.ts: the leaderboard computed without the cache (the baseline:
+// the path every read took before the cache, getCampaign + runRows + scoreRuns: every question's
+// golds rebuilt, every run scored), or one run's results through the app's own path (getRunResults,
+// its first read: computed and stored), in a process of its own so that its peak RSS is the read's.
+// Prints one JSON line.
 //
 //   node --import tsx bench/runs/leaderboard-child.ts --url URL --campaign ID [--what leaderboard|results --run ID]
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { system } from "@/lib/auth/actor";
-import { getLeaderboard, getRunResults } from "@/lib/campaign/runs/leaderboard";
+import { getCampaign } from "@/lib/campaign/campaigns";
+import { getRunResults } from "@/lib/campaign/runs/leaderboard";
+import { runRows } from "@/lib/campaign/runs/list-runs";
+import { scoreRuns } from "@/lib/campaign/runs/score-runs";
 import { cpuSince, reportResult, runMain } from "../common";
 
 export interface LeaderboardChildReport {
@@ -42,14 +48,18 @@ runMain(async () => {
       both: results.both.paragraph?.Rprec,
     };
   } else {
-    const board = await getLeaderboard(handle.db, system, { campaignId, level: "paragraph", ks: [1, 5, 10] });
+    const campaign = await getCampaign(handle.db, system, campaignId);
+    const runList = await runRows(handle.db, campaignId);
+    const board = await scoreRuns(handle.db, campaign, runList, [1, 5, 10], ["paragraph"]);
     golds = board.golds;
-    for (const row of board.rows)
-      rprec[row.run.name] = {
-        original: row.scores.original.paragraph?.Rprec,
-        endorsed: row.scores.endorsed.paragraph?.Rprec,
-        both: row.scores.both.paragraph?.Rprec,
+    for (const run of runList) {
+      const scores = board.runs.get(run.id)!.scores;
+      rprec[run.name] = {
+        original: scores.original.paragraph?.Rprec,
+        endorsed: scores.endorsed.paragraph?.Rprec,
+        both: scores.both.paragraph?.Rprec,
       };
+    }
   }
   const seconds = (performance.now() - t0) / 1000;
   const report: LeaderboardChildReport = {

@@ -1,11 +1,13 @@
-// Runs benchmark: the leaderboard of a campaign of Q questions with R runs, and one run's results
-// download, each read in a child process (own peak RSS) through the app's own path (getLeaderboard,
-// getRunResults: every question's three golds rebuilt from the outcomes, a ScoreAccumulator per run
-// and gold). The campaign is bench/export's synthetic one (built in SQL); the runs' predictions are
+// Runs benchmark: the leaderboard of a campaign of Q questions with R runs, each measure in a child
+// process (own peak RSS): the baseline, computed without the cache (every question's three golds
+// rebuilt from the outcomes, a ScoreAccumulator per run and gold: the path every read took before
+// the cache); then through the app's own path with the cache (getLeaderboard → score-cache.ts): the
+// first read, reads with nothing changed (p50/p95), a recompute of 3 runs after a change, of every
+// run, and a new run scored alone; and one run's results download (its first read). The campaign is bench/export's synthetic one (built in SQL); the runs' predictions are
 // written in SQL: each question's passages in a per-run shuffled order (title and text-free items)
 // and an answer right half of the time.
 //
-//   tsx bench/runs/run.ts [--judgments 300000] [--runs 3]
+//   tsx bench/runs/run.ts [--judgments 300000] [--runs 10] [--reads 30]
 //
 // Needs a PostgreSQL server whose user may create databases (DATABASE_URL, else
 // postgres://postgres@127.0.0.1:5432/postgres). A throwaway database kps_bench_runs_<random> is
@@ -28,23 +30,30 @@ import {
   runMain,
   timedRun,
 } from "../common";
+import type { CacheChildReport } from "./cache-child";
 import type { LeaderboardChildReport } from "./leaderboard-child";
 
 const CHILD = benchChild("runs", "leaderboard-child.ts");
+const CACHE_CHILD = benchChild("runs", "cache-child.ts");
 
 function parseOptions() {
   const { values } = parseArgs({
     options: {
       judgments: { type: "string", default: "300000" },
-      runs: { type: "string", default: "3" },
+      runs: { type: "string", default: "10" },
+      reads: { type: "string", default: "30" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
-    console.log("usage: tsx bench/runs/run.ts [--judgments 300000] [--runs 3]");
+    console.log("usage: tsx bench/runs/run.ts [--judgments 300000] [--runs 10] [--reads 30]");
     process.exit(0);
   }
-  return { judgments: integerOption("--judgments", values.judgments, 9), runs: integerOption("--runs", values.runs, 1) };
+  return {
+    judgments: integerOption("--judgments", values.judgments, 9),
+    runs: integerOption("--runs", values.runs, 1),
+    reads: integerOption("--reads", values.reads, 1),
+  };
 }
 
 async function main() {
@@ -65,41 +74,68 @@ async function main() {
     console.log(
       `built: ${int(built.questions)} questions, ${int(built.passages)} passages, ${int(built.judgments)} judgments, ${opts.runs} runs in ${fmt((performance.now() - t0) / 1000)} s`,
     );
-    const child = async (args: string[]) => {
+    const child = async <T>(file: string, args: string[]) => {
       const run = await timedRun(process.execPath, [
         "--import",
         "tsx",
-        CHILD,
+        file,
         "--url",
         benchUrl,
         "--campaign",
         String(built.campaignId),
         ...args,
       ]);
-      return childResult<LeaderboardChildReport>(run, "leaderboard");
+      return childResult<T>(run, "leaderboard");
     };
-    const board = await child([]);
+    const board = await child<LeaderboardChildReport>(CHILD, []);
     console.log(
       `golds: ${Object.entries(board.golds)
         .map(([g, v]) => `${g} ${int(v.questions)}`)
         .join(", ")}`,
     );
-    const results = await child(["--what", "results", "--run", String(runIds[0])]);
-    console.log("\n| read | questions × runs | seconds | CPU s | peak RSS |\n|---|---|---|---|---|");
-    console.log(
-      `| leaderboard (paragraph, ks 1,5,10) | ${int(built.questions)} × ${opts.runs} | ${fmt(board.seconds, 2)} | ${fmt(board.cpuSeconds, 2)} | ${fmt(board.maxRssKiB / 1024, 0)} MB |`,
-    );
-    console.log(
-      `| one run's results (page + paragraph, ks 1,3,5,10, downstream) | ${int(built.questions)} × 1 | ${fmt(results.seconds, 2)} | ${fmt(results.cpuSeconds, 2)} | ${fmt(results.maxRssKiB / 1024, 0)} MB |`,
-    );
-    console.log(
-      `\nparagraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec)
-        .map(([n, r]) => `${n} ${fmt(r.original ?? 0, 3)} / ${fmt(r.endorsed ?? 0, 3)} / ${fmt(r.both ?? 0, 3)}`)
-        .join("; ")}`,
-    );
+    const cache = await child<CacheChildReport>(CACHE_CHILD, ["--reads", String(opts.reads), "--recompute-runs", "3"]);
+    const results = await child<LeaderboardChildReport>(CHILD, ["--what", "results", "--run", String(runIds[0])]);
+    report(built.questions, opts.runs, board, cache, results);
   } finally {
     await cleanup();
   }
+}
+
+/** The p-th percentile (nearest rank) of `values`. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+function report(questions: number, runs: number, board: LeaderboardChildReport, cache: CacheChildReport, results: LeaderboardChildReport) {
+  const row = (what: string, size: string, seconds: string) => console.log(`| ${what} | ${size} | ${seconds} |`);
+  const q = int(questions);
+  console.log("\n| leaderboard (paragraph, ks 1,5,10) | questions × runs | seconds |\n|---|---|---|");
+  row("uncached: golds rebuilt, every run scored (baseline, the path before the cache)", `${q} × ${runs}`, fmt(board.seconds, 2));
+  row("cached, first read (every run computed and stored)", `${q} × ${runs}`, fmt(cache.firstSeconds, 2));
+  row(
+    `cached, nothing changed: p50 / p95 of ${cache.readsMs.length} reads (target p95 < 0.3 s)`,
+    `${q} × ${runs}`,
+    `${fmt(percentile(cache.readsMs, 50) / 1000, 3)} / ${fmt(percentile(cache.readsMs, 95) / 1000, 3)}`,
+  );
+  row(
+    `after a change: ${cache.recomputeRuns} runs recomputed (target < 5 s)`,
+    `${q} × ${cache.recomputeRuns}`,
+    fmt(cache.recomputeSeconds, 2),
+  );
+  row("after a change: the leaderboard read (every run recomputed)", `${q} × ${runs}`, fmt(cache.recomputeAllSeconds, 2));
+  row("a new run: scored alone, the others from the cache", `${q} × 1`, fmt(cache.newRunSeconds, 2));
+  row("one run's results, first read (page + paragraph, ks 1,3,5,10, downstream)", `${q} × 1`, fmt(results.seconds, 2));
+  console.log(
+    `\npeak RSS: uncached ${fmt(board.maxRssKiB / 1024, 0)} MB (CPU ${fmt(board.cpuSeconds, 1)} s); cached child (all of its reads) ${fmt(cache.maxRssKiB / 1024, 0)} MB (CPU ${fmt(cache.cpuSeconds, 1)} s)`,
+  );
+  const same = Object.entries(board.rprec).every(([n, r]) => JSON.stringify(r) === JSON.stringify(cache.rprec[n]));
+  console.log(`cached figures equal the uncached ones: ${same ? "yes" : "NO"}`);
+  console.log(
+    `paragraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec)
+      .map(([n, r]) => `${n} ${fmt(r.original ?? 0, 3)} / ${fmt(r.endorsed ?? 0, 3)} / ${fmt(r.both ?? 0, 3)}`)
+      .join("; ")}`,
+  );
 }
 
 runMain(main);

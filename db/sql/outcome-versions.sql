@@ -1,0 +1,207 @@
+-- Outcome versions: every write that may change what a campaign's outcomes are (and so its golds
+-- and leaderboard) appends a row to outcome_version_deltas in the writing transaction: a judgment
+-- (new, revised, undone), a passage's counters, a pause or resume of an annotator (a standing's
+-- status), a batch's status or sealed settings, R, T or another campaign setting, an adjudication,
+-- an import (queries, passages, batches), a page's text. The leaderboard cache
+-- (lib/campaign/runs/score-cache.ts) keys its entries by the sum: a version that only grows and
+-- grows with every such commit. Insert-only, so concurrent judgments never wait on a shared row;
+-- kps_compact_outcome_versions folds the deltas into outcome_versions.
+--
+-- The current definitions, re-applied after the migrations on every migrate (db/sql-rules.ts):
+-- edit them here. db/sql-rules.int.test.ts checks that the live bodies equal these.
+
+-- Rows written or deleted: each campaign they belong to changed.
+CREATE OR REPLACE FUNCTION kps_outcome_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM old_rows;
+  ELSE
+    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM new_rows;
+  END IF;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- Passages updated: a change of anything but the claim counters (a claim or its lease changes no outcome).
+CREATE OR REPLACE FUNCTION kps_passage_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO outcome_version_deltas (campaign_id, changes)
+  SELECT DISTINCT n.campaign_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
+  WHERE to_jsonb(o) - 'claim_count' - 'open_slots' IS DISTINCT FROM to_jsonb(n) - 'claim_count' - 'open_slots';
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- Annotator standings: a pause or a resume (the status) decides whose judgments count; the gold counters do not.
+CREATE OR REPLACE FUNCTION kps_standing_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM new_rows WHERE status <> 'active';
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM old_rows WHERE status <> 'active';
+  ELSE
+    INSERT INTO outcome_version_deltas (campaign_id, changes)
+    SELECT DISTINCT n.campaign_id, 1 FROM new_rows n JOIN old_rows o ON (o.campaign_id, o.user_id) = (n.campaign_id, n.user_id)
+    WHERE o.status IS DISTINCT FROM n.status;
+  END IF;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- Campaign settings: any change but the name, texts and the judging page's settings (R, T, early
+-- stop, aggregation, partial evidence and the rest feed the outcomes or the golds' text).
+CREATE OR REPLACE FUNCTION kps_campaign_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO outcome_version_deltas (campaign_id, changes)
+  SELECT n.id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
+  WHERE to_jsonb(o) - 'updated_at' - 'name' - 'instructions' - 'session_goal' - 'lease_seconds'
+      IS DISTINCT FROM to_jsonb(n) - 'updated_at' - 'name' - 'instructions' - 'session_goal' - 'lease_seconds';
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- Pages: a changed title or text changes the golds of every campaign with a passage on the page.
+CREATE OR REPLACE FUNCTION kps_page_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
+             WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)) THEN
+    INSERT INTO outcome_version_deltas (campaign_id, changes)
+    SELECT DISTINCT p.campaign_id, 1 FROM passages p
+    WHERE p.wikipedia_id IN (SELECT n.wikipedia_id FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
+                             WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs));
+  END IF;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- Folds the deltas into outcome_versions; one caller at a time (the others read versions + deltas).
+CREATE OR REPLACE FUNCTION kps_compact_outcome_versions() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT pg_try_advisory_xact_lock(72440318) THEN RETURN false; END IF;
+  WITH d AS (DELETE FROM outcome_version_deltas RETURNING *)
+  INSERT INTO outcome_versions AS t (campaign_id, changes)
+  SELECT campaign_id, sum(changes) FROM d GROUP BY 1 ORDER BY 1
+  ON CONFLICT (campaign_id) DO UPDATE SET changes = t.changes + excluded.changes;
+  RETURN true;
+END
+$$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'judgments_outcomes_insert' AND tgrelid = 'judgments'::regclass) THEN
+    CREATE TRIGGER judgments_outcomes_insert AFTER INSERT ON judgments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'judgments_outcomes_update' AND tgrelid = 'judgments'::regclass) THEN
+    CREATE TRIGGER judgments_outcomes_update AFTER UPDATE ON judgments REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'judgments_outcomes_delete' AND tgrelid = 'judgments'::regclass) THEN
+    CREATE TRIGGER judgments_outcomes_delete AFTER DELETE ON judgments REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'queries_outcomes_insert' AND tgrelid = 'queries'::regclass) THEN
+    CREATE TRIGGER queries_outcomes_insert AFTER INSERT ON queries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'queries_outcomes_update' AND tgrelid = 'queries'::regclass) THEN
+    CREATE TRIGGER queries_outcomes_update AFTER UPDATE ON queries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'queries_outcomes_delete' AND tgrelid = 'queries'::regclass) THEN
+    CREATE TRIGGER queries_outcomes_delete AFTER DELETE ON queries REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'batches_outcomes_insert' AND tgrelid = 'batches'::regclass) THEN
+    CREATE TRIGGER batches_outcomes_insert AFTER INSERT ON batches REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'batches_outcomes_update' AND tgrelid = 'batches'::regclass) THEN
+    CREATE TRIGGER batches_outcomes_update AFTER UPDATE ON batches REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'batches_outcomes_delete' AND tgrelid = 'batches'::regclass) THEN
+    CREATE TRIGGER batches_outcomes_delete AFTER DELETE ON batches REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'adjudications_outcomes_insert' AND tgrelid = 'adjudications'::regclass) THEN
+    CREATE TRIGGER adjudications_outcomes_insert AFTER INSERT ON adjudications REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'adjudications_outcomes_update' AND tgrelid = 'adjudications'::regclass) THEN
+    CREATE TRIGGER adjudications_outcomes_update AFTER UPDATE ON adjudications REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'adjudications_outcomes_delete' AND tgrelid = 'adjudications'::regclass) THEN
+    CREATE TRIGGER adjudications_outcomes_delete AFTER DELETE ON adjudications REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'passages_outcomes_insert' AND tgrelid = 'passages'::regclass) THEN
+    CREATE TRIGGER passages_outcomes_insert AFTER INSERT ON passages REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'passages_outcomes_update' AND tgrelid = 'passages'::regclass) THEN
+    CREATE TRIGGER passages_outcomes_update AFTER UPDATE ON passages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_passage_outcomes_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'passages_outcomes_delete' AND tgrelid = 'passages'::regclass) THEN
+    CREATE TRIGGER passages_outcomes_delete AFTER DELETE ON passages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_insert' AND tgrelid = 'annotator_standings'::regclass) THEN
+    CREATE TRIGGER annotator_standings_outcomes_insert AFTER INSERT ON annotator_standings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_update' AND tgrelid = 'annotator_standings'::regclass) THEN
+    CREATE TRIGGER annotator_standings_outcomes_update AFTER UPDATE ON annotator_standings REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_delete' AND tgrelid = 'annotator_standings'::regclass) THEN
+    CREATE TRIGGER annotator_standings_outcomes_delete AFTER DELETE ON annotator_standings REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'campaigns_outcomes_update' AND tgrelid = 'campaigns'::regclass) THEN
+    CREATE TRIGGER campaigns_outcomes_update AFTER UPDATE ON campaigns REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_campaign_outcomes_changed();
+  END IF;
+END $$;
+--> statement-breakpoint
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'pages_outcomes_update' AND tgrelid = 'pages'::regclass) THEN
+    CREATE TRIGGER pages_outcomes_update AFTER UPDATE ON pages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_page_outcomes_changed();
+  END IF;
+END $$;

@@ -1,0 +1,201 @@
+import { sql } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { rowsOf, type Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { makeAnnotator, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
+import { describeEachDatabase, unique } from "@/test/databases";
+import { source } from "@/test/kilt-lines";
+import { fileOf, makeUser } from "@/test/runs";
+import { nextTask } from "../annotate/assignment";
+import { submitJudgment } from "../annotate/judgments";
+import { reviseJudgment } from "../annotate/revise-judgment";
+import { getCampaign, updateCampaign } from "../campaigns";
+import { importBatch } from "../import/import-batch";
+import { adjudicatePassage } from "../quality/adjudication";
+import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
+import { getLeaderboard } from "./leaderboard";
+import { deleteRun, runRows } from "./list-runs";
+import { outcomeVersion, writeEntries } from "./score-cache";
+import { scoreRuns } from "./score-runs";
+import { uploadRun } from "./upload-run";
+
+const KS = [1, 3];
+
+/** Question q's guess: its paragraphs in the given order, with an answer. */
+const guessLine = (c: TestCampaign, q: number, ranked: number[], answer: string) =>
+  JSON.stringify({
+    id: c.queryIds[q],
+    output: [{ answer, provenance: ranked.map((p) => ({ wikipedia_id: c.pageIds[q], start_paragraph_id: p, end_paragraph_id: p })) }],
+  });
+
+async function upload(db: Db, coordinator: UserActor, c: TestCampaign, name: string, order: number[]) {
+  const lines = c.queryIds.map((_, q) => guessLine(c, q, order, q % 2 ? "1871" : "no idea"));
+  return uploadRun(db, coordinator, { campaignId: c.campaignId, name, guess: fileOf(lines.join("\n")) });
+}
+
+/** The leaderboard read now, checked against the uncached scorer run right after it. */
+async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
+  const board = await getLeaderboard(db, coordinator, { campaignId, level: "paragraph", ks: KS });
+  const runList = await runRows(db, campaignId);
+  const fresh = await scoreRuns(db, await getCampaign(db, coordinator, campaignId), runList, KS, ["paragraph"]);
+  expect(board.golds).toEqual(fresh.golds);
+  expect(board.rows.map((r) => r.run.id)).toEqual(runList.map((r) => r.id));
+  for (const { run: _, ...row } of board.rows) {
+    // Same figures, and in the same key order (KILT's evaluators' order).
+    expect(JSON.stringify(row)).toBe(JSON.stringify(fresh.runs.get(_.id)));
+  }
+  return board;
+}
+
+/** One judgment by `a` on the next passage handed out; its task (for a revision). */
+async function judgeOne(db: Db, a: UserActor, c: TestCampaign, verdict: "sufficient" | "insufficient") {
+  const t = await nextTask(db, a, { campaignId: c.campaignId });
+  if (!t) throw new Error("no passage left to judge");
+  await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict));
+  return t;
+}
+
+async function judgeAll(db: Db, a: UserActor, c: TestCampaign, verdict: (q: number, p: number) => "sufficient" | "insufficient") {
+  for (let t = await nextTask(db, a, { campaignId: c.campaignId }); t; t = await nextTask(db, a, { campaignId: c.campaignId })) {
+    await submitJudgment(db, a, t.claim.handle, judgmentOf(t, verdict(c.queryIds.indexOf(t.query.id), t.passage.paragraphs[0]!.id)));
+  }
+}
+
+const computedAtOf = async (db: Db, runId: number) =>
+  rowsOf<{ at: string }>(
+    await db.execute(sql`select min(computed_at)::text as at from leaderboard_scores where run_id = ${runId} and ks = ${KS.join(",")}`),
+  )[0]!.at;
+
+describeEachDatabase("runs: leaderboard cache", ({ db }) => {
+  it("answers from the cache while nothing changes, and after every kind of change as the uncached scorer does", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 4,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 3, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const coordinator = await makeUser(db(), "coordinator");
+    const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
+    await judgeAll(db(), a, c, (q, p) => (q <= 1 && p <= 2 ? "sufficient" : "insufficient"));
+    const runA = await upload(db(), coordinator, c, "A", [2, 3, 1]);
+    const runB = await upload(db(), coordinator, c, "B", [1, 2]);
+    const first = await expectFresh(db(), coordinator, c.campaignId);
+    // Nothing changed: the second read is the first one's figures, not computed again.
+    const again = await expectFresh(db(), coordinator, c.campaignId);
+    expect(again.computedAt).toBe(first.computedAt);
+
+    let version = await outcomeVersion(db(), c.campaignId);
+    const changed = async (what: string) => {
+      const now = await outcomeVersion(db(), c.campaignId);
+      expect(now, what).toBeGreaterThan(version);
+      version = now;
+      return expectFresh(db(), coordinator, c.campaignId);
+    };
+    // A new judgment, then its revision (the judging page's undo).
+    const t = await judgeOne(db(), b, c, "sufficient");
+    await changed("a judgment");
+    await reviseJudgment(db(), b, t.claim.handle, { ...judgmentOf(t, "insufficient"), revision: 0 });
+    await changed("a revision");
+    // A pause and a resume of an annotator.
+    await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
+    await changed("a pause");
+    await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
+    await changed("a resume");
+    // T.
+    await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 2 });
+    await changed("a change of T");
+    await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 1 });
+    await changed("T back");
+    // An adjudication: question 0's paragraph 2 rejected over the vote.
+    const [p2] = rowsOf<{ id: string | number }>(
+      await db().execute(
+        sql`select p.id from passages p join queries q on q.id = p.query_id where q.kilt_id = ${c.queryIds[0]!} and p.start_paragraph_id = 2`,
+      ),
+    );
+    await adjudicatePassage(db(), coordinator, c.campaignId, Number(p2!.id), { decision: "reject", reason: "not the right year" });
+    await changed("an adjudication");
+    await judgeAll(db(), d, c, () => "sufficient");
+    await changed("a third annotator's judgments");
+
+    // A new run: scored alone, the others' entries are kept as they were.
+    const [atA, atB] = [await computedAtOf(db(), runA.id), await computedAtOf(db(), runB.id)];
+    await upload(db(), coordinator, c, "C", [3, 1, 2]);
+    expect(await outcomeVersion(db(), c.campaignId)).toBe(version);
+    await expectFresh(db(), coordinator, c.campaignId);
+    expect([await computedAtOf(db(), runA.id), await computedAtOf(db(), runB.id)]).toEqual([atA, atB]);
+    // A deleted run: its entries go with it.
+    await deleteRun(db(), coordinator, { campaignId: c.campaignId, runId: runB.id });
+    const entriesOfB = await db().execute(sql`select 1 from leaderboard_scores where run_id = ${runB.id}`);
+    expect(rowsOf(entriesOfB)).toEqual([]);
+    const board = await expectFresh(db(), coordinator, c.campaignId);
+    expect(board.rows.map((r) => r.run.name)).toEqual(["C", "A"]);
+
+    // An import: a second batch's questions join the golds (the runs have no prediction for them).
+    const extra = unique("q");
+    await importBatch(db(), system, {
+      campaignId: c.campaignId,
+      queries: {
+        fileName: "more.jsonl",
+        source: source(
+          JSON.stringify({
+            id: extra,
+            input: "one more",
+            output: [{ answer: "1871", provenance: [{ wikipedia_id: c.pageIds[0], start_paragraph_id: 1, end_paragraph_id: 1 }] }],
+          }),
+        ),
+      },
+    });
+    const imported = await changed("an import");
+    expect(imported.golds.original.questions).toBe(5);
+  });
+
+  it("never uses an entry computed at another version, nor lets a computation overtaken by a judgment overwrite a fresher one", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 3,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const coordinator = await makeUser(db(), "coordinator");
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    await judgeAll(db(), a, c, (q, p) => (q === 0 && p === 1 ? "sufficient" : "insufficient"));
+    await upload(db(), coordinator, c, "A", [2, 1, 3]);
+    await expectFresh(db(), coordinator, c.campaignId);
+    const campaign = await getCampaign(db(), coordinator, c.campaignId);
+    const runList = await runRows(db(), c.campaignId);
+    const key = { campaignId: c.campaignId, levels: "paragraph", ks: KS.join(",") };
+
+    // A recompute in flight: its version read, then a judgment lands before it reads the outcomes.
+    const inFlight = await outcomeVersion(db(), c.campaignId);
+    await judgeOne(db(), b, c, "sufficient");
+    const overtaken = await scoreRuns(db(), campaign, runList, KS, ["paragraph"]);
+    await writeEntries(db(), key, inFlight, overtaken, new Date());
+    // Its entries bear the version it started from: the next read computes again and is right.
+    await expectFresh(db(), coordinator, c.campaignId);
+
+    // The other order: the fresh entries are written first; a stale computation finishing late writes nothing over them.
+    const current = await outcomeVersion(db(), c.campaignId);
+    const stored = rowsOf<{ version: string | number; value: unknown }>(
+      await db().execute(sql`select version, value::text as value from leaderboard_scores where run_id = ${runList[0]!.id} order by gold`),
+    );
+    expect(stored.map((s) => Number(s.version))).toEqual([current, current, current]);
+    const stale = await scoreRuns(db(), campaign, runList, KS, ["paragraph"]);
+    stale.golds.original.questions = -1;
+    for (const r of stale.runs.values()) r.questions.original = -1;
+    await writeEntries(db(), key, inFlight, stale, new Date());
+    const after = rowsOf<{ version: string | number; value: unknown }>(
+      await db().execute(sql`select version, value::text as value from leaderboard_scores where run_id = ${runList[0]!.id} order by gold`),
+    );
+    expect(after).toEqual(stored);
+    await expectFresh(db(), coordinator, c.campaignId);
+
+    // Judgments landing while leaderboard reads compute (concurrent on PostgreSQL): the read after them is fresh.
+    await Promise.all([
+      getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "page", ks: KS }),
+      (async () => {
+        for (let t = await nextTask(db(), b, { campaignId: c.campaignId }); t; t = await nextTask(db(), b, { campaignId: c.campaignId }))
+          await submitJudgment(db(), b, t.claim.handle, judgmentOf(t, "sufficient"));
+      })(),
+      getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "paragraph", ks: KS }),
+    ]);
+    await expectFresh(db(), coordinator, c.campaignId);
+  });
+});
