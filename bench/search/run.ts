@@ -2,7 +2,7 @@
 // (bench/import/synthetic.ts) at growing sizes — build time, index size, the build's peak RSS, title
 // and text query latencies — and an extrapolation to the whole KILT source.
 //
-//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines postgres,lance] [--postgres-max 1000000]
+//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000]
 //                           [--queries 100] [--seed 1]
 //
 // One throwaway PostgreSQL database kps_bench_search_<random> on DATABASE_URL's server (or the local
@@ -16,7 +16,7 @@ import { copyTextArray, copyValue, openCopyStream } from "@/db/bulk";
 import { type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
-import { searchKnowledge } from "@/lib/knowledge/search";
+import { searchKnowledge, textSearch } from "@/lib/knowledge/search";
 import { syntheticPage } from "../import/synthetic";
 import {
   benchChild,
@@ -68,25 +68,23 @@ async function measureEngine(
   fs.rmSync(dir, { recursive: true, force: true });
   await db.execute(sql`truncate paragraph_index`);
   await db.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
+  await db.execute(sql`drop index if exists paragraph_index_document_rum_idx`);
   const load = loadAverage();
   const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir]);
   const built = childResult<{ pages: number; seconds: number; finalSeconds: number; maxRssKiB: number }>(run, `${name} build`);
-  if (name === "postgres") await db.execute(sql`vacuum analyze paragraph_index`);
+  if (name !== "lance") await db.execute(sql`vacuum analyze paragraph_index`);
   await markBuilt(db);
   const engine = benchEngine(name, dir);
   const figures = await engine.figures(db);
   console.log(`  ${name}: built in ${fmt(built.seconds)} s, ${int(figures.paragraphs)} paragraphs, ${fmt((figures.bytes ?? 0) / 1e6)} MB`);
   const rank = (q: string) => engine.rank(db, q, 20).then((r) => r.length);
-  const search = async (q: string) => (await searchKnowledge(db, system, { q, mode: "text", limit: 20 })).results.length;
+  const search = async (q: string) => (await textSearch(db, engine, q, 20)).length;
   const latency: Record<string, Latency> = {
     "rank 2-term": await timeEach(queries.twoTerm, rank),
     "rank 5-term": await timeEach(queries.fiveTerm, rank),
+    "search 2-term": await timeEach(queries.twoTerm, search),
+    "search 5-term": await timeEach(queries.fiveTerm, search),
   };
-  // The app's text search (snippets from PostgreSQL) reads paragraph_index's sections until the engine registry serves it.
-  if (name === "postgres") {
-    latency["search 2-term"] = await timeEach(queries.twoTerm, search);
-    latency["search 5-term"] = await timeEach(queries.fiveTerm, search);
-  }
   return {
     engine: name,
     paragraphs: figures.paragraphs,
@@ -101,8 +99,8 @@ async function measureEngine(
 
 async function main(): Promise<void> {
   const o = benchOptions(
-    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines postgres,lance] [--postgres-max 1000000] [--queries 100] [--seed 1]",
-    stringOptions({ paragraphs: "1000000,5000000", engines: "postgres,lance", "postgres-max": "1000000", queries: "100", seed: "1" }),
+    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000] [--queries 100] [--seed 1]",
+    stringOptions({ paragraphs: "1000000,5000000", engines: "gin,rum,lance", "postgres-max": "1000000", queries: "100", seed: "1" }),
   );
   const engines = o.engines.split(",") as BenchEngine[];
   for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`--engines: '${e}' is not one of ${ENGINES.join(", ")}`);
@@ -132,8 +130,8 @@ async function main(): Promise<void> {
         async (q) => (await searchKnowledge(db, system, { q, mode: "title", limit: 20 })).results.length,
       );
       for (const name of engines) {
-        if (name === "postgres" && target > Number(o["postgres-max"])) {
-          console.log(`  postgres: not run at ${int(target)} paragraphs (--postgres-max ${o["postgres-max"]})`);
+        if (name !== "lance" && target > Number(o["postgres-max"])) {
+          console.log(`  ${name}: not run at ${int(target)} paragraphs (--postgres-max ${o["postgres-max"]})`);
           continue;
         }
         const r = await measureEngine(db, ws.benchUrl, name, path.join(ws.tmp, `${name}-${target}`), queries);

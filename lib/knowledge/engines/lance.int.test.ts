@@ -2,15 +2,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { rowsOf, type Db } from "@/db/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { pages } from "@/db/schema";
-import { describeEachDatabase, unique } from "@/test/databases";
+import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases";
 import type { KnowledgeEngine } from "../engine";
 import { createLanceEngine } from "./lance";
 
 // What only the LanceDB engine has: its index lives in a directory, so a new engine on the same
 // directory (another process, a restart) must answer alike, and clear must drop it and allow a rebuild.
+// A database of its own per run (openPrivateDatabase): clear marks every page stale, which on the
+// database other test files share would take their index away mid-test.
 
 const page = (id: string, title: string, body: string[]) => ({
   wikipediaId: id,
@@ -29,7 +31,12 @@ const staleOf = async (db: Db, ids: string[]) =>
     ),
   )[0]!.n;
 
-describeEachDatabase("the LanceDB engine's index on disk", ({ db }) => {
+for (const kind of testDatabaseKinds()) describe(`the LanceDB engine's index on disk [${kind}]`, () => lanceTests(kind));
+
+function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
+  let handle: DatabaseHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  const db = () => handle!.db;
   const word = unique("vrastel").replace("-", "");
   const a = unique("page");
   const b = unique("page");
@@ -37,6 +44,7 @@ describeEachDatabase("the LanceDB engine's index on disk", ({ db }) => {
   const engine = createLanceEngine({ dir });
 
   beforeAll(async () => {
+    ({ handle, drop } = await openPrivateDatabase(kind));
     await db()
       .insert(pages)
       .values([
@@ -51,7 +59,10 @@ describeEachDatabase("the LanceDB engine's index on disk", ({ db }) => {
       ]);
     await buildAll(engine, db());
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await drop?.();
+  });
 
   it("indexes content paragraphs with KILT's ids, folded, and marks the pages indexed", async () => {
     expect(await staleOf(db(), [a, b])).toBe(0);
@@ -92,4 +103,4 @@ describeEachDatabase("the LanceDB engine's index on disk", ({ db }) => {
     expect((await engine.rank(db(), `${word} priory manuscript`, 5))[0]).toMatchObject({ wikipediaId: b, paragraphId: 1 });
     expect((await engine.figures(db())).bytes).toBeGreaterThan(0);
   });
-});
+}

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { EngineFigures, KnowledgeEngine, RankedHit } from "../engine";
 import { STALE_PAGES } from "../index-sql";
-import { queryWords } from "../retrieve";
+import { queryWords } from "../query";
 import { foldText, pageRows, pagesFilter, type LanceRow } from "./lance-rows";
 import { connectDir, dirBytes, lance, openTable, refreshIndex, TABLE, unindexedRows } from "./lance-store";
 
