@@ -17,19 +17,17 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       for (const f of opts.onlyFor ?? []) existingFile(f);
       const parts = [...(opts.onlyFor ?? []).map((f) => ({ name: "references", file: f })), { name: "file", file }];
       const progress = progressPrinter(`Uploading ${file}`);
-      const result = await ctx
-        .client()
-        .upload<{
-          pages: number;
-          inserted: number;
-          updated: number;
-          unchanged?: number;
-          skipped: number;
-          lines: number;
-          indexed?: number;
-          paragraphs?: number;
-          textBytes?: number;
-        }>("/api/knowledge", parts, progress);
+      const result = await ctx.client().upload<{
+        pages: number;
+        inserted: number;
+        updated: number;
+        unchanged?: number;
+        skipped: number;
+        lines: number;
+        indexed?: number;
+        paragraphs?: number;
+        textBytes?: number;
+      }>("/api/knowledge", parts, progress);
       progress.done();
       out(String(result.pages));
       const indexed = result.indexed ? `; ${result.indexed} put into the text index` : "";
