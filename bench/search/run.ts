@@ -58,6 +58,13 @@ async function markBuilt(db: Db): Promise<void> {
     on conflict (key) do update set value = excluded.value`);
 }
 
+/** User + system CPU seconds of a child run under GNU time -v (NaN without it): on a shared machine, the build's own work. */
+function cpuOf(stderr: string): number {
+  const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+  return user && system ? Number(user[1]) + Number(system[1]) : NaN;
+}
+
 async function measureEngine(
   db: Db,
   url: string,
@@ -92,6 +99,7 @@ async function measureEngine(
     buildSeconds: built.seconds,
     finalSeconds: built.finalSeconds,
     peakRssBytes: run.timeRssBytes ?? built.maxRssKiB * 1024,
+    cpuSeconds: cpuOf(run.stderr),
     latency,
     loadAtBuild: load,
   };

@@ -54,7 +54,8 @@ export function createLanceEngine({ dir }: { dir: string }): KnowledgeEngine {
     await db.execute(sql`update pages set indexed_at = v.at::timestamptz
       from unnest(${sql.param(pages.map((p) => p.wikipedia_id))}::text[], ${sql.param(pages.map((p) => p.updated_at))}::text[]) as v(id, at)
       where pages.wikipedia_id = v.id`);
-    if (((await unindexedRows(t)) ?? 0) >= UNINDEXED_LIMIT) await refreshIndex(t);
+    // Before the index exists every row is unindexed: it is created as soon as the limit is reached.
+    if (((await unindexedRows(t)) ?? (await t.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(t);
     return pages.length;
   }
 
