@@ -18,10 +18,11 @@ let loading: Promise<Lance> | undefined;
 
 /**
  * The library, loaded on first use. Lance sizes its thread pools from the environment when its
- * runtime starts: LANCE_CPU_THREADS (the compute pool; left unset it is the core count less
- * LANCE_IO_CORE_RESERVATION, which is 2 — none on a 2-core machine, where the index build hung)
- * and LANCE_IO_THREADS (reads and writes). They are set here from KPS_LANCE_CPU_THREADS and
- * KPS_LANCE_IO_THREADS before the import, unless the environment already sets them.
+ * runtime starts: LANCE_CPU_THREADS (the compute pool) and LANCE_IO_THREADS (reads and writes).
+ * With its defaults an index build was seen to hang on a 2-core machine (the library also reads
+ * LANCE_IO_CORE_RESERVATION, which takes cores from the compute pool), so both are set here from
+ * KPS_LANCE_CPU_THREADS (default: the core count) and KPS_LANCE_IO_THREADS (default 8) before the
+ * import, unless the environment already sets them.
  */
 export function lance(): Promise<Lance> {
   loading ??= (async () => {
