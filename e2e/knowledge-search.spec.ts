@@ -113,7 +113,18 @@ test("hostile search and page parameters: 422 naming the parameter or 404, never
     const res = await api.get(`/api/knowledge/pages/${id}`);
     expect([404, 422], `${id}: ${res.status()}`).toContain(res.status());
   }
-  await api.dispose();
+  // The build's one option, as the coordinator who may build: refused before any build starts.
+  const admin = await adminApi(baseURL!);
+  for (const [query, field] of [
+    ["rebuild=yes", "rebuild"],
+    ["rebuild=", "rebuild"],
+  ]) {
+    const res = await admin.post(`/api/knowledge/index?${query}`);
+    const body = await res.text();
+    expect(res.status(), `${query}: ${body}`).toBe(422);
+    expect(JSON.parse(body).error.details.problems[0].field, query).toBe(field);
+  }
+  await Promise.all([api.dispose(), admin.dispose()]);
 });
 
 /** Runs bin/kps.mjs; its exit code and output. */

@@ -96,14 +96,18 @@ export function describeEachDatabase(
 }
 
 /**
- * A migrated database of its own, for tests that change what every test file shares (empty a whole
- * table, mark every page stale): a fresh in-memory PGlite, or on PostgreSQL a new database on the
- * test server (its user may create databases, as CI's does), dropped by `drop`.
+ * A database of its own, for tests that change what every test file shares (empty a whole table,
+ * mark every page stale) or need one no migration has touched (`migrate: false`): a fresh in-memory
+ * PGlite, or on PostgreSQL a new database on the test server (its user may create databases, as
+ * CI's does), dropped by `drop`.
  */
-export async function openPrivateDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+export async function openPrivateDatabase(
+  kind: DatabaseKind,
+  { migrate = true }: { migrate?: boolean } = {},
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   const url = testDatabaseUrl();
   if (kind === "pglite" || !url) {
-    const handle = await openTestDatabase("pglite");
+    const handle = migrate ? await openTestDatabase("pglite") : await openDatabase({ memory: true });
     return { handle, drop: () => handle.close() };
   }
   const name = `kps_private_${randomBytes(5).toString("hex")}`;
@@ -112,7 +116,7 @@ export async function openPrivateDatabase(kind: DatabaseKind): Promise<{ handle:
   const target = new URL(url);
   target.pathname = `/${name}`;
   const handle = await openDatabase({ url: target.toString() });
-  await migrateDatabase(handle);
+  if (migrate) await migrateDatabase(handle);
   return {
     handle,
     drop: async () => {

@@ -121,7 +121,8 @@ async function runUnderLease(db: Db, owner: string, total: number, opts: RunOpti
 
 /**
  * Starts a build in the background (coordinators): incremental (the pages never indexed or changed
- * since), or a rebuild. Returns the status at once ("building"); a build already running is left to finish.
+ * since), or a rebuild. Returns the status at once ("building"); a build already running is left to
+ * finish (a rebuild asked for meanwhile is refused with 409: it would not happen).
  */
 export async function startIndexBuild(db: Db, actor: Actor, options: BuildOptions = {}): Promise<IndexStatus> {
   requireCoordinator(actor);
@@ -133,6 +134,8 @@ export async function startIndexBuild(db: Db, actor: Actor, options: BuildOption
     runUnderLease(db, owner, total, { markBuilt: true, rebuild: !!options.rebuild, engine }).catch((error) =>
       console.error("text index build failed:", error),
     );
+  } else if (options.rebuild) {
+    throw new AppError("conflict", "A text index build is already running: ask for the rebuild again once it has finished.");
   }
   return indexStatus(db, engine);
 }

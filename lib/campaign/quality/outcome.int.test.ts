@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,15 +6,13 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
-import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase, migrationsFolder } from "@/db/migrate";
-import { env } from "@/lib/env";
 import { annotatorStandings, campaigns, judgments, passages, queries } from "@/db/schema";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { judgmentOf, makeAnnotator, makeAnnotators, makeCampaign } from "@/test/campaign-factory";
-import { describeEachDatabase, testDatabaseKinds, type DatabaseKind, seededRandom } from "@/test/databases";
+import { describeEachDatabase, openPrivateDatabase, testDatabaseKinds, type DatabaseKind, seededRandom } from "@/test/databases";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { updateCampaign } from "../campaigns";
@@ -333,27 +330,7 @@ async function defineRulesAhead(handle: DatabaseHandle): Promise<() => Promise<v
 }
 
 /** A fresh database of its own (the upgrade needs one that has not seen migration 0004). */
-async function openEmptyDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const url = env().DATABASE_URL;
-  if (kind === "pglite" || !url) {
-    const handle = await openDatabase({ memory: true });
-    return { handle, drop: () => handle.close() };
-  }
-  const name = `kps_outcome_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const handle = await openDatabase({ url: target.toString() });
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      await admin.unsafe(`drop database ${name}`);
-      await admin.end();
-    },
-  };
-}
+const openEmptyDatabase = (kind: DatabaseKind) => openPrivateDatabase(kind, { migrate: false });
 
 for (const kind of testDatabaseKinds()) {
   describe(`migration 0004 on a database with data [${kind}]`, () => {
