@@ -56,6 +56,12 @@ const envSchema = z.object({
   KPS_KNOWLEDGE_INDEX_DIR: z.string().min(1).optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
+  /**
+   * The LanceDB engine's thread pools (lib/knowledge/engines/lance-store.ts): compute threads (default:
+   * the core count) and I/O threads (default 8). LANCE_CPU_THREADS / LANCE_IO_THREADS, when set, win.
+   */
+  KPS_LANCE_CPU_THREADS: z.coerce.number().int().min(1).optional(),
+  KPS_LANCE_IO_THREADS: z.coerce.number().int().min(1).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
   /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
   KPS_TRUST_PROXY: z

@@ -1,44 +1,50 @@
-// Knowledge-search benchmark: the text index build (time, size) and the query latencies of title
-// and text search, at 10k and 100k pages of the synthetic knowledge source (bench/import/synthetic.ts).
+// Knowledge-search benchmark: every engine side by side on the same synthetic knowledge source
+// (bench/import/synthetic.ts) at growing sizes — build time, index size, the build's peak RSS, title
+// and text query latencies — and an extrapolation to the whole KILT source.
 //
-//   tsx bench/search/run.ts [--pages 10000,100000] [--database postgres|pglite|both] [--pglite-max 10000]
-//                           [--queries 300] [--seed 1]
+//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000]
+//                           [--queries 100] [--seed 1]
 //
-// PostgreSQL: DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres; one throwaway database
-// kps_bench_search_<random> per size, created, migrated and dropped. PGlite: in a temporary directory.
-// See bench/search/README.md. Prints figures; asserts nothing.
+// One throwaway PostgreSQL database kps_bench_search_<random> on DATABASE_URL's server (or the local
+// one); the pages grow from one size to the next. Per size and engine: every page is marked stale,
+// the engine builds in a child process (bench/search/build-child.ts), then the queries run here. See
+// bench/search/README.md. Prints figures; asserts nothing.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { copyTextArray, copyValue, openCopyStream } from "@/db/bulk";
-import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
-import { buildIndex } from "@/lib/knowledge/index-build";
-import { rankParagraphs } from "@/lib/knowledge/retrieve";
-import { searchKnowledge } from "@/lib/knowledge/search";
+import { searchKnowledge, textSearch } from "@/lib/knowledge/search";
 import { syntheticPage } from "../import/synthetic";
-import { fmt, int, runMain, throwawayDatabase } from "../common";
+import {
+  benchChild,
+  benchOptions,
+  benchWorkspace,
+  childResult,
+  createBenchDatabase,
+  fmt,
+  int,
+  loadAverage,
+  machineLine,
+  runMain,
+  stringOptions,
+  timedRun,
+} from "../common";
+import { benchEngine, ENGINES, type BenchEngine } from "./engines";
+import { benchQueries, timeEach, type Latency } from "./queries";
+import { extrapolate, printResults, type EngineResult } from "./report";
 
-const MB = 1024 * 1024;
+/** Indexed paragraphs per synthetic page (2,473,894 for 100,000 pages in the earlier full run). */
+const PARAGRAPHS_PER_PAGE = 24.74;
+const CHILD = benchChild("search", "build-child.ts");
 
-interface Result {
-  database: string;
-  pages: number;
-  paragraphs: number;
-  textMB: number;
-  buildSeconds: number;
-  sizes: Record<string, number>;
-  latency: Record<string, { p50: number; p95: number; max: number; results: number }>;
-}
-
-/** Loads pages 0..n-1 of the synthetic source into `pages` with COPY; returns the bytes of paragraph text. */
-async function loadPages(db: Db, n: number, seed: number): Promise<number> {
+/** Loads pages from..to-1 of the synthetic source into `pages` with COPY; returns the bytes of paragraph text. */
+async function loadPages(db: Db, from: number, to: number, seed: number): Promise<number> {
   const copy = await openCopyStream(db, "pages", ["wikipedia_id", "title", "paragraphs"]);
   let bytes = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = from; i < to; i++) {
     const p = syntheticPage(seed, i);
     for (const t of p.text) bytes += Buffer.byteLength(t);
     await copy.writeRow([copyValue(p.wikipedia_id), copyValue(p.wikipedia_title), copyTextArray(p.text)]);
@@ -47,147 +53,106 @@ async function loadPages(db: Db, n: number, seed: number): Promise<number> {
   return bytes;
 }
 
-/** Title queries (prefixes of 1–3 words or 3–8 letters of real titles) and question-like text queries from real paragraphs. */
-function queriesOf(pages: number, seed: number, count: number): { title: string[]; text: string[] } {
-  let s = seed * 7919;
-  const rand = () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-  const title: string[] = [];
-  const text: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const p = syntheticPage(seed, Math.floor(rand() * pages));
-    const t = p.wikipedia_title;
-    title.push(
-      i % 2
-        ? t.slice(0, 3 + Math.floor(rand() * 6))
-        : t
-            .split(" ")
-            .slice(0, 1 + Math.floor(rand() * 2))
-            .join(" "),
-    );
-    const paras = p.text.slice(1).filter((x) => !x.startsWith("Section::::") && !x.startsWith("BULLET"));
-    const words = (paras[Math.floor(rand() * paras.length)] ?? t).replace(/[.,"]/g, "").trim().split(/\s+/);
-    const start = Math.floor(rand() * Math.max(1, words.length - 8));
-    text.push(`${["what", "when", "who", "where", "which"][i % 5]} ${words.slice(start, start + 4 + Math.floor(rand() * 5)).join(" ")}?`);
-  }
-  return { title, text };
+async function markBuilt(db: Db): Promise<void> {
+  await db.execute(sql`insert into app_meta (key, value) values ('knowledge_index', jsonb_build_object('builtAt', now()::text, 'lease', null))
+    on conflict (key) do update set value = excluded.value`);
 }
 
-async function timeEach(
-  queries: string[],
-  run: (q: string) => Promise<number>,
-): Promise<{ p50: number; p95: number; max: number; results: number }> {
-  const ms: number[] = [];
-  let results = 0;
-  for (const q of queries) {
-    const t0 = performance.now();
-    results += await run(q);
-    ms.push(performance.now() - t0);
-  }
-  ms.sort((a, b) => a - b);
-  const at = (f: number) => ms[Math.min(ms.length - 1, Math.floor(f * ms.length))]!;
-  return { p50: at(0.5), p95: at(0.95), max: ms[ms.length - 1]!, results: results / queries.length };
+/** User + system CPU seconds of a child run under GNU time -v (NaN without it): on a shared machine, the build's own work. */
+function cpuOf(stderr: string): number {
+  const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+  return user && system ? Number(user[1]) + Number(system[1]) : NaN;
 }
 
-async function sizes(db: Db): Promise<Record<string, number>> {
-  const [row] = rowsOf<Record<string, string>>(
-    await db.execute(sql`select pg_total_relation_size('paragraph_index') as index_total, pg_relation_size('paragraph_index') as index_heap,
-      pg_relation_size('paragraph_index_document_idx') as gin, pg_relation_size('paragraph_index_wikipedia_id_paragraph_id_pk') as pkey,
-      pg_relation_size('pages_title_folded_idx') as title_btree, pg_total_relation_size('pages') as pages_total`),
-  );
-  return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v) / MB]));
-}
-
-async function runOne(handle: DatabaseHandle, database: string, pages: number, opts: { seed: number; queries: number }): Promise<Result> {
-  const db = handle.db;
-  const t0 = performance.now();
-  const textBytes = await loadPages(db, pages, opts.seed);
-  console.log(
-    `${database} ${int(pages)} pages: loaded in ${fmt((performance.now() - t0) / 1000)} s (${fmt(textBytes / MB)} MB of text); building the index…`,
-  );
-  const b0 = performance.now();
-  const status = await buildIndex(db, system, 0);
-  const buildSeconds = (performance.now() - b0) / 1000;
-  console.log(`  built in ${fmt(buildSeconds)} s: ${int(status.paragraphs)} paragraphs`);
-  await db.execute(sql`vacuum analyze paragraph_index`);
-  await db.execute(sql`analyze pages`);
-  const q = queriesOf(pages, opts.seed, opts.queries);
-  const latency = {
-    "title search (limit 20)": await timeEach(
-      q.title,
-      async (x) => (await searchKnowledge(db, system, { q: x, mode: "title", limit: 20 })).results.length,
-    ),
-    "text search (limit 20, snippets)": await timeEach(
-      q.text,
-      async (x) => (await searchKnowledge(db, system, { q: x, mode: "text", limit: 20 })).results.length,
-    ),
-    "rankParagraphs (k 4)": await timeEach(q.text, async (x) => (await rankParagraphs(db, x, 4)).length),
+async function measureEngine(
+  db: Db,
+  url: string,
+  name: BenchEngine,
+  dir: string,
+  queries: ReturnType<typeof benchQueries>,
+): Promise<Omit<EngineResult, "pages" | "textBytes">> {
+  fs.rmSync(dir, { recursive: true, force: true });
+  await db.execute(sql`truncate paragraph_index`);
+  await db.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
+  await db.execute(sql`drop index if exists paragraph_index_document_rum_idx`);
+  const load = loadAverage();
+  const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir]);
+  const built = childResult<{ pages: number; seconds: number; finalSeconds: number; maxRssKiB: number }>(run, `${name} build`);
+  if (name !== "lance") await db.execute(sql`vacuum analyze paragraph_index`);
+  await markBuilt(db);
+  const engine = benchEngine(name, dir);
+  const figures = await engine.figures(db);
+  console.log(`  ${name}: built in ${fmt(built.seconds)} s, ${int(figures.paragraphs)} paragraphs, ${fmt((figures.bytes ?? 0) / 1e6)} MB`);
+  const rank = (q: string) => engine.rank(db, q, 20).then((r) => r.length);
+  const search = async (q: string) => (await textSearch(db, engine, q, 20)).length;
+  const latency: Record<string, Latency> = {
+    "rank 2-term": await timeEach(queries.twoTerm, rank),
+    "rank 5-term": await timeEach(queries.fiveTerm, rank),
+    "search 2-term": await timeEach(queries.twoTerm, search),
+    "search 5-term": await timeEach(queries.fiveTerm, search),
   };
-  return { database, pages, paragraphs: status.paragraphs, textMB: textBytes / MB, buildSeconds, sizes: await sizes(db), latency };
-}
-
-function print(r: Result): void {
-  console.log(`\n## ${r.database}, ${int(r.pages)} pages (${int(r.paragraphs)} indexed paragraphs, ${fmt(r.textMB)} MB of text)`);
-  console.log(
-    `build: ${fmt(r.buildSeconds)} s (${int(Math.round(r.pages / r.buildSeconds))} pages/s, ${int(Math.round(r.paragraphs / r.buildSeconds))} paragraphs/s)`,
-  );
-  console.log(
-    `sizes (MB): ${Object.entries(r.sizes)
-      .map(([k, v]) => `${k} ${fmt(v)}`)
-      .join(", ")}`,
-  );
-  console.log("| query | p50 ms | p95 ms | max ms | results/query |\n|---|---|---|---|---|");
-  for (const [k, v] of Object.entries(r.latency))
-    console.log(`| ${k} | ${fmt(v.p50)} | ${fmt(v.p95)} | ${fmt(v.max)} | ${fmt(v.results)} |`);
+  return {
+    engine: name,
+    paragraphs: figures.paragraphs,
+    indexBytes: figures.bytes ?? 0,
+    buildSeconds: built.seconds,
+    finalSeconds: built.finalSeconds,
+    peakRssBytes: run.timeRssBytes ?? built.maxRssKiB * 1024,
+    cpuSeconds: cpuOf(run.stderr),
+    latency,
+    loadAtBuild: load,
+  };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      pages: { type: "string", default: "10000,100000" },
-      database: { type: "string", default: "both" },
-      "pglite-max": { type: "string", default: "10000" },
-      queries: { type: "string", default: "300" },
-      seed: { type: "string", default: "1" },
-    },
-  });
-  const sizesToRun = values.pages.split(",").map(Number);
-  const opts = { seed: Number(values.seed), queries: Number(values.queries) };
-  const baseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
-  const results: Result[] = [];
-  for (const pages of sizesToRun) {
-    if (values.database !== "pglite") results.push(await onPostgres(baseUrl, pages, opts));
-    if (values.database !== "postgres" && pages <= Number(values["pglite-max"])) results.push(await onPglite(pages, opts));
-  }
-  results.forEach(print);
-  console.log(`\n${JSON.stringify(results)}`);
-}
-
-async function onPostgres(baseUrl: string, pages: number, opts: { seed: number; queries: number }): Promise<Result> {
-  const { benchDb, benchUrl } = throwawayDatabase(baseUrl, "kps_bench_search");
-  const admin = await openDatabase({ url: baseUrl });
-  await admin.db.execute(sql.raw(`create database "${benchDb}"`));
-  const bench = await openDatabase({ url: benchUrl });
+  const o = benchOptions(
+    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000] [--queries 100] [--seed 1]",
+    stringOptions({ paragraphs: "1000000,5000000", engines: "gin,rum,lance", "postgres-max": "1000000", queries: "100", seed: "1" }),
+  );
+  const engines = o.engines.split(",") as BenchEngine[];
+  for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`--engines: '${e}' is not one of ${ENGINES.join(", ")}`);
+  const sizes = o.paragraphs
+    .split(",")
+    .map(Number)
+    .sort((a, b) => a - b);
+  const seed = Number(o.seed);
+  console.log(machineLine());
+  const ws = benchWorkspace("kps_bench_search", "kps-bench-search-");
+  const results: EngineResult[] = [];
   try {
-    await migrateDatabase(bench);
-    const [v] = rowsOf<{ v: string }>(await bench.db.execute(sql`select current_setting('server_version') as v`));
-    return await runOne(bench, `PostgreSQL ${v!.v}`, pages, opts);
+    const db = (await createBenchDatabase(ws)).db;
+    await migrateDatabase(ws.bench!);
+    let loaded = 0;
+    let textBytes = 0;
+    for (const target of sizes) {
+      const pages = Math.ceil(target / PARAGRAPHS_PER_PAGE);
+      const t0 = performance.now();
+      textBytes += await loadPages(db, loaded, pages, seed);
+      await db.execute(sql`analyze pages`);
+      console.log(`${int(pages)} pages (${fmt(textBytes / 1e6)} MB of text) loaded in ${fmt((performance.now() - t0) / 1000)} s`);
+      loaded = pages;
+      const queries = benchQueries(pages, seed, Number(o.queries));
+      const title = await timeEach(
+        queries.title,
+        async (q) => (await searchKnowledge(db, system, { q, mode: "title", limit: 20 })).results.length,
+      );
+      for (const name of engines) {
+        if (name !== "lance" && target > Number(o["postgres-max"])) {
+          console.log(`  ${name}: not run at ${int(target)} paragraphs (--postgres-max ${o["postgres-max"]})`);
+          continue;
+        }
+        const r = await measureEngine(db, ws.benchUrl, name, path.join(ws.tmp, `${name}-${target}`), queries);
+        results.push({ ...r, pages, textBytes, latency: { title: title, ...r.latency } });
+        console.log(`  RESULT ${JSON.stringify(results.at(-1))}`);
+      }
+    }
   } finally {
-    await bench.close();
-    await admin.db.execute(sql.raw(`drop database if exists "${benchDb}" with (force)`));
-    await admin.close();
+    await ws.cleanup();
   }
-}
-
-async function onPglite(pages: number, opts: { seed: number; queries: number }): Promise<Result> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-bench-search-"));
-  const handle = await openDatabase({ dataDir: dir });
-  try {
-    await migrateDatabase(handle);
-    return await runOne(handle, "PGlite (temp dir)", pages, opts);
-  } finally {
-    await handle.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  printResults(results);
+  extrapolate(results);
+  console.log(`load average at the end: ${loadAverage()} (2 cores shared with other work: it skews every figure)`);
 }
 
 runMain(main);

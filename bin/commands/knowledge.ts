@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { formatBytes, plural } from "@/lib/format";
 import type { IndexStatus } from "@/lib/knowledge/knowledge.contract";
 import { ApiError } from "../api-client";
 import { type CliContext, existingFile, note, out, progressPrinter } from "./shared";
@@ -16,18 +17,26 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
       for (const f of opts.onlyFor ?? []) existingFile(f);
       const parts = [...(opts.onlyFor ?? []).map((f) => ({ name: "references", file: f })), { name: "file", file }];
       const progress = progressPrinter(`Uploading ${file}`);
-      const result = await ctx
-        .client()
-        .upload<{ pages: number; inserted: number; updated: number; unchanged?: number; skipped: number; lines: number; indexed?: number }>(
-          "/api/knowledge",
-          parts,
-          progress,
-        );
+      const result = await ctx.client().upload<{
+        pages: number;
+        inserted: number;
+        updated: number;
+        unchanged?: number;
+        skipped: number;
+        lines: number;
+        indexed?: number;
+        paragraphs?: number;
+        textBytes?: number;
+      }>("/api/knowledge", parts, progress);
       progress.done();
       out(String(result.pages));
       const indexed = result.indexed ? `; ${result.indexed} put into the text index` : "";
+      const text =
+        result.paragraphs !== undefined && result.textBytes !== undefined
+          ? `; ${plural(result.paragraphs, "content paragraph")}, ${formatBytes(result.textBytes)} of text`
+          : "";
       note(
-        `Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.unchanged ? `, ${result.unchanged} unchanged` : ""}${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${indexed}.`,
+        `Imported ${result.pages} pages from ${result.lines} lines (${result.inserted} new, ${result.updated} updated${result.unchanged ? `, ${result.unchanged} unchanged` : ""}${result.skipped ? `, ${result.skipped} not cited and left out` : ""})${text}${indexed}.`,
       );
     });
   knowledge

@@ -94,7 +94,7 @@ async function importParts(db: Db, input: Extract<KnowledgeImportInput, { parts:
 async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<KnowledgeImportResult> {
   return withStagingTable(db, STAGING_PREFIX, STAGING_COLUMNS, async (staging) => {
     try {
-      const { lines, staged, skipped, bytes } = await stageLines(db, staging, input);
+      const { lines, staged, skipped, bytes, paragraphs, textBytes } = await stageLines(db, staging, input);
       await refuseDuplicatePages(db, staging, input.fileName);
       const { inserted, updated } = await upsertPages(db, staging);
       const indexed = inserted + updated ? await indexAfterImport(db, INDEX_AFTER_IMPORT_PAGES) : 0;
@@ -107,6 +107,8 @@ async function importKnowledgeFile(db: Db, input: KnowledgeFileInput): Promise<K
         unchanged: staged - inserted - updated,
         skipped,
         bytes,
+        paragraphs,
+        textBytes,
         indexed,
       };
     } catch (error) {
@@ -125,6 +127,7 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
     let staged = 0;
     let skipped = 0;
     let bytes = 0;
+    const text = { paragraphs: 0, textBytes: 0 };
     for await (const line of readLines(input.source, { file, maxLineBytes: MAX_KNOWLEDGE_LINE_BYTES, onBytes: (b) => (bytes = b) })) {
       lines++;
       if (lines % 5000 === 0) input.onProgress?.({ bytes, lines, pages: staged });
@@ -143,12 +146,26 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
         copyTextArray(record.text),
       ]);
       staged++;
+      countText(record.text, text);
     }
     if (problems.list.length) throw importFailed(problems.list);
-    return { lines, staged, skipped, bytes };
+    return { lines, staged, skipped, bytes, ...text };
   });
   input.onProgress?.({ bytes: counts.bytes, lines: counts.lines, pages: counts.staged });
   return counts;
+}
+
+/**
+ * Adds a page's content paragraphs (what a text index holds: neither paragraph 0, the title line, nor
+ * a `Section::::` header, nor a blank one) and the UTF-8 bytes of all its paragraphs to `into`: the
+ * figures that size a text index for this source (bench/search extrapolates from them).
+ */
+function countText(text: readonly string[], into: { paragraphs: number; textBytes: number }): void {
+  for (let i = 0; i < text.length; i++) {
+    const t = text[i]!;
+    into.textBytes += Buffer.byteLength(t);
+    if (i > 0 && !t.startsWith("Section::::") && !/^[ \n\t]*$/.test(t)) into.paragraphs++;
+  }
 }
 
 function parseRecord(file: string, line: JsonlLine, problems: Problems): KnowledgeRecord | undefined {

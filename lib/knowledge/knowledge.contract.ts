@@ -68,6 +68,10 @@ export interface KnowledgeImportResult {
   /** Lines left out by `onlyPageIds`. */
   skipped: number;
   bytes: number;
+  /** Content paragraphs of the pages kept (neither the title line, a `Section::::` header nor a blank one): what a text index holds. */
+  paragraphs: number;
+  /** UTF-8 bytes of every paragraph of the pages kept (the text a text index is built from). */
+  textBytes: number;
   /** Pages put into the text index after the import (when it was built before; at most INDEX_AFTER_IMPORT_PAGES). */
   indexed: number;
 }

@@ -148,6 +148,15 @@ describeEachDatabase("import of KILT task kinds", ({ db }) => {
     const result = await importKnowledge(db(), system, { fileName: "knowledge.jsonl", source: source(read("knowledge.jsonl")) });
     expect(result).toMatchObject({ lines: 9, skipped: 0 });
     expect(result.inserted + result.updated + result.unchanged).toBe(9);
+    // The source's size, for sizing a text index: content paragraphs and the bytes of all paragraphs.
+    const texts = read("knowledge.jsonl")
+      .toString("utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { text: string[] }).text);
+    const content = texts.flatMap((t) => t.slice(1)).filter((p) => !p.startsWith("Section::::") && p.trim() !== "");
+    expect(result.paragraphs).toBe(content.length);
+    expect(result.textBytes).toBe(texts.flat().reduce((n, p) => n + Buffer.byteLength(p), 0));
   });
 
   async function newCampaign(): Promise<number> {

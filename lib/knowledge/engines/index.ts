@@ -1,8 +1,8 @@
 import "server-only";
 import path from "node:path";
-import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
 import type { EngineName, KnowledgeEngine } from "../engine";
+import { createLanceEngine } from "./lance";
 import { createPostgresEngine } from "./postgres";
 
 /**
@@ -23,10 +23,7 @@ export function makeEngine(name: EngineName): KnowledgeEngine {
     case "postgres":
       return createPostgresEngine();
     case "lance":
-      throw new AppError(
-        "unavailable",
-        "KPS_KNOWLEDGE_ENGINE=lance: the embedded BM25 engine is not part of this build; set KPS_KNOWLEDGE_ENGINE=postgres (or leave it unset).",
-      );
+      return createLanceEngine({ dir: knowledgeIndexDir() });
   }
 }
 
