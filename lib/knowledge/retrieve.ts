@@ -1,6 +1,6 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import { rawClientOf, rowsOf, type Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { indexBuilt } from "./index-build";
 import { foldText } from "./index-sql";
@@ -96,4 +96,35 @@ export async function rankedRows(db: Db, text: string, limit: number): Promise<R
 export async function rankParagraphs(db: Db, text: string, k: number): Promise<RankedParagraph[]> {
   await requireIndexBuilt(db);
   return (await rankedRows(db, text, k)).map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: r.paragraph_id, score: r.score }));
+}
+
+/** Connections one rankParagraphsMany uses at once on PostgreSQL (the pool holds 20); PGlite has one. */
+export const RANK_CONNECTIONS = 4;
+
+/** How many queries may run at once on `db`: RANK_CONNECTIONS on PostgreSQL, 1 on PGlite or in a transaction (one connection). */
+function rankConcurrency(db: Db): number {
+  try {
+    return rawClientOf(db).kind === "postgres" ? RANK_CONNECTIONS : 1;
+  } catch {
+    return 1; // a transaction: its one connection
+  }
+}
+
+/**
+ * rankParagraphs for many texts at once: results[i] is rankParagraphs(db, texts[i], k), the same
+ * paragraphs in the same order (each text is ranked by the same statement, ties broken by page and
+ * paragraph id), with up to RANK_CONNECTIONS statements at once on PostgreSQL. Checks the index once.
+ */
+export async function rankParagraphsMany(db: Db, texts: string[], k: number): Promise<RankedParagraph[][]> {
+  await requireIndexBuilt(db);
+  const results: RankedParagraph[][] = new Array(texts.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < texts.length) {
+      const i = next++;
+      results[i] = (await rankedRows(db, texts[i]!, k)).map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: r.paragraph_id, score: r.score }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(rankConcurrency(db), texts.length) }, worker));
+  return results;
 }
