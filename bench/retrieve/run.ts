@@ -134,14 +134,19 @@ async function main(): Promise<void> {
     const same = JSON.stringify(sampleOne.results) === JSON.stringify(sampleBatched.results);
     const sameInAll = sample.every((_, i) => JSON.stringify(all.results[Math.floor(i * step)]) === JSON.stringify(sampleOne.results[i]));
     const scaled = (sampleOne.seconds * count) / sampleSize;
-    console.log(`\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}, ${RANK_CONNECTIONS} connections)`);
+    console.log(
+      `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}, ${RANK_CONNECTIONS} connections)`,
+    );
     console.log("| run | questions | seconds | ms/question | questions/s |\n|---|---|---|---|---|");
-    const line = (name: string, n: number, s: number) => console.log(`| ${name} | ${int(n)} | ${fmt(s)} | ${fmt((s * 1000) / n)} | ${fmt(n / s)} |`);
+    const line = (name: string, n: number, s: number) =>
+      console.log(`| ${name} | ${int(n)} | ${fmt(s)} | ${fmt((s * 1000) / n)} | ${fmt(n / s)} |`);
     line("one by one, sample", sampleSize, sampleOne.seconds);
     line("batched, same sample", sampleSize, sampleBatched.seconds);
     line("batched, all", count, all.seconds);
     line(`one by one, all: scaled from the sample (×${fmt(count / sampleSize)}), not run`, count, scaled);
-    console.log(`speed-up: ${fmt(sampleOne.seconds / sampleBatched.seconds, 2)}× on the sample, ${fmt(scaled / all.seconds, 2)}× on all (scaled)`);
+    console.log(
+      `speed-up: ${fmt(sampleOne.seconds / sampleBatched.seconds, 2)}× on the sample, ${fmt(scaled / all.seconds, 2)}× on all (scaled)`,
+    );
     console.log(`results equal to one by one: ${same ? "yes" : "NO"} on the sample batched alone, ${sameInAll ? "yes" : "NO"} within all`);
     console.log(`load average at the end: ${loadAverage()} (other work on the machine skews the figures)`);
   } finally {

@@ -122,7 +122,11 @@ export async function rankParagraphsMany(db: Db, texts: string[], k: number): Pr
   const worker = async () => {
     while (next < texts.length) {
       const i = next++;
-      results[i] = (await rankedRows(db, texts[i]!, k)).map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: r.paragraph_id, score: r.score }));
+      results[i] = (await rankedRows(db, texts[i]!, k)).map((r) => ({
+        wikipediaId: r.wikipedia_id,
+        paragraphId: r.paragraph_id,
+        score: r.score,
+      }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(rankConcurrency(db), texts.length) }, worker));

@@ -74,12 +74,7 @@ interface ReadBatch {
  * file's `set` keys and `sets: "pairs"` (set-drafts.ts, candidate-sets.ts). With `mapEvidence`, the
  * provenance items given as text are located first (map-evidence.ts). The batch starts as a draft.
  */
-export async function importBatch(
-  db: Db,
-  actor: Actor,
-  input: BatchImportInput,
-  hooks: ImportHooks = {},
-): Promise<BatchImportResult> {
+export async function importBatch(db: Db, actor: Actor, input: BatchImportInput, hooks: ImportHooks = {}): Promise<BatchImportResult> {
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
