@@ -130,10 +130,13 @@ async function main(): Promise<void> {
     console.log(`load average before: ${loadAverage()}`);
     const sampleBatched = await batched(db, sample, k, batch);
     const sampleOne = await oneByOne(db, sample, k);
-    const all = await batched(db, texts, k, batch);
     const same = JSON.stringify(sampleOne.results) === JSON.stringify(sampleBatched.results);
-    const sameInAll = sample.every((_, i) => JSON.stringify(all.results[Math.floor(i * step)]) === JSON.stringify(sampleOne.results[i]));
     const scaled = (sampleOne.seconds * count) / sampleSize;
+    console.log(
+      `sample of ${sampleSize}: one by one ${fmt(sampleOne.seconds)} s, batched ${fmt(sampleBatched.seconds)} s; load average ${loadAverage()}`,
+    );
+    const all = await batched(db, texts, k, batch);
+    const sameInAll = sample.every((_, i) => JSON.stringify(all.results[Math.floor(i * step)]) === JSON.stringify(sampleOne.results[i]));
     console.log(
       `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}, ${RANK_CONNECTIONS} connections)`,
     );
