@@ -47,6 +47,13 @@ const envSchema = z.object({
     .string()
     .regex(/^https?:\/\/[\w.-]+(:\d+)?$/, "an origin (scheme://host[:port])")
     .optional(),
+  /**
+   * The knowledge source's text index: "postgres" (the default; paragraph_index in the app's
+   * database, RUM where the server offers it, else GIN) or "lance" (an embedded BM25 index on disk).
+   */
+  KPS_KNOWLEDGE_ENGINE: z.enum(["postgres", "lance"]).default("postgres"),
+  /** Where an embedded engine keeps its files (default: `knowledge-index` beside KPS_DATA_DIR's folder). */
+  KPS_KNOWLEDGE_INDEX_DIR: z.string().min(1).optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */
   KPS_SECURE_COOKIES: z.enum(["0", "1"]).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──

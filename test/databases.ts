@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openDatabase, rawClientOf, type DatabaseHandle, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
@@ -92,6 +93,34 @@ export function describeEachDatabase(
       });
     });
   }
+}
+
+/**
+ * A migrated database of its own, for tests that change what every test file shares (empty a whole
+ * table, mark every page stale): a fresh in-memory PGlite, or on PostgreSQL a new database on the
+ * test server (its user may create databases, as CI's does), dropped by `drop`.
+ */
+export async function openPrivateDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = testDatabaseUrl();
+  if (kind === "pglite" || !url) {
+    const handle = await openTestDatabase("pglite");
+    return { handle, drop: () => handle.close() };
+  }
+  const name = `kps_private_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const handle = await openDatabase({ url: target.toString() });
+  await migrateDatabase(handle);
+  return {
+    handle,
+    drop: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database ${name}`);
+      await admin.end();
+    },
+  };
 }
 
 /** A value no other test (or earlier run on the shared server) has used: `prefix-3fa9c2…`. */

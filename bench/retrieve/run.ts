@@ -18,7 +18,7 @@ import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
 import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";
-import { rankParagraphs, rankParagraphsMany, RANK_CONNECTIONS, type RankedParagraph } from "@/lib/knowledge/retrieve";
+import { rankParagraphs, rankParagraphsMany, type RankedParagraph } from "@/lib/knowledge/retrieve";
 import { syntheticPage } from "../import/synthetic";
 import { benchWorkspace, createBenchDatabase, fmt, int, integerOption, loadAverage, machineLine, runMain, serverVersion } from "../common";
 
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
     const all = await batched(db, texts, k, batch);
     const sameInAll = sample.every((_, i) => JSON.stringify(all.results[Math.floor(i * step)]) === JSON.stringify(sampleOne.results[i]));
     console.log(
-      `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}, ${RANK_CONNECTIONS} connections)`,
+      `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}; the PostgreSQL engine runs 4 statements at once)`,
     );
     console.log("| run | questions | seconds | ms/question | questions/s |\n|---|---|---|---|---|");
     const line = (name: string, n: number, s: number) =>

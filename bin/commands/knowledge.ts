@@ -33,21 +33,22 @@ export function addKnowledgeCommands(program: Command, ctx: CliContext): void {
   knowledge
     .command("index")
     .description("build the text index (incremental: pages never indexed or changed since), showing progress; text search needs it")
+    .option("--rebuild", "forget the index and build it again from every page (e.g. after changing KPS_KNOWLEDGE_ENGINE)")
     .option("--poll <ms>", "how often to ask for progress", (v) => Math.max(100, Number(v) || 1000), 1000)
-    .action(async (opts: { poll: number }) => {
+    .action(async (opts: { poll: number; rebuild?: boolean }) => {
       ctx.needToken();
-      const status = await waitForIndex(ctx, opts.poll);
+      const status = await waitForIndex(ctx, opts.poll, !!opts.rebuild);
       out(String(status.paragraphs));
       note(
-        `The text index is ready: ${status.indexedPages} of ${status.pages} pages, ${status.paragraphs} paragraphs${status.stalePages ? ` (${status.stalePages} pages changed meanwhile: run it again)` : ""}.`,
+        `The text index is ready (${status.engine}, ${status.method}): ${status.indexedPages} of ${status.pages} pages, ${status.paragraphs} paragraphs${status.stalePages ? ` (${status.stalePages} pages changed meanwhile: run it again)` : ""}.`,
       );
     });
 }
 
-/** POSTs the build, then polls the status until it is no longer building; throws when the build failed. */
-export async function waitForIndex(ctx: CliContext, pollMs: number): Promise<IndexStatus> {
+/** POSTs the build (a rebuild when asked), then polls the status until it is no longer building; throws when the build failed. */
+export async function waitForIndex(ctx: CliContext, pollMs: number, rebuild = false): Promise<IndexStatus> {
   const client = ctx.client();
-  let status = (await client.request<IndexStatus>("POST", "/api/knowledge/index")).data;
+  let status = (await client.request<IndexStatus>("POST", `/api/knowledge/index${rebuild ? "?rebuild=1" : ""}`)).data;
   let last = "";
   while (status.state === "building") {
     const line = status.progress ? `Indexing pages: ${status.progress.done} of ${status.progress.total}` : "Indexing pages…";

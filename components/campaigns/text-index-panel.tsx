@@ -8,9 +8,11 @@ import { buildKnowledgeIndex, knowledgeIndexStatusOptions, knowledgeKeys, type I
 /** What the index holds, in a sentence. */
 function statusText(s: IndexStatus): string {
   if (s.state === "building") return s.progress ? `Indexing: ${s.progress.done} of ${plural(s.progress.total, "page")}…` : "Indexing…";
+  if (s.state === "none" && s.builtBy && s.builtBy !== s.engine)
+    return `Built by the ${s.builtBy} engine, but the app now uses the ${s.engine} engine: build it again (from every page) to search by text. ${plural(s.pages, "page")} to index.`;
   if (s.state === "none") return `Not built yet: annotators can search titles only. ${plural(s.pages, "page")} to index.`;
   const stale = s.stalePages ? ` ${plural(s.stalePages, "page")} new or changed since.` : " Up to date.";
-  return `${plural(s.indexedPages, "page")} and ${plural(s.paragraphs, "paragraph")} indexed.${stale}`;
+  return `${plural(s.indexedPages, "page")} and ${plural(s.paragraphs, "paragraph")} indexed (${s.engine}, ${s.method}).${stale}`;
 }
 
 /**

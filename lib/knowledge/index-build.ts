@@ -1,120 +1,113 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import { recordAudit } from "@/lib/audit/audit";
 import { requireCoordinator, type Actor } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
-import { countStalePages, indexStaleChunk, INDEX_CHUNK_PAGES } from "./index-sql";
+import type { KnowledgeEngine } from "./engine";
+import { knowledgeEngine } from "./engines";
+import { countStalePages, INDEX_CHUNK_PAGES } from "./index-sql";
+import { engineOf, heartbeat, liveLease, readMeta, takeLease, updateLease, type MetaValue } from "./index-meta";
 import type { IndexStatus } from "./knowledge.contract";
 
 /**
- * The text index's state lives in one app_meta row, so every process (cluster workers, the CLI's
- * server) sees the same: `builtAt` (null until the first build finished) and a `lease` while a build
- * runs — its owner, a heartbeat and the progress. One build at a time: a build starts only by
- * taking the lease in one statement, and a lease whose heartbeat is older than LEASE_MS (its process
- * died) may be taken over.
+ * Builds of the text index by the process's engine (engines/index.ts; tests pass their own), under
+ * the lease of index-meta.ts, and its state. The index is "built" for an engine only when that
+ * engine built it: after KPS_KNOWLEDGE_ENGINE changes, text search refuses (409) rather than answer
+ * from the new engine's empty index, and the next build starts over from `pages` (a rebuild).
  */
-const META_KEY = "knowledge_index";
-const LEASE_MS = 60_000;
-const NOW_MS = sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
-
-interface Lease {
-  owner: string;
-  heartbeat: number;
-  done: number;
-  total: number;
-}
-interface MetaValue {
-  builtAt: string | null;
-  lease: Lease | null;
-  lastError?: string | null;
+export interface BuildOptions {
+  /** Forget everything indexed and index every page again (`kps knowledge index --rebuild`). */
+  rebuild?: boolean;
+  engine?: KnowledgeEngine;
 }
 
-async function readMeta(db: Db): Promise<{ meta: MetaValue; nowMs: number }> {
-  const [row] = rowsOf<{ value: MetaValue | null; now_ms: string | number }>(
-    await db.execute(sql`select (select value from app_meta where key = ${META_KEY}) as value, ${NOW_MS} as now_ms`),
+export const INDEX_NOT_BUILT =
+  "The text index has not been built yet: a coordinator builds it with `kps knowledge index` or on the knowledge import page.";
+
+const builtFor = (meta: MetaValue, engine: KnowledgeEngine) => meta.builtAt !== null && engineOf(meta) === engine.name;
+
+/** Whether text search may run: `engine` built the index at least once (internal). */
+export async function indexBuilt(db: Db, engine: KnowledgeEngine = knowledgeEngine()): Promise<boolean> {
+  return builtFor((await readMeta(db)).meta, engine);
+}
+
+/** 409 until `engine` has built the text index, saying why (never built, or built by another engine). */
+export async function requireIndexBuilt(db: Db, engine: KnowledgeEngine = knowledgeEngine()): Promise<void> {
+  const { meta } = await readMeta(db);
+  if (builtFor(meta, engine)) return;
+  if (meta.builtAt === null) throw new AppError("conflict", INDEX_NOT_BUILT);
+  throw new AppError(
+    "conflict",
+    `The text index was built by the ${engineOf(meta)} engine but KPS_KNOWLEDGE_ENGINE is ${engine.name}: a coordinator rebuilds it with \`kps knowledge index --rebuild\` or on the knowledge import page.`,
   );
-  return { meta: row?.value ?? { builtAt: null, lease: null }, nowMs: Number(row?.now_ms ?? 0) };
-}
-
-const liveLease = (meta: MetaValue, nowMs: number) => (meta.lease && meta.lease.heartbeat >= nowMs - LEASE_MS ? meta.lease : null);
-
-/** Whether text search may run: the index was built at least once (internal). */
-export async function indexBuilt(db: Db): Promise<boolean> {
-  return (await readMeta(db)).meta.builtAt !== null;
 }
 
 /** The index's state and figures, for coordinators. */
-export async function getIndexStatus(db: Db, actor: Actor): Promise<IndexStatus> {
+export async function getIndexStatus(db: Db, actor: Actor, engine: KnowledgeEngine = knowledgeEngine()): Promise<IndexStatus> {
   requireCoordinator(actor);
-  return indexStatus(db);
+  return indexStatus(db, engine);
 }
 
-async function indexStatus(db: Db): Promise<IndexStatus> {
+async function indexStatus(db: Db, engine: KnowledgeEngine): Promise<IndexStatus> {
   const { meta, nowMs } = await readMeta(db);
-  const [counts] = rowsOf<{ pages: number; stale: number; paragraphs: number }>(
+  const [counts] = rowsOf<{ pages: number; stale: number }>(
     await db.execute(sql`select (select count(*)::int from pages) as pages,
-      (select count(*)::int from pages where indexed_at is null or indexed_at < updated_at) as stale,
-      (select count(*)::int from paragraph_index) as paragraphs`),
+      (select count(*)::int from pages where indexed_at is null or indexed_at < updated_at) as stale`),
   );
+  const figures = await engine.figures(db);
   const lease = liveLease(meta, nowMs);
   const pages = counts?.pages ?? 0;
-  const stale = counts?.stale ?? 0;
+  // Pages another engine indexed are stale for this one.
+  const stale = engineOf(meta) === engine.name ? (counts?.stale ?? 0) : pages;
   return {
-    state: lease ? "building" : meta.builtAt ? "ready" : "none",
+    state: lease ? "building" : builtFor(meta, engine) ? "ready" : "none",
+    engine: engine.name,
+    method: figures.method,
+    builtBy: meta.builtAt !== null ? engineOf(meta) : null,
     pages,
     indexedPages: pages - stale,
     stalePages: stale,
-    paragraphs: counts?.paragraphs ?? 0,
+    paragraphs: figures.paragraphs,
+    bytes: figures.bytes,
     builtAt: meta.builtAt,
     progress: lease ? { done: lease.done, total: lease.total } : null,
     lastError: meta.lastError ?? null,
   };
 }
 
-/** Takes the build lease, or returns null when a live build holds it. */
-async function takeLease(db: Db, total: number): Promise<string | null> {
-  const owner = randomBytes(8).toString("hex");
-  const lease = sql`jsonb_build_object('owner', ${owner}::text, 'heartbeat', ${NOW_MS}, 'done', 0, 'total', ${total}::int)`;
-  const rows = rowsOf<{ key: string }>(
-    await db.execute(sql`insert into app_meta (key, value) values (${META_KEY}, jsonb_build_object('builtAt', null, 'lease', ${lease}))
-      on conflict (key) do update set value = app_meta.value || jsonb_build_object('lease', ${lease}, 'lastError', null)
-      where app_meta.value->'lease' = 'null'::jsonb or app_meta.value->'lease' is null
-        or (app_meta.value->'lease'->>'heartbeat')::bigint < ${NOW_MS} - ${LEASE_MS}
-      returning key`),
-  );
-  return rows.length ? owner : null;
+interface RunOptions {
+  maxPages?: number;
+  markBuilt: boolean;
+  rebuild: boolean;
+  engine: KnowledgeEngine;
 }
-
-async function updateLease(db: Db, owner: string, patch: ReturnType<typeof sql>): Promise<void> {
-  await db.execute(sql`update app_meta set value = ${patch} where key = ${META_KEY} and value->'lease'->>'owner' = ${owner}`);
-}
-
-const heartbeat = (db: Db, owner: string, done: number, total: number) =>
-  updateLease(
-    db,
-    owner,
-    sql`value || jsonb_build_object('lease', value->'lease' || jsonb_build_object('heartbeat', ${NOW_MS}, 'done', ${done}::int, 'total', ${total}::int))`,
-  );
 
 /**
- * Indexes stale pages chunk by chunk under a lease already taken, up to `maxPages` (all when
- * undefined); a full run marks the index built. Returns the pages indexed.
+ * Under a lease already taken: a rebuild (asked for, or because another engine's index is what the
+ * pages' `indexed_at` describes) first empties the engine and marks every page stale; then stale
+ * pages are indexed chunk by chunk, up to `maxPages` (all when undefined); a full run marks the
+ * index built by this engine. Returns the pages indexed.
  */
-async function runUnderLease(db: Db, owner: string, total: number, opts: { maxPages?: number; markBuilt: boolean }): Promise<number> {
+async function runUnderLease(db: Db, owner: string, total: number, opts: RunOptions): Promise<number> {
+  const { engine } = opts;
   let done = 0;
   try {
+    if (opts.rebuild || engineOf((await readMeta(db)).meta) !== engine.name) {
+      await updateLease(db, owner, sql`value || jsonb_build_object('builtAt', null, 'engine', ${engine.name}::text)`);
+      await engine.clear(db);
+      total = await countStalePages(db);
+    }
     for (;;) {
       const room = opts.maxPages === undefined ? INDEX_CHUNK_PAGES : Math.min(INDEX_CHUNK_PAGES, opts.maxPages - done);
       if (room <= 0) break;
-      const n = await indexStaleChunk(db, room);
+      const n = await engine.indexStaleChunk(db, room);
       if (n === 0) break;
       done += n;
       await heartbeat(db, owner, done, Math.max(total, done));
     }
     const built = opts.markBuilt ? sql`to_jsonb(now()::text)` : sql`coalesce(value->'builtAt', 'null'::jsonb)`;
-    await updateLease(db, owner, sql`value || jsonb_build_object('lease', null, 'builtAt', ${built})`);
+    await updateLease(db, owner, sql`value || jsonb_build_object('lease', null, 'builtAt', ${built}, 'engine', ${engine.name}::text)`);
     return done;
   } catch (error) {
     await updateLease(
@@ -127,34 +120,41 @@ async function runUnderLease(db: Db, owner: string, total: number, opts: { maxPa
 }
 
 /**
- * Starts an incremental build in the background (coordinators): the pages never indexed or changed
- * since. Returns the status at once ("building"); a build already running is left to finish.
+ * Starts a build in the background (coordinators): incremental (the pages never indexed or changed
+ * since), or a rebuild. Returns the status at once ("building"); a build already running is left to
+ * finish (a rebuild asked for meanwhile is refused with 409: it would not happen).
  */
-export async function startIndexBuild(db: Db, actor: Actor): Promise<IndexStatus> {
+export async function startIndexBuild(db: Db, actor: Actor, options: BuildOptions = {}): Promise<IndexStatus> {
   requireCoordinator(actor);
+  const engine = options.engine ?? knowledgeEngine();
   const total = await countStalePages(db);
   const owner = await takeLease(db, total);
   if (owner) {
-    await auditBuild(db, actor, total, true);
-    runUnderLease(db, owner, total, { markBuilt: true }).catch((error) => console.error("text index build failed:", error));
+    await auditBuild(db, actor, { stalePages: total, background: true, rebuild: !!options.rebuild, engine: engine.name });
+    runUnderLease(db, owner, total, { markBuilt: true, rebuild: !!options.rebuild, engine }).catch((error) =>
+      console.error("text index build failed:", error),
+    );
+  } else if (options.rebuild) {
+    throw new AppError("conflict", "A text index build is already running: ask for the rebuild again once it has finished.");
   }
-  return indexStatus(db);
+  return indexStatus(db, engine);
 }
 
 /**
- * Builds (incrementally) and waits for the end (coordinators; tests, the benchmark). A build running
- * elsewhere is waited for, then this one indexes what it left; 409 after `waitMs`.
+ * Builds and waits for the end (coordinators; tests, the benchmark). A build running elsewhere is
+ * waited for, then this one indexes what it left; 409 after `waitMs`.
  */
-export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000): Promise<IndexStatus> {
+export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000, options: BuildOptions = {}): Promise<IndexStatus> {
   requireCoordinator(actor);
+  const engine = options.engine ?? knowledgeEngine();
   const deadline = Date.now() + waitMs;
   for (;;) {
     const total = await countStalePages(db);
     const owner = await takeLease(db, total);
     if (owner) {
-      await auditBuild(db, actor, total, false);
-      await runUnderLease(db, owner, total, { markBuilt: true });
-      return indexStatus(db);
+      await auditBuild(db, actor, { stalePages: total, background: false, rebuild: !!options.rebuild, engine: engine.name });
+      await runUnderLease(db, owner, total, { markBuilt: true, rebuild: !!options.rebuild, engine });
+      return indexStatus(db, engine);
     }
     if (Date.now() > deadline) throw new AppError("conflict", "A text index build is already running.");
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -165,28 +165,23 @@ export async function buildIndex(db: Db, actor: Actor, waitMs = 120_000): Promis
  * A build changes what text search (and so the retriever's candidates of later imports) finds: the
  * entry is written when this caller's build took the lease (a build already running gets none).
  */
-function auditBuild(db: Db, actor: Actor, stalePages: number, background: boolean): Promise<void> {
-  return recordAudit(db, actor, {
-    action: "knowledge.index",
-    targetType: "knowledge",
-    targetId: null,
-    details: { stalePages, background },
-  });
+function auditBuild(db: Db, actor: Actor, details: Record<string, unknown>): Promise<void> {
+  return recordAudit(db, actor, { action: "knowledge.index", targetType: "knowledge", targetId: null, details });
 }
 
 /**
- * After a knowledge import (internal: the import authorized its caller): when the index was built
- * before, index the new and changed pages now, at most `maxPages`; the rest stay stale for the next
- * build. Returns how many were indexed (0 when the index was never built, or when a build kept
- * running past LEASE_WAIT_AFTER_IMPORT_MS: that build picks them up itself).
+ * After a knowledge import (internal: the import authorized its caller): when `engine` built the
+ * index before, index the new and changed pages now, at most `maxPages`; the rest stay stale for
+ * the next build. Returns how many were indexed (0 when the index was never built by this engine,
+ * or when a build kept running past LEASE_WAIT_AFTER_IMPORT_MS: that build picks them up itself).
  */
-export async function indexAfterImport(db: Db, maxPages: number): Promise<number> {
-  if (!(await indexBuilt(db))) return 0;
+export async function indexAfterImport(db: Db, maxPages: number, engine: KnowledgeEngine = knowledgeEngine()): Promise<number> {
+  if (!(await indexBuilt(db, engine))) return 0;
   const total = Math.min(await countStalePages(db), maxPages);
   if (total === 0) return 0;
   const owner = await leaseWithin(db, total, LEASE_WAIT_AFTER_IMPORT_MS);
   if (!owner) return 0;
-  return runUnderLease(db, owner, total, { maxPages, markBuilt: false });
+  return runUnderLease(db, owner, total, { maxPages, markBuilt: false, rebuild: false, engine });
 }
 
 /**

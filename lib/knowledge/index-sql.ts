@@ -1,13 +1,12 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { queryWords } from "./query";
 
 /**
- * The SQL of the text index (internal: no authorization; lib/knowledge/index-build.ts and the
- * knowledge import call it after their own check). One row of `paragraph_index` per content
- * paragraph — neither paragraph 0 (the title line) nor a `Section::::` header — with KILT's
- * paragraph ids, the nearest header above it ("" before the first) and a tsvector of the title
- * (weight A) and the paragraph (weight D), both folded with foldText (below), English configuration.
+ * The SQL every engine shares (internal: no authorization): which pages are stale (`indexed_at`
+ * null or older than `updated_at`), the chunk size, and the folding of text. The PostgreSQL
+ * engine's own SQL is in engines/postgres*.ts.
  */
 
 /**
@@ -33,34 +32,15 @@ export async function countStalePages(db: Db): Promise<number> {
 }
 
 /**
- * Indexes up to `limit` stale pages in one transaction: their old rows are deleted, the new ones
- * inserted, and `indexed_at` set to the `updated_at` that was read, so a page re-imported meanwhile
- * stays stale. Returns how many pages it indexed (0: none left).
+ * The tsquery of a free-text query, or null when it has no words: an OR of its lexemes (English
+ * stemming and stop words, folded with foldText like the index). An OR rather than plainto_tsquery's
+ * AND because a question ("Which year did the observatory open?") shares only some of its words
+ * with the paragraph that answers it; AND would find nothing. websearch_to_tsquery on "w1 or w2 or …"
+ * builds the OR and, unlike to_tsquery, never raises on its input; ts_rank then orders the matches
+ * by how many of the lexemes they hold, and how often, with the title's (weight A) counting most.
  */
-export async function indexStaleChunk(db: Db, limit = INDEX_CHUNK_PAGES): Promise<number> {
-  return db.transaction(async (tx) => {
-    const chosen = rowsOf<{ wikipedia_id: string }>(
-      await tx.execute(
-        sql`select wikipedia_id from pages where ${STALE_PAGES} order by wikipedia_id limit ${limit} for update skip locked`,
-      ),
-    );
-    if (!chosen.length) return 0;
-    const ids = chosen.map((c) => c.wikipedia_id);
-    const idList = sql`any(${sql.param(ids)}::text[])`;
-    await tx.execute(sql`delete from paragraph_index where wikipedia_id = ${idList}`);
-    await tx.execute(sql`insert into paragraph_index (wikipedia_id, paragraph_id, section, document)
-      with chosen as (select wikipedia_id, paragraphs, setweight(to_tsvector('english', ${foldText(sql`title`)}), 'A') as title_vector
-        from pages where wikipedia_id = ${idList})
-      select c.wikipedia_id, e.i - 1,
-        coalesce(rtrim(c.paragraphs[e.header], E'\n'), ''),
-        c.title_vector || to_tsvector('english', ${foldText(sql`regexp_replace(e.text, '^BULLET::::-? ?', '')`)})
-      from chosen c
-      cross join lateral (
-        select t.text, t.i, max(case when t.i > 1 and t.text like 'Section::::%' then t.i end) over (order by t.i) as header
-        from unnest(c.paragraphs) with ordinality as t(text, i)
-      ) e
-      where e.i > 1 and e.text not like 'Section::::%' and btrim(e.text, E' \n\t') <> ''`);
-    await tx.execute(sql`update pages set indexed_at = updated_at where wikipedia_id = ${idList}`);
-    return ids.length;
-  });
+export function orQuery(text: string): SQL | null {
+  const words = queryWords(text);
+  if (!words.length) return null;
+  return sql`websearch_to_tsquery('english', ${foldText(sql`${words.join(" or ")}::text`)})`;
 }

@@ -35,11 +35,19 @@ export interface KnowledgePage {
 }
 
 export interface IndexStatus {
+  /** "ready" once the configured engine built the index; "none" before, and while another engine's index is all there is. */
   state: "none" | "building" | "ready";
+  /** The configured engine (KPS_KNOWLEDGE_ENGINE) and its access method ("rum", "gin", "lance-bm25"). */
+  engine: "postgres" | "lance";
+  method: string;
+  /** The engine that built the index last (null before the first build); another than `engine` until a rebuild. */
+  builtBy: "postgres" | "lance" | null;
   pages: number;
   indexedPages: number;
   stalePages: number;
   paragraphs: number;
+  /** What the engine's index takes on disk (null when the engine cannot tell). */
+  bytes: number | null;
   builtAt: string | null;
   progress: { done: number; total: number } | null;
   /** Why the last build stopped, when it failed (cleared by the next build). */

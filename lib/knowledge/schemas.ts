@@ -16,3 +16,9 @@ export type SearchOptions = z.infer<typeof searchOptionsSchema>;
 export const pageParamsSchema = z.object({
   wikipediaId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").refine(noNul, NUL_MESSAGE),
 });
+
+/** `POST /api/knowledge/index` options: `rebuild=1` forgets the index and builds it again from the pages. */
+export const indexBuildQuerySchema = z
+  .object({ rebuild: z.enum(["0", "1"], "must be 0 or 1").optional() })
+  .strict()
+  .transform((q) => ({ rebuild: q.rebuild === "1" }));

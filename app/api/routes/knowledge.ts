@@ -3,7 +3,7 @@
  * Rows of the route table (app/api/routes.ts), in the order docs/api.md lists them.
  */
 import type { RouteRow } from "./roles";
-import { pageParamsSchema, searchOptionsSchema } from "@/lib/knowledge/schemas";
+import { indexBuildQuerySchema, pageParamsSchema, searchOptionsSchema } from "@/lib/knowledge/schemas";
 
 export const KNOWLEDGE_ROUTES: readonly RouteRow[] = [
   {
@@ -37,13 +37,14 @@ export const KNOWLEDGE_ROUTES: readonly RouteRow[] = [
     path: "/api/knowledge/index",
     roles: ["coordinator"],
     summary: "The text index's state",
-    doc: "→ `{state: none\\|building\\|ready, pages, indexedPages, stalePages, paragraphs, builtAt, progress: {done, total} \\| null, lastError}` (stale: never indexed, or changed since)",
+    doc: "→ `{state: none\\|building\\|ready, engine: postgres\\|lance, method, builtBy, pages, indexedPages, stalePages, paragraphs, bytes, builtAt, progress: {done, total} \\| null, lastError}` (stale: never indexed, or changed since; `engine` and `method` are the configured engine (KPS_KNOWLEDGE_ENGINE) and its access method, `rum`\\|`gin`\\|`lance-bm25`; `builtBy` the engine that built the index: while it is another than `engine`, state is `none` until a rebuild)",
   },
   {
     method: "POST",
     path: "/api/knowledge/index",
     roles: ["coordinator"],
-    summary: "Start an incremental build of the text index",
-    doc: "empty body → 202 with the status: starts an incremental build in the background (stale pages, 500 per statement); a build already running is left to finish (one at a time, in any process); a build started is audited `knowledge.index` (`details.stalePages`)",
+    query: indexBuildQuerySchema,
+    summary: "Start a build of the text index (incremental, or a rebuild)",
+    doc: "empty body → 202 with the status: starts an incremental build in the background (stale pages, 500 per statement); `?rebuild=1` first empties the configured engine's index and marks every page stale (as does any build after KPS_KNOWLEDGE_ENGINE changed); a build already running is left to finish (one at a time, in any process); a build started is audited `knowledge.index` (`details.stalePages`, `rebuild`, `engine`)",
   },
 ];

@@ -1,0 +1,97 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { rawClientOf, rowsOf, type Db } from "@/db/client";
+
+/**
+ * Which access method answers the PostgreSQL engine's queries. RUM (postgrespro/rum, Debian's
+ * postgresql-15-rum) stores each lexeme's positions in the index, so `document <=> query` orders
+ * the matches by rank inside the index, reading the heap only for the rows returned; GIN stores no
+ * positions, so ranking reads every matching row's tsvector from the heap (the cost the two-stage
+ * query in postgres-rank.ts cuts down). RUM is not in drizzle's migrations, since PGlite has no
+ * RUM: a build creates the extension and the index where the server offers it, and a query uses
+ * RUM when that index exists.
+ */
+export type PostgresMethod = "gin" | "rum";
+
+/** What the engine's constructor asks for: RUM where it can be had ("auto"), or one method forced. */
+export type MethodChoice = PostgresMethod | "auto";
+
+export const RUM_INDEX = "paragraph_index_document_rum_idx";
+
+/** The kind of client behind `db`, or null inside a transaction (no raw client there). */
+export function clientKind(db: Db): "postgres" | "pglite" | null {
+  try {
+    return rawClientOf(db).kind;
+  } catch {
+    return null;
+  }
+}
+
+const exists = async (db: Db, query: ReturnType<typeof sql>) => rowsOf<{ ok: boolean }>(await db.execute(query))[0]?.ok === true;
+
+const rumIndexExists = (db: Db) => exists(db, sql`select to_regclass(${RUM_INDEX}) is not null as ok`);
+
+/**
+ * Errors two sessions get when both create the same extension or index at once: `if not exists`
+ * checks the catalog before taking its lock, so the loser of the race hits the catalog's unique
+ * index (23505) or finds the object created meanwhile (42710 duplicate_object, 42P07 duplicate_table).
+ */
+const RACE_CODES = new Set(["23505", "42710", "42P07"]);
+
+function pgCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Runs a `create … if not exists`; losing a race to another session that created it is not an error. */
+async function createRacing(db: Db, statement: ReturnType<typeof sql>): Promise<void> {
+  try {
+    await db.execute(statement);
+  } catch (error) {
+    if (!RACE_CODES.has(pgCode(error) ?? "")) throw error;
+  }
+}
+
+/**
+ * Before a build: with "auto" on a server that offers the rum extension, creates it and the RUM
+ * index on paragraph_index (building it over the rows already there), and answers "rum"; "gin"
+ * where RUM is not offered (PGlite, a server without the package) or when GIN is forced.
+ */
+export async function prepareMethod(db: Db, choice: MethodChoice): Promise<PostgresMethod> {
+  if (choice === "gin" || clientKind(db) === "pglite") return "gin";
+  // Inside a caller's transaction a failed statement would abort it: take what is there.
+  if (clientKind(db) === null) return (await rumIndexExists(db)) ? "rum" : "gin";
+  const offered = await exists(db, sql`select exists (select 1 from pg_available_extensions where name = 'rum') as ok`);
+  if (!offered) {
+    if (choice === "rum") throw new Error("The rum extension is not available on this PostgreSQL server (Debian: postgresql-15-rum).");
+    return "gin";
+  }
+  await createRacing(db, sql`create extension if not exists rum`);
+  await createRacing(db, sql.raw(`create index if not exists ${RUM_INDEX} on paragraph_index using rum (document rum_tsvector_ops)`));
+  if (!(await rumIndexExists(db))) throw new Error(`The RUM index ${RUM_INDEX} was not created.`);
+  methodCache.set(db, { method: "rum", until: Infinity });
+  return "rum";
+}
+
+/** How long a process trusts "no RUM index" before asking again (a build elsewhere may create it). */
+const NEGATIVE_TTL_MS = 60_000;
+const methodCache = new WeakMap<Db, { method: PostgresMethod; until: number }>();
+
+/**
+ * The method a query uses: "gin" when forced or on PGlite; with "auto" (or "rum"), "rum" once the
+ * RUM index exists. Cached per database handle: "rum" for the life of the process, "gin" for a
+ * minute.
+ */
+export async function queryMethod(db: Db, choice: MethodChoice): Promise<PostgresMethod> {
+  if (choice === "gin" || clientKind(db) === "pglite") return "gin";
+  const cached = methodCache.get(db);
+  if (cached && cached.until > Date.now()) return cached.method;
+  const method: PostgresMethod = (await rumIndexExists(db)) ? "rum" : "gin";
+  methodCache.set(db, { method, until: method === "rum" ? Infinity : Date.now() + NEGATIVE_TTL_MS });
+  return method;
+}
