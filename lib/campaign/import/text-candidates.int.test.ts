@@ -74,7 +74,7 @@ describeEachDatabase("text retrieval in batches", ({ db }) => {
 
   it("makes each question's candidates in several batches, as one by one would, reporting progress up to M of M", async () => {
     const inputs = Object.values(questions);
-    const count = TEXT_RANK_BATCH * 2 + 3;
+    const count = TEXT_RANK_BATCH + 3;
     const parsed: ParsedQuery[] = Array.from({ length: count }, (_, i) => ({
       kiltId: id(`q${i}`),
       input: inputs[i % inputs.length]!,
@@ -87,7 +87,7 @@ describeEachDatabase("text retrieval in batches", ({ db }) => {
     const report = new CandidateReport();
     const onProgress = (done: number, total: number) => progress.push(`${done}/${total}`);
     const candidates = await textCandidates(db(), rankParagraphsMany, parsed, { k: 3, kind: "qa", onProgress }, report);
-    expect(progress).toEqual([`0/${count}`, `${TEXT_RANK_BATCH}/${count}`, `${TEXT_RANK_BATCH * 2}/${count}`, `${count}/${count}`]);
+    expect(progress).toEqual([`0/${count}`, `${TEXT_RANK_BATCH}/${count}`, `${count}/${count}`]);
     const expected: string[] = [];
     for (const q of parsed) {
       const best = await rankParagraphs(db(), retrievalQueryOf("qa", q.input), 3);
