@@ -42,9 +42,15 @@ export class ApiClient {
 
   /**
    * Uploads files as multipart/form-data, streamed from disk (a 35 GB file never sits in memory),
-   * reporting the bytes sent so far.
+   * reporting the bytes sent so far. With `onServerProgress`, asks for the server's progress as
+   * NDJSON (app/_server/progress-stream.ts) and hands it each `progress` line.
    */
-  async upload<T>(path: string, parts: UploadPart[], onProgress?: (sent: number, total: number) => void): Promise<T> {
+  async upload<T>(
+    path: string,
+    parts: UploadPart[],
+    onProgress?: (sent: number, total: number) => void,
+    onServerProgress?: (progress: unknown) => void,
+  ): Promise<T> {
     const boundary = `----kps${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`;
     const encoder = new TextEncoder();
     const heads = parts.map((p) =>
@@ -74,10 +80,17 @@ export class ApiClient {
       yield tail;
     };
     const body = Readable.toWeb(Readable.from(source())) as ReadableStream<Uint8Array>;
-    const { data } = await this.send<T>("POST", path, body, {
-      "content-type": `multipart/form-data; boundary=${boundary}`,
-      "content-length": String(total),
-    });
+    const { data } = await this.send<T>(
+      "POST",
+      path,
+      body,
+      {
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "content-length": String(total),
+        ...(onServerProgress ? { accept: `${NDJSON}, application/json` } : {}),
+      },
+      onServerProgress,
+    );
     return data;
   }
 
@@ -120,6 +133,7 @@ export class ApiClient {
     path: string,
     body: BodyInit | undefined,
     extraHeaders: Record<string, string>,
+    onServerProgress?: (progress: unknown) => void,
   ): Promise<{ data: T; headers: Headers }> {
     const headers: Record<string, string> = { accept: "application/json", ...extraHeaders };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
@@ -139,6 +153,8 @@ export class ApiClient {
         "unreachable",
       );
     }
+    if (res.ok && res.body && onServerProgress && res.headers.get("content-type")?.startsWith(NDJSON))
+      return { data: await progressLines<T>(res.body, onServerProgress), headers: res.headers };
     const text = await res.text();
     let data: unknown = undefined;
     try {
@@ -146,15 +162,39 @@ export class ApiClient {
     } catch {
       // not JSON: reported below when the status is an error
     }
-    if (!res.ok) {
-      const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
-      throw new ApiError(
-        err?.message ?? `The app answered ${res.status} ${res.statusText}.`,
-        res.status,
-        err?.code ?? "http_error",
-        err?.details,
-      );
-    }
+    if (!res.ok) throw apiErrorOf(res.status, data, res.statusText);
     return { data: data as T, headers: res.headers };
   }
+}
+
+const NDJSON = "application/x-ndjson";
+
+/** The error of an answer with status ≥ 400, from its `{error: {code, message, details}}` body. */
+function apiErrorOf(status: number, data: unknown, statusText = ""): ApiError {
+  const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error;
+  const answered = `The app answered ${[status, statusText].filter(Boolean).join(" ")}.`;
+  return new ApiError(err?.message ?? answered, status, err?.code ?? "http_error", err?.details);
+}
+
+/** Reads NDJSON progress lines (`{progress}`) up to the last one, `{status, body}`: the body, or its error. */
+async function progressLines<T>(stream: ReadableStream<Uint8Array>, onLine: (progress: unknown) => void): Promise<T> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  let end: { status: number; body: unknown } | undefined;
+  const take = (line: string) => {
+    if (!line.trim()) return;
+    const v = JSON.parse(line) as { progress?: unknown; status?: number; body?: unknown };
+    if (v.status !== undefined) end = { status: v.status, body: v.body };
+    else onLine(v.progress);
+  };
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(chunk, { stream: true });
+    const lines = buffered.split("\n");
+    buffered = lines.pop()!;
+    lines.forEach(take);
+  }
+  take(buffered + decoder.decode());
+  if (!end) throw new ApiError("The app's answer ended before the import did.", 0, "http_error");
+  if (end.status >= 400) throw apiErrorOf(end.status, end.body);
+  return end.body as T;
 }

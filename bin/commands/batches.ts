@@ -1,8 +1,10 @@
 import { type Command, Option } from "commander";
 import {
   answerOverlapText,
+  importProgressText,
   retrieverDefaultText,
   type BatchImportResult,
+  type ImportProgress,
   type RetrieverDefault,
   type RetrieverReport,
 } from "@/lib/campaign/import/import-batch.contract";
@@ -94,6 +96,55 @@ export function importFields(opts: ImportOptions): { name: string; value: string
 }
 
 /** The report's line on evidence sets and partial evidence (an older server says neither). */
+/** Uploads the batch, showing the upload's progress and then, with --retrieve text, the server's ranking progress. */
+async function uploadBatch(ctx: CliContext, opts: ImportOptions): Promise<BatchImportResult> {
+  const parts = [
+    { name: "queries", file: opts.queries },
+    ...opts.candidates.map((file) => ({ name: "candidates", file })),
+    ...importFields(opts),
+    ...evidenceParts(opts),
+  ];
+  const progress = progressPrinter("Uploading the batch");
+  let uploaded = false;
+  const endUpload = () => {
+    if (!uploaded) progress.done();
+    uploaded = true;
+  };
+  const ranked = opts.retrieve === "text" ? retrievalPrinter(endUpload) : undefined;
+  const result = await ctx
+    .client()
+    .upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress, ranked);
+  endUpload();
+  ranked?.done();
+  return result;
+}
+
+/**
+ * Text retrieval's progress on stderr, as the server streams it: "Text retrieval: ranked N of M
+ * questions", a redrawn line on a terminal, else the first, one per 10% and the last.
+ */
+function retrievalPrinter(endUpload: () => void) {
+  let lastTenth = -1;
+  let shown = false;
+  const print = (p: unknown) => {
+    endUpload();
+    const progress = p as ImportProgress;
+    const tenth = progress.total ? Math.floor((progress.done / progress.total) * 10) : 10;
+    if (process.stderr.isTTY) {
+      process.stderr.write(`\r${importProgressText(progress)}   `);
+      shown = true;
+    } else if (tenth > lastTenth) {
+      lastTenth = tenth;
+      note(importProgressText(progress));
+    }
+  };
+  return Object.assign(print, {
+    done() {
+      if (shown) process.stderr.write("\n");
+    },
+  });
+}
+
 export function setLines(result: Partial<Pick<BatchImportResult, "sets" | "partialEvidence">>): string[] {
   if (result.partialEvidence === undefined) return [];
   const sets = result.sets ? `Evidence sets: ${result.sets} (judged together, counted in the passages). ` : "";
@@ -174,17 +225,7 @@ function addImport(batch: Command, ctx: CliContext): void {
   addEvidenceOptions(command).action(async (opts: ImportOptions) => {
     ctx.needToken();
     checkEvidenceOptions(opts);
-    const parts = [
-      { name: "queries", file: opts.queries },
-      ...opts.candidates.map((file) => ({ name: "candidates", file })),
-      ...importFields(opts),
-      ...evidenceParts(opts),
-    ];
-    const progress = progressPrinter("Uploading the batch");
-    const result = await ctx
-      .client()
-      .upload<BatchImportResult>(`/api/campaigns/${encodeURIComponent(opts.campaign)}/batches`, parts, progress);
-    progress.done();
+    const result = await uploadBatch(ctx, opts);
     out(String(result.batch.id));
     note(
       [

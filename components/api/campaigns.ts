@@ -8,7 +8,7 @@ import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import type { AnnotatorRow } from "@/lib/campaign/report/annotators.contract";
 import type { Dashboard } from "@/lib/campaign/report/dashboard.contract";
 import type { AnnotatorSort } from "@/lib/list-options.contract";
-import { apiRequest, upload } from "./client";
+import { apiRequest, upload, type UploadHandlers } from "./client";
 import { listParams, type ListPageParams } from "./people";
 
 /** A campaign as a picker lists it. */
@@ -113,8 +113,6 @@ export const changeBatch = (id: number, action: BatchAction) => apiRequest<{ bat
 
 export const changeAnnotator = (campaignId: number, userId: number, action: "pause" | "resume") =>
   apiRequest<unknown>("POST", `/api/campaigns/${campaignId}/annotators/${userId}/${action}`, {});
-
-type UploadHandlers = Parameters<typeof upload>[2];
 
 /** POST /api/knowledge: a knowledge-source file, optionally with the files whose citations it keeps. */
 export const importKnowledge = (body: FormData, handlers: UploadHandlers) =>

@@ -134,39 +134,76 @@ export async function apiRequest<T>(
   return (await apiExchange<T>(method, url, body, options)).data;
 }
 
+/** What an upload hears: bytes sent, the last byte out, and (when given) the server's progress lines. */
+export interface UploadHandlers {
+  onProgress?: (loaded: number, total: number) => void;
+  onSent?: () => void;
+  /** Asks for the server's progress as NDJSON (app/_server/progress-stream.ts): each `progress` line. */
+  onServerProgress?: (progress: unknown) => void;
+}
+
+const NDJSON = "application/x-ndjson";
+
 /**
  * POSTs a multipart body with XMLHttpRequest, which (unlike fetch) reports upload progress.
  * `onSent` fires when the last byte is out and the server is checking what it received.
  */
-export function upload<T>(
-  url: string,
-  body: FormData,
-  handlers: { onProgress?: (loaded: number, total: number) => void; onSent?: () => void } = {},
-): Promise<T> {
+export function upload<T>(url: string, body: FormData, handlers: UploadHandlers = {}): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.responseType = "text";
-    xhr.setRequestHeader("accept", "application/json");
+    xhr.setRequestHeader("accept", handlers.onServerProgress ? `${NDJSON}, application/json` : "application/json");
     if (credential !== null) xhr.setRequestHeader("authorization", `Bearer ${credential}`);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) handlers.onProgress?.(e.loaded, e.total);
     };
     xhr.upload.onload = () => handlers.onSent?.();
+    const lines = progressLines(handlers.onServerProgress);
+    xhr.onprogress = () => {
+      if (xhr.getResponseHeader("content-type")?.startsWith(NDJSON)) lines.read(xhr.responseText);
+    };
     xhr.onload = () => {
+      let status = xhr.status;
       let data: unknown = null;
       try {
-        data = JSON.parse(xhr.responseText);
+        if (xhr.getResponseHeader("content-type")?.startsWith(NDJSON)) ({ status, body: data } = lines.end(xhr.responseText));
+        else data = JSON.parse(xhr.responseText);
       } catch {
         // not JSON: an error below
       }
-      if (xhr.status >= 200 && xhr.status < 300 && data) resolve(data as T);
-      else reject(errorOf(xhr.status, data));
+      if (status >= 200 && status < 300 && data) resolve(data as T);
+      else reject(errorOf(status, data));
     };
     xhr.onerror = () => reject(new ApiError(0, "network", "The upload failed: the server could not be reached."));
     xhr.onabort = () => reject(new ApiError(0, "aborted", "The upload was cancelled."));
     xhr.send(body);
   });
+}
+
+/**
+ * The NDJSON answer read as it grows: `read` hands each new complete `{progress}` line to `onLine`;
+ * `end` reads the rest and returns the last line's `{status, body}` (status 0 when the answer broke off).
+ */
+export function progressLines(onLine: ((progress: unknown) => void) | undefined) {
+  let used = 0;
+  let end = { status: 0, body: null as unknown };
+  const take = (text: string, upTo: number) => {
+    for (const line of text.slice(used, upTo).split("\n")) {
+      if (!line.trim()) continue;
+      const v = JSON.parse(line) as { progress?: unknown; status?: number; body?: unknown };
+      if (v.status !== undefined) end = { status: v.status, body: v.body };
+      else onLine?.(v.progress);
+    }
+    used = upTo;
+  };
+  return {
+    read: (text: string) => take(text, text.lastIndexOf("\n") + 1),
+    end: (text: string) => {
+      take(text, text.length);
+      return end;
+    },
+  };
 }
 
 /** The problem the server named for `field`, if the error is an API error that names it. */

@@ -27,6 +27,17 @@ describe("importReducer", () => {
     ]);
   });
 
+  it("shows the server's text retrieval progress once the batch is uploaded, up to M of M", () => {
+    let s = run(chosen, { type: "start" }, { type: "uploading", step: "batch" }, { type: "sent", step: "batch" });
+    expect(stepText(s.steps[1]!)).toBe("Uploaded · checking lines…");
+    s = run(s, { type: "ranking", step: "batch", progress: { step: "retrieve", done: 128, total: 1300 } });
+    expect(s.steps[1]).toMatchObject({ state: "processing", loaded: 50 });
+    expect(stepText(s.steps[1]!)).toBe("Uploaded · Text retrieval: ranked 128 of 1,300 questions");
+    s = run(s, { type: "ranking", step: "batch", progress: { step: "retrieve", done: 1300, total: 1300 } });
+    expect(stepText(s.steps[1]!)).toBe("Uploaded · Text retrieval: ranked 1,300 of 1,300 questions");
+    expect(run(s, { type: "batchDone", result: {} as never }).steps[1]!.state).toBe("done");
+  });
+
   it("has only the batch step without a knowledge source", () => {
     const s = run(initialImportState, { type: "edit", patch: { queries: file("q.jsonl", 7) } }, { type: "start" });
     expect(s.steps.map((x) => x.key)).toEqual(["batch"]);

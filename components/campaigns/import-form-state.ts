@@ -3,7 +3,7 @@
 // directly; components/campaigns/use-import.ts runs the uploads and dispatches these actions.
 import { formatBytes } from "@/lib/format";
 import type { Problem } from "@/components/api/client";
-import type { BatchImportResult } from "@/lib/campaign/import/import-batch.contract";
+import { importProgressText, type BatchImportResult, type ImportProgress } from "@/lib/campaign/import/import-batch.contract";
 import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import type { TaskKind } from "@/lib/kilt/task-kind";
 
@@ -17,6 +17,8 @@ export interface Step {
   loaded: number;
   total: number;
   state: StepState;
+  /** While the server ranks the index's paragraphs for the batch's questions (retrieve text): how far it is. */
+  ranked?: ImportProgress;
 }
 
 /** What the form holds before Import: the files and the options. */
@@ -73,6 +75,7 @@ export type ImportAction =
   | { type: "uploading"; step: StepKey }
   | { type: "progress"; step: StepKey; loaded: number; total: number }
   | { type: "sent"; step: StepKey }
+  | { type: "ranking"; step: StepKey; progress: ImportProgress }
   | { type: "knowledgeDone"; result: KnowledgeImportResult }
   | { type: "batchDone"; result: BatchImportResult }
   | { type: "failed"; step: StepKey; message: string; problems: Problem[] }
@@ -140,6 +143,8 @@ export function importReducer(state: ImportState, action: ImportAction): ImportS
         ...state,
         steps: patchStep(state.steps, action.step, (s) => ({ loaded: s.total || 1, total: s.total || 1, state: "processing" })),
       };
+    case "ranking":
+      return { ...state, steps: patchStep(state.steps, action.step, () => ({ state: "processing", ranked: action.progress })) };
     case "knowledgeDone":
       return { ...state, knowledgeResult: action.result, steps: patchStep(state.steps, "knowledge", () => ({ state: "done" })) };
     case "batchDone":
@@ -168,7 +173,7 @@ export function stepText(s: Step): string {
     case "uploading":
       return s.total ? `${Math.floor((s.loaded / s.total) * 100)}% · ${formatBytes(s.loaded)} of ${formatBytes(s.total)}` : "Starting…";
     case "processing":
-      return "Uploaded · checking lines…";
+      return s.ranked ? `Uploaded · ${importProgressText(s.ranked)}` : "Uploaded · checking lines…";
     case "done":
       return "Done";
     case "failed":

@@ -12,10 +12,13 @@ import {
 } from "@/components/campaigns/import-form-state";
 import { campaignKeys, importBatch, importKnowledge } from "@/components/api/campaigns";
 import { ApiError } from "@/components/api/client";
+import type { ImportProgress } from "@/lib/campaign/import/import-batch.contract";
 
 const progressOf = (dispatch: Dispatch<ImportAction>, step: StepKey) => ({
   onProgress: (loaded: number, total: number) => dispatch({ type: "progress", step, loaded, total }),
   onSent: () => dispatch({ type: "sent", step }),
+  // The batch's text retrieval, as the server streams it (ranked N of M questions).
+  onServerProgress: (progress: unknown) => dispatch({ type: "ranking", step, progress: progress as ImportProgress }),
 });
 
 /** Runs one step's upload; a refusal is dispatched as its failure and answers false. */

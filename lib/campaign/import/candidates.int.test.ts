@@ -251,11 +251,11 @@ describeEachDatabase("candidates from several retrievers", ({ db }) => {
   it("with retrieve text and no text index, refuse the import naming the field", async () => {
     const { tag, campaign } = await setUp();
     // A fresh PGlite has no index; on a PostgreSQL database an earlier run built it, so there the ranker
-    // answers as rankParagraphs does without an index.
+    // answers as rankParagraphsMany does without an index.
     const unbuilt = !(await indexBuilt(db()));
-    const rank = unbuilt ? undefined : async () => Promise.reject(new AppError("conflict", INDEX_NOT_BUILT));
+    const rankMany = unbuilt ? undefined : async () => Promise.reject(new AppError("conflict", INDEX_NOT_BUILT));
     const problems = await problemsOf(
-      importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), retrieve: "text" }, rank),
+      importBatch(db(), system, { campaignId: campaign.id, queries: file("tasks.jsonl", tag), retrieve: "text" }, { rankMany }),
     );
     expect(problems).toEqual([
       {

@@ -122,28 +122,43 @@ export function fileCandidates(
   return out;
 }
 
-/** Ranks paragraphs of the text index for a question's text, best first (lib/knowledge/retrieve.ts). */
-export type RankParagraphs = (db: Db, text: string, k: number) => Promise<{ wikipediaId: string; paragraphId: number; score: number }[]>;
+/** Ranks paragraphs of the text index for many questions' texts, each best first (lib/knowledge/retrieve.ts rankParagraphsMany). */
+export type RankParagraphsMany = (
+  db: Db,
+  texts: string[],
+  k: number,
+) => Promise<{ wikipediaId: string; paragraphId: number; score: number }[][]>;
 
 export const TEXT_RETRIEVER = "retrieval:text";
+
+/** Questions ranked per rankMany call: each call's statements run in parallel where the database allows; progress is reported between calls. */
+export const TEXT_RANK_BATCH = 128;
 
 /**
  * The best `k` paragraphs of the text index for each question, as candidates of origin
  * `retrieval:text`. The index is queried with what the input means for the batch's kind
  * (retrievalQueryOf: the claim, "subject relation", the mention in its context, the last turns, the
- * question), not with its markers. Without a built index, a problem naming the `retrieve` field.
+ * question), not with its markers, TEXT_RANK_BATCH questions per `rankMany` call; `onProgress` hears
+ * 0 of M before the first call and the count after each. The candidates are those of ranking the
+ * questions one by one, in the questions' order. Without a built index, a problem naming the `retrieve` field.
  */
 export async function textCandidates(
   db: Db,
-  rank: RankParagraphs,
+  rankMany: RankParagraphsMany,
   questions: ParsedQuery[],
-  search: { k: number; kind: TaskKind },
+  search: { k: number; kind: TaskKind; onProgress?: (done: number, total: number) => void },
   report: CandidateReport,
 ): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const row = report.row(TEXT_RETRIEVER);
-  for (const q of questions) {
-    const best = await rank(db, retrievalQueryOf(search.kind, q.input), search.k).catch((error: unknown) => {
+  search.onProgress?.(0, questions.length);
+  for (let start = 0; start < questions.length; start += TEXT_RANK_BATCH) {
+    const batch = questions.slice(start, start + TEXT_RANK_BATCH);
+    const ranked = await rankMany(
+      db,
+      batch.map((q) => retrievalQueryOf(search.kind, q.input)),
+      search.k,
+    ).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "conflict") {
         throw invalidField(
           "retrieve",
@@ -152,22 +167,28 @@ export async function textCandidates(
       }
       throw error;
     });
-    best.forEach((p, i) => {
-      row.read++;
-      const value = candidateDraft(p.wikipediaId, p.paragraphId, p.paragraphId, {
-        kind: "retriever",
-        retriever: TEXT_RETRIEVER,
-        rank: i + 1,
-      });
-      out.push({
-        kiltId: q.kiltId,
-        retriever: TEXT_RETRIEVER,
-        dropped: false,
-        located: { value, file: "text retrieval", line: q.lineNumber, field: `input, paragraph ${i + 1}` },
-      });
-    });
+    batch.forEach((q, j) => out.push(...questionCandidates(q, ranked[j] ?? [], row)));
+    search.onProgress?.(start + batch.length, questions.length);
   }
   return out;
+}
+
+/** One question's ranked paragraphs as candidates, counted as read. */
+function questionCandidates(q: ParsedQuery, best: { wikipediaId: string; paragraphId: number }[], row: RetrieverReport): Candidate[] {
+  return best.map((p, i) => {
+    row.read++;
+    const value = candidateDraft(p.wikipediaId, p.paragraphId, p.paragraphId, {
+      kind: "retriever",
+      retriever: TEXT_RETRIEVER,
+      rank: i + 1,
+    });
+    return {
+      kiltId: q.kiltId,
+      retriever: TEXT_RETRIEVER,
+      dropped: false,
+      located: { value, file: "text retrieval", line: q.lineNumber, field: `input, paragraph ${i + 1}` },
+    };
+  });
 }
 
 /**

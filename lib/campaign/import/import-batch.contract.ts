@@ -99,3 +99,20 @@ export interface BatchImportResult {
   /** With `mapEvidence`: what became of the provenance items given as text (evidence-map.contract.ts); else null. */
   evidence: EvidenceMapReport | null;
 }
+
+/**
+ * Progress of the slow part of an import, text retrieval (`retrieve: "text"`): `done` of `total`
+ * questions ranked. The import reports 0 of M when it starts ranking and again after each batch of
+ * questions; the CLI prints "ranked N of M questions", and the API streams it (NDJSON) to a client
+ * that accepts `application/x-ndjson`.
+ */
+export interface ImportProgress {
+  step: "retrieve";
+  done: number;
+  total: number;
+}
+
+/** The sentence of a progress report (the CLI and the import form). */
+export function importProgressText(p: ImportProgress): string {
+  return `Text retrieval: ranked ${p.done.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} questions`;
+}

@@ -13,7 +13,7 @@ import {
   fileCandidates,
   textCandidates,
   type CandidateFile,
-  type RankParagraphs,
+  type RankParagraphsMany,
 } from "./candidates";
 import { pairSets, partialEvidenceByDefault } from "./candidate-sets";
 import { checkPages } from "./check-pages";
@@ -21,14 +21,14 @@ import { importFailed, Problems } from "./import-problems";
 import { batchImportOptionsSchema, MAX_CANDIDATE_FILES, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
 import { addDecoys } from "./decoys";
 import { conflictingGold, retrieverOfFile, type PassageDraft } from "./passage-drafts";
-import { rankParagraphs } from "@/lib/knowledge/retrieve";
+import { rankParagraphsMany } from "@/lib/knowledge/retrieve";
 import { readCandidatesFile, readTaskFile, type ImportFile, type Located, type ParsedQuery } from "./read-batch-files";
 import { taskOfBatch } from "./task-of-batch";
 import { writeBatch } from "./write-batch";
 import type { EvidenceMapReport } from "./evidence-map.contract";
 import { mapTextEvidence, TEXT_EVIDENCE_HINT, textItemFields } from "./map-evidence";
 import { readRedirects } from "./redirects";
-import { answerOverlapRule, type BatchImportResult } from "./import-batch.contract";
+import { answerOverlapRule, type BatchImportResult, type ImportProgress } from "./import-batch.contract";
 
 export { MAX_BATCH_QUERIES, MAX_TASK_LINE_BYTES, type ImportFile } from "./read-batch-files";
 export { batchImportOptionsSchema, type BatchImportOptions, type BatchImportOptionsInput } from "./import-options";
@@ -51,6 +51,12 @@ export type BatchImportInput = { campaignId: number } & ((BatchImportOptionsInpu
 /** The files of a batch at hand: the questions, candidates, and a redirects file for evidence given as text. */
 type FilesAtHand = { queries: ImportFile; candidates?: ImportFile | ImportFile[]; redirects?: ImportFile };
 
+/** How the import ranks for `retrieve: "text"` (tests give their own), and who hears its progress (the API's NDJSON stream). */
+export interface ImportHooks {
+  rankMany?: RankParagraphsMany;
+  onProgress?: (progress: ImportProgress) => void;
+}
+
 interface ReadBatch {
   queries: { file: ImportFile; parsed: ParsedQuery[] };
   candidates: CandidateFile[];
@@ -68,12 +74,7 @@ interface ReadBatch {
  * file's `set` keys and `sets: "pairs"` (set-drafts.ts, candidate-sets.ts). With `mapEvidence`, the
  * provenance items given as text are located first (map-evidence.ts). The batch starts as a draft.
  */
-export async function importBatch(
-  db: Db,
-  actor: Actor,
-  input: BatchImportInput,
-  rank: RankParagraphs = rankParagraphs,
-): Promise<BatchImportResult> {
+export async function importBatch(db: Db, actor: Actor, input: BatchImportInput, hooks: ImportHooks = {}): Promise<BatchImportResult> {
   const { userId } = requireCoordinator(actor);
   const [campaign] = await db.select().from(campaigns).where(eq(campaigns.id, input.campaignId));
   if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId}.`);
@@ -92,8 +93,11 @@ export async function importBatch(
   const candidates = fileCandidates(batch.candidates, questions, read.file.fileName, options, problems, report);
   await checkNewQuestions(db, campaign.id, read, problems);
   if (problems.list.length) throw importFailed(problems.list);
-  if (options.retrieve === "text")
-    candidates.push(...(await textCandidates(db, rank, read.parsed, { k: options.retrieveTopK!, kind: task.kind }, report)));
+  if (options.retrieve === "text") {
+    const onProgress = hooks.onProgress && ((done: number, total: number) => hooks.onProgress!({ step: "retrieve", done, total }));
+    const search = { k: options.retrieveTopK!, kind: task.kind, onProgress };
+    candidates.push(...(await textCandidates(db, hooks.rankMany ?? rankParagraphsMany, read.parsed, search, report)));
+  }
 
   const threshold = options.minAnswerOverlap;
   const overlap = threshold === undefined ? undefined : answerOverlapFilter(candidates, questions, threshold, task.kind);

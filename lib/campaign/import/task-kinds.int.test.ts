@@ -161,15 +161,15 @@ describeEachDatabase("the import per task kind", ({ db }) => {
     ];
     for (const [fileName, line, query] of lines) {
       const asked: string[] = [];
-      const rank = async (_db: unknown, text: string, k: number) => {
-        asked.push(`${text} (k ${k})`);
-        return [{ wikipediaId: `${tag}-hugo`, paragraphId: 1, score: 1 }];
+      const rankMany = async (_db: unknown, texts: string[], k: number) => {
+        asked.push(...texts.map((text) => `${text} (k ${k})`));
+        return texts.map(() => [{ wikipediaId: `${tag}-hugo`, paragraphId: 1, score: 1 }]);
       };
       const result = await importBatch(
         db(),
         system,
         { campaignId: campaign.id, queries: jsonl(fileName, [line]), retrieve: "text", retrieveTopK: 2 },
-        rank,
+        { rankMany },
       );
       expect(asked, fileName).toEqual([`${query} (k 2)`]);
       expect(result.candidatePassages, fileName).toBe(1);
