@@ -3,30 +3,14 @@
 // so that `kps` starts on plain node in about 0.2 s instead of compiling TypeScript through tsx on
 // every call (1.3–1.7 s). The packages stay outside the bundle (read from node_modules), and
 // bin/kps.mjs uses the bundle only while it is newer than every source it was made from.
-import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { bundleNode, root } from "./bundle-node.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
 export const CLI_BUNDLE = path.join(root, "dist", "cli.mjs");
 
-export async function buildCli() {
-  const started = Date.now();
-  const tmp = `${CLI_BUNDLE}.${process.pid}.tmp`;
-  await build({
-    entryPoints: [path.join(root, "bin", "cli.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    tsconfig: path.join(root, "tsconfig.json"),
-    outfile: tmp,
-    logLevel: "warning",
-  });
-  fs.renameSync(tmp, CLI_BUNDLE); // atomic: a kps started meanwhile reads the old bundle or the new one
-  return Date.now() - started;
+export function buildCli() {
+  return bundleNode(path.join(root, "bin", "cli.ts"), CLI_BUNDLE);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
