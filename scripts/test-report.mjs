@@ -24,7 +24,12 @@ export function vitestFailures(report, root) {
       if (t.status === "failed") failures.push(line);
       else if (t.status === "passed" && t.failureMessages?.length) flaky.push(line);
     }
-    if (file.status === "failed" && !tests.some((t) => t.status === "failed")) failures.push(`${where}: ${firstLine(file.message)}`);
+    if (file.status === "failed" && !tests.some((t) => t.status === "failed")) {
+      // A describe's beforeAll/afterAll that threw or timed out skips its tests and leaves no message here.
+      const why =
+        firstLine(file.message) || "no test failed: a beforeAll or afterAll hook did (its tests are skipped); the log above has the error";
+      failures.push(`${where}: ${why}`);
+    }
   }
   return { failures, flaky };
 }

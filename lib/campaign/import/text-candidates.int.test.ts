@@ -1,15 +1,17 @@
 // The batch import's text retrieval in batches (rankParagraphsMany, textCandidates): the same
 // paragraphs in the same order as ranking each question alone, ties and hostile texts included,
-// and progress up to M of M. Every question uses words only this file's pages hold, so the pages
-// other test files index meanwhile on the shared PostgreSQL database cannot change a ranking.
+// and progress up to M of M. A database of its own per kind (openPrivateDatabase): on the shared
+// PostgreSQL database the build in beforeAll indexed every other file's stale pages and waited
+// behind their builds' leases, and once outlasted its hook's timeout in CI.
 import { randomBytes } from "node:crypto";
-import { beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/db/client";
 import { pages } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { retrievalQueryOf } from "@/lib/kilt/task-kind";
 import { buildIndex } from "@/lib/knowledge/index-build";
 import { rankParagraphs, rankParagraphsMany } from "@/lib/knowledge/retrieve";
-import { describeEachDatabase } from "@/test/databases";
+import { openPrivateDatabase, testDatabaseKinds, type DatabaseKind } from "@/test/databases";
 import { CandidateReport, TEXT_RANK_BATCH, textCandidates } from "./candidates";
 import type { ParsedQuery } from "./read-batch-files";
 
@@ -19,7 +21,14 @@ const word = () =>
     .toString("hex")
     .replace(/\d/g, (d) => "ghijklmnop"[Number(d)]!)}`;
 
-describeEachDatabase("text retrieval in batches", ({ db }) => {
+for (const kind of testDatabaseKinds()) describe(`text retrieval in batches [${kind}]`, () => textRetrievalTests(kind));
+
+function textRetrievalTests(kind: DatabaseKind): void {
+  let opened: Awaited<ReturnType<typeof openPrivateDatabase>> | undefined;
+  const db = (): Db => {
+    if (!opened) throw new Error("database not open yet");
+    return opened.handle.db;
+  };
   const [a, b, c, d, e, none] = [word(), word(), word(), word(), word(), word()];
   const tag = word();
   const id = (n: string) => `${tag}-${n}`;
@@ -41,6 +50,7 @@ describeEachDatabase("text retrieval in batches", ({ db }) => {
   };
 
   beforeAll(async () => {
+    opened = await openPrivateDatabase(kind);
     await db()
       .insert(pages)
       .values([
@@ -49,7 +59,8 @@ describeEachDatabase("text retrieval in batches", ({ db }) => {
         page("p6", `${c} ferry`, [`The ${c} ferries leave every hour.`, `The ${c} ferries leave every hour.`]),
       ]);
     await buildIndex(db(), system);
-  });
+  }, 120_000);
+  afterAll(() => opened?.drop());
 
   it("ranks like one by one: ties by page and paragraph, no match as [], hostile texts neither failing nor shifting the others", async () => {
     const texts = Object.values(questions);
@@ -103,4 +114,4 @@ describeEachDatabase("text retrieval in batches", ({ db }) => {
       { retriever: "retrieval:text", read: expected.length, droppedByRank: 0, droppedByOverlap: 0, kept: 0, merged: 0 },
     ]);
   });
-});
+}
