@@ -30,6 +30,7 @@ const expectedTables = [
   "judgment_versions",
   "judgments",
   "leaderboard_golds",
+  "leaderboard_question_golds",
   "leaderboard_scores",
   "outcome_version_deltas",
   "outcome_versions",

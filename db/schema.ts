@@ -1042,15 +1042,23 @@ export const runPredictions = pgTable(
  * writing transaction) by triggers on every table the campaign's outcomes are read from
  * (db/sql/outcome-versions.sql); folded here now and then. Version = changes + the pending deltas'
  * sum: it only grows, and every commit that may change an outcome grows it. Insert-only deltas, so
- * the judging path never waits on a shared row.
+ * the judging path never waits on a shared row. Kept per question too: `query_id` is the question a
+ * change is confined to (a judgment, a passage, an adjudication, the question itself), 0 for a
+ * change of the whole campaign (a setting, a pause, a batch, a page), and the row of `query_id` -1
+ * holds the campaign's total (the version).
  */
-export const outcomeVersions = pgTable("outcome_versions", {
-  campaignId: ref("campaign_id").primaryKey(),
-  changes: bigint("changes", { mode: "number" }).notNull(),
-});
+export const outcomeVersions = pgTable(
+  "outcome_versions",
+  {
+    campaignId: ref("campaign_id").notNull(),
+    queryId: ref("query_id").notNull().default(0),
+    changes: bigint("changes", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.queryId] })],
+);
 export const outcomeVersionDeltas = pgTable(
   "outcome_version_deltas",
-  { campaignId: ref("campaign_id").notNull(), changes: integer("changes").notNull() },
+  { campaignId: ref("campaign_id").notNull(), queryId: ref("query_id").notNull().default(0), changes: integer("changes").notNull() },
   (t) => [index("outcome_version_deltas_campaign_idx").on(t.campaignId)],
 );
 
@@ -1075,15 +1083,40 @@ export const leaderboardScores = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.gold, t.levels, t.ks] }), index("leaderboard_scores_campaign_idx").on(t.campaignId)],
 );
 
-/** The questions in each gold of a campaign at outcome version `version`. */
+/**
+ * The questions in each gold of a campaign at outcome version `version`, and what the per-question
+ * golds below were read at: `wide`, the campaign-wide changes (query 0 above) then, and how many
+ * questions have been updated in place since the last full computation (`increments`).
+ */
 export const leaderboardGolds = pgTable("leaderboard_golds", {
   campaignId: ref("campaign_id")
     .primaryKey()
     .references(() => campaigns.id, { onDelete: "cascade" }),
   version: bigint("version", { mode: "number" }).notNull(),
+  wide: bigint("wide", { mode: "number" }).notNull().default(-1),
+  increments: bigint("increments", { mode: "number" }).notNull().default(0),
   counts: json("counts").notNull(),
   computedAt: timestamp("computed_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * A question's golds as the cached leaderboard figures hold them: its export status and endorsed
+ * entries, the md5 of its original line, and its own outcome changes when read. A change confined to
+ * questions updates the figures by taking these out and the new golds in. No foreign key to the
+ * question: a deleted question's old golds are what must be taken out.
+ */
+export const leaderboardQuestionGolds = pgTable(
+  "leaderboard_question_golds",
+  {
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    queryId: ref("query_id").notNull(),
+    changes: bigint("changes", { mode: "number" }).notNull(),
+    originalMd5: text("original_md5").notNull(),
+    status: text("status").notNull(),
+    entries: json("entries").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.queryId] })],
+);
 
 // ── Types ────────────────────────────────────────────────────────────────────
 

@@ -40,3 +40,10 @@ export async function fixtureCampaign(db: Db): Promise<number> {
   await importBatch(db, system, { campaignId: campaign.id, queries: fixtureFile("gold.jsonl") });
   return campaign.id;
 }
+
+/**
+ * Figures as JSON to 12 significant digits, keys in order: the leaderboard cache's sums updated in
+ * place (a question's old figures taken out, its new ones put in) may differ from a fresh walk's,
+ * and KILT's, in their last bits.
+ */
+export const figuresText = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(12)) : x));

@@ -3,15 +3,19 @@
 //
 //   node --import tsx bench/runs/cache-child.ts --url URL --campaign ID [--reads 30] [--recompute-runs 3] [--quick]
 //
-// In order: the first read (every run computed and stored), `reads` reads with nothing changed,
-// a change (an outcome-version delta appended, as any outcome write's trigger does) then the
-// figures of `recompute-runs` runs recomputed, the same for every run (the leaderboard read after
-// a change), and a run whose entries are gone (a new upload) scored alone.
+// In order: the first read (every run computed and stored), `reads` reads with nothing changed;
+// a change confined to one question (a coordinator rejects one of its endorsed passages) then the
+// figures of `recompute-runs` runs read (every stored entry is updated in place); the rejection
+// reverted and the leaderboard read (figures compared with the uncached baseline's); a campaign-wide
+// change (an outcome-version delta of query 0, as a setting's or a pause's trigger appends) and the
+// leaderboard read (every question read again); and a run whose entries are gone (a new upload) scored alone.
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { openDatabase, type Db } from "@/db/client";
-import { system } from "@/lib/auth/actor";
+import { openDatabase, rowsOf, type Db } from "@/db/client";
+import { system, type UserActor } from "@/lib/auth/actor";
+import { createUser } from "@/lib/auth/users";
 import { getCampaign } from "@/lib/campaign/campaigns";
+import { adjudicatePassage, revertAdjudication } from "@/lib/campaign/quality/adjudication";
 import { getLeaderboard } from "@/lib/campaign/runs/leaderboard";
 import { runRows } from "@/lib/campaign/runs/list-runs";
 import { cachedScores } from "@/lib/campaign/runs/score-cache";
@@ -24,13 +28,18 @@ export interface CacheChildReport {
   readsMs: number[];
   recomputeRuns: number;
   recomputeSeconds: number;
+  /** Whether the rejection moved a run's figures (else the revert's comparison shows nothing). */
+  changedByRejection: boolean;
+  /** The leaderboard read after the rejection was reverted (every run, one question updated in place). */
+  revertReadSeconds: number;
   recomputeAllSeconds: number;
   newRunSeconds: number;
   cpuSeconds: number;
   /** process.resourceUsage().maxRSS, in KiB. */
   maxRssKiB: number;
-  /** A figure per run and gold, to compare with the uncached read's. */
+  /** A figure per run and gold, to compare with the uncached read's: at the first read, and after the rejection and its revert. */
   rprec: Record<string, Record<string, number | undefined>>;
+  rprecAfterRevert: Record<string, Record<string, number | undefined>>;
 }
 
 const QUERY = { level: "paragraph", ks: [1, 5, 10] } as const;
@@ -41,8 +50,31 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [value, (performance.now() - t0) / 1000];
 }
 
+/** A campaign-wide change, as the trigger of a setting or a pause appends. */
 const bump = (db: Db, campaignId: number) =>
-  db.execute(sql`insert into outcome_version_deltas (campaign_id, changes) values (${campaignId}, 1)`);
+  db.execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${campaignId}, 0, 1)`);
+
+/** A passage of the campaign with the most sufficient votes (endorsed): rejecting it changes its question's golds. */
+async function endorsedPassage(db: Db, campaignId: number): Promise<number> {
+  const [row] = rowsOf<{ id: string | number }>(
+    await db.execute(
+      sql`select id from passages where campaign_id = ${campaignId} and not is_gold order by sufficient_count desc, id limit 1`,
+    ),
+  );
+  if (!row) throw new Error("the campaign has no passage");
+  return Number(row.id);
+}
+
+function rprecOf(board: Awaited<ReturnType<typeof getLeaderboard>>): CacheChildReport["rprec"] {
+  const out: CacheChildReport["rprec"] = {};
+  for (const row of board.rows)
+    out[row.run.name] = {
+      original: row.scores.original.paragraph?.Rprec,
+      endorsed: row.scores.endorsed.paragraph?.Rprec,
+      both: row.scores.both.paragraph?.Rprec,
+    };
+  return out;
+}
 
 runMain(async () => {
   const { values } = parseArgs({
@@ -65,8 +97,16 @@ runMain(async () => {
   const campaign = await getCampaign(db, system, campaignId);
   const runList = await runRows(db, campaignId);
   const some = runList.slice(0, Number(values["recompute-runs"]));
-  await bump(db, campaignId);
-  const [, recomputeSeconds] = await timed(() => cachedScores(db, campaign, some, [...QUERY.ks], [QUERY.level]));
+  const passageId = await endorsedPassage(db, campaignId);
+  const { user } = await createUser(db, system, { username: `bench-${process.pid}`, role: "coordinator", password: "bench-password-1" });
+  const coordinator: UserActor = { kind: "user", id: user.id, username: user.username, role: "coordinator", via: "session" };
+  await adjudicatePassage(db, coordinator, campaignId, passageId, { decision: "reject", reason: "bench: one question's golds change" });
+  const [rejected, recomputeSeconds] = await timed(() => cachedScores(db, campaign, some, [...QUERY.ks], [QUERY.level]));
+  const changedByRejection = some.some(
+    (r) => JSON.stringify(rejected.runs.get(r.id)!.scores) !== JSON.stringify(board.rows.find((x) => x.run.id === r.id)!.scores),
+  );
+  await revertAdjudication(db, coordinator, campaignId, passageId);
+  const [reverted, revertReadSeconds] = await timed(read);
   // --quick: the two measures below are skipped (-1).
   let [recomputeAllSeconds, newRunSeconds] = [-1, -1];
   if (!values.quick) {
@@ -75,24 +115,20 @@ runMain(async () => {
     await db.execute(sql`delete from leaderboard_scores where run_id = ${runList[0]!.id}`);
     newRunSeconds = (await timed(read))[1];
   }
-  const rprec: CacheChildReport["rprec"] = {};
-  for (const row of board.rows)
-    rprec[row.run.name] = {
-      original: row.scores.original.paragraph?.Rprec,
-      endorsed: row.scores.endorsed.paragraph?.Rprec,
-      both: row.scores.both.paragraph?.Rprec,
-    };
   const report: CacheChildReport = {
     runs: runList.length,
     firstSeconds,
     readsMs,
     recomputeRuns: some.length,
     recomputeSeconds,
+    changedByRejection,
+    revertReadSeconds,
     recomputeAllSeconds,
     newRunSeconds,
     cpuSeconds: cpuSince(cpu),
     maxRssKiB: process.resourceUsage().maxRSS,
-    rprec,
+    rprec: rprecOf(board),
+    rprecAfterRevert: rprecOf(reverted),
   };
   await handle.close();
   reportResult(report);

@@ -5,16 +5,35 @@
 -- an import (queries, passages, batches), a page's text. The leaderboard cache
 -- (lib/campaign/runs/score-cache.ts) keys its entries by the sum: a version that only grows and
 -- grows with every such commit. Insert-only, so concurrent judgments never wait on a shared row;
--- kps_compact_outcome_versions folds the deltas into outcome_versions.
+-- kps_compact_outcome_versions folds the deltas into outcome_versions. Each delta names the question
+-- its change is confined to (0: the whole campaign), so the cache can update only those questions.
 --
 -- The current definitions, re-applied after the migrations on every migrate (db/sql-rules.ts):
 -- edit them here. db/sql-rules.int.test.ts checks that the live bodies equal these.
 
--- Rows written or deleted: each campaign they belong to changed.
+-- Rows written or deleted: each campaign they belong to changed, confined to a question where the
+-- row belongs to one (a judgment or an adjudication by its passage, a passage, a question); a batch
+-- changes the whole campaign (query 0). A judgment whose passage is gone (a cascade) counts as wide.
 CREATE OR REPLACE FUNCTION kps_outcome_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM old_rows;
+    IF TG_TABLE_NAME IN ('judgments', 'adjudications') THEN
+      INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+      SELECT DISTINCT o.campaign_id, coalesce(p.query_id, 0), 1 FROM old_rows o LEFT JOIN passages p ON p.id = o.passage_id;
+    ELSIF TG_TABLE_NAME = 'passages' THEN
+      INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, query_id, 1 FROM old_rows;
+    ELSIF TG_TABLE_NAME = 'queries' THEN
+      INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, id, 1 FROM old_rows;
+    ELSE
+      INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM old_rows;
+    END IF;
+  ELSIF TG_TABLE_NAME IN ('judgments', 'adjudications') THEN
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT DISTINCT n.campaign_id, coalesce(p.query_id, 0), 1 FROM new_rows n LEFT JOIN passages p ON p.id = n.passage_id;
+  ELSIF TG_TABLE_NAME = 'passages' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, query_id, 1 FROM new_rows;
+  ELSIF TG_TABLE_NAME = 'queries' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, id, 1 FROM new_rows;
   ELSE
     INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM new_rows;
   END IF;
@@ -25,23 +44,31 @@ $$;
 -- Passages updated: a change of anything but the claim counters (a claim or its lease changes no outcome).
 CREATE OR REPLACE FUNCTION kps_passage_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO outcome_version_deltas (campaign_id, changes)
-  SELECT DISTINCT n.campaign_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
+  INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+  SELECT DISTINCT n.campaign_id, n.query_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
   WHERE to_jsonb(o) - 'claim_count' - 'open_slots' IS DISTINCT FROM to_jsonb(n) - 'claim_count' - 'open_slots';
   RETURN NULL;
 END
 $$;
 --> statement-breakpoint
--- Annotator standings: a pause or a resume (the status) decides whose judgments count; the gold counters do not.
+-- Annotator standings: a pause or a resume (the status) decides whose judgments count, so it changes
+-- the questions whose passages that annotator judged in the campaign; the gold counters do not.
 CREATE OR REPLACE FUNCTION kps_standing_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM new_rows WHERE status <> 'active';
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM new_rows s
+    JOIN judgments j ON j.user_id = s.user_id AND j.campaign_id = s.campaign_id JOIN passages p ON p.id = j.passage_id
+    WHERE s.status <> 'active';
   ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM old_rows WHERE status <> 'active';
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM old_rows s
+    JOIN judgments j ON j.user_id = s.user_id AND j.campaign_id = s.campaign_id JOIN passages p ON p.id = j.passage_id
+    WHERE s.status <> 'active';
   ELSE
-    INSERT INTO outcome_version_deltas (campaign_id, changes)
-    SELECT DISTINCT n.campaign_id, 1 FROM new_rows n JOIN old_rows o ON (o.campaign_id, o.user_id) = (n.campaign_id, n.user_id)
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM new_rows n JOIN old_rows o ON (o.campaign_id, o.user_id) = (n.campaign_id, n.user_id)
+    JOIN judgments j ON j.user_id = n.user_id AND j.campaign_id = n.campaign_id JOIN passages p ON p.id = j.passage_id
     WHERE o.status IS DISTINCT FROM n.status;
   END IF;
   RETURN NULL;
@@ -74,14 +101,19 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Folds the deltas into outcome_versions; one caller at a time (the others read versions + deltas).
+-- Folds the deltas into outcome_versions, per question and into the campaign's total (query -1);
+-- one caller at a time (the others read versions + deltas).
 CREATE OR REPLACE FUNCTION kps_compact_outcome_versions() RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT pg_try_advisory_xact_lock(72440318) THEN RETURN false; END IF;
-  WITH d AS (DELETE FROM outcome_version_deltas RETURNING *)
-  INSERT INTO outcome_versions AS t (campaign_id, changes)
-  SELECT campaign_id, sum(changes) FROM d GROUP BY 1 ORDER BY 1
-  ON CONFLICT (campaign_id) DO UPDATE SET changes = t.changes + excluded.changes;
+  WITH d AS (DELETE FROM outcome_version_deltas RETURNING campaign_id, query_id, changes),
+  folded AS (
+    SELECT campaign_id, query_id, sum(changes) AS changes FROM d GROUP BY 1, 2
+    UNION ALL SELECT campaign_id, -1, sum(changes) FROM d GROUP BY 1
+  )
+  INSERT INTO outcome_versions AS t (campaign_id, query_id, changes)
+  SELECT campaign_id, query_id, changes FROM folded ORDER BY 1, 2
+  ON CONFLICT (campaign_id, query_id) DO UPDATE SET changes = t.changes + excluded.changes;
   RETURN true;
 END
 $$;

@@ -5,7 +5,7 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { makeAnnotator, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { source } from "@/test/kilt-lines";
-import { fileOf, makeUser } from "@/test/runs";
+import { figuresText, fileOf, makeUser } from "@/test/runs";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { reviseJudgment } from "../annotate/revise-judgment";
@@ -33,6 +33,14 @@ async function upload(db: Db, coordinator: UserActor, c: TestCampaign, name: str
   return uploadRun(db, coordinator, { campaignId: c.campaignId, name, guess: fileOf(lines.join("\n")) });
 }
 
+/** How the cache last caught up: questions updated in place since every question was last read (-1: no golds stored). */
+const incrementsOf = async (db: Db, campaignId: number) =>
+  Number(
+    rowsOf<{ n: string | number }>(
+      await db.execute(sql`select coalesce((select increments from leaderboard_golds where campaign_id = ${campaignId}), -1) as n`),
+    )[0]!.n,
+  );
+
 /** The leaderboard read now, checked against the uncached scorer run right after it. */
 async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
   const board = await getLeaderboard(db, coordinator, { campaignId, level: "paragraph", ks: KS });
@@ -42,7 +50,7 @@ async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
   expect(board.rows.map((r) => r.run.id)).toEqual(runList.map((r) => r.id));
   for (const { run: _, ...row } of board.rows) {
     // Same figures, and in the same key order (KILT's evaluators' order).
-    expect(JSON.stringify(row)).toBe(JSON.stringify(fresh.runs.get(_.id)));
+    expect(figuresText(row)).toBe(figuresText(fresh.runs.get(_.id)));
   }
   return board;
 }
@@ -91,18 +99,28 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       return expectFresh(db(), coordinator, c.campaignId);
     };
     // A new judgment, then its revision (the judging page's undo).
+    // A change confined to a question updates the figures in place: that question alone is read again.
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     const t = await judgeOne(db(), b, c, "sufficient");
     await changed("a judgment");
+    const afterJudgment = await incrementsOf(db(), c.campaignId);
+    expect(afterJudgment).toBeLessThanOrEqual(1);
     await reviseJudgment(db(), b, t.claim.handle, { ...judgmentOf(t, "insufficient"), revision: 0 });
     await changed("a revision");
-    // A pause and a resume of an annotator.
+    expect(await incrementsOf(db(), c.campaignId)).toBeGreaterThanOrEqual(afterJudgment);
+    // A pause and a resume of an annotator: the questions they judged are updated in place.
+    const beforePause = await incrementsOf(db(), c.campaignId);
     await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
     await changed("a pause");
+    const afterPause = await incrementsOf(db(), c.campaignId);
+    expect(afterPause).toBeGreaterThan(beforePause);
     await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
     await changed("a resume");
-    // T.
+    expect(await incrementsOf(db(), c.campaignId)).toBeGreaterThan(afterPause);
+    // T: campaign-wide, every question is read again.
     await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 2 });
     await changed("a change of T");
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 1 });
     await changed("T back");
     // An adjudication: question 0's paragraph 2 rejected over the vote.
@@ -112,7 +130,10 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       ),
     );
     await adjudicatePassage(db(), coordinator, c.campaignId, Number(p2!.id), { decision: "reject", reason: "not the right year" });
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     await changed("an adjudication");
+    // Its question's golds changed, and that question alone was taken out and put back in.
+    expect(await incrementsOf(db(), c.campaignId)).toBe(1);
     await judgeAll(db(), d, c, () => "sufficient");
     await changed("a third annotator's judgments");
 
@@ -197,5 +218,34 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       getLeaderboard(db(), coordinator, { campaignId: c.campaignId, level: "paragraph", ks: KS }),
     ]);
     await expectFresh(db(), coordinator, c.campaignId);
+  });
+
+  it("reads every question again when one cannot be updated in place: Dawid–Skene, or a question's original line replaced", async () => {
+    const settings = { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false };
+    const coordinator = await makeUser(db(), "coordinator");
+    // Dawid–Skene: one judgment weighs on every question's posterior.
+    const ds = await makeCampaign(db(), { queries: 3, candidates: 2, settings: { ...settings, aggregation: "dawid-skene" } });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    await judgeAll(db(), a, ds, (q, p) => (p <= q + 1 ? "sufficient" : "insufficient"));
+    await upload(db(), coordinator, ds, "A", [2, 1, 3]);
+    await expectFresh(db(), coordinator, ds.campaignId);
+    const wideOf = async (campaignId: number) =>
+      rowsOf<{ wide: string | number }>(await db().execute(sql`select wide from leaderboard_golds where campaign_id = ${campaignId}`))[0]!
+        .wide;
+    expect(Number(await wideOf(ds.campaignId))).toBe(-1);
+    await judgeOne(db(), b, ds, "sufficient");
+    await expectFresh(db(), coordinator, ds.campaignId);
+    expect(await incrementsOf(db(), ds.campaignId)).toBe(0);
+
+    // Majority: a question's original line replaced (its old golds cannot be rebuilt to be taken out).
+    const c = await makeCampaign(db(), { queries: 3, candidates: 2, settings });
+    await judgeAll(db(), a, c, (q, p) => (p <= q + 1 ? "sufficient" : "insufficient"));
+    await upload(db(), coordinator, c, "A", [2, 1, 3]);
+    await expectFresh(db(), coordinator, c.campaignId);
+    expect(Number(await wideOf(c.campaignId))).toBeGreaterThanOrEqual(0);
+    await db().execute(sql`update queries set original_line = replace(original_line, '1871', '1872') where kilt_id = ${c.queryIds[1]!}`);
+    const board = await expectFresh(db(), coordinator, c.campaignId);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
+    expect(board.golds.original.questions).toBe(3);
   });
 });

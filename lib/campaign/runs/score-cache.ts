@@ -1,23 +1,21 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { KiltResult, Level } from "@/lib/kilt/score/types";
+import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
-import { scoreRuns, type RunScores, type ScoredRuns } from "./score-runs";
-import { GOLDS, type Gold, type PerGold, type RunView } from "./runs.contract";
+import { readVersions } from "./question-golds";
+import { entriesByRun, entriesOf, figuresOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
+import { runScoresOf, type Accumulators, type RunScores, type ScoredRuns } from "./score-runs";
+import { bringUpToDate, scoreEverything, scoreFromStored } from "./score-update";
+import type { Gold, PerGold, RunView } from "./runs.contract";
 
 // The leaderboard's cache (db/schema.ts, "Leaderboard cache"): a run's figures per gold, and the
 // golds' sizes, stored in PostgreSQL (every worker shares them) with the campaign's outcome version
 // they were computed at (db/sql/outcome-versions.sql). A read uses only entries of the current
-// version; what is missing is computed once, under a per-campaign lock, in one walk of the
-// questions: a new run alone, or after a change every run of the query. Internal: callers authorize first.
-
-/** One cache entry: a run's figures against one gold (and, but for the original, the original's over that gold's questions). */
-interface Entry {
-  scores: KiltResult;
-  questions: number;
-  originalOver?: { scores: KiltResult; questions: number };
-}
+// version; what is missing is computed once, under a per-campaign lock: after a change confined to
+// some questions, every entry of the campaign is updated for those questions alone (score-update.ts,
+// with the per-question golds of question-golds.ts); a new run is scored from the stored golds; a
+// campaign-wide change reads every question's outcomes again. Internal: callers authorize first.
 
 const COMPACT_EVERY_MS = 2_000;
 const lastCompaction = new WeakMap<object, number>();
@@ -34,18 +32,7 @@ async function compactOutcomeVersions(db: Db): Promise<void> {
 
 /** The campaign's outcome version now: it grows with every commit that may change an outcome. */
 export async function outcomeVersion(db: Db, campaignId: number): Promise<number> {
-  const [row] = rowsOf<{ version: string | number }>(
-    await db.execute(sql`
-      select coalesce((select changes from outcome_versions where campaign_id = ${campaignId}), 0)
-           + coalesce((select sum(changes) from outcome_version_deltas where campaign_id = ${campaignId}), 0) as version`),
-  );
-  return Number(row!.version);
-}
-
-interface CacheKey {
-  campaignId: number;
-  levels: string;
-  ks: string;
+  return (await readVersions(db, campaignId)).version;
 }
 
 interface Cached {
@@ -66,53 +53,44 @@ async function readEntries(db: Db, key: CacheKey, runIds: number[], version: num
       where run_id = any(${sql.param(runIds)}::bigint[]) and levels = ${key.levels} and ks = ${key.ks} and version = ${version}`),
   );
   const times = [...golds, ...rows].map((r) => new Date(r.computed_at).getTime());
-  const byRun = new Map<number, Partial<Record<Gold, Entry>>>();
-  for (const r of rows) byRun.set(Number(r.run_id), { ...byRun.get(Number(r.run_id)), [r.gold]: r.value });
   const runs = new Map<number, RunScores>();
-  for (const [runId, e] of byRun) {
+  for (const [runId, e] of entriesByRun(rows)) {
     if (!e.original || !e.endorsed?.originalOver || !e.both?.originalOver) continue;
     runs.set(runId, {
       scores: { original: e.original.scores, endorsed: e.endorsed.scores, both: e.both.scores },
       questions: { original: e.original.questions, endorsed: e.endorsed.questions, both: e.both.questions },
-      originalOver: { endorsed: e.endorsed.originalOver, both: e.both.originalOver },
+      originalOver: { endorsed: figuresOf(e.endorsed.originalOver), both: figuresOf(e.both.originalOver) },
     });
   }
   return { golds: golds[0]?.counts ?? null, runs, computedAt: times.length ? new Date(Math.min(...times)) : null };
 }
 
 /**
- * Stores what was computed at `version`. An entry of a later version is never overwritten (a
- * computation that a change overtook writes nothing over a fresher one); one of the same or an
- * earlier version is replaced.
+ * Stores figures computed at `version` without their sums (so never updated in place: the next
+ * change recomputes them). An entry of a later version is never overwritten (a computation that a
+ * change overtook writes nothing over a fresher one); one of the same or an earlier version is replaced.
  */
 export async function writeEntries(db: Db, key: CacheKey, version: number, scored: ScoredRuns, at: Date): Promise<void> {
-  const when = at.toISOString();
-  await db.execute(sql`
-    insert into leaderboard_golds as t (campaign_id, version, counts, computed_at)
-    values (${key.campaignId}, ${version}, ${JSON.stringify(scored.golds)}::json, ${when}::timestamptz)
-    on conflict (campaign_id) do update set version = excluded.version, counts = excluded.counts, computed_at = excluded.computed_at
-    where t.version <= excluded.version`);
-  const rows = [...scored.runs].flatMap(([runId, s]) =>
-    GOLDS.map((gold) => {
-      const entry: Entry = { scores: s.scores[gold], questions: s.questions[gold] };
-      if (gold !== "original") entry.originalOver = s.originalOver[gold];
-      return { run_id: runId, gold, value: entry };
+  await writeGoldsRow(db, key.campaignId, version, scored.golds, at);
+  const runs = new Map(
+    [...scored.runs].map(([runId, s]) => {
+      const entry = (g: Gold): Entry => ({
+        scores: s.scores[g],
+        questions: s.questions[g],
+        ...(g === "original" ? {} : { originalOver: s.originalOver[g] }),
+      });
+      return [runId, { original: entry("original"), endorsed: entry("endorsed"), both: entry("both") }] as const;
     }),
   );
-  if (!rows.length) return;
-  await db.execute(sql`
-    insert into leaderboard_scores as t (run_id, gold, levels, ks, campaign_id, version, value, computed_at)
-    select e.run_id, e.gold, ${key.levels}, ${key.ks}, ${key.campaignId}, ${version}, e.value, ${when}::timestamptz
-    from json_to_recordset(${JSON.stringify(rows)}::json) as e(run_id bigint, gold text, value json)
-    where exists (select 1 from runs r where r.id = e.run_id)
-    on conflict (run_id, gold, levels, ks) do update set version = excluded.version, value = excluded.value, computed_at = excluded.computed_at
-    where t.version <= excluded.version`);
+  await writeEntryRows(db, key, version, runs, at);
 }
 
 /**
  * The runs' figures at `levels` and `ks` against the campaign's golds as they are now: from the
- * cache when every entry is of the current outcome version, else computed for the runs that lack
- * one (all of them after a change; a new run alone) and stored. Equal to scoreRuns' at this read.
+ * cache when every entry is of the current outcome version, else brought up to date (score-update.ts:
+ * only the questions that changed, when only some did; every question after a campaign-wide change)
+ * and the runs that lack an entry scored, then stored. Equal to scoreRuns' at this read (to the last
+ * bits of a sum when updated in place).
  */
 export async function cachedScores(
   db: Db,
@@ -129,15 +107,36 @@ export async function cachedScores(
     return { golds: cached.golds, runs: cached.runs, computedAt: cached.computedAt! };
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LEADERBOARD_LOCK}, ${campaign.id % 2_147_483_647}::int)`);
-    // Another reader may have computed it while this one waited; the version is read before the outcomes.
-    const version = await outcomeVersion(tx, campaign.id);
-    const again = await readEntries(tx, key, runIds, version);
+    // Another reader may have computed it while this one waited; the versions are read before the outcomes.
+    const versions = await readVersions(tx, campaign.id);
+    const again = await readEntries(tx, key, runIds, versions.version);
     if (again.golds && again.runs.size === runList.length) return { golds: again.golds, runs: again.runs, computedAt: again.computedAt! };
-    const missing = runList.filter((r) => !again.runs.has(r.id));
     const at = new Date();
-    const scored = await scoreRuns(tx, campaign, missing, ks, levels);
-    await writeEntries(tx, key, version, scored, at);
-    const runs = new Map([...again.runs, ...scored.runs]);
-    return { golds: scored.golds, runs, computedAt: again.runs.size ? new Date(Math.min(at.getTime(), again.computedAt!.getTime())) : at };
+    let current: Cached = { golds: null, runs: new Map(), computedAt: null };
+    let scored: Map<number, Accumulators> | null = null;
+    if (await bringUpToDate(tx, campaign, versions, at)) {
+      current = await readEntries(tx, key, runIds, versions.version);
+      const missing = runList.filter((r) => !current.runs.has(r.id));
+      if (current.golds) scored = await scoreFromStored(tx, campaign.id, missing, ks, levels);
+    }
+    if (!scored) {
+      // Every question read again from the outcomes (the other queries' entries are dropped).
+      current = { golds: null, runs: new Map(), computedAt: null };
+      scored = await scoreEverything(tx, campaign, runList, ks, levels, versions, at);
+    }
+    const entries = new Map([...scored].map(([runId, acc]) => [runId, entriesOf(acc)]));
+    await writeEntryRows(tx, key, versions.version, entries, at);
+    const golds = await goldsAt(tx, campaign.id, versions.version);
+    const runs = new Map([...current.runs, ...[...scored].map(([runId, acc]) => [runId, runScoresOf(acc)] as const)]);
+    const oldest = current.runs.size ? Math.min(at.getTime(), current.computedAt!.getTime()) : at.getTime();
+    return { golds, runs, computedAt: new Date(oldest) };
   });
+}
+
+async function goldsAt(db: Db, campaignId: number, version: number): Promise<PerGold<{ questions: number }>> {
+  const [row] = rowsOf<{ counts: PerGold<{ questions: number }> }>(
+    await db.execute(sql`select counts from leaderboard_golds where campaign_id = ${campaignId} and version = ${version}`),
+  );
+  if (!row) throw new Error(`the leaderboard's golds of campaign ${campaignId} are not at version ${version}`);
+  return row.counts;
 }

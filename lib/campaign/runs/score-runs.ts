@@ -5,13 +5,14 @@ import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
 import { GOLDS, type OriginalOver, type PerGold, type RunView } from "./runs.contract";
-import type { KiltResult } from "@/lib/kilt/score/types";
+import type { GoldRecord, GuessRecord, KiltResult } from "@/lib/kilt/score/types";
 
 // The uncached scorer: every question's golds rebuilt from the campaign's outcomes as they are now,
 // and each run scored on every question. The leaderboard reads it through score-cache.ts; tests
 // compare the cache with it. Internal: callers authorize first.
 
-type Accumulators = PerGold<ScoreAccumulator> & { originalOver: Record<keyof OriginalOver, ScoreAccumulator> };
+/** A run's accumulators: one per gold, and the original gold's over each other gold's questions. */
+export type Accumulators = PerGold<ScoreAccumulator> & { originalOver: Record<keyof OriginalOver, ScoreAccumulator> };
 
 /** A run's figures per gold, the questions they are over, and the original gold's figures over each other gold's questions. */
 export interface RunScores {
@@ -29,13 +30,13 @@ export interface ScoredRuns {
  * The accumulators of a run: one per gold (the figures its predictions give: retrieval when it ranks,
  * downstream when it answers), and the original gold's over the questions of each other gold.
  */
-function accumulatorsOf(run: RunView, ks: number[], levels: Level[]): Accumulators {
+export function accumulatorsOf(run: Pick<RunView, "hasProvenance" | "hasAnswers">, ks: number[], levels: Level[]): Accumulators {
   const options: ScoreOptions = { ks, levels: run.hasProvenance ? levels : [], downstream: run.hasAnswers };
   const acc = () => new ScoreAccumulator(options);
   return { original: acc(), endorsed: acc(), both: acc(), originalOver: { endorsed: acc(), both: acc() } };
 }
 
-function runScoresOf(acc: Accumulators): RunScores {
+export function runScoresOf(acc: Accumulators): RunScores {
   const { endorsed, both } = acc.originalOver;
   return {
     scores: { original: acc.original.result(), endorsed: acc.endorsed.result(), both: acc.both.result() },
@@ -61,14 +62,16 @@ export async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView
     runList.map((r) => r.id),
   )) {
     golds.add(gold);
-    for (const [runId, guess] of guesses) {
-      const acc = accumulators.get(runId)!;
-      for (const g of GOLDS) {
-        const record = gold[g];
-        if (record) acc[g].add(record, guess);
-        if (g !== "original" && record && gold.original) acc.originalOver[g].add(gold.original, guess);
-      }
-    }
+    for (const [runId, guess] of guesses) addQuestion(accumulators.get(runId)!, gold, guess);
   }
   return { golds: golds.counts, runs: new Map([...accumulators].map(([id, acc]) => [id, runScoresOf(acc)])) };
+}
+
+/** Adds a question's golds with a run's guess to its accumulators (sign -1: takes them out). */
+export function addQuestion(acc: Accumulators, gold: PerGold<GoldRecord | null>, guess: GuessRecord, sign: 1 | -1 = 1): void {
+  for (const g of GOLDS) {
+    const record = gold[g];
+    if (record) acc[g].add(record, guess, sign);
+    if (g !== "original" && record && gold.original) acc.originalOver[g].add(gold.original, guess, sign);
+  }
 }

@@ -84,8 +84,16 @@ export async function* scoredQuestions(db: Db, campaign: CampaignView, runIds: r
 
 /** Questions in each gold. */
 export class GoldCounts {
-  readonly counts: PerGold<{ questions: number }> = { original: { questions: 0 }, endorsed: { questions: 0 }, both: { questions: 0 } };
-  add(golds: PerGold<GoldRecord | null>): void {
-    for (const g of GOLDS) if (golds[g]) this.counts[g].questions++;
+  readonly counts: PerGold<{ questions: number }>;
+  constructor(from?: PerGold<{ questions: number }>) {
+    this.counts = {
+      original: { questions: from?.original.questions ?? 0 },
+      endorsed: { questions: from?.endorsed.questions ?? 0 },
+      both: { questions: from?.both.questions ?? 0 },
+    };
+  }
+  /** Counts a question's golds in (sign -1: out). */
+  add(golds: PerGold<GoldRecord | null>, sign: 1 | -1 = 1): void {
+    for (const g of GOLDS) if (golds[g]) this.counts[g].questions += sign;
   }
 }

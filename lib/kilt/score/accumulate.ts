@@ -28,12 +28,25 @@ class Sums {
   constructor(readonly keys: readonly string[]) {
     this.values = new Float64Array(keys.length);
   }
-  add(figures: readonly number[]): void {
-    for (let i = 0; i < this.values.length; i++) this.values[i]! += figures[i]!;
+  add(figures: readonly number[], sign = 1): void {
+    for (let i = 0; i < this.values.length; i++) this.values[i]! += sign * figures[i]!;
+  }
+  get state(): number[] {
+    return [...this.values];
+  }
+  restore(values: readonly number[]): void {
+    if (values.length !== this.values.length) throw new RangeError(`expected ${this.values.length} sums, got ${values.length}`);
+    this.values.set(values);
   }
   mean(count: number): RetrievalScores {
     return Object.fromEntries(this.keys.map((k, i) => [k, count > 0 ? this.values[i]! / count : 0]));
   }
+}
+
+/** An accumulator's sums and count (JSON), to store it and go on adding and taking out later. */
+export interface AccumulatorState {
+  count: number;
+  sums: number[][];
 }
 
 export class ScoreAccumulator {
@@ -58,17 +71,39 @@ export class ScoreAccumulator {
     return this.count;
   }
 
-  add(gold: GoldRecord, guess: GuessRecord): void {
-    this.count++;
+  add(gold: GoldRecord, guess: GuessRecord, sign: 1 | -1 = 1): void {
+    this.count += sign;
     const context = questionContext(gold, guess, Math.max(this.ks.at(-1)!, DOWNSTREAM_KS.at(-1)!));
-    this.options.levels.forEach((level: Level, i) => this.levels[i]!.add(rankingFigures(gold, guess, this.ks, level, context)));
+    this.options.levels.forEach((level: Level, i) => this.levels[i]!.add(rankingFigures(gold, guess, this.ks, level, context), sign));
     if (!this.downstream) return;
     const d = downstreamOfQuestion(gold, guess);
     const figures = [d.accuracy, d.em, d.f1, d.rougel];
-    this.downstream.sums.add(figures);
-    if (d.provenanceRight) this.downstream.kilt.add(figures);
+    this.downstream.sums.add(figures, sign);
+    if (d.provenanceRight) this.downstream.kilt.add(figures, sign);
     const page = rankingFigures(gold, guess, DOWNSTREAM_KS, "page", context);
-    this.downstream.retrieval.add([page[0]!, page[RECALL_AT_5]!]);
+    this.downstream.retrieval.add([page[0]!, page[RECALL_AT_5]!], sign);
+  }
+
+  /** Takes out a question added before with the same records (its figures subtracted: the sums may differ from never having added it in the last bits). */
+  remove(gold: GoldRecord, guess: GuessRecord): void {
+    this.add(gold, guess, -1);
+  }
+
+  private get allSums(): Sums[] {
+    return this.downstream ? [...this.levels, this.downstream.sums, this.downstream.kilt, this.downstream.retrieval] : this.levels;
+  }
+
+  get state(): AccumulatorState {
+    return { count: this.count, sums: this.allSums.map((s) => s.state) };
+  }
+
+  /** Goes on from a stored state of an accumulator made with the same options. */
+  restore(state: AccumulatorState): this {
+    const sums = this.allSums;
+    if (state.sums.length !== sums.length) throw new RangeError(`expected ${sums.length} groups of sums, got ${state.sums.length}`);
+    sums.forEach((s, i) => s.restore(state.sums[i]!));
+    this.count = state.count;
+    return this;
   }
 
   result(): KiltResult {
