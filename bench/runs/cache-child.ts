@@ -6,7 +6,8 @@
 // In order: the first read (every run computed and stored), `reads` reads with nothing changed;
 // a change confined to one question (a coordinator rejects one of its endorsed passages) then the
 // figures of `recompute-runs` runs read (every stored entry is updated in place); the rejection
-// reverted and the leaderboard read (figures compared with the uncached baseline's); a campaign-wide
+// reverted and the leaderboard read (figures compared with the uncached baseline's); an annotator
+// paused and the leaderboard read (the questions they judged updated in place); a campaign-wide
 // change (an outcome-version delta of query 0, as a setting's or a pause's trigger appends) and the
 // leaderboard read (every question read again); and a run whose entries are gone (a new upload) scored alone.
 import { parseArgs } from "node:util";
@@ -16,6 +17,7 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
 import { getCampaign } from "@/lib/campaign/campaigns";
 import { adjudicatePassage, revertAdjudication } from "@/lib/campaign/quality/adjudication";
+import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { getLeaderboard } from "@/lib/campaign/runs/leaderboard";
 import { runRows } from "@/lib/campaign/runs/list-runs";
 import { cachedScores } from "@/lib/campaign/runs/score-cache";
@@ -32,6 +34,9 @@ export interface CacheChildReport {
   changedByRejection: boolean;
   /** The leaderboard read after the rejection was reverted (every run, one question updated in place). */
   revertReadSeconds: number;
+  /** The leaderboard read after an annotator was paused (the questions they judged updated in place), and how many those are. */
+  pauseReadSeconds: number;
+  pausedQuestions: number;
   recomputeAllSeconds: number;
   newRunSeconds: number;
   cpuSeconds: number;
@@ -107,6 +112,14 @@ runMain(async () => {
   );
   await revertAdjudication(db, coordinator, campaignId, passageId);
   const [reverted, revertReadSeconds] = await timed(read);
+  // An annotator paused: their judgments stop counting, on the questions they judged (about 1 in 100 here).
+  const [annotator] = rowsOf<{ user_id: string | number; questions: string | number }>(
+    await db.execute(sql`
+      select j.user_id, count(distinct p.query_id) as questions from judgments j join passages p on p.id = j.passage_id
+      where j.campaign_id = ${campaignId} group by j.user_id order by j.user_id limit 1`),
+  );
+  await pauseAnnotator(db, coordinator, campaignId, Number(annotator!.user_id));
+  const pauseReadSeconds = (await timed(read))[1];
   // --quick: the two measures below are skipped (-1).
   let [recomputeAllSeconds, newRunSeconds] = [-1, -1];
   if (!values.quick) {
@@ -123,6 +136,8 @@ runMain(async () => {
     recomputeSeconds,
     changedByRejection,
     revertReadSeconds,
+    pauseReadSeconds,
+    pausedQuestions: Number(annotator!.questions),
     recomputeAllSeconds,
     newRunSeconds,
     cpuSeconds: cpuSince(cpu),

@@ -130,6 +130,11 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
     fmt(cache.revertReadSeconds, 2),
   );
   row(
+    `an annotator paused: the leaderboard read (the ${int(cache.pausedQuestions)} questions they judged updated in place)`,
+    `${q} × ${runs}`,
+    fmt(cache.pauseReadSeconds, 2),
+  );
+  row(
     "after a campaign-wide change: the leaderboard read (every question read again)",
     `${q} × ${runs}`,
     fmt(cache.recomputeAllSeconds, 2),
