@@ -2,10 +2,11 @@
 // text index of 1M paragraphs of the synthetic knowledge source (bench/import/synthetic.ts), batched
 // (rankParagraphsMany, as textCandidates calls it) against one by one (rankParagraphs), in one run.
 //
-//   tsx bench/retrieve/run.ts [--paragraphs 1000000] [--questions 10000] [--sample 200] [--batch 128]
-//                             [--k 4] [--seed 1] [--url postgres://…/db] [--keep]
+//   tsx bench/retrieve/run.ts [--engine gin|rum|lance] [--paragraphs 1000000] [--questions 10000] [--sample 200]
+//                             [--batch 128] [--k 4] [--seed 1] [--url postgres://…/db] [--keep]
 //
-// PostgreSQL only (DATABASE_URL's server): a throwaway database kps_bench_retrieve_<random>, loaded
+// The engine (bench/search/engines.ts): PostgreSQL's GIN (the default) or RUM, or LanceDB in the
+// run's temporary directory. Pages live in PostgreSQL (DATABASE_URL's server): a throwaway database kps_bench_retrieve_<random>, loaded
 // with COPY and indexed with buildIndex, dropped at the end unless --keep. With --url, an existing
 // database whose index is built is used as it is (no load, no build), so a kept one can be measured
 // again. One by one on all the questions would take too long: a sample of --sample questions (spread
@@ -17,8 +18,10 @@ import { copyTextArray, copyValue, openCopyStream } from "@/db/bulk";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { system } from "@/lib/auth/actor";
+import type { KnowledgeEngine } from "@/lib/knowledge/engine";
 import { buildIndex, indexBuilt } from "@/lib/knowledge/index-build";
 import { rankParagraphs, rankParagraphsMany, type RankedParagraph } from "@/lib/knowledge/retrieve";
+import { benchEngine, ENGINES, type BenchEngine } from "../search/engines";
 import { syntheticPage } from "../import/synthetic";
 import { benchWorkspace, createBenchDatabase, fmt, int, integerOption, loadAverage, machineLine, runMain, serverVersion } from "../common";
 
@@ -53,22 +56,33 @@ function questionsOf(pages: number, seed: number, count: number): string[] {
 }
 
 /** Ranks `texts` as textCandidates does: rankParagraphsMany on `batch` questions at a time, progress on stderr. */
-async function batched(db: Db, texts: string[], k: number, batch: number): Promise<{ seconds: number; results: RankedParagraph[][] }> {
+async function batched(
+  db: Db,
+  engine: KnowledgeEngine,
+  texts: string[],
+  k: number,
+  batch: number,
+): Promise<{ seconds: number; results: RankedParagraph[][] }> {
   const t0 = performance.now();
   const results: RankedParagraph[][] = [];
   for (let i = 0; i < texts.length; i += batch) {
-    results.push(...(await rankParagraphsMany(db, texts.slice(i, i + batch), k)));
+    results.push(...(await rankParagraphsMany(db, texts.slice(i, i + batch), k, engine)));
     process.stderr.write(`\rranked ${int(results.length)} of ${int(texts.length)} questions (batched)`);
   }
   process.stderr.write("\n");
   return { seconds: (performance.now() - t0) / 1000, results };
 }
 
-async function oneByOne(db: Db, texts: string[], k: number): Promise<{ seconds: number; results: RankedParagraph[][] }> {
+async function oneByOne(
+  db: Db,
+  engine: KnowledgeEngine,
+  texts: string[],
+  k: number,
+): Promise<{ seconds: number; results: RankedParagraph[][] }> {
   const t0 = performance.now();
   const results: RankedParagraph[][] = [];
   for (const t of texts) {
-    results.push(await rankParagraphs(db, t, k));
+    results.push(await rankParagraphs(db, t, k, engine));
     process.stderr.write(`\rranked ${int(results.length)} of ${int(texts.length)} questions (one by one)`);
   }
   process.stderr.write("\n");
@@ -76,26 +90,25 @@ async function oneByOne(db: Db, texts: string[], k: number): Promise<{ seconds: 
 }
 
 /** Builds the index on a fresh database when it has none; returns the pages and the indexed paragraphs. */
-async function prepare(db: Db, paragraphs: number, seed: number): Promise<{ pages: number; paragraphs: number }> {
-  if (!(await indexBuilt(db))) {
+async function prepare(db: Db, engine: KnowledgeEngine, paragraphs: number, seed: number): Promise<{ pages: number; paragraphs: number }> {
+  if (!(await indexBuilt(db, engine))) {
     const t0 = performance.now();
     const pages = await loadPages(db, paragraphs, seed);
     console.log(`loaded ${int(pages)} pages in ${fmt((performance.now() - t0) / 1000)} s; building the index…`);
     const b0 = performance.now();
-    const status = await buildIndex(db, system, 0);
+    const status = await buildIndex(db, system, 0, { engine });
     console.log(`index built in ${fmt((performance.now() - b0) / 1000)} s: ${int(status.paragraphs)} paragraphs`);
     await db.execute(sql`vacuum analyze paragraph_index`);
     await db.execute(sql`analyze pages`);
   }
-  const [row] = rowsOf<{ pages: string; paragraphs: string }>(
-    await db.execute(sql`select (select count(*) from pages) as pages, (select count(*) from paragraph_index) as paragraphs`),
-  );
-  return { pages: Number(row!.pages), paragraphs: Number(row!.paragraphs) };
+  const [row] = rowsOf<{ pages: string }>(await db.execute(sql`select count(*) as pages from pages`));
+  return { pages: Number(row!.pages), paragraphs: (await engine.figures(db)).paragraphs };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      engine: { type: "string", default: "gin" },
       paragraphs: { type: "string", default: "1000000" },
       questions: { type: "string", default: "10000" },
       sample: { type: "string", default: "200" },
@@ -111,8 +124,13 @@ async function main(): Promise<void> {
   const batch = integerOption("--batch", values.batch, 1);
   const k = integerOption("--k", values.k, 1);
   const seed = integerOption("--seed", values.seed, 0);
+  const engineName = values.engine as BenchEngine;
+  if (!ENGINES.includes(engineName)) throw new Error(`--engine must be one of ${ENGINES.join(", ")}, got ${values.engine}`);
+  if (engineName === "lance" && values.url)
+    throw new Error("--engine lance builds its index in the run's own directory: it cannot reuse --url");
   console.log(machineLine());
   const ws = benchWorkspace("kps_bench_retrieve", "kps-bench-retrieve-");
+  const engine = benchEngine(engineName, ws.tmp);
   try {
     const handle = values.url ? await openDatabase({ url: values.url }) : await createBenchDatabase(ws);
     if (values.url) ws.bench = handle;
@@ -122,23 +140,25 @@ async function main(): Promise<void> {
       console.log(`keeping the database: ${ws.benchUrl}`);
     }
     const db = handle.db;
-    const size = await prepare(db, integerOption("--paragraphs", values.paragraphs, 1), seed);
-    console.log(`PostgreSQL ${await serverVersion(db)}: ${int(size.pages)} pages, ${int(size.paragraphs)} indexed paragraphs`);
+    const size = await prepare(db, engine, integerOption("--paragraphs", values.paragraphs, 1), seed);
+    console.log(
+      `PostgreSQL ${await serverVersion(db)}, engine ${engineName} (${(await engine.figures(db)).method}): ${int(size.pages)} pages, ${int(size.paragraphs)} indexed paragraphs`,
+    );
     const texts = questionsOf(size.pages, seed, count);
     const step = count / sampleSize;
     const sample = Array.from({ length: sampleSize }, (_, i) => texts[Math.floor(i * step)]!);
     console.log(`load average before: ${loadAverage()}`);
-    const sampleBatched = await batched(db, sample, k, batch);
-    const sampleOne = await oneByOne(db, sample, k);
+    const sampleBatched = await batched(db, engine, sample, k, batch);
+    const sampleOne = await oneByOne(db, engine, sample, k);
     const same = JSON.stringify(sampleOne.results) === JSON.stringify(sampleBatched.results);
     const scaled = (sampleOne.seconds * count) / sampleSize;
     console.log(
       `sample of ${sampleSize}: one by one ${fmt(sampleOne.seconds)} s, batched ${fmt(sampleBatched.seconds)} s; load average ${loadAverage()}`,
     );
-    const all = await batched(db, texts, k, batch);
+    const all = await batched(db, engine, texts, k, batch);
     const sameInAll = sample.every((_, i) => JSON.stringify(all.results[Math.floor(i * step)]) === JSON.stringify(sampleOne.results[i]));
     console.log(
-      `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs (batches of ${batch}; the PostgreSQL engine runs 4 statements at once)`,
+      `\n## ${int(count)} questions, k ${k}, ${int(size.paragraphs)} paragraphs, engine ${engineName} (batches of ${batch}; the PostgreSQL engine runs 4 statements at once)`,
     );
     console.log("| run | questions | seconds | ms/question | questions/s |\n|---|---|---|---|---|");
     const line = (name: string, n: number, s: number) =>
