@@ -11,7 +11,7 @@ import type { PerGold } from "./runs.contract";
 
 // The leaderboard cache's per-question golds (leaderboard_question_golds): what each question's golds
 // were when the cached figures took it in, and the outcome changes confined to it then. A change
-// confined to some questions (a judgment, an adjudication, an import) updates the figures by taking
+// confined to some questions (a judgment, an adjudication, a pause) updates the figures by taking
 // their stored golds out and their new ones in; a run new to the cache is scored from them. Internal.
 
 /** A question's golds as stored: enough to rebuild its gold records with its original line. */
