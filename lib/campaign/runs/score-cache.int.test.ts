@@ -15,6 +15,7 @@ import { adjudicatePassage } from "../quality/adjudication";
 import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { getLeaderboard } from "./leaderboard";
 import { deleteRun, runRows } from "./list-runs";
+import { questionVersions, readVersions } from "./question-golds";
 import { outcomeVersion, writeEntries } from "./score-cache";
 import { scoreRuns } from "./score-runs";
 import { uploadRun } from "./upload-run";
@@ -101,7 +102,20 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     // A new judgment, then its revision (the judging page's undo).
     // A change confined to a question updates the figures in place: that question alone is read again.
     expect(await incrementsOf(db(), c.campaignId)).toBe(0);
+    const [wideBefore, ownBefore] = [(await readVersions(db(), c.campaignId)).wide, await questionVersions(db(), c.campaignId)];
     const t = await judgeOne(db(), b, c, "sufficient");
+    // The judgment's delta names its question: that question's own changes grow, the campaign-wide part does not.
+    const own = await questionVersions(db(), c.campaignId);
+    expect((await readVersions(db(), c.campaignId)).wide).toBe(wideBefore);
+    const [judged] = rowsOf<{ id: string | number }>(
+      await db().execute(sql`select id from queries where campaign_id = ${c.campaignId} and kilt_id = ${t.query.id}`),
+    );
+    expect([...own].filter(([id, n]) => n !== ownBefore.get(id)).map(([id]) => id)).toEqual([Number(judged!.id)]);
+    // Folding the deltas changes neither the version nor any question's own changes.
+    const unfolded = await readVersions(db(), c.campaignId);
+    await db().execute(sql`select kps_compact_outcome_versions()`);
+    expect(await readVersions(db(), c.campaignId)).toEqual(unfolded);
+    expect(await questionVersions(db(), c.campaignId)).toEqual(own);
     await changed("a judgment");
     const afterJudgment = await incrementsOf(db(), c.campaignId);
     expect(afterJudgment).toBeLessThanOrEqual(1);
