@@ -1044,8 +1044,8 @@ export const runPredictions = pgTable(
  * sum: it only grows, and every commit that may change an outcome grows it. Insert-only deltas, so
  * the judging path never waits on a shared row. Kept per question too: `query_id` is the question a
  * change is confined to (a judgment, a passage, an adjudication, the question itself, a pause or
- * resume: each question the annotator judged), 0 for a change of the whole campaign (a setting, a
- * batch, a page), and the row of `query_id` -1
+ * resume: each question the annotator judged; a batch written: each of its questions), 0 for a
+ * change of the whole campaign (a setting, a page, a batch deleted), and the row of `query_id` -1
  * holds the campaign's total (the version).
  */
 export const outcomeVersions = pgTable(

@@ -8,7 +8,7 @@
 // figures of `recompute-runs` runs read (every stored entry is updated in place); the rejection
 // reverted and the leaderboard read (figures compared with the uncached baseline's); an annotator
 // paused and the leaderboard read (the questions they judged updated in place); a campaign-wide
-// change (an outcome-version delta of query 0, as a setting's or a batch's trigger appends) and the
+// change (an outcome-version delta of query 0, as a setting's or a page's trigger appends) and the
 // leaderboard read (every question read again); and a run whose entries are gone (a new upload) scored alone.
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -55,7 +55,7 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   return [value, (performance.now() - t0) / 1000];
 }
 
-/** A campaign-wide change, as the trigger of a setting or a batch appends. */
+/** A campaign-wide change, as the trigger of a setting or a page appends. */
 const bump = (db: Db, campaignId: number) =>
   db.execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${campaignId}, 0, 1)`);
 

@@ -13,7 +13,8 @@
 
 -- Rows written or deleted: each campaign they belong to changed, confined to a question where the
 -- row belongs to one (a judgment or an adjudication by its passage, a passage, a question); a batch
--- changes the whole campaign (query 0). A judgment whose passage is gone (a cascade) counts as wide.
+-- written (imported, launched, paused, closed and sealed) changes its own questions, and a batch
+-- deleted the whole campaign (query 0). A judgment whose passage is gone (a cascade) counts as wide.
 CREATE OR REPLACE FUNCTION kps_outcome_rows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
@@ -34,6 +35,9 @@ BEGIN
     INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, query_id, 1 FROM new_rows;
   ELSIF TG_TABLE_NAME = 'queries' THEN
     INSERT INTO outcome_version_deltas (campaign_id, query_id, changes) SELECT DISTINCT campaign_id, id, 1 FROM new_rows;
+  ELSIF TG_TABLE_NAME = 'batches' THEN
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT DISTINCT q.campaign_id, q.id, 1 FROM new_rows b JOIN queries q ON q.batch_id = b.id;
   ELSE
     INSERT INTO outcome_version_deltas (campaign_id, changes) SELECT DISTINCT campaign_id, 1 FROM new_rows;
   END IF;

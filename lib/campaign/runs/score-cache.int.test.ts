@@ -9,6 +9,7 @@ import { figuresText, fileOf, makeUser } from "@/test/runs";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { reviseJudgment } from "../annotate/revise-judgment";
+import { changeBatchStatus } from "../batches";
 import { getCampaign, updateCampaign } from "../campaigns";
 import { importBatch } from "../import/import-batch";
 import { adjudicatePassage } from "../quality/adjudication";
@@ -179,8 +180,16 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
         ),
       },
     });
+    const beforeImport = await incrementsOf(db(), c.campaignId);
     const imported = await changed("an import");
     expect(imported.golds.original.questions).toBe(5);
+    // Confined to the new batch's questions: updated in place.
+    expect(await incrementsOf(db(), c.campaignId)).toBeGreaterThan(beforeImport);
+    // The first batch closed (sealed): its questions are read again, in place.
+    const beforeClose = await incrementsOf(db(), c.campaignId);
+    await changeBatchStatus(db(), coordinator, c.batchId, "close");
+    await changed("a batch closed");
+    expect(await incrementsOf(db(), c.campaignId)).toBeGreaterThanOrEqual(beforeClose);
   });
 
   it("never uses an entry computed at another version, nor lets a computation overtaken by a judgment overwrite a fresher one", async () => {

@@ -26,7 +26,7 @@ import { GOLDS, type Gold, type PerGold, type RunView } from "./runs.contract";
 // - A change confined to some questions (every delta of it names one: db/sql/outcome-versions.sql)
 //   updates every stored entry of the campaign in place: each changed question's stored golds taken
 //   out of the run's sums and its golds as they are now put in, with the run's guess for it.
-// - A campaign-wide change (a setting, a batch, a page), Dawid–Skene (every judgment weighs
+// - A campaign-wide change (a setting, a page, a batch deleted), Dawid–Skene (every judgment weighs
 //   on every question), a question deleted or its original line replaced, or too many questions
 //   changed: every question is read again from the outcomes (scoreEverything).
 
