@@ -33,12 +33,21 @@ export function storageStatePath(role: Role): string {
   return path.join(path.dirname(accountsFile), `${role}.json`);
 }
 
-/** A fresh API context signed in as `username` (its own session). */
+/**
+ * A fresh API context signed in as `username` (its own session). The shared accounts are signed in
+ * by many test files at once from one address: past 5 attempts of a pair in flight, the sign-in
+ * limit answers 429 "Wait N seconds", which is waited for (up to 3 times, N ≤ 30).
+ */
 export async function signedInApi(baseURL: string, username: string, password = PASSWORD): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL });
-  const res = await api.post("/api/auth/sign-in", { data: { username, password } });
-  if (!res.ok()) throw new Error(`sign-in of ${username} failed: ${res.status()} ${await res.text()}`);
-  return api;
+  for (let attempt = 1; ; attempt++) {
+    const res = await api.post("/api/auth/sign-in", { data: { username, password } });
+    if (res.ok()) return api;
+    const text = await res.text();
+    const wait = res.status() === 429 ? Number(/Wait (\d+) seconds?/.exec(text)?.[1]) : NaN;
+    if (attempt > 3 || !(wait > 0 && wait <= 30)) throw new Error(`sign-in of ${username} failed: ${res.status()} ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 100));
+  }
 }
 
 /** Signs `username` in through the sign-in form, with the keyboard; lands on their start page (an annotator's queue). */
