@@ -23,12 +23,16 @@ export interface StoredGolds {
   entries: string[];
 }
 
+/** The campaign's outcome version: its folded total (query -1) and the pending deltas. */
+export const versionSql = (campaignId: number) => sql`
+  coalesce((select changes from outcome_versions where campaign_id = ${campaignId} and query_id = -1), 0)
+  + coalesce((select sum(changes) from outcome_version_deltas where campaign_id = ${campaignId}), 0)`;
+
 /** The campaign's outcome version, and its campaign-wide part (changes not confined to a question), in one reading. */
 export async function readVersions(db: Db, campaignId: number): Promise<{ version: number; wide: number }> {
   const [row] = rowsOf<{ version: string | number; wide: string | number }>(
     await db.execute(sql`
-      select coalesce((select changes from outcome_versions where campaign_id = ${campaignId} and query_id = -1), 0)
-           + coalesce((select sum(changes) from outcome_version_deltas where campaign_id = ${campaignId}), 0) as version,
+      select ${versionSql(campaignId)} as version,
              coalesce((select changes from outcome_versions where campaign_id = ${campaignId} and query_id = 0), 0)
            + coalesce((select sum(changes) from outcome_version_deltas where campaign_id = ${campaignId} and query_id = 0), 0) as wide`),
   );

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
-import { readVersions } from "./question-golds";
+import { readVersions, versionSql } from "./question-golds";
 import { entriesByRun, entriesOf, figuresOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
 import { runScoresOf, type Accumulators, type RunScores, type ScoredRuns } from "./score-runs";
 import { bringUpToDate, scoreEverything, scoreFromStored } from "./score-update";
@@ -30,9 +30,13 @@ async function compactOutcomeVersions(db: Db): Promise<void> {
   await db.execute(sql`select kps_compact_outcome_versions()`);
 }
 
-/** The campaign's outcome version now: it grows with every commit that may change an outcome. */
+/**
+ * The campaign's outcome version now: it grows with every commit that may change an outcome. The
+ * read path's one look at the versions (readVersions adds the campaign-wide part, for the lock's path).
+ */
 export async function outcomeVersion(db: Db, campaignId: number): Promise<number> {
-  return (await readVersions(db, campaignId)).version;
+  const [row] = rowsOf<{ version: string | number }>(await db.execute(sql`select ${versionSql(campaignId)} as version`));
+  return Number(row!.version);
 }
 
 interface Cached {
