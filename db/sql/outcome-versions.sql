@@ -45,36 +45,32 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Passages updated: a change of anything but the claim counters (a claim or its lease changes no outcome).
-CREATE OR REPLACE FUNCTION kps_passage_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Judgments updated (row by row, only when the trigger's WHEN sees more than `agrees` or
+-- `counted_at_close` change: a revision, not the agreement that the tally triggers keep, nor the
+-- seal of a closing batch, whose batch's own write names its questions): the passage's question.
+CREATE OR REPLACE FUNCTION kps_judgment_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
-  SELECT DISTINCT n.campaign_id, n.query_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
-  WHERE to_jsonb(o) - 'claim_count' - 'open_slots' IS DISTINCT FROM to_jsonb(n) - 'claim_count' - 'open_slots';
+  SELECT NEW.campaign_id, coalesce((SELECT p.query_id FROM passages p WHERE p.id = NEW.passage_id), 0), 1;
+  IF OLD.passage_id IS DISTINCT FROM NEW.passage_id OR OLD.campaign_id IS DISTINCT FROM NEW.campaign_id THEN
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    SELECT OLD.campaign_id, coalesce((SELECT p.query_id FROM passages p WHERE p.id = OLD.passage_id), 0), 1;
+  END IF;
   RETURN NULL;
 END
 $$;
 --> statement-breakpoint
--- Annotator standings: a pause or a resume (the status) decides whose judgments count, so it changes
--- the questions whose passages that annotator judged in the campaign; the gold counters do not.
+-- Annotator standings (row by row, only when the trigger's WHEN sees the status change: the gold
+-- counters that every gold judgment moves change no outcome): a pause or a resume decides whose
+-- judgments count, so it changes the questions whose passages that annotator judged in the campaign.
 CREATE OR REPLACE FUNCTION kps_standing_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  campaign bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.campaign_id ELSE NEW.campaign_id END;
+  annotator bigint := CASE WHEN TG_OP = 'DELETE' THEN OLD.user_id ELSE NEW.user_id END;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
-    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM new_rows s
-    JOIN judgments j ON j.user_id = s.user_id AND j.campaign_id = s.campaign_id JOIN passages p ON p.id = j.passage_id
-    WHERE s.status <> 'active';
-  ELSIF TG_OP = 'DELETE' THEN
-    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
-    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM old_rows s
-    JOIN judgments j ON j.user_id = s.user_id AND j.campaign_id = s.campaign_id JOIN passages p ON p.id = j.passage_id
-    WHERE s.status <> 'active';
-  ELSE
-    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
-    SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM new_rows n JOIN old_rows o ON (o.campaign_id, o.user_id) = (n.campaign_id, n.user_id)
-    JOIN judgments j ON j.user_id = n.user_id AND j.campaign_id = n.campaign_id JOIN passages p ON p.id = j.passage_id
-    WHERE o.status IS DISTINCT FROM n.status;
-  END IF;
+  INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+  SELECT DISTINCT j.campaign_id, p.query_id, 1 FROM judgments j JOIN passages p ON p.id = j.passage_id
+  WHERE j.user_id = annotator AND j.campaign_id = campaign;
   RETURN NULL;
 END
 $$;
@@ -123,14 +119,8 @@ END
 $$;
 --> statement-breakpoint
 DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'judgments_outcomes_insert' AND tgrelid = 'judgments'::regclass) THEN
-    CREATE TRIGGER judgments_outcomes_insert AFTER INSERT ON judgments REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
-  END IF;
-END $$;
---> statement-breakpoint
-DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'judgments_outcomes_update' AND tgrelid = 'judgments'::regclass) THEN
-    CREATE TRIGGER judgments_outcomes_update AFTER UPDATE ON judgments REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
+    CREATE TRIGGER judgments_outcomes_update AFTER UPDATE ON judgments FOR EACH ROW WHEN ((((to_jsonb(old.*) - 'agrees'::text) - 'counted_at_close'::text) IS DISTINCT FROM ((to_jsonb(new.*) - 'agrees'::text) - 'counted_at_close'::text))) EXECUTE FUNCTION kps_judgment_outcomes_changed();
   END IF;
 END $$;
 --> statement-breakpoint
@@ -201,12 +191,6 @@ DO $$ BEGIN
 END $$;
 --> statement-breakpoint
 DO $$ BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'passages_outcomes_update' AND tgrelid = 'passages'::regclass) THEN
-    CREATE TRIGGER passages_outcomes_update AFTER UPDATE ON passages REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_passage_outcomes_changed();
-  END IF;
-END $$;
---> statement-breakpoint
-DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'passages_outcomes_delete' AND tgrelid = 'passages'::regclass) THEN
     CREATE TRIGGER passages_outcomes_delete AFTER DELETE ON passages REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_outcome_rows_changed();
   END IF;
@@ -214,19 +198,19 @@ END $$;
 --> statement-breakpoint
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_insert' AND tgrelid = 'annotator_standings'::regclass) THEN
-    CREATE TRIGGER annotator_standings_outcomes_insert AFTER INSERT ON annotator_standings REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+    CREATE TRIGGER annotator_standings_outcomes_insert AFTER INSERT ON annotator_standings FOR EACH ROW WHEN ((new.status <> 'active'::standing_status)) EXECUTE FUNCTION kps_standing_outcomes_changed();
   END IF;
 END $$;
 --> statement-breakpoint
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_update' AND tgrelid = 'annotator_standings'::regclass) THEN
-    CREATE TRIGGER annotator_standings_outcomes_update AFTER UPDATE ON annotator_standings REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+    CREATE TRIGGER annotator_standings_outcomes_update AFTER UPDATE ON annotator_standings FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION kps_standing_outcomes_changed();
   END IF;
 END $$;
 --> statement-breakpoint
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'annotator_standings_outcomes_delete' AND tgrelid = 'annotator_standings'::regclass) THEN
-    CREATE TRIGGER annotator_standings_outcomes_delete AFTER DELETE ON annotator_standings REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION kps_standing_outcomes_changed();
+    CREATE TRIGGER annotator_standings_outcomes_delete AFTER DELETE ON annotator_standings FOR EACH ROW WHEN ((old.status <> 'active'::standing_status)) EXECUTE FUNCTION kps_standing_outcomes_changed();
   END IF;
 END $$;
 --> statement-breakpoint

@@ -42,8 +42,9 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Changed passages (a judgment, a revision, a recount, a close): their cells move; when their counted
--- judgments or decision change, their questions' counts and their judgments' agreement follow.
+-- Changed passages (a judgment, a revision, a recount, a close): their cells move; a change of
+-- anything but the claim counters is an outcome version's; when their counted judgments or decision
+-- change, their questions' counts and their judgments' agreement follow.
 CREATE OR REPLACE FUNCTION kps_passages_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- Move each changed passage from its old cell to its new one.
@@ -55,6 +56,15 @@ BEGIN
   ) moved
   GROUP BY 1, 2, 3, 4
   HAVING sum(n) <> 0 OR sum(c) <> 0 OR sum(o) <> 0 OR sum(d) <> 0;
+
+  -- The outcome versions (outcome-versions.sql), here rather than in a trigger of their own: every
+  -- statement-level trigger costs its call on each judgment and claim, rows or not. Anything but the
+  -- claim counters (a claim or its lease changes no outcome) changes the passage's question.
+  INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+  SELECT DISTINCT n.campaign_id, n.query_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
+  WHERE to_jsonb(o) - 'claim_count' - 'open_slots' IS DISTINCT FROM to_jsonb(n) - 'claim_count' - 'open_slots';
+  -- Only the claim counters changed (a claim handed out or ended): no counted judgment nor decision either.
+  IF NOT FOUND THEN RETURN NULL; END IF;
 
   -- Questions and agreement change only when a passage's counted judgments or decision change.
   -- Those depend on R and T: hold the campaign's shared lock, so a change of R or T
@@ -114,7 +124,7 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- New judgments: the annotator tallies and the judgments per minute.
+-- New judgments: the annotator tallies, the judgments per minute and the outcome versions.
 CREATE OR REPLACE FUNCTION kps_judgments_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO annotator_tally_deltas (campaign_id, user_id, duration_bucket, judgments, compared, agreed)
@@ -123,6 +133,10 @@ BEGIN
   INSERT INTO judgment_minute_deltas (campaign_id, batch_id, minute, judgments)
   SELECT campaign_id, batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'), count(*)
   FROM new_rows GROUP BY 1, 2, 3;
+  -- The outcome versions (outcome-versions.sql), here rather than in a trigger of their own (as for
+  -- passages above): the question of each judgment's passage (0, the whole campaign, if it is gone).
+  INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+  SELECT DISTINCT n.campaign_id, coalesce(p.query_id, 0), 1 FROM new_rows n LEFT JOIN passages p ON p.id = n.passage_id;
   RETURN NULL;
 END
 $$;
