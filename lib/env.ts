@@ -62,6 +62,19 @@ const envSchema = z.object({
    */
   KPS_LANCE_CPU_THREADS: z.coerce.number().int().min(1).optional(),
   KPS_LANCE_IO_THREADS: z.coerce.number().int().min(1).optional(),
+  /**
+   * The LanceDB engine's index-build buffer, in MiB per build worker (default 256): a worker spills
+   * what it has tokenized to a part file when its buffer reaches this size, so a build's memory stays
+   * bounded whatever the source's size. LANCE_FTS_PARTITION_SIZE, when set, wins.
+   */
+  KPS_LANCE_FTS_PARTITION_MB: z.coerce.number().int().min(16).optional(),
+  /**
+   * The LanceDB engine's caches, in MiB, per process: index data (default 512; the library's own is
+   * 6 GiB) and file metadata (default 128; the library's own is 1 GiB). They grow with what was read
+   * or built, so they set most of a large build's and a long-running server's memory.
+   */
+  KPS_LANCE_INDEX_CACHE_MB: z.coerce.number().int().min(0).optional(),
+  KPS_LANCE_METADATA_CACHE_MB: z.coerce.number().int().min(0).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
   /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
   KPS_TRUST_PROXY: z

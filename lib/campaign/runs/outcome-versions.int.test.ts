@@ -27,7 +27,9 @@ async function movedBy(db: Db, campaignId: number, write: () => Promise<unknown>
 /** The question and passage of a task, by its claim's handle (a task carries no database id). */
 async function claimed(db: Db, handle: string) {
   const [row] = rowsOf<{ q: string | number; p: string | number }>(
-    await db.execute(sql`select p.query_id as q, p.id as p from claims c join passages p on p.id = c.passage_id where c.handle = ${handle}`),
+    await db.execute(
+      sql`select p.query_id as q, p.id as p from claims c join passages p on p.id = c.passage_id where c.handle = ${handle}`,
+    ),
   );
   return { question: Number(row!.q), passage: Number(row!.p) };
 }
@@ -102,7 +104,9 @@ describeEachDatabase("outcome versions on the judging path", ({ db }) => {
     // active one inserted for an annotator with no judgment moves nothing.
     await db().execute(sql`delete from annotator_standings where campaign_id = ${c.campaignId} and user_id = ${a.id}`);
     const inserted = await movedBy(db(), c.campaignId, () =>
-      db().execute(sql`insert into annotator_standings (campaign_id, user_id, status, pause_reason) values (${c.campaignId}, ${a.id}, 'paused', 'coordinator')`),
+      db().execute(
+        sql`insert into annotator_standings (campaign_id, user_id, status, pause_reason) values (${c.campaignId}, ${a.id}, 'paused', 'coordinator')`,
+      ),
     );
     expect(sorted(inserted)).toEqual({ questions: expected, wide: false });
     const deleted = await movedBy(db(), c.campaignId, () =>

@@ -7,7 +7,9 @@ import { rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { pages } from "@/db/schema";
 import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases";
 import type { KnowledgeEngine } from "../engine";
+import { env } from "@/lib/env";
 import { createLanceEngine } from "./lance";
+import { DEFAULT_FTS_PARTITION_MB, lance } from "./lance-store";
 
 // What only the LanceDB engine has: its index lives in a directory, so a new engine on the same
 // directory (another process, a restart) must answer alike, and clear must drop it and allow a rebuild.
@@ -30,6 +32,17 @@ const staleOf = async (db: Db, ids: string[]) =>
       sql`select count(*)::int as n from pages where wikipedia_id = any(${sql.param(ids)}::text[]) and (indexed_at is null or indexed_at < updated_at)`,
     ),
   )[0]!.n;
+
+// The build's buffer per worker bounds its memory (LanceDB's own default, 2 GiB, is most of the
+// 2 GB a 5M-paragraph build may take): set before the library loads, unless the environment set it.
+const partitionBefore = process.env.LANCE_FTS_PARTITION_SIZE;
+describe("LanceDB's settings", () => {
+  it("the index build's buffer per worker is KPS_LANCE_FTS_PARTITION_MB's (default 256 MiB) unless LANCE_FTS_PARTITION_SIZE is set", async () => {
+    await lance();
+    const want = partitionBefore ?? String(env().KPS_LANCE_FTS_PARTITION_MB ?? DEFAULT_FTS_PARTITION_MB);
+    expect(process.env.LANCE_FTS_PARTITION_SIZE).toBe(want);
+  });
+});
 
 for (const kind of testDatabaseKinds()) describe(`the LanceDB engine's index on disk [${kind}]`, () => lanceTests(kind));
 
