@@ -36,12 +36,22 @@ import type { Task } from "./judging.contract";
  * (materialized), then an array test per candidate row; the walk skips at most the passages of
  * those few questions. README: "Crowd campaigns", Training.
  *
+ * `live`'s first condition, a one-time filter evaluated before its scan (which every run of the
+ * statement makes): this statement's own transaction commits without waiting for the WAL flush
+ * (`synchronous_commit` off, local to the transaction). A claim is a lease:
+ * a crash may lose the last claims handed out, each with the counters it moved (one transaction),
+ * which loses no work — the annotator's judgment on a lost claim is refused as a lapsed hold and the
+ * next passage comes. A judgment's write still waits for its flush, and that flush carries every
+ * earlier commit, so no stored judgment outlives its claim. Under load the flushes queue: this takes
+ * one of a judgment's two off the queue (bench/annotate).
+ *
  * $1 user id, $2 campaign id, $3 the handle to skip (or null), $4 the new claim's handle, $5 lease seconds.
  */
 export const CLAIM_NEXT_SQL = `
 with live as materialized (
   select c.id, c.handle, c.expires_at, c.passage_id from claims c
-  where c.user_id = $1::bigint and c.campaign_id = $2::bigint and c.ended_at is null and c.expires_at > now()
+  where (select set_config('synchronous_commit', 'off', true)) is not null
+    and c.user_id = $1::bigint and c.campaign_id = $2::bigint and c.ended_at is null and c.expires_at > now()
     and ($3::text is null or c.handle <> $3::text)
   order by c.id
   limit 1

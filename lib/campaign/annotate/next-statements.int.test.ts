@@ -6,6 +6,7 @@ import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { countPgliteStatements } from "@/test/pglite-statements";
 import { nextTask } from "./assignment";
+import { CLAIM_NEXT_SQL } from "./claim-next.internal";
 
 // Counts the statements one `POST /api/campaigns/:id/next` sends (the session look-up of
 // requestContext, then nextTask) at the driver: postgres.js's debug hook (every statement, begin and
@@ -45,5 +46,39 @@ describeEachDatabase("statements per next", ({ db }) => {
     } finally {
       for (const r of restore) r();
     }
+  });
+
+  it("commits a claim without waiting for the WAL flush, for its own transaction alone", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 2 });
+    const annotator = await makeAnnotator(db());
+    const params = [annotator.id, c.campaignId, null, unique("h"), 600];
+    const setting = "select current_setting('synchronous_commit') as s";
+    const raw = rawClientOf(db());
+    // Inside a transaction, so the setting can be read before it ends: off after the claim, and back
+    // at the server's own once the transaction is over.
+    let during: string | undefined;
+    let after: string | undefined;
+    let claimed = 0;
+    if (raw.kind === "postgres") {
+      const one = await raw.client.reserve();
+      try {
+        await one.unsafe("begin");
+        claimed = (await one.unsafe(CLAIM_NEXT_SQL, params)).length;
+        during = ((await one.unsafe(setting)) as unknown as { s: string }[])[0]!.s;
+        await one.unsafe("commit");
+        after = ((await one.unsafe(setting)) as unknown as { s: string }[])[0]!.s;
+      } finally {
+        one.release();
+      }
+    } else {
+      await raw.client.transaction(async (t) => {
+        claimed = (await t.query(CLAIM_NEXT_SQL, params)).rows.length;
+        during = (await t.query<{ s: string }>(setting)).rows[0]!.s;
+      });
+      after = (await raw.client.query<{ s: string }>(setting)).rows[0]!.s;
+    }
+    expect(claimed).toBe(1);
+    expect(during).toBe("off");
+    expect(after).toBe("on");
   });
 });
