@@ -64,8 +64,8 @@ const envSchema = z.object({
   KPS_LANCE_IO_THREADS: z.coerce.number().int().min(1).optional(),
   /**
    * The LanceDB engine's index-build buffer, in MiB per build worker (default 256): a worker spills
-   * what it has tokenized to a part file when its buffer reaches this size, so a build's memory stays
-   * bounded whatever the source's size. LANCE_FTS_PARTITION_SIZE, when set, wins.
+   * what it has tokenized to a part file when its buffer reaches this size, which bounds the buffer's
+   * share of a build's memory (not all of it: bench/search). LANCE_FTS_PARTITION_SIZE, when set, wins.
    */
   KPS_LANCE_FTS_PARTITION_MB: z.coerce.number().int().min(16).optional(),
   /**
