@@ -8,19 +8,22 @@
 // figures of `recompute-runs` runs read (every stored entry is updated in place); the rejection
 // reverted and the leaderboard read (figures compared with the uncached baseline's); an annotator
 // paused and the leaderboard read (the questions they judged updated in place); a campaign-wide
-// change (an outcome-version delta of query 0, as a setting's or a page's trigger appends) and the
-// leaderboard read (every question read again); and a run whose entries are gone (a new upload) scored alone.
+// change that moves no gold (an outcome-version delta of query 0, as a setting's or a page's trigger
+// appends) and the leaderboard read (every question's golds read again and compared with the stored
+// ones); T changed (campaign-wide, moving golds) and `recompute-runs` runs read, their figures compared
+// with the uncached scorer's; and a run whose entries are gone (a new upload) scored alone.
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
 import { system, type UserActor } from "@/lib/auth/actor";
 import { createUser } from "@/lib/auth/users";
-import { getCampaign } from "@/lib/campaign/campaigns";
+import { getCampaign, updateCampaign } from "@/lib/campaign/campaigns";
 import { adjudicatePassage, revertAdjudication } from "@/lib/campaign/quality/adjudication";
 import { pauseAnnotator } from "@/lib/campaign/quality/standings";
 import { getLeaderboard } from "@/lib/campaign/runs/leaderboard";
 import { runRows } from "@/lib/campaign/runs/list-runs";
 import { cachedScores } from "@/lib/campaign/runs/score-cache";
+import { scoreRuns } from "@/lib/campaign/runs/score-runs";
 import { cpuSince, reportResult, runMain } from "../common";
 
 export interface CacheChildReport {
@@ -38,6 +41,8 @@ export interface CacheChildReport {
   pauseReadSeconds: number;
   pausedQuestions: number;
   recomputeAllSeconds: number;
+  /** T changed (campaign-wide, and it moves golds): `recomputeRuns` runs read, the questions whose golds moved, whether the figures equal the uncached scorer's to 12 digits. */
+  tChange: { from: number; to: number; seconds: number; questions: number; sameAsUncached: boolean; readSeconds: number } | null;
   newRunSeconds: number;
   cpuSeconds: number;
   /** process.resourceUsage().maxRSS, in KiB. */
@@ -58,6 +63,20 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
 /** A campaign-wide change, as the trigger of a setting or a page appends. */
 const bump = (db: Db, campaignId: number) =>
   db.execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${campaignId}, 0, 1)`);
+
+/** Questions updated in place since every question was last scored afresh. */
+/** Each question's stored golds (a digest of its status and entries), to count the questions a change moved. */
+const storedGolds = async (db: Db, campaignId: number) =>
+  new Map(
+    rowsOf<{ query_id: string | number; golds: string }>(
+      await db.execute(
+        sql`select query_id, md5(status || entries::text) as golds from leaderboard_question_golds where campaign_id = ${campaignId}`,
+      ),
+    ).map((r) => [Number(r.query_id), r.golds]),
+  );
+
+/** A run's figures, every number to 12 significant digits. */
+const figures12 = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(12)) : x));
 
 /** A passage of the campaign with the most sufficient votes (endorsed): rejecting it changes its question's golds. */
 async function endorsedPassage(db: Db, campaignId: number): Promise<number> {
@@ -122,9 +141,28 @@ runMain(async () => {
   const pauseReadSeconds = (await timed(read))[1];
   // --quick: the two measures below are skipped (-1).
   let [recomputeAllSeconds, newRunSeconds] = [-1, -1];
+  let tChange: CacheChildReport["tChange"] = null;
   if (!values.quick) {
     await bump(db, campaignId);
     recomputeAllSeconds = (await timed(read))[1];
+    // T raised by one (lowered at T = R): the consensus spans and the endorsements move.
+    const to =
+      campaign.endorsementThreshold < campaign.judgmentsPerPassage ? campaign.endorsementThreshold + 1 : campaign.endorsementThreshold - 1;
+    const before = await storedGolds(db, campaignId);
+    await updateCampaign(db, coordinator, campaignId, { endorsementThreshold: to });
+    const changedCampaign = await getCampaign(db, system, campaignId);
+    const [afterT, tSeconds] = await timed(() => cachedScores(db, changedCampaign, some, [...QUERY.ks], [QUERY.level]));
+    const after = await storedGolds(db, campaignId);
+    const readSeconds = (await timed(read))[1];
+    const uncached = await scoreRuns(db, changedCampaign, some, [...QUERY.ks], [QUERY.level]);
+    tChange = {
+      from: campaign.endorsementThreshold,
+      to,
+      seconds: tSeconds,
+      questions: [...after].filter(([id, g]) => before.get(id) !== g).length,
+      sameAsUncached: some.every((r) => figures12(afterT.runs.get(r.id)) === figures12(uncached.runs.get(r.id))),
+      readSeconds,
+    };
     await db.execute(sql`delete from leaderboard_scores where run_id = ${runList[0]!.id}`);
     newRunSeconds = (await timed(read))[1];
   }
@@ -139,6 +177,7 @@ runMain(async () => {
     pauseReadSeconds,
     pausedQuestions: Number(annotator!.questions),
     recomputeAllSeconds,
+    tChange,
     newRunSeconds,
     cpuSeconds: cpuSince(cpu),
     maxRssKiB: process.resourceUsage().maxRSS,

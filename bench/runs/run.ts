@@ -135,10 +135,23 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
     fmt(cache.pauseReadSeconds, 2),
   );
   row(
-    "after a campaign-wide change: the leaderboard read (every question read again)",
+    "after a campaign-wide change that moves no gold: the leaderboard read (every question's golds read again and compared with the stored ones)",
     `${q} × ${runs}`,
     fmt(cache.recomputeAllSeconds, 2),
   );
+  const t = cache.tChange;
+  if (t) {
+    row(
+      `after T changed from ${t.from} to ${t.to} (campaign-wide; the golds of ${int(t.questions)} questions moved): ${cache.recomputeRuns} runs read (target < 5 s)`,
+      `${q} × ${cache.recomputeRuns}`,
+      fmt(t.seconds, 2),
+    );
+    row(
+      `then the leaderboard read (the other ${runs - cache.recomputeRuns} runs scored from the stored golds)`,
+      `${q} × ${runs}`,
+      fmt(t.readSeconds, 2),
+    );
+  }
   row("a new run: scored alone, the others from the cache", `${q} × 1`, fmt(cache.newRunSeconds, 2));
   row("one run's results, first read (page + paragraph, ks 1,3,5,10, downstream)", `${q} × 1`, fmt(results.seconds, 2));
   console.log(
@@ -155,6 +168,10 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
   console.log(
     `the rejection moved a run's figures: ${cache.changedByRejection ? "yes" : "no"}; after it and its revert, both updated in place, they equal the uncached ones to 12 decimals: ${same(cache.rprecAfterRevert, 12) ? "yes" : "NO"}`,
   );
+  if (t)
+    console.log(
+      `after T changed, the ${cache.recomputeRuns} runs' figures equal the uncached scorer's to 12 digits: ${t.sameAsUncached ? "yes" : "NO"}`,
+    );
   console.log(
     `paragraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec)
       .map(([n, r]) => `${n} ${fmt(r.original ?? 0, 3)} / ${fmt(r.endorsed ?? 0, 3)} / ${fmt(r.both ?? 0, 3)}`)

@@ -100,16 +100,21 @@ interface StoredRow {
   kilt_id: string | null;
 }
 
+const storedOf = (r: StoredRow): StoredGolds => ({
+  queryId: Number(r.query_id),
+  changes: Number(r.changes),
+  originalMd5: r.original_md5,
+  status: r.status,
+  entries: r.entries,
+});
+
 function rebuilt(r: StoredRow): RebuiltQuestion | null {
   if (r.original_line === null || r.kilt_id === null || md5Of(r.original_line) !== r.original_md5) return null;
-  const stored: StoredGolds = {
-    queryId: Number(r.query_id),
-    changes: Number(r.changes),
-    originalMd5: r.original_md5,
-    status: r.status,
-    entries: r.entries,
+  return {
+    stored: storedOf(r),
+    kiltId: r.kilt_id,
+    golds: goldsOf({ originalLine: r.original_line, status: r.status, entries: r.entries }),
   };
-  return { stored, kiltId: r.kilt_id, golds: goldsOf({ originalLine: r.original_line, status: r.status, entries: r.entries }) };
 }
 
 const storedColumns = sql`g.query_id, g.changes, g.original_md5, g.status, g.entries, q.original_line, q.kilt_id`;
@@ -130,6 +135,35 @@ export async function rebuildStored(db: Db, campaignId: number, queryIds: number
     }
   }
   return out;
+}
+
+/** A question's golds as stored, and its gold records rebuilt when asked (null: its original line is gone or not the one stored). */
+export interface StoredQuestion {
+  stored: StoredGolds;
+  rebuild: () => RebuiltQuestion | null;
+}
+
+/** The stored golds of these questions (at most a page of them), not rebuilt: query id → golds. */
+export async function storedQuestions(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, StoredQuestion>> {
+  if (!queryIds.length) return new Map();
+  const rows = rowsOf<StoredRow>(
+    await db.execute(sql`
+      select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
+      where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+  );
+  return new Map(rows.map((r) => [Number(r.query_id), { stored: storedOf(r), rebuild: () => rebuilt(r) }]));
+}
+
+/** Whether every stored question's golds can still be rebuilt: none of their questions deleted, no original line replaced. */
+export async function storedGoldsRebuildable(db: Db, campaignId: number): Promise<boolean> {
+  const [row] = rowsOf<{ gone: boolean }>(
+    await db.execute(sql`
+      select exists (
+        select 1 from leaderboard_question_golds g left join queries q on q.id = g.query_id
+        where g.campaign_id = ${campaignId} and (q.id is null or md5(q.original_line) <> g.original_md5)
+      ) as gone`),
+  );
+  return !row!.gone;
 }
 
 /** Runs' predictions for some questions: query id → run id → guess (its id as the scorer reads it). */

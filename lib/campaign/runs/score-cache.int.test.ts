@@ -43,6 +43,20 @@ const incrementsOf = async (db: Db, campaignId: number) =>
     )[0]!.n,
   );
 
+/** The stored golds of each question (status and entries), to count the questions a catch-up changed. */
+const storedGoldsOf = async (db: Db, campaignId: number) =>
+  new Map(
+    rowsOf<{ query_id: string | number; golds: string }>(
+      await db.execute(
+        sql`select query_id, status || ' ' || entries::text as golds from leaderboard_question_golds where campaign_id = ${campaignId}`,
+      ),
+    ).map((r) => [Number(r.query_id), r.golds]),
+  );
+
+/** Questions whose stored golds differ between two readings (or are in one only). */
+const goldsChanged = (a: Map<number, string>, b: Map<number, string>) =>
+  new Set([...a.keys(), ...b.keys()]).size - [...a].filter(([id, g]) => b.get(id) === g).length;
+
 /** The leaderboard read now, checked against the uncached scorer run right after it. */
 async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
   const board = await getLeaderboard(db, coordinator, { campaignId, level: "paragraph", ks: KS });
@@ -132,23 +146,36 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
     await changed("a resume");
     expect(await incrementsOf(db(), c.campaignId)).toBeGreaterThan(afterPause);
-    // T: campaign-wide, every question is read again.
+    // T: campaign-wide, every question's golds are read again, and only those that changed are updated in place.
+    const [beforeT, incrementsBeforeT] = [await storedGoldsOf(db(), c.campaignId), await incrementsOf(db(), c.campaignId)];
     await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 2 });
     await changed("a change of T");
-    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
+    const afterT = await storedGoldsOf(db(), c.campaignId);
+    const movedByT = goldsChanged(beforeT, afterT);
+    expect(movedByT).toBeGreaterThan(0);
+    expect(movedByT).toBeLessThan(afterT.size);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(incrementsBeforeT + movedByT);
     await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 1 });
     await changed("T back");
+    expect(await storedGoldsOf(db(), c.campaignId)).toEqual(beforeT);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(incrementsBeforeT + 2 * movedByT);
+    // A campaign-wide change that changes no question's golds (as a page's trigger appends): every
+    // question is read again, none is updated, and the entries move to the new version.
+    await db().execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${c.campaignId}, 0, 1)`);
+    await changed("a campaign-wide change that moves no gold");
+    expect(await incrementsOf(db(), c.campaignId)).toBe(incrementsBeforeT + 2 * movedByT);
+    expect(await storedGoldsOf(db(), c.campaignId)).toEqual(beforeT);
     // An adjudication: question 0's paragraph 2 rejected over the vote.
     const [p2] = rowsOf<{ id: string | number }>(
       await db().execute(
         sql`select p.id from passages p join queries q on q.id = p.query_id where q.kilt_id = ${c.queryIds[0]!} and p.start_paragraph_id = 2`,
       ),
     );
+    const beforeAdjudication = await incrementsOf(db(), c.campaignId);
     await adjudicatePassage(db(), coordinator, c.campaignId, Number(p2!.id), { decision: "reject", reason: "not the right year" });
-    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     await changed("an adjudication");
     // Its question's golds changed, and that question alone was taken out and put back in.
-    expect(await incrementsOf(db(), c.campaignId)).toBe(1);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(beforeAdjudication + 1);
     await judgeAll(db(), d, c, () => "sufficient");
     await changed("a third annotator's judgments");
 
@@ -243,7 +270,33 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await expectFresh(db(), coordinator, c.campaignId);
   });
 
-  it("reads every question again when one cannot be updated in place: Dawid–Skene, or a question's original line replaced", async () => {
+  it("after most questions' golds moved, stores them and scores the runs afresh from them instead of updating each in place", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 101,
+      candidates: 1,
+      settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const coordinator = await makeUser(db(), "coordinator");
+    const a = await makeAnnotator(db());
+    await judgeAll(db(), a, c, () => "sufficient");
+    await upload(db(), coordinator, c, "A", [1, 2]);
+    const before = await expectFresh(db(), coordinator, c.campaignId);
+    expect(before.golds.endorsed.questions).toBe(101);
+    const storedBefore = await storedGoldsOf(db(), c.campaignId);
+    // The only annotator paused: every question loses its endorsed passage (101 of them, past the 100 updated in place).
+    await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
+    const after = await expectFresh(db(), coordinator, c.campaignId);
+    expect(after.golds.endorsed.questions).toBe(0);
+    expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(101);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
+    // Resumed: all move back, and the figures are the first ones.
+    await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
+    const resumed = await expectFresh(db(), coordinator, c.campaignId);
+    expect(figuresText(resumed.rows)).toBe(figuresText(before.rows));
+    expect(await storedGoldsOf(db(), c.campaignId)).toEqual(storedBefore);
+  });
+
+  it("reads every question again under Dawid–Skene, and scores every run afresh when a question's original line is replaced", async () => {
     const settings = { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false };
     const coordinator = await makeUser(db(), "coordinator");
     // Dawid–Skene: one judgment weighs on every question's posterior.
@@ -256,9 +309,14 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       rowsOf<{ wide: string | number }>(await db().execute(sql`select wide from leaderboard_golds where campaign_id = ${campaignId}`))[0]!
         .wide;
     expect(Number(await wideOf(ds.campaignId))).toBe(-1);
+    const beforeJudgment = await storedGoldsOf(db(), ds.campaignId);
     await judgeOne(db(), b, ds, "sufficient");
     await expectFresh(db(), coordinator, ds.campaignId);
-    expect(await incrementsOf(db(), ds.campaignId)).toBe(0);
+    // Every question's golds read again; those that changed updated in place, and the next change reads them all again too.
+    expect(await incrementsOf(db(), ds.campaignId)).toBe(goldsChanged(beforeJudgment, await storedGoldsOf(db(), ds.campaignId)));
+    expect(Number(await wideOf(ds.campaignId))).toBe(-1);
+    await judgeAll(db(), b, ds, () => "insufficient");
+    await expectFresh(db(), coordinator, ds.campaignId);
 
     // Majority: a question's original line replaced (its old golds cannot be rebuilt to be taken out).
     const c = await makeCampaign(db(), { queries: 3, candidates: 2, settings });
@@ -266,6 +324,11 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await upload(db(), coordinator, c, "A", [2, 1, 3]);
     await expectFresh(db(), coordinator, c.campaignId);
     expect(Number(await wideOf(c.campaignId))).toBeGreaterThanOrEqual(0);
+    // Past 50,000 questions updated in place, the next catch-up stores the golds and scores the runs afresh from them.
+    await db().execute(sql`update leaderboard_golds set increments = 50001 where campaign_id = ${c.campaignId}`);
+    await judgeOne(db(), b, c, "sufficient");
+    await expectFresh(db(), coordinator, c.campaignId);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     await db().execute(sql`update queries set original_line = replace(original_line, '1871', '1872') where kilt_id = ${c.queryIds[1]!}`);
     const board = await expectFresh(db(), coordinator, c.campaignId);
     expect(await incrementsOf(db(), c.campaignId)).toBe(0);

@@ -1,10 +1,10 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { rowsOf, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { PAGE_QUERIES } from "../report/kilt-provenance";
-import { runRows } from "./list-runs";
+import { goldsRowOf, INCREMENTAL_SHARE, restoreEntries, storeCatchUp, swapQuestion, type Catching } from "./catch-up-store";
 import {
   questionVersions,
   rebuildStored,
@@ -15,10 +15,11 @@ import {
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
-import { entriesByRun, entriesOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
+import { writeGoldsRow } from "./score-entries";
+import { rediff } from "./score-rediff";
 import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
 import { GoldCounts, scoredPage, scoredQuestions } from "./scored-pages";
-import { GOLDS, type Gold, type PerGold, type RunView } from "./runs.contract";
+import type { RunView } from "./runs.contract";
 
 // How the leaderboard cache (score-cache.ts) catches up with the outcomes, under its per-campaign
 // lock. Internal.
@@ -27,27 +28,12 @@ import { GOLDS, type Gold, type PerGold, type RunView } from "./runs.contract";
 //   updates every stored entry of the campaign in place: each changed question's stored golds taken
 //   out of the run's sums and its golds as they are now put in, with the run's guess for it.
 // - A campaign-wide change (a setting, a page, a batch deleted), Dawid–Skene (every judgment weighs
-//   on every question), a question deleted or its original line replaced, or too many questions
-//   changed: every question is read again from the outcomes (scoreEverything).
-
-/** Beyond this share of the questions changed, reading all of them again is as cheap. */
-const INCREMENTAL_SHARE = 0.2;
-/** Questions updated in place before the sums are computed afresh (each update may move a sum's last bit). */
-const MAX_INCREMENTS = 50_000;
-
-interface GoldsRow {
-  version: number;
-  wide: number;
-  increments: number;
-  counts: PerGold<{ questions: number }>;
-}
-
-async function goldsRowOf(db: Db, campaignId: number): Promise<GoldsRow | null> {
-  const [row] = rowsOf<{ version: string | number; wide: string | number; increments: string | number; counts: GoldsRow["counts"] }>(
-    await db.execute(sql`select version, wide, increments, counts from leaderboard_golds where campaign_id = ${campaignId}`),
-  );
-  return row ? { version: Number(row.version), wide: Number(row.wide), increments: Number(row.increments), counts: row.counts } : null;
-}
+//   on every question), or too many questions changed: every question's golds are read again from
+//   the outcomes and compared with the stored ones, and only those that differ are updated in place
+//   (rediff): the runs are not scored again for the others.
+// - Nothing stored yet, a question deleted or its original line replaced (its stored golds cannot be
+//   rebuilt to be taken out): every question is read again and every run scored (scoreEverything).
+// - After MAX_INCREMENTS questions updated in place, the sums are computed afresh from the stored golds.
 
 /** The questions whose own changes differ from those their stored golds were read at, in id order. */
 function changedQuestions(now: Map<number, number>, stored: Map<number, number>): number[] {
@@ -57,41 +43,11 @@ function changedQuestions(now: Map<number, number>, stored: Map<number, number>)
   return [...ids].sort((a, b) => a - b);
 }
 
-/** A stored entry set: per query key ("levels|ks") and run, the run's accumulators restored from their sums. */
-type Restored = Map<string, Map<number, Accumulators>>;
-
-/** The campaign's entries at `version` that carry their sums, restored; the others are dropped. */
-async function restoreEntries(db: Db, campaignId: number, version: number): Promise<Restored> {
-  await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaignId} and version <> ${version}`);
-  const rows = rowsOf<{ run_id: string | number; gold: Gold; levels: string; ks: string; value: Entry }>(
-    await db.execute(sql`select run_id, gold, levels, ks, value from leaderboard_scores where campaign_id = ${campaignId}`),
-  );
-  const runs = new Map((await runRows(db, campaignId)).map((r) => [r.id, r]));
-  const out: Restored = new Map();
-  const byKey = new Map<string, typeof rows>();
-  for (const r of rows) byKey.set(`${r.levels}|${r.ks}`, [...(byKey.get(`${r.levels}|${r.ks}`) ?? []), r]);
-  for (const [k, list] of byKey) {
-    const [levels, ks] = k.split("|") as [string, string];
-    const accs = new Map<number, Accumulators>();
-    for (const [runId, e] of entriesByRun(list)) {
-      const run = runs.get(runId);
-      const states = run && GOLDS.every((g) => e[g]?.state) && e.endorsed?.originalOver?.state && e.both?.originalOver?.state;
-      if (!run || !states) continue;
-      const acc = accumulatorsOf(run, ks.split(",").map(Number), levels.split(",") as Level[]);
-      for (const g of GOLDS) acc[g].restore(e[g]!.state!);
-      acc.originalOver.endorsed.restore(e.endorsed!.originalOver!.state!);
-      acc.originalOver.both.restore(e.both!.originalOver!.state!);
-      accs.set(runId, acc);
-    }
-    out.set(k, accs);
-  }
-  await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaignId}`);
-  return out;
-}
-
 /**
- * Brings every stored entry of the campaign to `versions` by updating the changed questions in
- * place; false when it cannot (nothing stored, a campaign-wide change, …: scoreEverything then).
+ * Brings every stored entry of the campaign to `versions`: the changed questions updated in place
+ * when the change is confined to a few of them, else every question's golds read again and only
+ * those that differ from the stored ones updated in place (rediff); false when it cannot (nothing
+ * stored, a question deleted or its original line replaced: scoreEverything then).
  */
 export async function bringUpToDate(
   db: Db,
@@ -100,12 +56,26 @@ export async function bringUpToDate(
   at: Date,
 ): Promise<boolean> {
   const row = await goldsRowOf(db, campaign.id);
-  if (!row || row.wide !== versions.wide || campaign.aggregation !== "majority") return false;
+  if (!row) return false;
   const stored = await storedChanges(db, campaign.id);
   const perQuestion = await questionVersions(db, campaign.id);
-  const changed = changedQuestions(perQuestion, stored);
-  if (!changed.length && row.version === versions.version) return true;
-  if (changed.length > Math.max(100, stored.size * INCREMENTAL_SHARE) || row.increments + changed.length > MAX_INCREMENTS) return false;
+  if (row.wide === versions.wide && campaign.aggregation === "majority") {
+    const changed = changedQuestions(perQuestion, stored);
+    if (!changed.length && row.version === versions.version) return true;
+    if (changed.length <= Math.max(100, stored.size * INCREMENTAL_SHARE))
+      return updateQuestions(db, campaign, versions, at, { row, changed, perQuestion });
+  }
+  return rediff(db, campaign, versions, at, { row, perQuestion, storedCount: stored.size });
+}
+
+/** A change confined to `changed`: those questions read again from the outcomes and updated in place. */
+async function updateQuestions(
+  db: Db,
+  campaign: CampaignView,
+  versions: { version: number; wide: number },
+  at: Date,
+  { row, changed, perQuestion }: Catching & { changed: number[] },
+): Promise<boolean> {
   const old = await rebuildStored(db, campaign.id, changed);
   if (!old) return false;
   const restored = await restoreEntries(db, campaign.id, row.version);
@@ -124,22 +94,10 @@ export async function bringUpToDate(
       updated++;
       if (before) counts.add(before.golds, -1);
       counts.add(q.golds);
-      for (const accs of restored.values())
-        for (const [runId, acc] of accs) {
-          const guess = q.guesses.get(runId);
-          if (!guess) continue;
-          if (before) addQuestion(acc, before.golds, guess, -1);
-          addQuestion(acc, q.golds, guess);
-        }
+      swapQuestion(restored, before?.golds ?? null, q.golds, q.guesses);
     }
   }
-  await writeQuestionGolds(db, campaign.id, toStore);
-  await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, { wide: versions.wide, increments: row.increments + updated });
-  for (const [k, accs] of restored) {
-    const [levels, ks] = k.split("|") as [string, string];
-    const key: CacheKey = { campaignId: campaign.id, levels, ks };
-    await writeEntryRows(db, key, versions.version, new Map([...accs].map(([runId, acc]) => [runId, entriesOf(acc)])), at);
-  }
+  await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored, increments: row.increments + updated, wide: versions.wide });
   return true;
 }
 

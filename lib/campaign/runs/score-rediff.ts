@@ -1,0 +1,143 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "@/db/client";
+import type { GoldRecord } from "@/lib/kilt/score/types";
+import type { CampaignView } from "../campaigns";
+import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
+import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
+import { INCREMENTAL_SHARE, restoreEntries, storeCatchUp, swapQuestion, type Catching } from "./catch-up-store";
+import { goldsOf } from "./golds";
+import {
+  guessesOf,
+  sameGolds,
+  storedGoldsOf,
+  storedGoldsRebuildable,
+  storedQuestions,
+  writeQuestionGolds,
+  type StoredGolds,
+  type StoredQuestion,
+} from "./question-golds";
+import { GoldCounts } from "./scored-pages";
+import type { PerGold } from "./runs.contract";
+
+// The leaderboard cache's catch-up after a campaign-wide change (score-update.ts calls it): every
+// question's golds read again and compared with the stored ones. Internal.
+
+/**
+ * The campaign's questions in pages, in id order, two pages read at a time on the one connection
+ * (the next page's statements run while this one's entries are built), each with its stored golds.
+ */
+async function* outcomePages(
+  db: Db,
+  campaign: CampaignView,
+  endorsement: EndorsementRule,
+): AsyncGenerator<{ page: QuestionProvenance[]; stored: Map<number, StoredQuestion> }> {
+  const ids = rowsOf<{ id: string | number }>(
+    await db.execute(sql`select id from queries where campaign_id = ${campaign.id} order by id`),
+  ).map((r) => Number(r.id));
+  const read = async (after: number, upTo: number | null) => {
+    const where = upTo === null ? undefined : sql`q.id <= ${upTo}`;
+    const page = await readProvenancePage(db, campaign, { location: "span", after, endorsement, where });
+    return {
+      page,
+      stored: await storedQuestions(
+        db,
+        campaign.id,
+        page.map((q) => q.id),
+      ),
+    };
+  };
+  // Pages bounded by the ids read above; then whatever came after the last of them.
+  const bounds: [number, number][] = [];
+  for (let i = 0; i < ids.length; i += PAGE_QUERIES) bounds.push([i ? ids[i - 1]! : 0, ids[Math.min(i + PAGE_QUERIES, ids.length) - 1]!]);
+  const pending = bounds.map(() => null as ReturnType<typeof read> | null);
+  const start = (i: number) => {
+    if (i < bounds.length && !pending[i]) {
+      pending[i] = read(...bounds[i]!);
+      pending[i]!.catch(() => {}); // awaited in turn; a caller that stops early leaves no unhandled rejection
+    }
+  };
+  for (let i = 0; i < bounds.length; i++) {
+    start(i);
+    start(i + 1);
+    const got = await pending[i]!;
+    pending[i] = null;
+    yield got;
+  }
+  for (let after = ids.at(-1) ?? 0; ;) {
+    const got = await read(after, null);
+    if (!got.page.length) return;
+    yield got;
+    after = got.page.at(-1)!.id;
+  }
+}
+
+/** A question whose golds moved: its stored golds (null: none stored) and its golds now, for the swap. */
+interface Moved {
+  id: number;
+  kiltId: string;
+  before: PerGold<GoldRecord | null> | null;
+  now: PerGold<GoldRecord | null>;
+}
+
+/**
+ * Every question's golds read again from the outcomes and compared with the stored ones. When few
+ * moved (at most INCREMENTAL_SHARE of the stored questions, or 100), each of them is taken out of
+ * every stored entry and put back in as it is now, and the others are left as they are (after a
+ * page's text changed, or a setting that moves few golds, no run is scored again). When more moved
+ * (a change of T moves most consensus spans), the golds are stored and the entries dropped: the
+ * caller scores the runs it reads from the stored golds, which costs less than two updates per
+ * question, and the moved questions are not held in memory. False, having stored nothing, when a
+ * stored question's golds cannot be rebuilt.
+ */
+export async function rediff(
+  db: Db,
+  campaign: CampaignView,
+  versions: { version: number; wide: number },
+  at: Date,
+  { row, perQuestion, storedCount }: Catching & { storedCount: number },
+): Promise<boolean> {
+  if (!(await storedGoldsRebuildable(db, campaign.id))) return false;
+  const limit = Math.max(100, storedCount * INCREMENTAL_SHARE);
+  const toStore: StoredGolds[] = [];
+  const counts = new GoldCounts(row.counts);
+  let moved: Moved[] | null = []; // null: more than `limit` moved
+  let movedCount = 0;
+  for await (const { page, stored } of outcomePages(db, campaign, await endorsementRuleOf(db, campaign))) {
+    for (const q of page) {
+      const now = storedGoldsOf(q, perQuestion.get(q.id) ?? 0);
+      const before = stored.get(q.id);
+      if (before && sameGolds(before.stored, now)) {
+        if (before.stored.changes !== now.changes) toStore.push(now);
+        continue;
+      }
+      toStore.push(now);
+      const old = before ? before.rebuild() : null;
+      if (before && !old) return false; // its original line replaced since the check above: every question is scored afresh
+      const golds = goldsOf(q);
+      if (old) counts.add(old.golds, -1);
+      counts.add(golds);
+      movedCount++;
+      if (moved && movedCount > limit) moved = null;
+      moved?.push({ id: q.id, kiltId: q.kiltId, before: old?.golds ?? null, now: golds });
+    }
+    // Stored as the walk goes (memory flat in the campaign): a catch-up that stops after this scores everything afresh.
+    if (toStore.length >= PAGE_QUERIES) await writeQuestionGolds(db, campaign.id, toStore.splice(0));
+  }
+  // Under Dawid–Skene every judgment may move every question: the next change reads them all again (wide -1).
+  const wide = campaign.aggregation === "majority" ? versions.wide : -1;
+  if (!moved) {
+    await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
+    await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
+    return true;
+  }
+  const restored = await restoreEntries(db, campaign.id, row.version);
+  const runIds = [...new Set([...restored.values()].flatMap((m) => [...m.keys()]))];
+  for (let i = 0; i < moved.length; i += PAGE_QUERIES) {
+    const page = moved.slice(i, i + PAGE_QUERIES);
+    const guesses = await guessesOf(db, runIds, page);
+    for (const m of page) swapQuestion(restored, m.before, m.now, guesses.get(m.id) ?? new Map());
+  }
+  await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored, increments: row.increments + moved.length, wide });
+  return true;
+}
