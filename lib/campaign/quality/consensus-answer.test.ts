@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codePointLength, sliceLocation, type Location } from "@/lib/kilt/codepoints";
 import { consensusSpan, type PassageShape } from "./consensus";
-import { answerKeepingConsensus, locationHoldsAnswer } from "./consensus-answer";
+import { answerKeepingConsensus, consensusKeepingAnswer, locationHoldsAnswer } from "./consensus-answer";
 
 // A page: index 0 is the title; the passage is paragraphs 1–2.
 const page = [
@@ -109,5 +109,40 @@ describe("whether an exported location holds an answer", () => {
     expect(locationHoldsAnswer(shape, passage, whole, ["1 May 1871"])).toBe(true);
     expect(locationHoldsAnswer(shape, passage, { ...whole, endParagraphId: 1 }, ["1 May 1871"])).toBe(false);
     expect(locationHoldsAnswer(shape, passage, at(1, "was first lit"), [])).toBeNull();
+  });
+});
+
+const sentence = () => at(1, "The lighthouse was first lit in 1871.");
+const shrunk = () => at(1, "was first lit");
+
+describe("the consensus with whether it holds an answer", () => {
+  it("gives the span answerKeepingConsensus gives, and locationHoldsAnswer's verdict on it, with and without astral characters", () => {
+    // Paragraph 1 alone has no astral character (the plain slice); with paragraph 2 the text has some.
+    const plain = passage.slice(0, 1);
+    const plainShape: PassageShape = { startParagraphId: 1, paragraphLengths: plain.map(codePointLength) };
+    const lead = at(1, "Velmora Lighthouse stands");
+    const cases: [PassageShape, string[], Location[], number, string[]][] = [
+      [plainShape, plain, [sentence(), shrunk(), shrunk()], 2, ["1871"]],
+      [plainShape, plain, [sentence(), sentence(), shrunk()], 2, ["1871"]],
+      [plainShape, plain, [lead, shrunk(), shrunk()], 2, ["1871"]],
+      [plainShape, plain, [sentence(), shrunk(), shrunk()], 2, []],
+      [plainShape, plain, [], 2, ["1871"]],
+      [shape, passage, [sentence(), shrunk(), shrunk()], 2, ["1871"]],
+      [shape, passage, [at(2, "the 𐌅𐌄𐌋 scholar Ana"), at(2, "scholar Ana Kessler"), at(2, "scholar Ana Kessler")], 2, ["𐌅𐌄𐌋"]],
+      [shape, passage, [at(2, "Ana Kessler"), at(2, "Ana Kessler")], 2, ["the scholar"]],
+    ];
+    // The plain slice finds what the code points do: the case, widened to the same text.
+    expect(textOf(answerKeepingConsensus(plainShape, plain, [sentence(), shrunk(), shrunk()], 2, ["1871"]))).toBe("was first lit in 1871");
+    expect(consensusKeepingAnswer(plainShape, plain, [at(1, "lit in 1871"), at(1, "lit in 1871")], 2, ["1871"]).holds).toBe(true);
+    expect(consensusKeepingAnswer(plainShape, plain, [at(1, "in 187"), at(1, "in 187")], 2, ["1871"]).holds).toBe(false);
+    let held = 0;
+    for (const [s, p, highlights, t, answers] of cases) {
+      const got = consensusKeepingAnswer(s, p, highlights, t, answers);
+      expect(got.location).toEqual(answerKeepingConsensus(s, p, highlights, t, answers));
+      if (!got.location) expect(got.holds).toBeNull();
+      else expect(got.holds).toBe(locationHoldsAnswer(s, p, got.location, answers));
+      if (got.holds) held++;
+    }
+    expect(held).toBeGreaterThanOrEqual(3);
   });
 });

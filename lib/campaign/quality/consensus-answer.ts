@@ -8,9 +8,24 @@ import { consensusSpan, flatten, unflatten, type PassageShape } from "./consensu
  * code-point indexes over the passage's paragraphs, as in consensus.ts.
  */
 
-/** The passage's text as one array of code points (its paragraphs in order, each ending in "\n"). */
-function codePointsOf(paragraphs: readonly string[]): string[] {
-  return Array.from(paragraphs.join(""));
+/**
+ * The passage's text (its paragraphs in order, each ending in "\n") sliced by code points: a plain
+ * slice when the text has no surrogate pair (code points are then UTF-16 units), else a slice of its
+ * code points.
+ */
+function slicerOf(paragraphs: readonly string[]): (from: number, to: number) => string {
+  const text = paragraphs.join("");
+  if (!/[\uD800-\uDFFF]/.test(text)) return (from, to) => text.slice(from, to);
+  const points = Array.from(text);
+  return (from, to) => points.slice(from, to).join("");
+}
+
+/** The answers' word sequences, computed once per answers array (a question's entries share it). */
+const sequencesMemo = new WeakMap<readonly string[], string[][]>();
+function sequencesOf(answers: readonly string[]): string[][] {
+  let sequences = sequencesMemo.get(answers);
+  if (!sequences) sequencesMemo.set(answers, (sequences = answerSequences(answers)));
+  return sequences;
 }
 
 function toInterval(shape: PassageShape, l: Location): [number, number] {
@@ -53,16 +68,30 @@ export function answerKeepingConsensus(
   threshold: number,
   answers: readonly string[],
 ): Location | undefined {
+  return consensusKeepingAnswer(shape, paragraphs, highlights, threshold, answers).location;
+}
+
+/**
+ * `answerKeepingConsensus`, and whether the span it gives holds an answer (`locationHoldsAnswer` of
+ * it, found on the way; null when the question has no answer or there is no consensus).
+ */
+export function consensusKeepingAnswer(
+  shape: PassageShape,
+  paragraphs: readonly string[],
+  highlights: readonly Location[],
+  threshold: number,
+  answers: readonly string[],
+): { location: Location | undefined; holds: boolean | null } {
   const consensus = consensusSpan(shape, highlights, threshold);
-  const sequences = answerSequences(answers);
-  if (!consensus || !sequences.length) return consensus;
-  const points = codePointsOf(paragraphs);
-  const textOf = ([s, e]: [number, number]) => points.slice(s, e).join("");
+  const sequences = sequencesOf(answers);
+  if (!consensus || !sequences.length) return { location: consensus, holds: null };
+  const slice = slicerOf(paragraphs);
+  const textOf = ([s, e]: [number, number]) => slice(s, e);
   const [cs, ce] = toInterval(shape, consensus);
-  if (holdsAnswer(textOf([cs, ce]), sequences)) return consensus;
+  if (holdsAnswer(textOf([cs, ce]), sequences)) return { location: consensus, holds: true };
   const intervals = highlights.map((h) => toInterval(shape, h));
   const holding = intervals.filter((i) => holdsAnswer(textOf(i), sequences));
-  if (!holding.length) return consensus;
+  if (!holding.length) return { location: consensus, holds: false };
   // Occurrences inside the union: in each run of highlighted code points, and in each endorser's own
   // highlight (normalised alone, a highlight that cuts a word short may hold an answer its run does not).
   const occurrences: [number, number][] = [];
@@ -76,7 +105,7 @@ export function answerKeepingConsensus(
       continue;
     if (holdsAnswer(textOf(widened), sequences)) best = widened;
   }
-  return best ? toLocation(shape, best) : consensus;
+  return best ? { location: toLocation(shape, best), holds: true } : { location: consensus, holds: false };
 }
 
 /**
@@ -90,15 +119,13 @@ export function locationHoldsAnswer(
   location: Location,
   answers: readonly string[],
 ): boolean | null {
-  const sequences = answerSequences(answers);
+  const sequences = sequencesOf(answers);
   if (!sequences.length) return null;
   const first = location.startParagraphId - shape.startParagraphId;
   const last = location.endParagraphId - shape.startParagraphId;
   const text =
     location.startCharacter < 0 || location.endCharacter < 0
       ? paragraphs.slice(first, last + 1).join("")
-      : codePointsOf(paragraphs)
-          .slice(...toInterval(shape, location))
-          .join("");
+      : slicerOf(paragraphs)(...toInterval(shape, location));
   return holdsAnswer(text, sequences);
 }

@@ -4,7 +4,7 @@ import { codePointLength, sectionOf, type Location } from "@/lib/kilt/codepoints
 import type { EndorsementRule } from "../quality/aggregation";
 import { adjudicatedByMeta } from "../quality/adjudication";
 import type { AdjudicationView } from "../quality/adjudication.contract";
-import { answerKeepingConsensus, locationHoldsAnswer } from "../quality/consensus-answer";
+import { consensusKeepingAnswer, locationHoldsAnswer } from "../quality/consensus-answer";
 import type { PassageOutcome } from "../quality/outcome";
 import type { MemberRow } from "../set-members.internal";
 import { proposersOf } from "./question-responses";
@@ -108,13 +108,17 @@ function highlightsIn(p: PassageRow, highlights: HighlightRow[], i: number): { l
  */
 function locate(r: Range, locations: Location[], adjudicated: Location | undefined, ctx: EntryContext) {
   const shape = { startParagraphId: r.start, paragraphLengths: r.paragraphs.map(codePointLength) };
-  const consensus = ctx.location === "span" ? answerKeepingConsensus(shape, r.paragraphs, locations, ctx.t, ctx.answers) : undefined;
+  const consensus =
+    ctx.location === "span" && !adjudicated ? consensusKeepingAnswer(shape, r.paragraphs, locations, ctx.t, ctx.answers) : undefined;
   const where: Location = adjudicated ??
-    consensus ?? { startParagraphId: r.start, startCharacter: -1, endParagraphId: r.end, endCharacter: -1 };
+    consensus?.location ?? { startParagraphId: r.start, startCharacter: -1, endParagraphId: r.end, endCharacter: -1 };
   // The section of the span's first paragraph: a header inside the range before it, else the header
   // above the range, else the lead. (A stand-in title at index 0, as in a page.)
   const section = sectionOf(["", r.headerAbove ?? "", ...r.paragraphs], where.startParagraphId - r.start + 2);
-  return { where, section, holds: locationHoldsAnswer(shape, r.paragraphs, where, ctx.answers) };
+  // Whether it holds an answer: found while the consensus was made, else read from the text.
+  const holds =
+    consensus?.location && consensus.holds !== null ? consensus.holds : locationHoldsAnswer(shape, r.paragraphs, where, ctx.answers);
+  return { where, section, holds };
 }
 
 /**

@@ -87,8 +87,8 @@ interface Moved {
  * page's text changed, or a setting that moves few golds, no run is scored again). When more moved
  * (a change of T moves most consensus spans), the golds are stored and the entries dropped: the
  * caller scores the runs it reads from the stored golds, which costs less than two updates per
- * question, and the moved questions are not held in memory. False, having stored nothing, when a
- * stored question's golds cannot be rebuilt.
+ * question, and the moved questions are not held in memory. False when a stored question's golds
+ * cannot be rebuilt: the caller then scores everything afresh, replacing the golds stored so far.
  */
 export async function rediff(
   db: Db,
