@@ -119,24 +119,6 @@ function rebuilt(r: StoredRow): RebuiltQuestion | null {
 
 const storedColumns = sql`g.query_id, g.changes, g.original_md5, g.status, g.entries, q.original_line, q.kilt_id`;
 
-/** The stored golds of these questions, rebuilt; null when any cannot be (its question deleted, or its original line changed). */
-export async function rebuildStored(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, RebuiltQuestion> | null> {
-  const out = new Map<number, RebuiltQuestion>();
-  for (let i = 0; i < queryIds.length; i += PAGE_QUERIES) {
-    const rows = rowsOf<StoredRow>(
-      await db.execute(sql`
-        select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
-        where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds.slice(i, i + PAGE_QUERIES))}::bigint[])`),
-    );
-    for (const r of rows) {
-      const q = rebuilt(r);
-      if (!q) return null;
-      out.set(q.stored.queryId, q);
-    }
-  }
-  return out;
-}
-
 /** A question's golds as stored, and its gold records rebuilt when asked (null: its original line is gone or not the one stored). */
 export interface StoredQuestion {
   stored: StoredGolds;
@@ -152,6 +134,19 @@ export async function storedQuestions(db: Db, campaignId: number, queryIds: numb
       where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
   );
   return new Map(rows.map((r) => [Number(r.query_id), { stored: storedOf(r), rebuild: () => rebuilt(r) }]));
+}
+
+/** The stored golds of these questions, rebuilt; null when any cannot be (its question deleted, or its original line changed). */
+export async function rebuildStored(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, RebuiltQuestion> | null> {
+  const out = new Map<number, RebuiltQuestion>();
+  for (let i = 0; i < queryIds.length; i += PAGE_QUERIES) {
+    for (const q of (await storedQuestions(db, campaignId, queryIds.slice(i, i + PAGE_QUERIES))).values()) {
+      const rebuiltQ = q.rebuild();
+      if (!rebuiltQ) return null;
+      out.set(rebuiltQ.stored.queryId, rebuiltQ);
+    }
+  }
+  return out;
 }
 
 /** Whether every stored question's golds can still be rebuilt: none of their questions deleted, no original line replaced. */

@@ -47,22 +47,15 @@ async function* outcomePages(
       ),
     };
   };
-  // Pages bounded by the ids read above; then whatever came after the last of them.
+  // Pages bounded by the ids read above, each read while the one before it is taken; then whatever came after the last of them.
   const bounds: [number, number][] = [];
   for (let i = 0; i < ids.length; i += PAGE_QUERIES) bounds.push([i ? ids[i - 1]! : 0, ids[Math.min(i + PAGE_QUERIES, ids.length) - 1]!]);
-  const pending = bounds.map(() => null as ReturnType<typeof read> | null);
-  const start = (i: number) => {
-    if (i < bounds.length && !pending[i]) {
-      pending[i] = read(...bounds[i]!);
-      pending[i]!.catch(() => {}); // awaited in turn; a caller that stops early leaves no unhandled rejection
-    }
-  };
-  for (let i = 0; i < bounds.length; i++) {
-    start(i);
-    start(i + 1);
-    const got = await pending[i]!;
-    pending[i] = null;
-    yield got;
+  let next = bounds.length ? read(...bounds[0]!) : null;
+  for (let i = 0; next; i++) {
+    const current = next;
+    next = i + 1 < bounds.length ? read(...bounds[i + 1]!) : null;
+    next?.catch(() => {}); // awaited on the next round; a caller that stops early leaves no unhandled rejection
+    yield await current;
   }
   for (let after = ids.at(-1) ?? 0; ;) {
     const got = await read(after, null);
