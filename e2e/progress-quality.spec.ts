@@ -158,15 +158,18 @@ test.describe("progress and quality", () => {
   });
 
   test("the dashboard flags the hasty annotator, whose page shows their judgments, gold results and charts", async ({ page, baseURL }) => {
-    test.setTimeout(120_000); // three annotators judge a batch over HTTP, then four pages render: 35 s here, past 60 s on a loaded machine
+    test.setTimeout(120_000); // three annotators judge a batch over HTTP, then four pages render: 25 s here, past 60 s on a loaded machine
     const admin = await adminApi(baseURL!);
     const { campaignId } = await launchedTwoQuestionBatch(admin, "warned", { warnMinJudgments: 2, goldAccuracyThreshold: 0 });
     const people = await Promise.all(["hasty", "careful", "steady"].map((p) => createAccount(admin, "annotator", p)));
     const [hasty, careful, steady] = await Promise.all(people.map((u) => signedInApi(baseURL!, u)));
     expect(await judgeAll(hasty!, campaignId, () => false, 300)).toHaveLength(4);
-    // Time is the server's (issue 26): careful and steady really take over 2 s a passage; hasty claims 300 ms and takes less.
-    expect(await judgeAll(careful!, campaignId, () => true, 6000, 2100)).toHaveLength(4);
-    expect(await judgeAll(steady!, campaignId, () => true, 9000, 2100)).toHaveLength(4);
+    // Time is the server's (issue 26): careful and steady really take over 2 s a passage (side by side); hasty claims 300 ms and takes less.
+    const slow = await Promise.all([
+      judgeAll(careful!, campaignId, () => true, 6000, 2100),
+      judgeAll(steady!, campaignId, () => true, 9000, 2100),
+    ]);
+    expect(slow.map((judged) => judged.length)).toEqual([4, 4]);
     // Annotators read none of this.
     expect((await hasty!.get(`/api/campaigns/${campaignId}/annotator-warnings`)).status()).toBe(403);
     await Promise.all([hasty, careful, steady].map((a) => a!.dispose()));
