@@ -26,10 +26,14 @@ export const PYTHON_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u20
 
 /** KILT's `normalize_answer`: lower case, no ASCII punctuation, no articles a/an/the, whitespace collapsed. */
 export function normalizeAnswer(s: string): string {
-  const noPunctuation = s.toLowerCase().replace(PUNCTUATION, "");
-  const noArticles = noPunctuation.replace(ARTICLES, " ");
-  return answerWords(noArticles).join(" ");
+  return normalizeUnpunctuated(unpunctuated(s));
 }
+
+/** `normalizeAnswer`'s first two steps: the text lower-cased, without ASCII punctuation. */
+export const unpunctuated = (s: string): string => s.toLowerCase().replace(PUNCTUATION, "");
+
+/** `normalizeAnswer`'s last two steps, on an `unpunctuated` text: no articles, whitespace collapsed. */
+export const normalizeUnpunctuated = (noPunctuation: string): string => answerWords(noPunctuation.replace(ARTICLES, " ")).join(" ");
 
 /** Python's `text.split()`: the words between runs of whitespace, none empty. */
 export function answerWords(text: string): string[] {

@@ -128,6 +128,22 @@ describe("answers in a text", () => {
     expect(holdsAnswer("was first lit", answers)).toBe(false);
   });
 
+  it("agrees with its definition on random texts: an answer's normalised words in a row in the text's", () => {
+    const pieces = ["the", "A", " ", "\u00a0", ".", "'", "-", "o", "neil", "O'Neil", "ana", "Kessler", "1871", "18", "71", "é", "İ"];
+    const sequences = answerSequences(["O'Neil", "Ana Kessler", "1871", "a 18"]);
+    let seed = 33;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    let held = 0;
+    for (let n = 0; n < 3000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 10) }, () => pieces[Math.floor(next() * pieces.length)]).join("");
+      const normalized = ` ${normalizeAnswer(text)} `;
+      const expected = sequences.some((words) => normalized.includes(` ${words.join(" ")} `));
+      expect(holdsAnswer(text, sequences), JSON.stringify(text)).toBe(expected);
+      if (expected) held++;
+    }
+    expect(held).toBeGreaterThan(100); // the texts hold answers often enough for the check to bite both ways
+  });
+
   it("finds every occurrence, in code points of the text", () => {
     const text = "𐌅𐌄𐌋: Ana Kessler lit it in 1871; (1871) again, not 18711.";
     const found = answerOccurrences(text, answers).map((o) => sliceCodePoints(text, o.start, o.end));

@@ -1,4 +1,4 @@
-import { answerWords, normalizeAnswer, PYTHON_WHITESPACE } from "./answer-overlap";
+import { answerWords, normalizeAnswer, normalizeUnpunctuated, PYTHON_WHITESPACE, unpunctuated } from "./answer-overlap";
 
 /**
  * Where a question's answers occur in a text, in code points: KILT's `normalize_answer` (ported in
@@ -89,7 +89,11 @@ export function answerSequences(answers: readonly string[]): string[][] {
  * in a row, in the text's normalised words ("1871" is in "first lit in 1871.", not in "18711").
  */
 export function holdsAnswer(text: string, answers: readonly string[][]): boolean {
-  const normalized = ` ${normalizeAnswer(text)} `;
+  // Each normalised word is a run of the text lower-cased without punctuation (articles and
+  // whitespace only split it further): an answer whose first word is not in that text is not held.
+  const bare = unpunctuated(text);
+  if (!answers.some((words) => bare.includes(words[0]!))) return false;
+  const normalized = ` ${normalizeUnpunctuated(bare)} `;
   return answers.some((words) => normalized.includes(` ${words.join(" ")} `));
 }
 

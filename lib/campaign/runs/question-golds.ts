@@ -58,9 +58,12 @@ export function storedGoldsOf(q: QuestionProvenance, changes: number): StoredGol
   return { queryId: q.id, changes, originalMd5: md5Of(q.originalLine), status: q.status, entries: q.entries };
 }
 
-/** Whether two stored golds give the same gold records (the original line, the status and the entries). */
+/** Whether two stored golds give the same gold records (the original line, the status and the entries, JSON texts compared as they are). */
 export const sameGolds = (a: StoredGolds, b: StoredGolds) =>
-  a.originalMd5 === b.originalMd5 && a.status === b.status && JSON.stringify(a.entries) === JSON.stringify(b.entries);
+  a.originalMd5 === b.originalMd5 &&
+  a.status === b.status &&
+  a.entries.length === b.entries.length &&
+  a.entries.every((entry, i) => entry === b.entries[i]);
 
 /** Stores (or replaces) questions' golds. */
 export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[]): Promise<void> {

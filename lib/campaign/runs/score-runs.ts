@@ -67,11 +67,20 @@ export async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView
   return { golds: golds.counts, runs: new Map([...accumulators].map(([id, acc]) => [id, runScoresOf(acc)])) };
 }
 
-/** Adds a question's golds with a run's guess to its accumulators (sign -1: takes them out). */
+/**
+ * Adds a question's golds with a run's guess to its accumulators (sign -1: takes them out). The
+ * original gold's figures are computed once and added to the three accumulators that take them (the
+ * run's accumulators share their options).
+ */
 export function addQuestion(acc: Accumulators, gold: PerGold<GoldRecord | null>, guess: GuessRecord, sign: 1 | -1 = 1): void {
+  const original = gold.original ? acc.original.figuresOf(gold.original, guess) : null;
   for (const g of GOLDS) {
     const record = gold[g];
+    if (g === "original") {
+      if (original) acc.original.addFigures(original, sign);
+      continue;
+    }
     if (record) acc[g].add(record, guess, sign);
-    if (g !== "original" && record && gold.original) acc.originalOver[g].add(gold.original, guess, sign);
+    if (record && original) acc.originalOver[g].addFigures(original, sign);
   }
 }

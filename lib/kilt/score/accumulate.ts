@@ -43,6 +43,12 @@ class Sums {
   }
 }
 
+/** One question's figures: per level, KILT's retrieval figures; the downstream ones when the accumulator takes them. */
+export interface QuestionFigures {
+  levels: number[][];
+  downstream: { figures: number[]; provenanceRight: boolean; retrieval: number[] } | null;
+}
+
 /** An accumulator's sums and count (JSON), to store it and go on adding and taking out later. */
 export interface AccumulatorState {
   count: number;
@@ -72,16 +78,36 @@ export class ScoreAccumulator {
   }
 
   add(gold: GoldRecord, guess: GuessRecord, sign: 1 | -1 = 1): void {
-    this.count += sign;
+    this.addFigures(this.figuresOf(gold, guess), sign);
+  }
+
+  /** A question's figures as `add` sums them, to add to this accumulator and to others made with the same options. */
+  figuresOf(gold: GoldRecord, guess: GuessRecord): QuestionFigures {
     const context = questionContext(gold, guess, Math.max(this.ks.at(-1)!, DOWNSTREAM_KS.at(-1)!));
-    this.options.levels.forEach((level: Level, i) => this.levels[i]!.add(rankingFigures(gold, guess, this.ks, level, context), sign));
-    if (!this.downstream) return;
+    const levels = this.options.levels.map((level: Level) => rankingFigures(gold, guess, this.ks, level, context));
+    if (!this.downstream) return { levels, downstream: null };
     const d = downstreamOfQuestion(gold, guess);
-    const figures = [d.accuracy, d.em, d.f1, d.rougel];
-    this.downstream.sums.add(figures, sign);
-    if (d.provenanceRight) this.downstream.kilt.add(figures, sign);
     const page = rankingFigures(gold, guess, DOWNSTREAM_KS, "page", context);
-    this.downstream.retrieval.add([page[0]!, page[RECALL_AT_5]!], sign);
+    return {
+      levels,
+      downstream: {
+        figures: [d.accuracy, d.em, d.f1, d.rougel],
+        provenanceRight: d.provenanceRight,
+        retrieval: [page[0]!, page[RECALL_AT_5]!],
+      },
+    };
+  }
+
+  /** Adds (sign -1: takes out) figures from `figuresOf` of an accumulator made with the same options. */
+  addFigures(f: QuestionFigures, sign: 1 | -1 = 1): void {
+    if (f.levels.length !== this.levels.length || (f.downstream === null) !== (this.downstream === null))
+      throw new RangeError("figures of an accumulator made with other options");
+    this.count += sign;
+    f.levels.forEach((figures, i) => this.levels[i]!.add(figures, sign));
+    if (!this.downstream || !f.downstream) return;
+    this.downstream.sums.add(f.downstream.figures, sign);
+    if (f.downstream.provenanceRight) this.downstream.kilt.add(f.downstream.figures, sign);
+    this.downstream.retrieval.add(f.downstream.retrieval, sign);
   }
 
   /** Takes out a question added before with the same records (its figures subtracted: the sums may differ from never having added it in the last bits). */

@@ -48,15 +48,38 @@ function best(answers: readonly string[], score: (truth: string) => number): num
   return top === -Infinity ? 0 : top;
 }
 
+type AnswerFigures = Omit<DownstreamOfQuestion, "provenanceRight">;
+
+/**
+ * The answer figures last computed for a guess, with the answers they were computed against: a
+ * question's golds mostly share their answers (the endorsed and both golds keep the original's), so
+ * a guess scored against each of them normalises its answer and theirs once.
+ */
+const lastAnswerFigures = new WeakMap<GuessRecord, { answer: string | null; answers: readonly string[]; figures: AnswerFigures }>();
+
+function answerFiguresOf(answers: readonly string[], answer: string): AnswerFigures {
+  const normalised = normalizeAnswer(answer);
+  return {
+    accuracy: answers.includes(answer) ? 1 : 0,
+    em: best(answers, (a) => (normalizeAnswer(a) === normalised ? 1 : 0)),
+    f1: best(answers, (a) => f1Score(answer, a)),
+    rougel: best(answers, (a) => rougeL(answer, a)),
+  };
+}
+
 export function downstreamOfQuestion(gold: GoldRecord, guess: GuessRecord): DownstreamOfQuestion {
   const answer = pyStrip(guess.answer ?? "");
   if (answer.length === 0) return NOTHING;
-  const normalised = normalizeAnswer(answer);
-  return {
-    accuracy: gold.answers.includes(answer) ? 1 : 0,
-    em: best(gold.answers, (a) => (normalizeAnswer(a) === normalised ? 1 : 0)),
-    f1: best(gold.answers, (a) => f1Score(answer, a)),
-    rougel: best(gold.answers, (a) => rougeL(answer, a)),
-    provenanceRight: rPrecision(gold, idsOf(guess.provenance, "page"), "page") === 1,
-  };
+  const last = lastAnswerFigures.get(guess);
+  let figures: AnswerFigures;
+  if (last && last.answer === guess.answer && sameStrings(last.answers, gold.answers)) figures = last.figures;
+  else
+    lastAnswerFigures.set(guess, {
+      answer: guess.answer,
+      answers: [...gold.answers],
+      figures: (figures = answerFiguresOf(gold.answers, answer)),
+    });
+  return { ...figures, provenanceRight: rPrecision(gold, idsOf(guess.provenance, "page"), "page") === 1 };
 }
+
+const sameStrings = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
