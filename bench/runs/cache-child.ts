@@ -7,8 +7,9 @@
 // a change confined to one question (a coordinator rejects one of its endorsed passages) then the
 // figures of `recompute-runs` runs read (every stored entry is updated in place); the rejection
 // reverted and the leaderboard read (figures compared with the uncached baseline's); an annotator
-// paused and the leaderboard read (the questions they judged updated in place); a campaign-wide
-// change that moves no gold (an outcome-version delta of query 0, as a setting's or a page's trigger
+// paused and the leaderboard read (the questions they judged updated in place); a page renamed and
+// the leaderboard read (the questions with a passage on it updated in place); a campaign-wide
+// change that moves no gold (an outcome-version delta of query 0, as a setting's trigger
 // appends) and the leaderboard read (every question's golds read again and compared with the stored
 // ones); T changed (campaign-wide, moving golds) and `recompute-runs` runs read, their figures compared
 // with the uncached scorer's; and a run whose entries are gone (a new upload) scored alone.
@@ -40,6 +41,9 @@ export interface CacheChildReport {
   /** The leaderboard read after an annotator was paused (the questions they judged updated in place), and how many those are. */
   pauseReadSeconds: number;
   pausedQuestions: number;
+  /** The leaderboard read after a page was renamed (the questions with a passage on it updated in place), and how many those are. */
+  pageReadSeconds: number;
+  pageQuestions: number;
   recomputeAllSeconds: number;
   /** T changed (campaign-wide, and it moves golds): `recomputeRuns` runs read, the questions whose golds moved, whether the figures equal the uncached scorer's to 12 digits. */
   tChange: { from: number; to: number; seconds: number; questions: number; sameAsUncached: boolean; readSeconds: number } | null;
@@ -139,6 +143,14 @@ runMain(async () => {
   );
   await pauseAnnotator(db, coordinator, campaignId, Number(annotator!.user_id));
   const pauseReadSeconds = (await timed(read))[1];
+  // A page renamed (as a knowledge import that changes it): its trigger names the questions with a passage on it.
+  const [page] = rowsOf<{ wikipedia_id: string; questions: string | number }>(
+    await db.execute(sql`
+      select wikipedia_id, count(distinct query_id) as questions from passages where campaign_id = ${campaignId}
+      group by wikipedia_id order by 2 desc, 1 limit 1`),
+  );
+  await db.execute(sql`update pages set title = title || ' (renamed)' where wikipedia_id = ${page!.wikipedia_id}`);
+  const pageReadSeconds = (await timed(read))[1];
   // --quick: the two measures below are skipped (-1).
   let [recomputeAllSeconds, newRunSeconds] = [-1, -1];
   let tChange: CacheChildReport["tChange"] = null;
@@ -176,6 +188,8 @@ runMain(async () => {
     revertReadSeconds,
     pauseReadSeconds,
     pausedQuestions: Number(annotator!.questions),
+    pageReadSeconds,
+    pageQuestions: Number(page!.questions),
     recomputeAllSeconds,
     tChange,
     newRunSeconds,

@@ -135,6 +135,11 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
     fmt(cache.pauseReadSeconds, 2),
   );
   row(
+    `a page renamed: the leaderboard read (the ${int(cache.pageQuestions)} questions with a passage on it updated in place)`,
+    `${q} × ${runs}`,
+    fmt(cache.pageReadSeconds, 2),
+  );
+  row(
     "after a campaign-wide change that moves no gold: the leaderboard read (every question's golds read again and compared with the stored ones)",
     `${q} × ${runs}`,
     fmt(cache.recomputeAllSeconds, 2),

@@ -87,15 +87,25 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Pages: a changed title or text changes the golds of every campaign with a passage on the page.
+-- Pages: a changed title or text changes the golds of the questions with a passage on the page, an
+-- evidence set's member included (a set passage's own page is its first member's): the change is
+-- confined to those questions, so the leaderboard cache updates them alone.
 CREATE OR REPLACE FUNCTION kps_page_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
              WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)) THEN
-    INSERT INTO outcome_version_deltas (campaign_id, changes)
-    SELECT DISTINCT p.campaign_id, 1 FROM passages p
-    WHERE p.wikipedia_id IN (SELECT n.wikipedia_id FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
-                             WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs));
+    INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
+    WITH changed AS (
+      SELECT n.wikipedia_id FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
+      WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)
+    )
+    SELECT campaign_id, query_id, 1 FROM (
+      SELECT p.campaign_id, p.query_id FROM passages p JOIN changed c ON c.wikipedia_id = p.wikipedia_id
+      UNION
+      SELECT p.campaign_id, p.query_id FROM passages p CROSS JOIN LATERAL jsonb_array_elements(p.set_members) m
+      JOIN changed c ON c.wikipedia_id = m.value->>'wikipediaId'
+      WHERE p.set_members IS NOT NULL
+    ) touched;
   END IF;
   RETURN NULL;
 END

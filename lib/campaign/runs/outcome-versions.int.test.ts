@@ -1,12 +1,14 @@
 // The outcome versions' triggers (db/sql/outcome-versions.sql and tallies.sql) on the writes of the
 // judging path: what moves a question's version, and what must not (a claim, the agreement the tally
-// triggers keep, a gold counter) — the leaderboard cache reads every question named again.
+// triggers keep, a gold counter) — the leaderboard cache reads every question named again; and a
+// page's text, which moves the questions with a passage on the page.
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { rowsOf, type Db } from "@/db/client";
 import { makeAnnotator, makeCampaign, judgmentOf } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
 import { makeUser } from "@/test/runs";
+import { makeSetCampaign } from "@/test/set-campaign";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { reviseJudgment } from "../annotate/revise-judgment";
@@ -23,6 +25,8 @@ async function movedBy(db: Db, campaignId: number, write: () => Promise<unknown>
     wide: (await readVersions(db, campaignId)).wide !== wideBefore,
   };
 }
+
+const sorted = (m: { questions: number[]; wide: boolean }) => ({ ...m, questions: m.questions.sort((x, y) => x - y) });
 
 /** The question and passage of a task, by its claim's handle (a task carries no database id). */
 async function claimed(db: Db, handle: string) {
@@ -82,7 +86,6 @@ describeEachDatabase("outcome versions on the judging path", ({ db }) => {
       judged.push((await claimed(db(), t!.claim.handle)).question);
     }
     const expected = [...new Set(judged)].sort((x, y) => x - y);
-    const sorted = (m: { questions: number[]; wide: boolean }) => ({ ...m, questions: m.questions.sort((x, y) => x - y) });
 
     // The gold counters every gold judgment moves (upserted into the standing: inserted, then updated).
     const goldJudged = () =>
@@ -117,5 +120,56 @@ describeEachDatabase("outcome versions on the judging path", ({ db }) => {
       db().execute(sql`insert into annotator_standings (campaign_id, user_id) values (${c.campaignId}, ${b.id})`),
     );
     expect(active).toEqual({ questions: [], wide: false });
+  });
+
+  it("a page's title or text moves the questions with a passage on it, an evidence set's member included; an unchanged page none", async () => {
+    const c = await makeSetCampaign(db());
+    const other = await makeCampaign(db(), { queries: 1, candidates: 1 });
+    const passages = rowsOf<{ query_id: string | number; wikipedia_id: string; set_members: { wikipediaId: string }[] | null }>(
+      await db().execute(sql`select query_id, wikipedia_id, set_members from passages where campaign_id = ${c.campaignId}`),
+    );
+    /** The questions with a passage on the page, read from the passages here (a set: any member's page). */
+    const on = (page: string) =>
+      [
+        ...new Set(
+          passages
+            .filter((p) => p.wikipedia_id === page || p.set_members?.some((m) => m.wikipediaId === page))
+            .map((p) => Number(p.query_id)),
+        ),
+      ].sort((x, y) => x - y);
+    // Page 1 holds question 1's passages and the second member of question 0's set.
+    expect(on(c.pageIds[1]!)).toHaveLength(2);
+    expect(on(c.pageIds[0]!)).toHaveLength(1);
+    const edit = (page: string, change: "text" | "title" | "nothing") =>
+      db().execute(
+        change === "text"
+          ? sql`update pages set paragraphs = paragraphs || array['An added paragraph.'] where wikipedia_id = ${page}`
+          : change === "title"
+            ? sql`update pages set title = title || ' (renamed)' where wikipedia_id = ${page}`
+            : sql`update pages set paragraphs = paragraphs, title = title where wikipedia_id = ${page}`,
+      );
+    for (const [page, change] of [
+      [c.pageIds[1]!, "text"],
+      [c.pageIds[0]!, "text"],
+      [c.pageIds[1]!, "title"],
+    ] as const) {
+      expect(sorted(await movedBy(db(), c.campaignId, () => edit(page, change))), `${change} of ${page}`).toEqual({
+        questions: on(page),
+        wide: false,
+      });
+    }
+    // The same title and text written again, and another campaign's page: nothing moves here.
+    expect(await movedBy(db(), c.campaignId, () => edit(c.pageIds[1]!, "nothing"))).toEqual({ questions: [], wide: false });
+    expect(await movedBy(db(), c.campaignId, () => edit(other.pageIds[0]!, "text"))).toEqual({ questions: [], wide: false });
+    // Two pages in one statement (a knowledge import's upsert): both pages' questions, once each.
+    const both = await movedBy(db(), c.campaignId, () =>
+      db().execute(
+        sql`update pages set paragraphs = paragraphs || array['Once more.'] where wikipedia_id = any(${sql.param([...c.pageIds])}::text[])`,
+      ),
+    );
+    expect(sorted(both)).toEqual({
+      questions: [...new Set([...on(c.pageIds[0]!), ...on(c.pageIds[1]!)])].sort((x, y) => x - y),
+      wide: false,
+    });
   });
 });

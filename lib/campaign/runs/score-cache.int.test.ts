@@ -159,12 +159,19 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await changed("T back");
     expect(await storedGoldsOf(db(), c.campaignId)).toEqual(beforeT);
     expect(await incrementsOf(db(), c.campaignId)).toBe(incrementsBeforeT + 2 * movedByT);
-    // A campaign-wide change that changes no question's golds (as a page's trigger appends): every
+    // A campaign-wide change that changes no question's golds (as a setting's trigger appends): every
     // question is read again, none is updated, and the entries move to the new version.
     await db().execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${c.campaignId}, 0, 1)`);
     await changed("a campaign-wide change that moves no gold");
     expect(await incrementsOf(db(), c.campaignId)).toBe(incrementsBeforeT + 2 * movedByT);
     expect(await storedGoldsOf(db(), c.campaignId)).toEqual(beforeT);
+    // A page renamed: confined to the questions with a passage on it, whose golds (the entries' title) move and are updated in place.
+    const [wideBeforePage, beforePage] = [(await readVersions(db(), c.campaignId)).wide, await incrementsOf(db(), c.campaignId)];
+    await db().execute(sql`update pages set title = title || ' (renamed)' where wikipedia_id = ${c.pageIds[0]!}`);
+    await changed("a page renamed");
+    expect((await readVersions(db(), c.campaignId)).wide).toBe(wideBeforePage);
+    expect(goldsChanged(beforeT, await storedGoldsOf(db(), c.campaignId))).toBe(1);
+    expect(await incrementsOf(db(), c.campaignId)).toBe(beforePage + 1);
     // An adjudication: question 0's paragraph 2 rejected over the vote.
     const [p2] = rowsOf<{ id: string | number }>(
       await db().execute(

@@ -27,7 +27,7 @@ import type { RunView } from "./runs.contract";
 // - A change confined to some questions (every delta of it names one: db/sql/outcome-versions.sql)
 //   updates every stored entry of the campaign in place: each changed question's stored golds taken
 //   out of the run's sums and its golds as they are now put in, with the run's guess for it.
-// - A campaign-wide change (a setting, a page, a batch deleted), Dawid–Skene (every judgment weighs
+// - A campaign-wide change (a setting, a batch deleted), Dawid–Skene (every judgment weighs
 //   on every question), or too many questions changed: every question's golds are read again from
 //   the outcomes and compared with the stored ones, and only those that differ are updated in place
 //   (rediff): the runs are not scored again for the others.
