@@ -4,7 +4,7 @@ import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
 import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
-import { GOLDS, type OriginalOver, type PerGold, type RunView } from "./runs.contract";
+import type { OriginalOver, PerGold, RunView } from "./runs.contract";
 import type { GoldRecord, GuessRecord, KiltResult } from "@/lib/kilt/score/types";
 
 // The uncached scorer: every question's golds rebuilt from the campaign's outcomes as they are now,
@@ -69,18 +69,20 @@ export async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView
 
 /**
  * Adds a question's golds with a run's guess to its accumulators (sign -1: takes them out). The
- * original gold's figures are computed once and added to the three accumulators that take them (the
- * run's accumulators share their options).
+ * original gold's figures are computed once and added to the three accumulators that take them, and
+ * the guess's answer figures once for the golds with the original's answers (the endorsed and both
+ * golds keep them): the run's accumulators share their options.
  */
 export function addQuestion(acc: Accumulators, gold: PerGold<GoldRecord | null>, guess: GuessRecord, sign: 1 | -1 = 1): void {
   const original = gold.original ? acc.original.figuresOf(gold.original, guess) : null;
-  for (const g of GOLDS) {
+  if (original) acc.original.addFigures(original, sign);
+  for (const g of ["endorsed", "both"] as const) {
     const record = gold[g];
-    if (g === "original") {
-      if (original) acc.original.addFigures(original, sign);
-      continue;
-    }
-    if (record) acc[g].add(record, guess, sign);
-    if (record && original) acc.originalOver[g].addFigures(original, sign);
+    if (!record) continue;
+    const shared = original?.downstream && sameStrings(record.answers, gold.original!.answers) ? original.downstream.answers : undefined;
+    acc[g].addFigures(acc[g].figuresOf(record, guess, shared), sign);
+    if (original) acc.originalOver[g].addFigures(original, sign);
   }
 }
+
+const sameStrings = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));

@@ -1,4 +1,4 @@
-import { downstreamOfQuestion } from "./downstream";
+import { answerFiguresOf, downstreamOfQuestion, type AnswerFigures } from "./downstream";
 import { questionContext, rankingFigures, retrievalKeys } from "./retrieval";
 import type { DownstreamScores, GoldRecord, GuessRecord, KiltResult, Level, RetrievalScores, ScoreOptions } from "./types";
 
@@ -46,7 +46,8 @@ class Sums {
 /** One question's figures: per level, KILT's retrieval figures; the downstream ones when the accumulator takes them. */
 export interface QuestionFigures {
   levels: number[][];
-  downstream: { figures: number[]; provenanceRight: boolean; retrieval: number[] } | null;
+  /** `answers`: the answer figures they were made from (null: the guess has no answer), for another gold with the same answers. */
+  downstream: { figures: number[]; provenanceRight: boolean; retrieval: number[]; answers: AnswerFigures | null } | null;
 }
 
 /** An accumulator's sums and count (JSON), to store it and go on adding and taking out later. */
@@ -81,12 +82,16 @@ export class ScoreAccumulator {
     this.addFigures(this.figuresOf(gold, guess), sign);
   }
 
-  /** A question's figures as `add` sums them, to add to this accumulator and to others made with the same options. */
-  figuresOf(gold: GoldRecord, guess: GuessRecord): QuestionFigures {
+  /**
+   * A question's figures as `add` sums them, to add to this accumulator and to others made with the
+   * same options. `answered`: the guess's answer figures against the same answers, computed for another gold.
+   */
+  figuresOf(gold: GoldRecord, guess: GuessRecord, answered?: AnswerFigures | null): QuestionFigures {
     const context = questionContext(gold, guess, Math.max(this.ks.at(-1)!, DOWNSTREAM_KS.at(-1)!));
     const levels = this.options.levels.map((level: Level) => rankingFigures(gold, guess, this.ks, level, context));
     if (!this.downstream) return { levels, downstream: null };
-    const d = downstreamOfQuestion(gold, guess);
+    const answers = answered === undefined ? answerFiguresOf(gold.answers, guess) : answered;
+    const d = downstreamOfQuestion(gold, guess, answers);
     const page = rankingFigures(gold, guess, DOWNSTREAM_KS, "page", context);
     return {
       levels,
@@ -94,6 +99,7 @@ export class ScoreAccumulator {
         figures: [d.accuracy, d.em, d.f1, d.rougel],
         provenanceRight: d.provenanceRight,
         retrieval: [page[0]!, page[RECALL_AT_5]!],
+        answers,
       },
     };
   }

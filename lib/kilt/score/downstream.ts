@@ -48,16 +48,13 @@ function best(answers: readonly string[], score: (truth: string) => number): num
   return top === -Infinity ? 0 : top;
 }
 
-type AnswerFigures = Omit<DownstreamOfQuestion, "provenanceRight">;
+/** A guess's answer figures against a gold's answers (they do not depend on provenance). */
+export type AnswerFigures = Omit<DownstreamOfQuestion, "provenanceRight">;
 
-/**
- * The answer figures last computed for a guess, with the answers they were computed against: a
- * question's golds mostly share their answers (the endorsed and both golds keep the original's), so
- * a guess scored against each of them normalises its answer and theirs once.
- */
-const lastAnswerFigures = new WeakMap<GuessRecord, { answer: string | null; answers: readonly string[]; figures: AnswerFigures }>();
-
-function answerFiguresOf(answers: readonly string[], answer: string): AnswerFigures {
+/** The answer figures of a guess; null when its answer is empty (it then scores nothing). */
+export function answerFiguresOf(answers: readonly string[], guess: GuessRecord): AnswerFigures | null {
+  const answer = pyStrip(guess.answer ?? "");
+  if (answer.length === 0) return null;
   const normalised = normalizeAnswer(answer);
   return {
     accuracy: answers.includes(answer) ? 1 : 0,
@@ -67,19 +64,12 @@ function answerFiguresOf(answers: readonly string[], answer: string): AnswerFigu
   };
 }
 
-export function downstreamOfQuestion(gold: GoldRecord, guess: GuessRecord): DownstreamOfQuestion {
-  const answer = pyStrip(guess.answer ?? "");
-  if (answer.length === 0) return NOTHING;
-  const last = lastAnswerFigures.get(guess);
-  let figures: AnswerFigures;
-  if (last && last.answer === guess.answer && sameStrings(last.answers, gold.answers)) figures = last.figures;
-  else
-    lastAnswerFigures.set(guess, {
-      answer: guess.answer,
-      answers: [...gold.answers],
-      figures: (figures = answerFiguresOf(gold.answers, answer)),
-    });
-  return { ...figures, provenanceRight: rPrecision(gold, idsOf(guess.provenance, "page"), "page") === 1 };
+/** `answered`: the guess's answer figures against these same answers, when the caller has them (another gold with the same answers). */
+export function downstreamOfQuestion(
+  gold: GoldRecord,
+  guess: GuessRecord,
+  answered: AnswerFigures | null = answerFiguresOf(gold.answers, guess),
+): DownstreamOfQuestion {
+  if (!answered) return NOTHING;
+  return { ...answered, provenanceRight: rPrecision(gold, idsOf(guess.provenance, "page"), "page") === 1 };
 }
-
-const sameStrings = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
