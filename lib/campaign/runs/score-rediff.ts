@@ -96,26 +96,38 @@ export async function rediff(
   const counts = new GoldCounts(row.counts);
   let moved: Moved[] | null = []; // null: more than `limit` moved
   let movedCount = 0;
-  for await (const { page, stored } of outcomePages(db, campaign, await endorsementRuleOf(db, campaign))) {
-    for (const q of page) {
-      const now = storedGoldsOf(q, perQuestion.get(q.id) ?? 0);
-      const before = stored.get(q.id);
-      if (before && sameGolds(before.stored, now)) {
-        if (before.stored.changes !== now.changes) toStore.push(now);
-        continue;
+  // Each page's golds are stored as the walk goes (memory flat in the campaign), the write queued on
+  // the connection behind the reads in flight and not waited for: the walk goes on with the next page
+  // meanwhile. Every way out of the walk waits for the writes (their error is the walk's).
+  let writing = Promise.resolve();
+  try {
+    for await (const { page, stored } of outcomePages(db, campaign, await endorsementRuleOf(db, campaign))) {
+      for (const q of page) {
+        const now = storedGoldsOf(q, perQuestion.get(q.id) ?? 0);
+        const before = stored.get(q.id);
+        if (before && sameGolds(before.stored, now)) {
+          if (before.stored.changes !== now.changes) toStore.push(now);
+          continue;
+        }
+        toStore.push(now);
+        const old = before ? before.rebuild() : null;
+        if (before && !old) return false; // its original line replaced since the check above: every question is scored afresh
+        const golds = goldsOf(q);
+        if (old) counts.add(old.golds, -1);
+        counts.add(golds);
+        movedCount++;
+        if (moved && movedCount > limit) moved = null;
+        moved?.push({ id: q.id, kiltId: q.kiltId, before: old?.golds ?? null, now: golds });
       }
-      toStore.push(now);
-      const old = before ? before.rebuild() : null;
-      if (before && !old) return false; // its original line replaced since the check above: every question is scored afresh
-      const golds = goldsOf(q);
-      if (old) counts.add(old.golds, -1);
-      counts.add(golds);
-      movedCount++;
-      if (moved && movedCount > limit) moved = null;
-      moved?.push({ id: q.id, kiltId: q.kiltId, before: old?.golds ?? null, now: golds });
+      // A catch-up that stops after this scores everything afresh.
+      if (toStore.length >= PAGE_QUERIES) {
+        const rows = toStore.splice(0);
+        writing = writing.then(() => writeQuestionGolds(db, campaign.id, rows));
+        writing.catch(() => {}); // awaited below; a walk that throws first leaves no unhandled rejection
+      }
     }
-    // Stored as the walk goes (memory flat in the campaign): a catch-up that stops after this scores everything afresh.
-    if (toStore.length >= PAGE_QUERIES) await writeQuestionGolds(db, campaign.id, toStore.splice(0));
+  } finally {
+    await writing;
   }
   // Under Dawid–Skene every judgment may move every question: the next change reads them all again (wide -1).
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
