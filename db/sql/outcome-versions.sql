@@ -75,14 +75,21 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- Campaign settings: any change but the name, texts and the judging page's settings (R, T, early
--- stop, aggregation, partial evidence and the rest feed the outcomes or the golds' text).
+-- Campaign settings: any change (R, T, early stop, aggregation, and any column added later) but
+-- those no outcome is read from: the name and texts, the judging page's settings (answers shown,
+-- who may judge, asking for a passage when none is sufficient, the lease), the gold rules applied
+-- when a judgment is submitted (a pause they cause is a standing's change, below) and the
+-- dashboard's warning thresholds.
 CREATE OR REPLACE FUNCTION kps_campaign_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO outcome_version_deltas (campaign_id, changes)
   SELECT n.id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
-  WHERE to_jsonb(o) - 'updated_at' - 'name' - 'instructions' - 'session_goal' - 'lease_seconds'
-      IS DISTINCT FROM to_jsonb(n) - 'updated_at' - 'name' - 'instructions' - 'session_goal' - 'lease_seconds';
+  WHERE to_jsonb(o) - ARRAY['updated_at', 'name', 'instructions', 'session_goal', 'lease_seconds', 'show_answers', 'all_annotators',
+                            'ask_when_none_sufficient', 'gold_min_judgments', 'gold_accuracy_threshold', 'gold_span_slack',
+                            'warn_fast_share', 'warn_min_agreement', 'warn_min_judgments']
+      IS DISTINCT FROM to_jsonb(n) - ARRAY['updated_at', 'name', 'instructions', 'session_goal', 'lease_seconds', 'show_answers',
+                            'all_annotators', 'ask_when_none_sufficient', 'gold_min_judgments', 'gold_accuracy_threshold',
+                            'gold_span_slack', 'warn_fast_share', 'warn_min_agreement', 'warn_min_judgments'];
   RETURN NULL;
 END
 $$;

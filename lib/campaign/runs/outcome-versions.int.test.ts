@@ -172,4 +172,32 @@ describeEachDatabase("outcome versions on the judging path", ({ db }) => {
       wide: false,
     });
   });
+
+  it("a setting no outcome is read from moves no version; R, T, early stop and the aggregation move the whole campaign", async () => {
+    const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
+    const set = (change: ReturnType<typeof sql>) => db().execute(sql`update campaigns set ${change} where id = ${c.campaignId}`);
+    const untouched = [
+      sql`name = name || ' (renamed)'`,
+      sql`instructions = 'Read twice.'`,
+      sql`show_answers = not show_answers`,
+      sql`all_annotators = not all_annotators`,
+      sql`ask_when_none_sufficient = not ask_when_none_sufficient`,
+      sql`lease_seconds = lease_seconds + 60`,
+      sql`session_goal = 25`,
+      sql`gold_min_judgments = gold_min_judgments + 1`,
+      sql`gold_accuracy_threshold = 0.9`,
+      sql`gold_span_slack = 0.5`,
+      sql`warn_fast_share = 0.9`,
+      sql`warn_min_agreement = 0.9`,
+      sql`warn_min_judgments = 99`,
+    ];
+    for (const change of untouched) expect(await movedBy(db(), c.campaignId, () => set(change))).toEqual({ questions: [], wide: false });
+    for (const change of [
+      sql`endorsement_threshold = 1`,
+      sql`judgments_per_passage = 2`,
+      sql`early_stop = not early_stop`,
+      sql`aggregation = 'dawid-skene'`,
+    ])
+      expect(await movedBy(db(), c.campaignId, () => set(change))).toEqual({ questions: [], wide: true });
+  });
 });
