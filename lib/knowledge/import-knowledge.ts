@@ -10,7 +10,8 @@ import type { KnowledgeImportResult } from "@/lib/knowledge/knowledge.contract";
 import { FatalImportError, fieldPath, parseJsonLine, readLines, type JsonlLine } from "@/lib/kilt/jsonl";
 import { knowledgeRecordSchema, type KnowledgeRecord } from "@/lib/kilt/schemas";
 import { importFailed, MAX_PROBLEMS, Problems } from "@/lib/campaign/import/import-problems";
-import { addReferencedPageIds, type ImportFile } from "@/lib/campaign/import/read-batch-files";
+import { foldedTitle } from "@/lib/campaign/import/evidence-pages";
+import { addReferencedPages, type ImportFile, type ReferencedPages } from "@/lib/campaign/import/read-batch-files";
 
 /** A knowledge-source line may be long (a whole Wikipedia page), but not unbounded. */
 export const MAX_KNOWLEDGE_LINE_BYTES = 16 * 1024 * 1024;
@@ -38,6 +39,8 @@ type OnProgress = (progress: { bytes: number; lines: number; pages: number }) =>
 export interface KnowledgeFileInput extends ImportFile {
   /** Keep only these pages (the ones a batch's queries and candidates reference). */
   onlyPageIds?: ReadonlySet<string>;
+  /** With `onlyPageIds`, keep also the pages of these titles (folded: `foldedTitle`), which items of evidence given as text name. */
+  onlyPageTitles?: ReadonlySet<string>;
   onProgress?: OnProgress;
 }
 
@@ -77,15 +80,20 @@ export async function importKnowledge(db: Db, actor: Actor, input: KnowledgeImpo
 async function importParts(db: Db, input: Extract<KnowledgeImportInput, { parts: unknown }>): Promise<KnowledgeImportResult> {
   // Only now, with the caller allowed, is the upload read.
   const problems = new Problems();
-  let onlyPageIds: Set<string> | undefined;
+  let only: ReferencedPages | undefined;
   let result: KnowledgeImportResult | undefined;
   for await (const part of input.parts) {
     if (part.kind === "references") {
-      await addReferencedPageIds(part.file, (onlyPageIds ??= new Set()), problems);
+      await addReferencedPages(part.file, (only ??= { ids: new Set(), titles: new Set() }), problems);
       continue;
     }
     if (problems.list.length) throw importFailed(problems.list);
-    result = await importKnowledgeFile(db, { ...part.file, onlyPageIds, onProgress: input.onProgress });
+    result = await importKnowledgeFile(db, {
+      ...part.file,
+      onlyPageIds: only?.ids,
+      onlyPageTitles: only?.titles,
+      onProgress: input.onProgress,
+    });
   }
   if (!result) throw invalidField("file", "a knowledge-source file is required");
   return result;
@@ -134,7 +142,11 @@ async function stageLines(db: Db, staging: string, input: KnowledgeFileInput) {
       const record = parseRecord(file, line, problems);
       if (problems.full) break;
       if (!record) continue;
-      if (input.onlyPageIds && !input.onlyPageIds.has(record.wikipedia_id)) {
+      if (
+        input.onlyPageIds &&
+        !input.onlyPageIds.has(record.wikipedia_id) &&
+        !input.onlyPageTitles?.has(foldedTitle(record.wikipedia_title))
+      ) {
         skipped++;
         continue;
       }

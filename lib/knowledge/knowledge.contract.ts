@@ -65,7 +65,7 @@ export interface KnowledgeImportResult {
   updated: number;
   /** Pages already there, the same in the file (left as they were, not re-indexed). */
   unchanged: number;
-  /** Lines left out by `onlyPageIds`. */
+  /** Lines left out as not cited (`onlyPageIds`, `onlyPageTitles`). */
   skipped: number;
   bytes: number;
   /** Content paragraphs of the pages kept (neither the title line, a `Section::::` header nor a blank one): what a text index holds. */

@@ -11,7 +11,7 @@ export const KNOWLEDGE_ROUTES: readonly RouteRow[] = [
     path: "/api/knowledge",
     roles: ["coordinator"],
     summary: "Import knowledge pages (JSONL, raw or multipart)",
-    doc: "a raw JSONL body (plain or gzip; `?name=` names it in messages), or multipart: optional `references` files (task/retrieval files: keep only the pages they cite), then `file` → 201 `{file, lines, pages, inserted, updated, unchanged, skipped, bytes, indexed}` (`updated`: pages already there whose title or text changed; `unchanged`: pages already there and the same, left as they were; audited `knowledge.import` with these counts; `indexed`: new or changed pages put into the text index, when it was built before; at most 5,000, the rest wait for a build); 422 with `details.problems`; 413 past the size limit",
+    doc: "a raw JSONL body (plain or gzip; `?name=` names it in messages), or multipart: optional `references` files (task/retrieval files: keep only the pages they cite, by `wikipedia_id` or, for evidence given as text, by title folded for case and accents), then `file` → 201 `{file, lines, pages, inserted, updated, unchanged, skipped, bytes, indexed}` (`updated`: pages already there whose title or text changed; `unchanged`: pages already there and the same, left as they were; audited `knowledge.import` with these counts; `indexed`: new or changed pages put into the text index, when it was built before; at most 5,000, the rest wait for a build); 422 with `details.problems`; 413 past the size limit",
   },
   {
     method: "GET",

@@ -17,6 +17,25 @@ export interface FoundPage {
 }
 
 type PageRow = { wikipedia_id: string; title: string };
+
+/** kps_fold's accented letters (db/sql/search.sql), each with the letter it folds to. */
+const FOLD_FROM =
+  "àáâãäåāăąçćĉċčďđèéêëēĕėęěĝğġģĥħìíîïĩīĭįıĵķĺļľŀłñńņňòóôõöøōŏőŕŗřśŝşšţťŧùúûüũūŭůűųŵýÿŷźżžÀÁÂÃÄÅĀĂĄÇĆĈĊČĎĐÈÉÊËĒĔĖĘĚĜĞĠĢĤĦÌÍÎÏĨĪĬĮİĴĶĹĻĽĿŁÑŃŅŇÒÓÔÕÖØŌŎŐŔŖŘŚŜŞŠŢŤŦÙÚÛÜŨŪŬŮŰŲŴÝŸŶŹŻŽ";
+const FOLD_TO =
+  "aaaaaaaaacccccddeeeeeeeeegggghhiiiiiiiiijklllllnnnnooooooooorrrsssstttuuuuuuuuuuwyyyzzzaaaaaaaaacccccddeeeeeeeeegggghhiiiiiiiiijklllllnnnnooooooooorrrsssstttuuuuuuuuuuwyyyzzz";
+const FOLDS = new Map(Array.from(FOLD_FROM).map((c, i) => [c, FOLD_TO[i]!]));
+
+/**
+ * kps_fold (db/sql/search.sql) in JavaScript, for titles matched outside the database (the filtered
+ * knowledge import): the accented letters of its list replaced, then lower case. On a database whose
+ * lower() leaves non-ASCII letters as they are (the C locale), it folds a little more than kps_fold:
+ * two titles kps_fold makes equal, it makes equal too.
+ */
+export function foldedTitle(title: string): string {
+  let out = "";
+  for (const c of title) out += FOLDS.get(c) ?? c;
+  return out.toLowerCase();
+}
 const CHUNK = 1000;
 
 /** The knowledge source's pages of these ids. */

@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
+import { rowsOf } from "@/db/client";
 import { batches, passages, queries } from "@/db/schema";
 import { system } from "@/lib/auth/actor";
 import { AppError } from "@/lib/errors";
@@ -11,6 +12,7 @@ import { importKnowledge } from "../../knowledge/import-knowledge";
 import { createCampaignSchema } from "../settings.contract";
 import { goldsOf } from "../runs/golds";
 import { droppedItemsJsonl } from "./evidence-map.contract";
+import { foldedTitle } from "./evidence-pages";
 
 type Problem = { file: string; line: number; field: string; message: string };
 
@@ -235,9 +237,9 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
     expect(await db().select().from(batches).where(eq(batches.campaignId, campaign.id))).toEqual([]);
   });
 
-  it("keeps, in a knowledge import filtered by a task file of text evidence, the pages its items name by wikipedia_id", async () => {
+  it("keeps, in a knowledge import filtered by a task file of text evidence, the pages its items name by wikipedia_id or by title", async () => {
     const u = unique("r");
-    const page = (id: string) => ({ wikipedia_id: id, wikipedia_title: `Page ${id}`, text: [`Page ${id}\n`, `${LIGHT}\n`] });
+    const page = (id: string, title = `Page ${id}`) => ({ wikipedia_id: id, wikipedia_title: title, text: [`${title}\n`, `${LIGHT}\n`] });
     const refs = jsonl([
       {
         id: `${u}-q`,
@@ -247,6 +249,8 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
             provenance: [
               { evidence: LIGHT, wikipedia_id: `${u}-a` },
               { evidence: LIGHT, title: `Page ${u}-b` },
+              // Named as the title search folds it (case and accents), as the batch import then finds it.
+              { evidence: LIGHT, title: `PAGE ${u}-C` },
             ],
           },
         ],
@@ -254,8 +258,29 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
     ]);
     const parts = (async function* () {
       yield { kind: "references" as const, file: { fileName: "refs.jsonl", source: source(refs) } };
-      yield { kind: "file" as const, file: { fileName: "k.jsonl", source: source(jsonl([page(`${u}-a`), page(`${u}-b`)])) } };
+      const knowledge = [page(`${u}-a`), page(`${u}-b`), page(`${u}-c`, `Page ${u}-Ç`), page(`${u}-d`)];
+      yield { kind: "file" as const, file: { fileName: "k.jsonl", source: source(jsonl(knowledge)) } };
     })();
-    expect(await importKnowledge(db(), system, { parts })).toMatchObject({ pages: 1, skipped: 1 });
+    expect(await importKnowledge(db(), system, { parts })).toMatchObject({ pages: 3, skipped: 1 });
+    const kept = rowsOf<{ wikipedia_id: string }>(
+      await db().execute(sql`select wikipedia_id from pages where wikipedia_id like ${`${u}-%`} order by 1`),
+    );
+    expect(kept.map((r) => r.wikipedia_id)).toEqual([`${u}-a`, `${u}-b`, `${u}-c`]);
+  });
+
+  it("folds titles in JavaScript as kps_fold folds them in the database", async () => {
+    const names = [
+      "Émile Zola",
+      "ÀÁÂÃÄÅĀĂĄ àáâãäåāăą",
+      "ÇĆĈĊČ çćĉċč ĎĐ ďđ ÈÉÊËĒĔĖĘĚ èéêëēĕėęě",
+      "ĜĞĠĢ ĝğġģ ĤĦ ĥħ ÌÍÎÏĨĪĬĮİ ìíîïĩīĭįı Ĵĵ Ķķ ĹĻĽĿŁ ĺļľŀł",
+      "ÑŃŅŇ ñńņň ÒÓÔÕÖØŌŎŐ òóôõöøōŏő ŔŖŘ ŕŗř ŚŜŞŠ śŝşš ŢŤŦ ţťŧ",
+      "ÙÚÛÜŨŪŬŮŰŲ ùúûüũūŭůűų Ŵŵ ÝŸŶ ýÿŷ ŹŻŽ źżž",
+      "Plain ASCII: The Quick Brown Fox (1871) – 'x'",
+    ];
+    const rows = rowsOf<{ name: string; folded: string }>(
+      await db().execute(sql`select x as name, kps_fold(x) as folded from unnest(${sql.param(names)}::text[]) as x`),
+    );
+    expect(rows.map((r) => foldedTitle(r.name))).toEqual(rows.map((r) => r.folded));
   });
 });

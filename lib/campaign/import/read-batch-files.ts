@@ -14,6 +14,7 @@ import {
 } from "@/lib/kilt/schemas";
 import { answersOf, type PassageDraft } from "./passage-drafts";
 import { locatedGoldOf } from "./set-drafts";
+import { foldedTitle } from "./evidence-pages";
 import type { Problems } from "./import-problems";
 
 /** Task and retrieval lines are short; a longer one is a broken file. */
@@ -65,10 +66,16 @@ const retrievalLineSchema = z.object({
     .min(1, "must hold the ranking's output entry"),
 });
 
-/** An item given as text names its page by wikipedia_id or title: only its wikipedia_id, when given, is a reference. */
+/** The page an item references: its wikipedia_id; an item given as text may name its page by title instead (or as well). */
 const referenceItemSchema = z.unknown().transform((v, ctx) => {
-  const parsed = isTextEvidence(v) ? textEvidenceItemSchema.safeParse(v) : provenanceItemSchema.safeParse(v);
-  if (parsed.success) return parsed.data.wikipedia_id;
+  if (isTextEvidence(v)) {
+    const parsed = textEvidenceItemSchema.safeParse(v);
+    if (parsed.success) return { id: parsed.data.wikipedia_id, title: parsed.data.title };
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  }
+  const parsed = provenanceItemSchema.safeParse(v);
+  if (parsed.success) return { id: parsed.data.wikipedia_id, title: undefined };
   for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
   return z.NEVER;
 });
@@ -161,17 +168,28 @@ export async function readCandidatesFile(file: ImportFile, problems: Problems): 
   return out;
 }
 
+/** The pages a filtered knowledge import keeps: by wikipedia_id, and by title folded as `foldedTitle` folds it. */
+export interface ReferencedPages {
+  ids: Set<string>;
+  titles: Set<string>;
+}
+
 /**
- * Adds to `ids` the wikipedia_ids a task or retrieval file references (for a filtered knowledge
- * import); an item of evidence given as text that names its page by title only references none.
+ * Adds to `into` the pages a task or retrieval file references (for a filtered knowledge import): the
+ * items' wikipedia_ids, and the titles that items of evidence given as text name their pages by. A
+ * title reached only through a redirects file (read with the batch, not here) is not among them.
  */
-export async function addReferencedPageIds(file: ImportFile, ids: Set<string>, problems: Problems): Promise<void> {
+export async function addReferencedPages(file: ImportFile, into: ReferencedPages, problems: Problems): Promise<void> {
   for await (const { json, lineNumber } of jsonLines(file, problems)) {
     const parsed = provenanceLineSchema.safeParse(json);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) problems.add(file.fileName, lineNumber, fieldPath(issue.path), issue.message);
       continue;
     }
-    for (const entry of parsed.data.output) for (const id of entry.provenance ?? []) if (id !== undefined) ids.add(id);
+    for (const entry of parsed.data.output)
+      for (const { id, title } of entry.provenance ?? []) {
+        if (id !== undefined) into.ids.add(id);
+        if (title !== undefined) into.titles.add(foldedTitle(title));
+      }
   }
 }
