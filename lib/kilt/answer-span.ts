@@ -91,8 +91,9 @@ export function answerSequences(answers: readonly string[]): string[][] {
 export function holdsAnswer(text: string, answers: readonly string[][]): boolean {
   // Each normalised word is a run of the text lower-cased without punctuation (articles and
   // whitespace only split it further): an answer whose first word is not in that text is not held.
+  // (A sequence without words, which answerSequences leaves out, goes on to the full check.)
   const bare = unpunctuated(text);
-  if (!answers.some((words) => bare.includes(words[0]!))) return false;
+  if (!answers.some((words) => words.length === 0 || bare.includes(words[0]!))) return false;
   const normalized = ` ${normalizeUnpunctuated(bare)} `;
   return answers.some((words) => normalized.includes(` ${words.join(" ")} `));
 }
