@@ -81,15 +81,14 @@ $$;
 -- when a judgment is submitted (a pause they cause is a standing's change, below) and the
 -- dashboard's warning thresholds.
 CREATE OR REPLACE FUNCTION kps_campaign_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  no_outcome CONSTANT text[] := ARRAY['updated_at', 'name', 'instructions', 'session_goal', 'lease_seconds', 'show_answers',
+    'all_annotators', 'ask_when_none_sufficient', 'gold_min_judgments', 'gold_accuracy_threshold', 'gold_span_slack',
+    'warn_fast_share', 'warn_min_agreement', 'warn_min_judgments'];
 BEGIN
   INSERT INTO outcome_version_deltas (campaign_id, changes)
   SELECT n.id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
-  WHERE to_jsonb(o) - ARRAY['updated_at', 'name', 'instructions', 'session_goal', 'lease_seconds', 'show_answers', 'all_annotators',
-                            'ask_when_none_sufficient', 'gold_min_judgments', 'gold_accuracy_threshold', 'gold_span_slack',
-                            'warn_fast_share', 'warn_min_agreement', 'warn_min_judgments']
-      IS DISTINCT FROM to_jsonb(n) - ARRAY['updated_at', 'name', 'instructions', 'session_goal', 'lease_seconds', 'show_answers',
-                            'all_annotators', 'ask_when_none_sufficient', 'gold_min_judgments', 'gold_accuracy_threshold',
-                            'gold_span_slack', 'warn_fast_share', 'warn_min_agreement', 'warn_min_judgments'];
+  WHERE to_jsonb(o) - no_outcome IS DISTINCT FROM to_jsonb(n) - no_outcome;
   RETURN NULL;
 END
 $$;

@@ -68,14 +68,9 @@ const retrievalLineSchema = z.object({
 
 /** The page an item references: its wikipedia_id; an item given as text may name its page by title instead (or as well). */
 const referenceItemSchema = z.unknown().transform((v, ctx) => {
-  if (isTextEvidence(v)) {
-    const parsed = textEvidenceItemSchema.safeParse(v);
-    if (parsed.success) return { id: parsed.data.wikipedia_id, title: parsed.data.title };
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
-    return z.NEVER;
-  }
-  const parsed = provenanceItemSchema.safeParse(v);
-  if (parsed.success) return { id: parsed.data.wikipedia_id, title: undefined };
+  const text = isTextEvidence(v);
+  const parsed = text ? textEvidenceItemSchema.safeParse(v) : provenanceItemSchema.safeParse(v);
+  if (parsed.success) return { id: parsed.data.wikipedia_id, title: text && "title" in parsed.data ? parsed.data.title : undefined };
   for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
   return z.NEVER;
 });

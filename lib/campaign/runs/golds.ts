@@ -40,3 +40,7 @@ function recordOf(line: string | null): GoldRecord | null {
   const parsed = parseGoldLine(JSON.parse(line));
   return parsed.ok ? parsed.record : null;
 }
+
+/** Whether two lists of strings hold the same strings in the same order (a gold's answers, a question's stored entries). */
+export const sameStrings = (a: readonly string[], b: readonly string[]) =>
+  a === b || (a.length === b.length && a.every((x, i) => x === b[i]));

@@ -6,7 +6,7 @@ import type { RunProvenanceItem } from "@/db/schema";
 import { pyStrip } from "@/lib/kilt/score/python";
 import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
 import { PAGE_QUERIES, type ProvenanceStatus, type QuestionProvenance } from "../report/kilt-provenance";
-import { goldsOf } from "./golds";
+import { goldsOf, sameStrings } from "./golds";
 import type { PerGold } from "./runs.contract";
 
 // The leaderboard cache's per-question golds (leaderboard_question_golds): what each question's golds
@@ -60,10 +60,7 @@ export function storedGoldsOf(q: QuestionProvenance, changes: number): StoredGol
 
 /** Whether two stored golds give the same gold records (the original line, the status and the entries, JSON texts compared as they are). */
 export const sameGolds = (a: StoredGolds, b: StoredGolds) =>
-  a.originalMd5 === b.originalMd5 &&
-  a.status === b.status &&
-  a.entries.length === b.entries.length &&
-  a.entries.every((entry, i) => entry === b.entries[i]);
+  a.originalMd5 === b.originalMd5 && a.status === b.status && sameStrings(a.entries, b.entries);
 
 /** Stores (or replaces) questions' golds. */
 export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[]): Promise<void> {

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { ScoreAccumulator } from "@/lib/kilt/score/accumulate";
 import type { Level, ScoreOptions } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
+import { sameStrings } from "./golds";
 import { GoldCounts, scoredQuestions } from "./scored-pages";
 import type { OriginalOver, PerGold, RunView } from "./runs.contract";
 import type { GoldRecord, GuessRecord, KiltResult } from "@/lib/kilt/score/types";
@@ -84,5 +85,3 @@ export function addQuestion(acc: Accumulators, gold: PerGold<GoldRecord | null>,
     if (original) acc.originalOver[g].addFigures(original, sign);
   }
 }
-
-const sameStrings = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((x, i) => x === b[i]));
