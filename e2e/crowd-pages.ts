@@ -29,9 +29,18 @@ export async function answerTraining(page: Page, root: Root, right: boolean): Pr
   await expect(feedback(root)).toContainText("Expected");
 }
 
-/** Judges the passage on screen "Not sufficient" with the buttons; waits for the next one, or for the screen to go. */
+/**
+ * A passage of real work: a claim's. Right after the last training item's "Next", the training
+ * passage (its "claim" only a name, `training-N`: crowd-task.ts) stays in the page until the query
+ * cache's batched notification re-renders the stage, a timer later: a helper reading the passage in
+ * that window would take the training item's name, then its clicks would land on the first real
+ * passage and it would move on without having judged one of its own.
+ */
+export const workPassageOn = (root: Root) => root.locator('article.passage:not([data-claim^="training-"])');
+
+/** Judges the passage of real work on screen "Not sufficient" with the buttons; waits for the next one, or for the screen to go. */
 export async function judgeOne(root: Root): Promise<string> {
-  const article = passageOn(root);
+  const article = workPassageOn(root);
   await expect(article).toBeVisible();
   const claim = (await article.getAttribute("data-claim"))!;
   await root.getByRole("button", { name: /^(\S+ )?Not sufficient$/ }).click();
