@@ -108,43 +108,50 @@ const storedOf = (r: StoredRow): StoredGolds => ({
   entries: r.entries,
 });
 
-function rebuilt(r: StoredRow): RebuiltQuestion | null {
-  if (r.original_line === null || r.kilt_id === null || md5Of(r.original_line) !== r.original_md5) return null;
-  return {
-    stored: storedOf(r),
-    kiltId: r.kilt_id,
-    golds: goldsOf({ originalLine: r.original_line, status: r.status, entries: r.entries }),
-  };
+/** Stored golds' records rebuilt with the question's original line as it is now; null when the line is gone or not the one stored. */
+export function rebuiltWith(stored: StoredGolds, originalLine: string | null, kiltId: string | null): RebuiltQuestion | null {
+  if (originalLine === null || kiltId === null || md5Of(originalLine) !== stored.originalMd5) return null;
+  return { stored, kiltId, golds: goldsOf({ originalLine, status: stored.status, entries: stored.entries }) };
 }
+
+const rebuilt = (r: StoredRow): RebuiltQuestion | null => rebuiltWith(storedOf(r), r.original_line, r.kilt_id);
 
 const storedColumns = sql`g.query_id, g.changes, g.original_md5, g.status, g.entries, q.original_line, q.kilt_id`;
 
-/** A question's golds as stored, and its gold records rebuilt when asked (null: its original line is gone or not the one stored). */
-export interface StoredQuestion {
-  stored: StoredGolds;
-  rebuild: () => RebuiltQuestion | null;
+/** The stored golds of these questions (at most a page of them), as stored: query id → golds (the caller rebuilds them with `rebuiltWith`). */
+export async function storedGoldsIn(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, StoredGolds>> {
+  if (!queryIds.length) return new Map();
+  const rows = rowsOf<Omit<StoredRow, "original_line" | "kilt_id">>(
+    await db.execute(sql`
+      select g.query_id, g.changes, g.original_md5, g.status, g.entries from leaderboard_question_golds g
+      where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+  );
+  return new Map(rows.map((r) => [Number(r.query_id), storedOf({ ...r, original_line: null, kilt_id: null })]));
 }
 
-/** The stored golds of these questions (at most a page of them), not rebuilt: query id → golds. */
-export async function storedQuestions(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, StoredQuestion>> {
-  if (!queryIds.length) return new Map();
+async function storedQuestions(db: Db, campaignId: number, queryIds: number[]): Promise<RebuiltQuestion[] | null> {
+  if (!queryIds.length) return [];
   const rows = rowsOf<StoredRow>(
     await db.execute(sql`
       select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
       where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
   );
-  return new Map(rows.map((r) => [Number(r.query_id), { stored: storedOf(r), rebuild: () => rebuilt(r) }]));
+  const out: RebuiltQuestion[] = [];
+  for (const r of rows) {
+    const q = rebuilt(r);
+    if (!q) return null;
+    out.push(q);
+  }
+  return out;
 }
 
 /** The stored golds of these questions, rebuilt; null when any cannot be (its question deleted, or its original line changed). */
 export async function rebuildStored(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, RebuiltQuestion> | null> {
   const out = new Map<number, RebuiltQuestion>();
   for (let i = 0; i < queryIds.length; i += PAGE_QUERIES) {
-    for (const q of (await storedQuestions(db, campaignId, queryIds.slice(i, i + PAGE_QUERIES))).values()) {
-      const rebuiltQ = q.rebuild();
-      if (!rebuiltQ) return null;
-      out.set(rebuiltQ.stored.queryId, rebuiltQ);
-    }
+    const page = await storedQuestions(db, campaignId, queryIds.slice(i, i + PAGE_QUERIES));
+    if (!page) return null;
+    for (const q of page) out.set(q.stored.queryId, q);
   }
   return out;
 }
@@ -186,19 +193,22 @@ export async function guessesOf(
 
 /**
  * Every stored question of the campaign in id order (as the uncached walk reads them), a page at a
- * time, with the runs' guesses; returns false, having stopped, when a question's golds cannot be rebuilt.
+ * time, with the runs' guesses; only those with an id below `before` when it is given. Returns false,
+ * having stopped, when a question's golds cannot be rebuilt.
  */
 export async function walkStored(
   db: Db,
   campaignId: number,
   runIds: readonly number[],
   each: (q: RebuiltQuestion, guesses: Map<number, GuessRecord>) => void,
+  before?: number,
 ): Promise<boolean> {
+  const below = before === undefined ? sql`` : sql`and g.query_id < ${before}`;
   for (let after = 0; ;) {
     const rows = rowsOf<StoredRow>(
       await db.execute(sql`
         select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
-        where g.campaign_id = ${campaignId} and g.query_id > ${after} order by g.query_id limit ${PAGE_QUERIES}`),
+        where g.campaign_id = ${campaignId} and g.query_id > ${after} ${below} order by g.query_id limit ${PAGE_QUERIES}`),
     );
     const page = rows.map(rebuilt);
     if (page.some((q) => q === null)) return false;

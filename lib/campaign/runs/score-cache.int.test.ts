@@ -277,9 +277,14 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await expectFresh(db(), coordinator, c.campaignId);
   });
 
-  it("after most questions' golds moved, stores them and scores the runs afresh from them instead of updating each in place", async () => {
+  // 101 questions: the limit (100 updated in place) passed on the walk's one page, every run scored from the golds just stored;
+  // 540: passed on its first page (500 questions), so the second is scored in the walk, with the golds it has just built.
+  it.each([
+    [101, "from the golds just stored"],
+    [540, "in the catch-up's walk from its second page on"],
+  ])("after most questions' golds moved (%i), stores them and scores the runs afresh %s instead of updating each in place", async (n) => {
     const c = await makeCampaign(db(), {
-      queries: 101,
+      queries: n,
       candidates: 1,
       settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
     });
@@ -287,14 +292,15 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     const a = await makeAnnotator(db());
     await judgeAll(db(), a, c, () => "sufficient");
     await upload(db(), coordinator, c, "A", [1, 2]);
+    await upload(db(), coordinator, c, "B", [2, 1]);
     const before = await expectFresh(db(), coordinator, c.campaignId);
-    expect(before.golds.endorsed.questions).toBe(101);
+    expect(before.golds.endorsed.questions).toBe(n);
     const storedBefore = await storedGoldsOf(db(), c.campaignId);
-    // The only annotator paused: every question loses its endorsed passage (101 of them, past the 100 updated in place).
+    // The only annotator paused: every question loses its endorsed passage.
     await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
     const after = await expectFresh(db(), coordinator, c.campaignId);
     expect(after.golds.endorsed.questions).toBe(0);
-    expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(101);
+    expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(n);
     expect(await incrementsOf(db(), c.campaignId)).toBe(0);
     // Resumed: all move back, and the figures are the first ones.
     await resumeAnnotator(db(), coordinator, c.campaignId, a.id);

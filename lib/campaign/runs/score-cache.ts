@@ -118,7 +118,10 @@ export async function cachedScores(
     const at = new Date();
     let current: Cached = { golds: null, runs: new Map(), computedAt: null };
     let scored: Map<number, Accumulators> | null = null;
-    if (await bringUpToDate(tx, campaign, versions, at)) {
+    const caught = await bringUpToDate(tx, campaign, versions, at, { runs: runList, ks, levels });
+    if (caught && caught.scored) {
+      scored = caught.scored; // every entry was dropped, and the catch-up's walk scored these runs afresh
+    } else if (caught) {
       current = await readEntries(tx, key, runIds, versions.version);
       const missing = runList.filter((r) => !current.runs.has(r.id));
       if (current.golds) scored = await scoreFromStored(tx, campaign.id, missing, ks, levels);

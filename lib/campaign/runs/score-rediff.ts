@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { GoldRecord } from "@/lib/kilt/score/types";
+import type { GoldRecord, GuessRecord, Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
 import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
@@ -9,43 +9,56 @@ import { INCREMENTAL_SHARE, restoreEntries, storeCatchUp, swapQuestion, type Cat
 import { goldsOf } from "./golds";
 import {
   guessesOf,
+  rebuiltWith,
   sameGolds,
+  storedGoldsIn,
   storedGoldsOf,
   storedGoldsRebuildable,
-  storedQuestions,
+  walkStored,
   writeQuestionGolds,
   type StoredGolds,
-  type StoredQuestion,
 } from "./question-golds";
 import { GoldCounts } from "./scored-pages";
-import type { PerGold } from "./runs.contract";
+import type { PerGold, RunView } from "./runs.contract";
+import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
 
 // The leaderboard cache's catch-up after a campaign-wide change (score-update.ts calls it): every
 // question's golds read again and compared with the stored ones. Internal.
 
+/** One page of the walk: its questions' outcomes, their stored golds, and the runs' guesses when they were asked for. */
+interface OutcomePage {
+  page: QuestionProvenance[];
+  stored: Map<number, StoredGolds>;
+  guesses: Map<number, Map<number, GuessRecord>> | null;
+}
+
 /**
  * The campaign's questions in pages, in id order, two pages read at a time on the one connection
- * (the next page's statements run while this one's entries are built), each with its stored golds.
+ * (the next page's statements run while this one's entries are built), each with its stored golds,
+ * and with the guesses of `guessRuns()`'s runs when it names some as the page's read is sent.
  */
 async function* outcomePages(
   db: Db,
   campaign: CampaignView,
   endorsement: EndorsementRule,
-): AsyncGenerator<{ page: QuestionProvenance[]; stored: Map<number, StoredQuestion> }> {
+  guessRuns: () => readonly number[] | null,
+): AsyncGenerator<OutcomePage> {
   const ids = rowsOf<{ id: string | number }>(
     await db.execute(sql`select id from queries where campaign_id = ${campaign.id} order by id`),
   ).map((r) => Number(r.id));
-  const read = async (after: number, upTo: number | null) => {
+  const read = async (after: number, upTo: number | null): Promise<OutcomePage> => {
+    const runIds = guessRuns();
     const where = upTo === null ? undefined : sql`q.id <= ${upTo}`;
     const page = await readProvenancePage(db, campaign, { location: "span", after, endorsement, where });
-    return {
-      page,
-      stored: await storedQuestions(
+    const [stored, guesses] = await Promise.all([
+      storedGoldsIn(
         db,
         campaign.id,
         page.map((q) => q.id),
       ),
-    };
+      runIds ? guessesOf(db, runIds, page) : null,
+    ]);
+    return { page, stored, guesses };
   };
   // Pages bounded by the ids read above, each read while the one before it is taken; then whatever came after the last of them.
   const bounds: [number, number][] = [];
@@ -73,15 +86,25 @@ interface Moved {
   now: PerGold<GoldRecord | null>;
 }
 
+/** The runs the caller reads next, scored during the walk when it drops the stored entries. */
+export interface WalkScoring {
+  runs: RunView[];
+  ks: number[];
+  levels: Level[];
+}
+
 /**
  * Every question's golds read again from the outcomes and compared with the stored ones. When few
  * moved (at most INCREMENTAL_SHARE of the stored questions, or 100), each of them is taken out of
  * every stored entry and put back in as it is now, and the others are left as they are (after a
- * page's text changed, or a setting that moves few golds, no run is scored again). When more moved
- * (a change of T moves most consensus spans), the golds are stored and the entries dropped: the
- * caller scores the runs it reads from the stored golds, which costs less than two updates per
- * question, and the moved questions are not held in memory. False when a stored question's golds
- * cannot be rebuilt: the caller then scores everything afresh, replacing the golds stored so far.
+ * page's text changed, or a setting that moves few golds, no run is scored again): `{ scored: null }`.
+ * When more moved (a change of T moves most consensus spans), the golds are stored and the entries
+ * dropped, and `scoring`'s runs are scored afresh, which costs less than two updates per question:
+ * from the page after the one where the limit was passed, in the walk, with the golds it has just
+ * built; the questions before it from the golds just stored, first, so that every sum takes the
+ * questions in id order as the uncached scorer does. The moved questions are not held in memory.
+ * False when a stored question's golds cannot be rebuilt: the caller then scores everything afresh,
+ * replacing the golds stored so far.
  */
 export async function rediff(
   db: Db,
@@ -89,42 +112,57 @@ export async function rediff(
   versions: { version: number; wide: number },
   at: Date,
   { row, perQuestion, storedCount }: Catching & { storedCount: number },
-): Promise<boolean> {
+  scoring?: WalkScoring,
+): Promise<false | { scored: Map<number, Accumulators> | null }> {
   if (!(await storedGoldsRebuildable(db, campaign.id))) return false;
   const limit = Math.max(100, storedCount * INCREMENTAL_SHARE);
   const toStore: StoredGolds[] = [];
   const counts = new GoldCounts(row.counts);
   let moved: Moved[] | null = []; // null: more than `limit` moved
   let movedCount = 0;
+  // The runs scored in the walk, once it started scoring them (after `limit`).
+  let scored: Map<number, Accumulators> | null = null;
+  const runIds = scoring?.runs.map((r) => r.id) ?? [];
   // Each page's golds are stored as the walk goes (memory flat in the campaign), the write queued on
   // the connection behind the reads in flight and not waited for: the walk goes on with the next page
   // meanwhile. Every way out of the walk waits for the writes (their error is the walk's).
   let writing = Promise.resolve();
+  const store = (rows: StoredGolds[]) => {
+    writing = writing.then(() => writeQuestionGolds(db, campaign.id, rows));
+    writing.catch(() => {}); // awaited below; a walk that throws first leaves no unhandled rejection
+  };
   try {
-    for await (const { page, stored } of outcomePages(db, campaign, await endorsementRuleOf(db, campaign))) {
+    const pages = outcomePages(db, campaign, await endorsementRuleOf(db, campaign), () => (scored ? runIds : null));
+    for await (const { page, stored, guesses } of pages) {
+      if (!moved && scoring && runIds.length && !scored && page.length) {
+        // Scored from here on: the questions before this page first, from their golds as just stored.
+        store(toStore.splice(0));
+        await writing;
+        scored = await scoredFromStored(db, campaign.id, scoring, page[0]!.id);
+        if (!scored) return false;
+      }
+      const pageGuesses = scored ? (guesses ?? (await guessesOf(db, runIds, page))) : null;
       for (const q of page) {
         const now = storedGoldsOf(q, perQuestion.get(q.id) ?? 0);
         const before = stored.get(q.id);
-        if (before && sameGolds(before.stored, now)) {
-          if (before.stored.changes !== now.changes) toStore.push(now);
-          continue;
+        let golds: PerGold<GoldRecord | null> | null = null;
+        if (before && sameGolds(before, now)) {
+          if (before.changes !== now.changes) toStore.push(now);
+        } else {
+          toStore.push(now);
+          const old = before ? rebuiltWith(before, q.originalLine, q.kiltId) : null;
+          if (before && !old) return false; // its original line replaced since the check above: every question is scored afresh
+          golds = goldsOf(q);
+          if (old) counts.add(old.golds, -1);
+          counts.add(golds);
+          movedCount++;
+          if (moved && movedCount > limit) moved = null;
+          moved?.push({ id: q.id, kiltId: q.kiltId, before: old?.golds ?? null, now: golds });
         }
-        toStore.push(now);
-        const old = before ? before.rebuild() : null;
-        if (before && !old) return false; // its original line replaced since the check above: every question is scored afresh
-        const golds = goldsOf(q);
-        if (old) counts.add(old.golds, -1);
-        counts.add(golds);
-        movedCount++;
-        if (moved && movedCount > limit) moved = null;
-        moved?.push({ id: q.id, kiltId: q.kiltId, before: old?.golds ?? null, now: golds });
+        if (scored) addGuesses(scored, golds ?? goldsOf(q), pageGuesses!.get(q.id));
       }
       // A catch-up that stops after this scores everything afresh.
-      if (toStore.length >= PAGE_QUERIES) {
-        const rows = toStore.splice(0);
-        writing = writing.then(() => writeQuestionGolds(db, campaign.id, rows));
-        writing.catch(() => {}); // awaited below; a walk that throws first leaves no unhandled rejection
-      }
+      if (toStore.length >= PAGE_QUERIES) store(toStore.splice(0));
     }
   } finally {
     await writing;
@@ -134,15 +172,38 @@ export async function rediff(
   if (!moved) {
     await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
     await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
-    return true;
+    // Past the limit on the last page: nothing scored in the walk, every question from the golds just stored.
+    if (scoring && !scored) scored = await scoredFromStored(db, campaign.id, scoring);
+    return scoring && !scored ? false : { scored };
   }
   const restored = await restoreEntries(db, campaign.id, row.version);
-  const runIds = [...new Set([...restored.values()].flatMap((m) => [...m.keys()]))];
+  const restoredRuns = [...new Set([...restored.values()].flatMap((m) => [...m.keys()]))];
   for (let i = 0; i < moved.length; i += PAGE_QUERIES) {
     const page = moved.slice(i, i + PAGE_QUERIES);
-    const guesses = await guessesOf(db, runIds, page);
+    const guesses = await guessesOf(db, restoredRuns, page);
     for (const m of page) swapQuestion(restored, m.before, m.now, guesses.get(m.id) ?? new Map());
   }
   await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored, increments: row.increments + moved.length, wide });
-  return true;
+  return { scored: null };
+}
+
+/** `scoring`'s runs scored from the stored golds (of the questions with an id below `before`, if given); null when a question's cannot be rebuilt. */
+export async function scoredFromStored(
+  db: Db,
+  campaignId: number,
+  scoring: WalkScoring,
+  before?: number,
+): Promise<Map<number, Accumulators> | null> {
+  const accs = new Map(scoring.runs.map((r) => [r.id, accumulatorsOf(r, scoring.ks, scoring.levels)]));
+  if (!accs.size) return accs;
+  return (await walkStored(db, campaignId, [...accs.keys()], (q, g) => addGuesses(accs, q.golds, g), before)) ? accs : null;
+}
+
+/** A question's golds added to each run's sums that has a guess for it (as the uncached scorer does). */
+function addGuesses(
+  accs: Map<number, Accumulators>,
+  golds: PerGold<GoldRecord | null>,
+  guesses: Map<number, GuessRecord> | undefined,
+): void {
+  for (const [runId, guess] of guesses ?? []) addQuestion(accs.get(runId)!, golds, guess);
 }

@@ -11,12 +11,11 @@ import {
   sameGolds,
   storedChanges,
   storedGoldsOf,
-  walkStored,
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
 import { writeGoldsRow } from "./score-entries";
-import { rediff } from "./score-rediff";
+import { rediff, scoredFromStored, type WalkScoring } from "./score-rediff";
 import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
 import { GoldCounts, scoredPage, scoredQuestions } from "./scored-pages";
 import type { RunView } from "./runs.contract";
@@ -47,25 +46,27 @@ function changedQuestions(now: Map<number, number>, stored: Map<number, number>)
  * Brings every stored entry of the campaign to `versions`: the changed questions updated in place
  * when the change is confined to a few of them, else every question's golds read again and only
  * those that differ from the stored ones updated in place (rediff); false when it cannot (nothing
- * stored, a question deleted or its original line replaced: scoreEverything then).
+ * stored, a question deleted or its original line replaced: scoreEverything then). `scored`: when
+ * the entries were dropped instead (too many golds moved), `scoring`'s runs scored afresh by the walk.
  */
 export async function bringUpToDate(
   db: Db,
   campaign: CampaignView,
   versions: { version: number; wide: number },
   at: Date,
-): Promise<boolean> {
+  scoring?: WalkScoring,
+): Promise<false | { scored: Map<number, Accumulators> | null }> {
   const row = await goldsRowOf(db, campaign.id);
   if (!row) return false;
   const stored = await storedChanges(db, campaign.id);
   const perQuestion = await questionVersions(db, campaign.id);
   if (row.wide === versions.wide && campaign.aggregation === "majority") {
     const changed = changedQuestions(perQuestion, stored);
-    if (!changed.length && row.version === versions.version) return true;
+    if (!changed.length && row.version === versions.version) return { scored: null };
     if (changed.length <= Math.max(100, stored.size * INCREMENTAL_SHARE))
-      return updateQuestions(db, campaign, versions, at, { row, changed, perQuestion });
+      return (await updateQuestions(db, campaign, versions, at, { row, changed, perQuestion })) && { scored: null };
   }
-  return rediff(db, campaign, versions, at, { row, perQuestion, storedCount: stored.size });
+  return rediff(db, campaign, versions, at, { row, perQuestion, storedCount: stored.size }, scoring);
 }
 
 /** A change confined to `changed`: those questions read again from the outcomes and updated in place. */
@@ -102,19 +103,14 @@ async function updateQuestions(
 }
 
 /** Runs scored from the stored golds (brought up to date first); null when a question's golds cannot be rebuilt. */
-export async function scoreFromStored(
+export function scoreFromStored(
   db: Db,
   campaignId: number,
   runList: RunView[],
   ks: number[],
   levels: Level[],
 ): Promise<Map<number, Accumulators> | null> {
-  const accs = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
-  if (!runList.length) return accs;
-  const whole = await walkStored(db, campaignId, [...accs.keys()], (q, guesses) => {
-    for (const [runId, guess] of guesses) addQuestion(accs.get(runId)!, q.golds, guess);
-  });
-  return whole ? accs : null;
+  return scoredFromStored(db, campaignId, { runs: runList, ks, levels });
 }
 
 /**
