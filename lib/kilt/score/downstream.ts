@@ -1,4 +1,5 @@
 import { answerWords, normalizeAnswer } from "@/lib/kilt/answer-overlap";
+import { normalizedGold } from "./normalized";
 import { pyStrip } from "./python";
 import { idsOf, rPrecision } from "./retrieval";
 import { rougeL } from "./rouge";
@@ -23,8 +24,11 @@ const NOTHING: DownstreamOfQuestion = { accuracy: 0, em: 0, f1: 0, rougel: 0, pr
 
 /** KILT's `_f1_score`: token F1 of the normalised answers (bags of words). */
 export function f1Score(prediction: string, groundTruth: string): number {
-  const predicted = answerWords(normalizeAnswer(prediction));
-  const truth = answerWords(normalizeAnswer(groundTruth));
+  return f1OfWords(answerWords(normalizeAnswer(prediction)), answerWords(normalizeAnswer(groundTruth)));
+}
+
+/** `f1Score` of the words of the two normalised answers. */
+function f1OfWords(predicted: readonly string[], truth: readonly string[]): number {
   const counts = new Map<string, number>();
   for (const t of truth) counts.set(t, (counts.get(t) ?? 0) + 1);
   let same = 0;
@@ -56,10 +60,11 @@ export function answerFiguresOf(answers: readonly string[], guess: GuessRecord):
   const answer = pyStrip(guess.answer ?? "");
   if (answer.length === 0) return null;
   const normalised = normalizeAnswer(answer);
+  const predicted = answerWords(normalised);
   return {
     accuracy: answers.includes(answer) ? 1 : 0,
-    em: best(answers, (a) => (normalizeAnswer(a) === normalised ? 1 : 0)),
-    f1: best(answers, (a) => f1Score(answer, a)),
+    em: best(answers, (a) => (normalizedGold(a) === normalised ? 1 : 0)),
+    f1: best(answers, (a) => f1OfWords(predicted, answerWords(normalizedGold(a)))),
     rougel: best(answers, (a) => rougeL(answer, a)),
   };
 }

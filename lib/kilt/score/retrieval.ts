@@ -1,4 +1,5 @@
 import { normalizeAnswer } from "@/lib/kilt/answer-overlap";
+import { normalizedGold } from "./normalized";
 import { RANK_KEYS, type GoldRecord, type GuessRecord, type Level, type ProvItem } from "./types";
 
 /**
@@ -81,11 +82,25 @@ export function rankOf(guessIds: readonly string[], sets: Set<string>[]): RankPo
   return rank;
 }
 
+/** What a gold gives every guess at a level: each output's ids (`idsOf`) and its distinct evidence sets (`evidenceSets`). */
+interface GoldIds {
+  outputs: string[][];
+  sets: Set<string>[];
+}
+
+/** Kept with the gold record while it lives: a leaderboard scores every run against the same records. */
+const goldIdsKept = new WeakMap<GoldRecord, Partial<Record<Level, GoldIds>>>();
+
+function goldIdsOf(gold: GoldRecord, level: Level): GoldIds {
+  let byLevel = goldIdsKept.get(gold);
+  if (!byLevel) goldIdsKept.set(gold, (byLevel = {}));
+  return (byLevel[level] ??= { outputs: gold.outputs.map((o) => idsOf(o.provenance, level)), sets: evidenceSets(gold, level) });
+}
+
 /** KILT's `rprecision`: the best over the gold outputs of |guess[:R] ∩ gold| / R (0 for an output without provenance). */
 export function rPrecision(gold: GoldRecord, guessIds: readonly string[], level: Level): number {
   let best = -Infinity;
-  for (const o of gold.outputs) {
-    const goldIds = idsOf(o.provenance, level);
+  for (const goldIds of goldIdsOf(gold, level).outputs) {
     const r = goldIds.length;
     let hits = 0;
     for (const id of guessIds.slice(0, r)) if (goldIds.includes(id)) hits++;
@@ -114,9 +129,9 @@ export interface QuestionContext {
 }
 
 export function questionContext(gold: GoldRecord, guess: GuessRecord, maxK: number): QuestionContext {
-  const answers = gold.answers.map(normalizeAnswer);
-  const titles = gold.titles.map(normalizeAnswer);
-  const input = normalizeAnswer(gold.input);
+  const answers = gold.answers.map(normalizedGold);
+  const titles = gold.titles.map(normalizedGold);
+  const input = normalizedGold(gold.input);
   const out: QuestionContext = {
     entityInInput: titles.some((t) => input.includes(t)) ? 1 : 0,
     firstAnswer: Infinity,
@@ -151,7 +166,8 @@ export function rankingFigures(
 ): number[] {
   const guessIds = idsOf(guess.provenance, level);
   const out = [rPrecision(gold, guessIds, level), context.entityInInput];
-  const sets = guessIds.length > 0 ? evidenceSets(gold, level) : [];
+  // rankOf consumes the sets: each guess gets copies.
+  const sets = guessIds.length > 0 ? goldIdsOf(gold, level).sets.map((set) => new Set(set)) : [];
   const distinct = sets.length;
   const rank = distinct > 0 ? rankOf(guessIds, sets) : [];
   for (const k of ks) {
