@@ -110,6 +110,11 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
   for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
   const highlights = groupBy(await highlightsOf(db, campaign, ps), (h) => Number(h.passage_id));
   const partialMarks = await partialMarksOf(db, campaign, ps);
+  // The texts of the passages an entry or an item of partial evidence may be written from (and a set's members, which its votes name).
+  await readTexts(
+    db,
+    ps.filter((p) => p.outcome.endorsed || p.set_members !== null || partialMarks.has(Number(p.id))),
+  );
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
@@ -174,11 +179,7 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
              p.expected_verdict, coalesce(p.sealed_judgment_count, p.judgment_count) as judgment_count,
              coalesce(p.sealed_sufficient_count, p.sufficient_count) as sufficient_count,
              coalesce(p.sealed_is_decided, p.is_decided) as is_decided, pg.title, p.origins,
-             b.sealed_judgments_per_passage as sealed_r, b.sealed_endorsement_threshold as sealed_t,
-             array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
-             (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
-              where e like 'Section::::%' order by i desc limit 1) as header_above,
-             p.set_members, ${sql.raw(memberRowsSql("p"))} as members
+             b.sealed_judgments_per_passage as sealed_r, b.sealed_endorsement_threshold as sealed_t, p.set_members
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id join batches b on b.id = p.batch_id
       where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
       order by p.query_id, p.id`),
@@ -192,6 +193,32 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
       ps.map((p) => Number(p.id)),
     ),
   );
+}
+
+/**
+ * Reads the passages' texts into them: their paragraphs, the section header above them and a set's
+ * members. Cutting them out of each page's text is most of the passages' reading, and a question's
+ * other passages need none; a passage left without (undefined) fails where it is read.
+ */
+async function readTexts(db: Db, ps: OutcomePassage[]): Promise<void> {
+  if (!ps.length) return;
+  const texts = rowsOf<Pick<PassageRow, "id" | "paragraphs" | "header_above" | "members">>(
+    await db.execute(sql`
+      select p.id, array_to_json(pg.paragraphs[p.start_paragraph_id + 1 : p.end_paragraph_id + 1]) as paragraphs,
+             (select e from unnest(pg.paragraphs[2 : p.start_paragraph_id]) with ordinality as h(e, i)
+              where e like 'Section::::%' order by i desc limit 1) as header_above,
+             ${sql.raw(memberRowsSql("p"))} as members
+      from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id
+      where p.id = any(${sql.param(ps.map((p) => Number(p.id)))}::bigint[])`),
+  );
+  const byId = new Map(texts.map((t) => [Number(t.id), t]));
+  for (const p of ps) {
+    const t = byId.get(Number(p.id));
+    if (!t) continue;
+    p.paragraphs = t.paragraphs;
+    p.header_above = t.header_above;
+    p.members = t.members;
+  }
 }
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */

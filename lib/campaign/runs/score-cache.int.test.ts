@@ -279,35 +279,40 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
 
   // 101 questions: the limit (100 updated in place) passed on the walk's one page, every run scored from the golds just stored;
   // 540: passed on its first page (500 questions), so the second is scored in the walk, with the golds it has just built.
+  // Its 540 questions are judged one by one: 8–14 s alone, several times that beside CI's other suites (the timeout).
   it.each([
     [101, "from the golds just stored"],
     [540, "in the catch-up's walk from its second page on"],
-  ])("after most questions' golds moved (%i), stores them and scores the runs afresh %s instead of updating each in place", async (n) => {
-    const c = await makeCampaign(db(), {
-      queries: n,
-      candidates: 1,
-      settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
-    });
-    const coordinator = await makeUser(db(), "coordinator");
-    const a = await makeAnnotator(db());
-    await judgeAll(db(), a, c, () => "sufficient");
-    await upload(db(), coordinator, c, "A", [1, 2]);
-    await upload(db(), coordinator, c, "B", [2, 1]);
-    const before = await expectFresh(db(), coordinator, c.campaignId);
-    expect(before.golds.endorsed.questions).toBe(n);
-    const storedBefore = await storedGoldsOf(db(), c.campaignId);
-    // The only annotator paused: every question loses its endorsed passage.
-    await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
-    const after = await expectFresh(db(), coordinator, c.campaignId);
-    expect(after.golds.endorsed.questions).toBe(0);
-    expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(n);
-    expect(await incrementsOf(db(), c.campaignId)).toBe(0);
-    // Resumed: all move back, and the figures are the first ones.
-    await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
-    const resumed = await expectFresh(db(), coordinator, c.campaignId);
-    expect(figuresText(resumed.rows)).toBe(figuresText(before.rows));
-    expect(await storedGoldsOf(db(), c.campaignId)).toEqual(storedBefore);
-  });
+  ])(
+    "after most questions' golds moved (%i), stores them and scores the runs afresh %s instead of updating each in place",
+    async (n) => {
+      const c = await makeCampaign(db(), {
+        queries: n,
+        candidates: 1,
+        settings: { judgmentsPerPassage: 1, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+      });
+      const coordinator = await makeUser(db(), "coordinator");
+      const a = await makeAnnotator(db());
+      await judgeAll(db(), a, c, () => "sufficient");
+      await upload(db(), coordinator, c, "A", [1, 2]);
+      await upload(db(), coordinator, c, "B", [2, 1]);
+      const before = await expectFresh(db(), coordinator, c.campaignId);
+      expect(before.golds.endorsed.questions).toBe(n);
+      const storedBefore = await storedGoldsOf(db(), c.campaignId);
+      // The only annotator paused: every question loses its endorsed passage.
+      await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
+      const after = await expectFresh(db(), coordinator, c.campaignId);
+      expect(after.golds.endorsed.questions).toBe(0);
+      expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(n);
+      expect(await incrementsOf(db(), c.campaignId)).toBe(0);
+      // Resumed: all move back, and the figures are the first ones.
+      await resumeAnnotator(db(), coordinator, c.campaignId, a.id);
+      const resumed = await expectFresh(db(), coordinator, c.campaignId);
+      expect(figuresText(resumed.rows)).toBe(figuresText(before.rows));
+      expect(await storedGoldsOf(db(), c.campaignId)).toEqual(storedBefore);
+    },
+    180_000,
+  );
 
   it("reads every question again under Dawid–Skene, and scores every run afresh when a question's original line is replaced", async () => {
     const settings = { judgmentsPerPassage: 2, endorsementThreshold: 1, goldAccuracyThreshold: 0, askWhenNoneSufficient: false };
