@@ -36,7 +36,7 @@ export async function answerTraining(page: Page, root: Root, right: boolean): Pr
  * that window would take the training item's name, then its clicks would land on the first real
  * passage and it would move on without having judged one of its own.
  */
-export const workPassageOn = (root: Root) => root.locator('article.passage:not([data-claim^="training-"])');
+const workPassageOn = (root: Root) => root.locator('article.passage:not([data-claim^="training-"])');
 
 /** Judges the passage of real work on screen "Not sufficient" with the buttons; waits for the next one, or for the screen to go. */
 export async function judgeOne(root: Root): Promise<string> {

@@ -4,11 +4,11 @@ import { rowsOf, type Db } from "@/db/client";
 import type { GoldRecord, GuessRecord, Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { runRows } from "./list-runs";
-import { writeQuestionGolds, type StoredGolds } from "./question-golds";
+import { walkStored, writeQuestionGolds, type StoredGolds } from "./question-golds";
 import { entriesByRun, entriesOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
-import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
+import { accumulatorsOf, addGuesses, addQuestion, type Accumulators } from "./score-runs";
 import type { GoldCounts } from "./scored-pages";
-import { GOLDS, type Gold, type PerGold } from "./runs.contract";
+import { GOLDS, type Gold, type PerGold, type RunView } from "./runs.contract";
 
 // What the leaderboard cache's catch-ups (score-update.ts, score-rediff.ts) share: the golds row,
 // the stored entries restored to their sums, a question swapped in them, and what a catch-up
@@ -108,4 +108,23 @@ export async function storeCatchUp(
     const key: CacheKey = { campaignId: campaign.id, levels, ks };
     await writeEntryRows(db, key, versions.version, new Map([...accs].map(([runId, acc]) => [runId, entriesOf(acc)])), at);
   }
+}
+
+/** Runs to score afresh, and the figures they are read at. */
+export interface RunScoring {
+  runs: RunView[];
+  ks: number[];
+  levels: Level[];
+}
+
+/** Runs scored from the stored golds (of the questions with an id below `before`, if given); null when a question's golds cannot be rebuilt. */
+export async function scoreFromStored(
+  db: Db,
+  campaignId: number,
+  scoring: RunScoring,
+  before?: number,
+): Promise<Map<number, Accumulators> | null> {
+  const accs = new Map(scoring.runs.map((r) => [r.id, accumulatorsOf(r, scoring.ks, scoring.levels)]));
+  if (!accs.size) return accs;
+  return (await walkStored(db, campaignId, [...accs.keys()], (q, g) => addGuesses(accs, q.golds, g), before)) ? accs : null;
 }

@@ -100,7 +100,7 @@ interface StoredRow {
   kilt_id: string | null;
 }
 
-const storedOf = (r: StoredRow): StoredGolds => ({
+const storedOf = (r: Omit<StoredRow, "original_line" | "kilt_id">): StoredGolds => ({
   queryId: Number(r.query_id),
   changes: Number(r.changes),
   originalMd5: r.original_md5,
@@ -114,7 +114,16 @@ export function rebuiltWith(stored: StoredGolds, originalLine: string | null, ki
   return { stored, kiltId, golds: goldsOf({ originalLine, status: stored.status, entries: stored.entries }) };
 }
 
-const rebuilt = (r: StoredRow): RebuiltQuestion | null => rebuiltWith(storedOf(r), r.original_line, r.kilt_id);
+/** The rows' gold records rebuilt; null when any cannot be. */
+function rebuiltAll(rows: StoredRow[]): RebuiltQuestion[] | null {
+  const out: RebuiltQuestion[] = [];
+  for (const r of rows) {
+    const q = rebuiltWith(storedOf(r), r.original_line, r.kilt_id);
+    if (!q) return null;
+    out.push(q);
+  }
+  return out;
+}
 
 const storedColumns = sql`g.query_id, g.changes, g.original_md5, g.status, g.entries, q.original_line, q.kilt_id`;
 
@@ -126,23 +135,18 @@ export async function storedGoldsIn(db: Db, campaignId: number, queryIds: number
       select g.query_id, g.changes, g.original_md5, g.status, g.entries from leaderboard_question_golds g
       where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
   );
-  return new Map(rows.map((r) => [Number(r.query_id), storedOf({ ...r, original_line: null, kilt_id: null })]));
+  return new Map(rows.map((r) => [Number(r.query_id), storedOf(r)]));
 }
 
 async function storedQuestions(db: Db, campaignId: number, queryIds: number[]): Promise<RebuiltQuestion[] | null> {
   if (!queryIds.length) return [];
-  const rows = rowsOf<StoredRow>(
-    await db.execute(sql`
-      select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
-      where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+  return rebuiltAll(
+    rowsOf<StoredRow>(
+      await db.execute(sql`
+        select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
+        where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+    ),
   );
-  const out: RebuiltQuestion[] = [];
-  for (const r of rows) {
-    const q = rebuilt(r);
-    if (!q) return null;
-    out.push(q);
-  }
-  return out;
 }
 
 /** The stored golds of these questions, rebuilt; null when any cannot be (its question deleted, or its original line changed). */
@@ -210,9 +214,8 @@ export async function walkStored(
         select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
         where g.campaign_id = ${campaignId} and g.query_id > ${after} ${below} order by g.query_id limit ${PAGE_QUERIES}`),
     );
-    const page = rows.map(rebuilt);
-    if (page.some((q) => q === null)) return false;
-    const questions = page as RebuiltQuestion[];
+    const questions = rebuiltAll(rows);
+    if (!questions) return false;
     const guesses = await guessesOf(
       db,
       runIds,

@@ -6,7 +6,8 @@ import type { CampaignView } from "../campaigns";
 import { readVersions, versionSql } from "./question-golds";
 import { entriesByRun, entriesOf, figuresOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
 import { runScoresOf, type Accumulators, type RunScores, type ScoredRuns } from "./score-runs";
-import { bringUpToDate, scoreEverything, scoreFromStored } from "./score-update";
+import { scoreFromStored } from "./catch-up-store";
+import { bringUpToDate, scoreEverything } from "./score-update";
 import type { Gold, PerGold, RunView } from "./runs.contract";
 
 // The leaderboard's cache (db/schema.ts, "Leaderboard cache"): a run's figures per gold, and the
@@ -124,7 +125,7 @@ export async function cachedScores(
     } else if (caught) {
       current = await readEntries(tx, key, runIds, versions.version);
       const missing = runList.filter((r) => !current.runs.has(r.id));
-      if (current.golds) scored = await scoreFromStored(tx, campaign.id, missing, ks, levels);
+      if (current.golds) scored = await scoreFromStored(tx, campaign.id, { runs: missing, ks, levels });
     }
     if (!scored) {
       // Every question read again from the outcomes (the other queries' entries are dropped).

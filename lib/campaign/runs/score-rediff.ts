@@ -1,11 +1,19 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
-import type { GoldRecord, GuessRecord, Level } from "@/lib/kilt/score/types";
+import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf, type EndorsementRule } from "../quality/aggregation";
 import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
-import { INCREMENTAL_SHARE, restoreEntries, storeCatchUp, swapQuestion, type Catching } from "./catch-up-store";
+import {
+  INCREMENTAL_SHARE,
+  restoreEntries,
+  scoreFromStored,
+  storeCatchUp,
+  swapQuestion,
+  type Catching,
+  type RunScoring,
+} from "./catch-up-store";
 import { goldsOf } from "./golds";
 import {
   guessesOf,
@@ -14,13 +22,12 @@ import {
   storedGoldsIn,
   storedGoldsOf,
   storedGoldsRebuildable,
-  walkStored,
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
 import { GoldCounts } from "./scored-pages";
-import type { PerGold, RunView } from "./runs.contract";
-import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
+import type { PerGold } from "./runs.contract";
+import { addGuesses, type Accumulators } from "./score-runs";
 
 // The leaderboard cache's catch-up after a campaign-wide change (score-update.ts calls it): every
 // question's golds read again and compared with the stored ones. Internal.
@@ -86,13 +93,6 @@ interface Moved {
   now: PerGold<GoldRecord | null>;
 }
 
-/** The runs the caller reads next, scored during the walk when it drops the stored entries. */
-export interface WalkScoring {
-  runs: RunView[];
-  ks: number[];
-  levels: Level[];
-}
-
 /**
  * Every question's golds read again from the outcomes and compared with the stored ones. When few
  * moved (at most INCREMENTAL_SHARE of the stored questions, or 100), each of them is taken out of
@@ -112,7 +112,7 @@ export async function rediff(
   versions: { version: number; wide: number },
   at: Date,
   { row, perQuestion, storedCount }: Catching & { storedCount: number },
-  scoring?: WalkScoring,
+  scoring?: RunScoring,
 ): Promise<false | { scored: Map<number, Accumulators> | null }> {
   if (!(await storedGoldsRebuildable(db, campaign.id))) return false;
   const limit = Math.max(100, storedCount * INCREMENTAL_SHARE);
@@ -138,7 +138,7 @@ export async function rediff(
         // Scored from here on: the questions before this page first, from their golds as just stored.
         store(toStore.splice(0));
         await writing;
-        scored = await scoredFromStored(db, campaign.id, scoring, page[0]!.id);
+        scored = await scoreFromStored(db, campaign.id, scoring, page[0]!.id);
         if (!scored) return false;
       }
       const pageGuesses = scored ? (guesses ?? (await guessesOf(db, runIds, page))) : null;
@@ -173,7 +173,7 @@ export async function rediff(
     await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
     await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
     // Past the limit on the last page: nothing scored in the walk, every question from the golds just stored.
-    if (scoring && !scored) scored = await scoredFromStored(db, campaign.id, scoring);
+    if (scoring && !scored) scored = await scoreFromStored(db, campaign.id, scoring);
     return scoring && !scored ? false : { scored };
   }
   const restored = await restoreEntries(db, campaign.id, row.version);
@@ -185,25 +185,4 @@ export async function rediff(
   }
   await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored, increments: row.increments + moved.length, wide });
   return { scored: null };
-}
-
-/** `scoring`'s runs scored from the stored golds (of the questions with an id below `before`, if given); null when a question's cannot be rebuilt. */
-export async function scoredFromStored(
-  db: Db,
-  campaignId: number,
-  scoring: WalkScoring,
-  before?: number,
-): Promise<Map<number, Accumulators> | null> {
-  const accs = new Map(scoring.runs.map((r) => [r.id, accumulatorsOf(r, scoring.ks, scoring.levels)]));
-  if (!accs.size) return accs;
-  return (await walkStored(db, campaignId, [...accs.keys()], (q, g) => addGuesses(accs, q.golds, g), before)) ? accs : null;
-}
-
-/** A question's golds added to each run's sums that has a guess for it (as the uncached scorer does). */
-function addGuesses(
-  accs: Map<number, Accumulators>,
-  golds: PerGold<GoldRecord | null>,
-  guesses: Map<number, GuessRecord> | undefined,
-): void {
-  for (const [runId, guess] of guesses ?? []) addQuestion(accs.get(runId)!, golds, guess);
 }

@@ -63,7 +63,7 @@ export async function scoreRuns(db: Db, campaign: CampaignView, runList: RunView
     runList.map((r) => r.id),
   )) {
     golds.add(gold);
-    for (const [runId, guess] of guesses) addQuestion(accumulators.get(runId)!, gold, guess);
+    addGuesses(accumulators, gold, guesses);
   }
   return { golds: golds.counts, runs: new Map([...accumulators].map(([id, acc]) => [id, runScoresOf(acc)])) };
 }
@@ -84,4 +84,13 @@ export function addQuestion(acc: Accumulators, gold: PerGold<GoldRecord | null>,
     acc[g].addFigures(acc[g].figuresOf(record, guess, shared), sign);
     if (original) acc.originalOver[g].addFigures(original, sign);
   }
+}
+
+/** A question's golds added to the accumulators of each run that has a guess for it (a run without one leaves it out). */
+export function addGuesses(
+  accs: Map<number, Accumulators>,
+  golds: PerGold<GoldRecord | null>,
+  guesses: Map<number, GuessRecord> | undefined,
+): void {
+  for (const [runId, guess] of guesses ?? []) addQuestion(accs.get(runId)!, golds, guess);
 }

@@ -4,7 +4,15 @@ import type { Db } from "@/db/client";
 import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { PAGE_QUERIES } from "../report/kilt-provenance";
-import { goldsRowOf, INCREMENTAL_SHARE, restoreEntries, storeCatchUp, swapQuestion, type Catching } from "./catch-up-store";
+import {
+  goldsRowOf,
+  INCREMENTAL_SHARE,
+  restoreEntries,
+  storeCatchUp,
+  swapQuestion,
+  type Catching,
+  type RunScoring,
+} from "./catch-up-store";
 import {
   questionVersions,
   rebuildStored,
@@ -15,8 +23,8 @@ import {
   type StoredGolds,
 } from "./question-golds";
 import { writeGoldsRow } from "./score-entries";
-import { rediff, scoredFromStored, type WalkScoring } from "./score-rediff";
-import { accumulatorsOf, addQuestion, type Accumulators } from "./score-runs";
+import { rediff } from "./score-rediff";
+import { accumulatorsOf, addGuesses, type Accumulators } from "./score-runs";
 import { GoldCounts, scoredPage, scoredQuestions } from "./scored-pages";
 import type { RunView } from "./runs.contract";
 
@@ -54,7 +62,7 @@ export async function bringUpToDate(
   campaign: CampaignView,
   versions: { version: number; wide: number },
   at: Date,
-  scoring?: WalkScoring,
+  scoring?: RunScoring,
 ): Promise<false | { scored: Map<number, Accumulators> | null }> {
   const row = await goldsRowOf(db, campaign.id);
   if (!row) return false;
@@ -102,17 +110,6 @@ async function updateQuestions(
   return true;
 }
 
-/** Runs scored from the stored golds (brought up to date first); null when a question's golds cannot be rebuilt. */
-export function scoreFromStored(
-  db: Db,
-  campaignId: number,
-  runList: RunView[],
-  ks: number[],
-  levels: Level[],
-): Promise<Map<number, Accumulators> | null> {
-  return scoredFromStored(db, campaignId, { runs: runList, ks, levels });
-}
-
 /**
  * Every question read again from the outcomes: the campaign's entries and stored golds dropped, the
  * golds stored afresh with each question's changes (read before its outcomes), the runs scored.
@@ -138,7 +135,7 @@ export async function scoreEverything(
     runList.map((r) => r.id),
   )) {
     counts.add(q.golds);
-    for (const [runId, guess] of q.guesses) addQuestion(accs.get(runId)!, q.golds, guess);
+    addGuesses(accs, q.golds, q.guesses);
     page.push(storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0));
     if (page.length === PAGE_QUERIES) {
       await writeQuestionGolds(db, campaign.id, page);
