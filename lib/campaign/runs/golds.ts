@@ -1,6 +1,6 @@
 import "server-only";
 import { appendOutputEntries } from "@/lib/kilt/line-edit";
-import { parseGoldLine } from "@/lib/kilt/score/records";
+import { parseGoldLine, parseGoldOutputs } from "@/lib/kilt/score/records";
 import type { GoldRecord } from "@/lib/kilt/score/types";
 import type { QuestionProvenance } from "../report/kilt-provenance";
 import type { PerGold } from "./runs.contract";
@@ -30,9 +30,41 @@ function endorsedLine(original: string, entries: readonly string[]): string {
 }
 
 /** The gold records of a question as the scorer reads its gold lines (a line the scorer refuses leaves the question out of that gold). */
-export function goldsOf(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<GoldRecord | null> {
+export function goldsFromLines(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<GoldRecord | null> {
   const lines = goldLinesOf(q);
   return { original: recordOf(lines.original), endorsed: recordOf(lines.endorsed), both: recordOf(lines.both) };
+}
+
+/**
+ * The records goldsFromLines gives, built without writing the endorsed and both lines and parsing
+ * them back: the original line is parsed once, each entry once, and the two other records are put
+ * together from them as the scorer would read their lines (each output entry is checked by itself,
+ * the answers and titles kept once in line order). An original line the scorer refuses goes
+ * through the lines themselves (its endorsed and both lines may still be read).
+ */
+export function goldsOf(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<GoldRecord | null> {
+  const value = JSON.parse(appendOutputEntries(q.originalLine, [])) as { output: unknown[] };
+  const parsed = parseGoldLine(value);
+  if (!parsed.ok) return goldsFromLines(q);
+  const original = parsed.record;
+  const added = q.status === "endorsed" ? parseGoldOutputs(q.entries.map((e) => JSON.parse(e) as unknown)) : null;
+  if (!added) return { original, endorsed: null, both: null };
+  const answers = [...new Set([...original.answers, ...added.answers])];
+  // The endorsed line keeps the original's entries that hold an answer key, without their provenance.
+  const kept = value.output.filter((o) => o !== null && typeof o === "object" && "answer" in o).length;
+  const endorsedOutputs = [...Array.from({ length: kept }, () => ({ provenance: null })), ...added.outputs];
+  const { id, input } = original;
+  return {
+    original,
+    endorsed: endorsedOutputs.length ? { id, input, answers, titles: added.titles, outputs: endorsedOutputs } : null,
+    both: {
+      id,
+      input,
+      answers,
+      titles: [...new Set([...original.titles, ...added.titles])],
+      outputs: [...original.outputs, ...added.outputs],
+    },
+  };
 }
 
 function recordOf(line: string | null): GoldRecord | null {

@@ -46,18 +46,17 @@ const itemSchema = z.object(
 
 const provenanceSchema = z.array(itemSchema, { error: "must be an array of provenance items" });
 
+const goldOutputSchema = z.object(
+  { answer: z.string({ error: "must be a string" }).nullable().optional(), provenance: provenanceSchema.optional() },
+  { error: "must be an object" },
+);
+
 const goldSchema = z.object(
   {
     id: idSchema,
     input: z.string({ error: "must be a string" }),
     output: z
-      .array(
-        z.object(
-          { answer: z.string({ error: "must be a string" }).nullable().optional(), provenance: provenanceSchema.optional() },
-          { error: "must be an object" },
-        ),
-        { error: "must be an array of output entries" },
-      )
+      .array(goldOutputSchema, { error: "must be an array of output entries" })
       .min(1, "must hold at least one entry (KILT's evaluator cannot score a line without one)"),
   },
   { error: "must be a JSON object" },
@@ -107,10 +106,18 @@ export function parseGoldLine(value: unknown): ParsedRecord<GoldRecord> {
   const parsed = goldSchema.safeParse(value);
   if (!parsed.success) return failure(parsed.error);
   const line = parsed.data;
+  const { answers, titles, outputs } = goldOutputsOf(line.output);
+  return { ok: true, record: { id: pyStrip(String(line.id)), input: line.input, answers, titles, outputs } };
+}
+
+/** What a gold line's output entries give its record: its answers and titles (non-empty, stripped, each once, in order) and each entry's provenance. */
+export type GoldOutputs = Pick<GoldRecord, "answers" | "titles" | "outputs">;
+
+function goldOutputsOf(list: readonly z.infer<typeof goldOutputSchema>[]): GoldOutputs {
   const answers = new Set<string>();
   const titles = new Set<string>();
   const outputs: GoldRecord["outputs"] = [];
-  for (const o of line.output) {
+  for (const o of list) {
     if (o.answer && pyStrip(o.answer).length > 0) answers.add(pyStrip(o.answer));
     if (o.provenance === undefined) {
       outputs.push({ provenance: null });
@@ -119,7 +126,21 @@ export function parseGoldLine(value: unknown): ParsedRecord<GoldRecord> {
     for (const p of o.provenance) if (p.title && pyStrip(p.title).length > 0) titles.add(pyStrip(p.title));
     outputs.push({ provenance: o.provenance.map(provItem) });
   }
-  return { ok: true, record: { id: pyStrip(String(line.id)), input: line.input, answers: [...answers], titles: [...titles], outputs } };
+  return { answers: [...answers], titles: [...titles], outputs };
+}
+
+/**
+ * Output entries (parsed JSON values) read one by one as `parseGoldLine` reads them inside a line's
+ * `output` list, which checks each entry by itself: null when one would make the line refused.
+ */
+export function parseGoldOutputs(values: readonly unknown[]): GoldOutputs | null {
+  const checked: z.infer<typeof goldOutputSchema>[] = [];
+  for (const v of values) {
+    const parsed = goldOutputSchema.safeParse(v);
+    if (!parsed.success) return null;
+    checked.push(parsed.data);
+  }
+  return goldOutputsOf(checked);
 }
 
 /** A guess line: a system's one answer and/or one ranked provenance list for a question. */
