@@ -67,7 +67,7 @@ describe("a question's gold records put together from its parsed parts", () => {
       null,
     ]);
   const originalLine = () => {
-    const id = pick<unknown>([12, "12345678901234567890", " q1 ", "q2", 1.5, "  "]);
+    const id = pick<unknown>([12, "12345678901234567890", " q1 ", "q2", 1.5, "  ", true, null]);
     const input = pick<unknown>(["who lit it", "who lit it", 3]);
     const outputs = Array.from({ length: Math.floor(rand() * 4) }, output);
     const head = `{"id": ${typeof id === "string" && id.startsWith("1234") ? id : JSON.stringify(id)}, "input": ${JSON.stringify(input)}`;

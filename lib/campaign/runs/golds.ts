@@ -43,7 +43,9 @@ export function goldsFromLines(q: Pick<QuestionProvenance, "originalLine" | "sta
  * through the lines themselves (its endorsed and both lines may still be read).
  */
 export function goldsOf(q: Pick<QuestionProvenance, "originalLine" | "status" | "entries">): PerGold<GoldRecord | null> {
-  const value = JSON.parse(appendOutputEntries(q.originalLine, [])) as { output: unknown[] };
+  // The line as its original gold line reads it: an id that is not a string is written as one (appendOutputEntries).
+  let value = JSON.parse(q.originalLine) as { id?: unknown; output: unknown[] };
+  if ("id" in value && typeof value.id !== "string") value = JSON.parse(appendOutputEntries(q.originalLine, [])) as typeof value;
   const parsed = parseGoldLine(value);
   if (!parsed.ok) return goldsFromLines(q);
   const original = parsed.record;

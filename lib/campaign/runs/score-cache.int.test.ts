@@ -17,7 +17,7 @@ import { pauseAnnotator, resumeAnnotator } from "../quality/standings";
 import { getLeaderboard } from "./leaderboard";
 import { deleteRun, runRows } from "./list-runs";
 import { questionVersions, readVersions } from "./question-golds";
-import { outcomeVersion, writeEntries } from "./score-cache";
+import { cachedScores, outcomeVersion, writeEntries } from "./score-cache";
 import { scoreRuns } from "./score-runs";
 import { uploadRun } from "./upload-run";
 
@@ -277,15 +277,17 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     await expectFresh(db(), coordinator, c.campaignId);
   });
 
-  // 101 questions: the limit (100 updated in place) passed on the walk's one page, every run scored from the golds just stored;
-  // 540: passed on its first page (500 questions), so the second is scored in the walk, with the golds it has just built.
+  // Most of the walk's first page moved: the runs are scored in the walk from its first page. Then
+  // `rejected` questions' passages are rejected, fewer than half of the first page (500 questions):
+  // at 101 questions, 40 updated in place; at 540, 200 moved, past the limit (108) on the first page,
+  // so the walk scores the runs from its second page, and the first page from the golds just stored.
   // Its 540 questions are judged one by one: 8–14 s alone, several times that beside CI's other suites (the timeout).
   it.each([
-    [101, "from the golds just stored"],
-    [540, "in the catch-up's walk from its second page on"],
+    [101, 40, 40],
+    [540, 200, 0],
   ])(
-    "after most questions' golds moved (%i), stores them and scores the runs afresh %s instead of updating each in place",
-    async (n) => {
+    "after most questions' golds moved (%i), stores them and scores the runs afresh in the walk instead of updating each in place; then %i rejected",
+    async (n, rejected, increments) => {
       const c = await makeCampaign(db(), {
         queries: n,
         candidates: 1,
@@ -299,9 +301,15 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       const before = await expectFresh(db(), coordinator, c.campaignId);
       expect(before.golds.endorsed.questions).toBe(n);
       const storedBefore = await storedGoldsOf(db(), c.campaignId);
-      // The only annotator paused: every question loses its endorsed passage.
+      // The only annotator paused: every question loses its endorsed passage. One run read first
+      // (scored in the walk), then the leaderboard (the other scored from the golds just stored).
       await pauseAnnotator(db(), coordinator, c.campaignId, a.id);
+      const campaign = await getCampaign(db(), coordinator, c.campaignId);
+      const [runA] = await runRows(db(), c.campaignId);
+      const one = await cachedScores(db(), campaign, [runA!], KS, ["paragraph"]);
       const after = await expectFresh(db(), coordinator, c.campaignId);
+      const { run: _, ...rowA } = after.rows.find((r) => r.run.id === runA!.id)!;
+      expect(figuresText(one.runs.get(runA!.id))).toBe(figuresText(rowA));
       expect(after.golds.endorsed.questions).toBe(0);
       expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(n);
       expect(await incrementsOf(db(), c.campaignId)).toBe(0);
@@ -310,6 +318,17 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       const resumed = await expectFresh(db(), coordinator, c.campaignId);
       expect(figuresText(resumed.rows)).toBe(figuresText(before.rows));
       expect(await storedGoldsOf(db(), c.campaignId)).toEqual(storedBefore);
+      // Fewer than half of the first page's golds move.
+      const passages = rowsOf<{ id: string | number }>(
+        await db().execute(sql`
+          select p.id from passages p join queries q on q.id = p.query_id
+          where q.campaign_id = ${c.campaignId} and not p.is_gold order by q.id limit ${rejected}`),
+      );
+      for (const p of passages)
+        await adjudicatePassage(db(), coordinator, c.campaignId, Number(p.id), { decision: "reject", reason: "wrong" });
+      await expectFresh(db(), coordinator, c.campaignId);
+      expect(goldsChanged(storedBefore, await storedGoldsOf(db(), c.campaignId))).toBe(rejected);
+      expect(await incrementsOf(db(), c.campaignId)).toBe(increments);
     },
     180_000,
   );

@@ -27,7 +27,7 @@ import {
 } from "./question-golds";
 import { GoldCounts } from "./scored-pages";
 import type { PerGold } from "./runs.contract";
-import { addGuesses, type Accumulators } from "./score-runs";
+import { accumulatorsOf, addGuesses, type Accumulators } from "./score-runs";
 
 // The leaderboard cache's catch-up after a campaign-wide change (score-update.ts calls it): every
 // question's golds read again and compared with the stored ones. Internal.
@@ -85,6 +85,35 @@ async function* outcomePages(
   }
 }
 
+/**
+ * Whether most of the walk's first page moved, and as many of every question would be past the
+ * limit: then the walk scores the runs from its first page, and does not rebuild the stored golds.
+ */
+function mostMoved(nows: StoredGolds[], stored: Map<number, StoredGolds>, storedCount: number, limit: number): boolean {
+  const moved = nows.filter((now) => !stored.has(now.queryId) || !sameGolds(stored.get(now.queryId)!, now)).length;
+  return moved * 2 > nows.length && (moved / nows.length) * storedCount > limit;
+}
+
+/**
+ * A page of a walk that scores from its first page: the golds to store (those that moved, or whose
+ * changes did), and every question's golds now counted and added to the runs with their guesses.
+ */
+function takeFresh(
+  { page, nows, stored }: { page: QuestionProvenance[]; nows: StoredGolds[]; stored: Map<number, StoredGolds> },
+  guesses: Map<number, Map<number, GuessRecord>>,
+  into: { counts: GoldCounts; scored: Map<number, Accumulators> },
+  toStore: StoredGolds[],
+): void {
+  page.forEach((q, i) => {
+    const now = nows[i]!;
+    const before = stored.get(q.id);
+    if (!before || !sameGolds(before, now) || before.changes !== now.changes) toStore.push(now);
+    const golds = goldsOf(q);
+    into.counts.add(golds);
+    addGuesses(into.scored, golds, guesses.get(q.id));
+  });
+}
+
 /** A question whose golds moved: its stored golds (null: none stored) and its golds now, for the swap. */
 interface Moved {
   id: number;
@@ -103,6 +132,9 @@ interface Moved {
  * from the page after the one where the limit was passed, in the walk, with the golds it has just
  * built; the questions before it from the golds just stored, first, so that every sum takes the
  * questions in id order as the uncached scorer does. The moved questions are not held in memory.
+ * When most of the first page moved, the walk scores the runs from the first page, counts the golds
+ * afresh, and rebuilds no stored gold (should fewer than the limit move in the end, the entries of
+ * other runs are dropped all the same, and scored from the stored golds when next read).
  * False when a stored question's golds cannot be rebuilt: the caller then scores everything afresh,
  * replacing the golds stored so far.
  */
@@ -131,9 +163,24 @@ export async function rediff(
     writing = writing.then(() => writeQuestionGolds(db, campaign.id, rows));
     writing.catch(() => {}); // awaited below; a walk that throws first leaves no unhandled rejection
   };
+  // Counted afresh, question by question, when the walk scores from its first page.
+  let fresh: GoldCounts | null = null;
+  let firstPage = true;
   try {
     const pages = outcomePages(db, campaign, await endorsementRuleOf(db, campaign), () => (scored ? runIds : null));
     for await (const { page, stored, guesses } of pages) {
+      const nows = page.map((q) => storedGoldsOf(q, perQuestion.get(q.id) ?? 0));
+      if (firstPage && scoring && runIds.length && mostMoved(nows, stored, storedCount, limit)) {
+        // Most of the first page moved: most questions will (a change of T), so the runs are scored from here.
+        [moved, fresh] = [null, new GoldCounts()];
+        scored = new Map(scoring.runs.map((r) => [r.id, accumulatorsOf(r, scoring.ks, scoring.levels)]));
+      }
+      firstPage = false;
+      if (fresh) {
+        takeFresh({ page, nows, stored }, guesses ?? (await guessesOf(db, runIds, page)), { counts: fresh, scored: scored! }, toStore);
+        if (toStore.length >= PAGE_QUERIES) store(toStore.splice(0));
+        continue;
+      }
       if (!moved && scoring && runIds.length && !scored && page.length) {
         // Scored from here on: the questions before this page first, from their golds as just stored.
         store(toStore.splice(0));
@@ -142,8 +189,8 @@ export async function rediff(
         if (!scored) return false;
       }
       const pageGuesses = scored ? (guesses ?? (await guessesOf(db, runIds, page))) : null;
-      for (const q of page) {
-        const now = storedGoldsOf(q, perQuestion.get(q.id) ?? 0);
+      for (const [i, q] of page.entries()) {
+        const now = nows[i]!;
         const before = stored.get(q.id);
         let golds: PerGold<GoldRecord | null> | null = null;
         if (before && sameGolds(before, now)) {
@@ -171,7 +218,14 @@ export async function rediff(
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
   if (!moved) {
     await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
-    await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
+    await storeCatchUp(db, campaign, versions, at, {
+      toStore,
+      counts: fresh ?? counts,
+      restored: new Map(),
+      increments: 0,
+      wide,
+      fresh: true,
+    });
     // Past the limit on the last page: nothing scored in the walk, every question from the golds just stored.
     if (scoring && !scored) scored = await scoreFromStored(db, campaign.id, scoring);
     return scoring && !scored ? false : { scored };
