@@ -75,6 +75,12 @@ const envSchema = z.object({
    */
   KPS_LANCE_INDEX_CACHE_MB: z.coerce.number().int().min(0).optional(),
   KPS_LANCE_METADATA_CACHE_MB: z.coerce.number().int().min(0).optional(),
+  /**
+   * The LanceDB engine's paragraphs per table (default 2,000,000): a build that fills a table brings
+   * its index up to date and goes on in a new one, so no index build or merge holds more than this
+   * many paragraphs (an index's build memory grows with its table), and a query asks every table.
+   */
+  KPS_LANCE_SHARD_PARAGRAPHS: z.coerce.number().int().min(1).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
   /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
   KPS_TRUST_PROXY: z

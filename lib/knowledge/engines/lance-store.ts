@@ -7,10 +7,13 @@ import { env } from "@/lib/env";
 
 /**
  * The LanceDB side of the LanceDB engine (internal to lib/knowledge/engines/lance.ts): the library,
- * loaded once with its thread settings, and the table of paragraphs with its BM25 index.
+ * loaded once with its thread settings, and the tables of paragraphs (shards) with their BM25 indexes.
  */
 
+/** The first table of paragraphs; the next ones are `paragraphs_1`, `paragraphs_2`, … (the shards). */
 export const TABLE = "paragraphs";
+/** Paragraphs per table before a build goes on in a new one (KPS_LANCE_SHARD_PARAGRAPHS). */
+export const DEFAULT_SHARD_PARAGRAPHS = 2_000_000;
 export const INDEX_NAME = "text_idx";
 type Lance = typeof import("@lancedb/lancedb");
 
@@ -59,17 +62,24 @@ export async function connectDir(dir: string): Promise<Connection> {
   return lancedb.connect(dir, { readConsistencyInterval: 0 }, session);
 }
 
-/** The table, created empty when missing (after `clear`, or the first build). */
-export async function openTable(conn: Connection, create: boolean): Promise<Table | null> {
-  if ((await conn.tableNames()).includes(TABLE)) return conn.openTable(TABLE);
-  if (!create) return null;
+/** The name of shard `k`. */
+export const shardName = (k: number) => (k === 0 ? TABLE : `${TABLE}_${k}`);
+
+/** The shards' names in the directory, in shard order. */
+export async function shardNames(conn: Connection): Promise<string[]> {
+  const shard = (name: string) => (name === TABLE ? 0 : /^paragraphs_([1-9]\d*)$/.exec(name) ? Number(name.slice(TABLE.length + 1)) : -1);
+  return (await conn.tableNames()).filter((n) => shard(n) >= 0).sort((a, b) => shard(a) - shard(b));
+}
+
+/** A shard's table, created empty. */
+export async function createShard(conn: Connection, k: number): Promise<Table> {
   const arrow = await import("apache-arrow");
   const schema = new arrow.Schema([
     new arrow.Field("wikipedia_id", new arrow.Utf8(), false),
     new arrow.Field("paragraph_id", new arrow.Int32(), false),
     new arrow.Field("text", new arrow.Utf8(), false),
   ]);
-  return conn.createEmptyTable(TABLE, schema, { mode: "create", existOk: true });
+  return conn.createEmptyTable(shardName(k), schema, { mode: "create", existOk: true });
 }
 
 /**

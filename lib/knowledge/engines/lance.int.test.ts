@@ -9,7 +9,7 @@ import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases
 import type { KnowledgeEngine } from "../engine";
 import { env } from "@/lib/env";
 import { createLanceEngine } from "./lance";
-import { DEFAULT_FTS_PARTITION_MB, lance } from "./lance-store";
+import { connectDir, DEFAULT_FTS_PARTITION_MB, lance, shardNames } from "./lance-store";
 
 // What only the LanceDB engine has: its index lives in a directory, so a new engine on the same
 // directory (another process, a restart) must answer alike, and clear must drop it and allow a rebuild.
@@ -115,5 +115,70 @@ function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
     await buildAll(engine, db());
     expect((await engine.rank(db(), `${word} priory manuscript`, 5))[0]).toMatchObject({ wikipediaId: b, paragraphId: 1 });
     expect((await engine.figures(db())).bytes).toBeGreaterThan(0);
+  });
+}
+
+for (const kind of testDatabaseKinds()) describe(`the LanceDB engine's shards [${kind}]`, () => shardTests(kind));
+
+// Shards of 2 paragraphs and chunks of one page: each page goes to a shard of its own, twelve of them
+// (past a listing's default page of ten, had the library one).
+function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
+  let handle: DatabaseHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  const db = () => handle!.db;
+  const word = unique("quelvorn").replace("-", "");
+  const ids = Array.from({ length: 12 }, () => unique("shard"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-lance-shards-"));
+  const engine = createLanceEngine({ dir, shardParagraphs: 2 });
+  const build = async (e: KnowledgeEngine) => {
+    while ((await e.indexStaleChunk(db(), 1)) > 0);
+  };
+  const tables = async () => shardNames(await connectDir(dir));
+
+  beforeAll(async () => {
+    ({ handle, drop } = await openPrivateDatabase(kind));
+    // Pages 0, 6 and 11 hold the word, page 11 twice; every page has two content paragraphs.
+    await db()
+      .insert(pages)
+      .values(
+        ids.map((id, i) =>
+          page(id, `Shard page ${i}`, [
+            [0, 6, 11].includes(i) ? `A ${word} in paragraph one of page ${i}.` : `Plain text of page ${i}.`,
+            i === 11 ? `Another ${word} ${word} here.` : `More plain text ${i}.`,
+          ]),
+        ),
+      );
+    await build(engine);
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await drop?.();
+  });
+
+  it("puts each page in its own shard, counts every shard's paragraphs, and ranks across them all", async () => {
+    expect(await tables()).toEqual(["paragraphs", ...Array.from({ length: 11 }, (_, k) => `paragraphs_${k + 1}`)]);
+    expect((await engine.figures(db())).paragraphs).toBe(24);
+    const hits = await engine.rank(db(), word, 10);
+    expect(hits.map((h) => `${ids.indexOf(h.wikipediaId)}:${h.paragraphId}`).sort()).toEqual(["0:1", "11:1", "11:2", "6:1"]);
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    // The limit holds over all shards: the best of them.
+    expect(await engine.rank(db(), word, 2)).toEqual(hits.slice(0, 2));
+    // Another engine on the directory (another process) sees every shard.
+    expect(await createLanceEngine({ dir }).rank(db(), word, 10)).toEqual(hits);
+  });
+
+  it("moves a changed page out of its shard into the last one, and a clear drops every shard", async () => {
+    await db().execute(sql`update pages set paragraphs = array['Shard page 0\n', 'Rewritten without the word.\n'], updated_at = now()
+      where wikipedia_id = ${ids[0]!}`);
+    await build(engine);
+    expect((await engine.rank(db(), word, 10)).map((h) => ids.indexOf(h.wikipediaId)).sort((a, b) => a - b)).toEqual([6, 11, 11]);
+    expect((await engine.rank(db(), "rewritten", 5))[0]).toMatchObject({ wikipediaId: ids[0], paragraphId: 1 });
+    expect((await engine.figures(db())).paragraphs).toBe(23);
+    expect(await tables()).toHaveLength(13);
+    await engine.clear(db());
+    expect(await tables()).toEqual([]);
+    expect(await engine.rank(db(), word, 5)).toEqual([]);
+    await build(engine);
+    expect((await engine.rank(db(), word, 10)).map((h) => ids.indexOf(h.wikipediaId)).sort((a, b) => a - b)).toEqual([6, 11, 11]);
   });
 }

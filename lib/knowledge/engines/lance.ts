@@ -6,18 +6,33 @@ import type { EngineFigures, KnowledgeEngine, RankedHit } from "../engine";
 import { STALE_PAGES } from "../index-sql";
 import { queryWords } from "../query";
 import { foldText, pageRows, pagesFilter, type LanceRow } from "./lance-rows";
-import { connectDir, dirBytes, lance, openTable, refreshIndex, TABLE, unindexedRows } from "./lance-store";
+import { env } from "@/lib/env";
+import {
+  connectDir,
+  createShard,
+  DEFAULT_SHARD_PARAGRAPHS,
+  dirBytes,
+  lance,
+  refreshIndex,
+  shardName,
+  shardNames,
+  unindexedRows,
+} from "./lance-store";
 
 /**
- * The embedded BM25 engine: LanceDB's full-text index over a table of content paragraphs, in a
- * directory of its own (KPS_KNOWLEDGE_INDEX_DIR; a test's temporary directory). PostgreSQL's
- * `pages` stays the source of truth: a build reads the stale pages from it and sets their
- * `indexed_at`, and `clear` can always be followed by a rebuild.
+ * The embedded BM25 engine: LanceDB's full-text index over tables of content paragraphs (shards of
+ * at most KPS_LANCE_SHARD_PARAGRAPHS each), in a directory of its own (KPS_KNOWLEDGE_INDEX_DIR; a
+ * test's temporary directory). PostgreSQL's `pages` stays the source of truth: a build reads the
+ * stale pages from it and sets their `indexed_at`, and `clear` can always be followed by a rebuild.
  *
- * A chunk deletes its pages' old rows and appends the new ones (one small fragment); the rows are
- * searchable at once (LanceDB scans the rows its index does not hold yet), and the index takes them
- * in when a build ends or UNINDEXED_LIMIT rows are waiting, so a build stopped anywhere loses
- * nothing and resumes where it stopped.
+ * A chunk deletes its pages' old rows and appends the new ones (one small fragment) to the last
+ * shard; the rows are searchable at once (LanceDB scans the rows its index does not hold yet), and
+ * the index takes them in when a build ends or UNINDEXED_LIMIT rows are waiting, so a build stopped
+ * anywhere loses nothing and resumes where it stopped. A shard that would pass its size has its index
+ * brought up to date, and the chunk goes to a new shard: an index build or merge never holds more
+ * than a shard (the library's build memory grows with its table: bench/search). A query asks every
+ * shard and keeps the best; each shard scores with its own statistics (BM25's document frequencies
+ * and lengths), which are alike when shards are large.
  */
 
 /** Rows appended before a chunk brings the index up to date mid-build (a flat scan of them stays cheap). */
@@ -26,62 +41,90 @@ export const UNINDEXED_LIMIT = 1_000_000;
 /** Queries of rankMany run at once (the library's own pools do the work). */
 const RANK_PARALLEL = 4;
 
-type StalePage = { wikipedia_id: string; title: string; updated_at: string; paragraphs: string[] };
+type StalePage = { wikipedia_id: string; title: string; updated_at: string; paragraphs: string[]; never_indexed: boolean };
+type Hit = { wikipedia_id: string; paragraph_id: number; _score: number };
 
-export function createLanceEngine({ dir }: { dir: string }): KnowledgeEngine {
+export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shardParagraphs?: number }): KnowledgeEngine {
   let conn: Promise<Connection> | undefined;
-  let table: Table | null = null;
+  const opened = new Map<string, Table>();
   const connection = () => (conn ??= connectDir(dir));
-  async function tableOf(create: boolean): Promise<Table | null> {
-    table ??= await openTable(await connection(), create);
-    return table;
+  const shardLimit = () => shardParagraphs ?? env().KPS_LANCE_SHARD_PARAGRAPHS ?? DEFAULT_SHARD_PARAGRAPHS;
+
+  /** The shards in order (the directory is listed each time: another process may have added one); the first created when `create` and none exists. */
+  async function shards(create: boolean): Promise<Table[]> {
+    const c = await connection();
+    const names = await shardNames(c);
+    if (!names.length && create) opened.set(shardName(0), await createShard(c, 0));
+    const out: Table[] = [];
+    for (const name of names.length ? names : create ? [shardName(0)] : []) {
+      let t = opened.get(name);
+      if (!t) opened.set(name, (t = await c.openTable(name)));
+      out.push(t);
+    }
+    return out;
   }
 
   async function indexStaleChunk(db: Db, limit: number): Promise<number> {
     const pages = rowsOf<StalePage>(
-      await db.execute(sql`select wikipedia_id, title, updated_at::text as updated_at, array_to_json(paragraphs) as paragraphs
+      await db.execute(sql`select wikipedia_id, title, updated_at::text as updated_at, array_to_json(paragraphs) as paragraphs,
+          indexed_at is null as never_indexed
         from pages where ${STALE_PAGES} order by wikipedia_id limit ${Math.max(0, Math.floor(limit))}`),
     );
-    const t = (await tableOf(true))!;
+    const tables = await shards(true);
     if (!pages.length) {
-      await refreshIndex(t);
+      for (const t of tables) await refreshIndex(t);
       return 0;
     }
+    let last = tables.at(-1)!;
+    // Rows of these pages from an earlier build: in any shard for a page indexed before, only in the
+    // last one for a page never indexed (a chunk that stopped before its update below wrote there).
+    const indexedBefore = pages.filter((p) => !p.never_indexed).map((p) => p.wikipedia_id);
+    for (const t of tables.slice(0, -1)) if (indexedBefore.length) await t.delete(pagesFilter(indexedBefore));
+    await last.delete(pagesFilter(pages.map((p) => p.wikipedia_id)));
     const rows: LanceRow[] = pages.flatMap((p) => pageRows(p.wikipedia_id, p.title, p.paragraphs));
-    // Rows of these pages from an earlier build (or from a chunk that stopped before its update below).
-    await t.delete(pagesFilter(pages.map((p) => p.wikipedia_id)));
-    if (rows.length) await t.add(rows);
+    if (rows.length) {
+      const held = await last.countRows();
+      if (held > 0 && held + rows.length > shardLimit()) {
+        await refreshIndex(last);
+        last = await createShard(await connection(), tables.length);
+        opened.set(shardName(tables.length), last);
+      }
+      await last.add(rows);
+    }
     await db.execute(sql`update pages set indexed_at = v.at::timestamptz
       from unnest(${sql.param(pages.map((p) => p.wikipedia_id))}::text[], ${sql.param(pages.map((p) => p.updated_at))}::text[]) as v(id, at)
       where pages.wikipedia_id = v.id`);
     // Before the index exists every row is unindexed: it is created as soon as the limit is reached.
-    if (((await unindexedRows(t)) ?? (await t.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(t);
+    if (((await unindexedRows(last)) ?? (await last.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(last);
     return pages.length;
   }
 
   async function clear(db: Db): Promise<void> {
     const c = await connection();
-    if ((await c.tableNames()).includes(TABLE)) await c.dropTable(TABLE);
-    table = null;
+    for (const name of await shardNames(c)) await c.dropTable(name);
+    opened.clear();
     await db.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
   }
 
   async function rank(_db: Db, text: string, limit: number): Promise<RankedHit[]> {
     const words = queryWords(text);
-    const t = await tableOf(false);
-    if (!words.length || !t || limit <= 0) return [];
+    if (!words.length || limit <= 0) return [];
+    const tables = await shards(false);
+    if (!tables.length) return [];
     const lancedb = await lance();
     // A MatchQuery is tokenized, never parsed: no word can be read as an operator.
     const query = new lancedb.MatchQuery(foldText(words.join(" ")), "text", { operator: lancedb.Operator.Or });
-    const rows = (await t
-      .query()
-      .fullTextSearch(query)
-      .select(["wikipedia_id", "paragraph_id", "_score"])
-      .limit(Math.floor(limit))
-      .toArray()) as { wikipedia_id: string; paragraph_id: number; _score: number }[];
-    return rows
+    const n = Math.floor(limit);
+    const perShard = await Promise.all(
+      tables.map(
+        async (t) => (await t.query().fullTextSearch(query).select(["wikipedia_id", "paragraph_id", "_score"]).limit(n).toArray()) as Hit[],
+      ),
+    );
+    return perShard
+      .flat()
       .map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: Number(r.paragraph_id), score: Number(r._score) }))
-      .sort((a, b) => b.score - a.score || a.wikipediaId.localeCompare(b.wikipediaId) || a.paragraphId - b.paragraphId);
+      .sort((a, b) => b.score - a.score || a.wikipediaId.localeCompare(b.wikipediaId) || a.paragraphId - b.paragraphId)
+      .slice(0, n);
   }
 
   async function rankMany(db: Db, texts: string[], limit: number): Promise<RankedHit[][]> {
@@ -92,8 +135,9 @@ export function createLanceEngine({ dir }: { dir: string }): KnowledgeEngine {
   }
 
   async function figures(): Promise<EngineFigures> {
-    const t = await tableOf(false);
-    return { method: "lance-bm25", paragraphs: t ? await t.countRows() : 0, bytes: dirBytes(dir) };
+    let paragraphs = 0;
+    for (const t of await shards(false)) paragraphs += await t.countRows();
+    return { method: "lance-bm25", paragraphs, bytes: dirBytes(dir) };
   }
 
   return { name: "lance", indexStaleChunk, clear, rank, rankMany, figures };
