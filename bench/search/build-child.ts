@@ -3,7 +3,7 @@
 // pages until none is left), without the lease. `finalSeconds`: the last call, which finds no stale
 // page and (LanceDB) builds or optimizes the BM25 index.
 //
-//   node --import tsx bench/search/build-child.ts --url URL --engine gin|rum|lance --dir DIR
+//   node --import tsx bench/search/build-child.ts --url URL --engine gin|rum|lance|lance-one --dir DIR
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import { INDEX_CHUNK_PAGES } from "@/lib/knowledge/index-sql";

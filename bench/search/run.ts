@@ -2,7 +2,7 @@
 // (bench/import/synthetic.ts) at growing sizes — build time, index size, the build's peak RSS, title
 // and text query latencies — and an extrapolation to the whole KILT source.
 //
-//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000]
+//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-one] [--postgres-max 1000000]
 //                           [--queries 100] [--seed 1]
 //
 // One throwaway PostgreSQL database kps_bench_search_<random> on DATABASE_URL's server (or the local
@@ -32,7 +32,7 @@ import {
   stringOptions,
   timedRun,
 } from "../common";
-import { benchEngine, ENGINES, type BenchEngine } from "./engines";
+import { benchEngine, ENGINES, isLance, type BenchEngine } from "./engines";
 import { benchQueries, timeEach, type Latency } from "./queries";
 import { extrapolate, printResults, type EngineResult } from "./report";
 
@@ -79,7 +79,7 @@ async function measureEngine(
   const load = loadAverage();
   const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir]);
   const built = childResult<{ pages: number; seconds: number; finalSeconds: number; maxRssKiB: number }>(run, `${name} build`);
-  if (name !== "lance") await db.execute(sql`vacuum analyze paragraph_index`);
+  if (!isLance(name)) await db.execute(sql`vacuum analyze paragraph_index`);
   await markBuilt(db);
   const engine = benchEngine(name, dir);
   const figures = await engine.figures(db);
@@ -107,8 +107,14 @@ async function measureEngine(
 
 async function main(): Promise<void> {
   const o = benchOptions(
-    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance] [--postgres-max 1000000] [--queries 100] [--seed 1]",
-    stringOptions({ paragraphs: "1000000,5000000", engines: "gin,rum,lance", "postgres-max": "1000000", queries: "100", seed: "1" }),
+    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-one] [--postgres-max 1000000] [--queries 100] [--seed 1]",
+    stringOptions({
+      paragraphs: "1000000,5000000",
+      engines: "gin,rum,lance,lance-one",
+      "postgres-max": "1000000",
+      queries: "100",
+      seed: "1",
+    }),
   );
   const engines = o.engines.split(",") as BenchEngine[];
   for (const e of engines) if (!ENGINES.includes(e)) throw new Error(`--engines: '${e}' is not one of ${ENGINES.join(", ")}`);
@@ -138,7 +144,7 @@ async function main(): Promise<void> {
         async (q) => (await searchKnowledge(db, system, { q, mode: "title", limit: 20 })).results.length,
       );
       for (const name of engines) {
-        if (name !== "lance" && target > Number(o["postgres-max"])) {
+        if (!isLance(name) && target > Number(o["postgres-max"])) {
           console.log(`  ${name}: not run at ${int(target)} paragraphs (--postgres-max ${o["postgres-max"]})`);
           continue;
         }

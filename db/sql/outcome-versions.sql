@@ -95,22 +95,23 @@ $$;
 --> statement-breakpoint
 -- Pages: a changed title or text changes the golds of the questions with a passage on the page, an
 -- evidence set's member included (a set passage's own page is its first member's): the change is
--- confined to those questions, so the leaderboard cache updates them alone.
+-- confined to those questions, so the leaderboard cache updates them alone. The changed pages are
+-- gathered whole first: an EXISTS over the two transition tables was planned as a nested loop
+-- (built to stop at a first match), which on an update that changes no title or text, such as an
+-- index's `indexed_at` set on every page, compared every pair of rows (80,000 pages: minutes).
 CREATE OR REPLACE FUNCTION kps_page_outcomes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed text[];
 BEGIN
-  IF EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
-             WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)) THEN
+  SELECT array_agg(n.wikipedia_id) INTO changed FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
+  WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs);
+  IF changed IS NOT NULL THEN
     INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
-    WITH changed AS (
-      SELECT n.wikipedia_id FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
-      WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)
-    )
     SELECT campaign_id, query_id, 1 FROM (
-      SELECT p.campaign_id, p.query_id FROM passages p JOIN changed c ON c.wikipedia_id = p.wikipedia_id
+      SELECT p.campaign_id, p.query_id FROM passages p WHERE p.wikipedia_id = ANY (changed)
       UNION
       SELECT p.campaign_id, p.query_id FROM passages p CROSS JOIN LATERAL jsonb_array_elements(p.set_members) m
-      JOIN changed c ON c.wikipedia_id = m.value->>'wikipediaId'
-      WHERE p.set_members IS NOT NULL
+      WHERE p.set_members IS NOT NULL AND m.value->>'wikipediaId' = ANY (changed)
     ) touched;
   END IF;
   RETURN NULL;
