@@ -12,6 +12,7 @@ import {
   storeCatchUp,
   swapQuestion,
   type Catching,
+  type GoldsRow,
   type RunScoring,
 } from "./catch-up-store";
 import { goldsOf } from "./golds";
@@ -214,21 +215,39 @@ export async function rediff(
   } finally {
     await writing;
   }
+  return storeWalk(db, campaign, versions, at, { row, toStore, counts: fresh ?? counts, moved, scored }, scoring);
+}
+
+/** What a walk leaves: the golds to store and their sizes, the questions that moved (null: past the limit), and the runs it scored. */
+interface Walked {
+  row: GoldsRow;
+  toStore: StoredGolds[];
+  counts: GoldCounts;
+  moved: Moved[] | null;
+  scored: Map<number, Accumulators> | null;
+}
+
+/**
+ * Stores what the walk found: past the limit, the golds and the golds row with the entries dropped
+ * (the runs the walk did not score are scored from the golds just stored); else the moved questions
+ * swapped in every stored entry.
+ */
+async function storeWalk(
+  db: Db,
+  campaign: CampaignView,
+  versions: { version: number; wide: number },
+  at: Date,
+  { row, toStore, counts, moved, scored }: Walked,
+  scoring?: RunScoring,
+): Promise<false | { scored: Map<number, Accumulators> | null }> {
   // Under Dawid–Skene every judgment may move every question: the next change reads them all again (wide -1).
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
   if (!moved) {
     await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
-    await storeCatchUp(db, campaign, versions, at, {
-      toStore,
-      counts: fresh ?? counts,
-      restored: new Map(),
-      increments: 0,
-      wide,
-      fresh: true,
-    });
+    await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
     // Past the limit on the last page: nothing scored in the walk, every question from the golds just stored.
-    if (scoring && !scored) scored = await scoreFromStored(db, campaign.id, scoring);
-    return scoring && !scored ? false : { scored };
+    const runs = scored ?? (scoring ? await scoreFromStored(db, campaign.id, scoring) : null);
+    return scoring && !runs ? false : { scored: runs };
   }
   const restored = await restoreEntries(db, campaign.id, row.version);
   const restoredRuns = [...new Set([...restored.values()].flatMap((m) => [...m.keys()]))];

@@ -65,11 +65,7 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
   }
 
   async function indexStaleChunk(db: Db, limit: number): Promise<number> {
-    const pages = rowsOf<StalePage>(
-      await db.execute(sql`select wikipedia_id, title, updated_at::text as updated_at, array_to_json(paragraphs) as paragraphs,
-          indexed_at is null as never_indexed
-        from pages where ${STALE_PAGES} order by wikipedia_id limit ${Math.max(0, Math.floor(limit))}`),
-    );
+    const pages = await stalePages(db, limit);
     const tables = await shards(true);
     if (!pages.length) {
       for (const t of tables) await refreshIndex(t);
@@ -108,23 +104,7 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
 
   async function rank(_db: Db, text: string, limit: number): Promise<RankedHit[]> {
     const words = queryWords(text);
-    if (!words.length || limit <= 0) return [];
-    const tables = await shards(false);
-    if (!tables.length) return [];
-    const lancedb = await lance();
-    // A MatchQuery is tokenized, never parsed: no word can be read as an operator.
-    const query = new lancedb.MatchQuery(foldText(words.join(" ")), "text", { operator: lancedb.Operator.Or });
-    const n = Math.floor(limit);
-    const perShard = await Promise.all(
-      tables.map(
-        async (t) => (await t.query().fullTextSearch(query).select(["wikipedia_id", "paragraph_id", "_score"]).limit(n).toArray()) as Hit[],
-      ),
-    );
-    return perShard
-      .flat()
-      .map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: Number(r.paragraph_id), score: Number(r._score) }))
-      .sort((a, b) => b.score - a.score || a.wikipediaId.localeCompare(b.wikipediaId) || a.paragraphId - b.paragraphId)
-      .slice(0, n);
+    return words.length && limit > 0 ? rankShards(await shards(false), words, Math.floor(limit)) : [];
   }
 
   async function rankMany(db: Db, texts: string[], limit: number): Promise<RankedHit[][]> {
@@ -141,4 +121,32 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
   }
 
   return { name: "lance", indexStaleChunk, clear, rank, rankMany, figures };
+}
+
+/** The next stale pages, in id order. */
+async function stalePages(db: Db, limit: number): Promise<StalePage[]> {
+  return rowsOf<StalePage>(
+    await db.execute(sql`select wikipedia_id, title, updated_at::text as updated_at, array_to_json(paragraphs) as paragraphs,
+        indexed_at is null as never_indexed
+      from pages where ${STALE_PAGES} order by wikipedia_id limit ${Math.max(0, Math.floor(limit))}`),
+  );
+}
+
+/** The best `limit` paragraphs of every shard for the query's words, best first (ties: page id, then paragraph). */
+async function rankShards(tables: Table[], words: string[], limit: number): Promise<RankedHit[]> {
+  if (!tables.length) return [];
+  const lancedb = await lance();
+  // A MatchQuery is tokenized, never parsed: no word can be read as an operator.
+  const query = new lancedb.MatchQuery(foldText(words.join(" ")), "text", { operator: lancedb.Operator.Or });
+  const perShard = await Promise.all(
+    tables.map(
+      async (t) =>
+        (await t.query().fullTextSearch(query).select(["wikipedia_id", "paragraph_id", "_score"]).limit(limit).toArray()) as Hit[],
+    ),
+  );
+  return perShard
+    .flat()
+    .map((r) => ({ wikipediaId: r.wikipedia_id, paragraphId: Number(r.paragraph_id), score: Number(r._score) }))
+    .sort((a, b) => b.score - a.score || a.wikipediaId.localeCompare(b.wikipediaId) || a.paragraphId - b.paragraphId)
+    .slice(0, limit);
 }
