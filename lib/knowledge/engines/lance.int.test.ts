@@ -127,13 +127,17 @@ function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
   let drop: (() => Promise<void>) | undefined;
   const db = () => handle!.db;
   const word = unique("quelvorn").replace("-", "");
-  const ids = Array.from({ length: 12 }, () => unique("shard"));
+  // Ids in the build's order (by id), so that page i is in shard i and page 0 is not in the last one.
+  const base = unique("shard");
+  const ids = Array.from({ length: 12 }, (_, i) => `${base}-${String(i).padStart(2, "0")}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-lance-shards-"));
   const engine = createLanceEngine({ dir, shardParagraphs: 2 });
   const build = async (e: KnowledgeEngine) => {
     while ((await e.indexStaleChunk(db(), 1)) > 0);
   };
   const tables = async () => shardNames(await connectDir(dir));
+  const rowsIn = async (k: number, id: string) =>
+    (await (await connectDir(dir)).openTable(k ? `paragraphs_${k}` : "paragraphs")).countRows(`wikipedia_id = '${id}'`);
 
   beforeAll(async () => {
     ({ handle, drop } = await openPrivateDatabase(kind));
@@ -157,6 +161,8 @@ function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
 
   it("puts each page in its own shard, counts every shard's paragraphs, and ranks across them all", async () => {
     expect(await tables()).toEqual(["paragraphs", ...Array.from({ length: 11 }, (_, k) => `paragraphs_${k + 1}`)]);
+    // Page i's rows are in shard i.
+    for (const [i, id] of ids.entries()) expect(await rowsIn(i, id)).toBe(2);
     expect((await engine.figures(db())).paragraphs).toBe(24);
     const hits = await engine.rank(db(), word, 10);
     expect(hits.map((h) => `${ids.indexOf(h.wikipediaId)}:${h.paragraphId}`).sort()).toEqual(["0:1", "11:1", "11:2", "6:1"]);
@@ -174,7 +180,10 @@ function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
     expect((await engine.rank(db(), word, 10)).map((h) => ids.indexOf(h.wikipediaId)).sort((a, b) => a - b)).toEqual([6, 11, 11]);
     expect((await engine.rank(db(), "rewritten", 5))[0]).toMatchObject({ wikipediaId: ids[0], paragraphId: 1 });
     expect((await engine.figures(db())).paragraphs).toBe(23);
+    // Out of the first shard, into a new last one (the last shard was full).
+    expect(await rowsIn(0, ids[0]!)).toBe(0);
     expect(await tables()).toHaveLength(13);
+    expect(await rowsIn(12, ids[0]!)).toBe(1);
     await engine.clear(db());
     expect(await tables()).toEqual([]);
     expect(await engine.rank(db(), word, 5)).toEqual([]);
