@@ -67,7 +67,7 @@ export const shardName = (k: number) => (k === 0 ? TABLE : `${TABLE}_${k}`);
 
 /** The shards' names in the directory, in shard order. */
 export async function shardNames(conn: Connection): Promise<string[]> {
-  const shard = (name: string) => (name === TABLE ? 0 : /^paragraphs_([1-9]\d*)$/.exec(name) ? Number(name.slice(TABLE.length + 1)) : -1);
+  const shard = (name: string) => (name === TABLE ? 0 : Number(/^paragraphs_([1-9]\d*)$/.exec(name)?.[1] ?? -1));
   return (await conn.tableNames()).filter((n) => shard(n) >= 0).sort((a, b) => shard(a) - shard(b));
 }
 

@@ -9,12 +9,10 @@ import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases
 import type { KnowledgeEngine } from "../engine";
 import { env } from "@/lib/env";
 import { createLanceEngine } from "./lance";
-import { connectDir, DEFAULT_FTS_PARTITION_MB, lance, shardNames } from "./lance-store";
+import { connectDir, DEFAULT_FTS_PARTITION_MB, lance, shardName, shardNames } from "./lance-store";
 
 // What only the LanceDB engine has: its index lives in a directory, so a new engine on the same
 // directory (another process, a restart) must answer alike, and clear must drop it and allow a rebuild.
-// A database of its own per run (openPrivateDatabase): clear marks every page stale, which on the
-// database other test files share would take their index away mid-test.
 
 const page = (id: string, title: string, body: string[]) => ({
   wikipediaId: id,
@@ -22,8 +20,29 @@ const page = (id: string, title: string, body: string[]) => ({
   paragraphs: [`${title}\n`, ...body.map((b) => `${b}\n`)],
 });
 
-async function buildAll(engine: KnowledgeEngine, db: Db): Promise<void> {
-  while ((await engine.indexStaleChunk(db, 500)) > 0);
+async function buildAll(engine: KnowledgeEngine, db: Db, chunkPages = 500): Promise<void> {
+  while ((await engine.indexStaleChunk(db, chunkPages)) > 0);
+}
+
+/**
+ * A database of its own and an index directory, for one describe block: `seed` fills the database
+ * before the block's tests, and both go after them. A private database because clear marks every
+ * page stale, which on the database other test files share would take their index away mid-test.
+ */
+function privateIndex(kind: Parameters<typeof openPrivateDatabase>[0], prefix: string, seed: (db: Db) => Promise<void>) {
+  let handle: DatabaseHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const db = () => handle!.db;
+  beforeAll(async () => {
+    ({ handle, drop } = await openPrivateDatabase(kind));
+    await seed(db());
+  });
+  afterAll(async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await drop?.();
+  });
+  return { db, dir };
 }
 
 const staleOf = async (db: Db, ids: string[]) =>
@@ -47,18 +66,11 @@ describe("LanceDB's settings", () => {
 for (const kind of testDatabaseKinds()) describe(`the LanceDB engine's index on disk [${kind}]`, () => lanceTests(kind));
 
 function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
-  let handle: DatabaseHandle | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  const db = () => handle!.db;
   const word = unique("vrastel").replace("-", "");
   const a = unique("page");
   const b = unique("page");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-lance-test-"));
-  const engine = createLanceEngine({ dir });
-
-  beforeAll(async () => {
-    ({ handle, drop } = await openPrivateDatabase(kind));
-    await db()
+  const { db, dir } = privateIndex(kind, "kps-lance-test-", async (seeded) => {
+    await seeded
       .insert(pages)
       .values([
         page(a, `Oskendal ${word}`, [
@@ -70,12 +82,9 @@ function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
         ]),
         page(b, "Tirvane Priory", [`The priory keeps a ${word} manuscript.`, "Section::::Architecture.", "Its cloister has forty arches."]),
       ]);
-    await buildAll(engine, db());
+    await buildAll(engine, seeded);
   });
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    await drop?.();
-  });
+  const engine = createLanceEngine({ dir });
 
   it("indexes content paragraphs with KILT's ids, folded, and marks the pages indexed", async () => {
     expect(await staleOf(db(), [a, b])).toBe(0);
@@ -123,26 +132,13 @@ for (const kind of testDatabaseKinds()) describe(`the LanceDB engine's shards [$
 // Shards of 2 paragraphs and chunks of one page: each page goes to a shard of its own, twelve of them
 // (past a listing's default page of ten, had the library one).
 function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
-  let handle: DatabaseHandle | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  const db = () => handle!.db;
   const word = unique("quelvorn").replace("-", "");
   // Ids in the build's order (by id), so that page i is in shard i and page 0 is not in the last one.
   const base = unique("shard");
   const ids = Array.from({ length: 12 }, (_, i) => `${base}-${String(i).padStart(2, "0")}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "kps-lance-shards-"));
-  const engine = createLanceEngine({ dir, shardParagraphs: 2 });
-  const build = async (e: KnowledgeEngine) => {
-    while ((await e.indexStaleChunk(db(), 1)) > 0);
-  };
-  const tables = async () => shardNames(await connectDir(dir));
-  const rowsIn = async (k: number, id: string) =>
-    (await (await connectDir(dir)).openTable(k ? `paragraphs_${k}` : "paragraphs")).countRows(`wikipedia_id = '${id}'`);
-
-  beforeAll(async () => {
-    ({ handle, drop } = await openPrivateDatabase(kind));
+  const { db, dir } = privateIndex(kind, "kps-lance-shards-", async (seeded) => {
     // Pages 0, 6 and 11 hold the word, page 11 twice; every page has two content paragraphs.
-    await db()
+    await seeded
       .insert(pages)
       .values(
         ids.map((id, i) =>
@@ -152,12 +148,13 @@ function shardTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
           ]),
         ),
       );
-    await build(engine);
+    await buildAll(engine, seeded, 1);
   });
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    await drop?.();
-  });
+  const engine = createLanceEngine({ dir, shardParagraphs: 2 });
+  const build = (e: KnowledgeEngine) => buildAll(e, db(), 1);
+  const tables = async () => shardNames(await connectDir(dir));
+  const rowsIn = async (k: number, id: string) =>
+    (await (await connectDir(dir)).openTable(shardName(k))).countRows(`wikipedia_id = '${id}'`);
 
   it("puts each page in its own shard, counts every shard's paragraphs, and ranks across them all", async () => {
     expect(await tables()).toEqual(["paragraphs", ...Array.from({ length: 11 }, (_, k) => `paragraphs_${k + 1}`)]);
