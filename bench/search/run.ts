@@ -78,12 +78,17 @@ async function measureEngine(
   await db.execute(sql`drop index if exists paragraph_index_document_rum_idx`);
   const load = loadAverage();
   const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir]);
-  const built = childResult<{ pages: number; seconds: number; finalSeconds: number; maxRssKiB: number }>(run, `${name} build`);
+  const built = childResult<{ pages: number; seconds: number; finalSeconds: number; workers: number; maxRssKiB: number }>(
+    run,
+    `${name} build`,
+  );
   if (!isLance(name)) await db.execute(sql`vacuum analyze paragraph_index`);
   await markBuilt(db);
   const engine = benchEngine(name, dir);
   const figures = await engine.figures(db);
-  console.log(`  ${name}: built in ${fmt(built.seconds)} s, ${int(figures.paragraphs)} paragraphs, ${fmt((figures.bytes ?? 0) / 1e6)} MB`);
+  console.log(
+    `  ${name}: built in ${fmt(built.seconds)} s (${built.workers} chunk${built.workers === 1 ? "" : "s"} at once), ${int(figures.paragraphs)} paragraphs, ${fmt((figures.bytes ?? 0) / 1e6)} MB`,
+  );
   const rank = (q: string) => engine.rank(db, q, 20).then((r) => r.length);
   const search = async (q: string) => (await textSearch(db, engine, q, 20)).length;
   const latency: Record<string, Latency> = {

@@ -39,6 +39,11 @@ export interface KnowledgeEngine {
    * `updated_at` it read. Returns how many pages it indexed (0: none left).
    */
   indexStaleChunk(db: Db, limit: number): Promise<number>;
+  /**
+   * How many indexStaleChunk calls a build may run at once on `db` (1: one after another). Calls at
+   * once must take disjoint pages and leave the index as calls one after another would.
+   */
+  chunkWorkers(db: Db): number;
   /** Forgets everything indexed and marks every page stale: the next build rebuilds from `pages`. */
   clear(db: Db): Promise<void>;
   /** The `limit` best paragraphs for `text` (any words; never throws on its content), best first. */

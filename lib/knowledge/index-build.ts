@@ -84,6 +84,41 @@ interface RunOptions {
 }
 
 /**
+ * Indexes the stale pages, chunk after chunk until none is left or `maxPages` are done (all when
+ * undefined), with `engine.chunkWorkers(db)` chunks at once; `onChunk` gets the pages done so far
+ * after each chunk. On an error the other chunks under way end, no new one starts, and the first
+ * error is thrown. Returns the pages indexed.
+ */
+export async function indexStale(
+  db: Db,
+  engine: KnowledgeEngine,
+  { maxPages, onChunk }: { maxPages?: number; onChunk?: (done: number) => Promise<unknown> } = {},
+): Promise<number> {
+  let [claimed, done, failed] = [0, 0, false];
+  const worker = async () => {
+    while (!failed) {
+      // Pages asked for but not yet indexed count against maxPages, so workers at once never pass it.
+      const room = maxPages === undefined ? INDEX_CHUNK_PAGES : Math.min(INDEX_CHUNK_PAGES, maxPages - claimed);
+      if (room <= 0) return;
+      claimed += room;
+      const n = await engine.indexStaleChunk(db, room).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
+      claimed -= room - n;
+      // None left that another chunk has not taken: that chunk ends the build.
+      if (n === 0) return;
+      done += n;
+      await onChunk?.(done);
+    }
+  };
+  const ends = await Promise.allSettled(Array.from({ length: Math.max(1, engine.chunkWorkers(db)) }, worker));
+  const failure = ends.find((e) => e.status === "rejected");
+  if (failure) throw failure.reason;
+  return done;
+}
+
+/**
  * Under a lease already taken: a rebuild (asked for, or because another engine's index is what the
  * pages' `indexed_at` describes) first empties the engine and marks every page stale; then stale
  * pages are indexed chunk by chunk, up to `maxPages` (all when undefined); a full run marks the
@@ -98,14 +133,7 @@ async function runUnderLease(db: Db, owner: string, total: number, opts: RunOpti
       await engine.clear(db);
       total = await countStalePages(db);
     }
-    for (;;) {
-      const room = opts.maxPages === undefined ? INDEX_CHUNK_PAGES : Math.min(INDEX_CHUNK_PAGES, opts.maxPages - done);
-      if (room <= 0) break;
-      const n = await engine.indexStaleChunk(db, room);
-      if (n === 0) break;
-      done += n;
-      await heartbeat(db, owner, done, Math.max(total, done));
-    }
+    done = await indexStale(db, engine, { maxPages: opts.maxPages, onChunk: (n) => heartbeat(db, owner, n, Math.max(total, n)) });
     const built = opts.markBuilt ? sql`to_jsonb(now()::text)` : sql`coalesce(value->'builtAt', 'null'::jsonb)`;
     await updateLease(db, owner, sql`value || jsonb_build_object('lease', null, 'builtAt', ${built}, 'engine', ${engine.name}::text)`);
     return done;

@@ -65,5 +65,7 @@ export const heartbeat = (db: Db, owner: string, done: number, total: number) =>
   updateLease(
     db,
     owner,
-    sql`value || jsonb_build_object('lease', value->'lease' || jsonb_build_object('heartbeat', ${NOW_MS}, 'done', ${done}::int, 'total', ${total}::int))`,
+    // Chunks at once report out of order: the progress never goes back.
+    sql`value || jsonb_build_object('lease', value->'lease' || jsonb_build_object('heartbeat', ${NOW_MS},
+      'done', greatest(coalesce((value->'lease'->>'done')::int, 0), ${done}::int), 'total', greatest(coalesce((value->'lease'->>'total')::int, 0), ${total}::int)))`,
   );

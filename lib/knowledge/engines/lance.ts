@@ -120,7 +120,8 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
     return { method: "lance-bm25", paragraphs, bytes: dirBytes(dir) };
   }
 
-  return { name: "lance", indexStaleChunk, clear, rank, rankMany, figures };
+  // One chunk at a time: every chunk appends to the last shard, and one may open the next.
+  return { name: "lance", indexStaleChunk, chunkWorkers: () => 1, clear, rank, rankMany, figures };
 }
 
 /** The next stale pages, in id order. */

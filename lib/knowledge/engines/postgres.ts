@@ -1,6 +1,8 @@
 import "server-only";
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
+import { env } from "@/lib/env";
 import type { EngineFigures, KnowledgeEngine } from "../engine";
 import { foldText, STALE_PAGES } from "../index-sql";
 import { clientKind, prepareMethod, queryMethod, type MethodChoice } from "./postgres-method";
@@ -18,6 +20,8 @@ export interface PostgresEngineOptions {
   method?: MethodChoice;
   /** Queries rankMany runs at once on PostgreSQL (PGlite runs one at a time). */
   concurrency?: number;
+  /** Chunks a build runs at once on PostgreSQL (default KPS_INDEX_BUILD_WORKERS, else the core count; PGlite: 1). */
+  buildWorkers?: number;
 }
 
 export function createPostgresEngine(options: PostgresEngineOptions = {}): KnowledgeEngine {
@@ -36,6 +40,11 @@ export function createPostgresEngine(options: PostgresEngineOptions = {}): Knowl
       await prepared.get(db);
       return indexStaleChunk(db, limit);
     },
+    // Chunks at once take disjoint pages (`for update skip locked`), each in its own server process.
+    chunkWorkers: (db) =>
+      clientKind(db) === "postgres"
+        ? Math.max(1, Math.floor(options.buildWorkers ?? env().KPS_INDEX_BUILD_WORKERS ?? os.availableParallelism()))
+        : 1,
     clear,
     rank,
     async rankMany(db, texts, limit) {
