@@ -5,7 +5,16 @@ import { rowsOf, type Db } from "@/db/client";
 import { env } from "@/lib/env";
 import type { EngineFigures, KnowledgeEngine } from "../engine";
 import { foldText, STALE_PAGES } from "../index-sql";
-import { clientKind, prepareMethod, queryMethod, type MethodChoice } from "./postgres-method";
+import {
+  clientKind,
+  dropRumIndex,
+  finishMethod,
+  forgetMethod,
+  prepareMethod,
+  queryMethod,
+  type MethodChoice,
+  type PostgresMethod,
+} from "./postgres-method";
 import { rankWith } from "./postgres-rank";
 
 /**
@@ -27,7 +36,7 @@ export interface PostgresEngineOptions {
 export function createPostgresEngine(options: PostgresEngineOptions = {}): KnowledgeEngine {
   const choice = options.method ?? "auto";
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
-  const prepared = new WeakMap<Db, Promise<unknown>>();
+  const prepared = new WeakMap<Db, Promise<PostgresMethod>>();
   const rank = async (db: Db, text: string, limit: number) => rankWith(db, await queryMethod(db, choice), text, limit);
   return {
     name: "postgres",
@@ -37,8 +46,10 @@ export function createPostgresEngine(options: PostgresEngineOptions = {}): Knowl
           db,
           prepareMethod(db, choice).catch((e) => (prepared.delete(db), Promise.reject(e))),
         );
-      await prepared.get(db);
-      return indexStaleChunk(db, limit);
+      const method = await prepared.get(db)!;
+      const n = await indexStaleChunk(db, limit);
+      if (n === 0) await finishMethod(db, method);
+      return n;
     },
     // Chunks at once take disjoint pages (`for update skip locked`), each in its own server process.
     chunkWorkers: (db) =>
@@ -108,13 +119,18 @@ async function indexStaleChunk(db: Db, limit: number): Promise<number> {
 /**
  * Empties paragraph_index and marks every page stale, in one transaction. DELETE rather than
  * TRUNCATE: TRUNCATE's exclusive lock would stop every search until the transaction ends, and
- * the rebuild that follows rewrites the table anyway.
+ * the rebuild that follows rewrites the table anyway. Then the RUM index is dropped (a statement of
+ * its own, so its exclusive lock is held for no longer than the drop): the rebuild makes it again
+ * over every row at once when it ends. Should the process stop in between, the rebuild only keeps
+ * the index row by row.
  */
 async function clear(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from paragraph_index where true`);
     await tx.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
   });
+  await dropRumIndex(db);
+  forgetMethod(db);
 }
 
 async function figures(db: Db, method: string): Promise<EngineFigures> {
