@@ -95,16 +95,13 @@ export async function indexStale(
   { maxPages, onChunk }: { maxPages?: number; onChunk?: (done: number) => Promise<unknown> } = {},
 ): Promise<number> {
   let [claimed, done, failed] = [0, 0, false];
-  const worker = async () => {
+  const chunks = async () => {
     while (!failed) {
       // Pages asked for but not yet indexed count against maxPages, so workers at once never pass it.
       const room = maxPages === undefined ? INDEX_CHUNK_PAGES : Math.min(INDEX_CHUNK_PAGES, maxPages - claimed);
       if (room <= 0) return;
       claimed += room;
-      const n = await engine.indexStaleChunk(db, room).catch((error: unknown) => {
-        failed = true;
-        throw error;
-      });
+      const n = await engine.indexStaleChunk(db, room);
       claimed -= room - n;
       // None left that another chunk has not taken: that chunk ends the build.
       if (n === 0) return;
@@ -112,6 +109,11 @@ export async function indexStale(
       await onChunk?.(done);
     }
   };
+  const worker = () =>
+    chunks().catch((error: unknown) => {
+      failed = true;
+      throw error;
+    });
   const ends = await Promise.allSettled(Array.from({ length: Math.max(1, engine.chunkWorkers(db)) }, worker));
   const failure = ends.find((e) => e.status === "rejected");
   if (failure) throw failure.reason;

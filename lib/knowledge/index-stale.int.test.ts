@@ -97,4 +97,20 @@ describe.each(testDatabaseKinds())("a build's chunks at once (%s)", (kind) => {
     expect(seen.running).toBe(0);
     expect(await staleCount(db())).toBe(PAGES - (seen.calls - 1) * INDEX_CHUNK_PAGES);
   });
+
+  it("throws the progress report's error, and starts no chunk after it", async () => {
+    await engine.clear(db());
+    const { engine: w, seen } = watched(engine);
+    let reports = 0;
+    await expect(
+      indexStale(db(), w, {
+        onChunk: async () => {
+          if (++reports === 1) throw new Error("progress failed");
+        },
+      }),
+    ).rejects.toThrow("progress failed");
+    // Only the first report fails: the other workers' first chunks end, and none starts after it.
+    expect(seen.calls).toBe(workers);
+    expect(await staleCount(db())).toBe(PAGES - workers * INDEX_CHUNK_PAGES);
+  });
 });
