@@ -56,8 +56,8 @@ const envSchema = z.object({
   KPS_KNOWLEDGE_INDEX_DIR: z.string().min(1).optional(),
   /**
    * Chunks of a text index build run at once, on PostgreSQL with the postgres engine (default: the
-   * core count): each chunk's tsvectors are computed by its own server process. Always 1 on the
-   * embedded database and with the lance engine.
+   * core count, at most 4): each chunk's tsvectors are computed by its own server process, on a
+   * connection of the app's pool. Always 1 on the embedded database and with the lance engine.
    */
   KPS_INDEX_BUILD_WORKERS: z.coerce.number().int().min(1).optional(),
   /** Secure cookies; defaults to on in production. "0" turns it off (e.g. plain-HTTP on localhost). */

@@ -29,7 +29,7 @@ export interface PostgresEngineOptions {
   method?: MethodChoice;
   /** Queries rankMany runs at once on PostgreSQL (PGlite runs one at a time). */
   concurrency?: number;
-  /** Chunks a build runs at once on PostgreSQL (default KPS_INDEX_BUILD_WORKERS, else the core count; PGlite: 1). */
+  /** Chunks a build runs at once on PostgreSQL (default KPS_INDEX_BUILD_WORKERS, else the core count up to 4; PGlite: 1). */
   buildWorkers?: number;
 }
 
@@ -51,10 +51,11 @@ export function createPostgresEngine(options: PostgresEngineOptions = {}): Knowl
       if (n === 0) await finishMethod(db, method);
       return n;
     },
-    // Chunks at once take disjoint pages (`for update skip locked`), each in its own server process.
+    // Chunks at once take disjoint pages (`for update skip locked`), each in its own server process
+    // and on a connection of the app's pool (20): by default no more than 4, so requests keep theirs.
     chunkWorkers: (db) =>
       clientKind(db) === "postgres"
-        ? Math.max(1, Math.floor(options.buildWorkers ?? env().KPS_INDEX_BUILD_WORKERS ?? os.availableParallelism()))
+        ? Math.max(1, Math.floor(options.buildWorkers ?? env().KPS_INDEX_BUILD_WORKERS ?? Math.min(4, os.availableParallelism())))
         : 1,
     clear,
     rank,
