@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf, type DatabaseHandle, type Db } from "@/db/client";
 import { openPrivateDatabase, testDatabaseKinds } from "@/test/databases";
 import type { KnowledgeEngine } from "./engine";
+import { stalePageCount } from "./engine-suite-pages";
 import { createPostgresEngine } from "./engines/postgres";
 import { indexStale } from "./index-build";
 import { INDEX_CHUNK_PAGES } from "./index-sql";
@@ -21,7 +22,6 @@ const seed = (db: Db) =>
     from generate_series(1, ${PAGES}) i`);
 
 const count = async (db: Db, query: ReturnType<typeof sql>) => rowsOf<{ n: number }>(await db.execute(query))[0]!.n;
-const staleCount = (db: Db) => count(db, sql`select count(*)::int as n from pages where indexed_at is null or indexed_at < updated_at`);
 
 /** The engine with its calls watched: how many ran, the most at once, and a failure on call `failOn`. */
 function watched(engine: KnowledgeEngine, failOn?: number) {
@@ -63,7 +63,7 @@ describe.each(testDatabaseKinds())("a build's chunks at once (%s)", (kind) => {
     expect(seen.most).toBe(workers);
     expect(progress.at(-1)).toBe(PAGES);
     expect(progress.every((d, i) => i === 0 || d > progress[i - 1]!)).toBe(true);
-    expect(await staleCount(db())).toBe(0);
+    expect(await stalePageCount(db())).toBe(0);
     // Two content paragraphs a page, none twice.
     expect(await count(db(), sql`select count(*)::int as n from paragraph_index`)).toBe(2 * PAGES);
     expect(await count(db(), sql`select count(*)::int as n from (select distinct wikipedia_id, paragraph_id from paragraph_index) d`)).toBe(
@@ -83,7 +83,7 @@ describe.each(testDatabaseKinds())("a build's chunks at once (%s)", (kind) => {
     await engine.clear(db());
     const maxPages = 2 * INDEX_CHUNK_PAGES + 100;
     expect(await indexStale(db(), engine, { maxPages })).toBe(maxPages);
-    expect(await staleCount(db())).toBe(PAGES - maxPages);
+    expect(await stalePageCount(db())).toBe(PAGES - maxPages);
     expect(await indexStale(db(), engine)).toBe(PAGES - maxPages);
     expect(await count(db(), sql`select count(*)::int as n from paragraph_index`)).toBe(2 * PAGES);
   });
@@ -95,7 +95,7 @@ describe.each(testDatabaseKinds())("a build's chunks at once (%s)", (kind) => {
     // The chunks already under way when the second failed end; none starts after them.
     expect(seen.calls).toBe(kind === "postgres" ? workers : 2);
     expect(seen.running).toBe(0);
-    expect(await staleCount(db())).toBe(PAGES - (seen.calls - 1) * INDEX_CHUNK_PAGES);
+    expect(await stalePageCount(db())).toBe(PAGES - (seen.calls - 1) * INDEX_CHUNK_PAGES);
   });
 
   it("throws the progress report's error, and starts no chunk after it", async () => {
@@ -111,6 +111,6 @@ describe.each(testDatabaseKinds())("a build's chunks at once (%s)", (kind) => {
     ).rejects.toThrow("progress failed");
     // Only the first report fails: the other workers' first chunks end, and none starts after it.
     expect(seen.calls).toBe(workers);
-    expect(await staleCount(db())).toBe(PAGES - workers * INDEX_CHUNK_PAGES);
+    expect(await stalePageCount(db())).toBe(PAGES - workers * INDEX_CHUNK_PAGES);
   });
 });

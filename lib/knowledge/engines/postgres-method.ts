@@ -29,7 +29,8 @@ export function clientKind(db: Db): "postgres" | "pglite" | null {
 
 const exists = async (db: Db, query: ReturnType<typeof sql>) => rowsOf<{ ok: boolean }>(await db.execute(query))[0]?.ok === true;
 
-const rumIndexExists = (db: Db) => exists(db, sql`select to_regclass(${RUM_INDEX}) is not null as ok`);
+/** Whether the RUM index exists on paragraph_index. */
+export const rumIndexExists = (db: Db) => exists(db, sql`select to_regclass(${RUM_INDEX}) is not null as ok`);
 
 /**
  * Errors two sessions get when both create the same extension or index at once: `if not exists`

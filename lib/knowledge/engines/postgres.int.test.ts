@@ -1,14 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf, type DatabaseHandle, type Db } from "@/db/client";
+import { rowsOf, type DatabaseHandle } from "@/db/client";
 import { openPrivateDatabase, testDatabaseKinds } from "@/test/databases";
 import { describeKnowledgeEngine } from "../engine-suite";
 import { indexAll, insertPages, kiltPage, suitePages } from "../engine-suite-pages";
 import { createPostgresEngine } from "./postgres";
-import { RUM_INDEX } from "./postgres-method";
-
-const rumIndexExists = async (db: Db) =>
-  rowsOf<{ ok: boolean }>(await db.execute(sql`select to_regclass(${RUM_INDEX}) is not null as ok`))[0]?.ok === true;
+import { rumIndexExists } from "./postgres-method";
 
 // The shared engine suite on the PostgreSQL engine: "auto" (RUM where the server offers the
 // extension, GIN on PGlite and elsewhere) and GIN forced on a server that has RUM.
