@@ -87,6 +87,8 @@ const envSchema = z.object({
    * many paragraphs (an index's build memory grows with its table), and a query asks every table.
    */
   KPS_LANCE_SHARD_PARAGRAPHS: z.coerce.number().int().min(1).optional(),
+  /** The rows of a LanceDB shard from which its index is built in a child process (lance-store.ts; default 100,000; 0: always). */
+  KPS_LANCE_INDEX_CHILD_ROWS: z.coerce.number().int().min(0).optional(),
   // ── read by server/production-server.mjs itself (plain JavaScript); listed here to be validated and documented ──
   /** Proxies in front: a count (1 = one reverse proxy) or a list of proxy addresses/CIDRs ("loopback", "private"); unset = none. */
   KPS_TRUST_PROXY: z

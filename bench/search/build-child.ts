@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import type { KnowledgeEngine } from "@/lib/knowledge/engine";
+import { largestIndexChildKiB } from "@/lib/knowledge/engines/lance-store";
 import { indexStale } from "@/lib/knowledge/index-build";
 import { benchEngine, ENGINES, type BenchEngine } from "./engines";
 
@@ -41,5 +42,5 @@ const pages = await indexStale(handle.db, timedEngine, {
 const seconds = (performance.now() - t0) / 1000;
 await handle.close();
 process.stdout.write(
-  `KPS_BENCH_RESULT ${JSON.stringify({ pages, seconds, finalSeconds: lastCall, workers, maxRssKiB: process.resourceUsage().maxRSS })}\n`,
+  `KPS_BENCH_RESULT ${JSON.stringify({ pages, seconds, finalSeconds: lastCall, workers, maxRssKiB: process.resourceUsage().maxRSS, indexChildMaxRssKiB: largestIndexChildKiB() })}\n`,
 );

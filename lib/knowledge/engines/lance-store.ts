@@ -1,9 +1,11 @@
 import "server-only";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Connection, Table } from "@lancedb/lancedb";
 import { env } from "@/lib/env";
+import { refreshTable } from "@/server/lance-index-build.mjs";
 
 /**
  * The LanceDB side of the LanceDB engine (internal to lib/knowledge/engines/lance.ts): the library,
@@ -47,18 +49,22 @@ export function lance(): Promise<Lance> {
   return loading;
 }
 
-export async function connectDir(dir: string): Promise<Connection> {
+/** The caches a build's own connection keeps, in MiB: a build reads little twice, and the queries' caches stay theirs. */
+export const BUILD_CACHES = { indexMiB: 32, metadataMiB: 16 };
+
+/** A connection to the engine's directory with caches of these sizes (default: the queries', from the settings). */
+export async function connectDir(dir: string, caches?: { indexMiB: number; metadataMiB: number }): Promise<Connection> {
   const lancedb = await lance();
   fs.mkdirSync(dir, { recursive: true });
   // The session's caches, bounded: with the library's defaults (6 GiB of index data, 1 GiB of
   // metadata) they kept what a build merged and read, and a 5M-paragraph build's RSS grew with it.
   const settings = env();
   const session = new lancedb.Session(
-    BigInt(settings.KPS_LANCE_INDEX_CACHE_MB ?? DEFAULT_INDEX_CACHE_MB) * MIB,
-    BigInt(settings.KPS_LANCE_METADATA_CACHE_MB ?? DEFAULT_METADATA_CACHE_MB) * MIB,
+    BigInt(caches?.indexMiB ?? settings.KPS_LANCE_INDEX_CACHE_MB ?? DEFAULT_INDEX_CACHE_MB) * MIB,
+    BigInt(caches?.metadataMiB ?? settings.KPS_LANCE_METADATA_CACHE_MB ?? DEFAULT_METADATA_CACHE_MB) * MIB,
   );
   // 0: every read checks for a newer version, so a build in another process (the CLI, another
-  // worker) is seen at once. The check is one small manifest read.
+  // worker, an index build's child) is seen at once. The check is one small manifest read.
   return lancedb.connect(dir, { readConsistencyInterval: 0 }, session);
 }
 
@@ -91,33 +97,65 @@ export async function unindexedRows(table: Table): Promise<number | null> {
   return stats ? stats.numUnindexedRows : null;
 }
 
+/** The script that builds an index in a child process, found from the app's root as the demo's files are (lib/campaign/demo.ts). */
+const INDEX_BUILD_SCRIPT = path.join(process.cwd(), "server", "lance-index-build.mjs");
+/** Rows to index from which the build runs in a child process (KPS_LANCE_INDEX_CHILD_ROWS). */
+export const DEFAULT_INDEX_CHILD_ROWS = 100_000;
+let indexChildPeakKiB = 0;
+
+/** The largest peak RSS of an index-building child of this process so far, in KiB (bench/search adds it to the build's own). */
+export function largestIndexChildKiB(): number {
+  return indexChildPeakKiB;
+}
+
 /**
- * Brings the BM25 index up to date: creates it when missing, else merges the unindexed rows into it
- * (`optimize`, which also compacts the small fragments each chunk wrote and removes versions older
- * than a minute). English stemming and stop words, as PostgreSQL's 'english' configuration; the text
- * is already folded (lance-rows.ts), ascii folding on top covers what foldText leaves.
+ * Brings the BM25 index of shard `table` in `dir` up to date: creates it when missing, else merges the
+ * unindexed rows into it (lance-index-build.mjs). On a shard of `childFromRows` rows or more, the
+ * build runs in a child process, so that the native memory a build leaves behind goes with it (this
+ * process's handle sees the new version at its next read); a smaller one is indexed here, where it
+ * leaves little, sparing the child's start (about 0.4 s). Nothing is done when there is nothing to do.
  */
-export async function refreshIndex(table: Table): Promise<void> {
-  const lancedb = await lance();
-  const pending = await unindexedRows(table);
-  if (pending === null) {
-    if ((await table.countRows()) === 0) return;
-    await table.createIndex("text", {
-      name: INDEX_NAME,
-      replace: true,
-      config: lancedb.Index.fts({
-        baseTokenizer: "simple",
-        language: "English",
-        stem: true,
-        removeStopWords: true,
-        lowercase: true,
-        asciiFolding: true,
-        withPosition: false,
-      }),
-    });
-  } else if (pending > 0) {
-    await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+export async function refreshIndex(
+  dir: string,
+  table: Table,
+  childFromRows = env().KPS_LANCE_INDEX_CHILD_ROWS ?? DEFAULT_INDEX_CHILD_ROWS,
+): Promise<void> {
+  const lancedb = await lance(); // also puts the thread settings in process.env, which a child inherits
+  const rows = await table.countRows();
+  if ((await unindexedRows(table)) === 0 || rows === 0) return;
+  // A merge reads the shard's whole index, so the shard's rows decide, not the ones waiting.
+  if (rows < childFromRows) {
+    await refreshTable(lancedb, table, INDEX_NAME);
+    return;
   }
+  const settings = env();
+  const { code, signal, stdout, stderr } = await runNode([
+    INDEX_BUILD_SCRIPT,
+    dir,
+    table.name,
+    INDEX_NAME,
+    String(settings.KPS_LANCE_INDEX_CACHE_MB ?? DEFAULT_INDEX_CACHE_MB),
+    String(settings.KPS_LANCE_METADATA_CACHE_MB ?? DEFAULT_METADATA_CACHE_MB),
+  ]);
+  if (code !== 0)
+    throw new Error(
+      `LanceDB's index build of table '${table.name}' in ${dir} failed (${signal ? `signal ${signal}` : `exit status ${code}`}): ${stderr.trim() || "no message"}`,
+    );
+  const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { maxRssKiB?: number };
+  indexChildPeakKiB = Math.max(indexChildPeakKiB, result.maxRssKiB ?? 0);
+}
+
+/** Runs node with `args`, in this process's environment; its output and how it ended (the last 4,000 characters of stderr). */
+function runNode(args: string[]): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-4000)));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
 
 /** The bytes of the engine's directory (the table's data, deletion files, indexes and manifests). */

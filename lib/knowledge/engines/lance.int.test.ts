@@ -9,7 +9,18 @@ import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases
 import type { KnowledgeEngine } from "../engine";
 import { env } from "@/lib/env";
 import { createLanceEngine } from "./lance";
-import { connectDir, DEFAULT_FTS_PARTITION_MB, lance, shardName, shardNames } from "./lance-store";
+import {
+  connectDir,
+  createShard,
+  DEFAULT_FTS_PARTITION_MB,
+  INDEX_NAME,
+  lance,
+  largestIndexChildKiB,
+  refreshIndex,
+  shardName,
+  shardNames,
+  unindexedRows,
+} from "./lance-store";
 
 // What only the LanceDB engine has: its index lives in a directory, so a new engine on the same
 // directory (another process, a restart) must answer alike, and clear must drop it and allow a rebuild.
@@ -95,6 +106,40 @@ function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
     expect((await engine.rank(db(), "bullet", 5)).filter((h) => h.wikipediaId === a)).toHaveLength(1);
   });
 
+  it("builds a large shard's index in a child process, and says which table and directory when that fails", async () => {
+    // The seeding build made the index here (its shard is under KPS_LANCE_INDEX_CHILD_ROWS' default).
+    expect(await unindexedRows(await (await connectDir(dir)).openTable(shardName(0)))).toBe(0);
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "kps-lance-child-"));
+    try {
+      const shard = await createShard(await connectDir(other), 0);
+      await shard.add([
+        { wikipedia_id: "1", paragraph_id: 1, text: `a paragraph about ${word}` },
+        { wikipedia_id: "1", paragraph_id: 2, text: "another one" },
+      ]);
+      expect(await unindexedRows(shard)).toBeNull();
+      // From 2 rows on in a child: given the wrong directory, the child fails, and the error says where.
+      const wrong = path.join(other, "missing");
+      await expect(refreshIndex(wrong, shard, 2)).rejects.toThrow(
+        `LanceDB's index build of table 'paragraphs' in ${wrong} failed (exit status 1): `,
+      );
+      expect(await unindexedRows(shard)).toBeNull();
+      await refreshIndex(other, shard, 2);
+      expect((await shard.indexStats(INDEX_NAME))?.indexType).toBe("FTS");
+      expect(await unindexedRows(shard)).toBe(0);
+      // The child reported its peak RSS (a fresh node process with the library: tens of MB at least).
+      expect(largestIndexChildKiB()).toBeGreaterThan(20_000);
+      // Rows added later are merged in a child too, and found.
+      await shard.add([{ wikipedia_id: "2", paragraph_id: 1, text: `later ${word} text` }]);
+      expect(await unindexedRows(shard)).toBe(1);
+      await refreshIndex(other, shard, 2);
+      expect(await unindexedRows(shard)).toBe(0);
+      const engine2 = createLanceEngine({ dir: other });
+      expect((await engine2.rank(db(), `later ${word}`, 5))[0]).toMatchObject({ wikipediaId: "2", paragraphId: 1 });
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it("never fails on the query's text", async () => {
     for (const q of ['"unterminated', "AND OR NOT", "(((", "*", "fjord:* & !x", "x".repeat(10_000), `${word} ${"( ".repeat(5000)}`, ""])
       expect(Array.isArray(await engine.rank(db(), q, 5))).toBe(true);
@@ -124,6 +169,16 @@ function lanceTests(kind: Parameters<typeof openPrivateDatabase>[0]): void {
     await buildAll(engine, db());
     expect((await engine.rank(db(), `${word} priory manuscript`, 5))[0]).toMatchObject({ wikipediaId: b, paragraphId: 1 });
     expect((await engine.figures(db())).bytes).toBeGreaterThan(0);
+  });
+
+  it("answers after another instance (another worker) cleared and rebuilt the index under it", async () => {
+    const q = `${word} priory manuscript`;
+    const before = await engine.rank(db(), q, 5); // this instance's caches hold the index as it is
+    const other = createLanceEngine({ dir });
+    await other.clear(db());
+    await buildAll(other, db());
+    expect(before[0]).toMatchObject({ wikipediaId: b, paragraphId: 1 });
+    expect(await engine.rank(db(), q, 5)).toEqual(await other.rank(db(), q, 5));
   });
 }
 

@@ -8,6 +8,7 @@ import { queryWords } from "../query";
 import { foldText, pageRows, pagesFilter, type LanceRow } from "./lance-rows";
 import { env } from "@/lib/env";
 import {
+  BUILD_CACHES,
   connectDir,
   createShard,
   DEFAULT_SHARD_PARAGRAPHS,
@@ -45,30 +46,17 @@ type StalePage = { wikipedia_id: string; title: string; updated_at: string; para
 type Hit = { wikipedia_id: string; paragraph_id: number; _score: number };
 
 export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shardParagraphs?: number }): KnowledgeEngine {
-  let conn: Promise<Connection> | undefined;
-  const opened = new Map<string, Table>();
-  const connection = () => (conn ??= connectDir(dir));
+  // Two connections: the queries' (with the caches of the settings) and the build's (small caches:
+  // what a build reads would otherwise fill the queries' caches and the process's memory with them).
+  const reading = shardView(dir);
+  const building = shardView(dir, BUILD_CACHES);
   const shardLimit = () => shardParagraphs ?? env().KPS_LANCE_SHARD_PARAGRAPHS ?? DEFAULT_SHARD_PARAGRAPHS;
-
-  /** The shards in order (the directory is listed each time: another process may have added one); the first created when `create` and none exists. */
-  async function shards(create: boolean): Promise<Table[]> {
-    const c = await connection();
-    const names = await shardNames(c);
-    if (!names.length && create) opened.set(shardName(0), await createShard(c, 0));
-    const out: Table[] = [];
-    for (const name of names.length ? names : create ? [shardName(0)] : []) {
-      let t = opened.get(name);
-      if (!t) opened.set(name, (t = await c.openTable(name)));
-      out.push(t);
-    }
-    return out;
-  }
 
   async function indexStaleChunk(db: Db, limit: number): Promise<number> {
     const pages = await stalePages(db, limit);
-    const tables = await shards(true);
+    const tables = await building.shards(true);
     if (!pages.length) {
-      for (const t of tables) await refreshIndex(t);
+      for (const t of tables) await refreshIndex(dir, t);
       return 0;
     }
     let last = tables.at(-1)!;
@@ -81,9 +69,8 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
     if (rows.length) {
       const held = await last.countRows();
       if (held > 0 && held + rows.length > shardLimit()) {
-        await refreshIndex(last);
-        last = await createShard(await connection(), tables.length);
-        opened.set(shardName(tables.length), last);
+        await refreshIndex(dir, last);
+        last = await building.create(tables.length);
       }
       await last.add(rows);
     }
@@ -91,20 +78,32 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
       from unnest(${sql.param(pages.map((p) => p.wikipedia_id))}::text[], ${sql.param(pages.map((p) => p.updated_at))}::text[]) as v(id, at)
       where pages.wikipedia_id = v.id`);
     // Before the index exists every row is unindexed: it is created as soon as the limit is reached.
-    if (((await unindexedRows(last)) ?? (await last.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(last);
+    if (((await unindexedRows(last)) ?? (await last.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(dir, last);
     return pages.length;
   }
 
   async function clear(db: Db): Promise<void> {
-    const c = await connection();
+    const c = await building.connection();
     for (const name of await shardNames(c)) await c.dropTable(name);
-    opened.clear();
+    // The tables made again count their versions from 1: this process's caches, keyed by them, would
+    // answer from the dropped ones' index.
+    building.reconnect();
+    reading.reconnect();
     await db.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
   }
 
   async function rank(_db: Db, text: string, limit: number): Promise<RankedHit[]> {
     const words = queryWords(text);
-    return words.length && limit > 0 ? rankShards(await shards(false), words, Math.floor(limit)) : [];
+    if (!words.length || limit <= 0) return [];
+    try {
+      return await rankShards(await reading.shards(false), words, Math.floor(limit));
+    } catch (e) {
+      // Another process cleared and rebuilt the index since this one's last read: its caches name
+      // index files that are gone. Asked again on a new connection (once: another error is thrown).
+      if (!(e instanceof Error && /_indices\/.* not found/.test(e.message))) throw e;
+      reading.reconnect();
+      return rankShards(await reading.shards(false), words, Math.floor(limit));
+    }
   }
 
   async function rankMany(db: Db, texts: string[], limit: number): Promise<RankedHit[][]> {
@@ -116,12 +115,46 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
 
   async function figures(): Promise<EngineFigures> {
     let paragraphs = 0;
-    for (const t of await shards(false)) paragraphs += await t.countRows();
+    for (const t of await reading.shards(false)) paragraphs += await t.countRows();
     return { method: "lance-bm25", paragraphs, bytes: dirBytes(dir) };
   }
 
   // One chunk at a time: every chunk appends to the last shard, and one may open the next.
   return { name: "lance", indexStaleChunk, chunkWorkers: () => 1, clear, rank, rankMany, figures };
+}
+
+/** A connection to the engine's directory and the shards opened on it. */
+function shardView(dir: string, caches?: typeof BUILD_CACHES) {
+  let conn: Promise<Connection> | undefined;
+  const opened = new Map<string, Table>();
+  const connection = () => (conn ??= connectDir(dir, caches));
+  return {
+    connection,
+    /** A new connection, with empty caches (the tables are opened again). */
+    reconnect() {
+      conn = undefined;
+      opened.clear();
+    },
+    /** Shard `k`, created empty. */
+    async create(k: number): Promise<Table> {
+      const t = await createShard(await connection(), k);
+      opened.set(shardName(k), t);
+      return t;
+    },
+    /** The shards in order (the directory is listed each time: another process may have added one); the first created when `create` and none exists. */
+    async shards(create: boolean): Promise<Table[]> {
+      const c = await connection();
+      const names = await shardNames(c);
+      if (!names.length && create) opened.set(shardName(0), await createShard(c, 0));
+      const out: Table[] = [];
+      for (const name of names.length ? names : create ? [shardName(0)] : []) {
+        let t = opened.get(name);
+        if (!t) opened.set(name, (t = await c.openTable(name)));
+        out.push(t);
+      }
+      return out;
+    },
+  };
 }
 
 /** The next stale pages, in id order. */
