@@ -128,14 +128,15 @@ export async function refreshIndex(
     await refreshTable(lancedb, table, INDEX_NAME);
     return;
   }
-  const settings = env();
+  // The build's caches, not the queries': the child reads each part once and serves no later read,
+  // and what its caches would keep adds to its peak (bench/search/README.md).
   const { code, signal, stdout, stderr } = await runNode([
     INDEX_BUILD_SCRIPT,
     dir,
     table.name,
     INDEX_NAME,
-    String(settings.KPS_LANCE_INDEX_CACHE_MB ?? DEFAULT_INDEX_CACHE_MB),
-    String(settings.KPS_LANCE_METADATA_CACHE_MB ?? DEFAULT_METADATA_CACHE_MB),
+    String(BUILD_CACHES.indexMiB),
+    String(BUILD_CACHES.metadataMiB),
   ]);
   if (code !== 0)
     throw new Error(
