@@ -2,7 +2,7 @@
 // (bench/import/synthetic.ts) at growing sizes — build time, index size, the build's peak RSS, title
 // and text query latencies — and an extrapolation to the whole KILT source.
 //
-//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-one] [--postgres-max 5000000]
+//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-here,lance-one] [--postgres-max 5000000]
 //                           [--queries 100] [--seed 1]
 //
 // One throwaway PostgreSQL database kps_bench_search_<random> on DATABASE_URL's server (or the local
@@ -119,7 +119,7 @@ async function measureEngine(
 
 async function main(): Promise<void> {
   const o = benchOptions(
-    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-one] [--postgres-max 5000000] [--queries 100] [--seed 1]",
+    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-here,lance-one] [--postgres-max 5000000] [--queries 100] [--seed 1]",
     stringOptions({
       paragraphs: "1000000,5000000",
       engines: "gin,rum,lance,lance-one",

@@ -115,11 +115,8 @@ export function largestIndexChildKiB(): number {
  * process's handle sees the new version at its next read); a smaller one is indexed here, where it
  * leaves little, sparing the child's start (about 0.4 s). Nothing is done when there is nothing to do.
  */
-export async function refreshIndex(
-  dir: string,
-  table: Table,
-  childFromRows = env().KPS_LANCE_INDEX_CHILD_ROWS ?? DEFAULT_INDEX_CHILD_ROWS,
-): Promise<void> {
+export async function refreshIndex(dir: string, table: Table, childFromRows?: number): Promise<void> {
+  childFromRows ??= env().KPS_LANCE_INDEX_CHILD_ROWS ?? DEFAULT_INDEX_CHILD_ROWS;
   const lancedb = await lance(); // also puts the thread settings in process.env, which a child inherits
   const rows = await table.countRows();
   if ((await unindexedRows(table)) === 0 || rows === 0) return;

@@ -45,7 +45,19 @@ const RANK_PARALLEL = 4;
 type StalePage = { wikipedia_id: string; title: string; updated_at: string; paragraphs: string[]; never_indexed: boolean };
 type Hit = { wikipedia_id: string; paragraph_id: number; _score: number };
 
-export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shardParagraphs?: number }): KnowledgeEngine {
+/**
+ * `shardParagraphs` and `indexChildRows` (the shard's rows from which its index is built in a child
+ * process): KPS_LANCE_SHARD_PARAGRAPHS' and KPS_LANCE_INDEX_CHILD_ROWS' unless given (tests, bench/search).
+ */
+export function createLanceEngine({
+  dir,
+  shardParagraphs,
+  indexChildRows,
+}: {
+  dir: string;
+  shardParagraphs?: number;
+  indexChildRows?: number;
+}): KnowledgeEngine {
   // Two connections: the queries' (with the caches of the settings) and the build's (small caches:
   // what a build reads would otherwise fill the queries' caches and the process's memory with them).
   const reading = shardView(dir);
@@ -56,7 +68,7 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
     const pages = await stalePages(db, limit);
     const tables = await building.shards(true);
     if (!pages.length) {
-      for (const t of tables) await refreshIndex(dir, t);
+      for (const t of tables) await refreshIndex(dir, t, indexChildRows);
       return 0;
     }
     let last = tables.at(-1)!;
@@ -69,7 +81,7 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
     if (rows.length) {
       const held = await last.countRows();
       if (held > 0 && held + rows.length > shardLimit()) {
-        await refreshIndex(dir, last);
+        await refreshIndex(dir, last, indexChildRows);
         last = await building.create(tables.length);
       }
       await last.add(rows);
@@ -78,7 +90,7 @@ export function createLanceEngine({ dir, shardParagraphs }: { dir: string; shard
       from unnest(${sql.param(pages.map((p) => p.wikipedia_id))}::text[], ${sql.param(pages.map((p) => p.updated_at))}::text[]) as v(id, at)
       where pages.wikipedia_id = v.id`);
     // Before the index exists every row is unindexed: it is created as soon as the limit is reached.
-    if (((await unindexedRows(last)) ?? (await last.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(dir, last);
+    if (((await unindexedRows(last)) ?? (await last.countRows())) >= UNINDEXED_LIMIT) await refreshIndex(dir, last, indexChildRows);
     return pages.length;
   }
 
