@@ -103,8 +103,11 @@ CREATE OR REPLACE FUNCTION kps_page_outcomes_changed() RETURNS trigger LANGUAGE 
 DECLARE
   changed text[];
 BEGIN
-  SELECT array_agg(n.wikipedia_id) INTO changed FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
-  WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs);
+  -- Planned at every call (EXECUTE), with the transition tables' true sizes: the plan a session
+  -- cached after a few small updates (the index build's chunks) joined them by a nested loop, which
+  -- on an update of every page (the index's clear) compared every pair of rows.
+  EXECUTE 'SELECT array_agg(n.wikipedia_id) FROM new_rows n JOIN old_rows o ON o.wikipedia_id = n.wikipedia_id
+    WHERE (o.title, o.paragraphs) IS DISTINCT FROM (n.title, n.paragraphs)' INTO changed;
   IF changed IS NOT NULL THEN
     INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
     SELECT campaign_id, query_id, 1 FROM (

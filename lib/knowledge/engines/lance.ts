@@ -106,16 +106,7 @@ export function createLanceEngine({
 
   async function rank(_db: Db, text: string, limit: number): Promise<RankedHit[]> {
     const words = queryWords(text);
-    if (!words.length || limit <= 0) return [];
-    try {
-      return await rankShards(await reading.shards(false), words, Math.floor(limit));
-    } catch (e) {
-      // Another process cleared and rebuilt the index since this one's last read: its caches name
-      // index files that are gone. Asked again on a new connection (once: another error is thrown).
-      if (!(e instanceof Error && /_indices\/.* not found/.test(e.message))) throw e;
-      reading.reconnect();
-      return rankShards(await reading.shards(false), words, Math.floor(limit));
-    }
+    return words.length && limit > 0 ? rankFresh(reading, words, Math.floor(limit)) : [];
   }
 
   async function rankMany(db: Db, texts: string[], limit: number): Promise<RankedHit[][]> {
@@ -134,6 +125,23 @@ export function createLanceEngine({
   // One chunk at a time: every chunk appends to the last shard, and one may open the next.
   return { name: "lance", indexStaleChunk, chunkWorkers: () => 1, clear, rank, rankMany, figures };
 }
+
+/**
+ * rankShards over the view's shards. When another process cleared and rebuilt the index since this
+ * one's last read, its caches name index files that are gone: asked again on a new connection (once;
+ * another error is thrown).
+ */
+async function rankFresh(view: ShardView, words: string[], limit: number): Promise<RankedHit[]> {
+  try {
+    return await rankShards(await view.shards(false), words, limit);
+  } catch (e) {
+    if (!(e instanceof Error && /_indices\/.* not found/.test(e.message))) throw e;
+    view.reconnect();
+    return rankShards(await view.shards(false), words, limit);
+  }
+}
+
+type ShardView = ReturnType<typeof shardView>;
 
 /** A connection to the engine's directory and the shards opened on it. */
 function shardView(dir: string, caches?: typeof BUILD_CACHES) {
