@@ -113,7 +113,7 @@ export function largestIndexChildKiB(): number {
  * unindexed rows into it (lance-index-build.mjs). On a shard of `childFromRows` rows or more, the
  * build runs in a child process, so that the native memory a build leaves behind goes with it (this
  * process's handle sees the new version at its next read); a smaller one is indexed here, where it
- * leaves little, sparing the child's start (about 0.4 s). Nothing is done when there is nothing to do.
+ * leaves little, sparing the child's start. Nothing is done when there is nothing to do.
  */
 export async function refreshIndex(dir: string, table: Table, childFromRows?: number): Promise<void> {
   childFromRows ??= env().KPS_LANCE_INDEX_CHILD_ROWS ?? DEFAULT_INDEX_CHILD_ROWS;
