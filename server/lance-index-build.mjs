@@ -4,8 +4,9 @@
 // "maxRssKiB":N}` (its peak RSS), or the error on stderr with exit status 1. A build leaves native
 // memory in the process that ran it (the library's allocations, not given back when it ends): in the
 // app's process a build's peak RSS grew with the paragraphs indexed, while appending the same rows
-// without an index did not (bench/search/README.md). In a child it goes with the child. The thread settings (LANCE_CPU_THREADS, LANCE_IO_THREADS, LANCE_FTS_PARTITION_SIZE) come
-// in the environment the app's process set before it loaded the library (lance-store.ts: lance()).
+// without an index did not (bench/search/README.md). In a child it goes with the child. The thread
+// settings (LANCE_CPU_THREADS, LANCE_IO_THREADS, LANCE_FTS_PARTITION_SIZE) come in the environment
+// the app's process set before it loaded the library (lance-store.ts: lance()).
 // Plain JavaScript, so that node runs it as it is, from the app's tree.
 import { pathToFileURL } from "node:url";
 
