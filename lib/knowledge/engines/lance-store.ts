@@ -118,8 +118,10 @@ export function largestIndexChildKiB(): number {
 export async function refreshIndex(dir: string, table: Table, childFromRows?: number): Promise<void> {
   childFromRows ??= env().KPS_LANCE_INDEX_CHILD_ROWS ?? DEFAULT_INDEX_CHILD_ROWS;
   const lancedb = await lance(); // also puts the thread settings in process.env, which a child inherits
+  // Every shard is asked when a build ends: the cheaper look (the index's statistics) first.
+  if ((await unindexedRows(table)) === 0) return;
   const rows = await table.countRows();
-  if ((await unindexedRows(table)) === 0 || rows === 0) return;
+  if (rows === 0) return;
   // A merge reads the shard's whole index, so the shard's rows decide, not the ones waiting.
   if (rows < childFromRows) {
     await refreshTable(lancedb, table, INDEX_NAME);
@@ -139,8 +141,11 @@ export async function refreshIndex(dir: string, table: Table, childFromRows?: nu
     throw new Error(
       `LanceDB's index build of table '${table.name}' in ${dir} failed (${signal ? `signal ${signal}` : `exit status ${code}`}): ${stderr.trim() || "no message"}`,
     );
-  const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { maxRssKiB?: number };
-  indexChildPeakKiB = Math.max(indexChildPeakKiB, result.maxRssKiB ?? 0);
+  // Its exit status says the build is done; its peak RSS is on its report line (anything the
+  // library printed before it is passed over).
+  const report = /^\{"action":.*$/m.exec(stdout)?.[0];
+  const peak = report ? (JSON.parse(report) as { maxRssKiB?: number }).maxRssKiB : undefined;
+  indexChildPeakKiB = Math.max(indexChildPeakKiB, peak ?? 0);
 }
 
 /** Runs node with `args`, in this process's environment; its output and how it ended (the last 4,000 characters of stderr). */

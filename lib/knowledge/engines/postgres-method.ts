@@ -80,7 +80,8 @@ export async function prepareMethod(db: Db, choice: MethodChoice): Promise<Postg
  * When a build with method "rum" ends (no stale page left): the RUM index, if missing, created over
  * every row at once. One CREATE INDEX reads the table once and sorts: at 1M paragraphs it took
  * 53.3 s of a 151.5 s build, where keeping the index row by row made the build 1,199 s
- * (bench/search). Until it exists, queries use GIN. An index kept by earlier builds takes each later chunk's rows as usual.
+ * (bench/search). Until it exists, queries use GIN. An index kept by earlier builds takes each
+ * later chunk's rows as usual.
  */
 export async function finishMethod(db: Db, method: PostgresMethod): Promise<void> {
   if (method !== "rum" || clientKind(db) === null || (await rumIndexExists(db))) return;
