@@ -2,7 +2,7 @@
 // (bench/import/synthetic.ts) at growing sizes — build time, index size, the build's peak RSS, title
 // and text query latencies — and an extrapolation to the whole KILT source.
 //
-//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-here,lance-one] [--postgres-max 5000000]
+//   tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-glibc,lance-here,lance-one] [--postgres-max 5000000]
 //                           [--queries 100] [--seed 1]
 //
 // One throwaway PostgreSQL database kps_bench_search_<random> on DATABASE_URL's server (or the local
@@ -11,6 +11,7 @@
 // bench/search/README.md. Prints figures; asserts nothing.
 import fs from "node:fs";
 import path from "node:path";
+import os from "node:os";
 import { sql } from "drizzle-orm";
 import { copyTextArray, copyValue, openCopyStream } from "@/db/bulk";
 import { type Db } from "@/db/client";
@@ -32,6 +33,7 @@ import {
   stringOptions,
   timedRun,
 } from "../common";
+import { withMallocArenas } from "@/server/malloc-arenas.mjs";
 import { benchEngine, ENGINES, isLance, type BenchEngine } from "./engines";
 import { benchQueries, timeEach, type Latency } from "./queries";
 import { extrapolate, printResults, type EngineResult } from "./report";
@@ -65,6 +67,16 @@ function cpuOf(stderr: string): number {
   return user && system ? Number(user[1]) + Number(system[1]) : NaN;
 }
 
+/**
+ * The build's environment: two malloc arenas, as the app's server and its index children run
+ * (server/malloc-arenas.mjs), unless the environment sets them; for `lance-glibc`, glibc's default
+ * (8 per core on 64 bits), which the index children inherit.
+ */
+function buildEnv(name: BenchEngine): NodeJS.ProcessEnv {
+  if (name === "lance-glibc") return { ...process.env, MALLOC_ARENA_MAX: String(8 * os.availableParallelism()) };
+  return withMallocArenas(process.env);
+}
+
 async function measureEngine(
   db: Db,
   url: string,
@@ -77,7 +89,9 @@ async function measureEngine(
   await db.execute(sql`update pages set indexed_at = null where indexed_at is not null`);
   await db.execute(sql`drop index if exists paragraph_index_document_rum_idx`);
   const load = loadAverage();
-  const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir]);
+  const run = await timedRun(process.execPath, ["--import", "tsx", CHILD, "--url", url, "--engine", name, "--dir", dir], {
+    env: buildEnv(name),
+  });
   const built = childResult<{
     pages: number;
     seconds: number;
@@ -119,7 +133,7 @@ async function measureEngine(
 
 async function main(): Promise<void> {
   const o = benchOptions(
-    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-here,lance-one] [--postgres-max 5000000] [--queries 100] [--seed 1]",
+    "usage: tsx bench/search/run.ts [--paragraphs 1000000,5000000] [--engines gin,rum,lance,lance-glibc,lance-here,lance-one] [--postgres-max 5000000] [--queries 100] [--seed 1]",
     stringOptions({
       paragraphs: "1000000,5000000",
       engines: "gin,rum,lance,lance-one",

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Connection, Table } from "@lancedb/lancedb";
 import { env } from "@/lib/env";
 import { refreshTable } from "@/server/lance-index-build.mjs";
+import { withMallocArenas } from "@/server/malloc-arenas.mjs";
 
 /**
  * The LanceDB side of the LanceDB engine (internal to lib/knowledge/engines/lance.ts): the library,
@@ -148,10 +149,13 @@ export async function refreshIndex(dir: string, table: Table, childFromRows?: nu
   indexChildPeakKiB = Math.max(indexChildPeakKiB, peak ?? 0);
 }
 
-/** Runs node with `args`, in this process's environment; its output and how it ended (the last 4,000 characters of stderr). */
+/**
+ * Runs node with `args`, in this process's environment with two malloc arenas unless it sets its own
+ * (server/malloc-arenas.mjs); its output and how it ended (the last 4,000 characters of stderr).
+ */
 function runNode(args: string[]): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: process.env });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: withMallocArenas(process.env) });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
