@@ -1,10 +1,70 @@
 import "server-only";
+import { createRequire } from "node:module";
 
 /**
  * What the LanceDB engine stores per content paragraph, and the folding it searches in (internal to
  * lib/knowledge/engines/lance.ts). The PostgreSQL engine folds in SQL (index-sql.ts's foldText); this is
  * the same folding in JavaScript, so both engines match the same words.
  */
+
+type Arrow = typeof import("apache-arrow");
+let arrowModule: Arrow | undefined;
+
+/**
+ * apache-arrow as LanceDB loads it (CommonJS). A table made with the ES module's classes fails
+ * LanceDB's checks: its sanitizing rebuilds a batch's schema in its own classes but keeps the data's
+ * types, and the two then differ.
+ */
+function arrow(): Arrow {
+  return (arrowModule ??= createRequire(import.meta.url)("apache-arrow") as Arrow);
+}
+
+/** A shard's columns: the page, the paragraph and the folded text (LanceRow). */
+export function shardSchema() {
+  const a = arrow();
+  return new a.Schema([
+    new a.Field("wikipedia_id", new a.Utf8(), false),
+    new a.Field("paragraph_id", new a.Int32(), false),
+    new a.Field("text", new a.Utf8(), false),
+  ]);
+}
+
+/** A UTF-8 column of `values`: one buffer of their bytes and its offsets. */
+function utf8Column(a: Arrow, values: string[]) {
+  let bytes = 0;
+  for (const v of values) bytes += Buffer.byteLength(v);
+  const data = Buffer.allocUnsafe(bytes);
+  const valueOffsets = new Int32Array(values.length + 1);
+  let at = 0;
+  for (let i = 0; i < values.length; i++) {
+    at += data.write(values[i]!, at);
+    valueOffsets[i + 1] = at;
+  }
+  return a.makeData({ type: new a.Utf8(), length: values.length, nullCount: 0, valueOffsets, data });
+}
+
+/**
+ * The rows as an Arrow table of the shard's schema, built column by column. Given plain records,
+ * LanceDB infers their schema row by row and builds each value through a builder: a chunk's
+ * conversion took about three times as long, and its garbage was the build's process's peaks.
+ */
+export function rowsTable(rows: readonly LanceRow[]) {
+  const a = arrow();
+  const schema = shardSchema();
+  const children = [
+    utf8Column(
+      a,
+      rows.map((r) => r.wikipedia_id),
+    ),
+    a.makeData({ type: new a.Int32(), length: rows.length, nullCount: 0, data: Int32Array.from(rows, (r) => r.paragraph_id) }),
+    utf8Column(
+      a,
+      rows.map((r) => r.text),
+    ),
+  ];
+  const batch = new a.RecordBatch(schema, a.makeData({ type: new a.Struct(schema.fields), length: rows.length, nullCount: 0, children }));
+  return new a.Table(schema, batch);
+}
 
 /** One row of the LanceDB table: a content paragraph, with its page's folded title before its folded text. */
 export type LanceRow = {

@@ -7,6 +7,7 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { env } from "@/lib/env";
 import { refreshTable } from "@/server/lance-index-build.mjs";
 import { withMallocArenas } from "@/server/malloc-arenas.mjs";
+import { shardSchema } from "./lance-rows";
 
 /**
  * The LanceDB side of the LanceDB engine (internal to lib/knowledge/engines/lance.ts): the library,
@@ -80,13 +81,7 @@ export async function shardNames(conn: Connection): Promise<string[]> {
 
 /** A shard's table, created empty. */
 export async function createShard(conn: Connection, k: number): Promise<Table> {
-  const arrow = await import("apache-arrow");
-  const schema = new arrow.Schema([
-    new arrow.Field("wikipedia_id", new arrow.Utf8(), false),
-    new arrow.Field("paragraph_id", new arrow.Int32(), false),
-    new arrow.Field("text", new arrow.Utf8(), false),
-  ]);
-  return conn.createEmptyTable(shardName(k), schema, { mode: "create", existOk: true });
+  return conn.createEmptyTable(shardName(k), shardSchema(), { mode: "create", existOk: true });
 }
 
 /**

@@ -5,7 +5,7 @@ import { rowsOf, type Db } from "@/db/client";
 import type { EngineFigures, KnowledgeEngine, RankedHit } from "../engine";
 import { STALE_PAGES } from "../index-sql";
 import { queryWords } from "../query";
-import { foldText, pageRows, pagesFilter, type LanceRow } from "./lance-rows";
+import { foldText, pageRows, pagesFilter, rowsTable, type LanceRow } from "./lance-rows";
 import { env } from "@/lib/env";
 import {
   BUILD_CACHES,
@@ -84,7 +84,7 @@ export function createLanceEngine({
         await refreshIndex(dir, last, indexChildRows);
         last = await building.create(tables.length);
       }
-      await last.add(rows);
+      await last.add(rowsTable(rows));
     }
     await db.execute(sql`update pages set indexed_at = v.at::timestamptz
       from unnest(${sql.param(pages.map((p) => p.wikipedia_id))}::text[], ${sql.param(pages.map((p) => p.updated_at))}::text[]) as v(id, at)
