@@ -2,9 +2,10 @@ import "server-only";
 import { createRequire } from "node:module";
 
 /**
- * What the LanceDB engine stores per content paragraph, and the folding it searches in (internal to
- * lib/knowledge/engines/lance.ts). The PostgreSQL engine folds in SQL (index-sql.ts's foldText); this is
- * the same folding in JavaScript, so both engines match the same words.
+ * What the LanceDB engine stores per content paragraph, the Arrow table a chunk's rows are handed
+ * over in, and the folding it searches in (internal to lib/knowledge/engines/). The PostgreSQL engine
+ * folds in SQL (index-sql.ts's foldText); this is the same folding in JavaScript, so both engines match
+ * the same words.
  */
 
 type Arrow = typeof import("apache-arrow");
