@@ -4,7 +4,7 @@
 // `finalSeconds`: the last call to end, which finds no stale page and (LanceDB) builds or optimizes
 // the BM25 index.
 //
-//   node --import tsx bench/search/build-child.ts --url URL --engine gin|rum|lance|lance-here|lance-one --dir DIR
+//   node --import tsx bench/search/build-child.ts --url URL --engine gin|rum|lance|lance-glibc|lance-here|lance-one --dir DIR
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/db/client";
 import type { KnowledgeEngine } from "@/lib/knowledge/engine";
