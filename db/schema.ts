@@ -1086,8 +1086,9 @@ export const leaderboardScores = pgTable(
 
 /**
  * The questions in each gold of a campaign at outcome version `version`, and what the per-question
- * golds below were read at: `wide`, the campaign-wide changes (query 0 above) then, and how many
- * questions have been updated in place since the last full computation (`increments`).
+ * golds below were read at: `wide`, the campaign-wide changes (query 0 above) then, how many
+ * questions have been updated in place since the last full computation (`increments`), and the R
+ * and T they were read with (`r`, `t`; null: not known, as for a row written before these columns).
  */
 export const leaderboardGolds = pgTable("leaderboard_golds", {
   campaignId: ref("campaign_id")
@@ -1098,6 +1099,8 @@ export const leaderboardGolds = pgTable("leaderboard_golds", {
   increments: bigint("increments", { mode: "number" }).notNull().default(0),
   counts: json("counts").notNull(),
   computedAt: timestamp("computed_at", { withTimezone: true }).notNull(),
+  r: integer("r"),
+  t: integer("t"),
 });
 
 /**
@@ -1117,6 +1120,26 @@ export const leaderboardQuestionGolds = pgTable(
     entries: json("entries").notNull(),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.queryId] })],
+);
+
+/**
+ * A question's golds as they would be read with T = `t`, R and the rest as they are: for every T from
+ * 1 to R but the campaign's, kept beside the golds above at the same own changes (`changes`), so that
+ * a change of T takes its golds from here instead of reading every question's outcomes again
+ * (lib/campaign/runs/golds-at-t.ts).
+ */
+export const leaderboardQuestionGoldsAtT = pgTable(
+  "leaderboard_question_golds_at_t",
+  {
+    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    t: integer("t").notNull(),
+    queryId: ref("query_id").notNull(),
+    changes: bigint("changes", { mode: "number" }).notNull(),
+    originalMd5: text("original_md5").notNull(),
+    status: text("status").notNull(),
+    entries: json("entries").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.t, t.queryId] })],
 );
 
 // ── Types ────────────────────────────────────────────────────────────────────

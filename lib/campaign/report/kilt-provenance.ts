@@ -8,7 +8,7 @@ import { applyAdjudications, liveAdjudicationsOf } from "../quality/adjudication
 import { countedJudgmentsOf } from "../quality/counted-judgments";
 import { isUnanswerable } from "../quality/outcome";
 import { memberRowsSql } from "../set-members.internal";
-import { partialEvidenceItems, partialMarksOf } from "./partial-evidence";
+import { partialEvidenceItems, partialMarksOf, type PartialRow } from "./partial-evidence";
 import { provenanceEntry, type HighlightRow, type OutcomePassage, type PassageRow, type SpanWithoutAnswer } from "./provenance-entry";
 import { answersInText, pageEntries } from "./provenance-kinds";
 import { groupBy, outcomeOfRow } from "./rows";
@@ -96,6 +96,19 @@ interface QueryRow {
  * close (counters, R and T, and which judgments counted: internal/seal.ts), so it never changes.
  */
 export async function readProvenancePage(db: Db, campaign: CampaignView, options: ProvenancePageOptions): Promise<QuestionProvenance[]> {
+  return (await readProvenancePageAt(db, campaign, options, [campaign.endorsementThreshold]))[0]!;
+}
+
+/**
+ * The page as readProvenancePage reads it with the campaign's T at each of `ts` in turn (R and the
+ * rest as they are): one list per T, in the order of `ts`, from one reading of the database.
+ */
+export async function readProvenancePageAt(
+  db: Db,
+  campaign: CampaignView,
+  options: ProvenancePageOptions,
+  ts: readonly number[],
+): Promise<QuestionProvenance[][]> {
   const batchFilter = options.batchId === undefined ? sql`` : sql`and q.batch_id = ${options.batchId}`;
   const where = options.where ? sql`and ${options.where}` : sql``;
   const queries = rowsOf<QueryRow>(
@@ -104,17 +117,46 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
       where q.campaign_id = ${campaign.id} and q.id > ${options.after} ${batchFilter} ${where}
       order by q.id limit ${options.limit ?? PAGE_QUERIES}`),
   );
-  if (!queries.length) return [];
-  const ps = await passagesOf(db, campaign, queries);
+  if (!queries.length) return ts.map(() => []);
+  const rows = await passagesOf(db, queries);
+  const live = await liveAdjudicationsOf(
+    db,
+    rows.map((p) => Number(p.id)),
+  );
   const rule = options.endorsement ?? (await endorsementRuleOf(db, campaign));
-  for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
-  const highlights = groupBy(await highlightsOf(db, campaign, ps), (h) => Number(h.passage_id));
-  const partialMarks = await partialMarksOf(db, campaign, ps);
+  const views = ts.map((t) => ({ ...campaign, endorsementThreshold: t }));
+  // Each T's own copies of the passages, with their outcomes at that T (the coordinator's word over the vote).
+  const perT = views.map((view) => {
+    const ps = applyAdjudications(
+      rows.map((p) => ({ ...p, outcome: outcomeOfRow(p, settingsOf(p, view)) })),
+      live,
+    );
+    for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
+    return ps;
+  });
+  const all = perT.flat();
+  const highlights = groupBy(await highlightsOf(db, campaign, all), (h) => Number(h.passage_id));
+  const partialMarks = await partialMarksOf(db, campaign, all);
   // The texts of the passages an entry or an item of partial evidence may be written from (and a set's members, which its votes name).
   await readTexts(
     db,
-    ps.filter((p) => p.outcome.endorsed || p.set_members !== null || partialMarks.has(Number(p.id))),
+    all.filter((p) => p.outcome.endorsed || p.set_members !== null || partialMarks.has(Number(p.id))),
   );
+  return views.map((view, i) => assemble(queries, perT[i]!, { highlights, partialMarks, rule, location: options.location }, view));
+}
+
+/** A page's questions put together from their passages at one T (`campaign`'s). */
+function assemble(
+  queries: QueryRow[],
+  ps: OutcomePassage[],
+  read: {
+    highlights: Map<number, HighlightRow[]>;
+    partialMarks: Map<number, PartialRow[]>;
+    rule: EndorsementRule;
+    location: "span" | "passage";
+  },
+  campaign: CampaignView,
+): QuestionProvenance[] {
   const byQuery = groupBy(ps, (p) => Number(p.query_id));
   return queries.map((q) => {
     const own = byQuery.get(Number(q.id)) ?? [];
@@ -134,21 +176,27 @@ export async function readProvenancePage(db: Db, campaign: CampaignView, options
     };
     if (isUnanswerable(own.map((p) => p.outcome))) return { ...base, status: "unanswerable" as const, entries: [], partialEvidence: [] };
     if (!mine.length) return { ...base, status: "none-endorsed" as const, entries: [], partialEvidence: [] };
-    const partialEvidence = partialEvidenceItems(own, partialMarks, campaign);
+    const partialEvidence = partialEvidenceItems(own, read.partialMarks, campaign);
     if (q.task_kind === "entity-linking") return { ...base, status: "endorsed" as const, entries: pageEntries(mine), partialEvidence };
     const ctx = {
       campaignId: campaign.id,
-      location: options.location,
-      rule,
+      location: read.location,
+      rule: read.rule,
       kiltId: q.kilt_id,
       answers: answersInText(q.task_kind, q.answers),
       withoutAnswer: base.withoutAnswer,
     };
     const entries = mine.map((p) =>
-      provenanceEntry(p, highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }),
+      provenanceEntry(p, read.highlights.get(Number(p.id)) ?? [], { ...ctx, t: p.sealed_t ?? campaign.endorsementThreshold }),
     );
     return { ...base, status: "endorsed" as const, entries, partialEvidence };
   });
+}
+
+/** Each passage once (the first of its copies). */
+function uniqueById<P extends { id: number | string }>(ps: P[]): P[] {
+  const seen = new Set<number>();
+  return ps.filter((p) => !seen.has(Number(p.id)) && (seen.add(Number(p.id)), true));
 }
 
 function votesOf(p: PassageRow): PassageVotes {
@@ -171,9 +219,9 @@ function votesOf(p: PassageRow): PassageVotes {
   };
 }
 
-/** The questions' passages with their outcomes. */
-async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): Promise<OutcomePassage[]> {
-  const ps = rowsOf<OutcomePassage>(
+/** The questions' passages, without their outcomes (read at each T by the caller). */
+async function passagesOf(db: Db, queries: QueryRow[]): Promise<OutcomePassage[]> {
+  return rowsOf<OutcomePassage>(
     await db.execute(sql`
       select p.id, p.query_id, p.batch_id, p.wikipedia_id, p.start_paragraph_id, p.end_paragraph_id, p.is_gold,
              p.expected_verdict, coalesce(p.sealed_judgment_count, p.judgment_count) as judgment_count,
@@ -183,15 +231,6 @@ async function passagesOf(db: Db, campaign: CampaignView, queries: QueryRow[]): 
       from passages p join pages pg on pg.wikipedia_id = p.wikipedia_id join batches b on b.id = p.batch_id
       where p.query_id = any(${sql.param(queries.map((q) => Number(q.id)))}::bigint[])
       order by p.query_id, p.id`),
-  );
-  for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, campaign));
-  // The coordinator's word over the vote, closed batches included.
-  return applyAdjudications(
-    ps,
-    await liveAdjudicationsOf(
-      db,
-      ps.map((p) => Number(p.id)),
-    ),
   );
 }
 
@@ -223,7 +262,7 @@ async function readTexts(db: Db, ps: OutcomePassage[]): Promise<void> {
 
 /** The endorsing highlights: the sufficient judgments that count (in a closed batch: that counted at close). */
 async function highlightsOf(db: Db, campaign: CampaignView, ps: OutcomePassage[]): Promise<HighlightRow[]> {
-  const endorsed = ps.filter((p) => p.outcome.endorsed);
+  const endorsed = uniqueById(ps.filter((p) => p.outcome.endorsed));
   const ids = (sealed: boolean) => endorsed.filter((p) => (p.sealed_r !== null) === sealed).map((p) => Number(p.id));
   return [
     ...(ids(false).length

@@ -12,7 +12,7 @@ import { groupBy } from "./rows";
 // into its line's `meta.partial_evidence` in the shape of KILT's ELI5 lines: the page and the
 // passage's paragraphs, no characters, the partial highlights as `meta.evidence_span`.
 
-interface PartialRow {
+export interface PartialRow {
   passage_id: string | number;
   span_text: string | null;
 }

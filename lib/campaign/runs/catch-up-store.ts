@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { GoldRecord, GuessRecord, Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
+import { goldSettingsOf } from "./golds-at-t";
 import { runRows } from "./list-runs";
 import { walkStored, writeQuestionGolds, type StoredGolds } from "./question-golds";
 import { entriesByRun, entriesOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
@@ -24,13 +25,29 @@ export interface GoldsRow {
   wide: number;
   increments: number;
   counts: PerGold<{ questions: number }>;
+  /** R and T the stored golds were read with (null: under Dawid–Skene, or not known). */
+  r: number | null;
+  t: number | null;
 }
 
 export async function goldsRowOf(db: Db, campaignId: number): Promise<GoldsRow | null> {
-  const [row] = rowsOf<{ version: string | number; wide: string | number; increments: string | number; counts: GoldsRow["counts"] }>(
-    await db.execute(sql`select version, wide, increments, counts from leaderboard_golds where campaign_id = ${campaignId}`),
-  );
-  return row ? { version: Number(row.version), wide: Number(row.wide), increments: Number(row.increments), counts: row.counts } : null;
+  const [row] = rowsOf<{
+    version: string | number;
+    wide: string | number;
+    increments: string | number;
+    counts: GoldsRow["counts"];
+    r: number | null;
+    t: number | null;
+  }>(await db.execute(sql`select version, wide, increments, counts, r, t from leaderboard_golds where campaign_id = ${campaignId}`));
+  if (!row) return null;
+  return {
+    version: Number(row.version),
+    wide: Number(row.wide),
+    increments: Number(row.increments),
+    counts: row.counts,
+    r: row.r,
+    t: row.t,
+  };
 }
 
 /** A stored entry set: per query key ("levels|ks") and run, the run's accumulators restored from their sums. */
@@ -101,7 +118,11 @@ export async function storeCatchUp(
   await writeQuestionGolds(db, campaign.id, done.toStore);
   const fresh = done.fresh === true || done.increments > MAX_INCREMENTS;
   const increments = fresh ? 0 : done.increments;
-  await writeGoldsRow(db, campaign.id, versions.version, done.counts.counts, at, { wide: done.wide, increments });
+  await writeGoldsRow(db, campaign.id, versions.version, done.counts.counts, at, {
+    wide: done.wide,
+    increments,
+    settings: goldSettingsOf(campaign),
+  });
   if (fresh) return;
   for (const [k, accs] of done.restored) {
     const [levels, ks] = k.split("|") as [string, string];

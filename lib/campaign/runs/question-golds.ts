@@ -62,15 +62,19 @@ export function storedGoldsOf(q: QuestionProvenance, changes: number): StoredGol
 export const sameGolds = (a: StoredGolds, b: StoredGolds) =>
   a.originalMd5 === b.originalMd5 && a.status === b.status && sameStrings(a.entries, b.entries);
 
-/** Stores (or replaces) questions' golds. */
-export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[]): Promise<void> {
+/** Stores (or replaces) questions' golds: the campaign's, or with `t` those at that other T (golds-at-t.ts). */
+export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[], t?: number): Promise<void> {
+  const [table, tColumn, tValue, key] =
+    t === undefined
+      ? [sql`leaderboard_question_golds`, sql``, sql``, sql`(campaign_id, query_id)`]
+      : [sql`leaderboard_question_golds_at_t`, sql`t, `, sql`${t}::int, `, sql`(campaign_id, t, query_id)`];
   for (let i = 0; i < rows.length; i += PAGE_QUERIES) {
     const page = rows.slice(i, i + PAGE_QUERIES).map((r) => ({ ...r, entries: JSON.stringify(r.entries) }));
     await db.execute(sql`
-      insert into leaderboard_question_golds as t (campaign_id, query_id, changes, original_md5, status, entries)
-      select ${campaignId}, r."queryId", r.changes, r."originalMd5", r.status, r.entries::json
+      insert into ${table} as g (campaign_id, ${tColumn}query_id, changes, original_md5, status, entries)
+      select ${campaignId}, ${tValue}r."queryId", r.changes, r."originalMd5", r.status, r.entries::json
       from json_to_recordset(${JSON.stringify(page)}::json) as r("queryId" bigint, changes bigint, "originalMd5" text, status text, entries text)
-      on conflict (campaign_id, query_id) do update
+      on conflict ${key} do update
         set changes = excluded.changes, original_md5 = excluded.original_md5, status = excluded.status, entries = excluded.entries`);
   }
 }

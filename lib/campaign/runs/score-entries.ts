@@ -46,21 +46,33 @@ export function entriesOf(acc: Accumulators): Record<Gold, Entry> {
   return { original: entry("original"), endorsed: entry("endorsed"), both: entry("both") };
 }
 
-/** The golds' sizes at `version`, and what the per-question golds were read at (`wide` -1: not to be updated in place). */
+/**
+ * The golds' sizes at `version`, and what the per-question golds were read at (`wide` -1: not to be
+ * updated in place; `settings`: R and T under majority, null otherwise or when not known).
+ */
 export async function writeGoldsRow(
   db: Db,
   campaignId: number,
   version: number,
   counts: PerGold<{ questions: number }>,
   at: Date,
-  stored: { wide: number; increments: number } = { wide: -1, increments: 0 },
+  stored: { wide: number; increments: number; settings?: GoldSettings | null } = { wide: -1, increments: 0 },
 ): Promise<void> {
+  const [r, t] = stored.settings ? [stored.settings.r, stored.settings.t] : [null, null];
   await db.execute(sql`
-    insert into leaderboard_golds as t (campaign_id, version, wide, increments, counts, computed_at)
-    values (${campaignId}, ${version}, ${stored.wide}, ${stored.increments}, ${JSON.stringify(counts)}::json, ${at.toISOString()}::timestamptz)
+    insert into leaderboard_golds as t (campaign_id, version, wide, increments, counts, computed_at, r, t)
+    values (${campaignId}, ${version}, ${stored.wide}, ${stored.increments}, ${JSON.stringify(counts)}::json, ${at.toISOString()}::timestamptz,
+            ${r}::int, ${t}::int)
     on conflict (campaign_id) do update
-      set version = excluded.version, wide = excluded.wide, increments = excluded.increments, counts = excluded.counts, computed_at = excluded.computed_at
+      set version = excluded.version, wide = excluded.wide, increments = excluded.increments, counts = excluded.counts,
+          computed_at = excluded.computed_at, r = excluded.r, t = excluded.t
     where t.version <= excluded.version`);
+}
+
+/** R and T the per-question golds were read with. */
+export interface GoldSettings {
+  r: number;
+  t: number;
 }
 
 /** Stores runs' entries at `version`; an entry of a later version is never overwritten. */

@@ -19,9 +19,11 @@ import {
   sameGolds,
   storedChanges,
   storedGoldsOf,
+  walkStored,
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
+import { goldSettingsOf, syncGoldsAtT, takeGoldsAtT } from "./golds-at-t";
 import { writeGoldsRow } from "./score-entries";
 import { rediff } from "./score-rediff";
 import { accumulatorsOf, addGuesses, type Accumulators } from "./score-runs";
@@ -50,22 +52,33 @@ function changedQuestions(now: Map<number, number>, stored: Map<number, number>)
   return [...ids].sort((a, b) => a - b);
 }
 
+/** What a catch-up did: false when it could not (scoreEverything then); `scored`, the runs it scored afresh when it dropped the entries. */
+type Caught = false | { scored: Map<number, Accumulators> | null };
+/** A catch-up's arguments: the campaign, the versions to bring it to, when, and the runs to score should the entries be dropped. */
+type CatchUpArgs = [db: Db, campaign: CampaignView, versions: { version: number; wide: number }, at: Date, scoring?: RunScoring];
+
 /**
  * Brings every stored entry of the campaign to `versions`: the changed questions updated in place
- * when the change is confined to a few of them, else every question's golds read again and only
- * those that differ from the stored ones updated in place (rediff); false when it cannot (nothing
+ * when the change is confined to a few of them; after a change of T whose golds were kept
+ * (golds-at-t.ts), the runs scored from them; else every question's golds read again and only
+ * those that differ from the stored ones updated in place (rediff). False when it cannot (nothing
  * stored, a question deleted or its original line replaced: scoreEverything then). `scored`: when
- * the entries were dropped instead (too many golds moved), `scoring`'s runs scored afresh by the walk.
+ * the entries were dropped instead (a change of T, too many golds moved), `scoring`'s runs scored
+ * afresh. The golds kept at the other Ts are then brought into step with the stored ones.
  */
-export async function bringUpToDate(
-  db: Db,
-  campaign: CampaignView,
-  versions: { version: number; wide: number },
-  at: Date,
-  scoring?: RunScoring,
-): Promise<false | { scored: Map<number, Accumulators> | null }> {
+export async function bringUpToDate(...args: CatchUpArgs): Promise<Caught> {
+  const [db, campaign] = args;
+  const caught = await catchUp(...args);
+  if (caught) await syncGoldsAtT(db, campaign);
+  return caught;
+}
+
+async function catchUp(...args: CatchUpArgs): Promise<Caught> {
+  const [db, campaign, versions, at, scoring] = args;
   const row = await goldsRowOf(db, campaign.id);
   if (!row) return false;
+  // A change of T whose golds were kept (golds-at-t.ts): the runs scored from them, no outcome read again.
+  if (row.wide !== versions.wide && (await takeGoldsAtT(db, campaign, row))) return scoreTaken(...args);
   const stored = await storedChanges(db, campaign.id);
   const perQuestion = await questionVersions(db, campaign.id);
   if (row.wide === versions.wide && campaign.aggregation === "majority") {
@@ -75,6 +88,41 @@ export async function bringUpToDate(
       return (await updateQuestions(db, campaign, versions, at, { row, changed, perQuestion })) && { scored: null };
   }
   return rediff(db, campaign, versions, at, { row, perQuestion, storedCount: stored.size }, scoring);
+}
+
+/**
+ * After the golds kept for the new T became the stored golds (takeGoldsAtT): the entries dropped, the
+ * questions changed since their golds were read read again, and `scoring`'s runs scored from the
+ * stored golds, every question's golds counted on the way. False when a question's golds cannot be
+ * rebuilt (a question deleted, an original line replaced): scoreEverything then.
+ */
+async function scoreTaken(...args: CatchUpArgs): Promise<Caught> {
+  const [db, campaign, versions, at, scoring] = args;
+  await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
+  const perQuestion = await questionVersions(db, campaign.id);
+  const changed = changedQuestions(perQuestion, await storedChanges(db, campaign.id));
+  for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
+    const ids = changed.slice(i, i + PAGE_QUERIES);
+    const page = await scoredPage(db, campaign, [], { where: sql`q.id = any(${sql.param(ids)}::bigint[])`, limit: ids.length });
+    await writeQuestionGolds(
+      db,
+      campaign.id,
+      page.map((q) => storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0)),
+    );
+  }
+  const accs = new Map((scoring?.runs ?? []).map((r) => [r.id, accumulatorsOf(r, scoring!.ks, scoring!.levels)]));
+  const counts = new GoldCounts();
+  const walked = await walkStored(db, campaign.id, [...accs.keys()], (q, guesses) => {
+    counts.add(q.golds);
+    addGuesses(accs, q.golds, guesses);
+  });
+  if (!walked) return false;
+  await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, {
+    wide: versions.wide,
+    increments: 0,
+    settings: goldSettingsOf(campaign),
+  });
+  return { scored: scoring ? accs : null };
 }
 
 /** A change confined to `changed`: those questions read again from the outcomes and updated in place. */
@@ -144,6 +192,7 @@ export async function scoreEverything(
   }
   await writeQuestionGolds(db, campaign.id, page);
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
-  await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, { wide, increments: 0 });
+  await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, { wide, increments: 0, settings: goldSettingsOf(campaign) });
+  await syncGoldsAtT(db, campaign);
   return accs;
 }
