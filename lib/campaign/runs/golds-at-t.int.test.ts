@@ -186,4 +186,23 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
     expect((await storedOf(db(), c.campaignId)).t).toBe(1);
     await expectKeptTrue(db(), coordinator, c.campaignId, [2, 3]);
   }, 120_000);
+
+  it("drops the kept golds when R changes (before annotation starts) and keeps them again at the new R's Ts", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 3,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const coordinator = await makeUser(db(), "coordinator");
+    await upload(db(), coordinator, c, "A", [1, 2]);
+    await expectFresh(db(), coordinator, c.campaignId);
+    await expectKeptTrue(db(), coordinator, c.campaignId, [1, 3]);
+    await updateCampaign(db(), coordinator, c.campaignId, { judgmentsPerPassage: 4 });
+    await expectFresh(db(), coordinator, c.campaignId);
+    await expectKeptTrue(db(), coordinator, c.campaignId, [1, 3, 4]);
+    await judgeAll(db(), await makeAnnotators(db(), 4), c, (a, q, p) => (a + q * p) % 2 === 0);
+    await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 4 });
+    await expectFresh(db(), coordinator, c.campaignId);
+    await expectKeptTrue(db(), coordinator, c.campaignId, [1, 2, 3]);
+  }, 120_000);
 });

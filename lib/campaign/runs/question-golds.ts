@@ -62,12 +62,27 @@ export function storedGoldsOf(q: QuestionProvenance, changes: number): StoredGol
 export const sameGolds = (a: StoredGolds, b: StoredGolds) =>
   a.originalMd5 === b.originalMd5 && a.status === b.status && sameStrings(a.entries, b.entries);
 
+/** Per database handle (a catch-up's transaction), the questions whose stored golds were written on it since golds-at-t.ts last took them. */
+const written = new WeakMap<Db, Set<number>>();
+
+/** The questions whose stored golds were written on `db` since the last call (golds-at-t.ts brings their golds at the other Ts into step). */
+export function takeGoldsWritten(db: Db): number[] {
+  const ids = [...(written.get(db) ?? [])];
+  written.delete(db);
+  return ids;
+}
+
 /** Stores (or replaces) questions' golds: the campaign's, or with `t` those at that other T (golds-at-t.ts). */
 export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[], t?: number): Promise<void> {
   const [table, tColumn, tValue, key] =
     t === undefined
       ? [sql`leaderboard_question_golds`, sql``, sql``, sql`(campaign_id, query_id)`]
       : [sql`leaderboard_question_golds_at_t`, sql`t, `, sql`${t}::int, `, sql`(campaign_id, t, query_id)`];
+  if (t === undefined) {
+    const ids = written.get(db) ?? new Set<number>();
+    for (const r of rows) ids.add(r.queryId);
+    written.set(db, ids);
+  }
   for (let i = 0; i < rows.length; i += PAGE_QUERIES) {
     const page = rows.slice(i, i + PAGE_QUERIES).map((r) => ({ ...r, entries: JSON.stringify(r.entries) }));
     await db.execute(sql`

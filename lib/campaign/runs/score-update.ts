@@ -173,6 +173,7 @@ export async function scoreEverything(
 ): Promise<Map<number, Accumulators>> {
   await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
   await db.execute(sql`delete from leaderboard_question_golds where campaign_id = ${campaign.id}`);
+  await db.execute(sql`delete from leaderboard_question_golds_at_t where campaign_id = ${campaign.id}`);
   const perQuestion = await questionVersions(db, campaign.id);
   const accs = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
   const counts = new GoldCounts();
