@@ -31,7 +31,6 @@ const expectedTables = [
   "judgments",
   "leaderboard_golds",
   "leaderboard_question_golds",
-  "leaderboard_question_golds_at_t",
   "leaderboard_scores",
   "outcome_version_deltas",
   "outcome_versions",

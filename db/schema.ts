@@ -1087,8 +1087,9 @@ export const leaderboardScores = pgTable(
 /**
  * The questions in each gold of a campaign at outcome version `version`, and what the per-question
  * golds below were read at: `wide`, the campaign-wide changes (query 0 above) then, how many
- * questions have been updated in place since the last full computation (`increments`), and the R
- * and T they were read with (`r`, `t`; null: not known, as for a row written before these columns).
+ * questions have been updated in place since the last full computation (`increments`), the T they
+ * were read with (`t`: the per-question golds below of that T are the figures'), and R when golds at
+ * the other Ts are kept (`r`; null under Dawid–Skene).
  */
 export const leaderboardGolds = pgTable("leaderboard_golds", {
   campaignId: ref("campaign_id")
@@ -1105,31 +1106,15 @@ export const leaderboardGolds = pgTable("leaderboard_golds", {
 
 /**
  * A question's golds as the cached leaderboard figures hold them: its export status and endorsed
- * entries, the md5 of its original line, and its own outcome changes when read. A change confined to
- * questions updates the figures by taking these out and the new golds in. No foreign key to the
- * question: a deleted question's old golds are what must be taken out.
+ * entries, the md5 of its original line, and its own outcome changes when read, at T = `t`. The
+ * golds the figures hold are those at the golds row's T; under majority, those at every other T from
+ * 1 to R are kept beside them at the same own changes, so that a change of T takes them
+ * (lib/campaign/runs/golds-at-t.ts). A change confined to questions updates the figures by taking
+ * these out and the new golds in. No foreign key to the question: a deleted question's old golds are
+ * what must be taken out.
  */
 export const leaderboardQuestionGolds = pgTable(
   "leaderboard_question_golds",
-  {
-    campaignId: cascadeRef("campaign_id", () => campaigns.id),
-    queryId: ref("query_id").notNull(),
-    changes: bigint("changes", { mode: "number" }).notNull(),
-    originalMd5: text("original_md5").notNull(),
-    status: text("status").notNull(),
-    entries: json("entries").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.campaignId, t.queryId] })],
-);
-
-/**
- * A question's golds as they would be read with T = `t`, R and the rest as they are: for every T from
- * 1 to R but the campaign's, kept beside the golds above at the same own changes (`changes`), so that
- * a change of T takes its golds from here instead of reading every question's outcomes again
- * (lib/campaign/runs/golds-at-t.ts).
- */
-export const leaderboardQuestionGoldsAtT = pgTable(
-  "leaderboard_question_golds_at_t",
   {
     campaignId: cascadeRef("campaign_id", () => campaigns.id),
     t: integer("t").notNull(),

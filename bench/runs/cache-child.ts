@@ -74,7 +74,8 @@ const storedGolds = async (db: Db, campaignId: number) =>
   new Map(
     rowsOf<{ query_id: string | number; golds: string }>(
       await db.execute(
-        sql`select query_id, md5(status || entries::text) as golds from leaderboard_question_golds where campaign_id = ${campaignId}`,
+        sql`select query_id, md5(status || entries::text) as golds from leaderboard_question_golds
+            where campaign_id = ${campaignId} and t = (select t from leaderboard_golds where campaign_id = ${campaignId})`,
       ),
     ).map((r) => [Number(r.query_id), r.golds]),
   );

@@ -5,7 +5,7 @@ import type { GoldRecord, GuessRecord, Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
 import { goldSettingsOf } from "./golds-at-t";
 import { runRows } from "./list-runs";
-import { walkStored, writeQuestionGolds, type StoredGolds } from "./question-golds";
+import { storedAt, walkStored, writeQuestionGolds, type StoredAt, type StoredGolds } from "./question-golds";
 import { entriesByRun, entriesOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
 import { accumulatorsOf, addGuesses, addQuestion, type Accumulators } from "./score-runs";
 import type { GoldCounts } from "./scored-pages";
@@ -115,7 +115,7 @@ export async function storeCatchUp(
   at: Date,
   done: { toStore: StoredGolds[]; counts: GoldCounts; restored: Restored; increments: number; wide: number; fresh?: boolean },
 ): Promise<void> {
-  await writeQuestionGolds(db, campaign.id, done.toStore);
+  await writeQuestionGolds(db, storedAt(campaign), done.toStore);
   const fresh = done.fresh === true || done.increments > MAX_INCREMENTS;
   const increments = fresh ? 0 : done.increments;
   await writeGoldsRow(db, campaign.id, versions.version, done.counts.counts, at, {
@@ -141,11 +141,11 @@ export interface RunScoring {
 /** Runs scored from the stored golds (of the questions with an id below `before`, if given); null when a question's golds cannot be rebuilt. */
 export async function scoreFromStored(
   db: Db,
-  campaignId: number,
+  at: StoredAt,
   scoring: RunScoring,
   before?: number,
 ): Promise<Map<number, Accumulators> | null> {
   const accs = new Map(scoring.runs.map((r) => [r.id, accumulatorsOf(r, scoring.ks, scoring.levels)]));
   if (!accs.size) return accs;
-  return (await walkStored(db, campaignId, [...accs.keys()], (q, g) => addGuesses(accs, q.golds, g), before)) ? accs : null;
+  return (await walkStored(db, at, [...accs.keys()], (q, g) => addGuesses(accs, q.golds, g), before)) ? accs : null;
 }

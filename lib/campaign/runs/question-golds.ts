@@ -72,13 +72,24 @@ export function takeGoldsWritten(db: Db): number[] {
   return ids;
 }
 
-/** Stores (or replaces) questions' golds: the campaign's, or with `t` those at that other T (golds-at-t.ts). */
-export async function writeQuestionGolds(db: Db, campaignId: number, rows: StoredGolds[], t?: number): Promise<void> {
-  const [table, tColumn, tValue, key] =
-    t === undefined
-      ? [sql`leaderboard_question_golds`, sql``, sql``, sql`(campaign_id, query_id)`]
-      : [sql`leaderboard_question_golds_at_t`, sql`t, `, sql`${t}::int, `, sql`(campaign_id, t, query_id)`];
-  if (t === undefined) {
+/** Which stored golds: a campaign's at one T (the figures' are those at the golds row's T: the campaign's once caught up). */
+export interface StoredAt {
+  campaignId: number;
+  t: number;
+}
+
+/** The campaign's stored golds, at its T. */
+export const storedAt = (campaign: { id: number; endorsementThreshold: number }): StoredAt => ({
+  campaignId: campaign.id,
+  t: campaign.endorsementThreshold,
+});
+
+/**
+ * Stores (or replaces) questions' golds at `at`; noted as written on `db` (takeGoldsWritten) unless
+ * they are golds kept at another T than the figures' (`kept`: golds-at-t.ts writing them).
+ */
+export async function writeQuestionGolds(db: Db, at: StoredAt, rows: StoredGolds[], kept = false): Promise<void> {
+  if (!kept) {
     const ids = written.get(db) ?? new Set<number>();
     for (const r of rows) ids.add(r.queryId);
     written.set(db, ids);
@@ -86,18 +97,20 @@ export async function writeQuestionGolds(db: Db, campaignId: number, rows: Store
   for (let i = 0; i < rows.length; i += PAGE_QUERIES) {
     const page = rows.slice(i, i + PAGE_QUERIES).map((r) => ({ ...r, entries: JSON.stringify(r.entries) }));
     await db.execute(sql`
-      insert into ${table} as g (campaign_id, ${tColumn}query_id, changes, original_md5, status, entries)
-      select ${campaignId}, ${tValue}r."queryId", r.changes, r."originalMd5", r.status, r.entries::json
+      insert into leaderboard_question_golds as g (campaign_id, t, query_id, changes, original_md5, status, entries)
+      select ${at.campaignId}, ${at.t}::int, r."queryId", r.changes, r."originalMd5", r.status, r.entries::json
       from json_to_recordset(${JSON.stringify(page)}::json) as r("queryId" bigint, changes bigint, "originalMd5" text, status text, entries text)
-      on conflict ${key} do update
+      on conflict (campaign_id, t, query_id) do update
         set changes = excluded.changes, original_md5 = excluded.original_md5, status = excluded.status, entries = excluded.entries`);
   }
 }
 
 /** The stored golds of the whole campaign (query id → golds), for the questions' changes to be compared. */
-export async function storedChanges(db: Db, campaignId: number): Promise<Map<number, number>> {
+export async function storedChanges(db: Db, at: StoredAt): Promise<Map<number, number>> {
   const rows = rowsOf<{ query_id: string | number; changes: string | number }>(
-    await db.execute(sql`select query_id, changes from leaderboard_question_golds where campaign_id = ${campaignId}`),
+    await db.execute(
+      sql`select query_id, changes from leaderboard_question_golds where campaign_id = ${at.campaignId} and t = ${at.t}::int`,
+    ),
   );
   return new Map(rows.map((r) => [Number(r.query_id), Number(r.changes)]));
 }
@@ -147,32 +160,32 @@ function rebuiltAll(rows: StoredRow[]): RebuiltQuestion[] | null {
 const storedColumns = sql`g.query_id, g.changes, g.original_md5, g.status, g.entries, q.original_line, q.kilt_id`;
 
 /** The stored golds of these questions (at most a page of them), as stored: query id → golds (the caller rebuilds them with `rebuiltWith`). */
-export async function storedGoldsIn(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, StoredGolds>> {
+export async function storedGoldsIn(db: Db, at: StoredAt, queryIds: number[]): Promise<Map<number, StoredGolds>> {
   if (!queryIds.length) return new Map();
   const rows = rowsOf<Omit<StoredRow, "original_line" | "kilt_id">>(
     await db.execute(sql`
       select g.query_id, g.changes, g.original_md5, g.status, g.entries from leaderboard_question_golds g
-      where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+      where g.campaign_id = ${at.campaignId} and g.t = ${at.t}::int and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
   );
   return new Map(rows.map((r) => [Number(r.query_id), storedOf(r)]));
 }
 
-async function storedQuestions(db: Db, campaignId: number, queryIds: number[]): Promise<RebuiltQuestion[] | null> {
+async function storedQuestions(db: Db, at: StoredAt, queryIds: number[]): Promise<RebuiltQuestion[] | null> {
   if (!queryIds.length) return [];
   return rebuiltAll(
     rowsOf<StoredRow>(
       await db.execute(sql`
         select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
-        where g.campaign_id = ${campaignId} and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
+        where g.campaign_id = ${at.campaignId} and g.t = ${at.t}::int and g.query_id = any(${sql.param(queryIds)}::bigint[])`),
     ),
   );
 }
 
 /** The stored golds of these questions, rebuilt; null when any cannot be (its question deleted, or its original line changed). */
-export async function rebuildStored(db: Db, campaignId: number, queryIds: number[]): Promise<Map<number, RebuiltQuestion> | null> {
+export async function rebuildStored(db: Db, at: StoredAt, queryIds: number[]): Promise<Map<number, RebuiltQuestion> | null> {
   const out = new Map<number, RebuiltQuestion>();
   for (let i = 0; i < queryIds.length; i += PAGE_QUERIES) {
-    const page = await storedQuestions(db, campaignId, queryIds.slice(i, i + PAGE_QUERIES));
+    const page = await storedQuestions(db, at, queryIds.slice(i, i + PAGE_QUERIES));
     if (!page) return null;
     for (const q of page) out.set(q.stored.queryId, q);
   }
@@ -180,12 +193,12 @@ export async function rebuildStored(db: Db, campaignId: number, queryIds: number
 }
 
 /** Whether every stored question's golds can still be rebuilt: none of their questions deleted, no original line replaced. */
-export async function storedGoldsRebuildable(db: Db, campaignId: number): Promise<boolean> {
+export async function storedGoldsRebuildable(db: Db, at: StoredAt): Promise<boolean> {
   const [row] = rowsOf<{ gone: boolean }>(
     await db.execute(sql`
       select exists (
         select 1 from leaderboard_question_golds g left join queries q on q.id = g.query_id
-        where g.campaign_id = ${campaignId} and (q.id is null or md5(q.original_line) <> g.original_md5)
+        where g.campaign_id = ${at.campaignId} and g.t = ${at.t}::int and (q.id is null or md5(q.original_line) <> g.original_md5)
       ) as gone`),
   );
   return !row!.gone;
@@ -221,7 +234,7 @@ export async function guessesOf(
  */
 export async function walkStored(
   db: Db,
-  campaignId: number,
+  at: StoredAt,
   runIds: readonly number[],
   each: (q: RebuiltQuestion, guesses: Map<number, GuessRecord>) => void,
   before?: number,
@@ -231,7 +244,8 @@ export async function walkStored(
     const rows = rowsOf<StoredRow>(
       await db.execute(sql`
         select ${storedColumns} from leaderboard_question_golds g left join queries q on q.id = g.query_id
-        where g.campaign_id = ${campaignId} and g.query_id > ${after} ${below} order by g.query_id limit ${PAGE_QUERIES}`),
+        where g.campaign_id = ${at.campaignId} and g.t = ${at.t}::int and g.query_id > ${after} ${below}
+        order by g.query_id limit ${PAGE_QUERIES}`),
     );
     const questions = rebuiltAll(rows);
     if (!questions) return false;

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
-import { readVersions, versionSql } from "./question-golds";
+import { readVersions, storedAt, versionSql } from "./question-golds";
 import { entriesByRun, entriesOf, figuresOf, writeEntryRows, writeGoldsRow, type CacheKey, type Entry } from "./score-entries";
 import { runScoresOf, type Accumulators, type RunScores, type ScoredRuns } from "./score-runs";
 import { scoreFromStored } from "./catch-up-store";
@@ -125,7 +125,7 @@ export async function cachedScores(
     } else if (caught) {
       current = await readEntries(tx, key, runIds, versions.version);
       const missing = runList.filter((r) => !current.runs.has(r.id));
-      if (current.golds) scored = await scoreFromStored(tx, campaign.id, { runs: missing, ks, levels });
+      if (current.golds) scored = await scoreFromStored(tx, storedAt(campaign), { runs: missing, ks, levels });
     }
     if (!scored) {
       // Every question read again from the outcomes (the other queries' entries are dropped).

@@ -48,7 +48,7 @@ export function entriesOf(acc: Accumulators): Record<Gold, Entry> {
 
 /**
  * The golds' sizes at `version`, and what the per-question golds were read at (`wide` -1: not to be
- * updated in place; `settings`: R and T under majority, null otherwise or when not known).
+ * updated in place; `settings`: their T, and R when golds at the other Ts are kept; none: not known).
  */
 export async function writeGoldsRow(
   db: Db,
@@ -56,9 +56,9 @@ export async function writeGoldsRow(
   version: number,
   counts: PerGold<{ questions: number }>,
   at: Date,
-  stored: { wide: number; increments: number; settings?: GoldSettings | null } = { wide: -1, increments: 0 },
+  stored: { wide: number; increments: number; settings?: GoldSettings } = { wide: -1, increments: 0 },
 ): Promise<void> {
-  const [r, t] = stored.settings ? [stored.settings.r, stored.settings.t] : [null, null];
+  const [r, t] = [stored.settings?.r ?? null, stored.settings?.t ?? null];
   await db.execute(sql`
     insert into leaderboard_golds as t (campaign_id, version, wide, increments, counts, computed_at, r, t)
     values (${campaignId}, ${version}, ${stored.wide}, ${stored.increments}, ${JSON.stringify(counts)}::json, ${at.toISOString()}::timestamptz,
@@ -69,10 +69,10 @@ export async function writeGoldsRow(
     where t.version <= excluded.version`);
 }
 
-/** R and T the per-question golds were read with. */
+/** The T the figures' per-question golds were read with, and R when golds at the other Ts are kept (null: none kept). */
 export interface GoldSettings {
-  r: number;
   t: number;
+  r: number | null;
 }
 
 /** Stores runs' entries at `version`; an entry of a later version is never overwritten. */

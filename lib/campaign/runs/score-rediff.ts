@@ -21,6 +21,7 @@ import {
   rebuiltWith,
   sameGolds,
   storedGoldsIn,
+  storedAt,
   storedGoldsOf,
   storedGoldsRebuildable,
   writeQuestionGolds,
@@ -61,7 +62,7 @@ async function* outcomePages(
     const [stored, guesses] = await Promise.all([
       storedGoldsIn(
         db,
-        campaign.id,
+        storedAt(campaign),
         page.map((q) => q.id),
       ),
       runIds ? guessesOf(db, runIds, page) : null,
@@ -147,7 +148,7 @@ export async function rediff(
   { row, perQuestion, storedCount }: Catching & { storedCount: number },
   scoring?: RunScoring,
 ): Promise<false | { scored: Map<number, Accumulators> | null }> {
-  if (!(await storedGoldsRebuildable(db, campaign.id))) return false;
+  if (!(await storedGoldsRebuildable(db, storedAt(campaign)))) return false;
   const limit = Math.max(100, storedCount * INCREMENTAL_SHARE);
   const toStore: StoredGolds[] = [];
   const counts = new GoldCounts(row.counts);
@@ -161,7 +162,7 @@ export async function rediff(
   // meanwhile. Every way out of the walk waits for the writes (their error is the walk's).
   let writing = Promise.resolve();
   const store = (rows: StoredGolds[]) => {
-    writing = writing.then(() => writeQuestionGolds(db, campaign.id, rows));
+    writing = writing.then(() => writeQuestionGolds(db, storedAt(campaign), rows));
     writing.catch(() => {}); // awaited below; a walk that throws first leaves no unhandled rejection
   };
   // Counted afresh, question by question, when the walk scores from its first page.
@@ -186,7 +187,7 @@ export async function rediff(
         // Scored from here on: the questions before this page first, from their golds as just stored.
         store(toStore.splice(0));
         await writing;
-        scored = await scoreFromStored(db, campaign.id, scoring, page[0]!.id);
+        scored = await scoreFromStored(db, storedAt(campaign), scoring, page[0]!.id);
         if (!scored) return false;
       }
       const pageGuesses = scored ? (guesses ?? (await guessesOf(db, runIds, page))) : null;
@@ -246,7 +247,7 @@ async function storeWalk(
     await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
     await storeCatchUp(db, campaign, versions, at, { toStore, counts, restored: new Map(), increments: 0, wide, fresh: true });
     // Past the limit on the last page: nothing scored in the walk, every question from the golds just stored.
-    const runs = scored ?? (scoring ? await scoreFromStored(db, campaign.id, scoring) : null);
+    const runs = scored ?? (scoring ? await scoreFromStored(db, storedAt(campaign), scoring) : null);
     return scoring && !runs ? false : { scored: runs };
   }
   const restored = await restoreEntries(db, campaign.id, row.version);

@@ -17,13 +17,14 @@ import {
   questionVersions,
   rebuildStored,
   sameGolds,
+  storedAt,
   storedChanges,
   storedGoldsOf,
   walkStored,
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
-import { goldSettingsOf, syncGoldsAtT, takeGoldsAtT } from "./golds-at-t";
+import { goldSettingsOf, retarget, syncGoldsAtT } from "./golds-at-t";
 import { writeGoldsRow } from "./score-entries";
 import { rediff } from "./score-rediff";
 import { accumulatorsOf, addGuesses, type Accumulators } from "./score-runs";
@@ -76,12 +77,13 @@ export async function bringUpToDate(...args: CatchUpArgs): Promise<Caught> {
 async function catchUp(...args: CatchUpArgs): Promise<Caught> {
   const [db, campaign, versions, at, scoring] = args;
   const row = await goldsRowOf(db, campaign.id);
-  if (!row) return false;
+  if (!row || row.t === null) return false;
   // A change of T whose golds were kept (golds-at-t.ts): the runs scored from them, no outcome read again.
-  if (row.wide !== versions.wide && (await takeGoldsAtT(db, campaign, row))) return scoreTaken(...args);
-  const stored = await storedChanges(db, campaign.id);
+  const moved = await retarget(db, campaign, { t: row.t, r: row.r });
+  if (moved === "taken") return scoreTaken(...args);
+  const stored = await storedChanges(db, storedAt(campaign));
   const perQuestion = await questionVersions(db, campaign.id);
-  if (row.wide === versions.wide && campaign.aggregation === "majority") {
+  if (moved === "same" && row.wide === versions.wide && campaign.aggregation === "majority") {
     const changed = changedQuestions(perQuestion, stored);
     if (!changed.length && row.version === versions.version) return { scored: null };
     if (changed.length <= Math.max(100, stored.size * INCREMENTAL_SHARE))
@@ -91,7 +93,7 @@ async function catchUp(...args: CatchUpArgs): Promise<Caught> {
 }
 
 /**
- * After the golds kept for the new T became the stored golds (takeGoldsAtT): the entries dropped, the
+ * After the golds kept for the new T were taken (retarget): the entries dropped, the
  * questions changed since their golds were read read again, and `scoring`'s runs scored from the
  * stored golds, every question's golds counted on the way. False when a question's golds cannot be
  * rebuilt (a question deleted, an original line replaced): scoreEverything then.
@@ -100,19 +102,19 @@ async function scoreTaken(...args: CatchUpArgs): Promise<Caught> {
   const [db, campaign, versions, at, scoring] = args;
   await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
   const perQuestion = await questionVersions(db, campaign.id);
-  const changed = changedQuestions(perQuestion, await storedChanges(db, campaign.id));
+  const changed = changedQuestions(perQuestion, await storedChanges(db, storedAt(campaign)));
   for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
     const ids = changed.slice(i, i + PAGE_QUERIES);
     const page = await scoredPage(db, campaign, [], { where: sql`q.id = any(${sql.param(ids)}::bigint[])`, limit: ids.length });
     await writeQuestionGolds(
       db,
-      campaign.id,
+      storedAt(campaign),
       page.map((q) => storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0)),
     );
   }
   const accs = new Map((scoring?.runs ?? []).map((r) => [r.id, accumulatorsOf(r, scoring!.ks, scoring!.levels)]));
   const counts = new GoldCounts();
-  const walked = await walkStored(db, campaign.id, [...accs.keys()], (q, guesses) => {
+  const walked = await walkStored(db, storedAt(campaign), [...accs.keys()], (q, guesses) => {
     counts.add(q.golds);
     addGuesses(accs, q.golds, guesses);
   });
@@ -133,7 +135,7 @@ async function updateQuestions(
   at: Date,
   { row, changed, perQuestion }: Catching & { changed: number[] },
 ): Promise<boolean> {
-  const old = await rebuildStored(db, campaign.id, changed);
+  const old = await rebuildStored(db, storedAt(campaign), changed);
   if (!old) return false;
   const restored = await restoreEntries(db, campaign.id, row.version);
   const runIds = [...new Set([...restored.values()].flatMap((m) => [...m.keys()]))];
@@ -173,7 +175,6 @@ export async function scoreEverything(
 ): Promise<Map<number, Accumulators>> {
   await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
   await db.execute(sql`delete from leaderboard_question_golds where campaign_id = ${campaign.id}`);
-  await db.execute(sql`delete from leaderboard_question_golds_at_t where campaign_id = ${campaign.id}`);
   const perQuestion = await questionVersions(db, campaign.id);
   const accs = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
   const counts = new GoldCounts();
@@ -187,11 +188,11 @@ export async function scoreEverything(
     addGuesses(accs, q.golds, q.guesses);
     page.push(storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0));
     if (page.length === PAGE_QUERIES) {
-      await writeQuestionGolds(db, campaign.id, page);
+      await writeQuestionGolds(db, storedAt(campaign), page);
       page = [];
     }
   }
-  await writeQuestionGolds(db, campaign.id, page);
+  await writeQuestionGolds(db, storedAt(campaign), page);
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
   await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, { wide, increments: 0, settings: goldSettingsOf(campaign) });
   await syncGoldsAtT(db, campaign);
