@@ -9,10 +9,11 @@
 // reverted and the leaderboard read (figures compared with the uncached baseline's); an annotator
 // paused and the leaderboard read (the questions they judged updated in place); a page renamed and
 // the leaderboard read (the questions with a passage on it updated in place); a campaign-wide
-// change that moves no gold (an outcome-version delta of query 0, as a setting's trigger
-// appends) and the leaderboard read (every question's golds read again and compared with the stored
-// ones); T changed (campaign-wide, moving golds) and `recompute-runs` runs read, their figures compared
-// with the uncached scorer's; and a run whose entries are gone (a new upload) scored alone.
+// change of a setting no gold is read with (early stop) and the leaderboard read (no question read
+// again); T changed (campaign-wide, moving golds: those kept at the new T taken) and `recompute-runs`
+// runs read, their figures compared with the uncached scorer's; a run whose entries are gone (a new
+// upload) scored alone; and T changed back with the golds kept at it dropped (as before they were
+// kept) and `recompute-runs` runs read (every question's outcomes read again).
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
@@ -45,8 +46,20 @@ export interface CacheChildReport {
   pageReadSeconds: number;
   pageQuestions: number;
   recomputeAllSeconds: number;
-  /** T changed (campaign-wide, and it moves golds): `recomputeRuns` runs read, the questions whose golds moved, whether the figures equal the uncached scorer's to 12 digits. */
-  tChange: { from: number; to: number; seconds: number; questions: number; sameAsUncached: boolean; readSeconds: number } | null;
+  /**
+   * T changed (campaign-wide, and it moves golds): `recomputeRuns` runs read, the questions whose golds moved, whether the
+   * figures equal the uncached scorer's to 12 digits; then T changed back with the golds kept at it dropped: those runs read.
+   */
+  tChange: {
+    from: number;
+    to: number;
+    seconds: number;
+    questions: number;
+    sameAsUncached: boolean;
+    readSeconds: number;
+    walkSeconds: number;
+    walkSameAsUncached: boolean;
+  } | null;
   newRunSeconds: number;
   cpuSeconds: number;
   /** process.resourceUsage().maxRSS, in KiB. */
@@ -63,10 +76,6 @@ async function timed<T>(f: () => Promise<T>): Promise<[T, number]> {
   const value = await f();
   return [value, (performance.now() - t0) / 1000];
 }
-
-/** A campaign-wide change, as the trigger of a setting or a page appends. */
-const bump = (db: Db, campaignId: number) =>
-  db.execute(sql`insert into outcome_version_deltas (campaign_id, query_id, changes) values (${campaignId}, 0, 1)`);
 
 /** Questions updated in place since every question was last scored afresh. */
 /** Each question's stored golds (a digest of its status and entries), to count the questions a change moved. */
@@ -156,7 +165,7 @@ runMain(async () => {
   let [recomputeAllSeconds, newRunSeconds] = [-1, -1];
   let tChange: CacheChildReport["tChange"] = null;
   if (!values.quick) {
-    await bump(db, campaignId);
+    await updateCampaign(db, coordinator, campaignId, { earlyStop: !campaign.earlyStop });
     recomputeAllSeconds = (await timed(read))[1];
     // T raised by one (lowered at T = R): the consensus spans and the endorsements move.
     const to =
@@ -168,16 +177,25 @@ runMain(async () => {
     const after = await storedGolds(db, campaignId);
     const readSeconds = (await timed(read))[1];
     const uncached = await scoreRuns(db, changedCampaign, some, [...QUERY.ks], [QUERY.level]);
+    const same = (a: typeof afterT, b: typeof uncached) => some.every((r) => figures12(a.runs.get(r.id)) === figures12(b.runs.get(r.id)));
+    await db.execute(sql`delete from leaderboard_scores where run_id = ${runList[0]!.id}`);
+    newRunSeconds = (await timed(read))[1];
+    // T back, with the golds kept at it dropped: every question's outcomes read again (the walk).
+    await db.execute(
+      sql`delete from leaderboard_question_golds where campaign_id = ${campaignId} and t = ${campaign.endorsementThreshold}`,
+    );
+    await updateCampaign(db, coordinator, campaignId, { endorsementThreshold: campaign.endorsementThreshold });
+    const [walked, walkSeconds] = await timed(() => cachedScores(db, campaign, some, [...QUERY.ks], [QUERY.level]));
     tChange = {
       from: campaign.endorsementThreshold,
       to,
       seconds: tSeconds,
       questions: [...after].filter(([id, g]) => before.get(id) !== g).length,
-      sameAsUncached: some.every((r) => figures12(afterT.runs.get(r.id)) === figures12(uncached.runs.get(r.id))),
+      sameAsUncached: same(afterT, uncached),
       readSeconds,
+      walkSeconds,
+      walkSameAsUncached: same(walked, await scoreRuns(db, campaign, some, [...QUERY.ks], [QUERY.level])),
     };
-    await db.execute(sql`delete from leaderboard_scores where run_id = ${runList[0]!.id}`);
-    newRunSeconds = (await timed(read))[1];
   }
   const report: CacheChildReport = {
     runs: runList.length,

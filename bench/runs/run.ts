@@ -140,14 +140,14 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
     fmt(cache.pageReadSeconds, 2),
   );
   row(
-    "after a campaign-wide change that moves no gold: the leaderboard read (every question's golds read again and compared with the stored ones)",
+    "after a campaign-wide change of a setting no gold is read with (early stop): the leaderboard read (no question read again)",
     `${q} × ${runs}`,
     fmt(cache.recomputeAllSeconds, 2),
   );
   const t = cache.tChange;
   if (t) {
     row(
-      `after T changed from ${t.from} to ${t.to} (campaign-wide; the golds of ${int(t.questions)} questions moved): ${cache.recomputeRuns} runs read (target < 5 s)`,
+      `after T changed from ${t.from} to ${t.to} (campaign-wide; the golds of ${int(t.questions)} questions moved; those kept at ${t.to} taken): ${cache.recomputeRuns} runs read (target < 5 s)`,
       `${q} × ${cache.recomputeRuns}`,
       fmt(t.seconds, 2),
     );
@@ -158,6 +158,12 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
     );
   }
   row("a new run: scored alone, the others from the cache", `${q} × 1`, fmt(cache.newRunSeconds, 2));
+  if (t)
+    row(
+      `T changed back to ${t.from} with the golds kept at ${t.from} dropped (as before they were kept): ${cache.recomputeRuns} runs read (every question's outcomes read again)`,
+      `${q} × ${cache.recomputeRuns}`,
+      fmt(t.walkSeconds, 2),
+    );
   row("one run's results, first read (page + paragraph, ks 1,3,5,10, downstream)", `${q} × 1`, fmt(results.seconds, 2));
   console.log(
     `\npeak RSS: uncached ${fmt(board.maxRssKiB / 1024, 0)} MB (CPU ${fmt(board.cpuSeconds, 1)} s); cached child (all of its reads) ${fmt(cache.maxRssKiB / 1024, 0)} MB (CPU ${fmt(cache.cpuSeconds, 1)} s)`,
@@ -175,7 +181,7 @@ function report(questions: number, runs: number, board: LeaderboardChildReport, 
   );
   if (t)
     console.log(
-      `after T changed, the ${cache.recomputeRuns} runs' figures equal the uncached scorer's to 12 digits: ${t.sameAsUncached ? "yes" : "NO"}`,
+      `after T changed, the ${cache.recomputeRuns} runs' figures equal the uncached scorer's to 12 digits: ${t.sameAsUncached ? "yes" : "NO"}; after T changed back with the golds kept at it dropped: ${t.walkSameAsUncached ? "yes" : "NO"}`,
     );
   console.log(
     `paragraph R-precision per run (original / endorsed / both): ${Object.entries(board.rprec)

@@ -207,4 +207,39 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
     await expectFresh(db(), coordinator, c.campaignId);
     await expectKeptTrue(db(), coordinator, c.campaignId, [1, 2, 3]);
   }, 120_000);
+
+  it("reads no question again after a change of a setting no gold is read with (early stop)", async () => {
+    const c = await makeCampaign(db(), {
+      queries: 4,
+      candidates: 2,
+      settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
+    });
+    const coordinator = await makeUser(db(), "coordinator");
+    await judgeAll(db(), await makeAnnotators(db(), 3), c, (a, q, p) => (a + q + p) % 2 === 0);
+    await upload(db(), coordinator, c, "A", [2, 1]);
+    await expectFresh(db(), coordinator, c.campaignId);
+    // A mark on one question's stored and kept golds that reading its outcomes again would undo.
+    const mark = (t: number) =>
+      db().execute(sql`update leaderboard_question_golds set status = status || ' (kept)' where campaign_id = ${c.campaignId}
+        and t = ${t} and query_id = (select min(id) from queries where campaign_id = ${c.campaignId})`);
+    const marked = async () =>
+      rowsOf<{ t: number }>(
+        await db().execute(
+          sql`select t from leaderboard_question_golds where campaign_id = ${c.campaignId} and status like '% (kept)' order by t`,
+        ),
+      ).map((r) => r.t);
+    await mark(2);
+    await mark(3);
+    const campaign = await getCampaign(db(), coordinator, c.campaignId);
+    await updateCampaign(db(), coordinator, c.campaignId, { earlyStop: !campaign.earlyStop });
+    await expectFresh(db(), coordinator, c.campaignId);
+    expect(await marked()).toEqual([2, 3]);
+    // Unmarked, the next change of T takes the golds kept at 3, and the figures are right.
+    await db().execute(
+      sql`update leaderboard_question_golds set status = replace(status, ' (kept)', '') where campaign_id = ${c.campaignId}`,
+    );
+    await updateCampaign(db(), coordinator, c.campaignId, { endorsementThreshold: 3 });
+    await expectFresh(db(), coordinator, c.campaignId);
+    await expectKeptTrue(db(), coordinator, c.campaignId, [1, 2]);
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 import type { CampaignView } from "../campaigns";
 import { endorsementRuleOf } from "../quality/aggregation";
-import { PAGE_QUERIES, readProvenancePageAt } from "../report/kilt-provenance";
+import { PAGE_QUERIES, readProvenancePageAt, type QuestionProvenance } from "../report/kilt-provenance";
 import { storedGoldsOf, takeGoldsWritten, writeQuestionGolds } from "./question-golds";
 import type { GoldSettings } from "./score-entries";
 
@@ -103,9 +103,28 @@ async function readAtOtherTs(db: Db, campaign: CampaignView, ts: number[], chang
     const page = ids.slice(i, i + PAGE_QUERIES);
     const where = sql`q.id = any(${sql.param(page)}::bigint[])`;
     const perT = await readProvenancePageAt(db, campaign, { location: "span", after: 0, where, limit: page.length, endorsement }, ts);
-    for (const [j, t] of ts.entries()) {
-      const rows = perT[j]!.map((q) => storedGoldsOf(q, changes.get(q.id)!));
-      await writeQuestionGolds(db, { campaignId: campaign.id, t }, rows, true);
-    }
+    await keepAtOtherTs(
+      db,
+      campaign.id,
+      ts,
+      perT[0]!.map((q, k) => ({ atOtherTs: perT.map((list) => list[k]!), changes: changes.get(q.id)! })),
+    );
+  }
+}
+
+/**
+ * Keeps questions' golds as read at the other Ts (`ts`; each question's readings in their order),
+ * labelled with the own changes read before them: what a walk that read them at every T in one
+ * reading (scored-pages.ts) hands over, so that syncGoldsAtT finds them in step.
+ */
+export async function keepAtOtherTs(
+  db: Db,
+  campaignId: number,
+  ts: readonly number[],
+  questions: { atOtherTs: QuestionProvenance[]; changes: number }[],
+): Promise<void> {
+  for (const [j, t] of ts.entries()) {
+    const rows = questions.map((q) => storedGoldsOf(q.atOtherTs[j]!, q.changes));
+    await writeQuestionGolds(db, { campaignId, t }, rows, true);
   }
 }

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import type { Level } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
-import { PAGE_QUERIES } from "../report/kilt-provenance";
+import { PAGE_QUERIES, type QuestionProvenance } from "../report/kilt-provenance";
 import {
   goldsRowOf,
   INCREMENTAL_SHARE,
@@ -24,7 +24,7 @@ import {
   writeQuestionGolds,
   type StoredGolds,
 } from "./question-golds";
-import { goldSettingsOf, retarget, syncGoldsAtT } from "./golds-at-t";
+import { goldSettingsOf, keepAtOtherTs, otherTs, retarget, syncGoldsAtT } from "./golds-at-t";
 import { writeGoldsRow } from "./score-entries";
 import { rediff } from "./score-rediff";
 import { accumulatorsOf, addGuesses, type Accumulators } from "./score-runs";
@@ -36,10 +36,13 @@ import type { RunView } from "./runs.contract";
 //
 // - A change confined to some questions (every delta of it names one: db/sql/outcome-versions.sql)
 //   updates every stored entry of the campaign in place: each changed question's stored golds taken
-//   out of the run's sums and its golds as they are now put in, with the run's guess for it.
-// - A campaign-wide change (a setting, a batch deleted), Dawid–Skene (every judgment weighs
-//   on every question), or too many questions changed: every question's golds are read again from
-//   the outcomes and compared with the stored ones, and only those that differ are updated in place
+//   out of the run's sums and its golds as they are now put in, with the run's guess for it. So does
+//   a campaign-wide change that leaves R, T and the aggregation as the golds were read with (another
+//   setting): golds are read with those alone and the questions' own rows.
+// - A change of T whose golds were kept (golds-at-t.ts): the runs scored from them.
+// - Another change of R, T or the aggregation, Dawid–Skene (every judgment weighs on every
+//   question), or too many questions changed: every question's golds are read again from the
+//   outcomes and compared with the stored ones, and only those that differ are updated in place
 //   (rediff): the runs are not scored again for the others.
 // - Nothing stored yet, a question deleted or its original line replaced (its stored golds cannot be
 //   rebuilt to be taken out): every question is read again and every run scored (scoreEverything).
@@ -83,7 +86,11 @@ async function catchUp(...args: CatchUpArgs): Promise<Caught> {
   if (moved === "taken") return scoreTaken(...args);
   const stored = await storedChanges(db, storedAt(campaign));
   const perQuestion = await questionVersions(db, campaign.id);
-  if (moved === "same" && row.wide === versions.wide && campaign.aggregation === "majority") {
+  // Golds are read with R, T and the aggregation alone (and the questions' own rows, whose every change
+  // names its question): when those are as the golds were read with, a campaign-wide change (another
+  // setting) moves none, and only the questions changed on their own are read again.
+  const settled = moved === "same" && campaign.aggregation === "majority" && row.r === campaign.judgmentsPerPassage;
+  if (settled) {
     const changed = changedQuestions(perQuestion, stored);
     if (!changed.length && row.version === versions.version) return { scored: null };
     if (changed.length <= Math.max(100, stored.size * INCREMENTAL_SHARE))
@@ -105,12 +112,18 @@ async function scoreTaken(...args: CatchUpArgs): Promise<Caught> {
   const changed = changedQuestions(perQuestion, await storedChanges(db, storedAt(campaign)));
   for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
     const ids = changed.slice(i, i + PAGE_QUERIES);
-    const page = await scoredPage(db, campaign, [], { where: sql`q.id = any(${sql.param(ids)}::bigint[])`, limit: ids.length });
+    const page = await scoredPage(db, campaign, [], {
+      where: sql`q.id = any(${sql.param(ids)}::bigint[])`,
+      limit: ids.length,
+      otherTs: otherTs(campaign),
+    });
+    const read = page.map((q) => ({ atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 }));
     await writeQuestionGolds(
       db,
       storedAt(campaign),
-      page.map((q) => storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0)),
+      page.map((q, i) => storedGoldsOf(q.question, read[i]!.changes)),
     );
+    await keepAtOtherTs(db, campaign.id, otherTs(campaign), read);
   }
   const accs = new Map((scoring?.runs ?? []).map((r) => [r.id, accumulatorsOf(r, scoring!.ks, scoring!.levels)]));
   const counts = new GoldCounts();
@@ -144,7 +157,10 @@ async function updateQuestions(
   let updated = 0;
   for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
     const ids = changed.slice(i, i + PAGE_QUERIES);
-    const page = await scoredPage(db, campaign, runIds, { where: sql`q.id = any(${sql.param(ids)}::bigint[])`, limit: ids.length });
+    const where = sql`q.id = any(${sql.param(ids)}::bigint[])`;
+    const page = await scoredPage(db, campaign, runIds, { where, limit: ids.length, otherTs: otherTs(campaign) });
+    const read = page.map((q) => ({ atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 }));
+    await keepAtOtherTs(db, campaign.id, otherTs(campaign), read);
     for (const q of page) {
       const now = storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0);
       toStore.push(now);
@@ -178,21 +194,30 @@ export async function scoreEverything(
   const perQuestion = await questionVersions(db, campaign.id);
   const accs = new Map(runList.map((r) => [r.id, accumulatorsOf(r, ks, levels)]));
   const counts = new GoldCounts();
-  let page: StoredGolds[] = [];
+  const ts = otherTs(campaign);
+  // Each page's golds stored, and those at the other Ts kept (read in the same reading of the database).
+  let page: { question: QuestionProvenance; atOtherTs: QuestionProvenance[]; changes: number }[] = [];
+  const store = async () => {
+    await writeQuestionGolds(
+      db,
+      storedAt(campaign),
+      page.map((q) => storedGoldsOf(q.question, q.changes)),
+    );
+    await keepAtOtherTs(db, campaign.id, ts, page);
+    page = [];
+  };
   for await (const q of scoredQuestions(
     db,
     campaign,
     runList.map((r) => r.id),
+    ts,
   )) {
     counts.add(q.golds);
     addGuesses(accs, q.golds, q.guesses);
-    page.push(storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0));
-    if (page.length === PAGE_QUERIES) {
-      await writeQuestionGolds(db, storedAt(campaign), page);
-      page = [];
-    }
+    page.push({ question: q.question, atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 });
+    if (page.length === PAGE_QUERIES) await store();
   }
-  await writeQuestionGolds(db, storedAt(campaign), page);
+  await store();
   const wide = campaign.aggregation === "majority" ? versions.wide : -1;
   await writeGoldsRow(db, campaign.id, versions.version, counts.counts, at, { wide, increments: 0, settings: goldSettingsOf(campaign) });
   await syncGoldsAtT(db, campaign);

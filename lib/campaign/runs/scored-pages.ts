@@ -5,7 +5,7 @@ import type { RunProvenanceItem } from "@/db/schema";
 import { pyStrip } from "@/lib/kilt/score/python";
 import type { GoldRecord, GuessRecord } from "@/lib/kilt/score/types";
 import type { CampaignView } from "../campaigns";
-import { PAGE_QUERIES, readProvenancePage, type QuestionProvenance } from "../report/kilt-provenance";
+import { PAGE_QUERIES, readProvenancePageAt, type QuestionProvenance } from "../report/kilt-provenance";
 import { goldsOf } from "./golds";
 import { GOLDS, type PerGold } from "./runs.contract";
 
@@ -19,6 +19,8 @@ export interface ScoredQuestion {
   golds: PerGold<GoldRecord | null>;
   /** Per run id, its prediction (absent: the question came to the campaign after the run). */
   guesses: Map<number, GuessRecord>;
+  /** The question as read with T at each of the walk's `otherTs`, in their order (golds-at-t.ts keeps them). */
+  atOtherTs: QuestionProvenance[];
 }
 
 export interface WalkOptions {
@@ -26,6 +28,8 @@ export interface WalkOptions {
   where?: SQL;
   /** Questions per page (PAGE_QUERIES by default). */
   limit?: number;
+  /** Other values of T to read each question with too, in the same reading of the database. */
+  otherTs?: readonly number[];
 }
 
 /** One page of questions after `after`, with golds and the runs' predictions. */
@@ -35,13 +39,13 @@ export async function scoredPage(
   runIds: readonly number[],
   options: WalkOptions = {},
 ): Promise<ScoredQuestion[]> {
-  const page = await readProvenancePage(db, campaign, {
-    location: "span",
-    after: options.after ?? 0,
-    where: options.where,
-    limit: options.limit,
-  });
-  if (!page.length) return [];
+  const [page, ...others] = await readProvenancePageAt(
+    db,
+    campaign,
+    { location: "span", after: options.after ?? 0, where: options.where, limit: options.limit },
+    [campaign.endorsementThreshold, ...(options.otherTs ?? [])],
+  );
+  if (!page?.length) return [];
   const predictions = runIds.length
     ? rowsOf<{ run_id: number; query_id: number; answer: string | null; provenance: RunProvenanceItem[] | null }>(
         await db.execute(sql`
@@ -55,12 +59,12 @@ export async function scoredPage(
     if (list) list.push(p);
     else byQuery.set(Number(p.query_id), [p]);
   }
-  return page.map((question) => {
+  return page.map((question, i) => {
     const id = pyStrip(question.kiltId);
     const guesses = new Map(
       (byQuery.get(question.id) ?? []).map((p) => [Number(p.run_id), { id, answer: p.answer, provenance: p.provenance }]),
     );
-    return { question, golds: goldsOf(question), guesses };
+    return { question, golds: goldsOf(question), guesses, atOtherTs: others.map((o) => o[i]!) };
   });
 }
 
@@ -68,13 +72,18 @@ export async function scoredPage(
  * Every question of the campaign, page by page; the next page is read while the caller scores this
  * one (two pages in memory at most), so the database's time and the scorer's overlap.
  */
-export async function* scoredQuestions(db: Db, campaign: CampaignView, runIds: readonly number[]): AsyncGenerator<ScoredQuestion> {
-  let next = scoredPage(db, campaign, runIds, { after: 0 });
+export async function* scoredQuestions(
+  db: Db,
+  campaign: CampaignView,
+  runIds: readonly number[],
+  otherTs: readonly number[] = [],
+): AsyncGenerator<ScoredQuestion> {
+  let next = scoredPage(db, campaign, runIds, { after: 0, otherTs });
   for (;;) {
     const page = await next;
     const more = page.length === PAGE_QUERIES;
     if (more) {
-      next = scoredPage(db, campaign, runIds, { after: page[page.length - 1]!.question.id });
+      next = scoredPage(db, campaign, runIds, { after: page[page.length - 1]!.question.id, otherTs });
       next.catch(() => {}); // awaited on the next round; a caller that stops early leaves no unhandled rejection
     }
     yield* page;
