@@ -125,10 +125,10 @@ export async function readProvenancePageAt(
   );
   const rule = options.endorsement ?? (await endorsementRuleOf(db, campaign));
   const views = ts.map((t) => ({ ...campaign, endorsementThreshold: t }));
-  // Each T's own copies of the passages (the rows themselves when there is one T), with their
+  // Each T's own passages (the rows themselves for the first T, copies for the others), with their
   // outcomes at that T (the coordinator's word over the vote).
-  const perT = views.map((view) => {
-    const ps = views.length === 1 ? rows : rows.map((p) => ({ ...p }));
+  const perT = views.map((view, i) => {
+    const ps = i === 0 ? rows : rows.map((p) => ({ ...p }));
     for (const p of ps) p.outcome = outcomeOfRow(p, settingsOf(p, view));
     applyAdjudications(ps, live);
     for (const p of ps) p.outcome.endorsed = rule.endorses(Number(p.id), p.outcome);
