@@ -12,8 +12,9 @@
 // change of a setting no gold is read with (early stop) and the leaderboard read (no question read
 // again); T changed (campaign-wide, moving golds: those kept at the new T taken) and `recompute-runs`
 // runs read, their figures compared with the uncached scorer's; a run whose entries are gone (a new
-// upload) scored alone; and T changed back with the golds kept at it dropped (as before they were
-// kept) and `recompute-runs` runs read (every question's outcomes read again).
+// upload) scored alone; T changed back (those kept at it taken) and `recompute-runs` runs read; and T
+// changed again with the golds kept at it dropped (as before they were kept) and those runs read
+// (every question's outcomes read again).
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Db } from "@/db/client";
@@ -48,7 +49,8 @@ export interface CacheChildReport {
   recomputeAllSeconds: number;
   /**
    * T changed (campaign-wide, and it moves golds): `recomputeRuns` runs read, the questions whose golds moved, whether the
-   * figures equal the uncached scorer's to 12 digits; then T changed back with the golds kept at it dropped: those runs read.
+   * figures equal the uncached scorer's to 12 digits; then T changed back (the golds kept at it taken), and to the new T
+   * again with the golds kept at it dropped (the walk): those runs read each time.
    */
   tChange: {
     from: number;
@@ -57,6 +59,8 @@ export interface CacheChildReport {
     questions: number;
     sameAsUncached: boolean;
     readSeconds: number;
+    backSeconds: number;
+    backSameAsUncached: boolean;
     walkSeconds: number;
     walkSameAsUncached: boolean;
   } | null;
@@ -180,12 +184,13 @@ runMain(async () => {
     const same = (a: typeof afterT, b: typeof uncached) => some.every((r) => figures12(a.runs.get(r.id)) === figures12(b.runs.get(r.id)));
     await db.execute(sql`delete from leaderboard_scores where run_id = ${runList[0]!.id}`);
     newRunSeconds = (await timed(read))[1];
-    // T back, with the golds kept at it dropped: every question's outcomes read again (the walk).
-    await db.execute(
-      sql`delete from leaderboard_question_golds where campaign_id = ${campaignId} and t = ${campaign.endorsementThreshold}`,
-    );
+    // T back (the golds kept at it taken), then once more with the golds kept at it dropped: every question's outcomes read again (the walk).
     await updateCampaign(db, coordinator, campaignId, { endorsementThreshold: campaign.endorsementThreshold });
-    const [walked, walkSeconds] = await timed(() => cachedScores(db, campaign, some, [...QUERY.ks], [QUERY.level]));
+    const [back, backSeconds] = await timed(() => cachedScores(db, campaign, some, [...QUERY.ks], [QUERY.level]));
+    const backSame = same(back, await scoreRuns(db, campaign, some, [...QUERY.ks], [QUERY.level]));
+    await db.execute(sql`delete from leaderboard_question_golds where campaign_id = ${campaignId} and t = ${to}`);
+    await updateCampaign(db, coordinator, campaignId, { endorsementThreshold: to });
+    const [walked, walkSeconds] = await timed(() => cachedScores(db, changedCampaign, some, [...QUERY.ks], [QUERY.level]));
     tChange = {
       from: campaign.endorsementThreshold,
       to,
@@ -193,8 +198,10 @@ runMain(async () => {
       questions: [...after].filter(([id, g]) => before.get(id) !== g).length,
       sameAsUncached: same(afterT, uncached),
       readSeconds,
+      backSeconds,
+      backSameAsUncached: backSame,
       walkSeconds,
-      walkSameAsUncached: same(walked, await scoreRuns(db, campaign, some, [...QUERY.ks], [QUERY.level])),
+      walkSameAsUncached: same(walked, uncached),
     };
   }
   const report: CacheChildReport = {
