@@ -4,42 +4,12 @@ import { rowsOf, type Db } from "@/db/client";
 import type { UserActor } from "@/lib/auth/actor";
 import { makeAnnotators, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
-import { figuresText, fileOf, makeUser } from "@/test/runs";
+import { expectFresh, uploadOrdered } from "@/test/leaderboard-cache";
+import { makeUser } from "@/test/runs";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { getCampaign, updateCampaign } from "../campaigns";
 import { readProvenancePage, readProvenancePageAt } from "../report/kilt-provenance";
-import { getLeaderboard } from "./leaderboard";
-import { runRows } from "./list-runs";
-import { scoreRuns } from "./score-runs";
-import { uploadRun } from "./upload-run";
-
-const KS = [1, 3];
-
-async function upload(db: Db, coordinator: UserActor, c: TestCampaign, name: string, order: number[]) {
-  const lines = c.queryIds.map((id, q) =>
-    JSON.stringify({
-      id,
-      output: [
-        {
-          answer: q % 2 ? "1871" : "no idea",
-          provenance: order.map((p) => ({ wikipedia_id: c.pageIds[q], start_paragraph_id: p, end_paragraph_id: p })),
-        },
-      ],
-    }),
-  );
-  return uploadRun(db, coordinator, { campaignId: c.campaignId, name, guess: fileOf(lines.join("\n")) });
-}
-
-/** The leaderboard read now, checked against the uncached scorer run right after it. */
-async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
-  const board = await getLeaderboard(db, coordinator, { campaignId, level: "paragraph", ks: KS });
-  const runList = await runRows(db, campaignId);
-  const fresh = await scoreRuns(db, await getCampaign(db, coordinator, campaignId), runList, KS, ["paragraph"]);
-  expect(board.golds).toEqual(fresh.golds);
-  for (const { run, ...row } of board.rows) expect(figuresText(row)).toBe(figuresText(fresh.runs.get(run.id)));
-  return board;
-}
 
 /** Each annotator judges every passage handed to them; `verdict` by annotator index, question index and paragraph. */
 async function judgeAll(db: Db, annotators: UserActor[], c: TestCampaign, verdict: (a: number, q: number, p: number) => boolean) {
@@ -128,8 +98,8 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
     const coordinator = await makeUser(db(), "coordinator");
     const annotators = await makeAnnotators(db(), 3);
     await judgeAll(db(), annotators.slice(0, 2), c, (a, q, p) => (a + q + p) % 3 !== 0);
-    await upload(db(), coordinator, c, "A", [2, 3, 1]);
-    await upload(db(), coordinator, c, "B", [1, 2]);
+    await uploadOrdered(db(), coordinator, c, "A", [2, 3, 1]);
+    await uploadOrdered(db(), coordinator, c, "B", [1, 2]);
     await expectFresh(db(), coordinator, c.campaignId);
     await expectKeptTrue(db(), coordinator, c.campaignId, [1, 3]);
     expect((await storedOf(db(), c.campaignId)).t).toBe(2);
@@ -176,7 +146,7 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
     });
     const coordinator = await makeUser(db(), "coordinator");
     await judgeAll(db(), await makeAnnotators(db(), 3), c, (a, q, p) => (a * q + p) % 2 === 0);
-    await upload(db(), coordinator, c, "A", [2, 1]);
+    await uploadOrdered(db(), coordinator, c, "A", [2, 1]);
     await expectFresh(db(), coordinator, c.campaignId);
     await expectKeptTrue(db(), coordinator, c.campaignId, [1, 3]);
     await updateCampaign(db(), coordinator, c.campaignId, { aggregation: "dawid-skene" });
@@ -196,7 +166,7 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
       settings: { judgmentsPerPassage: 3, endorsementThreshold: 2, goldAccuracyThreshold: 0, askWhenNoneSufficient: false },
     });
     const coordinator = await makeUser(db(), "coordinator");
-    await upload(db(), coordinator, c, "A", [1, 2]);
+    await uploadOrdered(db(), coordinator, c, "A", [1, 2]);
     await expectFresh(db(), coordinator, c.campaignId);
     await expectKeptTrue(db(), coordinator, c.campaignId, [1, 3]);
     await updateCampaign(db(), coordinator, c.campaignId, { judgmentsPerPassage: 4 });
@@ -216,7 +186,7 @@ describeEachDatabase("runs: golds kept at the other values of T", ({ db }) => {
     });
     const coordinator = await makeUser(db(), "coordinator");
     await judgeAll(db(), await makeAnnotators(db(), 3), c, (a, q, p) => (a + q + p) % 2 === 0);
-    await upload(db(), coordinator, c, "A", [2, 1]);
+    await uploadOrdered(db(), coordinator, c, "A", [2, 1]);
     await expectFresh(db(), coordinator, c.campaignId);
     // A mark on one question's stored and kept golds that reading its outcomes again would undo.
     const mark = (t: number) =>

@@ -5,7 +5,8 @@ import { system, type UserActor } from "@/lib/auth/actor";
 import { makeAnnotator, makeCampaign, judgmentOf, type TestCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase, unique } from "@/test/databases";
 import { source } from "@/test/kilt-lines";
-import { figuresText, fileOf, makeUser } from "@/test/runs";
+import { expectFresh, KS, uploadOrdered } from "@/test/leaderboard-cache";
+import { figuresText, makeUser } from "@/test/runs";
 import { nextTask } from "../annotate/assignment";
 import { submitJudgment } from "../annotate/judgments";
 import { reviseJudgment } from "../annotate/revise-judgment";
@@ -19,21 +20,6 @@ import { deleteRun, runRows } from "./list-runs";
 import { questionVersions, readVersions } from "./question-golds";
 import { cachedScores, outcomeVersion, writeEntries } from "./score-cache";
 import { scoreRuns } from "./score-runs";
-import { uploadRun } from "./upload-run";
-
-const KS = [1, 3];
-
-/** Question q's guess: its paragraphs in the given order, with an answer. */
-const guessLine = (c: TestCampaign, q: number, ranked: number[], answer: string) =>
-  JSON.stringify({
-    id: c.queryIds[q],
-    output: [{ answer, provenance: ranked.map((p) => ({ wikipedia_id: c.pageIds[q], start_paragraph_id: p, end_paragraph_id: p })) }],
-  });
-
-async function upload(db: Db, coordinator: UserActor, c: TestCampaign, name: string, order: number[]) {
-  const lines = c.queryIds.map((_, q) => guessLine(c, q, order, q % 2 ? "1871" : "no idea"));
-  return uploadRun(db, coordinator, { campaignId: c.campaignId, name, guess: fileOf(lines.join("\n")) });
-}
 
 /** How the cache last caught up: questions updated in place since every question was last read (-1: no golds stored). */
 const incrementsOf = async (db: Db, campaignId: number) =>
@@ -57,20 +43,6 @@ const storedGoldsOf = async (db: Db, campaignId: number) =>
 /** Questions whose stored golds differ between two readings (or are in one only). */
 const goldsChanged = (a: Map<number, string>, b: Map<number, string>) =>
   new Set([...a.keys(), ...b.keys()]).size - [...a].filter(([id, g]) => b.get(id) === g).length;
-
-/** The leaderboard read now, checked against the uncached scorer run right after it. */
-async function expectFresh(db: Db, coordinator: UserActor, campaignId: number) {
-  const board = await getLeaderboard(db, coordinator, { campaignId, level: "paragraph", ks: KS });
-  const runList = await runRows(db, campaignId);
-  const fresh = await scoreRuns(db, await getCampaign(db, coordinator, campaignId), runList, KS, ["paragraph"]);
-  expect(board.golds).toEqual(fresh.golds);
-  expect(board.rows.map((r) => r.run.id)).toEqual(runList.map((r) => r.id));
-  for (const { run: _, ...row } of board.rows) {
-    // Same figures, and in the same key order (KILT's evaluators' order).
-    expect(figuresText(row)).toBe(figuresText(fresh.runs.get(_.id)));
-  }
-  return board;
-}
 
 /** One judgment by `a` on the next passage handed out; its task (for a revision). */
 async function judgeOne(db: Db, a: UserActor, c: TestCampaign, verdict: "sufficient" | "insufficient") {
@@ -101,8 +73,8 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     const coordinator = await makeUser(db(), "coordinator");
     const [a, b, d] = [await makeAnnotator(db()), await makeAnnotator(db()), await makeAnnotator(db())];
     await judgeAll(db(), a, c, (q, p) => (q <= 1 && p <= 2 ? "sufficient" : "insufficient"));
-    const runA = await upload(db(), coordinator, c, "A", [2, 3, 1]);
-    const runB = await upload(db(), coordinator, c, "B", [1, 2]);
+    const runA = await uploadOrdered(db(), coordinator, c, "A", [2, 3, 1]);
+    const runB = await uploadOrdered(db(), coordinator, c, "B", [1, 2]);
     const first = await expectFresh(db(), coordinator, c.campaignId);
     // Nothing changed: the second read is the first one's figures, not computed again.
     const again = await expectFresh(db(), coordinator, c.campaignId);
@@ -189,7 +161,7 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
 
     // A new run: scored alone, the others' entries are kept as they were.
     const [atA, atB] = [await computedAtOf(db(), runA.id), await computedAtOf(db(), runB.id)];
-    await upload(db(), coordinator, c, "C", [3, 1, 2]);
+    await uploadOrdered(db(), coordinator, c, "C", [3, 1, 2]);
     expect(await outcomeVersion(db(), c.campaignId)).toBe(version);
     await expectFresh(db(), coordinator, c.campaignId);
     expect([await computedAtOf(db(), runA.id), await computedAtOf(db(), runB.id)]).toEqual([atA, atB]);
@@ -236,7 +208,7 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     const coordinator = await makeUser(db(), "coordinator");
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     await judgeAll(db(), a, c, (q, p) => (q === 0 && p === 1 ? "sufficient" : "insufficient"));
-    await upload(db(), coordinator, c, "A", [2, 1, 3]);
+    await uploadOrdered(db(), coordinator, c, "A", [2, 1, 3]);
     await expectFresh(db(), coordinator, c.campaignId);
     const campaign = await getCampaign(db(), coordinator, c.campaignId);
     const runList = await runRows(db(), c.campaignId);
@@ -297,8 +269,8 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
       const coordinator = await makeUser(db(), "coordinator");
       const a = await makeAnnotator(db());
       await judgeAll(db(), a, c, () => "sufficient");
-      await upload(db(), coordinator, c, "A", [1, 2]);
-      await upload(db(), coordinator, c, "B", [2, 1]);
+      await uploadOrdered(db(), coordinator, c, "A", [1, 2]);
+      await uploadOrdered(db(), coordinator, c, "B", [2, 1]);
       const before = await expectFresh(db(), coordinator, c.campaignId);
       expect(before.golds.endorsed.questions).toBe(n);
       const storedBefore = await storedGoldsOf(db(), c.campaignId);
@@ -341,7 +313,7 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     const ds = await makeCampaign(db(), { queries: 3, candidates: 2, settings: { ...settings, aggregation: "dawid-skene" } });
     const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
     await judgeAll(db(), a, ds, (q, p) => (p <= q + 1 ? "sufficient" : "insufficient"));
-    await upload(db(), coordinator, ds, "A", [2, 1, 3]);
+    await uploadOrdered(db(), coordinator, ds, "A", [2, 1, 3]);
     await expectFresh(db(), coordinator, ds.campaignId);
     const wideOf = async (campaignId: number) =>
       rowsOf<{ wide: string | number }>(await db().execute(sql`select wide from leaderboard_golds where campaign_id = ${campaignId}`))[0]!
@@ -359,7 +331,7 @@ describeEachDatabase("runs: leaderboard cache", ({ db }) => {
     // Majority: a question's original line replaced (its old golds cannot be rebuilt to be taken out).
     const c = await makeCampaign(db(), { queries: 3, candidates: 2, settings });
     await judgeAll(db(), a, c, (q, p) => (p <= q + 1 ? "sufficient" : "insufficient"));
-    await upload(db(), coordinator, c, "A", [2, 1, 3]);
+    await uploadOrdered(db(), coordinator, c, "A", [2, 1, 3]);
     await expectFresh(db(), coordinator, c.campaignId);
     expect(Number(await wideOf(c.campaignId))).toBeGreaterThanOrEqual(0);
     // Past 50,000 questions updated in place, the next catch-up stores the golds and scores the runs afresh from them.

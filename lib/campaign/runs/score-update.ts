@@ -110,20 +110,21 @@ async function scoreTaken(...args: CatchUpArgs): Promise<Caught> {
   await db.execute(sql`delete from leaderboard_scores where campaign_id = ${campaign.id}`);
   const perQuestion = await questionVersions(db, campaign.id);
   const changed = changedQuestions(perQuestion, await storedChanges(db, storedAt(campaign)));
+  const ts = otherTs(campaign);
   for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
     const ids = changed.slice(i, i + PAGE_QUERIES);
     const page = await scoredPage(db, campaign, [], {
       where: sql`q.id = any(${sql.param(ids)}::bigint[])`,
       limit: ids.length,
-      otherTs: otherTs(campaign),
+      otherTs: ts,
     });
-    const read = page.map((q) => ({ atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 }));
+    const read = page.map((q) => ({ question: q.question, atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 }));
     await writeQuestionGolds(
       db,
       storedAt(campaign),
-      page.map((q, i) => storedGoldsOf(q.question, read[i]!.changes)),
+      read.map((q) => storedGoldsOf(q.question, q.changes)),
     );
-    await keepAtOtherTs(db, campaign.id, otherTs(campaign), read);
+    await keepAtOtherTs(db, campaign.id, ts, read);
   }
   const accs = new Map((scoring?.runs ?? []).map((r) => [r.id, accumulatorsOf(r, scoring!.ks, scoring!.levels)]));
   const counts = new GoldCounts();
@@ -155,12 +156,13 @@ async function updateQuestions(
   const counts = new GoldCounts(row.counts);
   const toStore: StoredGolds[] = [];
   let updated = 0;
+  const ts = otherTs(campaign);
   for (let i = 0; i < changed.length; i += PAGE_QUERIES) {
     const ids = changed.slice(i, i + PAGE_QUERIES);
     const where = sql`q.id = any(${sql.param(ids)}::bigint[])`;
-    const page = await scoredPage(db, campaign, runIds, { where, limit: ids.length, otherTs: otherTs(campaign) });
+    const page = await scoredPage(db, campaign, runIds, { where, limit: ids.length, otherTs: ts });
     const read = page.map((q) => ({ atOtherTs: q.atOtherTs, changes: perQuestion.get(q.question.id) ?? 0 }));
-    await keepAtOtherTs(db, campaign.id, otherTs(campaign), read);
+    await keepAtOtherTs(db, campaign.id, ts, read);
     for (const q of page) {
       const now = storedGoldsOf(q.question, perQuestion.get(q.question.id) ?? 0);
       toStore.push(now);
