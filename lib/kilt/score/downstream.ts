@@ -1,8 +1,8 @@
 import { answerWords, normalizeAnswer } from "@/lib/kilt/answer-overlap";
-import { normalizedGold } from "./normalized";
+import { normalizedGold, normalizedGoldWords } from "./normalized";
 import { pyStrip } from "./python";
-import { idsOf, rPrecision } from "./retrieval";
-import { rougeL } from "./rouge";
+import { guessIdsOf, rPrecision } from "./retrieval";
+import { rougeLOf, rougeTextOf, rougeTextOfGold } from "./rouge";
 import type { GoldRecord, GuessRecord } from "./types";
 
 /**
@@ -61,11 +61,12 @@ export function answerFiguresOf(answers: readonly string[], guess: GuessRecord):
   if (answer.length === 0) return null;
   const normalised = normalizeAnswer(answer);
   const predicted = answerWords(normalised);
+  const text = rougeTextOf(answer);
   return {
     accuracy: answers.includes(answer) ? 1 : 0,
     em: best(answers, (a) => (normalizedGold(a) === normalised ? 1 : 0)),
-    f1: best(answers, (a) => f1OfWords(predicted, answerWords(normalizedGold(a)))),
-    rougel: best(answers, (a) => rougeL(answer, a)),
+    f1: best(answers, (a) => f1OfWords(predicted, normalizedGoldWords(a))),
+    rougel: best(answers, (a) => rougeLOf(text, rougeTextOfGold(a))),
   };
 }
 
@@ -76,5 +77,5 @@ export function downstreamOfQuestion(
   answered: AnswerFigures | null = answerFiguresOf(gold.answers, guess),
 ): DownstreamOfQuestion {
   if (!answered) return NOTHING;
-  return { ...answered, provenanceRight: rPrecision(gold, idsOf(guess.provenance, "page"), "page") === 1 };
+  return { ...answered, provenanceRight: rPrecision(gold, guessIdsOf(guess, "page"), "page") === 1 };
 }

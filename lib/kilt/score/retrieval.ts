@@ -82,28 +82,96 @@ export function rankOf(guessIds: readonly string[], sets: Set<string>[]): RankPo
   return rank;
 }
 
+/**
+ * `rankOf` for distinct guess ids (as `idsOf` gives them), leaving the sets as they are: each set's
+ * members not yet met are counted down instead of deleted, which is the same when no id comes twice.
+ */
+function rankOfDistinct(guessIds: readonly string[], sets: readonly ReadonlySet<string>[]): RankPoint[] {
+  const left = sets.map((set) => set.size);
+  const rank: RankPoint[] = [];
+  for (const id of guessIds) {
+    let found = false;
+    for (let idx = 0; idx < sets.length; idx++) {
+      if (!sets[idx]!.has(id)) continue;
+      found = true;
+      const at = rank.indexOf(idx);
+      if (at !== -1) rank.splice(at, 1);
+      rank.push(--left[idx]! === 0 ? true : idx);
+    }
+    if (!found) rank.push(false);
+  }
+  return rank;
+}
+
 /** What a gold gives every guess at a level: each output's ids (`idsOf`) and its distinct evidence sets (`evidenceSets`). */
 interface GoldIds {
   outputs: string[][];
   sets: Set<string>[];
 }
 
+/** What a gold gives every guess: its ids per level, and what its context reads (`goldContextOf`). */
+interface GoldKept {
+  ids: Partial<Record<Level, GoldIds>>;
+  context?: GoldContext;
+}
+
 /** Kept with the gold record while it lives: a leaderboard scores every run against the same records. */
-const goldIdsKept = new WeakMap<GoldRecord, Partial<Record<Level, GoldIds>>>();
+const goldKept = new WeakMap<GoldRecord, GoldKept>();
+
+function goldKeptOf(gold: GoldRecord): GoldKept {
+  let kept = goldKept.get(gold);
+  if (!kept) goldKept.set(gold, (kept = { ids: {} }));
+  return kept;
+}
 
 function goldIdsOf(gold: GoldRecord, level: Level): GoldIds {
-  let byLevel = goldIdsKept.get(gold);
-  if (!byLevel) goldIdsKept.set(gold, (byLevel = {}));
-  return (byLevel[level] ??= { outputs: gold.outputs.map((o) => idsOf(o.provenance, level)), sets: evidenceSets(gold, level) });
+  return (goldKeptOf(gold).ids[level] ??= {
+    outputs: gold.outputs.map((o) => idsOf(o.provenance, level)),
+    sets: evidenceSets(gold, level),
+  });
+}
+
+/** What a guess gives every gold: its ids per level (`idsOf`) and its items' texts normalised (null: no text), as far as asked. */
+interface GuessKept {
+  ids: Partial<Record<Level, string[]>>;
+  texts: (string | null)[];
+}
+
+/** Kept with the guess record while it lives: a leaderboard scores each guess against a question's three golds. */
+const guessKept = new WeakMap<GuessRecord, GuessKept>();
+
+function keptOf(guess: GuessRecord): GuessKept {
+  let kept = guessKept.get(guess);
+  if (!kept) guessKept.set(guess, (kept = { ids: {}, texts: [] }));
+  return kept;
+}
+
+/** `idsOf` of a guess's provenance, kept with the record (the caller must not change it). */
+export function guessIdsOf(guess: GuessRecord, level: Level): readonly string[] {
+  return (keptOf(guess).ids[level] ??= idsOf(guess.provenance, level));
+}
+
+/** `normalizeAnswer` of the text of a guess's item `i` (null: the item has none), kept with the record. */
+function guessText(guess: GuessRecord, i: number): string | null {
+  const texts = keptOf(guess).texts;
+  if (texts[i] === undefined) {
+    const raw = guess.provenance![i]!.text;
+    texts[i] = raw === null ? null : normalizeAnswer(raw);
+  }
+  return texts[i]!;
 }
 
 /** KILT's `rprecision`: the best over the gold outputs of |guess[:R] ∩ gold| / R (0 for an output without provenance). */
 export function rPrecision(gold: GoldRecord, guessIds: readonly string[], level: Level): number {
+  return rPrecisionOf(goldIdsOf(gold, level), guessIds);
+}
+
+function rPrecisionOf(gold: GoldIds, guessIds: readonly string[]): number {
   let best = -Infinity;
-  for (const goldIds of goldIdsOf(gold, level).outputs) {
+  for (const goldIds of gold.outputs) {
     const r = goldIds.length;
     let hits = 0;
-    for (const id of guessIds.slice(0, r)) if (goldIds.includes(id)) hits++;
+    for (let i = 0; i < Math.min(r, guessIds.length); i++) if (goldIds.includes(guessIds[i]!)) hits++;
     best = Math.max(best, r > 0 ? hits / r : 0);
   }
   return best === -Infinity ? 0 : best;
@@ -111,7 +179,7 @@ export function rPrecision(gold: GoldRecord, guessIds: readonly string[], level:
 
 function trues(rank: readonly RankPoint[], k: number): number {
   let n = 0;
-  for (const p of rank.slice(0, k)) if (p === true) n++;
+  for (let i = 0; i < Math.min(k, rank.length); i++) if (rank[i] === true) n++;
   return n;
 }
 
@@ -128,21 +196,36 @@ export interface QuestionContext {
   firstEntity: number;
 }
 
+/** What a gold gives every guess's context: its answers and titles normalised, and `entity_in_input`. */
+interface GoldContext {
+  answers: string[];
+  titles: string[];
+  entityInInput: number;
+}
+
+/** Kept with the gold record while it lives, as its ids are. */
+function goldContextOf(gold: GoldRecord): GoldContext {
+  const kept = goldKeptOf(gold);
+  if (!kept.context) {
+    const titles = gold.titles.map(normalizedGold);
+    const input = normalizedGold(gold.input);
+    kept.context = { answers: gold.answers.map(normalizedGold), titles, entityInInput: titles.some((t) => input.includes(t)) ? 1 : 0 };
+  }
+  return kept.context;
+}
+
 export function questionContext(gold: GoldRecord, guess: GuessRecord, maxK: number): QuestionContext {
-  const answers = gold.answers.map(normalizedGold);
-  const titles = gold.titles.map(normalizedGold);
-  const input = normalizedGold(gold.input);
+  const { answers, titles, entityInInput } = goldContextOf(gold);
   const out: QuestionContext = {
-    entityInInput: titles.some((t) => input.includes(t)) ? 1 : 0,
+    entityInInput,
     firstAnswer: Infinity,
     firstAnswerAndEntity: Infinity,
     firstEntity: Infinity,
   };
   const items = guess.provenance ?? [];
   for (let i = 0; i < Math.min(maxK, items.length); i++) {
-    const raw = items[i]!.text;
-    if (raw === null) continue;
-    const text = normalizeAnswer(raw);
+    const text = guessText(guess, i);
+    if (text === null) continue;
     const hasAnswer = answers.some((a) => text.includes(a));
     const hasEntity = titles.some((t) => text.includes(t));
     if (hasAnswer && out.firstAnswer === Infinity) out.firstAnswer = i;
@@ -164,12 +247,12 @@ export function rankingFigures(
   level: Level,
   context: QuestionContext,
 ): number[] {
-  const guessIds = idsOf(guess.provenance, level);
-  const out = [rPrecision(gold, guessIds, level), context.entityInInput];
-  // rankOf consumes the sets: each guess gets copies.
-  const sets = guessIds.length > 0 ? goldIdsOf(gold, level).sets.map((set) => new Set(set)) : [];
+  const guessIds = guessIdsOf(guess, level);
+  const goldIds = goldIdsOf(gold, level);
+  const out = [rPrecisionOf(goldIds, guessIds), context.entityInInput];
+  const sets = guessIds.length > 0 ? goldIds.sets : [];
   const distinct = sets.length;
-  const rank = distinct > 0 ? rankOf(guessIds, sets) : [];
+  const rank = distinct > 0 ? rankOfDistinct(guessIds, sets) : [];
   for (const k of ks) {
     const found = distinct > 0 ? trues(rank, k) : 0;
     out.push(

@@ -1,3 +1,4 @@
+import { rememberedOf } from "./normalized";
 import { pySplit } from "./python";
 
 /**
@@ -16,9 +17,20 @@ function sentencesOf(s: string): string[] {
     .map((piece) => pySplit(piece).join(" "));
 }
 
-function wordsOf(sentences: readonly string[]): string[] {
-  return sentences.flatMap((s) => s.split(" "));
+/** A text as the package reads it: its sentences' words, and how many distinct words in all. Null: no sentence (the package raises). */
+export interface RougeText {
+  sentences: string[][];
+  distinct: number;
 }
+
+export function rougeTextOf(s: string): RougeText | null {
+  const sentences = sentencesOf(s).map((sentence) => sentence.split(" "));
+  if (sentences.length === 0) return null;
+  return { sentences, distinct: new Set(sentences.flat()).size };
+}
+
+/** `rougeTextOf` of a gold's answer, remembered (normalized.ts): each run's answer is scored against it. */
+export const rougeTextOfGold: (s: string) => RougeText | null = rememberedOf(rougeTextOf);
 
 /** `_recon_lcs(x, y)`: the words of one longest common subsequence, backtracked as the package does. */
 function lcsWords(x: readonly string[], y: readonly string[]): string[] {
@@ -47,20 +59,20 @@ function lcsWords(x: readonly string[], y: readonly string[]): string[] {
 
 /** The `rouge-l` F score of a hypothesis against one reference; 0 where the package raises. */
 export function rougeL(hypothesis: string, reference: string): number {
-  const hyp = sentencesOf(hypothesis);
-  const ref = sentencesOf(reference);
-  if (hyp.length === 0 || ref.length === 0) return 0;
-  const m = new Set(wordsOf(ref)).size;
-  const n = new Set(wordsOf(hyp)).size;
+  return rougeLOf(rougeTextOf(hypothesis), rougeTextOf(reference));
+}
+
+/** `rougeL` of the texts as `rougeTextOf` reads them. */
+export function rougeLOf(hyp: RougeText | null, ref: RougeText | null): number {
+  if (hyp === null || ref === null) return 0;
   const union = new Set<string>();
   let llcs = 0;
-  for (const refSentence of ref) {
+  for (const refWords of ref.sentences) {
     const before = union.size;
-    const refWords = refSentence.split(" ");
-    for (const hypSentence of hyp) for (const word of lcsWords(refWords, hypSentence.split(" "))) union.add(word);
+    for (const hypWords of hyp.sentences) for (const word of lcsWords(refWords, hypWords)) union.add(word);
     llcs += union.size - before;
   }
-  const r = llcs / m;
-  const p = llcs / n;
+  const r = llcs / ref.distinct;
+  const p = llcs / hyp.distinct;
   return 2.0 * ((p * r) / (p + r + 1e-8));
 }
