@@ -19,8 +19,8 @@ function sentencesOf(s: string): string[] {
 
 /** A text as the package reads it: its sentences' words, and how many distinct words in all. Null: no sentence (the package raises). */
 export interface RougeText {
-  sentences: string[][];
-  distinct: number;
+  readonly sentences: readonly (readonly string[])[];
+  readonly distinct: number;
 }
 
 export function rougeTextOf(s: string): RougeText | null {
