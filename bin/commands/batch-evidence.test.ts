@@ -14,6 +14,8 @@ const report: EvidenceMapReport = {
   dropped: 2,
   unknownPages: 1,
   pagesBy: { id: 0, title: 1, redirect: 1, folded: 0 },
+  sharedTitles: 0,
+  sharedTitleItems: [],
   bleuBins: [1, 0, 0, 0, 0, 0, 0, 0, 0, 1],
   droppedItems: [
     {
@@ -68,5 +70,19 @@ describe("kps batch import --map-evidence", () => {
       expect.objectContaining({ line: 3, reason: "unknown-page", best_wikipedia_id: null, best_bleu: null }),
     ]);
     expect(evidenceLines(null, {})).toEqual([]);
+  });
+
+  it("names the items found by a title several pages share once folded, the first 20 by line, and counts the rest", () => {
+    const shared = (line: number) => ({ line, id: `q${line}`, title: "ETE", pages: 2, wikipediaId: "12", pageTitle: "Été" });
+    const none = evidenceLines({ ...report, dropped: 0, droppedItems: [] }, { mapEvidence: true });
+    expect(none.some((l) => l.startsWith("Titles that several pages share"))).toBe(false);
+    const lines = evidenceLines(
+      { ...report, dropped: 0, droppedItems: [], sharedTitles: 23, sharedTitleItems: Array.from({ length: 20 }, (_, i) => shared(i + 1)) },
+      { mapEvidence: true },
+    );
+    const line = lines.find((l) => l.startsWith("Titles that several pages share"))!;
+    expect(line).toContain('line 1 ("ETE": 2 pages; 12 "Été" taken), line 2 (');
+    expect(line).toContain("give a wikipedia_id or the exact title to choose");
+    expect(line.endsWith('line 20 ("ETE": 2 pages; 12 "Été" taken), and 3 more.')).toBe(true);
   });
 });

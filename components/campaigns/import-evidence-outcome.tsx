@@ -2,7 +2,14 @@
 
 import { useEffect, useMemo } from "react";
 import { DataTable, Num, numeric } from "@/components/ui/data-table";
-import { bleuBinLabel, droppedItemsJsonl, evidenceMapLines, type EvidenceMapReport } from "@/lib/campaign/import/evidence-map.contract";
+import {
+  bleuBinLabel,
+  droppedItemsJsonl,
+  evidenceMapLines,
+  sharedTitleLines,
+  unknownPageLines,
+  type EvidenceMapReport,
+} from "@/lib/campaign/import/evidence-map.contract";
 
 const COUNTS = [
   ["Items given as text", "items"],
@@ -12,9 +19,14 @@ const COUNTS = [
   ["Page not found", "unknownPages"],
 ] as const;
 
-/** What the import did with the evidence given as text: counts, the BLEU bins, the unknown pages, and the dropped items to download. */
+/**
+ * What the import did with the evidence given as text: counts, the BLEU bins, the unknown pages, the
+ * titles several pages share once folded, and the dropped items to download.
+ */
 export function EvidenceOutcome({ report }: { report: EvidenceMapReport }) {
-  const [, pagesLine, , unknownLine] = evidenceMapLines(report);
+  const [, pagesLine] = evidenceMapLines(report);
+  const [unknownLine] = unknownPageLines(report);
+  const [sharedLine] = sharedTitleLines(report);
   const download = useMemo(
     () =>
       report.droppedItems.length
@@ -46,6 +58,7 @@ export function EvidenceOutcome({ report }: { report: EvidenceMapReport }) {
         ))}
       </DataTable>
       {unknownLine && <p data-testid="unknown-pages">{unknownLine}</p>}
+      {sharedLine && <p data-testid="shared-titles">{sharedLine}</p>}
       {download && (
         <p>
           <a href={download} download={`${report.file.replace(/\.(jsonl|json)$/i, "")}-dropped.jsonl`}>

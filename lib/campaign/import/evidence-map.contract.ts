@@ -5,6 +5,20 @@
 /** How an item's page was found: its wikipedia_id, its exact title, a redirect, or its title folded for case and accents. */
 export type PageMatch = "id" | "title" | "redirect" | "folded";
 
+/** An item whose page was found by a title that, folded for case and accents, several pages share: the one of smallest wikipedia_id was taken. */
+export interface SharedTitleItem {
+  line: number;
+  /** The question's KILT id. */
+  id: string;
+  /** The title the item gave (found through a redirect: the redirect's target is the shared title). */
+  title: string;
+  /** How many pages share the folded title. */
+  pages: number;
+  /** The page taken. */
+  wikipediaId: string;
+  pageTitle: string;
+}
+
 /** The best place the import found for a dropped item (below the threshold), or null when none. */
 export interface BestCandidate {
   wikipediaId: string;
@@ -54,6 +68,10 @@ export interface EvidenceMapReport {
   unknownPages: number;
   /** Of the items whose page was found, how: by wikipedia_id, exact title, redirect, folded title. */
   pagesBy: Record<PageMatch, number>;
+  /** Of the items whose page was found, those found by a folded title several pages share. */
+  sharedTitles: number;
+  /** Those items (the first MAX_SHARED_LISTED), in line order. */
+  sharedTitleItems: SharedTitleItem[];
   /** The best match's BLEU of every item matched in its page (kept or not), counted in BLEU_BINS bins. */
   bleuBins: number[];
   /** The dropped items (the first MAX_DROPPED_LISTED, within MAX_DROPPED_EVIDENCE characters of evidence), in line order. */
@@ -79,13 +97,26 @@ export function evidenceMapLines(r: EvidenceMapReport): string[] {
     `Pages found by wikipedia_id ${by.id}, by exact title ${by.title}, by redirect ${by.redirect}, by title folded for case and accents ${by.folded}.`,
     `BLEU of the best match: ${r.bleuBins.map((n, i) => `${bleuBinLabel(i)}: ${n}`).join(", ")}.`,
     ...unknownPageLines(r),
+    ...sharedTitleLines(r),
   ];
 }
 
 const UNKNOWN_LISTED = 20;
+/** The items found by a shared folded title that the report lists. */
+export const MAX_SHARED_LISTED = 20;
 
-/** The lines of the items whose page is not in the knowledge source (the first 20). */
-function unknownPageLines(r: EvidenceMapReport): string[] {
+/** The line of the items whose page was found by a folded title several pages share (the first 20), or none. */
+export function sharedTitleLines(r: EvidenceMapReport): string[] {
+  if (!r.sharedTitles) return [];
+  const more = r.sharedTitles - r.sharedTitleItems.length;
+  const listed = r.sharedTitleItems.map((s) => `line ${s.line} ("${s.title}": ${s.pages} pages; ${s.wikipediaId} "${s.pageTitle}" taken)`);
+  return [
+    `Titles that several pages share once folded for case and accents (the page of smallest wikipedia_id was taken; give a wikipedia_id or the exact title to choose): ${listed.join(", ")}${more > 0 ? `, and ${more} more` : ""}.`,
+  ];
+}
+
+/** The line of the items whose page is not in the knowledge source (the first 20), or none. */
+export function unknownPageLines(r: EvidenceMapReport): string[] {
   if (!r.unknownPages) return [];
   const listed = r.droppedItems.filter((d) => d.reason === "unknown-page").slice(0, UNKNOWN_LISTED);
   const more = r.unknownPages - listed.length;

@@ -6,9 +6,11 @@ import {
   bleuBin,
   MAX_DROPPED_EVIDENCE,
   MAX_DROPPED_LISTED,
+  MAX_SHARED_LISTED,
   type DroppedItem,
   type EvidenceMapReport,
   type PageMatch,
+  type SharedTitleItem,
 } from "./evidence-map.contract";
 import type { FoundPage } from "./evidence-pages";
 import type { ParsedQuery } from "./read-batch-files";
@@ -49,6 +51,18 @@ function droppedItem(o: ItemOutcome): DroppedItem {
   };
 }
 
+function sharedTitleItem(o: ItemOutcome): SharedTitleItem {
+  const page = o.page!;
+  return {
+    line: o.query.lineNumber,
+    id: o.query.kiltId,
+    title: o.item.title ?? "",
+    pages: page.sharedBy!,
+    wikipediaId: page.wikipediaId,
+    pageTitle: page.title,
+  };
+}
+
 /** The dropped items the answer lists: the first MAX_DROPPED_LISTED, within MAX_DROPPED_EVIDENCE characters of evidence. */
 function listed(dropped: readonly ItemOutcome[]): ItemOutcome[] {
   let characters = 0;
@@ -71,6 +85,7 @@ export function evidenceReport(
   const pagesBy: Record<PageMatch, number> = { id: 0, title: 0, redirect: 0, folded: 0 };
   const bleuBins = Array.from({ length: BLEU_BINS }, () => 0);
   const dropped = outcomes.filter((o) => !kept.has(o.item));
+  const shared = outcomes.filter((o) => o.page?.sharedBy);
   let exact = 0;
   for (const o of outcomes) {
     if (o.page) pagesBy[o.page.how] += 1;
@@ -86,6 +101,8 @@ export function evidenceReport(
     dropped: dropped.length,
     unknownPages: dropped.filter((o) => !o.page).length,
     pagesBy,
+    sharedTitles: shared.length,
+    sharedTitleItems: shared.slice(0, MAX_SHARED_LISTED).map(sharedTitleItem),
     bleuBins,
     droppedItems: listed(dropped).map(droppedItem),
   };

@@ -14,6 +14,8 @@ export interface FoundPage {
   wikipediaId: string;
   title: string;
   how: PageMatch;
+  /** Found by a folded title that several pages share (the one of smallest id taken): how many share it. */
+  sharedBy?: number;
 }
 
 type PageRow = { wikipedia_id: string; title: string };
@@ -53,11 +55,13 @@ async function pagesById(db: Db, ids: string[]): Promise<Map<string, PageRow>> {
 /**
  * The pages titled like `names`: by exact title, and by title folded for case and accents (kps_fold,
  * db/sql/search.sql, as the title search folds; its index answers). Of two pages with one title or one
- * folded title, the one of smallest id counts.
+ * folded title, the one of smallest id counts; a folded title's match says how many pages share it
+ * (the report names the items found so).
  */
 async function pagesByTitle(db: Db, names: string[]) {
   const exact = new Map<string, PageRow>();
-  const folded = new Map<string, PageRow>();
+  // Each folded title's first page, and every page that shares it (a title folded alike in two chunks is read twice).
+  const folded = new Map<string, PageRow & { shared: Set<string> }>();
   const foldOf = new Map<string, string>();
   for (let i = 0; i < names.length; i += CHUNK) {
     const chunk = names.slice(i, i + CHUNK);
@@ -73,10 +77,16 @@ async function pagesByTitle(db: Db, names: string[]) {
     );
     for (const r of rows) {
       if (!exact.has(r.title)) exact.set(r.title, r);
-      if (!folded.has(r.folded)) folded.set(r.folded, r);
+      const first = folded.get(r.folded);
+      if (first) first.shared.add(r.wikipedia_id);
+      else folded.set(r.folded, { wikipedia_id: r.wikipedia_id, title: r.title, shared: new Set([r.wikipedia_id]) });
     }
   }
-  return { exact, folded: (name: string) => folded.get(foldOf.get(name) ?? "") };
+  const foldedRow = (name: string) => {
+    const row = folded.get(foldOf.get(name) ?? "");
+    return row && { wikipedia_id: row.wikipedia_id, title: row.title, pages: row.shared.size };
+  };
+  return { exact, folded: foldedRow };
 }
 
 /**
@@ -89,8 +99,8 @@ export async function findPages(db: Db, refs: readonly PageRef[], redirects: Rea
   const titles = refs.flatMap((r) => (r.title === undefined ? [] : [titleText(r.title)]));
   const names = [...new Set([...titles, ...titles.flatMap((t) => (redirects.has(t) ? [redirects.get(t)!] : []))])];
   const byTitle = await pagesByTitle(db, names);
-  const found = (row: PageRow | undefined, how: PageMatch): FoundPage | null =>
-    row ? { wikipediaId: row.wikipedia_id, title: row.title, how } : null;
+  const found = (row: (PageRow & { pages?: number }) | undefined, how: PageMatch): FoundPage | null =>
+    row ? { wikipediaId: row.wikipedia_id, title: row.title, how, ...(row.pages && row.pages > 1 ? { sharedBy: row.pages } : {}) } : null;
   return refs.map((r) => {
     const byItsId = r.wikipediaId === undefined ? null : found(byId.get(r.wikipediaId), "id");
     if (byItsId || r.title === undefined) return byItsId;

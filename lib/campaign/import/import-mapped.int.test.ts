@@ -12,7 +12,7 @@ import { importKnowledge } from "../../knowledge/import-knowledge";
 import { createCampaignSchema } from "../settings.contract";
 import { goldsOf } from "../runs/golds";
 import { droppedItemsJsonl } from "./evidence-map.contract";
-import { foldedTitle } from "./evidence-pages";
+import { findPages, foldedTitle } from "./evidence-pages";
 
 type Problem = { file: string; line: number; field: string; message: string };
 
@@ -39,8 +39,9 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
       wikipedia_title: title,
       text: [`${title}\n`, ...body.map((b) => `${b}\n`)],
     });
-    const ids = { light: `${u}-1`, cafe: `${u}-2`, bridge: `${u}-3` };
-    const titles = { light: `Velmora Lighthouse ${u}`, cafe: `Ódrun Café ${u}`, bridge: `Tarsk Bridge ${u}` };
+    // The cafe's twin: another page whose title, folded for case and accents, is the cafe's.
+    const ids = { light: `${u}-1`, cafe: `${u}-2`, bridge: `${u}-3`, twin: `${u}-4` };
+    const titles = { light: `Velmora Lighthouse ${u}`, cafe: `Ódrun Café ${u}`, bridge: `Tarsk Bridge ${u}`, twin: `ODRUN CAFE ${u}` };
     await importKnowledge(db(), system, {
       fileName: "k.jsonl",
       source: source(
@@ -48,6 +49,7 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
           page(ids.light, titles.light, [LIGHT, KEEPER]),
           page(ids.cafe, titles.cafe, [CAFE]),
           page(ids.bridge, titles.bridge, ["Section::::History.", BRIDGE]),
+          page(ids.twin, titles.twin, ["A page of another cafe, whose title folds as the first one's."]),
         ]),
       ),
     });
@@ -88,6 +90,11 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
     const report = result.evidence!;
     expect(report).toMatchObject({ file: "text-evidence.jsonl", minBleu: 0.5, items: 9, exact: 6, fuzzy: 1, dropped: 2, unknownPages: 1 });
     expect(report.pagesBy).toEqual({ id: 1, title: 5, redirect: 1, folded: 1 });
+    // The folded item names the cafe and its twin: the page of smallest id is taken, and the report says so.
+    expect(report.sharedTitles).toBe(1);
+    expect(report.sharedTitleItems).toEqual([
+      { line: 6, id: `${u}-folded`, title: `odrun cafe ${u}`, pages: 2, wikipediaId: ids.cafe, pageTitle: titles.cafe },
+    ]);
     expect(report.bleuBins.reduce((a, b) => a + b, 0)).toBe(8); // every item whose page was found
     expect(report.bleuBins[9]).toBe(6);
     const [low, unknown] = report.droppedItems;
@@ -266,6 +273,19 @@ describeEachDatabase("evidence given as text, mapped at import", ({ db }) => {
       await db().execute(sql`select wikipedia_id from pages where wikipedia_id like ${`${u}-%`} order by 1`),
     );
     expect(kept.map((r) => r.wikipedia_id)).toEqual([`${u}-a`, `${u}-b`, `${u}-c`]);
+  });
+
+  it("counts the pages that share a folded title once, when titles folded alike are read in two chunks of a thousand", async () => {
+    const { u, ids, titles } = await setUp();
+    const fillers = Array.from({ length: 999 }, (_, i) => ({ title: `No Such Page ${u} ${i}` }));
+    const refs = [{ title: `odrun cafe ${u}` }, ...fillers, { title: `Odrun cafe ${u}` }, { title: titles.twin }];
+    const found = await findPages(db(), refs, new Map());
+    const taken = { wikipediaId: ids.cafe, title: titles.cafe, how: "folded", sharedBy: 2 };
+    expect(found[0]).toEqual(taken);
+    expect(found[1000]).toEqual(taken);
+    // Its exact title names the twin alone.
+    expect(found[1001]).toEqual({ wikipediaId: ids.twin, title: titles.twin, how: "title" });
+    expect(found.slice(1, 1000).every((f) => f === null)).toBe(true);
   });
 
   it("folds titles in JavaScript as kps_fold folds them in the database", async () => {
