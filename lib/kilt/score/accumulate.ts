@@ -1,4 +1,4 @@
-import { answerFiguresOf, type AnswerFigures } from "./downstream";
+import { answerFiguresOf, downstreamOf, type AnswerFigures } from "./downstream";
 import { questionContext, rankingFigures, retrievalKeys } from "./retrieval";
 import type { DownstreamScores, GoldRecord, GuessRecord, KiltResult, Level, RetrievalScores, ScoreOptions } from "./types";
 
@@ -92,13 +92,12 @@ export class ScoreAccumulator {
     if (!this.downstream) return { levels, downstream: null };
     const answers = answered === undefined ? answerFiguresOf(gold.answers, guess) : answered;
     const page = rankingFigures(gold, guess, DOWNSTREAM_KS, "page", context);
+    const d = downstreamOf(answers, page[0]!);
     return {
       levels,
       downstream: {
-        // downstreamOfQuestion's figures: an empty answer scores nothing; the KILT variants take
-        // them where the page-level R-precision (page[0]) is 1.
-        figures: answers ? [answers.accuracy, answers.em, answers.f1, answers.rougel] : [0, 0, 0, 0],
-        provenanceRight: answers !== null && page[0] === 1,
+        figures: [d.accuracy, d.em, d.f1, d.rougel],
+        provenanceRight: d.provenanceRight,
         retrieval: [page[0]!, page[RECALL_AT_5]!],
         answers,
       },

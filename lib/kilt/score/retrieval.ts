@@ -62,31 +62,10 @@ export type RankPoint = true | false | number;
 
 /**
  * KILT's `get_rank`: each evidence set counts as one point, placed where its last member is; a
- * guess id may advance several sets. Consumes `sets`.
+ * guess id may advance several sets. For distinct guess ids (as `idsOf` gives them), so each set's
+ * members not yet met are counted down, and the sets are left as they are (KILT deletes them).
  */
-export function rankOf(guessIds: readonly string[], sets: Set<string>[]): RankPoint[] {
-  const rank: RankPoint[] = [];
-  for (const id of guessIds) {
-    let found = false;
-    for (let idx = 0; idx < sets.length; idx++) {
-      const set = sets[idx]!;
-      if (!set.has(id)) continue;
-      found = true;
-      const at = rank.indexOf(idx);
-      if (at !== -1) rank.splice(at, 1);
-      set.delete(id);
-      rank.push(set.size === 0 ? true : idx);
-    }
-    if (!found) rank.push(false);
-  }
-  return rank;
-}
-
-/**
- * `rankOf` for distinct guess ids (as `idsOf` gives them), leaving the sets as they are: each set's
- * members not yet met are counted down instead of deleted, which is the same when no id comes twice.
- */
-function rankOfDistinct(guessIds: readonly string[], sets: readonly ReadonlySet<string>[]): RankPoint[] {
+export function rankOf(guessIds: readonly string[], sets: readonly ReadonlySet<string>[]): RankPoint[] {
   const left = sets.map((set) => set.size);
   const rank: RankPoint[] = [];
   for (const id of guessIds) {
@@ -252,7 +231,7 @@ export function rankingFigures(
   const out = [rPrecisionOf(goldIds, guessIds), context.entityInInput];
   const sets = guessIds.length > 0 ? goldIds.sets : [];
   const distinct = sets.length;
-  const rank = distinct > 0 ? rankOfDistinct(guessIds, sets) : [];
+  const rank = distinct > 0 ? rankOf(guessIds, sets) : [];
   for (const k of ks) {
     const found = distinct > 0 ? trues(rank, k) : 0;
     out.push(
