@@ -4,7 +4,7 @@
 //
 //   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
 //                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
-//                             [--workers 2] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof]
+//                             [--workers 2] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof] [--perf]
 //
 // --path: which server path answers the annotation routes — `fast` (the production server's fast
 // path, server/fast-path.ts), `next` (Next.js's routes: KPS_FAST_PATH=0) or `both` (default: the Next.js
@@ -32,6 +32,7 @@ import { openDatabase, rowsOf } from "../../db/client";
 import { createClient } from "./http";
 import { checkInvariants, type InvariantReport, type Query } from "./invariants";
 import { hammerHealth, percentile, runLoad, type LoadResult } from "./load";
+import { perfAvailable, perfBreakdown, perfRecord } from "./perf";
 import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
 import {
   ActivitySampler,
@@ -81,7 +82,7 @@ function requestsOption(value: string): 1 | 2 {
 function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof]",
+      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof] [--perf]",
     {
       ...stringOptions({
         annotators: "200",
@@ -97,12 +98,13 @@ function parseOptions() {
         path: "both",
         "log-sample-rate": "0.02",
       }),
-      ...flagOptions("no-build", "snapshot", "analyze", "profile", "cpu-prof"),
+      ...flagOptions("no-build", "snapshot", "analyze", "profile", "cpu-prof", "perf"),
     },
   );
   const targets: Target[] = databaseTargets(values.database);
   const rate = Number(values["log-sample-rate"]);
   if (!(rate > 0 && rate <= 1)) throw new Error(`--log-sample-rate must be in (0, 1], not '${values["log-sample-rate"]}'`);
+  if (values.perf && !perfAvailable()) throw new Error("--perf needs Linux perf (Debian: apt-get install linux-perf)");
   return {
     annotators: integerOption("annotators", values.annotators, 1),
     pgliteAnnotators: integerOption("pglite-annotators", values["pglite-annotators"], 1),
@@ -121,6 +123,7 @@ function parseOptions() {
     profile: values.profile,
     logSampleRate: rate,
     cpuProf: values["cpu-prof"],
+    perf: values.perf,
   };
 }
 
@@ -355,6 +358,9 @@ async function main() {
         const window = { from: 0, to: 0 };
         let backends0: Promise<Map<number, number>> | undefined;
         let backends1: Promise<Map<number, number>> | undefined;
+        // Resolves to null once perf has written its file, or to why it did not.
+        let perfRun: Promise<string | null> | undefined;
+        const perfFile = path.join(tmp, `perf-${target}-${via}.data`);
         const load = await runLoad(client, accounts, seeded.campaignId, {
           warmupSeconds: opts.warmup,
           thinkMs: opts.thinkMs,
@@ -362,6 +368,11 @@ async function main() {
           isGold: goldOracle(seeded.questions),
           seconds: opts.seconds,
           onMeasureStart: () => {
+            if (opts.perf)
+              perfRun = perfRecord(perfFile, opts.seconds).then(
+                () => null,
+                (error: unknown) => (error instanceof Error ? error.message : String(error)),
+              );
             cpu0 = cpuSnapshot(() => server.cpuSeconds(), target === "postgres");
             window.from = monotonicMicros();
             if (benchDb) backends0 = backendCpu(admin, benchDb);
@@ -394,6 +405,11 @@ async function main() {
           notes.push(
             `WARNING: ${load.acknowledged} judgments used ${fmt((load.acknowledged / capacity) * 100, 0)}% of the batch's ${capacity} slots`,
           );
+        if (perfRun) {
+          const failed = await perfRun;
+          notes.push(...(failed ? [`--perf: ${failed}`] : await perfBreakdown(perfFile)));
+          fs.rmSync(perfFile, { force: true });
+        }
         if (cpu0 && cpu1) {
           notes.push(cpuReport(cpu0, cpu1, os.cpus().length));
           const serverCpu = cpu1.server !== undefined && cpu0.server !== undefined ? cpu1.server - cpu0.server : NaN;
