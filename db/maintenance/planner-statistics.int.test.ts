@@ -49,7 +49,7 @@ describe("planner statistics on PGlite (no autovacuum)", () => {
     }
   });
 
-  it("does nothing on PGlite's behalf when told the database is a PostgreSQL server with autovacuum on", async () => {
+  it("does nothing where the database says autovacuum is on (a PGlite handle passed as a PostgreSQL server's)", async () => {
     // The PGlite handle reports autovacuum on (the setting; it has no launcher): as a PostgreSQL server would.
     const keeper = keepStatisticsFresh({ db: handle().db, kind: "postgres" }, 3_600_000);
     expect(await keeper.runOnce()).toEqual([]);
