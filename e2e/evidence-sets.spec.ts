@@ -215,6 +215,25 @@ test("an evidence set judged together: members stacked (one at a time on a phone
   await card.getByRole("button", { name: /^Revise/ }).click();
   const editor = page.locator(".revision-editor");
   await expect(editor.locator("article.set-member")).toHaveCount(2);
+  if (!isMobile) {
+    // The judging screen's keys: N brings the second passage into focus, Shift+← shrinks its highlight,
+    // B goes back to the first, Shift+→ grows its highlight by a word.
+    await expect(editor.locator('article[data-member="0"]')).toHaveClass(/set-member-active/);
+    await page.keyboard.press("n");
+    await expect(editor.locator('article[data-member="1"]')).toHaveClass(/set-member-active/);
+    await expect(editor.getByRole("status")).toHaveText("Passage 2 of 2.");
+    await page.keyboard.press("Shift+ArrowLeft");
+    await expect(editor.locator('article[data-member="1"] mark')).toHaveText("She was born in Wexford in");
+    await page.keyboard.press("b");
+    await page.keyboard.press("Shift+ArrowRight");
+    await expect(editor.locator('article[data-member="0"] mark')).toHaveText("Its first");
+    await expect(editor.locator('article[data-member="1"] mark')).toHaveText("She was born in Wexford in");
+    await page.keyboard.press("Alt+ArrowRight"); // the start one word right
+    await expect(editor.locator('article[data-member="0"] mark')).toHaveText("first");
+    await page.keyboard.press("Alt+ArrowLeft");
+    await expect(editor.locator('article[data-member="0"] mark')).toHaveText("Its first");
+    await page.keyboard.press("Shift+ArrowLeft");
+  }
   await pressFirstWord(page, '.revision-editor article[data-member="1"]', isMobile, "Wexford");
   await expect(editor.locator('article[data-member="1"] mark')).toHaveText("Wexford");
   const revised = page.waitForResponse((r) => /\/api\/claims\/[^/]+\/judgment/.test(r.url()) && r.request().method() === "PUT");

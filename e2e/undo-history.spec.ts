@@ -110,6 +110,13 @@ test("undo re-opens the judgment just submitted, prefilled; saving revises it, a
   await expect(a.page.getByRole("heading", { name: "Revise your last judgment" })).toBeVisible();
   await expect(a.page.getByRole("button", { name: /Sufficient/ }).first()).toHaveAttribute("aria-pressed", "true");
   await expect(a.page.locator(".passage-body mark")).toHaveText([quote]);
+  // The highlight's keys, as when judging: Shift+→ grows it by a word, Shift+← shrinks it back.
+  await a.page.keyboard.press("Shift+ArrowRight");
+  const escaped = quote.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const marks = a.page.locator(".passage-body mark");
+  await expect.poll(async () => (await marks.allTextContents()).join(" ")).toMatch(new RegExp(`^${escaped}\\s+\\S+$`));
+  await a.page.keyboard.press("Shift+ArrowLeft");
+  await expect(a.page.locator(".passage-body mark")).toHaveText([quote]);
   // The campaign's header as when judging, and the verdicts in the judging screen's colours.
   await expect(a.page.locator(".judging-top .campaign-name")).toHaveText(/e2e-undo/);
   expect(await background(a.page.getByRole("button", { name: /Sufficient/ }).first())).toBe(sufficientColour);

@@ -1,9 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState, type RefObject } from "react";
 import type { JudgmentFlag } from "@/lib/campaign/annotate/judgments.contract";
-import { passageWords, spanOfWords, wordRangeOfSpan, type Span, type WordRange } from "@/lib/kilt/words";
+import { passageSentences } from "@/lib/kilt/sentences";
+import { passageWords, spanOfWords, wordRangeOfSpan, type PassageWord, type Span, type WordRange } from "@/lib/kilt/words";
 import type { Task, Verdict } from "@/components/api/annotate";
 import { ApiError } from "@/components/api/client";
 import { myJudgmentKeys, putRevision, type RevisedJudgment } from "@/components/api/my-judgments";
@@ -12,6 +13,7 @@ import { notesBody, NotesFields, type Notes } from "./notes-fields";
 import { PassageView } from "./passage-view";
 import { chooseLabelPrompt, highlightPrompt, partialPrompt } from "./pointer-texts";
 import { useEditorKeys, VerdictChoices, type Choice, type ChoiceOptions } from "./revision-choices";
+import { useRevisionHighlightKeys } from "./revision-keys";
 import { memberWithoutHighlight, setHighlightPrompt } from "./set-draft";
 import { SetStyles } from "./set-view";
 import { TaskBlock } from "@/components/task/task-block";
@@ -92,10 +94,25 @@ function missingOf(target: RevisionTarget, choice: Choice): string | null {
   return null;
 }
 
-/** The passage (a set: each member, under "Passage 1 of 2") with its highlight; a drag or a tap highlights, snapped to words. */
-function RevisionPassages({ target, choice, choose }: { target: RevisionTarget; choice: Choice; choose: (c: Partial<Choice>) => void }) {
+/** The passages of the judgment (an evidence set: its members) and their words. */
+function useRevisionPassages(target: RevisionTarget) {
   const passages = useMemo(() => target.members ?? [target.passage], [target.members, target.passage]);
   const words = useMemo(() => passages.map((p) => passageWords(p.paragraphs)), [passages]);
+  return { passages, words };
+}
+
+interface PassagesProps {
+  target: RevisionTarget;
+  choice: Choice;
+  passages: ShownPassage[];
+  words: PassageWord[][];
+  /** The member the keys act on (an evidence set). */
+  active: number;
+  select: (range: WordRange, i: number) => void;
+}
+
+/** The passage (a set: each member, under "Passage 1 of 2", the one in focus outlined) with its highlight; a drag or a tap highlights, snapped to words. */
+function RevisionPassages({ target, choice, passages, words, active, select }: PassagesProps) {
   const set = Boolean(target.members);
   const view: Task = {
     claim: { handle: target.claim, expiresAt: "" },
@@ -103,23 +120,68 @@ function RevisionPassages({ target, choice, choose }: { target: RevisionTarget; 
     passage: { wikipediaId: "", ...target.passage },
     progress: { judgedToday: 0, passageOfQuestion: 1, passagesInQuestion: 1 },
   };
+  return passages.map((p, i) => {
+    const span = set ? (choice.spans?.[i] ?? null) : choice.span;
+    const range = span ? wordRangeOfSpan(words[i]!, span) : null;
+    const member = set
+      ? { passage: { wikipediaId: "", ...p }, index: i, heading: `Passage ${i + 1} of ${passages.length}`, active: i === active }
+      : undefined;
+    return <PassageView key={i} task={view} words={words[i]!} span={span} range={range} onSelect={(r) => select(r, i)} member={member} />;
+  });
+}
+
+/**
+ * The highlight's keys (revision-keys.ts) on the passage in focus, and a drag's or a tap's in any
+ * passage, which then comes into focus: either sets that passage's highlight with the verdict a
+ * highlight gives (sufficient, or part of the evidence when that is the verdict).
+ */
+function useRevisionHighlight(
+  target: RevisionTarget,
+  choice: Choice,
+  choose: (c: Partial<Choice>) => void,
+  announce: (text: string) => void,
+  section: RefObject<HTMLElement | null>,
+) {
+  const { passages, words } = useRevisionPassages(target);
+  const set = Boolean(target.members);
+  const [active, setActive] = useState(0);
   const select = (range: WordRange, i: number) => {
     const span = spanOfWords(passages[i]!.paragraphs, words[i]!, range);
     if (!span) return;
+    setActive(i);
     const verdict = choice.verdict === "partial" ? "partial" : "sufficient";
     const label = choice.verdict === "sufficient" ? choice.label : null;
     if (!set) return choose({ span, verdict, unreadable: false, label });
     const spans = passages.map((_, j) => (j === i ? span : (choice.spans?.[j] ?? null)));
     choose({ spans, verdict: "sufficient", unreadable: false, label });
   };
-  return passages.map((p, i) => {
-    const span = set ? (choice.spans?.[i] ?? null) : choice.span;
-    const range = span ? wordRangeOfSpan(words[i]!, span) : null;
-    const member = set
-      ? { passage: { wikipediaId: "", ...p }, index: i, heading: `Passage ${i + 1} of ${passages.length}`, active: false }
-      : undefined;
-    return <PassageView key={i} task={view} words={words[i]!} span={span} range={range} onSelect={(r) => select(r, i)} member={member} />;
+  const span = set ? (choice.spans?.[active] ?? null) : choice.span;
+  const activeWords = words[active]!;
+  const paragraphs = passages[active]!.paragraphs;
+  const sentences = useMemo(() => passageSentences(paragraphs, activeWords), [paragraphs, activeWords]);
+  const scrollTo = (i: number, selector: string) =>
+    requestAnimationFrame(() =>
+      section.current?.querySelector(`.passage[data-member="${i}"] ${selector}`)?.scrollIntoView({ block: "nearest" }),
+    );
+  useRevisionHighlightKeys({
+    range: span ? wordRangeOfSpan(activeWords, span) : null,
+    words: activeWords.length,
+    sentences,
+    highlight: (range) => {
+      select(range, active);
+      scrollTo(active, ".passage-body mark");
+    },
+    chooseMember: set
+      ? (delta) => {
+          const to = active + delta;
+          if (to < 0 || to >= passages.length) return;
+          setActive(to);
+          announce(`Passage ${to + 1} of ${passages.length}.`);
+          scrollTo(to, "");
+        }
+      : undefined,
   });
+  return { passages, words, active, select };
 }
 
 export interface RevisionEditorProps {
@@ -166,13 +228,24 @@ export function RevisionEditor({ campaignId, target, taskLevel = 2, onSaved, onC
     saving.mutate();
   };
   useEditorKeys(target.kind, options, choose, save);
+  const section = useRef<HTMLElement>(null);
+  const highlight = useRevisionHighlight(target, choice, choose, setPrompt, section);
   const error = saving.error;
   const quotes = (target.members ? (choice.spans ?? []) : [choice.span]).filter((s): s is Span => s !== null);
   return (
-    <section className="revision-editor" aria-label="Revise your judgment">
+    <section className="revision-editor" aria-label="Revise your judgment" ref={section}>
       <TaskBlock kind={target.kind} input={target.question} level={taskLevel} />
       {target.members && <SetStyles />}
-      <RevisionPassages target={target} choice={choice} choose={choose} />
+      <RevisionPassages target={target} choice={choice} {...highlight} />
+      <p className="hint revision-keys">
+        <kbd>Shift</kbd>+<kbd>→</kbd> / <kbd>←</kbd> grow or shrink the highlight, <kbd>Alt</kbd>+<kbd>←</kbd> / <kbd>→</kbd> move its start
+        {target.members ? (
+          <>
+            ; <kbd>N</kbd> / <kbd>B</kbd> the next or previous passage
+          </>
+        ) : null}
+        .
+      </p>
       <VerdictChoices kind={target.kind} options={options} choice={choice} choose={choose} />
       <p className="revision-quote">
         {quotes.length > 0 ? quotes.map((s, i) => <q key={i}>{s.text}</q>) : <span className="muted">No highlight</span>}

@@ -28,6 +28,7 @@ const css = `
 ${verdictColours(".revision-controls")}
 .revision-controls .link-button { border: 0; color: var(--accent); }
 .revision-quote { margin: 0; }
+.revision-keys { margin: 0; font-size: 0.85rem; color: var(--muted); }
 .revision-title { font-size: 1.1rem; max-width: 46rem; margin: 0 auto 0.5rem; }
 .my-judgments { display: grid; gap: 1rem; max-width: 50rem; padding: 0; list-style: none; }
 .my-judgment header { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: baseline; margin-bottom: 0.5rem; }
@@ -39,7 +40,7 @@ ${verdictColours(".revision-controls")}
 .history-tabs { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 0.75rem; }
 .history-tabs a { padding: 0.3rem 0.8rem; border: 1px solid var(--border); border-radius: 999px; text-decoration: none; background: var(--surface); }
 .history-tabs a[aria-current="page"] { background: var(--accent); border-color: var(--accent); color: #fff; }
-@media (pointer: coarse) { .revision-editor kbd, .undo-bar kbd { display: none; } }
+@media (pointer: coarse) { .revision-editor kbd, .revision-editor .revision-keys, .undo-bar kbd { display: none; } }
 `;
 
 export function RevisionStyles() {
