@@ -6,12 +6,12 @@ import { adminApi, createAccount, importAndLaunch, importKnowledgePage, PASSWORD
 // Evidence sets on the judging screen, on the desktop and the phone (playwright.config.ts): a set's
 // members stacked (one at a time on the phone), a highlight in each, stored as `spans`; and the
 // Partial verdict, whose T votes on two passages of a question build a set that is then endorsed.
-// The sets and the batch's partial-evidence switch are written into the database, as the
-// integration tests do (lib/campaign/annotate/evidence-sets.int.test.ts): the spec needs DATABASE_URL.
+// The set and the batch's partial-evidence switch come from the import's options (`sets: "pairs"`,
+// `partialEvidence: "on"`); what was stored is read back from the database: the spec needs DATABASE_URL.
 
 function database() {
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("e2e/evidence-sets.spec.ts writes evidence sets into the database: run it with DATABASE_URL set (PostgreSQL)");
+  if (!url) throw new Error("e2e/evidence-sets.spec.ts reads the stored judgments and sets: run it with DATABASE_URL set (PostgreSQL)");
   return postgres(url, { max: 1, onnotice: () => {} });
 }
 
@@ -25,9 +25,10 @@ interface SetCampaign {
 
 /**
  * A campaign (R 3, T 2, no gold rule, no asking) of one question: gold on page A's paragraph 1, its
- * candidates page A's paragraph 2 and page B's paragraph 2 (the two halves of the answer).
+ * candidates page A's paragraph 2 and page B's paragraph 2 (the two halves of the answer), imported
+ * with `options` (`sets: "pairs"` adds the set of the two candidates).
  */
-async function launchSetCampaign(admin: APIRequestContext): Promise<SetCampaign> {
+async function launchSetCampaign(admin: APIRequestContext, options: Record<string, string>): Promise<SetCampaign> {
   const pageA = unique("sets-a-page");
   const pageB = unique("sets-b-page");
   await importKnowledgePage(admin, pageA, "Harbour light", [
@@ -52,23 +53,8 @@ async function launchSetCampaign(admin: APIRequestContext): Promise<SetCampaign>
     output: [{ answer: "Wexford", provenance: [at(pageA, 1)] }],
   };
   const candidates = { id: kiltId, output: [{ provenance: [at(pageA, 2), at(pageB, 2)] }] };
-  const batchId = await importAndLaunch(admin, campaignId, [JSON.stringify(query)], [JSON.stringify(candidates)]);
+  const batchId = await importAndLaunch(admin, campaignId, [JSON.stringify(query)], [JSON.stringify(candidates)], options);
   return { campaignId, batchId, kiltId, pageA, pageB };
-}
-
-/** Adds the set of page A's and page B's paragraph 2 to the question, with R open slots (as the integration tests insert one). */
-async function insertSet(c: SetCampaign): Promise<void> {
-  const members = [c.pageA, c.pageB].map((wikipediaId) => ({ wikipediaId, startParagraphId: 2, endParagraphId: 2 }));
-  const db = database();
-  try {
-    await db`insert into passages (query_id, campaign_id, batch_id, wikipedia_id, start_paragraph_id, end_paragraph_id,
-        origins, is_gold, set_members, set_key, open_slots)
-      select q.id, q.campaign_id, q.batch_id, ${c.pageA}, 2, 2, '[{"kind":"gold"}]'::jsonb, false, ${JSON.stringify(members)}::text::jsonb,
-        ${`${c.pageB}:2-2`}, 3
-      from queries q where q.batch_id = ${c.batchId} and q.kilt_id = ${c.kiltId}`;
-  } finally {
-    await db.end();
-  }
 }
 
 /** Signs a new annotator in on this test's page (its context has the project's device). */
@@ -147,8 +133,7 @@ test("an evidence set judged together: members stacked (one at a time on a phone
   isMobile,
 }) => {
   const admin = await adminApi(baseURL!);
-  const c = await launchSetCampaign(admin);
-  await insertSet(c);
+  const c = await launchSetCampaign(admin, { sets: "pairs" });
   await signInAnnotator(page, admin);
   await judgeSinglesUntilSet(page.request, c.campaignId);
   await page.goto(`/annotate/${c.campaignId}`);
@@ -251,13 +236,7 @@ test("part of the evidence: T annotators mark two passages partial, the set buil
   isMobile,
 }) => {
   const admin = await adminApi(baseURL!);
-  const c = await launchSetCampaign(admin);
-  const db = database();
-  try {
-    await db`update batches set partial_evidence = true where id = ${c.batchId}`;
-  } finally {
-    await db.end();
-  }
+  const c = await launchSetCampaign(admin, { partialEvidence: "on" });
   // One annotator through the API: every passage partial, with its highlight.
   const x = await signedInApi(baseURL!, await createAccount(admin, "annotator", "sets-x"));
   for await (const task of tasksOf(x, c.campaignId)) await judge(x, task, { verdict: "partial", span: spanIn(task.passage) });

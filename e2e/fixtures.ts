@@ -177,11 +177,14 @@ export async function importAndLaunch(
   campaignId: number,
   queries: string[],
   candidates: string[],
+  /** The import's options, as form fields (`sets: "pairs"`, `partialEvidence: "on"`, …). */
+  options: Record<string, string> = {},
 ): Promise<number> {
   const imported = await api.post(`/api/campaigns/${campaignId}/batches`, {
     multipart: {
       queries: { name: "q.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(queries.join("\n") + "\n") },
       candidates: { name: "c.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(candidates.join("\n") + "\n") },
+      ...options,
     },
   });
   expect(imported.status(), await imported.text()).toBe(201);
