@@ -277,7 +277,32 @@ test("part of the evidence: T annotators mark two passages partial, the set buil
         const editor = page.locator(".revision-editor");
         await expect(editor.getByRole("button", { name: /Part of the evidence$/ })).toHaveAttribute("aria-pressed", "true");
         await expect(editor.locator("article.passage mark")).toHaveCount(1);
+        // Closing it asks again what is owed (GET …/ask) before the next passage shows: the passage
+        // waits for the answer from the first frame, never shown and taken away again (a key
+        // pressed in that frame would be lost).
+        await page.evaluate(() => {
+          const seen: string[] = [];
+          (window as unknown as { passagesSeen: string[] }).passagesSeen = seen;
+          const note = (kind: string, nodes: NodeList) => {
+            for (const n of nodes)
+              if (n instanceof HTMLElement)
+                for (const a of [n, ...n.querySelectorAll("article.passage")])
+                  if (a.matches("article.passage") && !a.closest(".revision-editor")) seen.push(`${kind} ${a.getAttribute("data-claim")}`);
+          };
+          new MutationObserver((records) => {
+            for (const r of records) {
+              note("added", r.addedNodes);
+              note("removed", r.removedNodes);
+            }
+          }).observe(document.body, { childList: true, subtree: true });
+        });
+        const asked = page.waitForResponse((r) => /\/api\/campaigns\/\d+\/ask$/.test(r.url()));
         await editor.getByRole("button", { name: "Cancel" }).click();
+        await asked;
+        const next = page.locator("article.passage").first();
+        await expect(next).toBeVisible();
+        const seen = await page.evaluate(() => (window as unknown as { passagesSeen: string[] }).passagesSeen);
+        expect(seen, "the next passage is put on screen once").toEqual([`added ${await next.getAttribute("data-claim")}`]);
       }
     }
     await expect(page.locator(`article.passage[data-claim="${handle}"]`)).toHaveCount(0);

@@ -64,12 +64,14 @@ function useSessionOver(crowd: CrowdMode | undefined, paused: boolean, error: Er
 function useAskBeforeNext(campaignId: number, userId: number | null, answer: TaskAnswer | undefined, task: Task | null, undoOpen: boolean) {
   const flow = useAsk(campaignId, userId, askCheckpoint(answer));
   const proposal = useAskProposal(flow);
-  const { recheck } = flow;
-  const was = useRef(undoOpen);
-  useEffect(() => {
-    if (was.current && !undoOpen) recheck();
-    was.current = undoOpen;
-  }, [undoOpen, recheck]);
+  // In the render that closes the editor (state adjusted while rendering), not in an effect after it:
+  // the passage then waits for the ask from its first frame, instead of showing for one frame and
+  // going while the ask is on its way (a key pressed in that frame was lost).
+  const [undoWasOpen, setUndoWasOpen] = useState(undoOpen);
+  if (undoWasOpen !== undoOpen) {
+    setUndoWasOpen(undoOpen);
+    if (!undoOpen) flow.recheck();
+  }
   const asking = flow.ask !== null;
   return { flow, proposal, asking, shown: asking || flow.holding ? null : task };
 }
