@@ -10,9 +10,18 @@ import { expect, type Page } from "@playwright/test";
  * - Legacy mode: axe.run in the page itself. The default runs axe in each frame, then opens a blank
  *   page to merge the frames' results, for cross-origin frames, which no page of the app has. That
  *   blank page cost a third of the axe spec's time (66 s against 90 s for e2e/axe-pages.spec.ts).
+ * - Before it runs, the page's <title> is given a moment: Next.js may stream it after the body, and
+ *   axe then read a half-loaded page (document-title, once in a run of the suite). A page that never gets one is
+ *   still reported.
  */
 export function axeBuilder(page: Page): AxeBuilder {
-  return new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).setLegacyMode(true);
+  const builder = new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).setLegacyMode(true);
+  const analyze = builder.analyze.bind(builder);
+  builder.analyze = async () => {
+    await page.waitForFunction(() => document.title.trim() !== "", null, { timeout: 5_000 }).catch(() => {});
+    return analyze();
+  };
+  return builder;
 }
 
 /** The serious and critical axe violations on the page (or only in the part `include` selects), one line each. */

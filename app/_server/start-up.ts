@@ -3,7 +3,7 @@ import { bootstrap } from "@/lib/bootstrap";
 import { compactTallies } from "@/lib/campaign/tallies.internal";
 import { endExpiredCrowdSessions } from "@/lib/crowd/reaper";
 import { databaseConfig, env } from "@/lib/env";
-import { AUTOVACUUM_OFF, autovacuumAnalyzes, keepStatisticsFresh } from "@/db/maintenance/planner-statistics";
+import { AUTOVACUUM_OFF, keepStatisticsFresh } from "@/db/maintenance/planner-statistics";
 
 /** How often the server folds the dashboard's tally deltas, whether or not anyone reads them. */
 const COMPACT_INTERVAL_MS = 10_000;
@@ -37,14 +37,8 @@ export async function startUp(): Promise<void> {
       endExpiredCrowdSessions(handle.db).catch(() => {});
     }, CROWD_REAP_INTERVAL_MS).unref();
     // PGlite has no autovacuum (and a PostgreSQL server may run with it off): ANALYZE of the hot
-    // tables whenever they changed enough (on PGlite also now).
-    keepStatisticsFresh(handle);
-    if (handle.kind === "postgres")
-      autovacuumAnalyzes(handle)
-        .then((on) => {
-          if (!on) console.warn(AUTOVACUUM_OFF);
-        })
-        .catch(() => {});
+    // tables whenever they changed enough (on PGlite also now); a PostgreSQL server without it is named.
+    keepStatisticsFresh(handle, undefined, () => console.warn(AUTOVACUUM_OFF));
     // The production server's fast path (server/fast-path.ts) answers only once this is set.
     (globalThis as { __kpsStartedUp?: boolean }).__kpsStartedUp = true;
   } catch (error) {

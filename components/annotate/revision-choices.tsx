@@ -71,7 +71,8 @@ function choicesOf(kind: TaskKind, o: ChoiceOptions): ChoiceButton[] {
   ];
 }
 
-function isTyping(target: EventTarget | null): boolean {
+/** The key went to a field being typed in (the editor's comment): no shortcut takes it. */
+export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || target.closest("input, textarea, select") !== null);
 }
 

@@ -94,13 +94,6 @@ function missingOf(target: RevisionTarget, choice: Choice): string | null {
   return null;
 }
 
-/** The passages of the judgment (an evidence set: its members) and their words. */
-function useRevisionPassages(target: RevisionTarget) {
-  const passages = useMemo(() => target.members ?? [target.passage], [target.members, target.passage]);
-  const words = useMemo(() => passages.map((p) => passageWords(p.paragraphs)), [passages]);
-  return { passages, words };
-}
-
 interface PassagesProps {
   target: RevisionTarget;
   choice: Choice;
@@ -142,7 +135,8 @@ function useRevisionHighlight(
   announce: (text: string) => void,
   section: RefObject<HTMLElement | null>,
 ) {
-  const { passages, words } = useRevisionPassages(target);
+  const passages = useMemo(() => target.members ?? [target.passage], [target.members, target.passage]);
+  const words = useMemo(() => passages.map((p) => passageWords(p.paragraphs)), [passages]);
   const set = Boolean(target.members);
   const [active, setActive] = useState(0);
   const select = (range: WordRange, i: number) => {

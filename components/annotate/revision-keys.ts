@@ -3,6 +3,8 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { moveBySentence } from "@/lib/kilt/sentences";
 import { moveHighlight, type WordRange } from "@/lib/kilt/words";
+import { isTyping } from "./revision-choices";
+import { highlightKeyMove } from "./use-judging-keys";
 
 /** What the revision editor's highlight keys act on, as of the latest render. */
 export interface RevisionHighlightKeys {
@@ -20,18 +22,11 @@ export interface RevisionHighlightKeys {
 /** N and B, as on the judging screen by default: the next and the previous member of an evidence set. */
 const MEMBER_KEYS: Record<string, 1 | -1> = { n: 1, b: -1 };
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || target.closest("input, textarea, select") !== null);
-}
-
-/** The highlight a key press moves to (undefined: not a highlight key), as the judging screen's keys move it. */
+/** The highlight a key press moves to (undefined: not a highlight key), as the judging page's keys move it. */
 function movedBy(e: KeyboardEvent, k: RevisionHighlightKeys): WordRange | null | undefined {
-  const arrow = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
-  if (!arrow || e.metaKey) return undefined;
-  if (e.ctrlKey && e.shiftKey && !e.altKey) return moveBySentence(k.range, arrow > 0 ? "extend-sentence" : "shrink-sentence", k.sentences);
-  if (e.shiftKey && !e.ctrlKey && !e.altKey) return moveHighlight(k.range, arrow > 0 ? "extend" : "shrink", k.words);
-  if (e.altKey && !e.ctrlKey && !e.shiftKey) return moveHighlight(k.range, arrow > 0 ? "start-right" : "start-left", k.words);
-  return undefined;
+  const move = highlightKeyMove(e);
+  if (!move) return undefined;
+  return "word" in move ? moveHighlight(k.range, move.word, k.words) : moveBySentence(k.range, move.sentence, k.sentences);
 }
 
 /**

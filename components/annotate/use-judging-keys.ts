@@ -66,14 +66,10 @@ function onTaskKey(e: KeyboardEvent, target: HTMLElement | null, k: JudgingKeys)
     k.submit();
     return;
   }
-  if (e.altKey && !e.shiftKey && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+  const move = highlightKeyMove(e);
+  if (move && "word" in move) {
     e.preventDefault(); // Alt+← is the browser's Back
-    k.moveBy(e.key === "ArrowLeft" ? "start-left" : "start-right");
-    return;
-  }
-  if (e.shiftKey && !e.altKey && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
-    e.preventDefault();
-    k.moveBy(e.key === "ArrowRight" ? "extend" : "shrink");
+    k.moveBy(move.word);
     return;
   }
   if (e.altKey) return;
@@ -102,11 +98,26 @@ function singleKeyAction(e: KeyboardEvent, k: JudgingKeys): ShortcutAction | und
   return actionOfKey(k.shortcuts.keys, e.key);
 }
 
-/** Ctrl+Shift+→ / ← grow or shrink the highlight by a sentence (modifier combos stay when single keys are off). */
+/**
+ * The highlight's move a modifier combination stands for, on the judging page and in the revision
+ * editor alike (they stay when single keys are off): Alt+← / → move its start, Shift+→ / ← grow or
+ * shrink it by a word, Ctrl+Shift+→ / ← by a sentence; null for any other key.
+ */
+export function highlightKeyMove(e: KeyboardEvent): { word: HighlightMove } | { sentence: SentenceMove } | null {
+  const right = e.key === "ArrowRight";
+  if ((!right && e.key !== "ArrowLeft") || e.metaKey) return null;
+  if (e.ctrlKey) return e.shiftKey && !e.altKey ? { sentence: right ? "extend-sentence" : "shrink-sentence" } : null;
+  if (e.altKey && !e.shiftKey) return { word: right ? "start-right" : "start-left" };
+  if (e.shiftKey && !e.altKey) return { word: right ? "extend" : "shrink" };
+  return null;
+}
+
+/** Ctrl+Shift+→ / ← grow or shrink the highlight by a sentence. */
 function onSentenceKey(e: KeyboardEvent, k: JudgingKeys): boolean {
-  if (!e.ctrlKey || !e.shiftKey || e.altKey || e.metaKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return false;
+  const move = highlightKeyMove(e);
+  if (!move || !("sentence" in move)) return false;
   e.preventDefault();
-  k.moveBySentence(e.key === "ArrowRight" ? "extend-sentence" : "shrink-sentence");
+  k.moveBySentence(move.sentence);
   return true;
 }
 

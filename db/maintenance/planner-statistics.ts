@@ -84,35 +84,39 @@ export interface StatisticsKeeper {
  * On PGlite: analyzes every hot table now (off the start-up path: the first requests may run
  * between its statements), then the stale ones every `intervalMs`. On PostgreSQL with autovacuum
  * off: the stale ones now and every `intervalMs`, one process of the server at a time (an advisory
- * try-lock in the round's transaction; a process that finds it taken skips the round). On
- * PostgreSQL with autovacuum on: nothing. Errors only skip a round.
+ * try-lock in the round's transaction; a process that finds it taken skips the round), and
+ * `onAutovacuumOff` is called once, when the keeper finds it so. On PostgreSQL with autovacuum on:
+ * nothing. Errors only skip a round.
  */
-export function keepStatisticsFresh(handle: Pick<DatabaseHandle, "db" | "kind">, intervalMs = CHECK_INTERVAL_MS): StatisticsKeeper {
+export function keepStatisticsFresh(
+  handle: Pick<DatabaseHandle, "db" | "kind">,
+  intervalMs = CHECK_INTERVAL_MS,
+  onAutovacuumOff: () => void = () => {},
+): StatisticsKeeper {
   let running: Promise<HotTable[]> | null = null;
   let analyzed = 0;
   // Whether this keeper has work: read at its first round that reaches the database (on PostgreSQL
   // the setting changes only with a reload), again after a round that could not read it.
   let active: boolean | undefined = handle.kind === "pglite" ? true : undefined;
-  const analyzeDue = async (tables?: readonly HotTable[]): Promise<HotTable[]> => {
-    if (handle.kind === "pglite") {
-      const due = tables ?? (await staleTables(handle.db));
-      await analyzeTables(handle.db, due);
-      return [...due];
-    }
-    return handle.db.transaction(async (tx) => {
-      const [turn] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${KEEPER_LOCK}) as ok`));
-      if (!turn?.ok) return [];
-      const due = tables ?? (await staleTables(tx));
-      await analyzeTables(tx, due);
-      return [...due];
-    });
+  const analyzeDue = async (db: Db | Tx, tables?: readonly HotTable[]): Promise<HotTable[]> => {
+    const due = tables ?? (await staleTables(db));
+    await analyzeTables(db, due);
+    return [...due];
   };
+  const oneProcessAtATime = (tables?: readonly HotTable[]) =>
+    handle.db.transaction(async (tx) => {
+      const [turn] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${KEEPER_LOCK}) as ok`));
+      return turn?.ok ? analyzeDue(tx, tables) : [];
+    });
   const round = (tables?: readonly HotTable[]) => {
     running ??= (async () => {
       try {
-        active ??= !(await autovacuumAnalyzes(handle));
+        if (active === undefined) {
+          active = !(await autovacuumAnalyzes(handle));
+          if (active) onAutovacuumOff();
+        }
         if (!active) return [];
-        const due = await analyzeDue(tables);
+        const due = handle.kind === "pglite" ? await analyzeDue(handle.db, tables) : await oneProcessAtATime(tables);
         analyzed += due.length;
         return due;
       } finally {

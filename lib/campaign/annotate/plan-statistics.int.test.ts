@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawClientOf, type Db } from "@/db/client";
-import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
+import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases";
-import { nextTask } from "./assignment";
 import { CLAIM_NEXT_SQL } from "./claim-next.internal";
-import { submitJudgmentAndNext } from "./judgments";
 import { analyzeTables, staleTables } from "@/db/maintenance/planner-statistics";
 
 /** A session of `db` of its own (PGlite has one): a statement prepared there keeps its plan as the app's do. */
@@ -85,22 +83,33 @@ for (const kind of testDatabaseKinds()) {
           await s.run(`prepare ${name} as ${CLAIM_NEXT_SQL}`);
           await rowsRead(); // the plan, made now: no claim, no judgment yet
 
-          // a and b judge 150 passages each (gold, paragraph 1, as sufficient: the gold rule keeps them).
-          for (const who of [a, b]) {
-            let t = await nextTask(db, who, { campaignId: c.campaignId });
-            for (let i = 0; i < 150 && t; i++) {
-              const verdict = t.passage.paragraphs[0]!.id === 1 ? "sufficient" : "insufficient";
-              t = (await submitJudgmentAndNext(db, who, t.claim.handle, judgmentOf(t, verdict), { next: "1" })).next ?? null;
-            }
-          }
-          // All but 10 of a's judgments were made before today; 8 others judged the other campaign's 1,200 passages.
+          // The history, written at once from this session: a and b each judged 150 of the campaign's
+          // passages, each through its claim, all but 10 of a's before today, and a holds the next one
+          // (the task on screen, which the statement gives back); 8 others judged the other campaign's
+          // 1,200 passages. (Not through the app: while this session waited seconds for it,
+          // a server busy with other databases' schema changes could drop its cached plans, and the
+          // plan of empty tables would be gone before it could be read.)
+          await s.run(
+            `with picked as (
+               select p.id, p.campaign_id, p.batch_id, u.id as user_id, row_number() over (partition by u.id order by p.id) as n
+               from passages p cross join unnest(array[${a.id}, ${b.id}]::bigint[]) u(id) where p.campaign_id = ${c.campaignId}
+             ), claimed as (
+               insert into claims (handle, passage_id, user_id, campaign_id, expires_at, ended_at)
+               select 'history-' || user_id || '-' || id, id, user_id, campaign_id, now() + interval '10 minutes', case when n <= 150 then now() end
+               from picked where n <= 150 or (n = 151 and user_id = ${a.id})
+               returning id, passage_id, user_id, ended_at
+             )
+             insert into judgments (passage_id, user_id, claim_id, campaign_id, batch_id, verdict, duration_ms, idempotency_key, request_hash)
+             select k.passage_id, k.user_id, k.id, p.campaign_id, p.batch_id, 'insufficient', 1000, 'history-' || k.id, 'history'
+             from claimed k join passages p on p.id = k.passage_id where k.ended_at is not null`,
+          );
           await s.run(
             `update judgments set created_at = created_at - interval '1 day' where user_id = ${a.id} and id not in (select id from judgments where user_id = ${a.id} order by id desc limit 10)`,
           );
           await s.run(
             `insert into judgments (passage_id, user_id, campaign_id, batch_id, verdict, duration_ms, idempotency_key, request_hash)
-           select p.id, u.id, p.campaign_id, p.batch_id, 'insufficient', 1000, 'filler-' || p.id || '-' || u.id, 'filler'
-           from passages p cross join unnest(array[${others.map((o) => o.id).join(",")}]::bigint[]) u(id) where p.campaign_id = ${other.campaignId}`,
+             select p.id, u.id, p.campaign_id, p.batch_id, 'insufficient', 1000, 'filler-' || p.id || '-' || u.id, 'filler'
+             from passages p cross join unnest(array[${others.map((o) => o.id).join(",")}]::bigint[]) u(id) where p.campaign_id = ${other.campaignId}`,
           );
           await s.run("select pg_stat_force_next_flush()");
 
