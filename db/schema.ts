@@ -40,6 +40,13 @@ const id = () => bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAs
 const ref = (name: string) => bigint(name, { mode: "number" });
 /** A required reference to a row that takes this one with it when deleted. */
 const cascadeRef = (name: string, target: () => AnyPgColumn) => ref(name).notNull().references(target, { onDelete: "cascade" });
+/**
+ * A required copy of the row's passage's campaign or batch, with no foreign key of its own: the
+ * passage's key deletes the row with the passage, whose campaign and batch take it with them. A
+ * foreign key here would lock the campaign's and the batch's one row (FOR KEY SHARE) from every
+ * claim and judgment written, the rows all concurrent annotators share (docs/judgment-path.md).
+ */
+const hotRef = (name: string) => ref(name).notNull();
 
 /** A user's judging shortcuts (lib/campaign/annotate/shortcuts.contract.ts parses and applies them). */
 export interface ShortcutPrefs {
@@ -497,7 +504,8 @@ export const claims = pgTable(
     handle: text("handle").notNull(),
     passageId: cascadeRef("passage_id", () => passages.id),
     userId: cascadeRef("user_id", () => users.id),
-    campaignId: cascadeRef("campaign_id", () => campaigns.id),
+    /** The passage's campaign, copied for the claim's indexes; its passage takes it with it (hotRef). */
+    campaignId: hotRef("campaign_id"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     /** Set when the claim ends: judged, released, or reclaimed after expiry. */
@@ -524,8 +532,9 @@ export const judgments = pgTable(
     passageId: cascadeRef("passage_id", () => passages.id),
     userId: cascadeRef("user_id", () => users.id),
     claimId: ref("claim_id").references(() => claims.id, { onDelete: "set null" }),
-    campaignId: cascadeRef("campaign_id", () => campaigns.id),
-    batchId: cascadeRef("batch_id", () => batches.id),
+    /** The passage's campaign and batch, copied for the judgment's indexes; its passage takes it with it (hotRef). */
+    campaignId: hotRef("campaign_id"),
+    batchId: hotRef("batch_id"),
     verdict: verdict("verdict").notNull(),
     /** Fact checking: the label a sufficient verdict gives the claim (SUPPORTS or REFUTES); null for other kinds and insufficient verdicts. */
     label: text("label").$type<FactLabel>(),

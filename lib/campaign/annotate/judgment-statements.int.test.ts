@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { expect, it } from "vitest";
 import { rawClientOf, type Db } from "@/db/client";
@@ -102,6 +102,27 @@ describeEachDatabase("the judgment's statements", ({ db, kind }) => {
       expect(p).toMatchObject({ judgmentCount: 0, claimCount: 0, openSlots: 3 });
     } finally {
       await other.end();
+    }
+  });
+  it("a deleted campaign or batch takes its judgments and claims with its passages (their own campaign and batch have no key)", async () => {
+    for (const table of ["batches", "campaigns"] as const) {
+      const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
+      const a = await makeAnnotator(db());
+      const judged = (await nextTask(db(), a, { campaignId: c.campaignId }))!;
+      await submitJudgment(db(), a, judged.claim.handle, judgmentOf(judged, "insufficient"));
+      await nextTask(db(), a, { campaignId: c.campaignId }); // a live claim too
+      const count = async () => {
+        const [row] = await db()
+          .select({
+            j: sql<number>`(select count(*)::int from judgments where campaign_id = ${c.campaignId})`,
+            c: sql<number>`(select count(*)::int from claims where campaign_id = ${c.campaignId})`,
+          })
+          .from(sql`(select 1) one`);
+        return row!;
+      };
+      expect(await count()).toEqual({ j: 1, c: 2 });
+      await db().execute(sql`delete from ${sql.identifier(table)} where id = ${table === "batches" ? c.batchId : c.campaignId}`);
+      expect(await count()).toEqual({ j: 0, c: 0 });
     }
   });
 });
