@@ -52,6 +52,28 @@ export async function requireActiveAnnotator(
   return { user, campaign: row!.campaign };
 }
 
+const campaignQuery = (db: Db) =>
+  db
+    .select()
+    .from(campaigns)
+    .where(eq(campaigns.id, sql.placeholder("campaign")))
+    .prepare("kps_campaign_row");
+
+/**
+ * The campaign of an annotator whose access was checked against the database in this request
+ * already: the claim read of the judgment that brings the next task (judgments.ts) read their
+ * membership and standing, and the write read the standing again. Only the campaign's row is left
+ * to read, and it is cached per campaign (1 s, the same topic, so `campaignAccessChanged` forgets
+ * it), not per annotator: an annotator who judges every few seconds finds their own entry of
+ * requireActiveAnnotator gone at every judgment, and the campaign's entry there.
+ */
+export async function campaignOfCheckedAnnotator(db: Db, campaignId: number): Promise<Campaign | null> {
+  return cachedOrLoad(db, "access", `campaign:${campaignId}`, async () => {
+    const [row] = await preparedFor(db, "campaign", campaignQuery).execute({ campaign: campaignId });
+    return { value: row ?? null, keep: !!row };
+  });
+}
+
 function refusal(row: AccessRow, role: UserActor["role"]): "not_found" | "paused" | null {
   if (role === "crowd" ? row.crowd === null : !row.campaign.allAnnotators && row.member === null) return "not_found";
   return row.standing === "paused" ? "paused" : null;

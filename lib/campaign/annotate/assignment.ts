@@ -2,12 +2,12 @@ import "server-only";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { campaigns, claims } from "@/db/schema";
-import { requireUser, type Actor } from "@/lib/auth/actor";
+import { requireUser, type Actor, type UserActor } from "@/lib/auth/actor";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { claimNextReaping } from "./claim-next.internal";
 import type { Task } from "./judging.contract";
-import { requireActiveAnnotator } from "./annotator-access";
+import { campaignOfCheckedAnnotator, requireActiveAnnotator } from "./annotator-access";
 
 export type NextTaskInput = { campaignId: number; after?: string };
 /** How a caller's next task is found: `nextTask`, or one that also knows crowd sessions (lib/crowd/work.ts). */
@@ -32,6 +32,17 @@ export async function nextTask(db: Db, actor: Actor, input: NextTaskInput): Prom
   if (actor.kind === "user" && actor.role === "crowd")
     throw new AppError("forbidden", "A crowd worker's next passage comes with their session.");
   const { user, campaign } = await requireActiveAnnotator(db, actor, input.campaignId);
+  return claimNextReaping(db, user, campaign, input.after);
+}
+
+/**
+ * `nextTask` for an annotator (never a crowd worker) whose membership and standing this request
+ * has just read from the database: the judgment before it (submitJudgmentAndNext). The same claim,
+ * without requireActiveAnnotator's look-up of the annotator's access.
+ */
+export async function nextTaskOfCheckedAnnotator(db: Db, user: UserActor, input: NextTaskInput): Promise<Task | null> {
+  const campaign = await campaignOfCheckedAnnotator(db, input.campaignId);
+  if (!campaign) throw new AppError("not_found", `No campaign with id ${input.campaignId} for you.`);
   return claimNextReaping(db, user, campaign, input.after);
 }
 

@@ -1,13 +1,46 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { cacheNow, CACHE_TTL_MS, setCacheClock } from "@/db/cache/hot-cache";
+import { rawClientOf } from "@/db/client";
 import { claims } from "@/db/schema";
 import { AppError, parseInput } from "@/lib/errors";
 import { judgmentOf, makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { describeEachDatabase } from "@/test/databases";
+import { countPgliteStatements } from "@/test/pglite-statements";
 import { nextTask } from "./assignment";
 import { judgmentQuerySchema, submitJudgmentAndNext } from "./judgments";
 
 describeEachDatabase("a judgment that answers with the next task (?next=1)", ({ db }) => {
+  afterEach(() => setCacheClock(null));
+
+  it("reads the annotator's access once: the claim read's, not again for the next task (three statements)", async () => {
+    const c = await makeCampaign(db(), { queries: 4, candidates: 2 });
+    const [a, b] = [await makeAnnotator(db()), await makeAnnotator(db())];
+    const [ta, tb] = [(await nextTask(db(), a, { campaignId: c.campaignId }))!, (await nextTask(db(), b, { campaignId: c.campaignId }))!];
+    // Over a second later, as an annotator judges: every access entry cached per annotator is gone.
+    const later = cacheNow() + CACHE_TTL_MS + 1;
+    setCacheClock(() => later);
+    await submitJudgmentAndNext(db(), a, ta.claim.handle, judgmentOf(ta, "insufficient"), { next: "1" }); // the campaign's row, once
+    const sent: string[] = [];
+    const raw = rawClientOf(db());
+    let restore: () => void;
+    if (raw.kind === "postgres") {
+      raw.client.options.debug = (_connection: number, query: string) => void sent.push(query);
+      restore = () => void (raw.client.options.debug = false);
+    } else {
+      restore = countPgliteStatements(raw.client, (statement) => void sent.push(statement));
+    }
+    let answer;
+    try {
+      answer = await submitJudgmentAndNext(db(), b, tb.claim.handle, judgmentOf(tb, "sufficient"), { next: "1" });
+    } finally {
+      restore();
+    }
+    expect(answer.next).toBeTruthy();
+    // The claim read, the write, the claim of the next task: no look-up of b's membership and standing.
+    expect(sent, sent.map((q) => q.replace(/\s+/g, " ").slice(0, 80)).join("\n")).toHaveLength(3);
+  });
+
   it("claims the task after the prefetched one, once: a replay answers the same task", async () => {
     const c = await makeCampaign(db(), { queries: 2, candidates: 1 });
     const a = await makeAnnotator(db());

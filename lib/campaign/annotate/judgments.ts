@@ -5,7 +5,7 @@ import { campaigns } from "@/db/schema";
 import { requireUser, type Actor } from "@/lib/auth/actor";
 import { AppError, isUniqueViolation } from "@/lib/errors";
 import { breaksGoldRule, goldCountsOf, isGoldCorrect, setStanding, type GoldPassage } from "../quality/standings";
-import { nextTask, type NextTaskFn } from "./assignment";
+import { nextTask, nextTaskOfCheckedAnnotator, type NextTaskFn } from "./assignment";
 import type { Task } from "./judging.contract";
 import { checkTaskVerdict, MAX_DURATION_MS, requestHash, type JudgmentInput } from "./judgment-input";
 import { checkSpan } from "./judgment-span";
@@ -38,7 +38,7 @@ export async function submitJudgment(
   actor: Actor,
   handle: string,
   input: JudgmentInput,
-): Promise<{ judgment: JudgmentView; replayed: boolean; campaignId: number }> {
+): Promise<{ judgment: JudgmentView; replayed: boolean; campaignId: number; accessChecked?: true }> {
   const user = requireUser(actor);
   const q = autocommitQuery(db);
   let hash: string | undefined;
@@ -64,16 +64,18 @@ export async function submitJudgment(
         return { ...(await refuse(q, claim, user.id, input.idempotencyKey, hash, handle)), campaignId };
       }
       // The gold rule pauses after the judgment is stored: the judgment is acknowledged either way.
-      if (
+      const paused =
         row.status === "active" &&
         row.gold_judged !== null &&
-        breaksGoldRule(goldCountsOf(row), { minJudgments: claim.gold_min_judgments, threshold: claim.gold_accuracy_threshold })
-      ) {
-        await pauseByGoldRule(db, claim.campaign_id, user.id);
-      }
+        breaksGoldRule(goldCountsOf(row), { minJudgments: claim.gold_min_judgments, threshold: claim.gold_accuracy_threshold });
+      if (paused) await pauseByGoldRule(db, claim.campaign_id, user.id);
       // Part of the evidence: pairs of the question's passages that T annotators marked so become sets (partial-sets.ts).
       if (input.verdict === "partial") await buildPartialSets(db, claim.passage_id);
-      return { judgment: viewOf(input, handle, new Date(row.created_at), row.duration_ms!), replayed: false, campaignId };
+      const view = viewOf(input, handle, new Date(row.created_at), row.duration_ms!);
+      // An annotator (a crowd worker's next task also depends on their session) whose membership
+      // and standing the claim read checked and the write saw unpaused, and whom this judgment left so.
+      const checked = user.role === "annotator" && !paused;
+      return { judgment: view, replayed: false, campaignId, ...(checked ? { accessChecked: true as const } : {}) };
     }
   } catch (error) {
     // Two submissions with one key raced: the loser finds the winner's row.
@@ -106,7 +108,9 @@ export async function pauseByGoldRule(db: Db, campaignId: number, userId: number
  * the same way without claiming twice: `nextTask` gives the live claim first, so the task the first
  * answer claimed comes back. `next` is left out when no task can be given now (the annotator was
  * just paused, the batch stopped): the client then asks `…/next`, which says why. `next` finds the
- * task: `nextTask`, or for a route that serves crowd workers too, lib/crowd/work.ts's `nextTaskFor`.
+ * task: `nextTask`, or for a route that serves crowd workers too, lib/crowd/work.ts's `nextTaskFor`;
+ * after an annotator's judgment stored now, `nextTaskOfCheckedAnnotator`, which does not read again
+ * the access the claim read has just read.
  */
 export async function submitJudgmentAndNext(
   db: Db,
@@ -116,10 +120,13 @@ export async function submitJudgmentAndNext(
   query: { next?: "1"; after?: string },
   next: NextTaskFn = nextTask,
 ): Promise<{ judgment: JudgmentView; replayed: boolean; next?: Task | null }> {
-  const { judgment, replayed, campaignId } = await submitJudgment(db, actor, handle, input);
+  const { judgment, replayed, campaignId, accessChecked } = await submitJudgment(db, actor, handle, input);
   if (query.next !== "1") return { judgment, replayed };
   try {
-    return { judgment, replayed, next: await next(db, actor, { campaignId, after: query.after }) };
+    const where = { campaignId, after: query.after };
+    // A judgment stored now read the annotator's access afresh: it is not read a third time.
+    const task = accessChecked ? await nextTaskOfCheckedAnnotator(db, requireUser(actor), where) : await next(db, actor, where);
+    return { judgment, replayed, next: task };
   } catch (error) {
     if (error instanceof AppError) return { judgment, replayed };
     throw error;
