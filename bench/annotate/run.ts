@@ -545,7 +545,8 @@ async function main() {
     console.log(
       `judgments/s ÷ tps: one judgment is ${opts.requestsPerJudgment === 1 ? "one HTTP request (the judgment, whose answer brings the next task: ?next=1), answered by the fast path or by Next.js (--path)" : "two HTTP requests (…/next, then the judgment), answered by the fast path or by Next.js (--path)"} ` +
         "and, in the steady state, 3 SQL statements, each committed by itself: the claim read, the judgment's write (claim and passage locked for that " +
-        "statement only), the next claim (one CTE); the session and the campaign access come from a 1-s per-process cache, expired claims are reaped " +
+        "statement only), the next claim (one CTE); the session comes from a 1-s per-process cache, and after a judgment the annotator's access is not " +
+        "looked up again (the claim read has just read it; the campaign's row is cached per campaign for 1 s); expired claims are reaped " +
         "every 2 s per campaign. A pgbench -N transaction is 5 statements (begin … commit). The statements per judgment measured in the server's log " +
         "are printed with --profile.",
     );
