@@ -64,8 +64,8 @@ const campaignQuery = (db: Db) =>
  * already: the claim read of the judgment that brings the next task (judgments.ts) read their
  * membership and standing, and the write read the standing again. Only the campaign's row is left
  * to read, and it is cached per campaign (1 s, the same topic, so `campaignAccessChanged` forgets
- * it), not per annotator: an annotator who judges every few seconds finds their own entry of
- * requireActiveAnnotator gone at every judgment, and the campaign's entry there.
+ * it), not per annotator: requireActiveAnnotator's entry of an annotator who judges every few
+ * seconds has expired by each judgment, while the campaign's entry is kept warm by all of them.
  */
 export async function campaignOfCheckedAnnotator(db: Db, campaignId: number): Promise<Campaign | null> {
   return cachedOrLoad(db, "access", `campaign:${campaignId}`, async () => {

@@ -124,7 +124,7 @@ export async function submitJudgmentAndNext(
   if (query.next !== "1") return { judgment, replayed };
   try {
     const where = { campaignId, after: query.after };
-    // A judgment stored now read the annotator's access afresh: it is not read a third time.
+    // A judgment stored now has just read the annotator's access: the next task does not look it up again.
     const task = accessChecked ? await nextTaskOfCheckedAnnotator(db, requireUser(actor), where) : await next(db, actor, where);
     return { judgment, replayed, next: task };
   } catch (error) {

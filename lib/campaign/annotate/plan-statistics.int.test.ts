@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { rawClientOf, type Db } from "@/db/client";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { openPrivateDatabase, testDatabaseKinds, unique } from "@/test/databases";
@@ -46,17 +46,21 @@ function scans(node: PlanNode, out: string[] = []): string[] {
 // tables as a campaign starts.
 for (const kind of testDatabaseKinds()) {
   describe(`the claim statement's cached plan as claims and judgments grow [${kind}]`, () => {
+    // A database of the test's own, made inside it: the plan must be made on empty tables, so a
+    // retry (CI's one) needs new ones, not the tables the failed try filled.
     let handle: Awaited<ReturnType<typeof openPrivateDatabase>> | undefined;
-    beforeAll(async () => {
-      handle = await openPrivateDatabase(kind);
+    afterEach(async () => {
+      await handle?.drop();
+      handle = undefined;
     });
-    afterAll(async () => handle?.drop());
 
     it(
       "reads only what the task needs of the annotator's claims and judgments once the keeper has analyzed them",
       { timeout: 120_000 },
       async () => {
-        const db = handle!.handle.db;
+        await handle?.drop(); // a try's own, should its hook not have run
+        handle = await openPrivateDatabase(kind);
+        const db = handle.handle.db;
         const c = await makeCampaign(db, { queries: 90, candidates: 2 });
         const other = await makeCampaign(db, { queries: 400, candidates: 2 });
         const [a, b] = [await makeAnnotator(db), await makeAnnotator(db)];
