@@ -31,11 +31,21 @@ export interface DatabaseHandle {
 }
 
 /** `memory` with `loadDataDir`: a fresh in-memory database started from a dumped data directory (PGlite's `dumpDataDir`), no initdb. */
-export type OpenOptions = { url: string } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
+export type OpenOptions = { url: string; poolSize?: number } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
+
+/**
+ * Connections each process opens to a PostgreSQL server at most (`KPS_DB_POOL`). Few, because the
+ * app's statements are short and a connection waits for none of the app's work: on the 2-core
+ * machine of bench/annotate, two processes of 20 connections each took 351.6–412.2 judgments/s,
+ * and of 8 each 488.7–501.7 in the same hour (PostgreSQL 3.17–3.67 ms of CPU per judgment against
+ * 2.66–2.73): forty backends on two cores spend their time taking the CPU and the locks from each
+ * other. Requests beyond the pool wait in the client's queue for the next free connection.
+ */
+export const DEFAULT_POOL_SIZE = 8;
 
 /** How to open the database a `DatabaseConfig` names. */
 export function openOptionsOf(config: DatabaseConfig): OpenOptions {
-  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir };
+  return config.databaseUrl ? { url: config.databaseUrl, poolSize: config.poolSize } : { dataDir: config.dataDir };
 }
 
 /** The driver client behind a drizzle database, for what drizzle does not do (COPY). */
@@ -73,7 +83,11 @@ export const SERVER_CONNECTION_PARAMETERS = { jit: "off" } as const;
 /** Opens a database without migrating it. The app uses `getDatabase()`; tests and tools use this. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if ("url" in options) {
-    const client = postgres(options.url, { max: 20, onnotice: () => {}, connection: SERVER_CONNECTION_PARAMETERS });
+    const client = postgres(options.url, {
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      onnotice: () => {},
+      connection: SERVER_CONNECTION_PARAMETERS,
+    });
     const db = register(drizzlePostgres({ client, schema }) as unknown as Db, { kind: "postgres", client });
     const u = new URL(options.url);
     return {

@@ -10,6 +10,8 @@ export const databaseEnvShape = {
   DATABASE_URL: z.url().optional(),
   /** Where the embedded database keeps its files. */
   KPS_DATA_DIR: z.string().min(1).default(".data/pglite"),
+  /** Connections each process opens to a PostgreSQL server at most (db/client.ts, `DEFAULT_POOL_SIZE`). */
+  KPS_DB_POOL: z.coerce.number().int().min(1).max(1000).optional(),
 };
 
 export type DatabaseEnv = z.infer<z.ZodObject<typeof databaseEnvShape>>;
@@ -18,8 +20,10 @@ export type DatabaseEnv = z.infer<z.ZodObject<typeof databaseEnvShape>>;
 export interface DatabaseConfig {
   databaseUrl?: string;
   dataDir: string;
+  /** Connections to the PostgreSQL server at most, per process (unset: the client's default). */
+  poolSize?: number;
 }
 
 export function databaseConfigOf(vars: DatabaseEnv): DatabaseConfig {
-  return { databaseUrl: vars.DATABASE_URL, dataDir: vars.KPS_DATA_DIR };
+  return { databaseUrl: vars.DATABASE_URL, dataDir: vars.KPS_DATA_DIR, poolSize: vars.KPS_DB_POOL };
 }

@@ -3,6 +3,8 @@
 // annotator asks `POST …/next` once, then loops `POST /api/claims/:handle/judgment?next=1`, whose
 // answer brings the next task; with two, it loops next → judgment. Latencies are measured per
 // request (write to last byte of the answer): `next` is every request that brought a task.
+// `tailOf` says how the slow ones are spread over the window.
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Client } from "./http";
 import type { Annotator } from "./seed";
 
@@ -19,6 +21,8 @@ export interface PhaseStats {
   judgments: number;
   sufficient: number;
   next: number[];
+  /** Every `next` latency with the time it was sent, ms from the phase's start (for the tail's timeline). */
+  nextAt: Array<[at: number, ms: number]>;
   submit: number[];
   /** "next 500", "submit 409", "next ECONNRESET" … */
   errors: Map<string, number>;
@@ -34,10 +38,14 @@ export interface LoadResult {
   /** Claims still held when the run stopped (a next answered, its submit not sent). */
   openClaims: number;
   firstErrors: string[];
+  /** This process's event-loop delay over the measured window, ms: what the load generator itself adds to the latencies it measures. */
+  loopDelay: { p50: number; p99: number; max: number };
 }
 
+const LOOP_RESOLUTION_MS = 10;
+
 function emptyStats(): PhaseStats {
-  return { seconds: 0, judgments: 0, sufficient: 0, next: [], submit: [], errors: new Map() };
+  return { seconds: 0, judgments: 0, sufficient: 0, next: [], nextAt: [], submit: [], errors: new Map() };
 }
 
 /** A word of 3+ letters near the start of the text, with its offsets in CODE POINTS. */
@@ -109,6 +117,12 @@ export async function runLoad(
   let drained = 0;
   let openClaims = 0;
   const firstErrors: string[] = [];
+  let phaseStart = performance.now();
+  const record = (at: Exclude<Phase, "stop">, t0: number, ms: number) => {
+    stats[at].next.push(ms);
+    stats[at].nextAt.push([t0 - phaseStart, ms]);
+  };
+  const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const error = (at: Phase, key: string, detail: string) => {
     if (at !== "stop") stats[at].errors.set(key, (stats[at].errors.get(key) ?? 0) + 1);
     if (firstErrors.length < 5) firstErrors.push(`${key}: ${detail.slice(0, 300)}`);
@@ -120,7 +134,7 @@ export async function runLoad(
     const t0 = performance.now();
     try {
       const res = await client.request("POST", `/api/campaigns/${campaignId}/next`, { headers, body: "{}" });
-      if (at !== "stop") stats[at].next.push(performance.now() - t0);
+      if (at !== "stop") record(at, t0, performance.now() - t0);
       if (res.status === 204) return "drained";
       if (res.status === 200) return JSON.parse(res.body.toString("utf8")) as Task;
       error(at, `next ${res.status}`, res.body.toString("utf8"));
@@ -161,7 +175,7 @@ export async function runLoad(
       }
       if (!oneRequest) return undefined;
       const next = (JSON.parse(res.body.toString("utf8")) as { next?: Task | null }).next;
-      if (next !== undefined && at !== "stop") stats[at].next.push(ms);
+      if (next !== undefined && at !== "stop") record(at, t0, ms);
       return next;
     } catch (e) {
       error(at, `submit ${(e as { code?: string }).code ?? "error"}`, String(e));
@@ -194,11 +208,14 @@ export async function runLoad(
     await new Promise((r) => setTimeout(r, options.warmupSeconds * 1000));
     measureStart = performance.now();
     stats.warmup.seconds = (measureStart - started) / 1000;
+    phaseStart = measureStart;
     phase = "measure";
   }
   options.onMeasureStart?.();
+  loop.enable();
   await new Promise((r) => setTimeout(r, options.seconds * 1000));
   phase = "stop";
+  loop.disable();
   stats.measure.seconds = (performance.now() - measureStart) / 1000;
   options.onMeasureEnd?.();
   await Promise.all(running);
@@ -206,7 +223,10 @@ export async function runLoad(
     s.next.sort((x, y) => x - y);
     s.submit.sort((x, y) => x - y);
   }
-  return { warmup: stats.warmup, measured: stats.measure, acknowledged, drained, openClaims, firstErrors };
+  // The histogram holds each tick's interval, the timer's own 10 ms included: the delay is what is past it.
+  const past = (ns: number) => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+  const loopDelay = { p50: past(loop.percentile(50)), p99: past(loop.percentile(99)), max: past(loop.max) };
+  return { warmup: stats.warmup, measured: stats.measure, acknowledged, drained, openClaims, firstErrors, loopDelay };
 }
 
 /**
@@ -240,4 +260,33 @@ export async function hammerHealth(
   await Promise.all(loops);
   latencies.sort((a, b) => a - b);
   return { requests: latencies.length, seconds: elapsed, latencies, errors };
+}
+
+/**
+ * How the `next` requests slower than `overMs` are spread over the measured window: how many, and
+ * what share of them fell in the `worst` seconds that held the most. Spread evenly, queueing at
+ * that load makes the tail; bunched into a few seconds, a pause of something (a checkpoint, a
+ * garbage collection, a periodic job) does.
+ */
+export function tailOf(
+  stats: PhaseStats,
+  overMs = 50,
+  worst = 3,
+): { slow: number; share: number; worstShare: number; worstSeconds: number[] } {
+  const perSecond = new Map<number, number>();
+  let slow = 0;
+  for (const [at, ms] of stats.nextAt) {
+    if (ms <= overMs) continue;
+    slow++;
+    const s = Math.floor(at / 1000);
+    perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+  }
+  const ranked = [...perSecond].sort((a, b) => b[1] - a[1]).slice(0, worst);
+  const inWorst = ranked.reduce((n, [, c]) => n + c, 0);
+  return {
+    slow,
+    share: stats.nextAt.length ? slow / stats.nextAt.length : 0,
+    worstShare: slow ? inWorst / slow : 0,
+    worstSeconds: ranked.map(([s]) => s),
+  };
 }

@@ -4,11 +4,14 @@
 //
 //   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
 //                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
-//                             [--workers 2] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof] [--perf]
+//                             [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof] [--perf]
 //
 // --path: which server path answers the annotation routes — `fast` (the production server's fast
 // path, server/fast-path.ts), `next` (Next.js's routes: KPS_FAST_PATH=0) or `both` (default: the Next.js
 // run first, as the baseline, then the fast path, each on a fresh database and server).
+//
+// --db-pool: the app server's connections to PostgreSQL per process (KPS_DB_POOL), one run each, in
+// the order given (default: the app's own, db/client.ts DEFAULT_POOL_SIZE).
 //
 // --requests-per-judgment: 1 (default) as the judging page works, the judgment's answer bringing the
 // next task (`?next=1`); 2 as before issue 13 (`…/next`, then the judgment).
@@ -28,10 +31,10 @@ import os from "node:os";
 import path from "node:path";
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
-import { openDatabase, rowsOf } from "../../db/client";
+import { DEFAULT_POOL_SIZE, openDatabase, rowsOf } from "../../db/client";
 import { createClient } from "./http";
 import { checkInvariants, type InvariantReport, type Query } from "./invariants";
-import { hammerHealth, percentile, runLoad, type LoadResult } from "./load";
+import { hammerHealth, percentile, runLoad, tailOf, type LoadResult } from "./load";
 import { perfAvailable, perfBreakdown, perfRecord } from "./perf";
 import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
 import {
@@ -74,6 +77,12 @@ function pathsOption(value: string): Via[] {
   throw new Error(`--path must be both, fast or next, not '${value}'`);
 }
 
+/** `--db-pool 20,8`: one run per size, in that order; unset: the app's default (undefined). */
+function poolsOption(value: string): (number | undefined)[] {
+  if (value === "") return [undefined];
+  return value.split(",").map((v) => integerOption("db-pool", v.trim(), 1));
+}
+
 function requestsOption(value: string): 1 | 2 {
   if (value !== "1" && value !== "2") throw new Error(`--requests-per-judgment must be 1 or 2, not '${value}'`);
   return value === "1" ? 1 : 2;
@@ -82,7 +91,7 @@ function requestsOption(value: string): 1 | 2 {
 function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof] [--perf]",
+      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof] [--perf]",
     {
       ...stringOptions({
         annotators: "200",
@@ -94,6 +103,7 @@ function parseOptions() {
         passages: "30000",
         port: "3150",
         workers: "2",
+        "db-pool": "",
         "requests-per-judgment": "1",
         path: "both",
         "log-sample-rate": "0.02",
@@ -116,6 +126,7 @@ function parseOptions() {
     workers: integerOption("workers", values.workers, 1),
     requestsPerJudgment: requestsOption(values["requests-per-judgment"]),
     paths: pathsOption(values.path),
+    pools: poolsOption(values["db-pool"]),
     targets,
     build: !values["no-build"],
     snapshot: values.snapshot,
@@ -129,6 +140,8 @@ function parseOptions() {
 
 interface TargetResult {
   target: Target;
+  /** The app server's connections to PostgreSQL per process (KPS_DB_POOL); undefined on PGlite. */
+  poolSize?: number;
   /** Which path answered the annotation routes. */
   via: Via;
   label: string;
@@ -192,7 +205,7 @@ export function summaryLine(r: TargetResult): string {
   const baseline = r.pgbench
     ? `${(jps / r.pgbench.tps).toFixed(3)} × pgbench -N (${r.pgbench.tps.toFixed(0)} tps)`
     : "? × pgbench -N (? tps)";
-  return `annotate: ${jps.toFixed(1)} judgments/s at ${r.annotators} annotators on ${r.database} (${VIA[r.via]}), ${baseline}, next p99 ${percentile(m.next, 99).toFixed(1)} ms`;
+  return `annotate: ${jps.toFixed(1)} judgments/s at ${r.annotators} annotators on ${r.database} (${VIA[r.via]}${r.poolSize ? `, ${r.poolSize} connections per process` : ""}), ${baseline}, next p99 ${percentile(m.next, 99).toFixed(1)} ms`;
 }
 
 const VIA: Record<Via, string> = { fast: "fast path", next: "Next.js routes" };
@@ -259,12 +272,16 @@ async function main() {
       else console.log(".next is up to date");
     }
 
-    for (const [target, via] of opts.targets.flatMap((t) => opts.paths.map((p) => [t, p] as const))) {
+    const runs = opts.targets.flatMap((t) =>
+      opts.paths.flatMap((p) => (t === "postgres" ? opts.pools : [undefined]).map((pool) => [t, p, pool] as const)),
+    );
+    for (const [target, via, pool] of runs) {
+      const poolSize = target === "postgres" ? (pool ?? DEFAULT_POOL_SIZE) : undefined;
       const annotators = target === "postgres" ? opts.annotators : opts.pgliteAnnotators;
       const port = target === "postgres" ? opts.port : opts.port + 1;
       const workers = target === "postgres" ? opts.workers : 1;
       console.log(
-        `\n── ${target}, ${VIA[via]}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between a task and its judgment)` : ", no think time"}, ${opts.requestsPerJudgment === 1 ? "one request per judgment (?next=1)" : "two requests per judgment (next, judgment)"}, ` +
+        `\n── ${target}, ${VIA[via]}: ${annotators} annotators, ${workers} app-server process${workers === 1 ? "" : "es"}${poolSize ? ` of ${poolSize} connections each` : ""}${opts.thinkMs ? ` (think time ${opts.thinkMs} ms ± 50% between a task and its judgment)` : ", no think time"}, ${opts.requestsPerJudgment === 1 ? "one request per judgment (?next=1)" : "two requests per judgment (next, judgment)"}, ` +
           `${opts.warmup} s warm-up + ${opts.seconds} s measured, ${opts.passages.toLocaleString("en-US")} passages ──`,
       );
       const env: NodeJS.ProcessEnv = {
@@ -275,6 +292,8 @@ async function main() {
         KPS_WORKERS: String(workers),
         KPS_FAST_PATH: via === "fast" ? "1" : "0",
       };
+      if (pool) env.KPS_DB_POOL = String(pool);
+      else delete env.KPS_DB_POOL;
       delete env.DATABASE_URL;
       delete env.KPS_DATA_DIR;
       delete env.PORT;
@@ -282,7 +301,7 @@ async function main() {
       let benchSql: postgres.Sql | undefined;
       let logFile: string | undefined;
       if (target === "postgres") {
-        benchDb = `kps_bench_annotate_${suffix}_${via}`;
+        benchDb = `kps_bench_annotate_${suffix}_${via}_${poolSize}`;
         await admin.unsafe(`create database "${benchDb}"`);
         const name = benchDb;
         cleanups.push(async () => {
@@ -356,6 +375,7 @@ async function main() {
         let cpu0: CpuSnapshot | undefined;
         let cpu1: CpuSnapshot | undefined;
         const window = { from: 0, to: 0 };
+        let windowStartedAt = "";
         let backends0: Promise<Map<number, number>> | undefined;
         let backends1: Promise<Map<number, number>> | undefined;
         // Resolves to null once perf has written its file, or to why it did not.
@@ -368,6 +388,7 @@ async function main() {
           isGold: goldOracle(seeded.questions),
           seconds: opts.seconds,
           onMeasureStart: () => {
+            windowStartedAt = new Date().toISOString().slice(11, 23) + " UTC";
             if (opts.perf)
               perfRun = perfRecord(perfFile, opts.seconds).then(
                 () => null,
@@ -394,6 +415,11 @@ async function main() {
         console.log(
           `measured ${fmt(m.seconds)} s: ${m.judgments.toLocaleString("en-US")} judgments (${m.sufficient} sufficient), ${fmt(m.judgments / m.seconds)} judgments/s; ` +
             `warm-up ${fmt(load.warmup.seconds)} s: ${load.warmup.judgments} judgments`,
+        );
+        const slowTail = tailOf(m);
+        notes.push(
+          `next over 50 ms: ${slowTail.slow} of ${m.nextAt.length} (${fmt(slowTail.share * 100, 2)}%), ${fmt(slowTail.worstShare * 100, 0)}% of them in the window's 3 worst seconds (${slowTail.worstSeconds.map((s) => `${s}–${s + 1} s`).join(", ") || "none"} of the window that began at ${windowStartedAt}); ` +
+            `the load generator's own event-loop delay p50 / p99 / max ${fmt(load.loopDelay.p50)} / ${fmt(load.loopDelay.p99)} / ${fmt(load.loopDelay.max)} ms (it adds to every latency it measures)`,
         );
         if (load.drained) notes.push(`WARNING: ${load.drained} annotators got 204 (nothing left): raise --passages`);
         if (load.firstErrors.length) notes.push(`first errors: ${load.firstErrors.join(" | ")}`);
@@ -490,12 +516,13 @@ async function main() {
         allOk &&= invariants.ok;
         results.push({
           target,
+          poolSize,
           via,
           database: target === "postgres" ? `PostgreSQL ${version?.v}` : "PGlite",
           workers,
           label:
             (target === "postgres"
-              ? `PostgreSQL ${version?.v}, ${workers} app-server process${workers === 1 ? "" : "es"}`
+              ? `PostgreSQL ${version?.v}, ${workers} app-server process${workers === 1 ? "" : "es"} of ${poolSize} connections`
               : "PGlite (embedded, temp dir)") +
             `, ${VIA[via]}` +
             (opts.analyze ? ", ANALYZE before the load" : "") +
