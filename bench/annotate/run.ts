@@ -275,7 +275,7 @@ async function main() {
     const runs = opts.targets.flatMap((t) =>
       opts.paths.flatMap((p) => (t === "postgres" ? opts.pools : [undefined]).map((pool) => [t, p, pool] as const)),
     );
-    for (const [target, via, pool] of runs) {
+    for (const [run, [target, via, pool]] of runs.entries()) {
       const poolSize = target === "postgres" ? (pool ?? DEFAULT_POOL_SIZE) : undefined;
       const annotators = target === "postgres" ? opts.annotators : opts.pgliteAnnotators;
       const port = target === "postgres" ? opts.port : opts.port + 1;
@@ -301,7 +301,7 @@ async function main() {
       let benchSql: postgres.Sql | undefined;
       let logFile: string | undefined;
       if (target === "postgres") {
-        benchDb = `kps_bench_annotate_${suffix}_${via}_${poolSize}`;
+        benchDb = `kps_bench_annotate_${suffix}_${via}_${run}`;
         await admin.unsafe(`create database "${benchDb}"`);
         const name = benchDb;
         cleanups.push(async () => {
