@@ -34,14 +34,13 @@ export interface DatabaseHandle {
 export type OpenOptions = { url: string; poolSize?: number } | { dataDir: string } | { memory: true; loadDataDir?: Blob };
 
 /**
- * Connections each process opens to a PostgreSQL server at most (`KPS_DB_POOL`). Few, because the
- * app's statements are short and a connection waits for none of the app's work: on the 2-core
- * machine of bench/annotate, two processes of 20 connections each took 351.6–412.2 judgments/s,
- * and of 8 each 488.7–501.7 in the same hour (PostgreSQL 3.17–3.67 ms of CPU per judgment against
- * 2.66–2.73): forty backends on two cores spend their time taking the CPU and the locks from each
- * other. Requests beyond the pool wait in the client's queue for the next free connection.
+ * Connections each process opens to a PostgreSQL server at most (`KPS_DB_POOL`); requests beyond
+ * them wait in the client's queue for the next free connection. Fewer backends than 2 × 20 did not
+ * measure faster on the 2-core machine of bench/annotate: two processes of 8 connections each took
+ * 400.3 judgments/s on average over six runs, of 20 each 409.4, alternated in the same scripts
+ * (`--db-pool 20,8`), with a spread of 330.6–467.5 between runs.
  */
-export const DEFAULT_POOL_SIZE = 8;
+export const DEFAULT_POOL_SIZE = 20;
 
 /** How to open the database a `DatabaseConfig` names. */
 export function openOptionsOf(config: DatabaseConfig): OpenOptions {
