@@ -20,6 +20,7 @@ export interface PhaseStats {
   seconds: number;
   judgments: number;
   sufficient: number;
+  /** Every `next` latency, sorted once the run is over. */
   next: number[];
   /** Every `next` latency with the time it was sent, ms from the phase's start (for the tail's timeline). */
   nextAt: Array<[at: number, ms: number]>;
@@ -118,10 +119,7 @@ export async function runLoad(
   let openClaims = 0;
   const firstErrors: string[] = [];
   let phaseStart = performance.now();
-  const record = (at: Exclude<Phase, "stop">, t0: number, ms: number) => {
-    stats[at].next.push(ms);
-    stats[at].nextAt.push([t0 - phaseStart, ms]);
-  };
+  const record = (at: Exclude<Phase, "stop">, t0: number, ms: number) => stats[at].nextAt.push([t0 - phaseStart, ms]);
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   const error = (at: Phase, key: string, detail: string) => {
     if (at !== "stop") stats[at].errors.set(key, (stats[at].errors.get(key) ?? 0) + 1);
@@ -220,7 +218,7 @@ export async function runLoad(
   options.onMeasureEnd?.();
   await Promise.all(running);
   for (const s of [stats.warmup, stats.measure]) {
-    s.next.sort((x, y) => x - y);
+    s.next = s.nextAt.map(([, ms]) => ms).sort((x, y) => x - y);
     s.submit.sort((x, y) => x - y);
   }
   // The histogram holds each tick's interval, the timer's own 10 ms included: the delay is what is past it.
