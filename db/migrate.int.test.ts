@@ -8,6 +8,7 @@ import { migrateDatabase } from "./migrate";
 
 const expectedTables = [
   "adjudications",
+  "annotator_days",
   "annotator_standings",
   "annotator_tallies",
   "annotator_tally_deltas",

@@ -3,6 +3,7 @@ import {
   bigint,
   customType,
   boolean,
+  date,
   check,
   index,
   integer,
@@ -752,6 +753,23 @@ export const annotatorTallies = pgTable("annotator_tallies", tallyAnnotatorColum
   primaryKey({ columns: [t.campaignId, t.userId, t.durationBucket] }),
 ]);
 export const annotatorTallyDeltas = pgTable("annotator_tally_deltas", tallyAnnotatorColumns());
+
+/**
+ * Per annotator, campaign and UTC day: the judgments they made (kps_judgments_inserted, db/sql/tallies.sql).
+ * The judging page's "today" reads one row here, not every judgment of the day: that count grew
+ * with the annotator's day, on every task handed out. Only the annotator's own judgments write
+ * their row, so no two annotators wait on one.
+ */
+export const annotatorDays = pgTable(
+  "annotator_days",
+  {
+    userId: ref("user_id").notNull(),
+    campaignId: ref("campaign_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    judgments: integer("judgments").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.campaignId, t.day] })],
+);
 
 const tallyMinuteColumns = () => ({
   campaignId: ref("campaign_id").notNull(),

@@ -1,6 +1,7 @@
 import { sql, TransactionRollbackError } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { describeEachDatabase } from "@/test/databases";
+import { rowsOf } from "./client";
 import { MIGRATION_LOCK_KEY } from "./migrate";
 import { applySqlRules, checkSqlRules, readSqlRules, type SqlRules } from "./sql-rules";
 
@@ -74,6 +75,31 @@ describeEachDatabase("db/sql against the migrated database", ({ db }) => {
       await applySqlRules(tx);
     });
     expect(await checkSqlRules(db())).toEqual([]);
+  });
+
+  it("the passages trigger's outcome check names every column of passages but the claim counters", async () => {
+    // kps_passages_updated bumps a question's outcome version when anything but claim_count and
+    // open_slots changed on one of its passages, comparing the columns it names: a column added to
+    // passages and not named there would change without a new version (a stale leaderboard).
+    const body = readSqlRules().functions.find((f) => f.name === "kps_passages_updated")!.statement;
+    const check = /WHERE\s*\(([^)]*)\)\s*IS DISTINCT FROM\s*\(([^)]*)\);/.exec(body);
+    expect(check, "the (o.…) IS DISTINCT FROM (n.…) check in db/sql/tallies.sql").not.toBeNull();
+    const named = (list: string, alias: string) =>
+      list.split(",").map((item) => {
+        const column = item.trim();
+        expect(column.startsWith(`${alias}.`), `${column} in db/sql/tallies.sql`).toBe(true);
+        return column.slice(alias.length + 1);
+      });
+    const before = named(check![1]!, "o");
+    expect(named(check![2]!, "n")).toEqual(before);
+    const columns = rowsOf<{ column_name: string }>(
+      await db().execute(
+        sql`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'passages'`,
+      ),
+    ).map((r) => r.column_name);
+    expect(columns.length).toBeGreaterThan(20);
+    const counters = ["id", "claim_count", "open_slots"];
+    expect([...before].sort()).toEqual(columns.filter((c) => !counters.includes(c)).sort());
   });
 
   it("reports a function whose live body differs from its file", async () => {

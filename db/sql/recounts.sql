@@ -76,6 +76,10 @@ BEGIN
   SELECT cid, user_id, kps_duration_bucket(duration_ms), count(*), count(agrees), count(*) FILTER (WHERE agrees)
   FROM judgments WHERE campaign_id = cid GROUP BY 2, 3;
 
+  DELETE FROM annotator_days WHERE campaign_id = cid;
+  INSERT INTO annotator_days (user_id, campaign_id, day, judgments)
+  SELECT user_id, cid, (created_at AT TIME ZONE 'UTC')::date, count(*) FROM judgments WHERE campaign_id = cid GROUP BY 1, 3;
+
   DELETE FROM judgment_minute_deltas WHERE campaign_id = cid;
   DELETE FROM judgment_minutes WHERE campaign_id = cid;
   INSERT INTO judgment_minutes (campaign_id, batch_id, minute, judgments)

@@ -59,10 +59,24 @@ BEGIN
 
   -- The outcome versions (outcome-versions.sql), here rather than in a trigger of their own: every
   -- statement-level trigger costs its call on each judgment and claim, rows or not. Anything but the
-  -- claim counters (a claim or its lease changes no outcome) changes the passage's question.
+  -- claim counters (a claim or its lease changes no outcome) changes the passage's question: every
+  -- other column of passages, named (db/sql-rules.int.test.ts holds the list to the table's columns,
+  -- so a column added later fails that test until it is listed here). Named rather than compared as
+  -- jsonb minus the counters: that built two jsonb copies of each row on every claim and judgment.
   INSERT INTO outcome_version_deltas (campaign_id, query_id, changes)
   SELECT DISTINCT n.campaign_id, n.query_id, 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
-  WHERE to_jsonb(o) - 'claim_count' - 'open_slots' IS DISTINCT FROM to_jsonb(n) - 'claim_count' - 'open_slots';
+  WHERE
+    (o.judgment_count, o.sufficient_count, o.is_decided, o.sealed_judgment_count, o.sealed_sufficient_count,
+     o.sealed_is_decided, o.query_id, o.campaign_id, o.batch_id, o.wikipedia_id, o.start_paragraph_id,
+     o.end_paragraph_id, o.is_gold, o.expected_verdict, o.expected_start_paragraph_id,
+     o.expected_start_character, o.expected_end_paragraph_id, o.expected_end_character, o.created_at,
+     o.is_training, o.is_decoy, o.explanation, o.set_key, o.origins, o.set_members)
+    IS DISTINCT FROM
+    (n.judgment_count, n.sufficient_count, n.is_decided, n.sealed_judgment_count, n.sealed_sufficient_count,
+     n.sealed_is_decided, n.query_id, n.campaign_id, n.batch_id, n.wikipedia_id, n.start_paragraph_id,
+     n.end_paragraph_id, n.is_gold, n.expected_verdict, n.expected_start_paragraph_id,
+     n.expected_start_character, n.expected_end_paragraph_id, n.expected_end_character, n.created_at,
+     n.is_training, n.is_decoy, n.explanation, n.set_key, n.origins, n.set_members);
   -- Only the claim counters changed (a claim handed out or ended): no counted judgment nor decision either.
   IF NOT FOUND THEN RETURN NULL; END IF;
 
@@ -124,12 +138,17 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- New judgments: the annotator tallies, the judgments per minute and the outcome versions.
+-- New judgments: the annotator tallies, the annotator's day, the judgments per minute and the
+-- outcome versions.
 CREATE OR REPLACE FUNCTION kps_judgments_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO annotator_tally_deltas (campaign_id, user_id, duration_bucket, judgments, compared, agreed)
   SELECT campaign_id, user_id, kps_duration_bucket(duration_ms), count(*), count(agrees), count(*) FILTER (WHERE agrees)
   FROM new_rows GROUP BY 1, 2, 3;
+  -- The judging page's "today" (UTC days): a row per annotator, which only their own judgments write.
+  INSERT INTO annotator_days AS t (user_id, campaign_id, day, judgments)
+  SELECT user_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (user_id, campaign_id, day) DO UPDATE SET judgments = t.judgments + excluded.judgments;
   INSERT INTO judgment_minute_deltas (campaign_id, batch_id, minute, judgments)
   SELECT campaign_id, batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'), count(*)
   FROM new_rows GROUP BY 1, 2, 3;

@@ -25,7 +25,7 @@ export const JUDGING_ROUTES: readonly RouteRow[] = [
     roles: ["campaignAnnotator", "campaignCrowdWorker"],
     summary: "The caller's own progress in the campaign",
     who: "annotator on the campaign",
-    doc: "→ `{progress: {percentFilled, judgedToday, judgedTotal, left: {count, capped}, session: {judged, goal}}}`: the caller's own judgments today (the database's day) and in all; `left`: passages of launched batches with an open slot they never claimed, plus their live claim, counted up to 1,000 (`capped`: more); `percentFilled`: the campaign's slots (launched, paused and closed batches) neither open nor claimed, whole percent; `session.judged`: judgments since the first one after a pause of 30 min or more (0 once the last is 30 min old); nothing of gold or other annotators; 403 while paused, coordinators 403",
+    doc: "→ `{progress: {percentFilled, judgedToday, judgedTotal, left: {count, capped}, session: {judged, goal}}}`: the caller's own judgments today (the UTC day) and in all; `left`: passages of launched batches with an open slot they never claimed, plus their live claim, counted up to 1,000 (`capped`: more); `percentFilled`: the campaign's slots (launched, paused and closed batches) neither open nor claimed, whole percent; `session.judged`: judgments since the first one after a pause of 30 min or more (0 once the last is 30 min old); nothing of gold or other annotators; 403 while paused, coordinators 403",
   },
   {
     method: "GET",

@@ -53,7 +53,7 @@ export interface LeftForMe {
 export interface MyProgress {
   /** Share (0–100, whole) of the campaign's slots in launched, paused or closed batches no longer open or claimed; null with no slots. */
   percentFilled: number | null;
-  /** The caller's judgments since midnight (the database's day, as the task's own count) and in all. */
+  /** The caller's judgments since midnight UTC (as the task's own count) and in all. */
   judgedToday: number;
   judgedTotal: number;
   left: LeftForMe;
