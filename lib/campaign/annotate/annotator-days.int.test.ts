@@ -85,6 +85,9 @@ describeEachDatabase("an annotator's judgments of the day (annotator_days)", ({ 
             await tx.execute(sql`update annotator_days set judgments = judgments + 5 where campaign_id = ${c.campaignId}`);
             await tx.execute(sql`select kps_rebuild_tallies(${c.campaignId}::bigint)`);
           } else {
+            // The judgments' lock first, as the migration takes it: other tests' inserts wait for it
+            // (and it for them) before any row of annotator_days is held here, so none can deadlock.
+            await tx.execute(sql`lock table judgments in share mode`);
             await tx.execute(sql`delete from annotator_days`);
             for (const statement of statements) await tx.execute(sql.raw(statement));
           }
