@@ -14,14 +14,8 @@ import type { Task } from "./judging.contract";
  *   1. `live`: the caller's live claim (other than `$3`, the one the client already shows), oldest first;
  *   2. else `in_current`: an open passage of the question of the caller's latest claim, in the
  *      per-annotator order md5(id:user);
- *   3. else an open passage of another question, fullest first (fewest open slots), then by
- *      question, then md5(id:user), from the partial index of open passages, in two steps:
- *      `anywhere_group` reads the index in order to the first (open slots, question) with a passage
- *      for the caller (no lock: one row read, or a few), and `anywhere_in_group` takes that group's
- *      passages in md5 order. Only when other claims hold every one of them does `anywhere` walk the
- *      index in the whole order. The same pick as that walk alone (claim-walk.int.test.ts), which
- *      read at least 32 rows, each with a probe of claims, to hand out one: its sort by md5 within
- *      (open slots, question) read an incremental sort's first batch (bench/annotate/README.md);
+ *   3. else `anywhere`: an open passage of another question, fullest first (fewest open slots), then
+ *      by question, then md5(id:user) — walking the partial index of open passages;
  * only passages of launched batches that the caller never claimed, of no question the caller trained
  * on (`trained`, below), locked FOR NO KEY UPDATE SKIP
  * LOCKED, so concurrent annotators skip each other's picks. `taken` moves the counters under that
@@ -86,29 +80,9 @@ in_current as materialized (
   limit 1
   for no key update of p skip locked
 ),
-anywhere_group as materialized (
-  select p.open_slots, p.query_id from passages p
-  where not exists (select 1 from live) and not exists (select 1 from in_current)
-    and p.campaign_id = $2::bigint and p.open_slots > 0
-    and p.batch_id = any((select ids from launched)::bigint[])
-    and p.query_id <> all((select ids from trained)::bigint[])
-    and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
-  order by p.open_slots, p.query_id
-  limit 1
-),
-anywhere_in_group as materialized (
-  select p.id from passages p
-  where p.campaign_id = $2::bigint and p.open_slots > 0
-    and p.open_slots = (select open_slots from anywhere_group) and p.query_id = (select query_id from anywhere_group)
-    and p.batch_id = any((select ids from launched)::bigint[])
-    and not exists (select 1 from claims c where c.passage_id = p.id and c.user_id = $1::bigint)
-  order by md5(p.id::text || ':' || $1::bigint::text)
-  limit 1
-  for no key update of p skip locked
-),
 anywhere as materialized (
   select p.id from passages p
-  where exists (select 1 from anywhere_group) and not exists (select 1 from anywhere_in_group)
+  where not exists (select 1 from live) and not exists (select 1 from in_current)
     and p.campaign_id = $2::bigint and p.open_slots > 0
     and p.batch_id = any((select ids from launched)::bigint[])
     and p.query_id <> all((select ids from trained)::bigint[])
@@ -119,8 +93,7 @@ anywhere as materialized (
 ),
 taken as (
   update passages p set claim_count = p.claim_count + 1, open_slots = p.open_slots - 1
-  where p.id = (select id from in_current union all select id from anywhere_in_group union all select id from anywhere limit 1)
-    and p.open_slots > 0
+  where p.id = (select id from in_current union all select id from anywhere limit 1) and p.open_slots > 0
   returning p.id
 ),
 claimed as (

@@ -8,11 +8,11 @@ import { describeEachDatabase, testDatabaseKinds } from "@/test/databases";
 import { nextTask } from "./assignment";
 
 /**
- * The claim statement enters a new question in two steps (claim-next.internal.ts): the fullest
- * question first, then the annotator's own order within it, with the walk of every open passage
- * only when another claim holds all that question's passages. These tests hold the two steps to
- * the order the walk gives: (open slots, question, md5(passage id : annotator id)), locked rows
- * skipped.
+ * The claim of a new question (claim-next.internal.ts, `anywhere`): the fullest passage first, then
+ * by question, then the annotator's own order, md5(passage id : annotator id), skipping the rows
+ * other claims hold (SKIP LOCKED). A two-step version (the first group from the index, then its
+ * passages) read 4 rows instead of about 34 and passed these tests, but cost PostgreSQL as much
+ * CPU per judgment in the bench (bench/annotate/README.md): these tests keep the order either way.
  */
 
 /** The passages of a campaign's question (by its position in the import), in `annotator`'s own order. */
