@@ -4,7 +4,7 @@
 //
 //   tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both]
 //                             [--passages 30000] [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150]
-//                             [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof] [--perf]
+//                             [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both|fast|next] [--no-build] [--snapshot] [--analyze] [--profile] [--cpu-prof] [--perf] [--trace-gc]
 //
 // --path: which server path answers the annotation routes — `fast` (the production server's fast
 // path, server/fast-path.ts), `next` (Next.js's routes: KPS_FAST_PATH=0) or `both` (default: the Next.js
@@ -36,6 +36,7 @@ import { createClient } from "./http";
 import { checkInvariants, type InvariantReport, type Query } from "./invariants";
 import { hammerHealth, percentile, runLoad, tailOf, type LoadResult } from "./load";
 import { perfAvailable, perfBreakdown, perfRecord } from "./perf";
+import { gcSummary, processStartWallMs } from "./gc-trace";
 import { pgbenchInit, pgbenchRun, type PgbenchResult } from "./pgbench";
 import {
   ActivitySampler,
@@ -52,7 +53,7 @@ import {
   type CpuSnapshot,
 } from "./profile";
 import { coordinatorToken, createAnnotators, goldOracle, seedCampaign, type Seeded } from "./seed";
-import { build, buildNeeded, snapshotOfHead, startServer, tail, type Server } from "./server";
+import { build, buildNeeded, descendantPids, snapshotOfHead, startServer, tail, type Server } from "./server";
 import {
   benchOptions,
   databaseTargets,
@@ -91,7 +92,7 @@ function requestsOption(value: string): 1 | 2 {
 function parseOptions() {
   const values = benchOptions(
     "usage: tsx bench/annotate/run.ts [--annotators 200] [--seconds 30] [--database postgres|pglite|both] [--passages 30000]\n" +
-      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof] [--perf]",
+      "                                 [--pglite-annotators 10] [--warmup 5] [--think-ms 0] [--port 3150] [--workers 2] [--db-pool 20,8] [--requests-per-judgment 1] [--path both] [--no-build] [--snapshot] [--analyze] [--profile] [--log-sample-rate 0.02] [--cpu-prof] [--perf] [--trace-gc]",
     {
       ...stringOptions({
         annotators: "200",
@@ -108,7 +109,7 @@ function parseOptions() {
         path: "both",
         "log-sample-rate": "0.02",
       }),
-      ...flagOptions("no-build", "snapshot", "analyze", "profile", "cpu-prof", "perf"),
+      ...flagOptions("no-build", "snapshot", "analyze", "profile", "cpu-prof", "perf", "trace-gc"),
     },
   );
   const targets: Target[] = databaseTargets(values.database);
@@ -135,6 +136,7 @@ function parseOptions() {
     logSampleRate: rate,
     cpuProf: values["cpu-prof"],
     perf: values.perf,
+    traceGc: values["trace-gc"],
   };
 }
 
@@ -329,7 +331,8 @@ async function main() {
       }
       let t = performance.now();
       const serverLog = path.join(tmp, `server-${target}-${via}.log`);
-      let server: Server = await startServer({ repo: appDir, port, env, logFile: serverLog, cpuProfDir });
+      const nodeFlags = opts.traceGc ? ["--trace-gc"] : [];
+      let server: Server = await startServer({ repo: appDir, port, env, logFile: serverLog, cpuProfDir, nodeFlags });
       cleanups.push(() => server.stop());
       const serverSeconds = (performance.now() - t) / 1000;
       let client = createClient(server.url, annotators + 16);
@@ -360,7 +363,7 @@ async function main() {
             const handle = await openDatabase({ dataDir: env.KPS_DATA_DIR! });
             await handle.db.execute(drizzleSql`analyze`).finally(() => handle.close());
             fs.appendFileSync(serverLog, "\n--- restarted after ANALYZE ---\n");
-            server = await startServer({ repo: appDir, port, env, logFile: `${serverLog}.2`, cpuProfDir });
+            server = await startServer({ repo: appDir, port, env, logFile: `${serverLog}.2`, cpuProfDir, nodeFlags });
             client = createClient(server.url, annotators + 16);
           }
           console.log(
@@ -375,6 +378,9 @@ async function main() {
         let cpu0: CpuSnapshot | undefined;
         let cpu1: CpuSnapshot | undefined;
         const window = { from: 0, to: 0 };
+        // --trace-gc: the window on the wall clock, and the server's processes' starts (read while they run).
+        const gcWindow = { from: 0, to: 0 };
+        const gcStarts = new Map<number, number>();
         let windowStartedAt = "";
         let backends0: Promise<Map<number, number>> | undefined;
         let backends1: Promise<Map<number, number>> | undefined;
@@ -396,6 +402,13 @@ async function main() {
               );
             cpu0 = cpuSnapshot(() => server.cpuSeconds(), target === "postgres");
             window.from = monotonicMicros();
+            if (opts.traceGc) {
+              gcWindow.from = Date.now();
+              for (const pid of [server.pid, ...descendantPids(server.pid)]) {
+                const start = processStartWallMs(pid);
+                if (start !== undefined) gcStarts.set(pid, start);
+              }
+            }
             if (benchDb) backends0 = backendCpu(admin, benchDb);
             if (benchDb) {
               sampler = new ActivitySampler(admin, benchDb);
@@ -406,6 +419,7 @@ async function main() {
           onMeasureEnd: () => {
             cpu1 = cpuSnapshot(() => server.cpuSeconds(), target === "postgres");
             window.to = monotonicMicros();
+            gcWindow.to = Date.now();
             if (benchDb) backends1 = backendCpu(admin, benchDb);
             if (logFile) logTo = fileSize(logFile);
           },
@@ -486,6 +500,7 @@ async function main() {
         // 4. Stop the server (frees the CPU, writes the CPU profile, releases PGlite), then check.
         await server.stop();
         client.close();
+        if (opts.traceGc) notes.push(...gcSummary(fs.readFileSync(server.logFile, "utf8"), gcStarts, gcWindow));
         if (logFile && logTo > logFrom)
           notes.push(...statementLog(logFile, logFrom, logTo, benchDb!, opts.logSampleRate, m.seconds, m.judgments));
         if (cpuProfDir) {

@@ -105,10 +105,13 @@ export async function startServer(opts: {
   env: NodeJS.ProcessEnv;
   logFile: string;
   cpuProfDir?: string;
+  /** Flags for node itself, before the script (--trace-gc). */
+  nodeFlags?: string[];
 }): Promise<Server> {
   if (await portInUse(opts.port)) throw new Error(`port ${opts.port} is in use: stop whatever listens there (or pick another with --port)`);
   const log = fs.openSync(opts.logFile, "w");
   const args = [
+    ...(opts.nodeFlags ?? []),
     ...(opts.cpuProfDir ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir] : []),
     "server/production-server.mjs",
     "--port",
