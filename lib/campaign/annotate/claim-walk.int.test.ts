@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { rowsOf, type Db } from "@/db/client";
+import { rawClientOf, rowsOf, type Db } from "@/db/client";
 import type { UserActor } from "@/lib/auth/actor";
 import { makeAnnotator, makeCampaign } from "@/test/campaign-factory";
 import { idsOfTask } from "@/test/claims";
@@ -65,12 +65,21 @@ describeEachDatabase(
       const c = await makeCampaign(db(), { queries: 3, candidates: 2 });
       const a = await makeAnnotator(db());
       const order0 = await passagesInOrderOf(db(), c.campaignId, 0, a);
-      const holding = async <T>(ids: number[], body: () => Promise<T>): Promise<T> =>
-        db().transaction(async (tx) => {
-          await tx.execute(sql`select id from passages where id = any(${`{${ids.join(",")}}`}::bigint[]) for no key update`);
-          // Another connection of the pool: the claim statement sees the rows held.
-          return body();
-        });
+      // The rows held by a transaction on a connection of its own (reserved from the pool) while the
+      // claim runs on another.
+      const holding = async <T>(ids: number[], body: () => Promise<T>): Promise<T> => {
+        const raw = rawClientOf(db());
+        if (raw.kind !== "postgres") throw new Error("PostgreSQL only");
+        const holder = await raw.client.reserve();
+        try {
+          await holder.unsafe("begin");
+          await holder.unsafe("select id from passages where id = any($1::bigint[]) for no key update", [`{${ids.join(",")}}`]);
+          return await body();
+        } finally {
+          await holder.unsafe("rollback");
+          holder.release();
+        }
+      };
       expect(await holding([order0[0]!], () => passageOfNext(db(), a, c.campaignId))).toBe(order0[1]);
       // Question 0's fullest passage is now a's (one slot fewer). With it and the rest of question 0 held,
       // b is sent to question 1, at b's own first passage.
