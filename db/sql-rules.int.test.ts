@@ -32,6 +32,7 @@ describe("db/sql files", () => {
       "tallies.sql: kps_passages_deleted",
       "tallies.sql: kps_passages_inserted",
       "tallies.sql: kps_passages_updated",
+      "tallies.sql: kps_utc_day",
     ]);
     expect(rules.triggers.map((t) => `${t.table}.${t.name}`).sort()).toEqual([
       "adjudications.adjudications_outcomes_delete",

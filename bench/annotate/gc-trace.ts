@@ -61,7 +61,9 @@ export function gcSummary(text: string, starts: ReadonlyMap<number, number>, win
     if (start === undefined) continue;
     const at = start + p.atMs;
     if (at < window.from || at > window.to) continue;
-    byPid.set(p.pid, [...(byPid.get(p.pid) ?? []), p]);
+    const of = byPid.get(p.pid) ?? [];
+    of.push(p);
+    byPid.set(p.pid, of);
   }
   if (!byPid.size) return [`--trace-gc: no collection of the server's processes (${[...starts.keys()].join(", ")}) fell in the window`];
   const lines = ["app server's garbage collection in the measured window (node --trace-gc; main-thread pauses):"];

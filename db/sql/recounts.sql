@@ -78,7 +78,7 @@ BEGIN
 
   DELETE FROM annotator_days WHERE campaign_id = cid;
   INSERT INTO annotator_days (user_id, campaign_id, day, judgments)
-  SELECT user_id, cid, (created_at AT TIME ZONE 'UTC')::date, count(*) FROM judgments WHERE campaign_id = cid GROUP BY 1, 3;
+  SELECT user_id, cid, kps_utc_day(created_at), count(*) FROM judgments WHERE campaign_id = cid GROUP BY 1, 3;
 
   DELETE FROM judgment_minute_deltas WHERE campaign_id = cid;
   DELETE FROM judgment_minutes WHERE campaign_id = cid;

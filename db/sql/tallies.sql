@@ -15,6 +15,12 @@ CREATE OR REPLACE FUNCTION kps_duration_bucket(ms integer) RETURNS smallint LANG
   SELECT least(ms / 500, 240)::smallint
 $$;
 --> statement-breakpoint
+-- The judging page's day: a time's date in UTC, the key of annotator_days and the day of the task's
+-- and the header's "today" (their readers call it with now(); inlined, so the key stays indexable).
+CREATE OR REPLACE FUNCTION kps_utc_day(t timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS $$
+  SELECT (t AT TIME ZONE 'UTC')::date
+$$;
+--> statement-breakpoint
 -- New passages: their cells of passage_tally_deltas, and their questions' counts in query_tallies.
 CREATE OR REPLACE FUNCTION kps_passages_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -147,7 +153,7 @@ BEGIN
   FROM new_rows GROUP BY 1, 2, 3;
   -- The judging page's "today" (UTC days): a row per annotator, which only their own judgments write.
   INSERT INTO annotator_days AS t (user_id, campaign_id, day, judgments)
-  SELECT user_id, campaign_id, (created_at AT TIME ZONE 'UTC')::date, count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  SELECT user_id, campaign_id, kps_utc_day(created_at), count(*) FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (user_id, campaign_id, day) DO UPDATE SET judgments = t.judgments + excluded.judgments;
   INSERT INTO judgment_minute_deltas (campaign_id, batch_id, minute, judgments)
   SELECT campaign_id, batch_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'), count(*)

@@ -120,7 +120,7 @@ export function taskViewSelect(claim: string): string {
   b.partial_evidence,
   ${memberRowsSql("p")} as members,
   coalesce((select d.judgments from annotator_days d
-    where d.user_id = $1::bigint and d.campaign_id = $2::bigint and d.day = (now() at time zone 'UTC')::date), 0) as today,
+    where d.user_id = $1::bigint and d.campaign_id = $2::bigint and d.day = kps_utc_day(now())), 0) as today,
   (select count(*)::int from judgments j join passages jp on jp.id = j.passage_id
     where j.user_id = $1::bigint and jp.query_id = p.query_id) as done,
   (select count(*)::int from passages qp where qp.query_id = p.query_id) as total

@@ -26,7 +26,7 @@ export const SESSION_IDLE_MINUTES = 30;
 /** The figures of the caller's own work, shared by the header and the queue. */
 const mine = (userId: number, campaignId: number | SQL) => sql`
   coalesce((select md.judgments from annotator_days md where md.user_id = ${userId} and md.campaign_id = ${campaignId}
-     and md.day = (now() at time zone 'UTC')::date), 0) as judged_today,
+     and md.day = kps_utc_day(now())), 0) as judged_today,
   (select count(*)::int from judgments mj where mj.user_id = ${userId} and mj.campaign_id = ${campaignId}) as judged_total,
   w.found as left_found, w.scanned as left_scanned,
   (select count(*)::int from claims mc where mc.user_id = ${userId} and mc.campaign_id = ${campaignId} and mc.ended_at is null and mc.expires_at > now()
